@@ -1,0 +1,255 @@
+import ReqPlanSyntax
+
+/// The result of planning: the graph when the plan is sound, and every diagnostic.
+public struct PlanningResult: Sendable {
+    /// The DAG, or `nil` when names or cycles are wrong.
+    public var graph: PlanGraph?
+    /// Every problem found by the planner (warnings included).
+    public var diagnostics: [Diagnostic]
+}
+
+/// Turns a parsed plan into a DAG (AST → DAG): resolves names, collects
+/// explicit and implicit edges, finds cycles, and computes waves, the
+/// critical path and which results later steps read.
+public enum Planner {
+    /// Plans a parsed plan.
+    /// - Parameter plan: the AST from `PlanParser`.
+    /// - Returns: the graph (when there are no errors) and the diagnostics.
+    /// - Complexity: O(*n* + *e*) in steps and dependencies.
+    public static func plan(_ plan: Plan) -> PlanningResult {
+        var collector = DiagnosticCollector(file: plan.source.path)
+        let (nodes, roots, index) = buildNodes(plan)
+
+        var resolver = NameResolver(plan: plan, nodes: nodes, index: index, diagnostics: collector)
+        resolver.resolveAll()
+        addSequenceEdges(&resolver.nodes)
+        collector = resolver.diagnostics
+        let resolved = resolver.nodes
+
+        // Warnings: inputs nobody reads, conditions that are never true.
+        for input in plan.inputs where !resolver.inputsUsed.contains(input.name.value) {
+            if let env = input.env?.value, resolver.envUsed.contains(env) { continue }
+            collector.warning(.unusedInput, "input `\(input.name.value)` is never used", at: input.name.range,
+                              hint: "remove it, or read it with `${{ inputs.\(input.name.value) }}`")
+        }
+        for node in resolved {
+            guard let condition = node.step.condition, let value = ConstantFolder.value(of: condition),
+                !value.isTrue
+            else { continue }
+            collector.warning(.neverTrue, "the `if` of step `\(node.id)` is never true, so the step never runs",
+                              at: condition.range,
+                              hint: value.type == .boolean ? "remove the step, or fix the condition"
+                                : "a condition must be a boolean; only `true` runs the step")
+        }
+
+        let schedule = ScheduleGraph(nodes: resolved)
+        for cycle in schedule.cycles() {
+            collector.emit(cycleDiagnostic(cycle, nodes: resolved))
+        }
+
+        guard !collector.hasErrors, let order = schedule.topologicalOrder() else {
+            return PlanningResult(graph: nil, diagnostics: collector.diagnostics)
+        }
+        let (waves, criticalPath) = analyse(schedule: schedule, order: order, nodes: resolved)
+        let inputsRead = plan.inputs.map(\.name.value).filter { resolver.inputsUsed.contains($0) }
+        var environment: [String] = []
+        for input in plan.inputs {
+            if let env = input.env?.value, !environment.contains(env),
+                resolver.inputsUsed.contains(input.name.value) || resolver.envUsed.contains(env)
+            {
+                environment.append(env)
+            }
+        }
+        let graph = PlanGraph(
+            plan: plan, nodes: resolved, roots: roots, index: index, schedule: schedule, usage: resolver.usage,
+            inputsRead: inputsRead, environmentRead: environment, waves: waves, criticalPath: criticalPath)
+        return PlanningResult(graph: graph, diagnostics: collector.diagnostics)
+    }
+
+    // MARK: Nodes
+
+    private static func buildNodes(_ plan: Plan) -> ([StepNode], [NodeID], [String: NodeID]) {
+        var nodes: [StepNode] = []
+        var index: [String: NodeID] = [:]
+        // Iterative depth-first walk: (step, parent, loop, depth). Children ids are patched after.
+        var childIDs: [[NodeID]] = []
+        var stack: [(step: Step, parent: NodeID?, loop: NodeID?, depth: Int)] =
+            plan.steps.reversed().map { ($0, nil, nil, 0) }
+        var roots: [NodeID] = []
+        var pending: [(NodeID, NodeID?, Int)] = []
+        while let (step, parent, loop, depth) = stack.popLast() {
+            let id = nodes.count
+            let kind: StepNode.Kind
+            switch step.kind {
+            case .request: kind = .request
+            case .group: kind = .group
+            case .sequence: kind = .sequence
+            case .forEach(let forEach):
+                if case .request = forEach.body { kind = .forEachRequest } else { kind = .forEachGroup }
+            }
+            nodes.append(StepNode(nodeID: id, id: step.id.value, kind: kind, step: step, parent: parent, children: [],
+                                  loop: loop, depth: depth, dependencies: []))
+            childIDs.append([])
+            if index[step.id.value] == nil { index[step.id.value] = id }
+            if let parent { childIDs[parent].append(id) } else { roots.append(id) }
+            pending.append((id, parent, depth))
+            let memberLoop = kind == .forEachGroup ? id : loop
+            for member in step.members.reversed() {
+                stack.append((member, id, memberLoop, depth + 1))
+            }
+        }
+        let finished = nodes.map { node in
+            StepNode(nodeID: node.nodeID, id: node.id, kind: node.kind, step: node.step, parent: node.parent,
+                     children: childIDs[node.nodeID], loop: node.loop, depth: node.depth, dependencies: [])
+        }
+        return (finished, roots, index)
+    }
+
+    /// Each sequence member waits for the one before it.
+    private static func addSequenceEdges(_ nodes: inout [StepNode]) {
+        for node in nodes where node.kind == .sequence {
+            for (previous, next) in zip(node.children, node.children.dropFirst()) {
+                if nodes[next].dependencies.contains(where: { $0.target == previous }) { continue }
+                nodes[next].dependencies.append(
+                    Dependency(target: previous, reason: .sequence, range: nodes[next].step.id.range))
+            }
+        }
+    }
+
+    // MARK: Cycles
+
+    private static func cycleDiagnostic(_ cycle: [(from: Int, edge: ScheduleGraph.Edge)], nodes: [StepNode])
+        -> Diagnostic
+    {
+        // Collapse start/end vertices to step names, keeping the edges that explain the cycle.
+        var names: [String] = []
+        var notes: [Diagnostic.Note] = []
+        var primary: SourceRange?
+        var memberOfOwnGroup = false
+        for (from, edge) in cycle {
+            let source = nodes[ScheduleGraph.Vertex(index: from).node]
+            let target = nodes[ScheduleGraph.Vertex(index: edge.to).node]
+            if names.last != source.id { names.append(source.id) }
+            switch edge.kind {
+            case .dependency(let dependency):
+                let note: String
+                switch dependency.reason {
+                case .needs: note = "`\(source.id)` needs `\(target.id)` here"
+                case .reference: note = "`\(source.id)` reads the result of `\(target.id)` here"
+                case .sequence: note = "`\(source.id)` comes after `\(target.id)` in sequence `\(source.parent.map { nodes[$0].id } ?? "")`"
+                }
+                notes.append(.init(note, at: dependency.range))
+                if primary == nil { primary = dependency.range }
+                if isAncestor(target.nodeID, of: source.nodeID, in: nodes) { memberOfOwnGroup = true }
+            case .memberEnd:
+                notes.append(.init("`\(source.id)` ends only when its member `\(target.id)` has ended",
+                                   at: target.step.id.range))
+            case .parentStart, .run:
+                break
+            }
+        }
+        if let first = names.first { names.append(first) }
+        var collapsed: [String] = []
+        for name in names where collapsed.last != name { collapsed.append(name) }
+        if collapsed.count == 1, let only = collapsed.first { collapsed.append(only) }
+        let message: String
+        let hint: String
+        if collapsed.count == 2 && collapsed[0] == collapsed[1] {
+            message = "step `\(collapsed[0])` depends on itself"
+            hint = "a step cannot read its own result or need itself"
+        } else {
+            message = "dependency cycle: " + collapsed.map { "`\($0)`" }.joined(separator: " → ")
+            hint = memberOfOwnGroup ? "a member cannot need the group, sequence or for_each it belongs to"
+                : "break the cycle by removing one of these dependencies"
+        }
+        // The primary location is the first edge; the notes explain the edges after it.
+        return .error(.cycle, message, at: primary, notes: Array(notes.dropFirst()), hint: hint)
+    }
+
+    private static func isAncestor(_ ancestor: NodeID, of node: NodeID, in nodes: [StepNode]) -> Bool {
+        var current = nodes[node].parent
+        while let parent = current {
+            if parent == ancestor { return true }
+            current = nodes[parent].parent
+        }
+        return false
+    }
+
+    // MARK: Analyses
+
+    /// Waves and the critical path, in units (requests and for_each over requests).
+    private static func analyse(schedule: ScheduleGraph, order: [Int], nodes: [StepNode])
+        -> (waves: [[NodeID]], criticalPath: [NodeID])
+    {
+        var distance = [Int](repeating: 0, count: schedule.vertexCount)
+        var previous = [Int](repeating: -1, count: schedule.vertexCount)
+        for vertex in order {
+            let node = nodes[vertex / 2]
+            var best = 0
+            var bestPrevious = -1
+            for edge in schedule.waitsFor[vertex] {
+                let weight = (edge.kind == .run && node.isUnit) ? 1 : 0
+                let candidate = distance[edge.to] + weight
+                if bestPrevious == -1 || candidate > best {
+                    best = candidate
+                    bestPrevious = edge.to
+                }
+            }
+            distance[vertex] = best
+            previous[vertex] = bestPrevious
+        }
+        var waves: [[NodeID]] = []
+        for node in nodes where node.isUnit {
+            let wave = distance[ScheduleGraph.Vertex.start(node.nodeID).index]
+            while waves.count <= wave { waves.append([]) }
+            waves[wave].append(node.nodeID)
+        }
+        waves.removeAll { $0.isEmpty }
+
+        guard var vertex = distance.indices.max(by: { (distance[$0], $1) < (distance[$1], $0) }) else {
+            return (waves, [])
+        }
+        var path: [NodeID] = []
+        while vertex != -1 {
+            let node = vertex / 2
+            if vertex % 2 == 1, nodes[node].isUnit, path.last != node { path.append(node) }
+            vertex = previous[vertex]
+        }
+        return (waves, path.reversed())
+    }
+}
+
+/// Folds expressions whose value is known before running (`false`, `1 == 2`).
+enum ConstantFolder {
+    static func value(of expression: Expression) -> Value? {
+        switch expression {
+        case .literal(let value, _): return value
+        case .variable, .access: return nil
+        case .call(let name, _, _): return name.value == "always" ? .bool(true) : nil
+        case .not(let operand, _):
+            guard case .bool(let value)? = self.value(of: operand) else { return nil }
+            return .bool(!value)
+        case .binary(let op, let left, let right, _):
+            let lhs = value(of: left)
+            let rhs = value(of: right)
+            switch op {
+            case .and:
+                if lhs == .bool(false) || rhs == .bool(false) { return .bool(false) }
+                if lhs == .bool(true), rhs == .bool(true) { return .bool(true) }
+                return nil
+            case .or:
+                if lhs == .bool(true) || rhs == .bool(true) { return .bool(true) }
+                if lhs == .bool(false), rhs == .bool(false) { return .bool(false) }
+                return nil
+            case .equal:
+                guard let lhs, let rhs else { return nil }
+                return .bool(lhs.languageEquals(rhs))
+            case .notEqual:
+                guard let lhs, let rhs else { return nil }
+                return .bool(!lhs.languageEquals(rhs))
+            default:
+                return nil
+            }
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import ReqPlanSyntax
+
+extension PlanGraph {
+    /// The DAG as a Mermaid flowchart; groups, sequences and for_each over groups are subgraphs.
+    ///
+    /// Solid arrows are `needs` and sequence order; dotted arrows carry data (`steps.X` references).
+    public func mermaid() -> String {
+        var out = "flowchart LR\n"
+        func label(_ node: StepNode) -> String {
+            var text = node.id
+            if let request = node.step.request {
+                text += "<br/>" + request.effectiveMethod.rawValue + " " + request.url.description
+            }
+            if case .forEach(let loop) = node.step.kind {
+                text += "<br/>for each " + loop.itemName.value
+            }
+            return "\"" + mermaidEscape(text) + "\""
+        }
+        func emit(_ id: NodeID, indent: String) {
+            let node = nodes[id]
+            switch node.kind {
+            case .request:
+                out += indent + "n\(id)[\(label(node))]\n"
+            case .forEachRequest:
+                out += indent + "n\(id)[[\(label(node))]]\n"
+            case .group, .sequence, .forEachGroup:
+                let title = "\(node.id) · \(node.step.kindName)"
+                    + (node.kind == .forEachGroup ? " " + (loopItemName(node) ?? "") : "")
+                out += indent + "subgraph n\(id)[\"\(mermaidEscape(title))\"]\n"
+                if node.kind == .sequence { out += indent + "  direction LR\n" }
+                for child in node.children { emit(child, indent: indent + "  ") }
+                out += indent + "end\n"
+            }
+        }
+        for root in roots { emit(root, indent: "  ") }
+        for node in nodes {
+            for dependency in node.dependencies {
+                let arrow = dependency.reason == .reference ? "-.->" : "-->"
+                out += "  n\(dependency.target) \(arrow) n\(node.nodeID)\n"
+            }
+        }
+        return out
+    }
+
+    /// The DAG in Graphviz DOT; groups, sequences and for_each over groups are clusters.
+    public func dot() -> String {
+        var out = "digraph plan {\n  rankdir=LR;\n  compound=true;\n"
+        out += "  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
+        if let name = plan.name?.value { out += "  label=\(dotQuote(name));\n  labelloc=t;\n" }
+        func emit(_ id: NodeID, indent: String) {
+            let node = nodes[id]
+            switch node.kind {
+            case .request, .forEachRequest:
+                var text = node.id
+                if let request = node.step.request {
+                    text += "\n" + request.effectiveMethod.rawValue + " " + request.url.description
+                }
+                if let item = loopItemName(node) { text += "\nfor each " + item }
+                let shape = node.kind == .forEachRequest ? ", shape=box3d" : ""
+                out += indent + "n\(id) [label=\(dotQuote(text))\(shape)];\n"
+            case .group, .sequence, .forEachGroup:
+                out += indent + "subgraph cluster_n\(id) {\n"
+                var title = "\(node.id) (\(node.step.kindName))"
+                if let item = loopItemName(node) { title += " for each " + item }
+                out += indent + "  label=\(dotQuote(title));\n"
+                for child in node.children { emit(child, indent: indent + "  ") }
+                out += indent + "}\n"
+            }
+        }
+        for root in roots { emit(root, indent: "  ") }
+        for node in nodes {
+            for dependency in node.dependencies {
+                guard let from = representative(dependency.target), let to = representative(node.nodeID) else {
+                    continue
+                }
+                var attributes: [String] = []
+                if dependency.reason == .reference { attributes.append("style=dashed") }
+                if !nodes[dependency.target].isUnit { attributes.append("ltail=cluster_n\(dependency.target)") }
+                if !node.isUnit { attributes.append("lhead=cluster_n\(node.nodeID)") }
+                let suffix = attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]"
+                out += "  n\(from) -> n\(to)\(suffix);\n"
+            }
+        }
+        out += "}\n"
+        return out
+    }
+
+    private func loopItemName(_ node: StepNode) -> String? {
+        if case .forEach(let loop) = node.step.kind { return loop.itemName.value }
+        return nil
+    }
+
+    /// The first unit inside a node (itself for units), which stands for a cluster in DOT edges.
+    private func representative(_ id: NodeID) -> NodeID? {
+        var current = id
+        while !nodes[current].isUnit {
+            guard let first = nodes[current].children.first else { return nil }
+            current = first
+        }
+        return current
+    }
+
+    private func mermaidEscape(_ text: String) -> String {
+        text.replacingOccurrences("\"", with: "#quot;").replacingOccurrences("<br/>", with: "\u{0}")
+            .replacingOccurrences("<", with: "#lt;").replacingOccurrences(">", with: "#gt;")
+            .replacingOccurrences("\u{0}", with: "<br/>")
+    }
+
+    private func dotQuote(_ text: String) -> String {
+        "\"" + text.replacingOccurrences("\\", with: "\\\\").replacingOccurrences("\"", with: "\\\"")
+            .replacingOccurrences("\n", with: "\\n") + "\""
+    }
+}
+
+extension String {
+    func replacingOccurrences(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, contains(target) else { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

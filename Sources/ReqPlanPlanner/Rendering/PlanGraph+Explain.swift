@@ -1,0 +1,111 @@
+import ReqPlanSyntax
+
+extension PlanGraph {
+    /// How a node is named in schedules: its id, with `×item` for a for_each.
+    private func unitName(_ id: NodeID) -> String {
+        let node = nodes[id]
+        return node.kind == .forEachRequest ? "\(node.id) (for_each)" : node.id
+    }
+
+    private var counts: String {
+        var requests = 0
+        var loops = 0
+        var groups = 0
+        var sequences = 0
+        for node in nodes {
+            switch node.kind {
+            case .request: requests += 1
+            case .forEachRequest, .forEachGroup: loops += 1
+            case .group: groups += 1
+            case .sequence: sequences += 1
+            }
+        }
+        var parts = ["\(requests) request\(requests == 1 ? "" : "s")"]
+        if loops > 0 { parts.append("\(loops) for_each") }
+        if groups > 0 { parts.append("\(groups) group\(groups == 1 ? "" : "s")") }
+        if sequences > 0 { parts.append("\(sequences) sequence\(sequences == 1 ? "" : "s")") }
+        return "\(nodes.count) (" + parts.joined(separator: ", ") + ")"
+    }
+
+    private func usageText(_ usage: ResultUsage) -> String {
+        var parts: [String] = []
+        if usage.whole { parts.append("whole result") }
+        parts += usage.fields.sorted().filter { $0 != .results || usage.itemFields.isEmpty }.map(\.rawValue)
+        parts += usage.itemFields.sorted().map { "results[*].\($0.rawValue)" }
+        return parts.joined(separator: ", ")
+    }
+
+    /// The schedule the executor will follow, for people (`reqplan plan`).
+    public func explanation() -> String {
+        var out = ""
+        out += "plan: \(plan.name?.value ?? "(unnamed)")\n"
+        out += "file: \(plan.source.path)\n"
+        out += "steps: \(counts)\n"
+        var limits = ["plan-wide \(plan.concurrency.map { String($0.value) } ?? "unlimited")"]
+        for node in nodes { if let limit = node.step.concurrency { limits.append("\(node.id) \(limit.value)") } }
+        out += "concurrency: " + limits.joined(separator: ", ") + "\n"
+        out += "on failure: \(plan.onFailure?.value.rawValue ?? FailurePolicy.continue.rawValue)\n"
+        out += "\nwaves (steps that can start together):\n"
+        let width = String(waves.count).count
+        for (number, wave) in waves.enumerated() {
+            let label = String(number + 1)
+            out += "  " + String(repeating: " ", count: width - label.count) + label + ". "
+                + wave.map(unitName).joined(separator: ", ") + "\n"
+        }
+        out += "\ncritical path (\(criticalPath.count) step\(criticalPath.count == 1 ? "" : "s") one after another): "
+        out += criticalPath.map(unitName).joined(separator: " → ") + "\n"
+
+        out += "\nreads:\n"
+        let inputs = inputsRead.map { name -> String in
+            let secret = plan.inputs.first(where: { $0.name.value == name })?.secret == true
+            return secret ? "\(name) (secret)" : name
+        }
+        out += "  inputs: " + (inputs.isEmpty ? "none" : inputs.joined(separator: ", ")) + "\n"
+        out += "  environment: " + (environmentRead.isEmpty ? "none" : environmentRead.joined(separator: ", ")) + "\n"
+
+        let kept = nodes.filter { usage[$0.nodeID] != nil }
+        out += "\nresults read later (the rest keep only status, size and timing):\n"
+        if kept.isEmpty { out += "  none\n" }
+        for node in kept {
+            if let usage = usage[node.nodeID] { out += "  \(node.id): \(usageText(usage))\n" }
+        }
+        return out
+    }
+
+    /// The same schedule as JSON (`reqplan plan --format json`).
+    public func explanationJSON() -> Value {
+        func ids(_ list: [NodeID]) -> Value { .list(list.map { .string(nodes[$0].id) }) }
+        var steps: [Value] = []
+        for node in nodes {
+            var fields: [Value.Field] = [
+                .init("id", .string(node.id)),
+                .init("kind", .string(node.step.kindName)),
+                .init("parent", node.parent.map { .string(nodes[$0].id) } ?? .null),
+                .init("needs", .list(node.dependencies.map { dependency in
+                    .object([
+                        .init("step", .string(nodes[dependency.target].id)),
+                        .init("reason", .string({
+                            switch dependency.reason {
+                            case .needs: "needs"
+                            case .reference: "reference"
+                            case .sequence: "sequence"
+                            }
+                        }())),
+                    ])
+                })),
+            ]
+            if let usage = usage[node.nodeID] { fields.append(.init("read_later", .string(usageText(usage)))) }
+            steps.append(.object(fields))
+        }
+        return .object([
+            .init("plan", plan.name.map { .string($0.value) } ?? .null),
+            .init("file", .string(plan.source.path)),
+            .init("concurrency", plan.concurrency.map { .int($0.value) } ?? .null),
+            .init("waves", .list(waves.map(ids))),
+            .init("critical_path", ids(criticalPath)),
+            .init("inputs", .list(inputsRead.map(Value.string))),
+            .init("environment", .list(environmentRead.map(Value.string))),
+            .init("steps", .list(steps)),
+        ])
+    }
+}

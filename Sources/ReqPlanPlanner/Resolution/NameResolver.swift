@@ -1,0 +1,306 @@
+import ReqPlanSyntax
+
+/// Where an expression is written, which decides the names it may use.
+struct ExpressionScope {
+    /// The step whose expression this is (`nil` for defaults and outputs).
+    var node: NodeID?
+    /// for_each item names visible here, innermost last, with their for_each.
+    var items: [(name: String, loop: NodeID)]
+    /// Whether `steps.X` may be read (not in `defaults`).
+    var allowsSteps: Bool
+    /// Whether `success()`, `failure()`, `always()` may be called (only in `if:`).
+    var allowsStatusFunctions: Bool
+    /// Whether references create dependencies of `node`.
+    var createsDependencies: Bool
+    /// "`defaults`", "output `x`", for messages.
+    var context: String
+}
+
+/// Resolves every name in every expression of a plan: `inputs.X`, `steps.X`,
+/// `env.X`, item names and functions. Records the implicit dependencies and
+/// what each step's result must keep.
+struct NameResolver {
+    let plan: Plan
+    var nodes: [StepNode]
+    let index: [String: NodeID]
+    var diagnostics: DiagnosticCollector
+    var usage: [NodeID: ResultUsage] = [:]
+    var inputsUsed: Set<String> = []
+    var envUsed: Set<String> = []
+    /// Every for_each item name, with its loop, for "used outside its for_each" messages.
+    let allItemNames: [String: NodeID]
+
+    private let inputNames: Set<String>
+    private let declaredEnv: Set<String>
+
+    init(plan: Plan, nodes: [StepNode], index: [String: NodeID], diagnostics: DiagnosticCollector) {
+        self.plan = plan
+        self.nodes = nodes
+        self.index = index
+        self.diagnostics = diagnostics
+        self.inputNames = Set(plan.inputs.map(\.name.value))
+        self.declaredEnv = Set(plan.inputs.compactMap { $0.env?.value })
+        var items: [String: NodeID] = [:]
+        for node in nodes {
+            if case .forEach(let loop) = node.step.kind, items[loop.itemName.value] == nil {
+                items[loop.itemName.value] = node.nodeID
+            }
+        }
+        self.allItemNames = items
+    }
+
+    /// The loops enclosing `node`, outermost first (not including the node itself).
+    func enclosingLoops(of node: NodeID) -> [NodeID] {
+        var loops: [NodeID] = []
+        var current = nodes[node].loop
+        while let loop = current {
+            loops.append(loop)
+            current = nodes[loop].loop
+        }
+        return loops.reversed()
+    }
+
+    /// Item names visible inside `node` (its loops'), plus the node's own if it is a for_each body.
+    func itemScope(of node: NodeID, includingOwn: Bool) -> [(name: String, loop: NodeID)] {
+        var loops = enclosingLoops(of: node)
+        if includingOwn, case .forEach = nodes[node].step.kind { loops.append(node) }
+        return loops.compactMap { loop in
+            guard case .forEach(let forEach) = nodes[loop].step.kind else { return nil }
+            return (forEach.itemName.value, loop)
+        }
+    }
+
+    // MARK: Walking the plan
+
+    mutating func resolveAll() {
+        // Defaults: inputs and env only.
+        let defaultsScope = ExpressionScope(node: nil, items: [], allowsSteps: false, allowsStatusFunctions: false,
+                                            createsDependencies: false, context: "`defaults`")
+        var defaultExpressions = plan.defaults.baseURL?.expressions ?? []
+        defaultExpressions += plan.defaults.headers.flatMap(\.value.expressions)
+        defaultExpressions += plan.defaults.query.flatMap(\.value.expressions)
+        defaultExpressions += plan.defaults.expect?.expressions ?? []
+        for expression in defaultExpressions { resolve(expression, in: defaultsScope) }
+
+        for node in nodes { resolveStep(node.nodeID) }
+
+        for output in plan.outputs {
+            let scope = ExpressionScope(node: nil, items: [], allowsSteps: true, allowsStatusFunctions: false,
+                                        createsDependencies: false, context: "output `\(output.name.value)`")
+            for expression in output.value.expressions { resolve(expression, in: scope) }
+        }
+    }
+
+    private mutating func resolveStep(_ id: NodeID) {
+        let node = nodes[id]
+        let step = node.step
+        let outer = ExpressionScope(
+            node: id, items: itemScope(of: id, includingOwn: false), allowsSteps: true, allowsStatusFunctions: false,
+            createsDependencies: true, context: "step `\(node.id)`")
+
+        // needs
+        var seen: [String: SourceRange] = [:]
+        for need in step.needs {
+            if let first = seen[need.value] {
+                diagnostics.warning(.redundantNeed, "`\(need.value)` is listed twice in `needs` of step `\(node.id)`",
+                                    at: need.range, notes: [.init("first listed here", at: first)])
+                continue
+            }
+            seen[need.value] = need.range
+            guard let target = lookUpStep(need, from: id, items: outer.items, what: "`needs`") else { continue }
+            addDependency(of: id, on: target, reason: .needs, range: need.range)
+        }
+
+        // if: evaluated once, before the step (for a for_each, before the loop).
+        if let condition = step.condition {
+            var scope = outer
+            scope.allowsStatusFunctions = true
+            resolve(condition, in: scope)
+        }
+
+        // The for_each list is evaluated outside the loop.
+        if case .forEach(let loop) = step.kind {
+            for expression in loop.items.expressions { resolve(expression, in: outer) }
+        }
+
+        // The request (and its expectations) run per item inside a for_each.
+        if let request = step.request {
+            var inner = outer
+            inner.items = itemScope(of: id, includingOwn: true)
+            for expression in request.expressions { resolve(expression, in: inner) }
+            for expression in step.expect?.expressions ?? [] { resolve(expression, in: inner) }
+        }
+    }
+
+    private mutating func addDependency(of node: NodeID, on target: NodeID, reason: Dependency.Reason,
+                                        range: SourceRange)
+    {
+        if nodes[node].dependencies.contains(where: { $0.target == target }) { return }
+        nodes[node].dependencies.append(Dependency(target: target, reason: reason, range: range))
+    }
+
+    /// Finds the step a name refers to, checking it can be addressed from `from`.
+    private mutating func lookUpStep(
+        _ name: Located<String>, from: NodeID?, items: [(name: String, loop: NodeID)], what: String
+    ) -> NodeID? {
+        guard let target = index[name.value] else {
+            if plan.unreadStepIDs.contains(name.value) { return nil }
+            let hint = Suggestion.didYouMean(name.value, in: nodes.map(\.id))
+            diagnostics.error(what == "`needs`" ? .unknownNeed : .unknownStep,
+                              what == "`needs`" ? "`needs` names `\(name.value)`, but there is no such step"
+                                : "unknown step `\(name.value)`",
+                              at: name.range, hint: hint)
+            return nil
+        }
+        if let loop = nodes[target].loop {
+            let visible = Set(items.map(\.loop))
+            if !visible.contains(loop) {
+                diagnostics.error(
+                    .unreachableStep,
+                    "step `\(name.value)` runs once per item of for_each `\(nodes[loop].id)` and cannot be addressed from outside it",
+                    at: name.range,
+                    hint: "wait for `\(nodes[loop].id)` and read `steps.\(nodes[loop].id).results` instead")
+                return nil
+            }
+        }
+        return target
+    }
+
+    // MARK: Expressions
+
+    mutating func resolve(_ expression: Expression, in scope: ExpressionScope) {
+        for reference in expression.references { resolve(reference, in: scope) }
+        for call in expression.calls { check(call: call, in: scope) }
+    }
+
+    private mutating func check(
+        call: (name: Located<String>, arguments: [Expression], range: SourceRange), in scope: ExpressionScope
+    ) {
+        guard let function = BuiltinFunction(rawValue: call.name.value) else {
+            let hint = Suggestion.didYouMean(call.name.value, in: BuiltinFunction.allCases.map(\.rawValue))
+                ?? "functions are " + BuiltinFunction.allCases.map { "`\($0.rawValue)()`" }.joined(separator: ", ")
+            diagnostics.error(.unknownFunction, "unknown function `\(call.name.value)`", at: call.name.range,
+                              hint: hint)
+            return
+        }
+        if call.arguments.count != function.arity {
+            let count = function.arity
+            diagnostics.error(
+                .invalidCall,
+                "`\(function.rawValue)` takes \(count) argument\(count == 1 ? "" : "s"), found \(call.arguments.count)",
+                at: call.range, hint: "call it as `\(function.signature)`")
+        }
+        if function.isStatusFunction && !scope.allowsStatusFunctions {
+            diagnostics.error(.invalidCall, "`\(function.rawValue)()` is only meaningful in `if:`", at: call.range,
+                              hint: "it tells whether the steps before succeeded; use it in a step's `if:`")
+        }
+    }
+
+    private mutating func resolve(_ reference: Reference, in scope: ExpressionScope) {
+        let root = reference.root
+        switch root.value {
+        case "inputs":
+            guard let name = reference.memberName(at: 0) else {
+                diagnostics.error(.unknownInput, "`inputs` needs an input name, as in `inputs.user`", at: reference.range)
+                return
+            }
+            if inputNames.contains(name.value) {
+                inputsUsed.insert(name.value)
+            } else if !plan.unreadInputNames.contains(name.value) {
+                let hint = Suggestion.didYouMean(name.value, in: plan.inputs.map(\.name.value))
+                    ?? (plan.inputs.isEmpty ? "declare it under `inputs:`"
+                        : "inputs are " + plan.inputs.map { "`\($0.name.value)`" }.joined(separator: ", "))
+                diagnostics.error(.unknownInput, "unknown input `\(name.value)`", at: name.range, hint: hint)
+            }
+        case "env":
+            guard let name = reference.memberName(at: 0) else {
+                diagnostics.error(.undeclaredEnv, "`env` needs a variable name, as in `env.HOME`", at: reference.range)
+                return
+            }
+            if declaredEnv.contains(name.value) {
+                envUsed.insert(name.value)
+            } else {
+                diagnostics.error(
+                    .undeclaredEnv, "environment variable `\(name.value)` is not declared by any input", at: name.range,
+                    hint: Suggestion.didYouMean(name.value, in: declaredEnv.sorted())
+                        ?? "declare it with an input: `inputs: { x: { env: \(name.value) } }`")
+            }
+        case "steps":
+            resolveStepReference(reference, in: scope)
+        default:
+            if scope.items.contains(where: { $0.name == root.value }) { return }
+            if let loop = allItemNames[root.value] {
+                diagnostics.error(
+                    .itemOutOfScope,
+                    "`\(root.value)` is the item of for_each `\(nodes[loop].id)` and exists only inside it",
+                    at: root.range, hint: "read `steps.\(nodes[loop].id).results` from outside the for_each")
+                return
+            }
+            var candidates = ["inputs", "steps", "env"] + scope.items.map(\.name)
+            candidates += BuiltinFunction.allCases.map(\.rawValue)
+            var hint = Suggestion.didYouMean(root.value, in: candidates)
+            if let function = BuiltinFunction(rawValue: root.value) { hint = "call it: `\(function.rawValue)()`" }
+            diagnostics.error(.unknownRoot, "unknown name `\(root.value)` in expression", at: root.range,
+                              hint: hint ?? "expressions start from `inputs`, `steps`, `env`"
+                                + (scope.items.isEmpty ? "" : " or " + scope.items.map { "`\($0.name)`" }.joined(separator: ", ")))
+        }
+    }
+
+    private mutating func resolveStepReference(_ reference: Reference, in scope: ExpressionScope) {
+        guard let name = reference.memberName(at: 0) else {
+            diagnostics.error(.unknownStep, "`steps` needs a step id, as in `steps.login.body`", at: reference.range)
+            return
+        }
+        guard scope.allowsSteps else {
+            diagnostics.error(.invalidExpression, "\(scope.context) cannot read step results", at: reference.range,
+                              hint: "defaults apply to every request, so they may only use `inputs` and `env`")
+            return
+        }
+        guard let target = lookUpStep(name, from: scope.node, items: scope.items, what: "expression") else { return }
+        let targetNode = nodes[target]
+
+        // The field after the step id.
+        var recorded = usage[target] ?? ResultUsage()
+        defer { usage[target] = recorded }
+        if reference.components.count == 1 {
+            recorded.whole = true
+        } else if let fieldName = reference.memberName(at: 1) {
+            guard let field = ResultField(rawValue: fieldName.value) else {
+                diagnostics.error(.unknownField, "step results have no field `\(fieldName.value)`", at: fieldName.range,
+                                  hint: Suggestion.didYouMean(fieldName.value, in: ResultField.allCases.map(\.rawValue))
+                                    ?? "fields are " + ResultField.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))
+                return
+            }
+            if field.isCollectionField && !targetNode.step.isCollection {
+                diagnostics.error(.unknownField, "`\(field.rawValue)` exists only on groups, sequences and for_each; `\(name.value)` is a request",
+                                  at: fieldName.range, hint: "read `steps.\(name.value).body` or `.status` instead")
+                return
+            }
+            if field.isRequestField && targetNode.step.isCollection {
+                diagnostics.error(.unknownField,
+                                  "`\(field.rawValue)` exists only on requests; `\(name.value)` is a \(targetNode.step.kindName)",
+                                  at: fieldName.range,
+                                  hint: "read its members' results through `steps.\(name.value).results`")
+                return
+            }
+            recorded.fields.insert(field)
+            if field == .results {
+                if reference.components.count > 3, let itemField = reference.memberName(at: 3),
+                    let itemResultField = ResultField(rawValue: itemField.value)
+                {
+                    recorded.itemFields.insert(itemResultField)
+                } else {
+                    recorded.whole = true
+                }
+            }
+        } else {
+            diagnostics.error(.unknownField, "expected a field name after `steps.\(name.value)`",
+                              at: reference.components[1].range, hint: "as in `steps.\(name.value).body`")
+            return
+        }
+
+        if scope.createsDependencies, let node = scope.node {
+            addDependency(of: node, on: target, reason: .reference, range: reference.range)
+        }
+    }
+}

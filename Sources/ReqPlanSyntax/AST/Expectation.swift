@@ -1,0 +1,65 @@
+/// `expect:` — what a response must look like for the request to succeed.
+public struct Expectation: Sendable, Hashable {
+    /// `status:` — any of these; when absent, `2xx`.
+    public var status: [Located<StatusPattern>]?
+    /// `headers:` — header name → matcher.
+    public var headers: [HeaderExpectation]?
+    /// `body:` — JSON path → matcher.
+    public var body: [BodyExpectation]?
+    /// `max_duration:` — the response must arrive within this.
+    public var maxDuration: Located<PlanDuration>?
+    /// Where `expect:` was written.
+    public var range: SourceRange
+
+    /// Field by field, `self` over `defaults`.
+    public func merged(over defaults: Expectation?) -> Expectation {
+        guard let defaults else { return self }
+        return Expectation(
+            status: status ?? defaults.status, headers: headers ?? defaults.headers, body: body ?? defaults.body,
+            maxDuration: maxDuration ?? defaults.maxDuration, range: range)
+    }
+
+    /// Every template inside the matchers.
+    public var expressions: [Expression] {
+        (headers ?? []).flatMap(\.matcher.expressions) + (body ?? []).flatMap(\.matcher.expressions)
+    }
+}
+
+/// `headers: { Name: matcher }` inside `expect:`.
+public struct HeaderExpectation: Sendable, Hashable {
+    public var name: Located<String>
+    public var matcher: Matcher
+}
+
+/// `body: { path: matcher }` inside `expect:`.
+public struct BodyExpectation: Sendable, Hashable {
+    /// The path into the JSON body (`$` is the whole body).
+    public var path: Located<[PathComponent]>
+    /// The path as written.
+    public var pathText: String
+    public var matcher: Matcher
+}
+
+/// A check on one value. A plain value means `equals`; a mapping combines the
+/// checks it names, all of which must hold.
+public struct Matcher: Sendable, Hashable {
+    /// `equals:` — the value must equal this.
+    public var equals: ValueTemplate?
+    /// `exists:` — the value must (`true`) or must not (`false`) be present.
+    public var exists: Located<Bool>?
+    /// `matches:` — the value (as text) must match this regular expression.
+    public var matches: Located<String>?
+    /// `type:` — the value must have this type.
+    public var type: Located<ValueType>?
+    /// `contains:` — a string containing this text, or a list containing this value.
+    public var contains: ValueTemplate?
+    /// `length:` — a string, list or object of this length.
+    public var length: Located<Int>?
+    /// Where the matcher was written.
+    public var range: SourceRange
+
+    /// Every template inside.
+    public var expressions: [Expression] {
+        (equals?.expressions ?? []) + (contains?.expressions ?? [])
+    }
+}

@@ -1,0 +1,108 @@
+/// A parsed plan: the AST, with the source range of every part.
+///
+/// Produced by `PlanParser`; the planner resolves names and builds the DAG from it.
+public struct Plan: Sendable {
+    /// The text the plan was read from.
+    public var source: SourceFile
+    /// `reqplan:` — the format version.
+    public var version: Located<Int>
+    /// `name:`.
+    public var name: Located<String>?
+    /// `description:`.
+    public var description: Located<String>?
+    /// `inputs:`, in declaration order.
+    public var inputs: [InputDeclaration]
+    /// `defaults:`.
+    public var defaults: RequestDefaults
+    /// `concurrency:` — most requests in flight at once, plan-wide.
+    public var concurrency: Located<Int>?
+    /// `on_failure:`.
+    public var onFailure: Located<FailurePolicy>?
+    /// `timeout:` — for the whole run.
+    public var timeout: Located<PlanDuration>?
+    /// `redact_headers:` — more header names to redact in every output.
+    public var redactHeaders: [Located<String>]
+    /// `steps:`, in the order written.
+    public var steps: [Step]
+    /// `outputs:`, in the order written.
+    public var outputs: [Output]
+    /// Step ids that are declared but whose step had errors (so later stages do not report them as unknown).
+    public var unreadStepIDs: Set<String> = []
+    /// Input names that are declared but whose declaration had errors.
+    public var unreadInputNames: Set<String> = []
+
+    /// Every step in the plan, members included, in document order (depth first).
+    public var allSteps: [Step] {
+        var result: [Step] = []
+        var stack = steps.reversed() as [Step]
+        while let step = stack.popLast() {
+            result.append(step)
+            stack.append(contentsOf: step.members.reversed())
+        }
+        return result
+    }
+}
+
+/// `on_failure:` — what a failure does to the rest of its scope.
+public enum FailurePolicy: String, Sendable, Hashable, CaseIterable {
+    /// Independent work goes on (the default).
+    case `continue` = "continue"
+    /// Running siblings are cancelled at once; what never started ends `cancelled`.
+    case failFast = "fail_fast"
+}
+
+/// One entry of `inputs:`.
+public struct InputDeclaration: Sendable {
+    /// The input's name (the key).
+    public var name: Located<String>
+    /// `type:`; when absent, taken from the default, else `string`.
+    public var type: Located<ValueType>?
+    /// `default:`.
+    public var defaultValue: Located<Value>?
+    /// `env:` — the environment variable the value comes from.
+    public var env: Located<String>?
+    /// `secret:` — redacted in every output.
+    public var secret: Bool
+    /// `description:`.
+    public var description: String?
+    /// The whole declaration.
+    public var range: SourceRange
+
+    /// The declared type, else the default's type, else `string`.
+    public var effectiveType: ValueType {
+        if let type { return type.value }
+        if let value = defaultValue?.value, value != .null { return value.type }
+        return .string
+    }
+
+    /// Whether a run must be given a value (no default and no environment variable).
+    public var isRequired: Bool { defaultValue == nil && env == nil }
+}
+
+/// One entry of `outputs:`.
+public struct Output: Sendable {
+    /// The output's name.
+    public var name: Located<String>
+    /// Its value.
+    public var value: ValueTemplate
+}
+
+/// `defaults:` — applied to every request unless the step overrides.
+public struct RequestDefaults: Sendable {
+    /// `base_url:` — relative request URLs are joined to it.
+    public var baseURL: Template?
+    /// `headers:` — merged with each request's headers (the request wins).
+    public var headers: [Header]
+    /// `query:` — merged with each request's query (the request wins).
+    public var query: [QueryParameter]
+    /// `timeout:` — per request.
+    public var timeout: Located<PlanDuration>?
+    /// `retry:`.
+    public var retry: RetryPolicy?
+    /// `expect:`.
+    public var expect: Expectation?
+
+    /// No defaults.
+    public static let none = RequestDefaults(baseURL: nil, headers: [], query: [], timeout: nil, retry: nil,
+                                             expect: nil)
+}

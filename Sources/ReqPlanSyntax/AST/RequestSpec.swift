@@ -1,0 +1,105 @@
+/// `request:` — one HTTP request.
+public struct RequestSpec: Sendable {
+    /// `method:` (default GET).
+    public var method: Located<HTTPMethodName>?
+    /// `url:` — joined to `base_url` when relative.
+    public var url: Template
+    /// `query:`.
+    public var query: [QueryParameter]
+    /// `headers:`.
+    public var headers: [Header]
+    /// At most one of `json`, `form`, `multipart`, `body`, `body_file`.
+    public var body: RequestBody?
+    /// Where `request:` was written.
+    public var range: SourceRange
+
+    /// The method, GET when not given.
+    public var effectiveMethod: HTTPMethodName { method?.value ?? .GET }
+
+    /// Every template of the request, for name resolution.
+    public var expressions: [Expression] {
+        var result = url.expressions
+        result += query.flatMap(\.value.expressions)
+        result += headers.flatMap(\.value.expressions)
+        if let body { result += body.expressions }
+        return result
+    }
+}
+
+/// One header: a name and a templated value.
+public struct Header: Sendable, Hashable {
+    public var name: Located<String>
+    public var value: Template
+}
+
+/// One query parameter; a list value repeats the parameter.
+public struct QueryParameter: Sendable, Hashable {
+    public var name: Located<String>
+    public var value: ValueTemplate
+}
+
+/// A request body.
+public enum RequestBody: Sendable, Hashable {
+    /// `json:` — any value, sent as `application/json`.
+    case json(ValueTemplate)
+    /// `form:` — sent as `application/x-www-form-urlencoded`.
+    case form([QueryParameter])
+    /// `multipart:` — `multipart/form-data` fields and files.
+    case multipart([MultipartPart])
+    /// `body:` — raw text, sent as written.
+    case text(Template)
+    /// `body_file:` — a file's bytes (path relative to the plan).
+    case file(Template)
+
+    /// The key it was written with.
+    public var keyName: String {
+        switch self {
+        case .json: "json"
+        case .form: "form"
+        case .multipart: "multipart"
+        case .text: "body"
+        case .file: "body_file"
+        }
+    }
+
+    /// Every template in the body.
+    public var expressions: [Expression] {
+        switch self {
+        case .json(let value): value.expressions
+        case .form(let fields): fields.flatMap(\.value.expressions)
+        case .multipart(let parts): parts.flatMap(\.expressions)
+        case .text(let template), .file(let template): template.expressions
+        }
+    }
+}
+
+/// One part of a multipart body.
+public struct MultipartPart: Sendable, Hashable {
+    /// The form field name.
+    public var name: Located<String>
+    /// A text field, or a file.
+    public var content: Content
+    /// `content_type:` for the part.
+    public var contentType: Template?
+    /// `filename:` for a file part (default: the file's name).
+    public var filename: Template?
+
+    /// A part's content.
+    public enum Content: Sendable, Hashable {
+        /// A text field: `name: value` or `name: { value: … }`.
+        case value(Template)
+        /// A file: `name: { file: path }`.
+        case file(Template)
+    }
+
+    /// Every template in the part.
+    public var expressions: [Expression] {
+        var result: [Expression]
+        switch content {
+        case .value(let template), .file(let template): result = template.expressions
+        }
+        result += contentType?.expressions ?? []
+        result += filename?.expressions ?? []
+        return result
+    }
+}

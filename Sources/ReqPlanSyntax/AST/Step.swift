@@ -1,0 +1,126 @@
+/// One step: a request, a group, a sequence or a for_each, plus what it needs.
+public struct Step: Sendable {
+    /// The step id (unique in the whole plan).
+    public var id: Located<String>
+    /// What the step does.
+    public var kind: Kind
+    /// `needs:` — steps that must end first.
+    public var needs: [Located<String>]
+    /// `if:` — when absent, `success()`.
+    public var condition: Expression?
+    /// `description:`.
+    public var description: String?
+    /// `timeout:` — for a request each attempt; for a group, sequence or for_each the whole step.
+    public var timeout: Located<PlanDuration>?
+    /// `retry:` — request steps and for_each over a request.
+    public var retry: RetryPolicy?
+    /// `expect:` — request steps and for_each over a request.
+    public var expect: Expectation?
+    /// `concurrency:` — groups, sequences and for_each.
+    public var concurrency: Located<Int>?
+    /// `on_failure:` — groups, sequences and for_each.
+    public var onFailure: Located<FailurePolicy>?
+    /// The whole step, from its id to its last line.
+    public var range: SourceRange
+
+    /// What a step does.
+    public enum Kind: Sendable {
+        /// One HTTP request.
+        case request(RequestSpec)
+        /// Members that run concurrently; the group ends when all have ended.
+        case group([Step])
+        /// Members that run one after another in the order written.
+        case sequence([Step])
+        /// One request or group per item of a list; results keep the input order.
+        case forEach(ForEach)
+    }
+
+    /// The kind as written: `request`, `group`, `sequence` or `for_each`.
+    public var kindName: String {
+        switch kind {
+        case .request: "request"
+        case .group: "group"
+        case .sequence: "sequence"
+        case .forEach: "for_each"
+        }
+    }
+
+    /// Direct members: of a group or sequence, or of a for_each's group body.
+    public var members: [Step] {
+        switch kind {
+        case .request: []
+        case .group(let members), .sequence(let members): members
+        case .forEach(let loop):
+            if case .group(let members) = loop.body { members } else { [] }
+        }
+    }
+
+    /// The request, for a request step or a for_each over a request.
+    public var request: RequestSpec? {
+        switch kind {
+        case .request(let request): request
+        case .forEach(let loop):
+            if case .request(let request) = loop.body { request } else { nil }
+        default: nil
+        }
+    }
+
+    /// Whether the step has `results` and `errors` (groups, sequences, for_each).
+    public var isCollection: Bool {
+        if case .request = kind { return false }
+        return true
+    }
+}
+
+/// `for_each:` with its body.
+public struct ForEach: Sendable {
+    /// The list to iterate over (an expression or a literal list).
+    public var items: ValueTemplate
+    /// `as:` — the item's name inside the body (default `item`).
+    public var itemName: Located<String>
+    /// What runs once per item.
+    public var body: Body
+
+    /// What a for_each runs per item.
+    public enum Body: Sendable {
+        case request(RequestSpec)
+        case group([Step])
+    }
+}
+
+/// `retry:`.
+public struct RetryPolicy: Sendable, Hashable {
+    /// `attempts:` — total tries including the first.
+    public var attempts: Located<Int>?
+    /// `backoff:` — the base delay before the second try.
+    public var backoff: Located<PlanDuration>?
+    /// `max_backoff:` — the largest delay.
+    public var maxBackoff: Located<PlanDuration>?
+    /// `on:` — which failures are retried.
+    public var on: [Located<RetryCondition>]?
+    /// `unsafe:` — allow retrying non-idempotent methods.
+    public var unsafe: Located<Bool>?
+    /// Where `retry:` was written.
+    public var range: SourceRange
+
+    /// Field by field, `self` over `defaults`.
+    public func merged(over defaults: RetryPolicy?) -> RetryPolicy {
+        guard let defaults else { return self }
+        return RetryPolicy(
+            attempts: attempts ?? defaults.attempts, backoff: backoff ?? defaults.backoff,
+            maxBackoff: maxBackoff ?? defaults.maxBackoff, on: on ?? defaults.on, unsafe: unsafe ?? defaults.unsafe,
+            range: range)
+    }
+}
+
+/// A kind of failure `retry.on` can name.
+public enum RetryCondition: String, Sendable, Hashable, CaseIterable {
+    /// Any 5xx response.
+    case serverError = "5xx"
+    /// 429 Too Many Requests.
+    case tooManyRequests = "429"
+    /// The attempt timed out.
+    case timeout
+    /// The connection failed (refused, reset, DNS).
+    case connect
+}

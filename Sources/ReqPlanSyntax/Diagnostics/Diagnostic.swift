@@ -1,0 +1,90 @@
+/// How serious a diagnostic is.
+public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
+    /// Makes the plan invalid.
+    case error
+    /// Worth fixing; fails validation only with `--strict`.
+    case warning
+    /// Extra information attached to another diagnostic.
+    case note
+
+    private var rank: Int {
+        switch self {
+        case .error: 0
+        case .warning: 1
+        case .note: 2
+        }
+    }
+
+    public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+}
+
+/// A problem found in a plan, or while running it: data, rendered later.
+///
+/// Diagnostics and run errors share this type and its renderer, so everything
+/// a user reads looks alike: code, message, `--> file:line:col`, the source
+/// line with a caret, notes and a hint.
+public struct Diagnostic: Sendable, Hashable, Error {
+    /// A secondary location that explains the main one ("first defined here").
+    public struct Note: Sendable, Hashable {
+        /// What the note says.
+        public var message: String
+        /// Where it points, if anywhere.
+        public var range: SourceRange?
+
+        /// Creates a note.
+        public init(_ message: String, at range: SourceRange? = nil) {
+            self.message = message
+            self.range = range
+        }
+    }
+
+    /// Error, warning or note.
+    public var severity: Severity
+    /// The stable code, such as `RP0101`.
+    public var code: DiagnosticCode
+    /// One sentence, lower case, no final period.
+    public var message: String
+    /// The file the problem is in (its display path), if any.
+    public var file: String?
+    /// The offending token, if known.
+    public var range: SourceRange?
+    /// Related locations.
+    public var notes: [Note]
+    /// A suggestion, such as "did you mean `needs`?".
+    public var hint: String?
+
+    /// Creates a diagnostic.
+    public init(
+        _ severity: Severity,
+        _ code: DiagnosticCode,
+        _ message: String,
+        file: String? = nil,
+        at range: SourceRange? = nil,
+        notes: [Note] = [],
+        hint: String? = nil
+    ) {
+        self.severity = severity
+        self.code = code
+        self.message = message
+        self.file = file
+        self.range = range
+        self.notes = notes
+        self.hint = hint
+    }
+
+    /// An error diagnostic.
+    public static func error(
+        _ code: DiagnosticCode, _ message: String, at range: SourceRange?,
+        notes: [Note] = [], hint: String? = nil
+    ) -> Diagnostic {
+        Diagnostic(.error, code, message, at: range, notes: notes, hint: hint)
+    }
+
+    /// A warning diagnostic.
+    public static func warning(
+        _ code: DiagnosticCode, _ message: String, at range: SourceRange?,
+        notes: [Note] = [], hint: String? = nil
+    ) -> Diagnostic {
+        Diagnostic(.warning, code, message, at: range, notes: notes, hint: hint)
+    }
+}

@@ -1,0 +1,133 @@
+/// A stable diagnostic code such as `RP0101`.
+///
+/// Codes never change meaning once published; grammar.md lists them all.
+/// Ranges: `RP00xx` files and YAML, `RP01xx` plan structure, `RP02xx` expressions,
+/// `RP03xx` dependencies, `RP05xx` run errors, `RP09xx` warnings.
+public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Comparable {
+    /// The code as printed, such as `RP0101`.
+    public let rawValue: String
+    /// A short title, used in documentation.
+    public let title: String
+
+    private init(_ rawValue: String, _ title: String) {
+        self.rawValue = rawValue
+        self.title = title
+    }
+
+    public var description: String { rawValue }
+
+    public static func == (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue == rhs.rawValue }
+    public func hash(into hasher: inout Hasher) { hasher.combine(rawValue) }
+    public static func < (lhs: DiagnosticCode, rhs: DiagnosticCode) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    // MARK: Files and YAML
+
+    /// The file could not be read.
+    public static let unreadableFile = DiagnosticCode("RP0001", "file cannot be read")
+    /// libyaml rejected the text.
+    public static let yamlSyntax = DiagnosticCode("RP0002", "YAML syntax error")
+    /// A mapping has the same key twice.
+    public static let duplicateKey = DiagnosticCode("RP0003", "duplicate YAML key")
+    /// The file is larger than the size limit.
+    public static let fileTooLarge = DiagnosticCode("RP0004", "plan file too large")
+    /// Aliases expand the document past the node limit (billion laughs).
+    public static let aliasExpansion = DiagnosticCode("RP0005", "alias expansion too large")
+    /// A YAML feature plans do not use (complex keys, tags, several documents).
+    public static let unsupportedYAML = DiagnosticCode("RP0006", "unsupported YAML construct")
+    /// The document is empty or its root is not a mapping.
+    public static let notAPlan = DiagnosticCode("RP0007", "document is not a plan")
+
+    // MARK: Structure
+
+    /// A key that is not part of the language at this place.
+    public static let unknownKey = DiagnosticCode("RP0101", "unknown key")
+    /// A value of the wrong YAML type.
+    public static let wrongType = DiagnosticCode("RP0102", "wrong type")
+    /// A required key is absent.
+    public static let missingKey = DiagnosticCode("RP0103", "missing required key")
+    /// Keys that exclude each other (two bodies, two step kinds).
+    public static let conflictingKeys = DiagnosticCode("RP0104", "conflicting keys")
+    /// A value outside its allowed set or range.
+    public static let invalidValue = DiagnosticCode("RP0105", "invalid value")
+    /// A step or input name that does not match `[A-Za-z_][A-Za-z0-9_-]*`.
+    public static let invalidName = DiagnosticCode("RP0106", "invalid name")
+    /// Two steps with one id.
+    public static let duplicateStep = DiagnosticCode("RP0107", "duplicate step id")
+    /// A duration that is not like `250ms`, `5s`, `2m`.
+    public static let invalidDuration = DiagnosticCode("RP0108", "invalid duration")
+    /// A status that is not 100–599 or a class `1xx`–`5xx`.
+    public static let invalidStatus = DiagnosticCode("RP0109", "invalid status")
+    /// An unknown HTTP method.
+    public static let invalidMethod = DiagnosticCode("RP0110", "invalid method")
+    /// `reqplan:` is missing.
+    public static let missingVersion = DiagnosticCode("RP0111", "missing format version")
+    /// `reqplan:` names a version this build does not know.
+    public static let unsupportedVersion = DiagnosticCode("RP0112", "unsupported format version")
+    /// A regular expression that does not compile.
+    public static let invalidRegex = DiagnosticCode("RP0113", "invalid regular expression")
+    /// A key allowed only on some kinds of step.
+    public static let keyNotAllowed = DiagnosticCode("RP0114", "key not allowed on this kind of step")
+    /// An empty group, sequence or plan.
+    public static let emptyCollection = DiagnosticCode("RP0115", "nothing to run")
+
+    // MARK: Expressions
+
+    /// An expression that does not parse.
+    public static let malformedExpression = DiagnosticCode("RP0201", "malformed expression")
+    /// A root other than `inputs`, `steps`, `env` or a for_each name.
+    public static let unknownRoot = DiagnosticCode("RP0202", "unknown name in expression")
+    /// `steps.X` names no step.
+    public static let unknownStep = DiagnosticCode("RP0203", "unknown step")
+    /// `inputs.X` names no input.
+    public static let unknownInput = DiagnosticCode("RP0204", "unknown input")
+    /// A function the language does not have.
+    public static let unknownFunction = DiagnosticCode("RP0205", "unknown function")
+    /// A function called with the wrong number of arguments, or where it means nothing.
+    public static let invalidCall = DiagnosticCode("RP0206", "invalid function call")
+    /// `env.X` names a variable no input declares.
+    public static let undeclaredEnv = DiagnosticCode("RP0207", "undeclared environment variable")
+    /// A for_each item name used outside its for_each.
+    public static let itemOutOfScope = DiagnosticCode("RP0208", "for_each item used outside its for_each")
+    /// `steps.X.field` with a field results do not have.
+    public static let unknownField = DiagnosticCode("RP0209", "unknown result field")
+    /// An expression where none may appear, or of a type that cannot work there.
+    public static let invalidExpression = DiagnosticCode("RP0210", "expression not allowed here")
+    /// A reference into a step that cannot be addressed from here (inside another for_each).
+    public static let unreachableStep = DiagnosticCode("RP0211", "step not addressable from here")
+
+    // MARK: Dependencies
+
+    /// `needs` names no step.
+    public static let unknownNeed = DiagnosticCode("RP0301", "needs names a missing step")
+    /// Dependencies that form a cycle.
+    public static let cycle = DiagnosticCode("RP0302", "dependency cycle")
+
+    // MARK: Run errors
+
+    /// An input given on the command line that the plan does not declare, or a bad value.
+    public static let invalidInput = DiagnosticCode("RP0501", "invalid input")
+    /// A required input without a value.
+    public static let missingInput = DiagnosticCode("RP0502", "missing input")
+
+    // MARK: Warnings
+
+    /// An input no expression reads.
+    public static let unusedInput = DiagnosticCode("RP0901", "input never referenced")
+    /// An `if` whose value is always false.
+    public static let neverTrue = DiagnosticCode("RP0902", "condition is never true")
+    /// The same step listed twice in `needs`, or a need implied already.
+    public static let redundantNeed = DiagnosticCode("RP0903", "redundant need")
+
+    /// Every code, in order, for documentation.
+    public static let all: [DiagnosticCode] = [
+        unreadableFile, yamlSyntax, duplicateKey, fileTooLarge, aliasExpansion, unsupportedYAML, notAPlan,
+        unknownKey, wrongType, missingKey, conflictingKeys, invalidValue, invalidName, duplicateStep,
+        invalidDuration, invalidStatus, invalidMethod, missingVersion, unsupportedVersion, invalidRegex,
+        keyNotAllowed, emptyCollection,
+        malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
+        undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
+        unknownNeed, cycle,
+        invalidInput, missingInput,
+        unusedInput, neverTrue, redundantNeed,
+    ]
+}

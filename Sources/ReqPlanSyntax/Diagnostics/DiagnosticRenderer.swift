@@ -1,0 +1,195 @@
+/// Renders diagnostics for people (compiler style), machines (JSON) and
+/// GitHub Actions (workflow annotations).
+///
+/// The text form, for every diagnostic whether found by `validate` or by a run:
+/// ```
+/// error[RP0101]: unknown key `need` in step `home`
+///   --> plans/launch.yaml:12:5
+///    |
+/// 12 |     need: [bootstrap]
+///    |     ^^^^
+///    |
+///    = hint: did you mean `needs`?
+/// ```
+public struct DiagnosticRenderer: Sendable {
+    /// Looks up the text of a file by display path, to print source excerpts.
+    public typealias SourceLookup = @Sendable (String) -> SourceFile?
+
+    /// Whether to color with ANSI escapes.
+    public var colors: Bool
+    private let sources: SourceLookup
+
+    /// Creates a renderer.
+    /// - Parameters:
+    ///   - colors: emit ANSI colors.
+    ///   - sources: finds the source of a file for excerpts; return `nil` to omit them.
+    public init(colors: Bool = false, sources: @escaping SourceLookup) {
+        self.colors = colors
+        self.sources = sources
+    }
+
+    /// Creates a renderer that shows excerpts from the given files.
+    public init(colors: Bool = false, files: [SourceFile]) {
+        let byPath = Dictionary(files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        self.init(colors: colors, sources: { byPath[$0] })
+    }
+
+    // MARK: Text
+
+    /// The text form of one diagnostic, ending with a newline.
+    public func text(_ diagnostic: Diagnostic) -> String {
+        let source = diagnostic.file.flatMap(sources)
+        var lineNumbers = [diagnostic.range?.start.line].compactMap { $0 }
+        lineNumbers += diagnostic.notes.compactMap { $0.range?.start.line }
+        let gutterWidth = String(lineNumbers.max() ?? 0).count
+        let pad = String(repeating: " ", count: gutterWidth)
+
+        var out = style(diagnostic.severity.rawValue + "[\(diagnostic.code)]", severityColor(diagnostic.severity))
+        out += style(": " + diagnostic.message, bold)
+        out += "\n"
+        if let file = diagnostic.file {
+            out += excerpt(file: file, source: source, range: diagnostic.range, pad: pad,
+                           caretColor: severityColor(diagnostic.severity), label: nil)
+        }
+        for note in diagnostic.notes {
+            if let range = note.range, let file = diagnostic.file {
+                out += style("note", cyan) + ": " + note.message + "\n"
+                out += excerpt(file: file, source: source, range: range, pad: pad, caretColor: cyan, label: nil)
+            } else {
+                out += pad + style(" = ", blue) + style("note", bold) + ": " + note.message + "\n"
+            }
+        }
+        if let hint = diagnostic.hint {
+            out += pad + style(" = ", blue) + style("hint", bold) + ": " + hint + "\n"
+        }
+        return out
+    }
+
+    /// The text form of many diagnostics, separated by blank lines.
+    public func text(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.map(text).joined(separator: "\n")
+    }
+
+    private func excerpt(
+        file: String, source: SourceFile?, range: SourceRange?, pad: String, caretColor: String, label: String?
+    ) -> String {
+        guard let range else {
+            return pad + style("--> ", blue) + file + "\n"
+        }
+        var out = pad + style("--> ", blue) + "\(file):\(range.start.line):\(range.start.column)\n"
+        guard let line = source?.line(range.start.line) else { return out }
+        let number = String(range.start.line)
+        let numberPad = String(repeating: " ", count: pad.count - number.count)
+        let scalars = Array(line.unicodeScalars)
+        // Keep tabs so the caret lines up under tab-indented text.
+        let startIndex = min(max(0, range.start.column - 1), scalars.count)
+        var prefix = ""
+        for scalar in scalars[..<startIndex] { prefix.unicodeScalars.append(scalar == "\t" ? "\t" : " ") }
+        let endColumn = range.end.line == range.start.line ? range.end.column : scalars.count + 1
+        let width = max(1, min(endColumn, scalars.count + 1) - range.start.column)
+        out += pad + style(" |", blue) + "\n"
+        out += numberPad + style(number + " |", blue) + (line.isEmpty ? "" : " " + String(line)) + "\n"
+        out += pad + style(" |", blue) + " " + prefix + style(String(repeating: "^", count: width), caretColor)
+        if let label { out += " " + label }
+        out += "\n"
+        out += pad + style(" |", blue) + "\n"
+        return out
+    }
+
+    // MARK: GitHub
+
+    /// GitHub Actions workflow commands, one per diagnostic (notes and hints folded into the message).
+    public func github(_ diagnostics: [Diagnostic]) -> String {
+        diagnostics.map { diagnostic in
+            let command: String
+            switch diagnostic.severity {
+            case .error: command = "error"
+            case .warning: command = "warning"
+            case .note: command = "notice"
+            }
+            var properties: [String] = []
+            if let file = diagnostic.file { properties.append("file=" + escapeProperty(file)) }
+            if let range = diagnostic.range {
+                properties.append("line=\(range.start.line)")
+                properties.append("col=\(range.start.column)")
+                if range.end.line == range.start.line {
+                    properties.append("endColumn=\(range.end.column)")
+                }
+            }
+            properties.append("title=" + escapeProperty("\(diagnostic.code) \(diagnostic.code.title)"))
+            var message = diagnostic.message
+            for note in diagnostic.notes {
+                message += "\nnote: " + note.message
+                if let range = note.range { message += " (line \(range.start.line))" }
+            }
+            if let hint = diagnostic.hint { message += "\nhint: " + hint }
+            return "::\(command) " + properties.joined(separator: ",") + "::" + escapeData(message)
+        }.map { $0 + "\n" }.joined()
+    }
+
+    private func escapeData(_ text: String) -> String {
+        text.replacingAll("%", with: "%25").replacingAll("\r", with: "%0D").replacingAll("\n", with: "%0A")
+    }
+
+    private func escapeProperty(_ text: String) -> String {
+        escapeData(text).replacingAll(":", with: "%3A").replacingAll(",", with: "%2C")
+    }
+
+    // MARK: JSON
+
+    /// The diagnostics as a JSON value: a list of objects with stable keys.
+    public static func json(_ diagnostics: [Diagnostic]) -> Value {
+        .list(diagnostics.map(json))
+    }
+
+    /// One diagnostic as a JSON value.
+    public static func json(_ diagnostic: Diagnostic) -> Value {
+        var fields: [Value.Field] = [
+            .init("severity", .string(diagnostic.severity.rawValue)),
+            .init("code", .string(diagnostic.code.rawValue)),
+            .init("message", .string(diagnostic.message)),
+            .init("file", diagnostic.file.map(Value.string) ?? .null),
+        ]
+        fields += rangeFields(diagnostic.range)
+        fields.append(.init("hint", diagnostic.hint.map(Value.string) ?? .null))
+        fields.append(.init("notes", .list(diagnostic.notes.map { note in
+            .object([.init("message", .string(note.message))] + rangeFields(note.range))
+        })))
+        return .object(fields)
+    }
+
+    private static func rangeFields(_ range: SourceRange?) -> [Value.Field] {
+        guard let range else { return [.init("line", .null), .init("column", .null)] }
+        return [
+            .init("line", .int(range.start.line)),
+            .init("column", .int(range.start.column)),
+            .init("end_line", .int(range.end.line)),
+            .init("end_column", .int(range.end.column)),
+        ]
+    }
+
+    // MARK: Colors
+
+    private var bold: String { "\u{1B}[1m" }
+    private var blue: String { "\u{1B}[1;34m" }
+    private var cyan: String { "\u{1B}[1;36m" }
+    private func severityColor(_ severity: Severity) -> String {
+        switch severity {
+        case .error: "\u{1B}[1;31m"
+        case .warning: "\u{1B}[1;33m"
+        case .note: "\u{1B}[1;36m"
+        }
+    }
+
+    private func style(_ text: String, _ code: String) -> String {
+        colors ? code + text + "\u{1B}[0m" : text
+    }
+}
+
+extension String {
+    /// This string with every occurrence of `target` replaced (no Foundation needed).
+    func replacingAll(_ target: String, with replacement: String) -> String {
+        guard !target.isEmpty, contains(target) else { return self }
+        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+    }
+}

@@ -1,0 +1,72 @@
+/// The functions of the `${{ }}` language.
+public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
+    /// `success()` — every dependency succeeded (the default condition).
+    case success
+    /// `failure()` — some dependency failed.
+    case failure
+    /// `always()` — true whatever happened before.
+    case always
+    /// `length(x)` — characters of a string, elements of a list, keys of an object.
+    case length
+    /// `contains(haystack, needle)` — substring of a string, or element of a list.
+    case contains
+    /// `json(x)` — `x` as compact JSON text.
+    case json
+    /// `from_json(text)` — parses JSON text into a value.
+    case fromJSON = "from_json"
+    /// `default(x, fallback)` — `x` unless it is null (or missing), else `fallback`.
+    case `default`
+
+    /// How many arguments the function takes.
+    public var arity: Int {
+        switch self {
+        case .success, .failure, .always: 0
+        case .length, .json, .fromJSON: 1
+        case .contains, .default: 2
+        }
+    }
+
+    /// Whether the function speaks about dependencies' states, and so belongs in `if:`.
+    public var isStatusFunction: Bool {
+        switch self {
+        case .success, .failure, .always: true
+        default: false
+        }
+    }
+
+    /// `name(a, b)` as shown in messages.
+    public var signature: String {
+        switch self {
+        case .success, .failure, .always: "\(rawValue)()"
+        case .length: "length(value)"
+        case .contains: "contains(haystack, needle)"
+        case .json: "json(value)"
+        case .fromJSON: "from_json(text)"
+        case .default: "default(value, fallback)"
+        }
+    }
+}
+
+/// The fields of a step's result that expressions can read: `steps.X.<field>`.
+public enum ResultField: String, Sendable, Hashable, CaseIterable, Comparable {
+    case status, headers, body, duration, state, error, attempts
+    /// Groups, sequences and for_each: member or item results, in order.
+    case results
+    /// Groups, sequences and for_each: member or item errors, in order.
+    case errors
+
+    /// Whether only groups, sequences and for_each steps have it.
+    public var isCollectionField: Bool { self == .results || self == .errors }
+
+    /// Whether only request steps (and each for_each item) have it.
+    public var isRequestField: Bool {
+        switch self {
+        case .status, .headers, .body, .attempts: true
+        default: false
+        }
+    }
+
+    public static func < (lhs: ResultField, rhs: ResultField) -> Bool {
+        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import Yams
+
+/// The result of reading a plan: the AST when it could be built, and every diagnostic.
+public struct ParseResult: Sendable {
+    /// The plan, or `nil` when the file is not a plan at all (unreadable, not YAML, wrong root).
+    /// A plan may be returned together with errors: everything else in it was read.
+    public var plan: Plan?
+    /// Every problem found, in the order found.
+    public var diagnostics: [Diagnostic]
+    /// The source, for rendering excerpts.
+    public var source: SourceFile?
+
+    /// Whether any diagnostic is an error.
+    public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+}
+
+/// Reads plan files into the AST (YAML → AST), reporting every problem with its location.
+public enum PlanParser {
+    /// The format versions this build reads.
+    public static let supportedVersions = [1]
+
+    /// Parses plan text.
+    /// - Parameters:
+    ///   - source: the text and its display path.
+    ///   - limits: size and alias-expansion limits.
+    /// - Returns: the AST (if any) and all diagnostics.
+    public static func parse(_ source: SourceFile, limits: ParseLimits = ParseLimits()) -> ParseResult {
+        let root: Node
+        switch YAMLLoader.compose(source, limits: limits) {
+        case .failure(var diagnostic):
+            diagnostic.file = source.path
+            return ParseResult(plan: nil, diagnostics: [diagnostic], source: source)
+        case .success(let node):
+            root = node
+        }
+        var reader = PlanReader(source: source, limits: limits)
+        let plan = reader.readPlan(root)
+        return ParseResult(plan: plan, diagnostics: reader.diagnostics.diagnostics, source: source)
+    }
+
+    /// Reads and parses the plan file at `path`.
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - displayPath: the path shown in diagnostics (default: `path`).
+    ///   - limits: size and alias-expansion limits.
+    public static func parseFile(atPath path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits())
+        -> ParseResult
+    {
+        let shown = displayPath ?? path
+        switch readFile(atPath: path, limit: limits.maxFileSize) {
+        case .failure(let message):
+            var diagnostic = Diagnostic.error(
+                message.isTooLarge ? .fileTooLarge : .unreadableFile, message.text, at: nil,
+                hint: message.isTooLarge ? "split the plan, or raise the limit with --max-plan-size" : nil)
+            diagnostic.file = shown
+            return ParseResult(plan: nil, diagnostics: [diagnostic], source: nil)
+        case .success(let text):
+            return parse(SourceFile(path: shown, text: text), limits: limits)
+        }
+    }
+
+    private struct ReadFailure: Error {
+        var text: String
+        var isTooLarge = false
+    }
+
+    private static func readFile(atPath path: String, limit: Int) -> Result<String, ReadFailure> {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            return .failure(ReadFailure(text: "cannot read `\(path)`: no such file"))
+        }
+        if isDirectory.boolValue { return .failure(ReadFailure(text: "cannot read `\(path)`: it is a directory")) }
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            return .failure(ReadFailure(text: "cannot read `\(path)`: permission denied"))
+        }
+        defer { try? handle.close() }
+        // Read one byte past the limit, so a huge file is refused without reading it all.
+        let data: Data
+        do {
+            data = try handle.read(upToCount: limit + 1) ?? Data()
+        } catch {
+            return .failure(ReadFailure(text: "cannot read `\(path)`: \(error.localizedDescription)"))
+        }
+        if data.count > limit {
+            return .failure(ReadFailure(text: "plan is larger than the limit of \(limit) bytes", isTooLarge: true))
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            return .failure(ReadFailure(text: "cannot read `\(path)`: the file is not UTF-8 text"))
+        }
+        return .success(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
+    }
+}
+
+// MARK: - The plan
+
+extension PlanReader {
+    static let planKeys = [
+        "reqplan", "name", "description", "inputs", "defaults", "concurrency", "on_failure", "timeout",
+        "redact_headers", "steps", "outputs",
+    ]
+
+    mutating func readPlan(_ root: Node) -> Plan? {
+        guard case .mapping = root else {
+            diagnostics.error(.notAPlan, "a plan must be a mapping of keys such as `reqplan`, `steps`, found \(describe(root))",
+                              at: range(root), hint: "a plan starts with `reqplan: 1`")
+            return nil
+        }
+        guard let top = mapping(root, "the plan") else { return nil }
+        checkKeys(top, allowed: PlanReader.planKeys, in: "the plan")
+
+        var version = Located(1, at: SourceRange(at: SourceLocation(line: 1, column: 1)))
+        if let node = top.value("reqplan") {
+            if let value = integer(node, "`reqplan`", in: Int.min...Int.max) {
+                version = value
+                if !PlanParser.supportedVersions.contains(value.value) {
+                    diagnostics.error(.unsupportedVersion, "unsupported format version `reqplan: \(value.value)`",
+                                      at: value.range, hint: "this reqplan reads `reqplan: 1`")
+                }
+            }
+        } else {
+            diagnostics.error(.missingVersion, "missing `reqplan:` format version",
+                              at: SourceRange(at: top.entries.first?.key.range.start ?? SourceLocation(line: 1, column: 1)),
+                              hint: "add `reqplan: 1` at the top of the plan")
+        }
+
+        let inputs = top.value("inputs").map { readInputs($0) } ?? []
+        let defaults = top.value("defaults").map { readDefaults($0) } ?? .none
+        let concurrency = top.value("concurrency").flatMap { integer($0, "`concurrency`", in: 1...100_000) }
+        let onFailure = top.value("on_failure").flatMap { choice($0, "`on_failure`", FailurePolicy.self) }
+        let timeout = top.value("timeout").flatMap { duration($0, "`timeout`") }
+        let redact = top.value("redact_headers").map { names($0, "`redact_headers`") } ?? []
+        for name in redact { _ = checkHeaderName(name) }
+
+        var steps: [Step] = []
+        if let node = top.value("steps") {
+            steps = readSteps(node, in: "`steps`", key: top.key("steps"))
+        } else {
+            diagnostics.error(.missingKey, "missing required key `steps`",
+                              at: SourceRange(at: top.entries.first?.key.range.start ?? SourceLocation(line: 1, column: 1)),
+                              hint: "a plan lists its steps under `steps:`")
+        }
+        let outputs = top.value("outputs").map { readOutputs($0) } ?? []
+
+        var plan = Plan(
+            source: source, version: version,
+            name: top.value("name").flatMap { text($0, "`name`") },
+            description: top.value("description").flatMap { text($0, "`description`") },
+            inputs: inputs, defaults: defaults, concurrency: concurrency, onFailure: onFailure, timeout: timeout,
+            redactHeaders: redact, steps: steps, outputs: outputs)
+        let readIDs = Set(plan.allSteps.map(\.id.value))
+        plan.unreadStepIDs = Set(stepIDs.keys).subtracting(readIDs)
+        if let inputsNode = top.value("inputs"), case .mapping(let mapping) = inputsNode {
+            let declared = mapping.compactMap { $0.key.string }
+            plan.unreadInputNames = Set(declared).subtracting(inputs.map(\.name.value))
+        }
+        return plan
+    }
+
+    // MARK: Inputs
+
+    static let inputKeys = ["type", "default", "env", "secret", "description"]
+
+    mutating func readInputs(_ node: Node) -> [InputDeclaration] {
+        guard let entries = mapping(node, "`inputs`") else { return [] }
+        var result: [InputDeclaration] = []
+        for (name, value) in entries.entries {
+            guard checkName(name, "input name") else { continue }
+            let what = "input `\(name.value)`"
+            guard case .mapping = value else {
+                // Shorthand: `name: value` gives a default.
+                if case .scalar = value, scalarValue(value) == .null {
+                    result.append(InputDeclaration(name: name, type: nil, defaultValue: nil, env: nil, secret: false,
+                                                   description: nil, range: name.range))
+                    continue
+                }
+                if let literal = literal(value, "the default of \(what)") {
+                    result.append(InputDeclaration(name: name, type: nil, defaultValue: literal, env: nil, secret: false,
+                                                   description: nil, range: name.range))
+                }
+                continue
+            }
+            guard let fields = mapping(value, what) else { continue }
+            checkKeys(fields, allowed: PlanReader.inputKeys, in: what)
+            let type = fields.value("type").flatMap { choice($0, "type of \(what)", ValueType.self) }
+            let defaultValue = fields.value("default").flatMap { literal($0, "the default of \(what)") }
+            if let type, let defaultValue, defaultValue.value != .null, defaultValue.value.type != type.value {
+                diagnostics.error(.wrongType,
+                                  "the default of \(what) is \(defaultValue.value.type.withArticle), but its type is `\(type.value)`",
+                                  at: defaultValue.range, notes: [.init("the type is declared here", at: type.range)])
+            }
+            let env = fields.value("env").flatMap { string($0, "`env` of \(what)") }
+            if let env, !env.value.isEmpty,
+                !env.value.unicodeScalars.allSatisfy({ ExpressionLexer.isNameStart($0) || ("0"..."9").contains($0) })
+                    || env.value.unicodeScalars.first.map({ ("0"..."9").contains($0) }) == true
+            {
+                diagnostics.error(.invalidName, "invalid environment variable name `\(env.value)`", at: env.range,
+                                  hint: "names contain letters, digits and `_`, and do not start with a digit")
+            }
+            let secret = fields.value("secret").flatMap { bool($0, "`secret` of \(what)") }?.value ?? false
+            let description = fields.value("description").flatMap { text($0, "`description` of \(what)") }?.value
+            result.append(InputDeclaration(name: name, type: type, defaultValue: defaultValue, env: env, secret: secret,
+                                           description: description, range: name.range))
+        }
+        return result
+    }
+
+    // MARK: Defaults
+
+    static let defaultsKeys = ["base_url", "headers", "query", "timeout", "retry", "expect"]
+
+    mutating func readDefaults(_ node: Node) -> RequestDefaults {
+        guard let fields = mapping(node, "`defaults`") else { return .none }
+        checkKeys(fields, allowed: PlanReader.defaultsKeys, in: "`defaults`")
+        let baseURL = fields.value("base_url").flatMap { template($0, "`base_url`") }
+        hasBaseURL = baseURL != nil
+        return RequestDefaults(
+            baseURL: baseURL,
+            headers: fields.value("headers").map { readHeaders($0, "`headers` in `defaults`") } ?? [],
+            query: fields.value("query").map { readParameters($0, "`query` in `defaults`") } ?? [],
+            timeout: fields.value("timeout").flatMap { duration($0, "`timeout`") },
+            retry: fields.value("retry").flatMap { readRetry($0, "`retry` in `defaults`") },
+            expect: fields.value("expect").flatMap { readExpect($0, "`expect` in `defaults`") })
+    }
+
+    // MARK: Outputs
+
+    mutating func readOutputs(_ node: Node) -> [Output] {
+        guard let entries = mapping(node, "`outputs`") else { return [] }
+        var result: [Output] = []
+        for (name, value) in entries.entries {
+            guard checkName(name, "output name") else { continue }
+            if let template = valueTemplate(value, "output `\(name.value)`") {
+                result.append(Output(name: name, value: template))
+            }
+        }
+        return result
+    }
+}

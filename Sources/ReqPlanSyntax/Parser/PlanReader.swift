@@ -1,0 +1,405 @@
+import Yams
+
+/// A mapping's entries with their keys located, as the plan reader sees them.
+struct MappingEntries {
+    var entries: [(key: Located<String>, value: Node)]
+    /// Where the mapping starts.
+    var range: SourceRange
+
+    func value(_ key: String) -> Node? {
+        entries.first(where: { $0.key.value == key })?.value
+    }
+
+    func key(_ key: String) -> Located<String>? {
+        entries.first(where: { $0.key.value == key })?.key
+    }
+
+    func has(_ key: String) -> Bool {
+        entries.contains(where: { $0.key.value == key })
+    }
+}
+
+/// Reads the Yams node tree into the AST, collecting every problem it finds.
+///
+/// The reader never stops at the first error: a bad value is reported and
+/// skipped, and reading goes on, so `validate` lists all problems in one pass.
+struct PlanReader {
+    let source: SourceFile
+    let templates: TemplateParser
+    var diagnostics: DiagnosticCollector
+    /// Nodes that may still be visited before the alias-expansion limit.
+    private var nodeBudget: Int
+    private let maxNodes: Int
+    private var budgetExceeded = false
+    /// Step ids declared, including those whose step could not be read.
+    var stepIDs: [String: SourceRange] = [:]
+    /// Whether `defaults.base_url` is set, so relative URLs can be checked.
+    var hasBaseURL = false
+
+    init(source: SourceFile, limits: ParseLimits) {
+        self.source = source
+        self.templates = TemplateParser(source: source)
+        self.diagnostics = DiagnosticCollector(file: source.path)
+        self.nodeBudget = limits.maxNodes
+        self.maxNodes = limits.maxNodes
+    }
+
+    // MARK: Locations
+
+    func location(_ node: Node) -> SourceLocation {
+        guard let mark = node.mark else { return SourceLocation(line: 1, column: 1) }
+        return SourceLocation(line: mark.line, column: mark.column)
+    }
+
+    /// The range of a node's first token (the whole scalar for scalars).
+    func range(_ node: Node) -> SourceRange {
+        source.tokenRange(at: location(node))
+    }
+
+    // MARK: Budget
+
+    /// Charges one visited node against the alias-expansion budget.
+    /// - Returns: `false` once the budget is spent (the error is reported once).
+    mutating func charge(_ node: Node) -> Bool {
+        if budgetExceeded { return false }
+        nodeBudget -= 1
+        if nodeBudget >= 0 { return true }
+        budgetExceeded = true
+        diagnostics.error(
+            .aliasExpansion,
+            "the plan expands to more than \(maxNodes) YAML nodes through aliases",
+            at: range(node), hint: "an alias is repeated inside another alias (a \"billion laughs\" document)")
+        return false
+    }
+
+    // MARK: Types
+
+    /// How a node reads in messages: "a mapping", "a list", "a string", "a number".
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        case .scalar:
+            switch scalarValue(node) {
+            case .string: return "a string"
+            case .null: return "null"
+            case .bool: return "a boolean"
+            case .int, .double: return "a number"
+            default: return "a value"
+            }
+        }
+    }
+
+    /// A scalar's value by the YAML 1.2 core schema; quoted and block scalars are strings.
+    func scalarValue(_ node: Node) -> Value? {
+        guard case .scalar(let scalar) = node else { return nil }
+        let text = scalar.string
+        guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
+        switch text {
+        case "", "~", "null", "Null", "NULL": return .null
+        case "true", "True", "TRUE": return .bool(true)
+        case "false", "False", "FALSE": return .bool(false)
+        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .double(.infinity)
+        case "-.inf", "-.Inf", "-.INF": return .double(-.infinity)
+        case ".nan", ".NaN", ".NAN": return .double(.nan)
+        default: break
+        }
+        if let first = text.unicodeScalars.first, ("0"..."9").contains(first) || first == "-" || first == "+" || first == "." {
+            if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return .int(value) }
+            if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return .int(value) }
+            if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }), let value = Int(text) {
+                return .int(value)
+            }
+            if text.unicodeScalars.allSatisfy({ "0123456789.eE+-".unicodeScalars.contains($0) }),
+                text.contains(where: { $0.isNumber }), let value = Double(text)
+            {
+                return .double(value)
+            }
+        }
+        return .string(text)
+    }
+
+    // MARK: Primitive readers
+
+    /// The entries of a mapping, with `<<` merge keys applied; reports a wrong type.
+    mutating func mapping(_ node: Node, _ what: String) -> MappingEntries? {
+        guard charge(node) else { return nil }
+        guard case .mapping(let mapping) = node else {
+            if case .scalar = node, scalarValue(node) == .null {
+                return MappingEntries(entries: [], range: range(node))
+            }
+            diagnostics.error(.wrongType, "\(what) must be a mapping, found \(describe(node))", at: range(node))
+            return nil
+        }
+        var entries: [(key: Located<String>, value: Node)] = []
+        var merged: [(key: Located<String>, value: Node)] = []
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else {
+                diagnostics.error(.unsupportedYAML, "keys in \(what) must be plain names, found \(describe(key))",
+                                  at: range(key))
+                continue
+            }
+            if scalar.string == "<<" && (scalar.style == .plain || scalar.style == .any) {
+                merged += mergeEntries(value, what)
+                continue
+            }
+            entries.append((Located(scalar.string, at: range(key)), value))
+        }
+        // Merged keys come first and lose to keys written in the mapping itself.
+        let own = Set(entries.map(\.key.value))
+        var seen: Set<String> = []
+        let fromMerge = merged.filter { !own.contains($0.key.value) && seen.insert($0.key.value).inserted }
+        return MappingEntries(entries: fromMerge + entries, range: SourceRange(at: location(node)))
+    }
+
+    private mutating func mergeEntries(_ node: Node, _ what: String) -> [(key: Located<String>, value: Node)] {
+        switch node {
+        case .mapping:
+            return mapping(node, "a `<<` merge")?.entries ?? []
+        case .sequence(let sequence):
+            // Earlier mappings in the list win over later ones.
+            var result: [(key: Located<String>, value: Node)] = []
+            var seen: Set<String> = []
+            for item in sequence {
+                for entry in mergeEntries(item, what) where seen.insert(entry.key.value).inserted {
+                    result.append(entry)
+                }
+            }
+            return result
+        default:
+            diagnostics.error(.wrongType, "a `<<` merge key in \(what) takes a mapping or a list of mappings, found \(describe(node))",
+                              at: range(node))
+            return []
+        }
+    }
+
+    /// Reports every key of `entries` not in `allowed`, with a "did you mean" hint.
+    mutating func checkKeys(_ entries: MappingEntries, allowed: [String], in what: String) {
+        for entry in entries.entries where !allowed.contains(entry.key.value) {
+            reportUnknownKey(entry.key, allowed: allowed, in: what)
+        }
+    }
+
+    mutating func reportUnknownKey(_ key: Located<String>, allowed: [String], in what: String) {
+        let hint = Suggestion.didYouMean(key.value, in: allowed)
+            ?? "allowed keys: " + allowed.map { "`\($0)`" }.joined(separator: ", ")
+        diagnostics.error(.unknownKey, "unknown key `\(key.value)` in \(what)", at: key.range, hint: hint)
+    }
+
+    /// The elements of a list; reports a wrong type.
+    mutating func sequence(_ node: Node, _ what: String) -> [Node]? {
+        guard charge(node) else { return nil }
+        guard case .sequence(let sequence) = node else {
+            diagnostics.error(.wrongType, "\(what) must be a list, found \(describe(node))", at: range(node))
+            return nil
+        }
+        return Array(sequence)
+    }
+
+    /// A string scalar (numbers and booleans are not accepted as strings).
+    mutating func string(_ node: Node, _ what: String) -> Located<String>? {
+        guard charge(node) else { return nil }
+        guard case .string(let text) = scalarValue(node) else {
+            diagnostics.error(.wrongType, "\(what) must be a string, found \(describe(node))", at: range(node))
+            return nil
+        }
+        return Located(text, at: range(node))
+    }
+
+    /// A scalar as text: strings, numbers and booleans (as written).
+    mutating func text(_ node: Node, _ what: String) -> Located<String>? {
+        guard charge(node) else { return nil }
+        guard case .scalar(let scalar) = node, scalarValue(node) != .null else {
+            diagnostics.error(.wrongType, "\(what) must be a string, found \(describe(node))", at: range(node))
+            return nil
+        }
+        return Located(scalar.string, at: range(node))
+    }
+
+    mutating func bool(_ node: Node, _ what: String) -> Located<Bool>? {
+        guard charge(node) else { return nil }
+        guard case .bool(let value) = scalarValue(node) else {
+            var hint: String?
+            if case .string(let text) = scalarValue(node), ["yes", "no", "on", "off", "y", "n"].contains(text.lowercased()) {
+                hint = "write `true` or `false`"
+            }
+            diagnostics.error(.wrongType, "\(what) must be `true` or `false`, found \(describe(node))", at: range(node),
+                              hint: hint)
+            return nil
+        }
+        return Located(value, at: range(node))
+    }
+
+    mutating func integer(_ node: Node, _ what: String, in bounds: ClosedRange<Int>) -> Located<Int>? {
+        guard charge(node) else { return nil }
+        guard case .int(let value) = scalarValue(node) else {
+            diagnostics.error(.wrongType, "\(what) must be a whole number, found \(describe(node))", at: range(node))
+            return nil
+        }
+        guard bounds.contains(value) else {
+            diagnostics.error(.invalidValue, "\(what) must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(value)",
+                              at: range(node))
+            return nil
+        }
+        return Located(value, at: range(node))
+    }
+
+    mutating func duration(_ node: Node, _ what: String) -> Located<PlanDuration>? {
+        guard charge(node) else { return nil }
+        let text: String
+        switch scalarValue(node) {
+        case .string(let value): text = value
+        case .int(let value):
+            diagnostics.error(.invalidDuration, "\(what) needs a unit: `\(value)`", at: range(node),
+                              hint: "write `\(value)s` or `\(value)ms`")
+            return nil
+        default:
+            diagnostics.error(.invalidDuration, "\(what) must be a duration such as `250ms`, `5s` or `2m`, found \(describe(node))",
+                              at: range(node))
+            return nil
+        }
+        do {
+            let duration = try PlanDuration.parse(text)
+            if duration.milliseconds == 0 {
+                diagnostics.error(.invalidDuration, "\(what) must be longer than zero", at: range(node))
+                return nil
+            }
+            return Located(duration, at: range(node))
+        } catch {
+            let hint: String
+            switch error {
+            case .unknownUnit(let unit): hint = "unknown unit `\(unit)`; units are `ms`, `s`, `m` and `h`"
+            case .missingUnit: hint = "add a unit: `ms`, `s`, `m` or `h`"
+            case .tooLong: hint = "durations are at most 7 days"
+            case .empty, .malformed: hint = "write a whole number and a unit, such as `250ms`, `5s`, `2m` or `1m30s`"
+            }
+            diagnostics.error(.invalidDuration, "invalid \(what) `\(text)`", at: range(node), hint: hint)
+            return nil
+        }
+    }
+
+    /// One of a fixed set of words.
+    mutating func choice<T: RawRepresentable>(_ node: Node, _ what: String, _ type: T.Type) -> Located<T>?
+    where T: CaseIterable, T.RawValue == String {
+        guard let text = self.text(node, what) else { return nil }
+        if let value = T(rawValue: text.value) { return Located(value, at: text.range) }
+        let options = T.allCases.map(\.rawValue)
+        let hint = Suggestion.didYouMean(text.value, in: options)
+            ?? "expected one of " + options.map { "`\($0)`" }.joined(separator: ", ")
+        diagnostics.error(.invalidValue, "invalid \(what) `\(text.value)`", at: text.range, hint: hint)
+        return nil
+    }
+
+    /// A step, input or item name matching `[A-Za-z_][A-Za-z0-9_-]*`.
+    mutating func checkName(_ name: Located<String>, _ what: String) -> Bool {
+        if PlanReader.isValidName(name.value) { return true }
+        diagnostics.error(.invalidName, "invalid \(what) `\(name.value)`", at: name.range,
+                          hint: "names start with a letter or `_` and contain letters, digits, `_` and `-`")
+        return false
+    }
+
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, ExpressionLexer.isNameStart(first) else { return false }
+        return name.unicodeScalars.allSatisfy(ExpressionLexer.isNameContinue)
+    }
+
+    // MARK: Templates
+
+    /// A scalar as a template (numbers and booleans become their text).
+    mutating func template(_ node: Node, _ what: String) -> Template? {
+        guard let text = text(node, what) else { return nil }
+        return parseTemplate(text.value, at: text.range)
+    }
+
+    mutating func parseTemplate(_ text: String, at range: SourceRange) -> Template? {
+        switch templates.template(text, at: range) {
+        case .success(let template): return template
+        case .failure(let diagnostic):
+            // Keep the text so the step survives and later stages do not cascade errors.
+            diagnostics.emit(diagnostic)
+            return Template(parts: [.text(text)], range: range)
+        }
+    }
+
+    /// Any YAML value, with templates in its strings.
+    mutating func valueTemplate(_ node: Node, _ what: String, depth: Int = 0) -> ValueTemplate? {
+        guard charge(node) else { return nil }
+        switch node {
+        case .scalar:
+            let value = scalarValue(node) ?? .null
+            if case .string(let text) = value, text.contains("${{") {
+                return parseTemplate(text, at: range(node)).map(ValueTemplate.template)
+            }
+            return .literal(value, range(node))
+        case .sequence(let sequence):
+            var items: [ValueTemplate] = []
+            for item in sequence {
+                guard let value = valueTemplate(item, what, depth: depth + 1) else {
+                    if budgetExceeded { return nil }
+                    continue
+                }
+                items.append(value)
+            }
+            return .list(items, SourceRange(at: location(node)))
+        case .mapping:
+            guard let entries = mapping(node, what) else { return nil }
+            var result: [ValueTemplate.Entry] = []
+            for entry in entries.entries {
+                if entry.key.value.contains("${{") {
+                    diagnostics.error(.invalidExpression, "expressions are not evaluated in keys", at: entry.key.range,
+                                      hint: "only values may hold `${{ }}`")
+                    continue
+                }
+                guard let value = valueTemplate(entry.value, what, depth: depth + 1) else {
+                    if budgetExceeded { return nil }
+                    continue
+                }
+                result.append(.init(key: entry.key, value: value))
+            }
+            return .object(result, SourceRange(at: location(node)))
+        case .alias:
+            return nil
+        }
+    }
+
+    /// A YAML value with no expressions (input defaults).
+    mutating func literal(_ node: Node, _ what: String) -> Located<Value>? {
+        guard let template = valueTemplate(node, what) else { return nil }
+        guard let value = template.literalValue else {
+            let first = template.expressions.first?.range ?? template.range
+            diagnostics.error(.invalidExpression, "\(what) is a literal value; `${{ }}` is not evaluated here",
+                              at: first, hint: "give the value itself, or pass it with --input")
+            return nil
+        }
+        return Located(value, at: template.range)
+    }
+
+    /// A condition: `true`, `false`, a bare expression or one `${{ }}`.
+    mutating func condition(_ node: Node, _ what: String) -> Expression? {
+        guard charge(node) else { return nil }
+        switch scalarValue(node) {
+        case .bool(let value):
+            return .literal(.bool(value), range(node))
+        case .string(let text):
+            switch templates.condition(text, at: range(node)) {
+            case .success(let expression): return expression
+            case .failure(let diagnostic):
+                diagnostics.emit(diagnostic)
+                return nil
+            }
+        default:
+            diagnostics.error(.wrongType, "\(what) must be an expression or a boolean, found \(describe(node))",
+                              at: range(node))
+            return nil
+        }
+    }
+
+    /// One name or a list of names (`needs: a` or `needs: [a, b]`).
+    mutating func names(_ node: Node, _ what: String) -> [Located<String>] {
+        if case .sequence = node {
+            return (sequence(node, what) ?? []).compactMap { string($0, "each entry of \(what)") }
+        }
+        return string(node, what).map { [$0] } ?? []
+    }
+}

@@ -1,0 +1,256 @@
+import Yams
+
+/// Limits that keep hostile or accidental input from exhausting time or memory.
+public struct ParseLimits: Sendable, Hashable {
+    /// The largest plan file accepted, in bytes (default 8 MiB).
+    public var maxFileSize: Int
+    /// The most YAML nodes the plan may expand to through aliases (default 1,000,000).
+    public var maxNodes: Int
+
+    /// Creates limits; the defaults suit plans of tens of thousands of steps.
+    public init(maxFileSize: Int = 8 << 20, maxNodes: Int = 1_000_000) {
+        self.maxFileSize = maxFileSize
+        self.maxNodes = maxNodes
+    }
+}
+
+/// Turns plan text into a Yams node tree with marks, or into located diagnostics.
+///
+/// Uses `Yams.compose` (never `YAMLDecoder`, which drops positions) with the
+/// basic resolver: the plan reader resolves plain scalars itself with the
+/// YAML 1.2 core schema, so `yes`, `no` and `on` stay strings.
+enum YAMLLoader {
+    static func compose(_ source: SourceFile, limits: ParseLimits) -> Result<Node, Diagnostic> {
+        if source.text.utf8.count > limits.maxFileSize {
+            return .failure(.error(
+                .fileTooLarge,
+                "plan is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
+                at: nil, hint: "split the plan, or raise the limit with --max-plan-size"))
+        }
+        if let complexKey = ComplexKeyScanner.firstComplexKey(in: source) {
+            return .failure(.error(
+                .unsupportedYAML, "complex mapping keys (`?` keys, aliases or collections as keys) are not supported",
+                at: SourceRange(at: complexKey), hint: "plan keys are plain names"))
+        }
+        do {
+            guard let node = try Yams.compose(yaml: source.text, Resolver.basic) else {
+                return .failure(.error(.notAPlan, "the document is empty", at: SourceRange(at: .init(line: 1, column: 1)),
+                                       hint: "a plan starts with `reqplan: 1`"))
+            }
+            return .success(node)
+        } catch let error as YamlError {
+            return .failure(diagnostic(for: error, in: source))
+        } catch {
+            return .failure(.error(.yamlSyntax, "\(error)", at: nil))
+        }
+    }
+
+    private static func location(_ mark: Mark) -> SourceLocation {
+        SourceLocation(line: mark.line, column: mark.column)
+    }
+
+    static func diagnostic(for error: YamlError, in source: SourceFile) -> Diagnostic {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            var notes: [Diagnostic.Note] = []
+            if let context, context.mark.line != mark.line || context.mark.column != mark.column,
+                context.mark.line > 0
+            {
+                notes.append(.init(context.text, at: SourceRange(at: location(context.mark))))
+            }
+            var message = problem
+            if let context, notes.isEmpty, !context.text.isEmpty { message = "\(problem) \(context.text)" }
+            let hint: String?
+            if problem.contains("expected a single document") || problem.contains("another document") {
+                message = "a plan file holds one YAML document, but a second one starts here"
+                hint = "remove the `---` separator, or split the file"
+            } else if problem.contains("tab") {
+                hint = "indent with spaces, not tabs"
+            } else if problem.contains("mapping values are not allowed") {
+                hint = "quote a value that contains `: `"
+            } else if problem.contains("Maximum nesting level") {
+                message = "the document is nested more than 1000 levels deep"
+                hint = nil
+            } else {
+                hint = nil
+            }
+            return .error(.yamlSyntax, "invalid YAML: \(message)", at: source.tokenRange(at: location(mark)).first,
+                          notes: notes, hint: hint)
+        case .reader(let problem, _, _, _):
+            return .error(.yamlSyntax, "the file cannot be read as UTF-8 YAML: \(problem)", at: nil)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            let key = duplicates.first ?? ""
+            let first = location(context.mark)
+            let second = findRepeatedKey(key, after: first, in: source)
+            let notes: [Diagnostic.Note] =
+                second == nil ? [] : [.init("`\(key)` is first given here", at: source.tokenRange(at: first))]
+            return .error(.duplicateKey, "duplicate key `\(key)` in the same mapping",
+                          at: source.tokenRange(at: second ?? first), notes: notes,
+                          hint: "each key may appear once; remove or rename one of them")
+        case .memory:
+            return .error(.yamlSyntax, "out of memory while reading YAML", at: nil)
+        default:
+            return .error(.yamlSyntax, "invalid YAML: \(error)", at: nil)
+        }
+    }
+
+    /// The second occurrence of a duplicated key: the next line that has the key at
+    /// the same column (block mappings) or a later `key:` on the same line (flow).
+    private static func findRepeatedKey(_ key: String, after first: SourceLocation, in source: SourceFile)
+        -> SourceLocation?
+    {
+        let spellings = [key, "\"\(key)\"", "'\(key)'"]
+        if let line = source.line(first.line) {
+            let scalars = Array(line.unicodeScalars)
+            var index = first.column
+            while index < scalars.count {
+                for spelling in spellings where matchesKey(spelling, in: scalars, at: index) {
+                    return SourceLocation(line: first.line, column: index + 1)
+                }
+                index += 1
+            }
+        }
+        var number = first.line + 1
+        while let line = source.line(number) {
+            let scalars = Array(line.unicodeScalars)
+            let indent = scalars.prefix(while: { $0 == " " }).count
+            if indent + 1 < first.column, !line.trimmingCharactersIsBlankOrComment { return nil }
+            for spelling in spellings where matchesKey(spelling, in: scalars, at: first.column - 1) {
+                return SourceLocation(line: number, column: first.column)
+            }
+            number += 1
+        }
+        return nil
+    }
+
+    private static func matchesKey(_ key: String, in scalars: [Unicode.Scalar], at index: Int) -> Bool {
+        let keyScalars = Array(key.unicodeScalars)
+        guard index >= 0, index + keyScalars.count <= scalars.count,
+            Array(scalars[index..<index + keyScalars.count]) == keyScalars
+        else { return false }
+        if index > 0, !" {,\t".unicodeScalars.contains(scalars[index - 1]) { return false }
+        var after = index + keyScalars.count
+        while after < scalars.count, scalars[after] == " " { after += 1 }
+        return after < scalars.count && scalars[after] == ":"
+    }
+}
+
+extension Substring {
+    var trimmingCharactersIsBlankOrComment: Bool {
+        let trimmed = drop(while: { $0 == " " || $0 == "\t" })
+        return trimmed.isEmpty || trimmed.hasPrefix("#")
+    }
+}
+
+extension SourceRange {
+    /// The range itself; reads well where an optional is expected.
+    var first: SourceRange? { self }
+}
+
+/// Finds mapping keys that are not plain scalars, before libyaml sees the text.
+///
+/// Yams hashes mapping keys to detect duplicates. A key that is an alias of a
+/// deeply aliased collection (a "billion laughs" key) would take exponential
+/// time to hash, so such keys are refused up front. The scan runs only when
+/// the text defines an anchor, since without anchors there are no aliases.
+enum ComplexKeyScanner {
+    static func firstComplexKey(in source: SourceFile) -> SourceLocation? {
+        guard definesAnchor(source.text) else { return nil }
+        var blockScalarIndent: Int?
+        for (lineIndex, line) in source.lines.enumerated() {
+            let scalars = Array(line.unicodeScalars)
+            let indent = scalars.prefix(while: { $0 == " " }).count
+            if let parentIndent = blockScalarIndent {
+                if indent > parentIndent || scalars.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+                blockScalarIndent = nil
+            }
+            var index = 0
+            var atNodeStart = true
+            var quote: Unicode.Scalar?
+            while index < scalars.count {
+                let scalar = scalars[index]
+                if let open = quote {
+                    if scalar == open {
+                        if open == "'" && index + 1 < scalars.count && scalars[index + 1] == "'" {
+                            index += 2
+                            continue
+                        }
+                        quote = nil
+                    } else if open == "\"" && scalar == "\\" {
+                        index += 1
+                    }
+                    index += 1
+                    continue
+                }
+                let previous: Unicode.Scalar = index > 0 ? scalars[index - 1] : " "
+                switch scalar {
+                case " ", "\t":
+                    break
+                case "#" where previous == " " || previous == "\t" || index == 0:
+                    index = scalars.count
+                    continue
+                case "\"", "'" where atNodeStart:
+                    quote = scalar
+                case "?" where atNodeStart && (index + 1 == scalars.count || scalars[index + 1] == " "):
+                    return SourceLocation(line: lineIndex + 1, column: index + 1)
+                case "*" where atNodeStart:
+                    var end = index + 1
+                    while end < scalars.count, !" ,[]{}".unicodeScalars.contains(scalars[end]) { end += 1 }
+                    while end < scalars.count, scalars[end] == " " { end += 1 }
+                    if end < scalars.count, scalars[end] == ":" {
+                        return SourceLocation(line: lineIndex + 1, column: index + 1)
+                    }
+                case "]", "}":
+                    var end = index + 1
+                    while end < scalars.count, scalars[end] == " " { end += 1 }
+                    if end < scalars.count, scalars[end] == ":",
+                        end + 1 == scalars.count || " ,]}".unicodeScalars.contains(scalars[end + 1])
+                    {
+                        return SourceLocation(line: lineIndex + 1, column: index + 1)
+                    }
+                case "|", ">" where atNodeStart:
+                    let rest = scalars[(index + 1)...].filter { $0 != " " }
+                    if rest.isEmpty || rest.first == "#"
+                        || rest.allSatisfy({ "+-0123456789".unicodeScalars.contains($0) })
+                    {
+                        blockScalarIndent = indent
+                        index = scalars.count
+                        continue
+                    }
+                default:
+                    break
+                }
+                if scalar != " " && scalar != "\t" {
+                    atNodeStart = scalar == "-" || scalar == "[" || scalar == "{" || scalar == ","
+                        || (scalar == ":" && (index + 1 == scalars.count || scalars[index + 1] == " "))
+                    if scalar == "&" {
+                        // An anchor precedes a node: skip its name, the node starts after it.
+                        var end = index + 1
+                        while end < scalars.count, scalars[end] != " " { end += 1 }
+                        index = end
+                        atNodeStart = true
+                        continue
+                    }
+                }
+                index += 1
+            }
+        }
+        return nil
+    }
+
+    /// Whether the text has `&name` where an anchor can stand (after space or flow indicators).
+    static func definesAnchor(_ text: String) -> Bool {
+        var previous: Unicode.Scalar = " "
+        var sawAmpersand = false
+        for scalar in text.unicodeScalars {
+            if sawAmpersand {
+                if scalar != " " && scalar != "&" && scalar != "\n" { return true }
+                sawAmpersand = false
+            }
+            if scalar == "&" && " \t\n[{,".unicodeScalars.contains(previous) { sawAmpersand = true }
+            previous = scalar
+        }
+        return false
+    }
+}

@@ -1,0 +1,187 @@
+import Yams
+
+extension PlanReader {
+    static let requestKeys = ["method", "url", "query", "headers", "json", "form", "multipart", "body", "body_file"]
+    static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
+
+    /// `request:` — method, url, query, headers and at most one body.
+    mutating func readRequest(_ node: Node, _ what: String) -> RequestSpec? {
+        guard let fields = mapping(node, what) else { return nil }
+        checkKeys(fields, allowed: PlanReader.requestKeys, in: what)
+
+        var method: Located<HTTPMethodName>?
+        if let methodNode = fields.value("method"), let text = text(methodNode, "`method`") {
+            if let value = HTTPMethodName(rawValue: text.value) {
+                method = Located(value, at: text.range)
+            } else {
+                let names = HTTPMethodName.allCases.map(\.rawValue)
+                let hint = names.contains(text.value.uppercased())
+                    ? "methods are written in capitals: `\(text.value.uppercased())`"
+                    : Suggestion.didYouMean(text.value.uppercased(), in: names)
+                        ?? "methods are " + names.map { "`\($0)`" }.joined(separator: ", ")
+                diagnostics.error(.invalidMethod, "invalid HTTP method `\(text.value)`", at: text.range, hint: hint)
+            }
+        }
+
+        var url: Template?
+        if let urlNode = fields.value("url") {
+            url = template(urlNode, "`url`")
+            if let url, let literal = url.literalText { checkURL(literal, at: url.range) }
+        } else {
+            diagnostics.error(.missingKey, "missing required key `url` in \(what)", at: fields.range,
+                              hint: "every request has a `url`")
+        }
+
+        var body: RequestBody?
+        var bodyKey: Located<String>?
+        for entry in fields.entries where PlanReader.bodyKeys.contains(entry.key.value) {
+            if let first = bodyKey {
+                diagnostics.error(.conflictingKeys, "a request has at most one body, but \(what) has `\(first.value)` and `\(entry.key.value)`",
+                                  at: entry.key.range, notes: [.init("`\(first.value)` is given here", at: first.range)],
+                                  hint: "keep one of `json`, `form`, `multipart`, `body`, `body_file`")
+                continue
+            }
+            bodyKey = entry.key
+            body = readBody(entry.key.value, entry.value, what)
+        }
+
+        guard let url else { return nil }
+        return RequestSpec(
+            method: method, url: url,
+            query: fields.value("query").map { readParameters($0, "`query` of \(what)") } ?? [],
+            headers: fields.value("headers").map { readHeaders($0, "`headers` of \(what)") } ?? [],
+            body: body, range: fields.range)
+    }
+
+    private mutating func checkURL(_ url: String, at range: SourceRange) {
+        if url.isEmpty {
+            diagnostics.error(.invalidValue, "`url` is empty", at: range)
+            return
+        }
+        if let schemeEnd = url.range(of: "://") {
+            let scheme = url[..<schemeEnd.lowerBound].lowercased()
+            if scheme != "http" && scheme != "https" {
+                diagnostics.error(.invalidValue, "unsupported URL scheme `\(scheme)`", at: range,
+                                  hint: "requests use `http://` or `https://`")
+            }
+            return
+        }
+        if !hasBaseURL {
+            diagnostics.error(.invalidValue, "relative URL `\(url)` needs a `base_url` in `defaults`", at: range,
+                              hint: "add `defaults: { base_url: \"http://host:port\" }` or write the full URL")
+        }
+    }
+
+    private mutating func readBody(_ key: String, _ node: Node, _ what: String) -> RequestBody? {
+        switch key {
+        case "json": return valueTemplate(node, "`json` of \(what)").map(RequestBody.json)
+        case "form": return .form(readParameters(node, "`form` of \(what)"))
+        case "multipart": return .multipart(readMultipart(node, "`multipart` of \(what)"))
+        case "body": return template(node, "`body` of \(what)").map(RequestBody.text)
+        default: return template(node, "`body_file` of \(what)").map(RequestBody.file)
+        }
+    }
+
+    /// `headers:` — header name → text.
+    mutating func readHeaders(_ node: Node, _ what: String) -> [Header] {
+        guard let entries = mapping(node, what) else { return [] }
+        var headers: [Header] = []
+        var seen: [String: SourceRange] = [:]
+        for (name, value) in entries.entries {
+            guard checkHeaderName(name) else { continue }
+            if let first = seen[name.value.lowercased()] {
+                diagnostics.error(.duplicateKey, "header `\(name.value)` is given twice in \(what)", at: name.range,
+                                  notes: [.init("first given here", at: first)],
+                                  hint: "header names are case-insensitive")
+                continue
+            }
+            seen[name.value.lowercased()] = name.range
+            if let template = template(value, "header `\(name.value)`") {
+                headers.append(Header(name: name, value: template))
+            }
+        }
+        return headers
+    }
+
+    /// Whether `name` is an HTTP token (RFC 9110); reports it if not.
+    mutating func checkHeaderName(_ name: Located<String>) -> Bool {
+        let allowed = "!#$%&'*+-.^_`|~".unicodeScalars
+        let valid = !name.value.isEmpty && name.value.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                || ("0"..."9").contains(scalar) || allowed.contains(scalar))
+        }
+        if !valid {
+            diagnostics.error(.invalidName, "invalid header name `\(name.value)`", at: name.range,
+                              hint: "header names are letters, digits and `-` (no spaces or `:`)")
+        }
+        return valid
+    }
+
+    /// `query:` or `form:` — name → value or list of values.
+    mutating func readParameters(_ node: Node, _ what: String) -> [QueryParameter] {
+        guard let entries = mapping(node, what) else { return [] }
+        var result: [QueryParameter] = []
+        for (name, value) in entries.entries {
+            guard let template = valueTemplate(value, "parameter `\(name.value)`") else { continue }
+            switch template {
+            case .object(_, let range):
+                diagnostics.error(.wrongType, "parameter `\(name.value)` of \(what) must be a value or a list of values, found a mapping",
+                                  at: range)
+            case .list(let items, _) where items.contains(where: {
+                if case .object = $0 { return true }
+                if case .list = $0 { return true }
+                return false
+            }):
+                diagnostics.error(.wrongType, "parameter `\(name.value)` of \(what) must be a list of plain values",
+                                  at: template.range)
+            default:
+                result.append(QueryParameter(name: name, value: template))
+            }
+        }
+        return result
+    }
+
+    static let multipartKeys = ["value", "file", "content_type", "filename"]
+
+    /// `multipart:` — name → text, or `{ file: path, content_type, filename }`, or `{ value: text, content_type }`.
+    private mutating func readMultipart(_ node: Node, _ what: String) -> [MultipartPart] {
+        guard let entries = mapping(node, what) else { return [] }
+        var parts: [MultipartPart] = []
+        for (name, value) in entries.entries {
+            let partWhat = "part `\(name.value)` of \(what)"
+            guard case .mapping = value else {
+                if let template = template(value, partWhat) {
+                    parts.append(MultipartPart(name: name, content: .value(template), contentType: nil, filename: nil))
+                }
+                continue
+            }
+            guard let fields = mapping(value, partWhat) else { continue }
+            checkKeys(fields, allowed: PlanReader.multipartKeys, in: partWhat)
+            let contentType = fields.value("content_type").flatMap { template($0, "`content_type`") }
+            let filename = fields.value("filename").flatMap { template($0, "`filename`") }
+            switch (fields.value("file"), fields.value("value")) {
+            case (let file?, nil):
+                if let path = template(file, "`file`") {
+                    parts.append(MultipartPart(name: name, content: .file(path), contentType: contentType,
+                                               filename: filename))
+                }
+            case (nil, let text?):
+                if let filenameKey = fields.key("filename") {
+                    diagnostics.error(.keyNotAllowed, "`filename` applies to file parts only", at: filenameKey.range)
+                }
+                if let template = template(text, "`value`") {
+                    parts.append(MultipartPart(name: name, content: .value(template), contentType: contentType,
+                                               filename: nil))
+                }
+            case (.some, .some):
+                diagnostics.error(.conflictingKeys, "\(partWhat) has both `file` and `value`",
+                                  at: fields.key("value")?.range, notes: [.init("`file` is given here", at: fields.key("file")?.range)],
+                                  hint: "a part is a file or a text value")
+            case (nil, nil):
+                diagnostics.error(.missingKey, "\(partWhat) has neither `file` nor `value`", at: name.range,
+                                  hint: "write `{ file: path }` for a file or `{ value: text }` for a field")
+            }
+        }
+        return parts
+    }
+}

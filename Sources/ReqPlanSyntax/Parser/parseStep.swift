@@ -1,0 +1,211 @@
+import Yams
+
+extension PlanReader {
+    static let stepKindKeys = ["request", "group", "sequence", "for_each"]
+    static let commonStepKeys = ["needs", "if", "description", "timeout"]
+    static let requestOnlyKeys = ["retry", "expect"]
+    static let collectionOnlyKeys = ["concurrency", "on_failure"]
+    static let allStepKeys = stepKindKeys + commonStepKeys + requestOnlyKeys + collectionOnlyKeys + ["as"]
+
+    /// A mapping of step id → step (`steps:`, `group:`, `sequence:`).
+    mutating func readSteps(_ node: Node, in what: String, key: Located<String>?) -> [Step] {
+        guard let entries = mapping(node, what) else { return [] }
+        if entries.entries.isEmpty {
+            diagnostics.error(.emptyCollection, "\(what) has no steps", at: key?.range ?? range(node),
+                              hint: "list at least one step under it")
+            return []
+        }
+        var steps: [Step] = []
+        for (id, value) in entries.entries {
+            let validName = checkName(id, "step id")
+            if validName {
+                if let first = stepIDs[id.value] {
+                    diagnostics.error(.duplicateStep, "duplicate step id `\(id.value)`", at: id.range,
+                                      notes: [.init("`\(id.value)` is first defined here", at: first)],
+                                      hint: "step ids are unique in the whole plan, members of groups included")
+                } else {
+                    stepIDs[id.value] = id.range
+                }
+            }
+            if let step = readStep(id: id, value) { steps.append(step) }
+        }
+        return steps
+    }
+
+    /// One step: exactly one of `request`, `group`, `sequence`, `for_each` (over `request` or `group`).
+    mutating func readStep(id: Located<String>, _ node: Node) -> Step? {
+        let what = "step `\(id.value)`"
+        guard let fields = mapping(node, what) else { return nil }
+
+        // Unknown keys first, so a misspelt kind is reported as such.
+        var misspeltKind = false
+        for entry in fields.entries where !PlanReader.allStepKeys.contains(entry.key.value) {
+            reportUnknownKey(entry.key, allowed: PlanReader.allStepKeys, in: what)
+            if Suggestion.closest(to: entry.key.value, in: PlanReader.stepKindKeys) != nil { misspeltKind = true }
+        }
+
+        let kinds = fields.entries.filter { PlanReader.stepKindKeys.contains($0.key.value) }
+        let isForEach = fields.has("for_each")
+        let bodies = kinds.filter { $0.key.value != "for_each" }
+        if kinds.isEmpty {
+            if !misspeltKind {
+                diagnostics.error(.missingKey, "\(what) has no `request`, `group`, `sequence` or `for_each`",
+                                  at: id.range, hint: "a step is exactly one of `request`, `group`, `sequence`, `for_each`")
+            }
+            return nil
+        }
+        if bodies.count > 1 || (!isForEach && kinds.count > 1) {
+            let first = bodies[0]
+            for extra in bodies.dropFirst() {
+                diagnostics.error(.conflictingKeys, "\(what) has both `\(first.key.value)` and `\(extra.key.value)`",
+                                  at: extra.key.range, notes: [.init("`\(first.key.value)` is given here", at: first.key.range)],
+                                  hint: isForEach ? "a for_each body is one `request` or one `group`"
+                                    : "a step is exactly one of `request`, `group`, `sequence`, `for_each`")
+            }
+            return nil
+        }
+        if isForEach && bodies.isEmpty {
+            diagnostics.error(.missingKey, "for_each \(what) has no body", at: fields.key("for_each")?.range,
+                              hint: "add a `request:` or a `group:` to run for each item")
+            return nil
+        }
+        if isForEach, let body = bodies.first, body.key.value == "sequence" {
+            diagnostics.error(.conflictingKeys, "a for_each body is a `request` or a `group`, not a `sequence`",
+                              at: body.key.range, hint: "use a `group` with a `sequence` member")
+            return nil
+        }
+        if !isForEach, let asKey = fields.key("as") {
+            diagnostics.error(.keyNotAllowed, "`as` is only allowed on a for_each step", at: asKey.range)
+        }
+
+        let body = bodies[0]
+        let kind: Step.Kind?
+        let kindName: String
+        switch (isForEach, body.key.value) {
+        case (false, "request"):
+            kindName = "request"
+            kind = readRequest(body.value, "`request` of \(what)").map(Step.Kind.request)
+        case (false, "group"):
+            kindName = "group"
+            kind = .group(readSteps(body.value, in: "`group` of \(what)", key: body.key))
+        case (false, _):
+            kindName = "sequence"
+            kind = .sequence(readSteps(body.value, in: "`sequence` of \(what)", key: body.key))
+        case (true, _):
+            kindName = "for_each"
+            kind = readForEach(fields, body: body, what: what).map(Step.Kind.forEach)
+        }
+
+        // Keys that belong to other kinds of step.
+        let requestBody = isForEach ? body.key.value == "request" : kindName == "request"
+        for entry in fields.entries {
+            let key = entry.key.value
+            if PlanReader.requestOnlyKeys.contains(key) && !requestBody {
+                diagnostics.error(.keyNotAllowed, "`\(key)` is not allowed on a \(describeKind(kindName, body.key.value)) step",
+                                  at: entry.key.range,
+                                  hint: "`\(key)` applies to requests; set it on the members instead")
+            }
+            if PlanReader.collectionOnlyKeys.contains(key) && kindName == "request" {
+                diagnostics.error(.keyNotAllowed, "`\(key)` is not allowed on a request step", at: entry.key.range,
+                                  hint: "`\(key)` applies to `group`, `sequence` and `for_each` steps")
+            }
+        }
+
+        let needs = fields.value("needs").map { names($0, "`needs` of \(what)") } ?? []
+        for need in needs { _ = checkName(need, "step id in `needs`") }
+        let condition = fields.value("if").flatMap { self.condition($0, "`if` of \(what)") }
+        let description = fields.value("description").flatMap { text($0, "`description` of \(what)") }?.value
+        let timeout = fields.value("timeout").flatMap { duration($0, "`timeout` of \(what)") }
+        let retry = requestBody ? fields.value("retry").flatMap { readRetry($0, "`retry` of \(what)") } : nil
+        let expect = requestBody ? fields.value("expect").flatMap { readExpect($0, "`expect` of \(what)") } : nil
+        let concurrency = kindName == "request" ? nil
+            : fields.value("concurrency").flatMap { integer($0, "`concurrency` of \(what)", in: 1...100_000) }
+        let onFailure = kindName == "request" ? nil
+            : fields.value("on_failure").flatMap { choice($0, "`on_failure` of \(what)", FailurePolicy.self) }
+
+        guard let kind else { return nil }
+        return Step(id: id, kind: kind, needs: needs, condition: condition, description: description, timeout: timeout,
+                    retry: retry, expect: expect, concurrency: concurrency, onFailure: onFailure,
+                    range: SourceRange(start: id.range.start, end: id.range.end))
+    }
+
+    private func describeKind(_ kindName: String, _ body: String) -> String {
+        kindName == "for_each" ? "for_each over a \(body)" : kindName
+    }
+
+    private mutating func readForEach(_ fields: MappingEntries, body: (key: Located<String>, value: Node), what: String)
+        -> ForEach?
+    {
+        guard let itemsNode = fields.value("for_each") else { return nil }
+        var items = valueTemplate(itemsNode, "`for_each` of \(what)")
+        switch items {
+        case .template(let template) where template.singleExpression == nil:
+            diagnostics.error(.wrongType, "`for_each` of \(what) must be a list or one `${{ }}` giving a list",
+                              at: template.range, hint: "text around `${{ }}` makes a string, not a list")
+            items = nil
+        case .literal(let value, let range) where value.type != .list:
+            diagnostics.error(.wrongType, "`for_each` of \(what) must be a list, found \(value.type.withArticle)",
+                              at: range, hint: "write `for_each: ${{ inputs.name }}` or a YAML list")
+            items = nil
+        case .object(_, let range):
+            diagnostics.error(.wrongType, "`for_each` of \(what) must be a list, found a mapping", at: range)
+            items = nil
+        default:
+            break
+        }
+        var itemName = Located("item", at: fields.key("for_each")?.range ?? range(itemsNode))
+        if let asNode = fields.value("as"), let name = string(asNode, "`as` of \(what)") {
+            if checkName(name, "item name") {
+                if ["inputs", "steps", "env"].contains(name.value) {
+                    diagnostics.error(.invalidName, "`\(name.value)` is reserved and cannot name a for_each item",
+                                      at: name.range, hint: "choose another name, such as `item`")
+                } else {
+                    itemName = name
+                }
+            }
+        }
+        let loopBody: ForEach.Body?
+        if body.key.value == "request" {
+            loopBody = readRequest(body.value, "`request` of \(what)").map(ForEach.Body.request)
+        } else {
+            loopBody = .group(readSteps(body.value, in: "`group` of \(what)", key: body.key))
+        }
+        guard let items, let loopBody else { return nil }
+        return ForEach(items: items, itemName: itemName, body: loopBody)
+    }
+
+    // MARK: Retry
+
+    static let retryKeys = ["attempts", "backoff", "max_backoff", "on", "unsafe"]
+
+    mutating func readRetry(_ node: Node, _ what: String) -> RetryPolicy? {
+        if case .int = scalarValue(node) {
+            // Shorthand: `retry: 3` means three attempts.
+            guard let attempts = integer(node, "\(what)", in: 1...100) else { return nil }
+            return RetryPolicy(attempts: attempts, backoff: nil, maxBackoff: nil, on: nil, unsafe: nil,
+                               range: attempts.range)
+        }
+        guard let fields = mapping(node, what) else { return nil }
+        checkKeys(fields, allowed: PlanReader.retryKeys, in: what)
+        var on: [Located<RetryCondition>]?
+        if let onNode = fields.value("on") {
+            var conditions: [Located<RetryCondition>] = []
+            let nodes: [Node] = if case .sequence = onNode { sequence(onNode, "`on` of \(what)") ?? [] } else { [onNode] }
+            for item in nodes {
+                if let condition = choice(item, "retry condition", RetryCondition.self) { conditions.append(condition) }
+            }
+            on = conditions
+        }
+        let backoff = fields.value("backoff").flatMap { duration($0, "`backoff`") }
+        let maxBackoff = fields.value("max_backoff").flatMap { duration($0, "`max_backoff`") }
+        if let backoff, let maxBackoff, maxBackoff.value < backoff.value {
+            diagnostics.error(.invalidValue, "`max_backoff` (\(maxBackoff.value)) is shorter than `backoff` (\(backoff.value))",
+                              at: maxBackoff.range)
+        }
+        return RetryPolicy(
+            attempts: fields.value("attempts").flatMap { integer($0, "`attempts`", in: 1...100) },
+            backoff: backoff, maxBackoff: maxBackoff, on: on,
+            unsafe: fields.value("unsafe").flatMap { bool($0, "`unsafe`") },
+            range: fields.range)
+    }
+}

@@ -1,0 +1,93 @@
+/// The text of one plan file, with fast access to its lines.
+public struct SourceFile: Sendable {
+    /// The path shown in diagnostics (as the user gave it).
+    public let path: String
+    /// The whole text.
+    public let text: String
+    /// Each line without its terminator, in order; line `n` is `lines[n - 1]`.
+    public let lines: [Substring]
+
+    /// Creates a source file from its display path and text.
+    /// - Complexity: O(*n*) in the length of `text`.
+    public init(path: String, text: String) {
+        self.path = path
+        self.text = text
+        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
+            line.hasSuffix("\r") ? line.dropLast() : line
+        }
+    }
+
+    /// The text of line `number` (1-based), or `nil` past the end.
+    public func line(_ number: Int) -> Substring? {
+        guard number >= 1, number <= lines.count else { return nil }
+        return lines[number - 1]
+    }
+
+    /// The range of the token that starts at `location`, as a YAML reader sees it:
+    /// a quoted scalar up to its closing quote, or a plain word up to the next
+    /// indicator (`: `, `,`, `]`, `}`, ` #`) or the end of the line.
+    public func tokenRange(at location: SourceLocation) -> SourceRange {
+        guard let line = line(location.line) else { return SourceRange(at: location) }
+        let scalars = Array(line.unicodeScalars)
+        let start = location.column - 1
+        guard start >= 0, start < scalars.count else { return SourceRange(at: location) }
+        var index = start
+        let first = scalars[start]
+        if first == "\"" || first == "'" {
+            index += 1
+            while index < scalars.count {
+                if first == "\"" && scalars[index] == "\\" {
+                    index += 2
+                    continue
+                }
+                if scalars[index] == first {
+                    if first == "'" && index + 1 < scalars.count && scalars[index + 1] == "'" {
+                        index += 2
+                        continue
+                    }
+                    index += 1
+                    break
+                }
+                index += 1
+            }
+            return SourceRange(start: location, length: min(index, scalars.count) - start)
+        }
+        if first == "[" || first == "{" || first == "|" || first == ">" {
+            return SourceRange(at: location)
+        }
+        while index < scalars.count {
+            let scalar = scalars[index]
+            let next: Unicode.Scalar? = index + 1 < scalars.count ? scalars[index + 1] : nil
+            if scalar == ":" && (next == nil || next == " " || next == "\t") { break }
+            if scalar == "," || scalar == "]" || scalar == "}" { break }
+            if scalar == "#" && index > start && (scalars[index - 1] == " " || scalars[index - 1] == "\t") { break }
+            index += 1
+        }
+        var end = index
+        while end > start && (scalars[end - 1] == " " || scalars[end - 1] == "\t") { end -= 1 }
+        return SourceRange(start: location, length: end - start)
+    }
+
+    /// Finds `needle` in the source at or after `location`, on the same line or later ones.
+    /// - Returns: the location of its first Unicode scalar, or `nil`.
+    public func find(_ needle: String, from location: SourceLocation, maxLines: Int = 200) -> SourceLocation? {
+        guard !needle.isEmpty, !needle.contains("\n") else { return nil }
+        let needleScalars = Array(needle.unicodeScalars)
+        var lineNumber = location.line
+        var startColumn = location.column
+        while lineNumber <= lines.count && lineNumber < location.line + maxLines {
+            let scalars = Array(lines[lineNumber - 1].unicodeScalars)
+            var index = max(0, startColumn - 1)
+            while index + needleScalars.count <= scalars.count {
+                if scalars[index] == needleScalars[0]
+                    && Array(scalars[index..<(index + needleScalars.count)]) == needleScalars {
+                    return SourceLocation(line: lineNumber, column: index + 1)
+                }
+                index += 1
+            }
+            lineNumber += 1
+            startColumn = 1
+        }
+        return nil
+    }
+}

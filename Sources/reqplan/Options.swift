@@ -1,0 +1,37 @@
+import ArgumentParser
+import Foundation
+import ReqPlanSyntax
+
+/// When to color output.
+enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
+    case auto, always, never
+
+    /// Whether to color what goes to standard output.
+    var enabled: Bool {
+        switch self {
+        case .always: return true
+        case .never: return false
+        case .auto:
+            if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
+            return isatty(STDOUT_FILENO) == 1
+        }
+    }
+}
+
+/// Options every command that reads plans shares.
+struct PlanReadingOptions: ParsableArguments {
+    @Option(name: .customLong("max-plan-size"), help: "Largest plan file accepted, in bytes.")
+    var maxPlanSize: Int = ParseLimits().maxFileSize
+
+    var limits: ParseLimits { ParseLimits(maxFileSize: maxPlanSize) }
+}
+
+/// Writes to standard output without buffering surprises.
+func write(_ text: String) {
+    FileHandle.standardOutput.write(Data(text.utf8))
+}
+
+/// Writes to standard error.
+func writeError(_ text: String) {
+    FileHandle.standardError.write(Data(text.utf8))
+}

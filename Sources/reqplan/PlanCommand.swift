@@ -1,0 +1,71 @@
+import ArgumentParser
+import ReqPlanPlanner
+import ReqPlanSyntax
+
+/// Shared by `plan` and `graph`: validate one plan, print its diagnostics on failure.
+func validatedGraph(_ path: String, reading: PlanReadingOptions, color: ColorChoice) throws -> PlanGraph {
+    let report = PlanValidator.validate(fileAt: path, limits: reading.limits)
+    guard let graph = report.graph, report.errorCount == 0 else {
+        let renderer = DiagnosticRenderer(colors: color.enabled, files: [report.source].compactMap { $0 })
+        writeError(renderer.text(report.diagnostics) + "\n" + ValidationOutput.summary([report], strict: false) + "\n")
+        throw ExitCode(1)
+    }
+    return graph
+}
+
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "Show the schedule a run will follow: waves, critical path, inputs and environment read."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    @Argument(help: "The plan file.")
+    var plan: String
+
+    @Option(help: "Output format: text or json.")
+    var format: Format = .text
+
+    @Option(help: "Color: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    @OptionGroup var reading: PlanReadingOptions
+
+    func run() throws {
+        let graph = try validatedGraph(plan, reading: reading, color: color)
+        switch format {
+        case .text: write(graph.explanation())
+        case .json: write(graph.explanationJSON().jsonText(pretty: true) + "\n")
+        }
+    }
+}
+
+struct GraphCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "graph",
+        abstract: "Print the dependency graph as Mermaid or Graphviz DOT, groups drawn as clusters."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case mermaid, dot
+    }
+
+    @Argument(help: "The plan file.")
+    var plan: String
+
+    @Option(help: "Output format: mermaid or dot.")
+    var format: Format = .mermaid
+
+    @Option(help: "Color for diagnostics: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    @OptionGroup var reading: PlanReadingOptions
+
+    func run() throws {
+        let graph = try validatedGraph(plan, reading: reading, color: color)
+        write(format == .mermaid ? graph.mermaid() : graph.dot())
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import ReqPlanPlanner
+import ReqPlanSyntax
+
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check plans statically: types, references, cycles. Exit 0 when all are valid, 1 otherwise."
+    )
+
+    enum Format: String, ExpressibleByArgument, CaseIterable {
+        case text, json, github
+    }
+
+    @Argument(help: "Plan files to check.")
+    var plans: [String]
+
+    @Option(help: "Output format: text, json or github (workflow annotations).")
+    var format: Format = .text
+
+    @Flag(help: "Fail on warnings too.")
+    var strict = false
+
+    @Flag(help: "Print the schedule of each valid plan: waves, critical path, what it reads.")
+    var explain = false
+
+    @Option(help: "Color: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    @OptionGroup var reading: PlanReadingOptions
+
+    func run() throws {
+        let reports = plans.map { PlanValidator.validate(fileAt: $0, limits: reading.limits) }
+        switch format {
+        case .text:
+            write(ValidationOutput.text(reports, colors: color.enabled, explain: explain, strict: strict))
+        case .json:
+            write(ValidationOutput.json(reports, strict: strict))
+        case .github:
+            write(ValidationOutput.github(reports, strict: strict))
+        }
+        if !reports.allSatisfy({ $0.isValid(strict: strict) }) { throw ExitCode(1) }
+    }
+}
