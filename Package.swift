@@ -43,7 +43,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReqPlanCLITests",
-            dependencies: ["ReqPlanPlanner", "ReqPlanSyntax"]
+            dependencies: ["reqplan", "ReqPlanPlanner", "ReqPlanSyntax"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -29,9 +29,13 @@ public enum PlanValidator {
     /// Validates the plan file at `path`.
     /// - Parameters:
     ///   - path: the file to read.
+    ///   - displayPath: the path shown in diagnostics and the summary (default: `path`).
     ///   - limits: size and alias-expansion limits.
-    public static func validate(fileAt path: String, limits: ParseLimits = ParseLimits()) -> ValidationReport {
-        report(PlanParser.parseFile(atPath: path, limits: limits), path: path)
+    public static func validate(
+        fileAt path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits()
+    ) -> ValidationReport {
+        let shown = displayPath ?? path
+        return report(PlanParser.parseFile(atPath: path, displayPath: shown, limits: limits), path: shown)
     }
 
     /// Validates plan text.

@@ -26,9 +26,11 @@ public enum Planner {
         collector = resolver.diagnostics
         let resolved = resolver.nodes
 
-        // Warnings: inputs nobody reads, conditions that are never true.
-        for input in plan.inputs where !resolver.inputsUsed.contains(input.name.value) {
+        // Warnings: inputs nobody reads, conditions that are never true. An input is not
+        // reported when a misspelling of it was, or when an expression that did not parse may read it.
+        for input in plan.inputs where !resolver.inputsUsed.contains(input.name.value) && !plan.hasMalformedExpressions {
             if let env = input.env?.value, resolver.envUsed.contains(env) { continue }
+            if resolver.inputsSuggested.contains(input.name.value) { continue }
             collector.warning(.unusedInput, "input `\(input.name.value)` is never used", at: input.name.range,
                               hint: "remove it, or read it with `${{ inputs.\(input.name.value) }}`")
         }
@@ -126,7 +128,10 @@ public enum Planner {
         var notes: [Diagnostic.Note] = []
         var primary: SourceRange?
         var memberOfOwnGroup = false
-        for (from, edge) in cycle {
+        var throughSequence = false
+        // Start at the first dependency written in the plan, which becomes the primary location.
+        let first = cycle.firstIndex(where: { if case .dependency = $0.edge.kind { true } else { false } }) ?? 0
+        for (from, edge) in cycle[first...] + cycle[..<first] {
             let source = nodes[ScheduleGraph.Vertex(index: from).node]
             let target = nodes[ScheduleGraph.Vertex(index: edge.to).node]
             if names.last != source.id { names.append(source.id) }
@@ -136,7 +141,9 @@ public enum Planner {
                 switch dependency.reason {
                 case .needs: note = "`\(source.id)` needs `\(target.id)` here"
                 case .reference: note = "`\(source.id)` reads the result of `\(target.id)` here"
-                case .sequence: note = "`\(source.id)` comes after `\(target.id)` in sequence `\(source.parent.map { nodes[$0].id } ?? "")`"
+                case .sequence:
+                    note = "`\(source.id)` comes after `\(target.id)` in sequence `\(source.parent.map { nodes[$0].id } ?? "")`"
+                    throughSequence = true
                 }
                 notes.append(.init(note, at: dependency.range))
                 if primary == nil { primary = dependency.range }
@@ -159,8 +166,13 @@ public enum Planner {
             hint = "a step cannot read its own result or need itself"
         } else {
             message = "dependency cycle: " + collapsed.map { "`\($0)`" }.joined(separator: " → ")
-            hint = memberOfOwnGroup ? "a member cannot need the group, sequence or for_each it belongs to"
-                : "break the cycle by removing one of these dependencies"
+            if memberOfOwnGroup {
+                hint = "a member cannot need the group, sequence or for_each it belongs to"
+            } else if throughSequence {
+                hint = "sequence members run in the order written, so a member cannot read or need a later one"
+            } else {
+                hint = "break the cycle by removing one of these dependencies"
+            }
         }
         // The primary location is the first edge; the notes explain the edges after it.
         return .error(.cycle, message, at: primary, notes: Array(notes.dropFirst()), hint: hint)

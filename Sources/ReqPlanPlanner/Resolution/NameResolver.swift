@@ -27,6 +27,8 @@ struct NameResolver {
     var usage: [NodeID: ResultUsage] = [:]
     var inputsUsed: Set<String> = []
     var envUsed: Set<String> = []
+    /// Inputs suggested for a misspelt `inputs.X`: probably meant to be read, so not reported unused.
+    var inputsSuggested: Set<String> = []
     /// Every for_each item name, with its loop, for "used outside its for_each" messages.
     let allItemNames: [String: NodeID]
 
@@ -207,7 +209,9 @@ struct NameResolver {
             if inputNames.contains(name.value) {
                 inputsUsed.insert(name.value)
             } else if !plan.unreadInputNames.contains(name.value) {
-                let hint = Suggestion.didYouMean(name.value, in: plan.inputs.map(\.name.value))
+                let suggestion = Suggestion.closest(to: name.value, in: plan.inputs.map(\.name.value))
+                if let suggestion { inputsSuggested.insert(suggestion) }
+                let hint = suggestion.map { "did you mean `\($0)`?" }
                     ?? (plan.inputs.isEmpty ? "declare it under `inputs:`"
                         : "inputs are " + plan.inputs.map { "`\($0.name.value)`" }.joined(separator: ", "))
                 diagnostics.error(.unknownInput, "unknown input `\(name.value)`", at: name.range, hint: hint)

@@ -30,6 +30,8 @@ public struct Plan: Sendable {
     public var unreadStepIDs: Set<String> = []
     /// Input names that are declared but whose declaration had errors.
     public var unreadInputNames: Set<String> = []
+    /// Whether some `${{ }}` did not parse, so what the plan reads is not fully known.
+    public var hasMalformedExpressions = false
 
     /// Every step in the plan, members included, in document order (depth first).
     public var allSteps: [Step] {

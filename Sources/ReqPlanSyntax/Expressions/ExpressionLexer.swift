@@ -99,7 +99,9 @@ struct ExpressionLexer {
             index += 1
         }
         var isDouble = false
-        while let scalar = peek(), ("0"..."9").contains(scalar) || scalar == "." || scalar == "e" || scalar == "E"
+        while let scalar = peek(), ("0"..."9").contains(scalar)
+            || (scalar == "." && peek(1).map { ("0"..."9").contains($0) } == true)
+            || scalar == "e" || scalar == "E"
             || ((scalar == "+" || scalar == "-") && (text.hasSuffix("e") || text.hasSuffix("E")))
         {
             if scalar == "." || scalar == "e" || scalar == "E" { isDouble = true }
@@ -150,6 +152,6 @@ struct ExpressionLexer {
             index += 1
         }
         throw ExpressionSyntaxError(message: "unterminated string literal", start: start, end: start + 1,
-                                    hint: "close it with \(quote)")
+                                    hint: "close it with `\(quote)`")
     }
 }

@@ -75,6 +75,12 @@ public struct TemplateParser: Sendable {
                     parts.append(.text(literal))
                     literal = ""
                 }
+                if !TemplateParser.hasClosingBraces(scalars, from: index + 3) {
+                    // Whatever follows would be misread as part of the expression.
+                    return .failure(.error(
+                        .malformedExpression, "`${{` is never closed", at: SourceRange(start: locate(index), length: 3),
+                        hint: "close the expression with `}}`"))
+                }
                 do {
                     var parser = try ExpressionParser(scalars: scalars, start: index + 3, closedByBraces: true,
                                                       locate: locate)
@@ -112,6 +118,16 @@ public struct TemplateParser: Sendable {
         } catch {
             return .failure(diagnostic(error, locate: locate, opening: nil))
         }
+    }
+
+    /// Whether `}}` occurs at or after `start`.
+    private static func hasClosingBraces(_ scalars: [Unicode.Scalar], from start: Int) -> Bool {
+        var index = start
+        while index + 1 < scalars.count {
+            if scalars[index] == "}" && scalars[index + 1] == "}" { return true }
+            index += 1
+        }
+        return false
     }
 
     private func diagnostic(_ error: ExpressionSyntaxError, locate: (Int) -> SourceLocation, opening: Int?)

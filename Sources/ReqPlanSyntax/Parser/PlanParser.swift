@@ -150,6 +150,7 @@ extension PlanReader {
             redactHeaders: redact, steps: steps, outputs: outputs)
         let readIDs = Set(plan.allSteps.map(\.id.value))
         plan.unreadStepIDs = Set(stepIDs.keys).subtracting(readIDs)
+        plan.hasMalformedExpressions = sawMalformedExpression
         if let inputsNode = top.value("inputs"), case .mapping(let mapping) = inputsNode {
             let declared = mapping.compactMap { $0.key.string }
             plan.unreadInputNames = Set(declared).subtracting(inputs.map(\.name.value))

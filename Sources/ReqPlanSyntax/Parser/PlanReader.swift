@@ -35,6 +35,8 @@ struct PlanReader {
     var stepIDs: [String: SourceRange] = [:]
     /// Whether `defaults.base_url` is set, so relative URLs can be checked.
     var hasBaseURL = false
+    /// Whether some `${{ }}` did not parse (so what it reads is unknown).
+    var sawMalformedExpression = false
 
     init(source: SourceFile, limits: ParseLimits) {
         self.source = source
@@ -272,9 +274,10 @@ struct PlanReader {
             case .unknownUnit(let unit): hint = "unknown unit `\(unit)`; units are `ms`, `s`, `m` and `h`"
             case .missingUnit: hint = "add a unit: `ms`, `s`, `m` or `h`"
             case .tooLong: hint = "durations are at most 7 days"
-            case .empty, .malformed: hint = "write a whole number and a unit, such as `250ms`, `5s`, `2m` or `1m30s`"
+            case .empty, .malformed:
+                hint = "write a whole number and a unit with no space between, such as `250ms`, `5s`, `2m` or `1m30s`"
             }
-            diagnostics.error(.invalidDuration, "invalid \(what) `\(text)`", at: range(node), hint: hint)
+            diagnostics.error(.invalidDuration, "invalid duration `\(text)` for \(what)", at: range(node), hint: hint)
             return nil
         }
     }
@@ -318,6 +321,7 @@ struct PlanReader {
         case .failure(let diagnostic):
             // Keep the text so the step survives and later stages do not cascade errors.
             diagnostics.emit(diagnostic)
+            sawMalformedExpression = true
             return Template(parts: [.text(text)], range: range)
         }
     }
@@ -386,6 +390,7 @@ struct PlanReader {
             case .success(let expression): return expression
             case .failure(let diagnostic):
                 diagnostics.emit(diagnostic)
+                sawMalformedExpression = true
                 return nil
             }
         default:
@@ -399,6 +404,12 @@ struct PlanReader {
     mutating func names(_ node: Node, _ what: String) -> [Located<String>] {
         if case .sequence = node {
             return (sequence(node, what) ?? []).compactMap { string($0, "each entry of \(what)") }
+        }
+        guard case .string = scalarValue(node) else {
+            guard charge(node) else { return [] }
+            diagnostics.error(.wrongType, "\(what) must be a name or a list of names, found \(describe(node))",
+                              at: range(node), hint: "write `[a, b]` or a single name")
+            return []
         }
         return string(node, what).map { [$0] } ?? []
     }

@@ -49,6 +49,23 @@ enum YAMLLoader {
         SourceLocation(line: mark.line, column: mark.column)
     }
 
+    /// Whether the line of `location` is indented deeper than the previous line, which
+    /// holds a `key: value` pair, so YAML reads the line as a continuation of that value.
+    private static func continuesValueAbove(_ location: SourceLocation, in source: SourceFile) -> Bool {
+        guard let line = source.line(location.line) else { return false }
+        let indent = line.prefix(while: { $0 == " " }).count
+        var number = location.line - 1
+        while let previous = source.line(number) {
+            number -= 1
+            if previous.trimmingCharactersIsBlankOrComment { continue }
+            let previousIndent = previous.prefix(while: { $0 == " " }).count
+            guard indent > previousIndent, let colon = previous.firstRange(of: ": ") else { return false }
+            let value = previous[colon.upperBound...].drop(while: { $0 == " " })
+            return !value.isEmpty && !value.hasPrefix("#") && !value.hasPrefix("|") && !value.hasPrefix(">")
+        }
+        return false
+    }
+
     static func diagnostic(for error: YamlError, in source: SourceFile) -> Diagnostic {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
@@ -61,22 +78,40 @@ enum YAMLLoader {
             }
             var message = problem
             if let context, notes.isEmpty, !context.text.isEmpty { message = "\(problem) \(context.text)" }
+            var at = source.tokenRange(at: location(mark))
             let hint: String?
             if problem.contains("expected a single document") || problem.contains("another document") {
                 message = "a plan file holds one YAML document, but a second one starts here"
                 hint = "remove the `---` separator, or split the file"
-            } else if problem.contains("tab") {
+                notes = notes.map { .init("the first document starts here", at: $0.range) }
+            } else if problem.contains("tab") || source.character(at: location(mark)) == "\t" {
+                message = "a tab character cannot indent YAML"
+                at = SourceRange(at: location(mark))
                 hint = "indent with spaces, not tabs"
+            } else if problem.contains("end of stream"), let context, context.text.contains("quoted scalar") {
+                // The end of the file says nothing; the opening quote does.
+                message = "this quoted string is never closed"
+                at = SourceRange(at: location(context.mark))
+                notes = []
+                hint = "add the closing quote; a quoted string may span lines, so YAML read to the end of the file"
             } else if problem.contains("mapping values are not allowed") {
-                hint = "quote a value that contains `: `"
+                hint = continuesValueAbove(location(mark), in: source)
+                    ? "this line is indented more than the key above it, so YAML reads it as part of that key's value; "
+                        + "align it with the keys above"
+                    : "quote a value that contains `: `"
+            } else if problem.contains("did not find expected key"), context?.text.contains("block mapping") == true {
+                hint = "the keys of one mapping start in the same column; check the indentation of this line"
+            } else if problem.contains("did not find expected ',' or ']'") {
+                hint = "close the `[` list with `]`"
+            } else if problem.contains("did not find expected ',' or '}'") {
+                hint = "close the `{` mapping with `}`"
             } else if problem.contains("Maximum nesting level") {
                 message = "the document is nested more than 1000 levels deep"
                 hint = nil
             } else {
                 hint = nil
             }
-            return .error(.yamlSyntax, "invalid YAML: \(message)", at: source.tokenRange(at: location(mark)).first,
-                          notes: notes, hint: hint)
+            return .error(.yamlSyntax, "invalid YAML: \(message)", at: at, notes: notes, hint: hint)
         case .reader(let problem, _, _, _):
             return .error(.yamlSyntax, "the file cannot be read as UTF-8 YAML: \(problem)", at: nil)
         case .duplicatedKeysInMapping(let duplicates, let context):
@@ -190,7 +225,7 @@ enum ComplexKeyScanner {
                 case "#" where previous == " " || previous == "\t" || index == 0:
                     index = scalars.count
                     continue
-                case "\"", "'" where atNodeStart:
+                case "\"" where atNodeStart, "'" where atNodeStart:
                     quote = scalar
                 case "?" where atNodeStart && (index + 1 == scalars.count || scalars[index + 1] == " "):
                     return SourceLocation(line: lineIndex + 1, column: index + 1)
@@ -209,7 +244,7 @@ enum ComplexKeyScanner {
                     {
                         return SourceLocation(line: lineIndex + 1, column: index + 1)
                     }
-                case "|", ">" where atNodeStart:
+                case "|" where atNodeStart, ">" where atNodeStart:
                     let rest = scalars[(index + 1)...].filter { $0 != " " }
                     if rest.isEmpty || rest.first == "#"
                         || rest.allSatisfy({ "+-0123456789".unicodeScalars.contains($0) })

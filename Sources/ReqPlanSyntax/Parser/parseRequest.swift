@@ -5,7 +5,8 @@ extension PlanReader {
     static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
 
     /// `request:` — method, url, query, headers and at most one body.
-    mutating func readRequest(_ node: Node, _ what: String) -> RequestSpec? {
+    /// - Parameter key: the `request` key, where a missing `url` is reported.
+    mutating func readRequest(_ node: Node, _ what: String, key: Located<String>? = nil) -> RequestSpec? {
         guard let fields = mapping(node, what) else { return nil }
         checkKeys(fields, allowed: PlanReader.requestKeys, in: what)
 
@@ -28,7 +29,7 @@ extension PlanReader {
             url = template(urlNode, "`url`")
             if let url, let literal = url.literalText { checkURL(literal, at: url.range) }
         } else {
-            diagnostics.error(.missingKey, "missing required key `url` in \(what)", at: fields.range,
+            diagnostics.error(.missingKey, "missing required key `url` in \(what)", at: key?.range ?? fields.range,
                               hint: "every request has a `url`")
         }
 

@@ -84,7 +84,7 @@ extension PlanReader {
         switch (isForEach, body.key.value) {
         case (false, "request"):
             kindName = "request"
-            kind = readRequest(body.value, "`request` of \(what)").map(Step.Kind.request)
+            kind = readRequest(body.value, "`request` of \(what)", key: body.key).map(Step.Kind.request)
         case (false, "group"):
             kindName = "group"
             kind = .group(readSteps(body.value, in: "`group` of \(what)", key: body.key))
@@ -154,23 +154,28 @@ extension PlanReader {
             break
         }
         var itemName = Located("item", at: fields.key("for_each")?.range ?? range(itemsNode))
-        if let asNode = fields.value("as"), let name = string(asNode, "`as` of \(what)") {
-            if checkName(name, "item name") {
+        // With a bad `as`, the body would be resolved under the wrong name: read it, but not the step.
+        var validItemName = true
+        if let asNode = fields.value("as") {
+            if let name = string(asNode, "`as` of \(what)"), checkName(name, "item name") {
                 if ["inputs", "steps", "env"].contains(name.value) {
                     diagnostics.error(.invalidName, "`\(name.value)` is reserved and cannot name a for_each item",
                                       at: name.range, hint: "choose another name, such as `item`")
+                    validItemName = false
                 } else {
                     itemName = name
                 }
+            } else {
+                validItemName = false
             }
         }
         let loopBody: ForEach.Body?
         if body.key.value == "request" {
-            loopBody = readRequest(body.value, "`request` of \(what)").map(ForEach.Body.request)
+            loopBody = readRequest(body.value, "`request` of \(what)", key: body.key).map(ForEach.Body.request)
         } else {
             loopBody = .group(readSteps(body.value, in: "`group` of \(what)", key: body.key))
         }
-        guard let items, let loopBody else { return nil }
+        guard let items, let loopBody, validItemName else { return nil }
         return ForEach(items: items, itemName: itemName, body: loopBody)
     }
 

@@ -23,6 +23,12 @@ public struct SourceFile: Sendable {
         return lines[number - 1]
     }
 
+    /// The Unicode scalar at `location`, or `nil` past the end of its line.
+    public func character(at location: SourceLocation) -> Unicode.Scalar? {
+        guard let line = line(location.line), location.column >= 1 else { return nil }
+        return line.unicodeScalars.dropFirst(location.column - 1).first
+    }
+
     /// The range of the token that starts at `location`, as a YAML reader sees it:
     /// a quoted scalar up to its closing quote, or a plain word up to the next
     /// indicator (`: `, `,`, `]`, `}`, ` #`) or the end of the line.
@@ -54,6 +60,16 @@ public struct SourceFile: Sendable {
         }
         if first == "[" || first == "{" || first == "|" || first == ">" {
             return SourceRange(at: location)
+        }
+        let second: Unicode.Scalar? = start + 1 < scalars.count ? scalars[start + 1] : nil
+        if first == "-" && (second == nil || second == " " || second == "\t") {
+            // A block sequence: its `-`.
+            return SourceRange(at: location)
+        }
+        if first == "&" {
+            // An anchor: its name, not the node after it.
+            while index < scalars.count, scalars[index] != " ", scalars[index] != "\t" { index += 1 }
+            return SourceRange(start: location, length: index - start)
         }
         while index < scalars.count {
             let scalar = scalars[index]

@@ -56,6 +56,7 @@ public struct PlanDuration: Hashable, Sendable, Comparable, CustomStringConverti
                 unit.unicodeScalars.append(scalars[index])
                 index += 1
             }
+            if unit.unicodeScalars.contains(where: { $0 == " " || $0 == "\t" }) { throw .malformed }
             let size: Int
             switch unit {
             case "ms": size = 1

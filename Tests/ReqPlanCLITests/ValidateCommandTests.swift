@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@Suite(.serialized) struct ValidateCommandTests {
+    static let invalidPlan = """
+        reqplan: 1
+        defaults: { base_url: "http://127.0.0.1:8080" }
+        steps:
+          a:
+            need: [b]
+            request: { url: "/a/${{ steps.nope.body }}" }
+        """
+
+    static let warningPlan = """
+        reqplan: 1
+        inputs:
+          unused: { default: 1 }
+        steps:
+          a: { request: { url: "http://127.0.0.1:1/a" } }
+        """
+
+    @Test func everyExamplePlanIsValidAndStrictlySo() throws {
+        let plans = try CommandRunner.examplePlans()
+        #expect(plans.count >= 6)
+        let result = try CommandRunner.run(["validate", "--strict"] + plans)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains("\(plans.count) valid, 0 invalid"))
+    }
+
+    @Test func invalidPlanExitsOneAndReportsEveryProblem() throws {
+        let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
+        let result = try CommandRunner.run(["validate", file.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error[RP0101]: unknown key `need` in step `a`"))
+        #expect(result.stdout.contains("error[RP0203]: unknown step `nope`"))
+        #expect(result.stdout.contains("--> \(file.path):5:5"))
+        #expect(result.stdout.contains("= hint: did you mean `needs`?"))
+        #expect(result.stdout.contains("invalid (2 errors)"))
+    }
+
+    @Test func anyInvalidPlanAmongManyFailsTheRun() throws {
+        let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
+        let plans = try CommandRunner.examplePlans()
+        let result = try CommandRunner.run(["validate", plans[0], file.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("checked 2 plans: 1 valid, 1 invalid"))
+    }
+
+    @Test func jsonFormatIsMachineReadable() throws {
+        let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
+        let result = try CommandRunner.run(["validate", "--format", "json", file.path])
+        #expect(result.status == 1)
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect(document?["valid"] as? Bool == false)
+        let plans = document?["plans"] as? [[String: Any]]
+        let diagnostics = plans?.first?["diagnostics"] as? [[String: Any]]
+        #expect(diagnostics?.count == 2)
+        #expect(diagnostics?.first?["code"] as? String == "RP0101")
+        #expect(diagnostics?.first?["line"] as? Int == 5)
+        #expect(diagnostics?.first?["column"] as? Int == 5)
+    }
+
+    @Test func githubFormatPrintsWorkflowAnnotations() throws {
+        let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
+        let result = try CommandRunner.run(["validate", "--format", "github", file.path])
+        #expect(result.status == 1)
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("::error file=\(file.path.replacingOccurrences(of: ":", with: "%3A")),line=5,col=5") == true)
+        #expect(lines.first?.contains("::unknown key `need` in step `a`%0Ahint: did you mean `needs`?") == true)
+    }
+
+    @Test func warningsFailOnlyWithStrict() throws {
+        let file = try CommandRunner.temporaryPlan(Self.warningPlan)
+        let relaxed = try CommandRunner.run(["validate", file.path])
+        #expect(relaxed.status == 0)
+        #expect(relaxed.stdout.contains("warning[RP0901]: input `unused` is never used"))
+        let strict = try CommandRunner.run(["validate", "--strict", file.path])
+        #expect(strict.status == 1)
+    }
+
+    @Test func missingFileIsAnErrorNotACrash() throws {
+        let result = try CommandRunner.run(["validate", "does/not/exist.yaml"])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error[RP0001]: cannot read `does/not/exist.yaml`: no such file"))
+    }
+
+    @Test func explainPrintsTheSchedule() throws {
+        let result = try CommandRunner.run(["validate", "--explain", "plans/app-launch.yaml"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("waves (steps that can start together):"))
+        #expect(result.stdout.contains("critical path"))
+        #expect(result.stdout.contains("environment: DEMO_TOKEN"))
+    }
+
+    @Test func colorsOnlyWhenAsked() throws {
+        let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
+        let plain = try CommandRunner.run(["validate", file.path])
+        #expect(!plain.stdout.contains("\u{1B}["))
+        let colored = try CommandRunner.run(["validate", "--color", "always", file.path])
+        #expect(colored.stdout.contains("\u{1B}[1;31merror[RP0101]"))
+    }
+
+    @Test func oversizedPlanIsRefusedWithoutReadingIt() throws {
+        let file = try CommandRunner.temporaryPlan(String(repeating: "# padding\n", count: 2000))
+        let result = try CommandRunner.run(["validate", "--max-plan-size", "1000", file.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.contains("error[RP0004]"))
+    }
+}
+
+@Suite struct PlanAndGraphCommandTests {
+    @Test func planShowsWavesCriticalPathAndReads() throws {
+        let result = try CommandRunner.run(["plan", "plans/app-launch.yaml"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("1. login, preferences, uploads (for_each), cart"))
+        #expect(result.stdout.contains("critical path (4 steps one after another): login → config → home → logout"))
+        #expect(result.stdout.contains("inputs: base_url, user, images, token (secret)"))
+    }
+
+    @Test func planAsJSON() throws {
+        let result = try CommandRunner.run(["plan", "--format", "json", "plans/app-launch.yaml"])
+        let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        #expect((document?["critical_path"] as? [String]) == ["login", "config", "home", "logout"])
+    }
+
+    @Test func mermaidDrawsGroupsAsSubgraphs() throws {
+        let result = try CommandRunner.run(["graph", "plans/app-launch.yaml", "--format", "mermaid"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("flowchart LR\n"))
+        #expect(result.stdout.contains("subgraph n1[\"bootstrap · group\"]"))
+        #expect(result.stdout.contains("n0 -.-> n2"))
+        #expect(result.stdout.contains("n1 --> n8"))
+    }
+
+    @Test func dotDrawsGroupsAsClusters() throws {
+        let result = try CommandRunner.run(["graph", "plans/app-launch.yaml", "--format", "dot"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("digraph plan {"))
+        #expect(result.stdout.contains("subgraph cluster_n1 {"))
+        #expect(result.stdout.contains("ltail=cluster_n1"))
+    }
+
+    @Test func graphOfAnInvalidPlanPrintsDiagnosticsAndFails() throws {
+        let file = try CommandRunner.temporaryPlan(ValidateCommandTests.invalidPlan)
+        let result = try CommandRunner.run(["graph", file.path])
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("error[RP0101]"))
+    }
+}

@@ -1,0 +1,63 @@
+import Testing
+
+@testable import ReqPlanSyntax
+
+@Suite struct DurationTests {
+    @Test(arguments: [("250ms", 250), ("5s", 5000), ("2m", 120_000), ("1h", 3_600_000), ("1m30s", 90_000)])
+    func parsesUnits(text: String, milliseconds: Int) throws {
+        #expect(try PlanDuration.parse(text).milliseconds == milliseconds)
+    }
+
+    @Test(arguments: ["5", "5 s", "5y", "s", "", "1.5s", "-1s"])
+    func rejects(text: String) {
+        #expect(throws: PlanDuration.ParseError.self) { try PlanDuration.parse(text) }
+    }
+
+    @Test func describesCompactly() {
+        #expect(PlanDuration(milliseconds: 90_250).description == "1m30s250ms")
+    }
+}
+
+@Suite struct StatusPatternTests {
+    @Test func codesAndClasses() {
+        #expect(StatusPattern.parse("200") == .code(200))
+        #expect(StatusPattern.parse("2xx") == .classOf(2))
+        #expect(StatusPattern.parse("5XX") == .classOf(5))
+        #expect(StatusPattern.parse("700") == nil)
+        #expect(StatusPattern.parse("6xx") == nil)
+        #expect(StatusPattern.parse("2x") == nil)
+        #expect(StatusPattern.classOf(2).matches(204))
+        #expect(!StatusPattern.classOf(2).matches(301))
+    }
+}
+
+@Suite struct JSONTests {
+    @Test func roundTripKeepsKeyOrderAndIntegers() throws {
+        let text = #"{"z":1,"a":[true,null,2.5,"x\n"],"id":9007199254740993}"#
+        let value = try Value.parseJSON(text)
+        #expect(value.jsonText() == text)
+        #expect(value["id"] == .int(9_007_199_254_740_993))
+    }
+
+    @Test(arguments: ["{", "[1,]", "{\"a\" 1}", "tru", "\"abc", "1 2", "01x"])
+    func rejectsInvalidJSON(text: String) {
+        #expect(throws: JSONParseError.self) { try Value.parseJSON(text) }
+    }
+
+    @Test func rejectsDeepNestingWithoutCrashing() {
+        let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONParseError.self) { try Value.parseJSON(deep) }
+    }
+
+    @Test func decodesSurrogatePairs() throws {
+        #expect(try Value.parseJSON(#""\ud83d\ude00""#) == .string("😀"))
+    }
+}
+
+@Suite struct SuggestionTests {
+    @Test func suggestsWithinTwoEdits() {
+        #expect(Suggestion.closest(to: "need", in: ["needs", "if"]) == "needs")
+        #expect(Suggestion.closest(to: "reqest", in: ["request", "group"]) == "request")
+        #expect(Suggestion.closest(to: "banana", in: ["needs", "if"]) == nil)
+    }
+}
