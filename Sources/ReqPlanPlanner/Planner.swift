@@ -28,7 +28,8 @@ public enum Planner {
 
         // Warnings: inputs nobody reads, conditions that are never true. An input is not
         // reported when a misspelling of it was, or when an expression that did not parse may read it.
-        for input in plan.inputs where !resolver.inputsUsed.contains(input.name.value) && !plan.hasMalformedExpressions {
+        let inputsToCheck = plan.hasMalformedExpressions ? [] : plan.inputs
+        for input in inputsToCheck where !resolver.inputsUsed.contains(input.name.value) {
             if let env = input.env?.value, resolver.envUsed.contains(env) { continue }
             if resolver.inputsSuggested.contains(input.name.value) { continue }
             collector.warning(.unusedInput, "input `\(input.name.value)` is never used", at: input.name.range,
@@ -142,7 +143,8 @@ public enum Planner {
                 case .needs: note = "`\(source.id)` needs `\(target.id)` here"
                 case .reference: note = "`\(source.id)` reads the result of `\(target.id)` here"
                 case .sequence:
-                    note = "`\(source.id)` comes after `\(target.id)` in sequence `\(source.parent.map { nodes[$0].id } ?? "")`"
+                    let sequence = source.parent.map { nodes[$0].id } ?? ""
+                    note = "`\(source.id)` comes after `\(target.id)` in sequence `\(sequence)`"
                     throughSequence = true
                 }
                 notes.append(.init(note, at: dependency.range))

@@ -32,10 +32,14 @@ struct GoldenCorpusTests {
     @Test("the corpus has enough cases, each with an expected output")
     func corpusIsComplete() throws {
         #expect(Self.invalidCases.count >= 40, "only \(Self.invalidCases.count) cases in \(Self.invalidDirectory.path)")
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.invalidDirectory.path)
+        for file in files where file.hasSuffix(".expected") {
+            let name = String(file.dropLast(".expected".count))
+            #expect(Self.invalidCases.contains(name), "\(file) has no \(name).yaml beside it")
+        }
         guard !Self.isRecording else { return }
         for name in Self.invalidCases {
-            let expected = Self.invalidDirectory.appendingPathComponent(name + ".expected").path
-            #expect(FileManager.default.fileExists(atPath: expected), "\(name).yaml has no \(name).expected")
+            #expect(files.contains(name + ".expected"), "\(name).yaml has no \(name).expected")
         }
     }
 
@@ -53,27 +57,54 @@ struct GoldenCorpusTests {
             return
         }
         let expected = try String(contentsOf: expectedFile, encoding: .utf8)
-        #expect(actual == expected, Comment(rawValue: Self.mismatch(name, expected: expected, actual: actual)))
+        let matches = actual == expected
+        #expect(matches, Comment(rawValue: Self.mismatch(name, expected: expected, actual: actual)))
     }
 
-    /// A readable account of where two outputs part: the first differing line, then both in full.
+    /// A readable account of where two outputs part: the first differing line, then a line diff
+    /// (`-` only in the expected output, `+` only in the actual one).
     static func mismatch(_ name: String, expected: String, actual: String) -> String {
-        let expectedLines = expected.split(separator: "\n", omittingEmptySubsequences: false)
-        let actualLines = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        var line = 0
-        while line < expectedLines.count, line < actualLines.count, expectedLines[line] == actualLines[line] {
-            line += 1
-        }
-        let want = line < expectedLines.count ? String(expectedLines[line]) : "<end of output>"
-        let got = line < actualLines.count ? String(actualLines[line]) : "<end of output>"
+        let old = expected.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let new = actual.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var first = 0
+        while first < old.count, first < new.count, old[first] == new[first] { first += 1 }
+        let want = first < old.count ? old[first] : "<end of output>"
+        let got = first < new.count ? new[first] : "<end of output>"
         return """
-            \(name): output differs from \(name).expected at line \(line + 1)
+            \(name): output differs from \(name).expected at line \(first + 1)
               expected: \(want)
               actual:   \(got)
             (rerun with RECORD_GOLDEN=1 to accept the new output)
-            --- expected
-            \(expected)--- actual
-            \(actual)
+            --- \(name).expected
+            +++ actual
+            \(lineDiff(old, new).joined(separator: "\n"))
             """
+    }
+
+    /// A line diff by longest common subsequence (outputs are small).
+    static func lineDiff(_ old: [String], _ new: [String]) -> [String] {
+        var common = [[Int]](repeating: [Int](repeating: 0, count: new.count + 1), count: old.count + 1)
+        for i in stride(from: old.count - 1, through: 0, by: -1) {
+            for j in stride(from: new.count - 1, through: 0, by: -1) {
+                common[i][j] = old[i] == new[j] ? common[i + 1][j + 1] + 1 : max(common[i + 1][j], common[i][j + 1])
+            }
+        }
+        var lines: [String] = []
+        var i = 0
+        var j = 0
+        while i < old.count || j < new.count {
+            if i < old.count, j < new.count, old[i] == new[j] {
+                lines.append("  " + old[i])
+                i += 1
+                j += 1
+            } else if j < new.count, i == old.count || common[i][j + 1] >= common[i + 1][j] {
+                lines.append("+ " + new[j])
+                j += 1
+            } else {
+                lines.append("- " + old[i])
+                i += 1
+            }
+        }
+        return lines
     }
 }

@@ -147,6 +147,8 @@ struct NameResolver {
     ) -> NodeID? {
         guard let target = index[name.value] else {
             if plan.unreadStepIDs.contains(name.value) { return nil }
+            // `steps.a.b` when a step is (invalidly) named `a.b`: its id is reported already.
+            if index.keys.contains(where: { $0.hasPrefix(name.value + ".") }) { return nil }
             let hint = Suggestion.didYouMean(name.value, in: nodes.map(\.id))
             diagnostics.error(what == "`needs`" ? .unknownNeed : .unknownStep,
                               what == "`needs`" ? "`needs` names `\(name.value)`, but there is no such step"
@@ -242,7 +244,12 @@ struct NameResolver {
             }
             var candidates = ["inputs", "steps", "env"] + scope.items.map(\.name)
             candidates += BuiltinFunction.allCases.map(\.rawValue)
-            var hint = Suggestion.didYouMean(root.value, in: candidates)
+            let suggestion = Suggestion.closest(to: root.value, in: candidates)
+            if suggestion == "inputs", let name = reference.memberName(at: 0), inputNames.contains(name.value) {
+                // `input.user`: `user` is meant to be read, so it is not reported unused.
+                inputsSuggested.insert(name.value)
+            }
+            var hint = suggestion.map { "did you mean `\($0)`?" }
             if let function = BuiltinFunction(rawValue: root.value) { hint = "call it: `\(function.rawValue)()`" }
             diagnostics.error(.unknownRoot, "unknown name `\(root.value)` in expression", at: root.range,
                               hint: hint ?? "expressions start from `inputs`, `steps`, `env`"

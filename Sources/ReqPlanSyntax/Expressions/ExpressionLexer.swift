@@ -109,8 +109,12 @@ struct ExpressionLexer {
             index += 1
         }
         if let next = peek(), ExpressionLexer.isNameStart(next) {
-            throw ExpressionSyntaxError(message: "invalid number `\(text)\(next)`", start: start, end: index + 1,
-                                        hint: nil)
+            while let scalar = peek(), ExpressionLexer.isNameContinue(scalar) {
+                text.unicodeScalars.append(scalar)
+                index += 1
+            }
+            throw ExpressionSyntaxError(message: "invalid number `\(text)`", start: start, end: index,
+                                        hint: "names start with a letter or `_`")
         }
         if !isDouble, let value = Int(text) {
             return ExpressionToken(kind: .integer(value), start: start, end: index)

@@ -75,12 +75,6 @@ public struct TemplateParser: Sendable {
                     parts.append(.text(literal))
                     literal = ""
                 }
-                if !TemplateParser.hasClosingBraces(scalars, from: index + 3) {
-                    // Whatever follows would be misread as part of the expression.
-                    return .failure(.error(
-                        .malformedExpression, "`${{` is never closed", at: SourceRange(start: locate(index), length: 3),
-                        hint: "close the expression with `}}`"))
-                }
                 do {
                     var parser = try ExpressionParser(scalars: scalars, start: index + 3, closedByBraces: true,
                                                       locate: locate)
@@ -88,6 +82,13 @@ public struct TemplateParser: Sendable {
                     parts.append(.expression(expression))
                     index = end
                 } catch {
+                    var error = error
+                    if !error.message.contains("`}}`"), !TemplateParser.hasClosingBraces(scalars, from: index + 3) {
+                        // Without `}}` the text after the expression is read as part of it; say what is missing.
+                        error = ExpressionSyntaxError(message: "expected `}}` to close the expression",
+                                                      start: error.start, end: error.end,
+                                                      hint: "close the expression with `}}`")
+                    }
                     return .failure(diagnostic(error, locate: locate, opening: index))
                 }
                 continue

@@ -36,7 +36,9 @@ public enum PlanParser {
         }
         var reader = PlanReader(source: source, limits: limits)
         let plan = reader.readPlan(root)
-        return ParseResult(plan: plan, diagnostics: reader.diagnostics.diagnostics, source: source)
+        // Past the alias-expansion limit nothing more was read: planning the rest would only cascade.
+        return ParseResult(plan: reader.budgetExceeded ? nil : plan, diagnostics: reader.diagnostics.diagnostics,
+                           source: source)
     }
 
     /// Reads and parses the plan file at `path`.
@@ -107,7 +109,9 @@ extension PlanReader {
             return nil
         }
         guard let top = mapping(root, "the plan") else { return nil }
-        checkKeys(top, allowed: PlanReader.planKeys, in: "the plan")
+        // Top-level keys starting with `x-` are extensions, ignored: a place to keep YAML anchors.
+        checkKeys(MappingEntries(entries: top.entries.filter { !$0.key.value.hasPrefix("x-") }, range: top.range),
+                  allowed: PlanReader.planKeys, in: "the plan")
 
         var version = Located(1, at: SourceRange(at: SourceLocation(line: 1, column: 1)))
         if let node = top.value("reqplan") {
@@ -141,6 +145,15 @@ extension PlanReader {
                               hint: "a plan lists its steps under `steps:`")
         }
         let outputs = top.value("outputs").map { readOutputs($0) } ?? []
+        for need in invalidNeeds where !invalidStepIDs.contains(need.value) {
+            // `group.member`: ids are unique plan-wide, so the member's own id is meant.
+            let last = need.value.split(separator: ".").last.map(String.init)
+            let hint = last.flatMap { member in
+                stepIDs[member] == nil ? nil : "step ids are unique in the whole plan: write `\(member)`"
+            }
+            diagnostics.error(.invalidName, "invalid step id `\(need.value)` in `needs`", at: need.range,
+                              hint: hint ?? "names start with a letter or `_` and contain letters, digits, `_` and `-`")
+        }
 
         var plan = Plan(
             source: source, version: version,
@@ -183,7 +196,7 @@ extension PlanReader {
             }
             guard let fields = mapping(value, what) else { continue }
             checkKeys(fields, allowed: PlanReader.inputKeys, in: what)
-            let type = fields.value("type").flatMap { choice($0, "type of \(what)", ValueType.self) }
+            let type = fields.value("type").flatMap { choice($0, "`type` of \(what)", ValueType.self) }
             let defaultValue = fields.value("default").flatMap { literal($0, "the default of \(what)") }
             if let type, let defaultValue, defaultValue.value != .null, defaultValue.value.type != type.value {
                 diagnostics.error(.wrongType,

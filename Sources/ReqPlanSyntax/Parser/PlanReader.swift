@@ -30,9 +30,13 @@ struct PlanReader {
     /// Nodes that may still be visited before the alias-expansion limit.
     private var nodeBudget: Int
     private let maxNodes: Int
-    private var budgetExceeded = false
+    private(set) var budgetExceeded = false
     /// Step ids declared, including those whose step could not be read.
     var stepIDs: [String: SourceRange] = [:]
+    /// Step ids that are not valid names (reported where they are declared).
+    var invalidStepIDs: Set<String> = []
+    /// `needs` entries that are not valid names, reported at the end of the plan.
+    var invalidNeeds: [Located<String>] = []
     /// Whether `defaults.base_url` is set, so relative URLs can be checked.
     var hasBaseURL = false
     /// Whether some `${{ }}` did not parse (so what it reads is unknown).
@@ -144,6 +148,7 @@ struct PlanReader {
             }
             if scalar.string == "<<" && (scalar.style == .plain || scalar.style == .any) {
                 merged += mergeEntries(value, what)
+                if budgetExceeded { return nil }
                 continue
             }
             entries.append((Located(scalar.string, at: range(key)), value))
@@ -158,7 +163,12 @@ struct PlanReader {
     private mutating func mergeEntries(_ node: Node, _ what: String) -> [(key: Located<String>, value: Node)] {
         switch node {
         case .mapping:
-            return mapping(node, "a `<<` merge")?.entries ?? []
+            let entries = mapping(node, "a `<<` merge")?.entries ?? []
+            // Entries copied by a merge cost like nodes, so merges of merges cannot run away.
+            for _ in entries {
+                guard charge(node) else { return [] }
+            }
+            return entries
         case .sequence(let sequence):
             // Earlier mappings in the list win over later ones.
             var result: [(key: Located<String>, value: Node)] = []
@@ -253,7 +263,7 @@ struct PlanReader {
         switch scalarValue(node) {
         case .string(let value): text = value
         case .int(let value):
-            diagnostics.error(.invalidDuration, "\(what) needs a unit: `\(value)`", at: range(node),
+            diagnostics.error(.invalidDuration, "duration `\(value)` for \(what) has no unit", at: range(node),
                               hint: "write `\(value)s` or `\(value)ms`")
             return nil
         default:
@@ -290,7 +300,7 @@ struct PlanReader {
         let options = T.allCases.map(\.rawValue)
         let hint = Suggestion.didYouMean(text.value, in: options)
             ?? "expected one of " + options.map { "`\($0)`" }.joined(separator: ", ")
-        diagnostics.error(.invalidValue, "invalid \(what) `\(text.value)`", at: text.range, hint: hint)
+        diagnostics.error(.invalidValue, "invalid value `\(text.value)` for \(what)", at: text.range, hint: hint)
         return nil
     }
 

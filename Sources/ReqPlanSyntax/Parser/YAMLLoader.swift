@@ -93,7 +93,8 @@ enum YAMLLoader {
                 message = "this quoted string is never closed"
                 at = SourceRange(at: location(context.mark))
                 notes = []
-                hint = "add the closing quote; a quoted string may span lines, so YAML read to the end of the file"
+                let quote = source.character(at: location(context.mark)).map { "`\($0)`" } ?? "quote"
+                hint = "close it with \(quote); a quoted string may span lines, so YAML read on to the end of the file"
             } else if problem.contains("mapping values are not allowed") {
                 hint = continuesValueAbove(location(mark), in: source)
                     ? "this line is indented more than the key above it, so YAML reads it as part of that key's value; "

@@ -18,7 +18,9 @@ extension PlanReader {
                 let names = HTTPMethodName.allCases.map(\.rawValue)
                 let hint = names.contains(text.value.uppercased())
                     ? "methods are written in capitals: `\(text.value.uppercased())`"
-                    : Suggestion.didYouMean(text.value.uppercased(), in: names)
+                    // Methods are short: two edits turn `FETCH` into `PATCH`, which helps nobody.
+                    : Suggestion.closest(to: text.value.uppercased(), in: names, maxDistance: 1)
+                        .map { "did you mean `\($0)`?" }
                         ?? "methods are " + names.map { "`\($0)`" }.joined(separator: ", ")
                 diagnostics.error(.invalidMethod, "invalid HTTP method `\(text.value)`", at: text.range, hint: hint)
             }

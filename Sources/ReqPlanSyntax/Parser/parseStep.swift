@@ -18,6 +18,7 @@ extension PlanReader {
         var steps: [Step] = []
         for (id, value) in entries.entries {
             let validName = checkName(id, "step id")
+            if !validName { invalidStepIDs.insert(id.value) }
             if validName {
                 if let first = stepIDs[id.value] {
                     diagnostics.error(.duplicateStep, "duplicate step id `\(id.value)`", at: id.range,
@@ -48,6 +49,7 @@ extension PlanReader {
         let isForEach = fields.has("for_each")
         let bodies = kinds.filter { $0.key.value != "for_each" }
         if kinds.isEmpty {
+            registerUnreadMembers(node)
             if !misspeltKind {
                 diagnostics.error(.missingKey, "\(what) has no `request`, `group`, `sequence` or `for_each`",
                                   at: id.range, hint: "a step is exactly one of `request`, `group`, `sequence`, `for_each`")
@@ -62,6 +64,7 @@ extension PlanReader {
                                   hint: isForEach ? "a for_each body is one `request` or one `group`"
                                     : "a step is exactly one of `request`, `group`, `sequence`, `for_each`")
             }
+            registerUnreadMembers(node)
             return nil
         }
         if isForEach && bodies.isEmpty {
@@ -72,6 +75,7 @@ extension PlanReader {
         if isForEach, let body = bodies.first, body.key.value == "sequence" {
             diagnostics.error(.conflictingKeys, "a for_each body is a `request` or a `group`, not a `sequence`",
                               at: body.key.range, hint: "use a `group` with a `sequence` member")
+            registerUnreadMembers(node)
             return nil
         }
         if !isForEach, let asKey = fields.key("as") {
@@ -111,8 +115,11 @@ extension PlanReader {
             }
         }
 
-        let needs = fields.value("needs").map { names($0, "`needs` of \(what)") } ?? []
-        for need in needs { _ = checkName(need, "step id in `needs`") }
+        // A name that is not a valid id is left out, and reported once every step id is known
+        // (not at all when it names a step whose id is reported already).
+        var needs = fields.value("needs").map { names($0, "`needs` of \(what)") } ?? []
+        invalidNeeds += needs.filter { !PlanReader.isValidName($0.value) }
+        needs.removeAll { !PlanReader.isValidName($0.value) }
         let condition = fields.value("if").flatMap { self.condition($0, "`if` of \(what)") }
         let description = fields.value("description").flatMap { text($0, "`description` of \(what)") }?.value
         let timeout = fields.value("timeout").flatMap { duration($0, "`timeout` of \(what)") }
@@ -127,6 +134,24 @@ extension PlanReader {
         return Step(id: id, kind: kind, needs: needs, condition: condition, description: description, timeout: timeout,
                     retry: retry, expect: expect, concurrency: concurrency, onFailure: onFailure,
                     range: SourceRange(start: id.range.start, end: id.range.end))
+    }
+
+    /// Records the ids of the members of a step that is not read (under `group:`, `sequence:`
+    /// or a misspelling of them), so that references to them are not reported as unknown steps.
+    private mutating func registerUnreadMembers(_ node: Node, depth: Int = 0) {
+        guard depth < 100, case .mapping(let fields) = node else { return }
+        for (key, value) in fields {
+            guard case .scalar(let keyScalar) = key, case .mapping(let members) = value else { continue }
+            let kind = PlanReader.stepKindKeys.contains(keyScalar.string)
+                ? keyScalar.string : Suggestion.closest(to: keyScalar.string, in: PlanReader.stepKindKeys)
+            guard kind == "group" || kind == "sequence" else { continue }
+            for (memberKey, member) in members {
+                guard charge(member) else { return }
+                guard case .scalar(let id) = memberKey else { continue }
+                if stepIDs[id.string] == nil { stepIDs[id.string] = range(memberKey) }
+                registerUnreadMembers(member, depth: depth + 1)
+            }
+        }
     }
 
     private func describeKind(_ kindName: String, _ body: String) -> String {

@@ -12,9 +12,11 @@ public struct SourceFile: Sendable {
     public init(path: String, text: String) {
         self.path = path
         self.text = text
-        self.lines = text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-            line.hasSuffix("\r") ? line.dropLast() : line
-        }
+        // `"\r\n"` is one `Character`, so it must be named as a separator of its own;
+        // a lone `"\r"` also ends a line, as in YAML.
+        self.lines = text.split(omittingEmptySubsequences: false, whereSeparator: { character in
+            character == "\n" || character == "\r\n" || character == "\r"
+        })
     }
 
     /// The text of line `number` (1-based), or `nil` past the end.

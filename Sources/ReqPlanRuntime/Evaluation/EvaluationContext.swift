@@ -1,0 +1,47 @@
+import ReqPlanSyntax
+
+/// What an expression can see when it is evaluated: inputs, declared environment
+/// variables, the results of finished steps, for_each items, and (in `if:`) how
+/// the step's dependencies ended.
+public struct EvaluationContext: Sendable {
+    /// Input values by name.
+    public var inputs: [String: Value]
+    /// Environment variables declared by inputs, by name.
+    public var environment: [String: String]
+    /// Looks up a finished step's result as a value (`nil` when unknown or not finished).
+    public var step: @Sendable (String) -> Value?
+    /// for_each item values in scope, by item name.
+    public var items: [String: Value]
+    /// `success()`: every dependency succeeded.
+    public var dependenciesSucceeded: Bool
+    /// `failure()`: some dependency failed (or was skipped because of a failure).
+    public var dependencyFailed: Bool
+
+    /// Creates a context.
+    public init(
+        inputs: [String: Value], environment: [String: String], step: @escaping @Sendable (String) -> Value?,
+        items: [String: Value] = [:], dependenciesSucceeded: Bool = true, dependencyFailed: Bool = false
+    ) {
+        self.inputs = inputs
+        self.environment = environment
+        self.step = step
+        self.items = items
+        self.dependenciesSucceeded = dependenciesSucceeded
+        self.dependencyFailed = dependencyFailed
+    }
+}
+
+/// Why an expression could not be evaluated at run time.
+public struct EvaluationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public var message: String
+    /// The expression, or the part of it, that failed.
+    public var range: SourceRange?
+
+    public init(_ message: String, at range: SourceRange?) {
+        self.message = message
+        self.range = range
+    }
+
+    public var description: String { message }
+}

@@ -1,0 +1,258 @@
+import ReqPlanSyntax
+
+/// Evaluates `${{ }}` expressions and templates against an `EvaluationContext`.
+///
+/// Paths are lenient, as in GitHub Actions: a missing member, an index out of
+/// range, or a path into `null` gives `null`. Operators are strict: `<` and
+/// friends compare two numbers or two strings; `&&`, `||` and `!` take booleans
+/// (`null` counts as false).
+public enum ExpressionEvaluator {
+    /// The value of an expression.
+    public static func evaluate(_ expression: Expression, in context: EvaluationContext) throws(EvaluationError)
+        -> Value
+    {
+        switch expression {
+        case .literal(let value, _):
+            return value
+        case .variable(let name):
+            return try root(name, in: context)
+        case .access:
+            return try access(expression, in: context)
+        case .call(let name, let arguments, let range):
+            return try call(name, arguments, range: range, in: context)
+        case .not(let operand, let range):
+            return .bool(!(try truth(evaluate(operand, in: context), at: range, what: "`!`")))
+        case .binary(let op, let left, let right, let range):
+            return try binary(op, left, right, range: range, in: context)
+        }
+    }
+
+    /// A template's value: the typed value of a single `${{ }}`, otherwise the interpolated text.
+    public static func evaluate(_ template: Template, in context: EvaluationContext) throws(EvaluationError) -> Value {
+        if let expression = template.singleExpression { return try evaluate(expression, in: context) }
+        return .string(try text(template, in: context))
+    }
+
+    /// A template as text (for URLs, headers, raw bodies).
+    public static func text(_ template: Template, in context: EvaluationContext) throws(EvaluationError) -> String {
+        var result = ""
+        for part in template.parts {
+            switch part {
+            case .text(let text): result += text
+            case .expression(let expression): result += try evaluate(expression, in: context).interpolated
+            }
+        }
+        return result
+    }
+
+    /// A value template (JSON bodies, query values, for_each lists, expected values).
+    public static func evaluate(_ template: ValueTemplate, in context: EvaluationContext) throws(EvaluationError)
+        -> Value
+    {
+        switch template {
+        case .literal(let value, _): return value
+        case .template(let inner): return try evaluate(inner, in: context)
+        case .list(let items, _):
+            var values: [Value] = []
+            values.reserveCapacity(items.count)
+            for item in items { values.append(try evaluate(item, in: context)) }
+            return .list(values)
+        case .object(let entries, _):
+            var fields: [Value.Field] = []
+            fields.reserveCapacity(entries.count)
+            for entry in entries { fields.append(.init(entry.key.value, try evaluate(entry.value, in: context))) }
+            return .object(fields)
+        }
+    }
+
+    /// Whether a condition holds: `true` runs, `false` and `null` do not, anything else is an error.
+    public static func condition(_ expression: Expression, in context: EvaluationContext) throws(EvaluationError)
+        -> Bool
+    {
+        let value = try evaluate(expression, in: context)
+        switch value {
+        case .bool(let flag): return flag
+        case .null: return false
+        default:
+            throw EvaluationError("the condition is \(value.type.withArticle), not a boolean", at: expression.range)
+        }
+    }
+
+    // MARK: Paths
+
+    private static func root(_ name: Located<String>, in context: EvaluationContext) throws(EvaluationError) -> Value {
+        switch name.value {
+        case "inputs": return .object(context.inputs.sorted { $0.key < $1.key }.map { .init($0.key, $0.value) })
+        case "env": return .object(context.environment.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })
+        case "steps": throw EvaluationError("`steps` needs a step id", at: name.range)
+        default:
+            if let item = context.items[name.value] { return item }
+            throw EvaluationError("unknown name `\(name.value)`", at: name.range)
+        }
+    }
+
+    private static func access(_ expression: Expression, in context: EvaluationContext) throws(EvaluationError)
+        -> Value
+    {
+        // Flatten the chain of accesses down to its base.
+        var components: [Located<PathComponent>] = []
+        var base = expression
+        while case .access(let inner, let component, _) = base {
+            components.append(component)
+            base = inner
+        }
+        components.reverse()
+        var start: Value
+        var rest = components[...]
+        if case .variable(let name) = base {
+            switch name.value {
+            case "steps":
+                guard case .member(let id)? = rest.first?.value else {
+                    throw EvaluationError("`steps` needs a step id", at: name.range)
+                }
+                start = context.step(id) ?? .null
+                rest = rest.dropFirst()
+                // Header names are case-insensitive: results store them in lower case.
+                if rest.count >= 2, case .member("headers") = rest[rest.startIndex].value,
+                    case .member(let header) = rest[rest.startIndex + 1].value
+                {
+                    var lowered = Array(rest)
+                    lowered[1].value = .member(header.lowercased())
+                    rest = lowered[...]
+                }
+            case "inputs":
+                guard case .member(let input)? = rest.first?.value else { return try root(name, in: context) }
+                start = context.inputs[input] ?? .null
+                rest = rest.dropFirst()
+            case "env":
+                guard case .member(let variable)? = rest.first?.value else { return try root(name, in: context) }
+                start = context.environment[variable].map(Value.string) ?? .null
+                rest = rest.dropFirst()
+            default:
+                start = try root(name, in: context)
+            }
+        } else {
+            start = try evaluate(base, in: context)
+        }
+        return follow(start, Array(rest.map(\.value)))
+    }
+
+    /// Follows path components from `value`; `[*]` maps the rest of the path over each element.
+    public static func follow(_ value: Value, _ components: [PathComponent]) -> Value {
+        var current = value
+        for (position, component) in components.enumerated() {
+            switch component {
+            case .member(let name):
+                current = current[name] ?? .null
+            case .index(let index):
+                guard case .list(let items) = current else { return .null }
+                let resolved = index < 0 ? items.count + index : index
+                current = items.indices.contains(resolved) ? items[resolved] : .null
+            case .wildcard:
+                let rest = Array(components[(position + 1)...])
+                switch current {
+                case .list(let items): return .list(items.map { follow($0, rest) })
+                case .object(let fields): return .list(fields.map { follow($0.value, rest) })
+                default: return .null
+                }
+            }
+        }
+        return current
+    }
+
+    // MARK: Operators
+
+    private static func truth(_ value: Value, at range: SourceRange, what: String) throws(EvaluationError) -> Bool {
+        switch value {
+        case .bool(let flag): return flag
+        case .null: return false
+        default: throw EvaluationError("\(what) needs booleans, found \(value.type.withArticle)", at: range)
+        }
+    }
+
+    private static func binary(
+        _ op: BinaryOperator, _ left: Expression, _ right: Expression, range: SourceRange, in context: EvaluationContext
+    ) throws(EvaluationError) -> Value {
+        switch op {
+        case .and:
+            guard try truth(evaluate(left, in: context), at: left.range, what: "`&&`") else { return .bool(false) }
+            return .bool(try truth(evaluate(right, in: context), at: right.range, what: "`&&`"))
+        case .or:
+            if try truth(evaluate(left, in: context), at: left.range, what: "`||`") { return .bool(true) }
+            return .bool(try truth(evaluate(right, in: context), at: right.range, what: "`||`"))
+        case .equal:
+            return .bool(try evaluate(left, in: context).languageEquals(evaluate(right, in: context)))
+        case .notEqual:
+            return .bool(!(try evaluate(left, in: context).languageEquals(evaluate(right, in: context))))
+        case .less, .lessOrEqual, .greater, .greaterOrEqual:
+            let lhs = try evaluate(left, in: context)
+            let rhs = try evaluate(right, in: context)
+            let order: Int
+            if let a = lhs.doubleValue, let b = rhs.doubleValue {
+                order = a < b ? -1 : (a == b ? 0 : 1)
+            } else if case .string(let a) = lhs, case .string(let b) = rhs {
+                order = a < b ? -1 : (a == b ? 0 : 1)
+            } else {
+                throw EvaluationError(
+                    "`\(op.rawValue)` compares two numbers or two strings, found \(lhs.type.withArticle) and \(rhs.type.withArticle)",
+                    at: range)
+            }
+            switch op {
+            case .less: return .bool(order < 0)
+            case .lessOrEqual: return .bool(order <= 0)
+            case .greater: return .bool(order > 0)
+            default: return .bool(order >= 0)
+            }
+        }
+    }
+
+    // MARK: Functions
+
+    private static func call(
+        _ name: Located<String>, _ arguments: [Expression], range: SourceRange, in context: EvaluationContext
+    ) throws(EvaluationError) -> Value {
+        guard let function = BuiltinFunction(rawValue: name.value) else {
+            throw EvaluationError("unknown function `\(name.value)`", at: name.range)
+        }
+        guard arguments.count == function.arity else {
+            throw EvaluationError("`\(function.rawValue)` takes \(function.arity) arguments", at: range)
+        }
+        var values: [Value] = []
+        for argument in arguments { values.append(try evaluate(argument, in: context)) }
+        switch function {
+        case .success: return .bool(context.dependenciesSucceeded)
+        case .failure: return .bool(context.dependencyFailed)
+        case .always: return .bool(true)
+        case .length:
+            switch values[0] {
+            case .string(let text): return .int(text.count)
+            case .list(let items): return .int(items.count)
+            case .object(let fields): return .int(fields.count)
+            case .null: return .int(0)
+            default: throw EvaluationError("`length` takes a string, a list or an object, found \(values[0].type.withArticle)", at: range)
+            }
+        case .contains:
+            switch (values[0], values[1]) {
+            case (.string(let haystack), .string(let needle)): return .bool(haystack.contains(needle))
+            case (.string(let haystack), let needle): return .bool(haystack.contains(needle.interpolated))
+            case (.list(let items), let needle): return .bool(items.contains { $0.languageEquals(needle) })
+            case (.null, _): return .bool(false)
+            default:
+                throw EvaluationError("`contains` searches a string or a list, found \(values[0].type.withArticle)", at: range)
+            }
+        case .json:
+            return .string(values[0].jsonText())
+        case .fromJSON:
+            guard case .string(let text) = values[0] else {
+                throw EvaluationError("`from_json` takes a string, found \(values[0].type.withArticle)", at: range)
+            }
+            do {
+                return try Value.parseJSON(text)
+            } catch {
+                throw EvaluationError("`from_json` could not parse its argument: \(error)", at: range)
+            }
+        case .default:
+            return values[0] == .null ? values[1] : values[0]
+        }
+    }
+}

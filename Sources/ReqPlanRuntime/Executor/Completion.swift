@@ -1,0 +1,134 @@
+import Synchronization
+
+/// A one-shot event carrying a step's result: fired once when the step ends,
+/// awaited by every step that depends on it. Waiters hold no thread and no
+/// concurrency slot, and a cancelled waiter stops waiting at once.
+final class Completion: Sendable {
+    private struct State {
+        var result: StepResult?
+        var waiters: [Int: CheckedContinuation<StepResult?, Never>] = [:]
+        var nextID = 0
+    }
+
+    private let state = Mutex(State())
+
+    /// Fires the event; later calls are ignored.
+    func fire(_ result: StepResult) {
+        let waiters = state.withLock { state -> [CheckedContinuation<StepResult?, Never>] in
+            guard state.result == nil else { return [] }
+            state.result = result
+            let waiting = Array(state.waiters.values)
+            state.waiters = [:]
+            return waiting
+        }
+        for waiter in waiters { waiter.resume(returning: result) }
+    }
+
+    /// The result if the event has fired.
+    var result: StepResult? { state.withLock { $0.result } }
+
+    /// Waits for the event; returns `nil` if the waiting task is cancelled first.
+    func wait() async -> StepResult? {
+        if let result = state.withLock({ $0.result }) { return result }
+        let id = state.withLock { state -> Int in
+            state.nextID += 1
+            return state.nextID
+        }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<StepResult?, Never>) in
+                let immediate: StepResult?? = state.withLock { state in
+                    if let result = state.result { return .some(result) }
+                    if Task.isCancelled { return .some(nil) }
+                    state.waiters[id] = continuation
+                    return nil
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiter?.resume(returning: nil)
+        }
+    }
+}
+
+/// A counting semaphore for concurrency limits: FIFO, cancellation-aware.
+final class AsyncLimiter: Sendable {
+    private struct State {
+        var available: Int
+        var waiters: [(id: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextID = 0
+        var inFlight = 0
+        var peak = 0
+    }
+
+    /// The limit.
+    let limit: Int
+    private let state: Mutex<State>
+
+    init(limit: Int) {
+        self.limit = limit
+        self.state = Mutex(State(available: limit))
+    }
+
+    /// The most slots ever held at once.
+    var peak: Int { state.withLock { $0.peak } }
+
+    /// Takes a slot, waiting if none is free. Returns `false` if cancelled while waiting.
+    func acquire() async -> Bool {
+        let id: Int? = state.withLock { state in
+            if state.available > 0 && state.waiters.isEmpty {
+                state.available -= 1
+                state.inFlight += 1
+                state.peak = max(state.peak, state.inFlight)
+                return nil
+            }
+            state.nextID += 1
+            return state.nextID
+        }
+        guard let id else { return true }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let cancelled = state.withLock { state -> Bool in
+                    if Task.isCancelled { return true }
+                    state.waiters.append((id, continuation))
+                    return false
+                }
+                if cancelled { continuation.resume(returning: false) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume(returning: false)
+        }
+    }
+
+    /// Gives a slot back, handing it to the longest waiter if any.
+    func release() {
+        let next = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            state.inFlight -= 1
+            if state.waiters.isEmpty {
+                state.available += 1
+                return nil
+            }
+            state.inFlight += 1
+            state.peak = max(state.peak, state.inFlight)
+            return state.waiters.removeFirst().continuation
+        }
+        next?.resume(returning: true)
+    }
+}
+
+/// Why a scope was cancelled, set before its tasks are cancelled so that each
+/// cancelled step can say why.
+final class CancellationReason: Sendable {
+    private let reason = Mutex<StepReason?>(nil)
+
+    /// Records the first reason only.
+    func set(_ value: StepReason) {
+        reason.withLock { if $0 == nil { $0 = value } }
+    }
+
+    var value: StepReason? { reason.withLock { $0 } }
+}

@@ -1,0 +1,320 @@
+import Synchronization
+import Foundation
+import ReqPlanPlanner
+import ReqPlanSyntax
+
+/// Runs a planned plan on Swift structured concurrency.
+///
+/// Every step is a child task of the scope it belongs to (the plan, a group, a
+/// sequence, a for_each), so scopes join on their boundary and cancelling a
+/// scope cancels everything in it. A step's task first awaits the completion
+/// events of its dependencies — it starts the moment the last one ends, with
+/// no polling — then takes concurrency slots only around each request attempt.
+public struct Executor: Sendable {
+    let graph: PlanGraph
+    let transport: any Transport
+    let configuration: RunConfiguration
+    let observer: any ExecutionObserver
+    let inputs: RunInputs
+    let builder: RequestBuilder
+    let clock = ContinuousClock()
+    let startInstant: ContinuousClock.Instant
+    /// Nodes whose innermost for_each is a given loop (or `nil`: the plan).
+    let nodesByLoop: [NodeID?: [NodeID]]
+
+    /// Creates an executor for one run.
+    public init(
+        graph: PlanGraph, transport: any Transport, inputs: RunInputs, configuration: RunConfiguration,
+        observer: any ExecutionObserver = NoObserver()
+    ) {
+        self.graph = graph
+        self.transport = transport
+        self.inputs = inputs
+        self.configuration = configuration
+        self.observer = observer
+        self.builder = RequestBuilder(defaults: graph.plan.defaults, files: configuration.files)
+        self.startInstant = ContinuousClock.now
+        var byLoop: [NodeID?: [NodeID]] = [:]
+        for node in graph.nodes { byLoop[node.loop, default: []].append(node.nodeID) }
+        self.nodesByLoop = byLoop
+    }
+
+    /// Time since the run started.
+    func now() -> Duration { clock.now - startInstant }
+
+    /// Runs the plan to the end, or until the task is cancelled (interrupt) or the plan's timeout.
+    /// Always returns the results gathered, even when interrupted.
+    public func run() async -> RunResult {
+        let root = Frame(parent: nil, loop: nil, itemIndex: nil, items: [:], nodes: nodesByLoop[nil] ?? [])
+        let rootReason = CancellationReason()
+        let planLimit = configuration.concurrency ?? graph.plan.concurrency?.value
+        let scope = Scope(policy: graph.plan.onFailure?.value ?? .continue,
+                          limiters: planLimit.map { [AsyncLimiter(limit: $0)] } ?? [], reasons: [rootReason])
+        var timedOut = false
+        if let timeout = graph.plan.timeout?.value {
+            timedOut = await withTimeout(timeout.duration, reason: rootReason,
+                                         message: "the plan timed out after \(timeout)") {
+                _ = await self.runMembers(self.graph.roots, frame: root, scope: scope)
+            }
+        } else {
+            _ = await runMembers(graph.roots, frame: root, scope: scope)
+        }
+        let interrupted = Task.isCancelled && !timedOut
+
+        var results: [String: StepResult] = [:]
+        var order: [String] = []
+        for id in nodesByLoop[nil] ?? [] {
+            let node = graph.nodes[id]
+            order.append(node.id)
+            results[node.id] = root.completions[id]?.result
+                ?? StepResult(id: node.id, state: .cancelled, reason: StepReason(.cancelled, "the run was interrupted"))
+        }
+        let context = evaluationContext(frame: root, succeeded: true, failed: false)
+        var outputs: [(name: String, value: Value)] = []
+        var outputErrors: [String] = []
+        for output in graph.plan.outputs {
+            do {
+                outputs.append((output.name.value, try ExpressionEvaluator.evaluate(output.value, in: context)))
+            } catch {
+                outputs.append((output.name.value, .null))
+                outputErrors.append("output `\(output.name.value)`: \(error.message)")
+            }
+        }
+        return RunResult(results: results, order: order, outputs: outputs, outputErrors: outputErrors,
+                         interrupted: interrupted, timedOut: timedOut, duration: now())
+    }
+
+    // MARK: Scopes
+
+    /// Runs `members` as child tasks of one task group and returns their results in order.
+    /// With `fail_fast`, the first failure cancels the others.
+    func runMembers(_ members: [NodeID], frame: Frame, scope: Scope) async -> [StepResult] {
+        var results = [StepResult?](repeating: nil, count: members.count)
+        await withTaskGroup(of: (Int, StepResult).self) { group in
+            for (position, member) in members.enumerated() {
+                group.addTask { (position, await self.runStep(member, frame: frame, scope: scope)) }
+            }
+            for await (position, result) in group {
+                results[position] = result
+                if result.state == .failed && scope.policy == .failFast, let reason = scope.reasons.first {
+                    reason.set(StepReason(.cancelled, "cancelled because `\(result.id)` failed (fail_fast)"))
+                    group.cancelAll()
+                }
+            }
+        }
+        return results.enumerated().map { position, result in
+            result ?? StepResult(id: graph.nodes[members[position]].id, state: .cancelled,
+                                 reason: StepReason(.cancelled, "never started"))
+        }
+    }
+
+    /// Runs `body`, cancelling it when `duration` passes first.
+    /// - Returns: whether the timeout fired.
+    func withTimeout(_ duration: Duration, reason: CancellationReason, message: String,
+                     body: @escaping @Sendable () async -> Void) async -> Bool
+    {
+        enum Event: Sendable { case finished, timerFired, timerCancelled }
+        return await withTaskGroup(of: Event.self) { group in
+            group.addTask {
+                await body()
+                return .finished
+            }
+            group.addTask {
+                do {
+                    try await Task.sleep(for: duration)
+                    return .timerFired
+                } catch {
+                    return .timerCancelled
+                }
+            }
+            let first = await group.next()
+            if first == .timerFired {
+                reason.set(StepReason(.timeout, message))
+                group.cancelAll()
+                while await group.next() != nil {}
+                return true
+            }
+            group.cancelAll()
+            while await group.next() != nil {}
+            return false
+        }
+    }
+
+    // MARK: Steps
+
+    /// Waits for the step's dependencies, decides whether it runs, runs it, and fires its completion.
+    func runStep(_ id: NodeID, frame: Frame, scope: Scope) async -> StepResult {
+        let node = graph.nodes[id]
+        var dependencies: [StepResult] = []
+        for dependency in node.dependencies {
+            guard let completion = frame.completion(of: dependency.target), let result = await completion.wait()
+            else {
+                return finish(id, frame: frame, cancelledResult(node, scope: scope, started: false))
+            }
+            dependencies.append(result)
+        }
+        let ready = now()
+        if Task.isCancelled { return finish(id, frame: frame, cancelledResult(node, scope: scope, started: false)) }
+
+        let allSucceeded = dependencies.allSatisfy { $0.state == .succeeded }
+        let failure = dependencies.first { $0.state == .failed || $0.state == .cancelled || $0.causedByFailure }
+        let context = evaluationContext(frame: frame, succeeded: allSucceeded, failed: failure != nil)
+
+        if let condition = node.step.condition {
+            do {
+                if !(try ExpressionEvaluator.condition(condition, in: context)) {
+                    var result = StepResult(id: node.id, state: .skipped,
+                                            reason: StepReason(.condition, "its `if` is false"))
+                    result.causedByFailure = failure != nil && !allSucceeded
+                    return finish(id, frame: frame, result, ready: ready)
+                }
+            } catch {
+                return finish(id, frame: frame, StepResult(id: node.id, state: .failed,
+                                                           reason: StepReason(.evaluation, "`if`: \(error.message)")),
+                              ready: ready)
+            }
+        } else if !allSucceeded, let blocker = dependencies.first(where: { $0.state != .succeeded }) {
+            let verb: String
+            switch blocker.state {
+            case .failed: verb = "failed"
+            case .cancelled: verb = "was cancelled"
+            default: verb = "was skipped"
+            }
+            var result = StepResult(id: node.id, state: .skipped,
+                                    reason: StepReason(.dependency, "dependency `\(blocker.id)` \(verb)"))
+            result.causedByFailure = failure != nil
+            return finish(id, frame: frame, result, ready: ready)
+        }
+
+        let start = now()
+        observer.stepStarted(node.id, item: frame.itemIndex, at: start)
+        var result: StepResult
+        switch node.step.kind {
+        case .request(let spec):
+            result = await runRequest(node, spec, frame: frame, scope: scope, itemIndex: nil, context: context)
+        case .group, .sequence:
+            result = await runComposite(node, scope: scope) { inner in
+                await self.runMembers(node.children, frame: frame, scope: inner)
+            }
+        case .forEach(let loop):
+            do {
+                let items = try forEachItems(loop, context: context)
+                result = await runComposite(node, scope: scope) { inner in
+                    await self.runLoop(node, loop, items: items, frame: frame, scope: inner)
+                }
+            } catch {
+                result = StepResult(id: node.id, state: .failed, reason: StepReason(.evaluation, error.message))
+            }
+        }
+        result.ready = ready
+        result.start = start
+        return finish(id, frame: frame, result, ready: ready)
+    }
+
+    /// Runs a group, sequence or for_each body under its own scope and timeout, and aggregates the results.
+    private func runComposite(
+        _ node: StepNode, scope: Scope, body: @escaping @Sendable (Scope) async -> [StepResult]
+    ) async -> StepResult {
+        let reason = CancellationReason()
+        let inner = scope.entering(node.step, reason: reason)
+        let box = ResultBox()
+        var timedOut = false
+        if let timeout = node.step.timeout?.value {
+            timedOut = await withTimeout(timeout.duration, reason: reason,
+                                         message: "\(node.step.kindName) `\(node.id)` timed out after \(timeout)") {
+                box.set(await body(inner))
+            }
+        } else {
+            box.set(await body(inner))
+        }
+        var result = aggregate(node, box.value ?? [])
+        if timedOut, let timeout = node.step.timeout?.value {
+            result.state = .failed
+            result.reason = StepReason(.timeout, "timed out after \(timeout)")
+        }
+        return result
+    }
+
+    /// The state of a group, sequence or for_each from its members' or items' results.
+    func aggregate(_ node: StepNode, _ children: [StepResult]) -> StepResult {
+        var result = StepResult(id: node.id, state: .succeeded)
+        result.children = children
+        let failed = children.filter { $0.state == .failed }
+        let cancelled = children.filter { $0.state == .cancelled }
+        let blocked = children.filter { $0.state == .skipped && $0.causedByFailure }
+        let noun = node.kind == .forEachRequest || node.kind == .forEachGroup ? "item" : "member"
+        func names(_ list: [StepResult]) -> String {
+            list.prefix(5).map { $0.itemIndex.map { "#\($0)" } ?? "`\($0.id)`" }.joined(separator: ", ")
+                + (list.count > 5 ? ", …" : "")
+        }
+        if !failed.isEmpty {
+            result.state = .failed
+            result.reason = StepReason(.members, "\(failed.count) of \(children.count) \(noun)s failed: \(names(failed))")
+        } else if !cancelled.isEmpty {
+            result.state = .cancelled
+            result.reason = cancelled.first?.reason ?? StepReason(.cancelled, "cancelled")
+        } else if !blocked.isEmpty {
+            result.state = .skipped
+            result.causedByFailure = true
+            result.reason = StepReason(.dependency, "\(blocked.count) \(noun)s were skipped: \(names(blocked))")
+        }
+        return result
+    }
+
+    /// Records the end of a step: times, the completion event, the observer. Steps that never
+    /// started end their members too, so nothing waits for them forever.
+    func finish(_ id: NodeID, frame: Frame, _ result: StepResult, ready: Duration? = nil) -> StepResult {
+        var result = result
+        if result.ready == nil { result.ready = ready }
+        result.end = now()
+        if result.itemIndex == nil { result.itemIndex = nil }
+        if result.children == nil, graph.nodes[id].kind != .request, result.state != .succeeded {
+            endUnstartedMembers(of: id, frame: frame, like: result)
+        }
+        frame.completion(of: id)?.fire(result)
+        observer.stepFinished(result)
+        return result
+    }
+
+    private func endUnstartedMembers(of id: NodeID, frame: Frame, like parent: StepResult) {
+        for child in graph.nodes[id].children where graph.nodes[child].loop == frame.loop {
+            guard let completion = frame.completion(of: child), completion.result == nil else { continue }
+            var result = StepResult(id: graph.nodes[child].id, state: parent.state == .cancelled ? .cancelled : .skipped,
+                                    reason: StepReason(parent.state == .cancelled ? .cancelled : .dependency,
+                                                       "`\(parent.id)` did not run"))
+            result.causedByFailure = parent.causedByFailure || parent.state == .failed || parent.state == .cancelled
+            result.end = now()
+            endUnstartedMembers(of: child, frame: frame, like: result)
+            completion.fire(result)
+            observer.stepFinished(result)
+        }
+    }
+
+    /// A `cancelled` result whose reason says why (fail_fast, timeout, or the user's interrupt).
+    func cancelledResult(_ node: StepNode, scope: Scope, started: Bool) -> StepResult {
+        let reason = scope.cancellationReason.map { reason in
+            StepReason(.cancelled, reason.message)
+        } ?? StepReason(.cancelled, started ? "interrupted while running" : "the run was interrupted")
+        return StepResult(id: node.id, state: .cancelled, reason: reason)
+    }
+
+    // MARK: Expressions
+
+    func evaluationContext(frame: Frame, succeeded: Bool, failed: Bool) -> EvaluationContext {
+        let index = graph.index
+        return EvaluationContext(
+            inputs: inputs.values, environment: inputs.environment,
+            step: { id in
+                guard let node = index[id] else { return nil }
+                return frame.completion(of: node)?.result?.value
+            },
+            items: frame.items, dependenciesSucceeded: succeeded, dependencyFailed: failed)
+    }
+}
+
+/// Carries a scope's member results out of a timed task.
+final class ResultBox: Sendable {
+    private let storage = Mutex<[StepResult]?>(nil)
+    func set(_ value: [StepResult]) { storage.withLock { $0 = value } }
+    var value: [StepResult]? { storage.withLock { $0 } }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import ReqPlanPlanner
+import ReqPlanSyntax
+
+/// Settings of one run, given once to the executor.
+public struct RunConfiguration: Sendable {
+    /// Overrides the plan's `concurrency` (`--concurrency`).
+    public var concurrency: Int?
+    /// Where request files are read from.
+    public var files: FileAccess
+    /// Delays before retries are multiplied by this (tests use a small factor).
+    public var backoffScale: Double = 1
+    /// The most a `Retry-After` header may delay a retry.
+    public var maxRetryAfter: Duration = .seconds(60)
+
+    public init(concurrency: Int? = nil, files: FileAccess) {
+        self.concurrency = concurrency
+        self.files = files
+    }
+}
+
+/// The values a run starts from: inputs and the environment variables the plan declares.
+public struct RunInputs: Sendable {
+    public var values: [String: Value]
+    public var environment: [String: String]
+    /// Names of secret inputs and their values, to redact.
+    public var secrets: [String]
+
+    public init(values: [String: Value], environment: [String: String], secrets: [String] = []) {
+        self.values = values
+        self.environment = environment
+        self.secrets = secrets
+    }
+}
+
+/// Receives events while a plan runs (live progress, traces). Calls come from many tasks at once.
+public protocol ExecutionObserver: Sendable {
+    /// A step is about to run (its dependencies have ended and its condition held).
+    func stepStarted(_ id: String, item: Int?, at time: Duration)
+    /// A request attempt ended.
+    func attemptFinished(_ id: String, item: Int?, attempt: AttemptRecord)
+    /// A step (or a for_each item) ended.
+    func stepFinished(_ result: StepResult)
+}
+
+/// An observer that ignores every event.
+public struct NoObserver: ExecutionObserver {
+    public init() {}
+    public func stepStarted(_ id: String, item: Int?, at time: Duration) {}
+    public func attemptFinished(_ id: String, item: Int?, attempt: AttemptRecord) {}
+    public func stepFinished(_ result: StepResult) {}
+}
+
+/// How a run ended.
+public struct RunResult: Sendable {
+    /// Results of every step outside for_each bodies, by id (for_each items are in their step's `children`).
+    public var results: [String: StepResult]
+    /// Step ids in document order.
+    public var order: [String]
+    /// The plan's outputs, in order, with the values they could be given.
+    public var outputs: [(name: String, value: Value)]
+    /// Problems evaluating outputs.
+    public var outputErrors: [String]
+    /// Whether the user interrupted the run (SIGINT, SIGTERM).
+    public var interrupted: Bool
+    /// Whether the plan's `timeout` ran out.
+    public var timedOut: Bool
+    /// How long the run took.
+    public var duration: Duration
+
+    /// `0` all succeeded or were skipped by their own `if`; `1` something failed; `130` interrupted.
+    public var exitCode: Int32 {
+        if interrupted { return 130 }
+        if timedOut { return 1 }
+        let bad = results.values.contains { result in
+            switch result.state {
+            case .failed, .cancelled: true
+            case .skipped: result.causedByFailure
+            case .succeeded: false
+            }
+        }
+        return bad || !outputErrors.isEmpty ? 1 : 0
+    }
+
+    /// How many steps ended in each state.
+    public var counts: [StepState: Int] {
+        var counts: [StepState: Int] = [:]
+        for result in results.values { counts[result.state, default: 0] += 1 }
+        return counts
+    }
+}

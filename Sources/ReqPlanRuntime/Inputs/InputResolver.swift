@@ -1,0 +1,117 @@
+import Foundation
+import ReqPlanSyntax
+
+/// Gives every declared input its value for a run: `--input` over `--inputs-file`
+/// over the environment over the default. Every problem is a located diagnostic.
+public enum InputResolver {
+    /// Resolves the inputs of `plan`.
+    /// - Parameters:
+    ///   - plan: the parsed plan.
+    ///   - overrides: `--input name=value` pairs, in order (later wins).
+    ///   - file: values from `--inputs-file`, if given.
+    ///   - environment: the process environment.
+    /// - Returns: the run's inputs, or every problem found.
+    public static func resolve(
+        plan: Plan, overrides: [(name: String, value: String)], file: [String: Value] = [:],
+        environment: [String: String]
+    ) -> Result<RunInputs, [Diagnostic]> {
+        var diagnostics = DiagnosticCollector(file: plan.source.path)
+        let declared = Dictionary(plan.inputs.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
+        var values: [String: Value] = [:]
+        var env: [String: String] = [:]
+        var secrets: [String] = []
+
+        for name in file.keys.sorted() where declared[name] == nil {
+            diagnostics.error(.invalidInput, "the inputs file sets `\(name)`, which the plan does not declare", at: nil,
+                              hint: Suggestion.didYouMean(name, in: declared.keys.sorted()))
+        }
+        for override in overrides where declared[override.name] == nil {
+            diagnostics.error(.invalidInput, "--input `\(override.name)` is not declared by the plan", at: nil,
+                              hint: Suggestion.didYouMean(override.name, in: declared.keys.sorted())
+                                ?? "declared inputs: " + plan.inputs.map { "`\($0.name.value)`" }.joined(separator: ", "))
+        }
+
+        for input in plan.inputs {
+            let name = input.name.value
+            let type = input.effectiveType
+            var value: Value?
+            if let variable = input.env?.value, let text = environment[variable] {
+                env[variable] = text
+                value = convert(text, to: type)
+                if value == nil {
+                    diagnostics.error(.invalidInput, "environment variable `\(variable)` for input `\(name)` is not \(type.withArticle)",
+                                      at: input.env?.range)
+                }
+            }
+            if let fromFile = file[name] { value = fromFile }
+            if let text = overrides.last(where: { $0.name == name })?.value {
+                guard let converted = convert(text, to: type) else {
+                    diagnostics.error(.invalidInput, "--input `\(name)` must be \(type.withArticle), got `\(text)`",
+                                      at: input.name.range, hint: hint(for: type))
+                    continue
+                }
+                value = converted
+            }
+            if value == nil { value = input.defaultValue?.value }
+            guard let value else {
+                let source = input.env.map { "set the environment variable `\($0.value)` or pass" } ?? "pass"
+                diagnostics.error(.missingInput, "input `\(name)` has no value", at: input.name.range,
+                                  hint: "\(source) `--input \(name)=…`")
+                continue
+            }
+            if value != .null && value.type != type && !(type == .number && value.type == .number) {
+                diagnostics.error(.invalidInput, "input `\(name)` must be \(type.withArticle), got \(value.type.withArticle)",
+                                  at: input.name.range)
+                continue
+            }
+            values[name] = value
+            if let variable = input.env?.value, env[variable] == nil { env[variable] = value.interpolated }
+            if input.secret, case .string(let text) = value, !text.isEmpty { secrets.append(text) }
+            if input.secret, value.type != .string { secrets.append(value.jsonText()) }
+        }
+        if diagnostics.hasErrors { return .failure(diagnostics.diagnostics) }
+        return .success(RunInputs(values: values, environment: env, secrets: secrets))
+    }
+
+    /// Parses `name=value` as given to `--input`.
+    public static func parseOverride(_ text: String) -> (name: String, value: String)? {
+        guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
+        return (String(text[..<equals]), String(text[text.index(after: equals)...]))
+    }
+
+    /// A command-line or environment text as a value of `type`.
+    static func convert(_ text: String, to type: ValueType) -> Value? {
+        switch type {
+        case .string: return .string(text)
+        case .number:
+            if let int = Int(text) { return .int(int) }
+            if let double = Double(text), double.isFinite { return .double(double) }
+            return nil
+        case .boolean:
+            switch text.lowercased() {
+            case "true": return .bool(true)
+            case "false": return .bool(false)
+            default: return nil
+            }
+        case .list:
+            if let value = try? Value.parseJSON(text), value.type == .list { return value }
+            if text.isEmpty { return .list([]) }
+            return .list(text.split(separator: ",").map { .string(String($0).trimmingCharacters(in: .whitespaces)) })
+        case .object:
+            if let value = try? Value.parseJSON(text), value.type == .object { return value }
+            return nil
+        case .null:
+            return .null
+        }
+    }
+
+    private static func hint(for type: ValueType) -> String {
+        switch type {
+        case .number: "give a number, as in `--input n=3`"
+        case .boolean: "give `true` or `false`"
+        case .list: "give a JSON list (`'[\"a\",\"b\"]'`) or comma-separated values"
+        case .object: "give a JSON object"
+        default: "give a value"
+        }
+    }
+}

@@ -1,0 +1,123 @@
+import Foundation
+import ReqPlanSyntax
+
+/// Checks a response against `expect:`; every unmet expectation is reported, expected vs actual.
+public enum ExpectationChecker {
+    /// The problems with `response`, empty when it meets every expectation.
+    public static func check(
+        _ expectation: Expectation?, status: Int, headers: [HeaderField], body: Value, duration: Duration,
+        in context: EvaluationContext
+    ) -> [String] {
+        var problems: [String] = []
+        let statuses = expectation?.status?.map(\.value) ?? [.classOf(2)]
+        if !statuses.contains(where: { $0.matches(status) }) {
+            let expected = statuses.map(\.description).joined(separator: " or ")
+            problems.append("expected status \(expected), got \(status)")
+        }
+        for header in expectation?.headers ?? [] {
+            let actual = headers.first { $0.name.lowercased() == header.name.value.lowercased() }.map { Value.string($0.value) }
+            problems += check(header.matcher, actual, what: "header `\(header.name.value)`", in: context)
+        }
+        for item in expectation?.body ?? [] {
+            let actual = lookUp(body, item.path.value)
+            problems += check(item.matcher, actual, what: item.pathText == "$" ? "body" : "body `\(item.pathText)`",
+                              in: context)
+        }
+        if let limit = expectation?.maxDuration, duration > limit.value.duration {
+            problems.append("expected a response within \(limit.value), took \(duration.milliseconds)ms")
+        }
+        return problems
+    }
+
+    /// The value at a body path, or `nil` when the path does not exist.
+    static func lookUp(_ body: Value, _ path: [PathComponent]) -> Value? {
+        var current = body
+        for (position, component) in path.enumerated() {
+            switch component {
+            case .member(let name):
+                guard let next = current[name] else { return nil }
+                current = next
+            case .index(let index):
+                guard case .list(let items) = current else { return nil }
+                let resolved = index < 0 ? items.count + index : index
+                guard items.indices.contains(resolved) else { return nil }
+                current = items[resolved]
+            case .wildcard:
+                return ExpressionEvaluator.follow(current, [.wildcard] + path[(position + 1)...])
+            }
+        }
+        return current
+    }
+
+    private static func describe(_ value: Value?) -> String {
+        guard let value else { return "nothing" }
+        let text = value.jsonText()
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+
+    static func check(_ matcher: Matcher, _ actual: Value?, what: String, in context: EvaluationContext) -> [String] {
+        var problems: [String] = []
+        if let equals = matcher.equals {
+            do {
+                let expected = try ExpressionEvaluator.evaluate(equals, in: context)
+                // Header values are text: compare them with the expected value's text.
+                let matches: Bool
+                if case .string(let text)? = actual, what.hasPrefix("header"), expected.type != .string {
+                    matches = text == expected.interpolated
+                } else {
+                    matches = actual.map { $0.languageEquals(expected) } ?? false
+                }
+                if !matches { problems.append("expected \(what) to equal \(describe(expected)), got \(describe(actual))") }
+            } catch {
+                problems.append("cannot evaluate the expected \(what): \(error.message)")
+            }
+        }
+        if let exists = matcher.exists?.value {
+            if exists && actual == nil { problems.append("expected \(what) to exist, it is missing") }
+            if !exists && actual != nil { problems.append("expected \(what) not to exist, got \(describe(actual))") }
+        }
+        if let type = matcher.type?.value {
+            if actual?.type != type {
+                problems.append("expected \(what) to be \(type.withArticle), got \(actual.map { $0.type.withArticle } ?? "nothing")")
+            }
+        }
+        if let pattern = matcher.matches?.value {
+            let text = actual.map { value -> String in
+                if case .string(let string) = value { return string }
+                return value.jsonText()
+            }
+            let regex = try? NSRegularExpression(pattern: pattern)
+            let found = text.map { text in
+                regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+            } ?? false
+            if !found { problems.append("expected \(what) to match /\(pattern)/, got \(describe(actual))") }
+        }
+        if let contains = matcher.contains {
+            do {
+                let needle = try ExpressionEvaluator.evaluate(contains, in: context)
+                let found: Bool
+                switch actual {
+                case .string(let text)?: found = text.contains(needle.interpolated)
+                case .list(let items)?: found = items.contains { $0.languageEquals(needle) }
+                default: found = false
+                }
+                if !found { problems.append("expected \(what) to contain \(describe(needle)), got \(describe(actual))") }
+            } catch {
+                problems.append("cannot evaluate the expected \(what): \(error.message)")
+            }
+        }
+        if let length = matcher.length?.value {
+            let actualLength: Int?
+            switch actual {
+            case .string(let text)?: actualLength = text.count
+            case .list(let items)?: actualLength = items.count
+            case .object(let fields)?: actualLength = fields.count
+            default: actualLength = nil
+            }
+            if actualLength != length {
+                problems.append("expected \(what) to have length \(length), got \(actualLength.map(String.init) ?? describe(actual))")
+            }
+        }
+        return problems
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import ReqPlanSyntax
+
+/// Why a request could not be built.
+public struct RequestBuildError: Error, Sendable, Hashable, CustomStringConvertible {
+    public var message: String
+    public var range: SourceRange?
+    public init(_ message: String, at range: SourceRange?) {
+        self.message = message
+        self.range = range
+    }
+    public var description: String { message }
+}
+
+/// Where request files (`multipart` file parts, `body_file`) may be read from.
+public struct FileAccess: Sendable {
+    /// The plan's folder: relative paths resolve against it.
+    public var planDirectory: URL
+    /// Whether paths may leave the plan's folder (`--allow-files-outside`).
+    public var allowOutside: Bool
+
+    public init(planDirectory: URL, allowOutside: Bool = false) {
+        self.planDirectory = planDirectory.standardizedFileURL
+        self.allowOutside = allowOutside
+    }
+
+    /// Reads a file named in the plan.
+    func read(_ path: String, at range: SourceRange?) throws(RequestBuildError) -> (bytes: [UInt8], name: String) {
+        let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : planDirectory.appendingPathComponent(path))
+            .standardizedFileURL.resolvingSymlinksInPath()
+        let root = planDirectory.resolvingSymlinksInPath().path
+        if !allowOutside && !(url.path == root || url.path.hasPrefix(root.hasSuffix("/") ? root : root + "/")) {
+            throw RequestBuildError(
+                "file `\(path)` is outside the plan's folder (\(root)); pass --allow-files-outside to read it",
+                at: range)
+        }
+        guard let data = FileManager.default.contents(atPath: url.path) else {
+            throw RequestBuildError("cannot read file `\(path)` (\(url.path))", at: range)
+        }
+        return ([UInt8](data), url.lastPathComponent)
+    }
+}
+
+/// Builds the concrete request of a step: evaluates every template, applies
+/// `defaults`, joins the URL to `base_url`, encodes the query and the body.
+public struct RequestBuilder: Sendable {
+    public let defaults: RequestDefaults
+    public let files: FileAccess
+    /// Sent unless the plan sets its own.
+    public var userAgent = "reqplan/0.1"
+
+    public init(defaults: RequestDefaults, files: FileAccess) {
+        self.defaults = defaults
+        self.files = files
+    }
+
+    /// The request for `spec` in `context`.
+    public func build(_ spec: RequestSpec, in context: EvaluationContext) throws -> PreparedRequest {
+        var url = try ExpressionEvaluator.text(spec.url, in: context)
+        if !url.contains("://") {
+            guard let base = defaults.baseURL else {
+                throw RequestBuildError("relative URL `\(url)` needs `base_url` in `defaults`", at: spec.url.range)
+            }
+            url = Self.join(try ExpressionEvaluator.text(base, in: context), url)
+        }
+        guard url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil else {
+            throw RequestBuildError("`\(url)` is not a valid http(s) URL", at: spec.url.range)
+        }
+
+        // Query: defaults first, the request's own values replace parameters of the same name.
+        var query: [(String, String)] = []
+        let ownNames = Set(spec.query.map(\.name.value))
+        for parameter in defaults.query where !ownNames.contains(parameter.name.value) {
+            query += try Self.pairs(parameter, in: context)
+        }
+        for parameter in spec.query { query += try Self.pairs(parameter, in: context) }
+        if !query.isEmpty {
+            let encoded = query.map { Self.percentEncode($0.0) + "=" + Self.percentEncode($0.1) }.joined(separator: "&")
+            if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
+            url += (url.contains("?") ? "&" : "?") + encoded
+        }
+
+        // Headers: defaults, then the request's (case-insensitive names; the request wins).
+        var headers: [HeaderField] = []
+        let own = Set(spec.headers.map { $0.name.value.lowercased() })
+        for header in defaults.headers where !own.contains(header.name.value.lowercased()) {
+            headers.append(HeaderField(header.name.value, try ExpressionEvaluator.text(header.value, in: context)))
+        }
+        for header in spec.headers {
+            headers.append(HeaderField(header.name.value, try ExpressionEvaluator.text(header.value, in: context)))
+        }
+        for header in headers where header.value.contains(where: { $0 == "\r" || $0 == "\n" }) {
+            throw RequestBuildError("header `\(header.name)` contains a line break", at: spec.range)
+        }
+
+        var body: [UInt8]?
+        var contentType: String?
+        switch spec.body {
+        case nil: break
+        case .json(let template):
+            body = Array(try ExpressionEvaluator.evaluate(template, in: context).jsonText().utf8)
+            contentType = "application/json"
+        case .form(let fields):
+            var pairs: [(String, String)] = []
+            for field in fields { pairs += try Self.pairs(field, in: context) }
+            body = Array(pairs.map { Self.formEncode($0.0) + "=" + Self.formEncode($0.1) }.joined(separator: "&").utf8)
+            contentType = "application/x-www-form-urlencoded"
+        case .multipart(let parts):
+            let boundary = "reqplan-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
+            body = try multipart(parts, boundary: boundary, in: context)
+            contentType = "multipart/form-data; boundary=\(boundary)"
+        case .text(let template):
+            body = Array(try ExpressionEvaluator.text(template, in: context).utf8)
+            contentType = "text/plain; charset=utf-8"
+        case .file(let template):
+            let path = try ExpressionEvaluator.text(template, in: context)
+            body = try files.read(path, at: template.range).bytes
+            contentType = "application/octet-stream"
+        }
+        if let contentType, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+            headers.append(HeaderField("Content-Type", contentType))
+        }
+        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+            headers.append(HeaderField("User-Agent", userAgent))
+        }
+        return PreparedRequest(method: spec.effectiveMethod, url: url, headers: headers, body: body)
+    }
+
+    private func multipart(_ parts: [MultipartPart], boundary: String, in context: EvaluationContext) throws
+        -> [UInt8]
+    {
+        var out: [UInt8] = []
+        func append(_ text: String) { out += Array(text.utf8) }
+        for part in parts {
+            append("--\(boundary)\r\n")
+            let name = Self.quoteParameter(part.name.value)
+            let type = try part.contentType.map { try ExpressionEvaluator.text($0, in: context) }
+            switch part.content {
+            case .value(let template):
+                append("Content-Disposition: form-data; name=\"\(name)\"\r\n")
+                if let type { append("Content-Type: \(type)\r\n") }
+                append("\r\n")
+                append(try ExpressionEvaluator.text(template, in: context))
+            case .file(let template):
+                let path = try ExpressionEvaluator.text(template, in: context)
+                let file = try files.read(path, at: template.range)
+                let filename = try part.filename.map { try ExpressionEvaluator.text($0, in: context) } ?? file.name
+                append("Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(Self.quoteParameter(filename))\"\r\n")
+                append("Content-Type: \(type ?? "application/octet-stream")\r\n\r\n")
+                out += file.bytes
+            }
+            append("\r\n")
+        }
+        append("--\(boundary)--\r\n")
+        return out
+    }
+
+    // MARK: Encoding
+
+    /// `base` and `path` joined by exactly one `/`.
+    static func join(_ base: String, _ path: String) -> String {
+        if path.isEmpty { return base }
+        if path.hasPrefix("?") { return base + path }
+        let trimmedBase = base.hasSuffix("/") ? String(base.dropLast()) : base
+        return trimmedBase + (path.hasPrefix("/") ? path : "/" + path)
+    }
+
+    private static func pairs(_ parameter: QueryParameter, in context: EvaluationContext) throws -> [(String, String)] {
+        let value = try ExpressionEvaluator.evaluate(parameter.value, in: context)
+        switch value {
+        case .list(let items): return items.map { (parameter.name.value, $0.interpolated) }
+        case .null: return []
+        default: return [(parameter.name.value, value.interpolated)]
+        }
+    }
+
+    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+
+    /// RFC 3986 percent-encoding of everything but unreserved characters.
+    static func percentEncode(_ text: String) -> String {
+        var out = ""
+        for byte in text.utf8 {
+            if unreserved.contains(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
+            }
+        }
+        return out
+    }
+
+    /// `application/x-www-form-urlencoded`: like percent-encoding, with spaces as `+`.
+    static func formEncode(_ text: String) -> String {
+        percentEncode(text).replacingOccurrences(of: "%20", with: "+")
+    }
+
+    private static func quoteParameter(_ text: String) -> String {
+        text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}

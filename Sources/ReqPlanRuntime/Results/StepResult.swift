@@ -1,0 +1,145 @@
+import ReqPlanSyntax
+
+/// How a step ended.
+public enum StepState: String, Sendable, Hashable, CaseIterable {
+    case succeeded, failed, skipped, cancelled
+}
+
+/// Why a step failed, was skipped or was cancelled.
+public struct StepReason: Sendable, Hashable, CustomStringConvertible {
+    /// Kinds of reason, stable for reports.
+    public enum Kind: String, Sendable, Hashable {
+        /// The connection could not be made or broke (refused, reset, DNS, TLS).
+        case transport
+        /// The request, group, for_each or plan ran out of time.
+        case timeout
+        /// The response did not meet `expect:`.
+        case expectation
+        /// An expression could not be evaluated, or a request could not be built.
+        case evaluation
+        /// The response body was larger than the limit.
+        case bodyTooLarge = "body_too_large"
+        /// Some members failed (groups, sequences, for_each).
+        case members
+        /// `if:` was false.
+        case condition
+        /// A dependency did not succeed.
+        case dependency
+        /// A fail_fast scope, a timeout or the user cancelled the run.
+        case cancelled
+    }
+
+    public var kind: Kind
+    /// One sentence for people.
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// One try of a request.
+public struct AttemptRecord: Sendable, Hashable {
+    /// 1 for the first try.
+    public var number: Int
+    /// When it started, since the run started.
+    public var start: Duration
+    /// How long it took.
+    public var duration: Duration
+    /// The response status, if a response came.
+    public var status: Int?
+    /// What went wrong, if anything.
+    public var error: String?
+    /// The delay before the next try, if one followed.
+    public var retryDelay: Duration?
+}
+
+/// Everything known about how one step (or one for_each item) ended.
+public struct StepResult: Sendable {
+    /// The step id (for a for_each item, the for_each's id).
+    public var id: String
+    /// For a for_each item, its position in the list.
+    public var itemIndex: Int?
+    public var state: StepState
+    /// Why it did not succeed.
+    public var reason: StepReason?
+    /// Skipped because, somewhere before it, something failed (drives the exit code and `failure()`).
+    public var causedByFailure = false
+    /// Final response status, for requests.
+    public var status: Int?
+    /// Response headers, kept only when a later expression reads them.
+    public var headers: [(name: String, value: String)]?
+    /// Response body, kept only when a later expression or output reads it.
+    public var body: Value?
+    /// Response size in bytes.
+    public var responseSize: Int?
+    /// The request as sent (method and URL), for messages and reports.
+    public var method: String?
+    public var url: String?
+    /// Every try of the request.
+    public var attempts: [AttemptRecord] = []
+    /// When the step became ready (its dependencies ended) and started, and when it ended, since the run started.
+    public var ready: Duration?
+    public var start: Duration?
+    public var end: Duration?
+    /// Members' or items' results in order (groups, sequences, for_each).
+    public var children: [StepResult]?
+
+    public init(id: String, state: StepState, reason: StepReason? = nil) {
+        self.id = id
+        self.state = state
+        self.reason = reason
+    }
+
+    /// How long the step ran, in milliseconds.
+    public var durationMilliseconds: Int? {
+        guard let start, let end else { return nil }
+        return Int((end - start).milliseconds)
+    }
+
+    /// The error object expressions see (`steps.X.error`), or `null`.
+    public var errorValue: Value {
+        guard state != .succeeded, let reason else { return .null }
+        var fields: [Value.Field] = [.init("step", .string(id))]
+        if let itemIndex { fields.append(.init("item", .int(itemIndex))) }
+        fields += [.init("kind", .string(reason.kind.rawValue)), .init("message", .string(reason.message))]
+        if let status { fields.append(.init("status", .int(status))) }
+        return .object(fields)
+    }
+
+    /// The errors of failed members or items, in order (`steps.X.errors`).
+    public var errorsValue: Value {
+        .list((children ?? []).filter { $0.state == .failed || ($0.state == .cancelled && $0.reason != nil) }
+            .map(\.errorValue))
+    }
+
+    /// The result as expressions see it (`steps.X`).
+    public var value: Value {
+        var fields: [Value.Field] = [
+            .init("state", .string(state.rawValue)),
+            .init("error", errorValue),
+            .init("duration", durationMilliseconds.map(Value.int) ?? .null),
+        ]
+        if let children {
+            fields.append(.init("results", .list(children.map(\.value))))
+            fields.append(.init("errors", errorsValue))
+        } else {
+            fields.append(.init("status", status.map(Value.int) ?? .null))
+            fields.append(.init("headers", .object((headers ?? []).map { .init($0.name.lowercased(), .string($0.value)) })))
+            fields.append(.init("body", body ?? .null))
+            fields.append(.init("attempts", .int(attempts.count)))
+        }
+        return .object(fields)
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds.
+    public var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
+    }
+}

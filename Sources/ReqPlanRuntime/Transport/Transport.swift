@@ -1,0 +1,103 @@
+import ReqPlanSyntax
+
+/// A request ready to send: everything evaluated, the body encoded.
+public struct PreparedRequest: Sendable, Hashable {
+    public var method: HTTPMethodName
+    /// The absolute URL with its query.
+    public var url: String
+    /// Headers in order; names as written.
+    public var headers: [HeaderField]
+    /// The encoded body, if any.
+    public var body: [UInt8]?
+
+    public init(method: HTTPMethodName, url: String, headers: [HeaderField], body: [UInt8]?) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of a header (case-insensitive), if set.
+    public func header(_ name: String) -> String? {
+        headers.last { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// The host part of the URL, for messages.
+    public var host: String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        return String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+    }
+}
+
+/// One header.
+public struct HeaderField: Sendable, Hashable {
+    public var name: String
+    public var value: String
+    public init(_ name: String, _ value: String) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// What came back.
+public struct TransportResponse: Sendable {
+    public var status: Int
+    public var headers: [HeaderField]
+    public var body: [UInt8]
+
+    public init(status: Int, headers: [HeaderField], body: [UInt8]) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// The value of a header (case-insensitive), if present.
+    public func header(_ name: String) -> String? {
+        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// Why no response came.
+public struct TransportError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Kinds of transport failure; `retry.on` names some of them.
+    public enum Kind: String, Sendable, Hashable {
+        /// The connection could not be made (refused, DNS, unreachable).
+        case connect
+        /// The connection broke (reset, closed early).
+        case reset
+        /// TLS failed (certificate, handshake).
+        case tls
+        /// The attempt's deadline passed.
+        case timeout
+        /// The response body was larger than the limit.
+        case bodyTooLarge = "body_too_large"
+        /// The task was cancelled.
+        case cancelled
+        /// Anything else (malformed response, bad URL).
+        case other
+    }
+
+    public var kind: Kind
+    /// A sentence naming the host and the cause.
+    public var message: String
+
+    public init(_ kind: Kind, _ message: String) {
+        self.kind = kind
+        self.message = message
+    }
+
+    public var description: String { message }
+}
+
+/// Sends prepared requests. The executor only knows this protocol, so the
+/// scheduler can be tested with an in-memory transport and run for real over
+/// AsyncHTTPClient.
+public protocol Transport: Sendable {
+    /// Sends one request and returns the whole response.
+    /// - Parameters:
+    ///   - request: the request.
+    ///   - timeout: the attempt's deadline, if any.
+    /// - Throws: `TransportError`; `.cancelled` when the task is cancelled.
+    func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse
+}
