@@ -3,15 +3,20 @@ import PackageDescription
 
 let package = Package(
     name: "reqplan",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "reqplan", targets: ["reqplan"]),
         .library(name: "ReqPlanSyntax", targets: ["ReqPlanSyntax"]),
         .library(name: "ReqPlanPlanner", targets: ["ReqPlanPlanner"]),
+        .library(name: "ReqPlanRuntime", targets: ["ReqPlanRuntime"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Source files, locations, diagnostics, the AST, the YAML reader and the `${{ }}` language.
@@ -24,12 +29,30 @@ let package = Package(
             name: "ReqPlanPlanner",
             dependencies: ["ReqPlanSyntax"]
         ),
+        // The executor (structured concurrency) over a Transport; the AsyncHTTPClient transport.
+        .target(
+            name: "ReqPlanRuntime",
+            dependencies: [
+                "ReqPlanPlanner",
+                "ReqPlanSyntax",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ]
+        ),
+        // A Hummingbird server that serves the example plans and fault endpoints, for tests and `reqplan demo`.
+        .target(
+            name: "ReqPlanDemoAPI",
+            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
+        ),
         // The command-line interface: parses arguments and prints.
         .executableTarget(
             name: "reqplan",
             dependencies: [
                 "ReqPlanSyntax",
                 "ReqPlanPlanner",
+                "ReqPlanRuntime",
+                "ReqPlanDemoAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -42,8 +65,15 @@ let package = Package(
             dependencies: ["ReqPlanPlanner", "ReqPlanSyntax"]
         ),
         .testTarget(
+            name: "ReqPlanRuntimeTests",
+            dependencies: [
+                "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+        .testTarget(
             name: "ReqPlanCLITests",
-            dependencies: ["reqplan", "ReqPlanPlanner", "ReqPlanSyntax"]
+            dependencies: ["reqplan", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,11 +1,11 @@
 import ArgumentParser
 
 @main
-struct ReqPlanCommand: ParsableCommand {
+struct ReqPlanCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "reqplan",
         abstract: "Declarative HTTP request plans: validate them statically, run them concurrently.",
         version: "0.1.0",
-        subcommands: [ValidateCommand.self, PlanCommand.self, GraphCommand.self]
+        subcommands: [ValidateCommand.self, RunCommand.self, PlanCommand.self, GraphCommand.self, DemoCommand.self]
     )
 }

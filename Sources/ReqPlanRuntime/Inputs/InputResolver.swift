@@ -1,6 +1,11 @@
 import Foundation
 import ReqPlanSyntax
 
+/// Every problem with a run's inputs.
+public struct InputErrors: Error, Sendable {
+    public var diagnostics: [Diagnostic]
+}
+
 /// Gives every declared input its value for a run: `--input` over `--inputs-file`
 /// over the environment over the default. Every problem is a located diagnostic.
 public enum InputResolver {
@@ -14,7 +19,7 @@ public enum InputResolver {
     public static func resolve(
         plan: Plan, overrides: [(name: String, value: String)], file: [String: Value] = [:],
         environment: [String: String]
-    ) -> Result<RunInputs, [Diagnostic]> {
+    ) -> Result<RunInputs, InputErrors> {
         var diagnostics = DiagnosticCollector(file: plan.source.path)
         let declared = Dictionary(plan.inputs.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         var values: [String: Value] = [:]
@@ -69,7 +74,7 @@ public enum InputResolver {
             if input.secret, case .string(let text) = value, !text.isEmpty { secrets.append(text) }
             if input.secret, value.type != .string { secrets.append(value.jsonText()) }
         }
-        if diagnostics.hasErrors { return .failure(diagnostics.diagnostics) }
+        if diagnostics.hasErrors { return .failure(InputErrors(diagnostics: diagnostics.diagnostics)) }
         return .success(RunInputs(values: values, environment: env, secrets: secrets))
     }
 

@@ -108,6 +108,20 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let invalidInput = DiagnosticCode("RP0501", "invalid input")
     /// A required input without a value.
     public static let missingInput = DiagnosticCode("RP0502", "missing input")
+    /// A request could not be sent or its connection failed (refused, reset, TLS).
+    public static let requestFailed = DiagnosticCode("RP0510", "request failed")
+    /// A request, group, for_each or the plan ran out of time.
+    public static let timedOut = DiagnosticCode("RP0511", "timed out")
+    /// A response did not meet `expect:`.
+    public static let expectationFailed = DiagnosticCode("RP0512", "expectation not met")
+    /// An expression failed at run time, or a request could not be built.
+    public static let runtimeEvaluation = DiagnosticCode("RP0513", "expression failed at run time")
+    /// A response body was larger than the limit.
+    public static let responseTooLarge = DiagnosticCode("RP0514", "response too large")
+    /// Members or items of a group, sequence or for_each failed.
+    public static let membersFailed = DiagnosticCode("RP0515", "members failed")
+    /// The run was interrupted, or a scope cancelled the step.
+    public static let cancelled = DiagnosticCode("RP0516", "cancelled")
 
     // MARK: Warnings
 
@@ -127,7 +141,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
         unknownNeed, cycle,
-        invalidInput, missingInput,
+        invalidInput, missingInput, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
+        responseTooLarge, membersFailed, cancelled,
         unusedInput, neverTrue, redundantNeed,
     ]
 }

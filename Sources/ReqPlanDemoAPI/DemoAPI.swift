@@ -1,0 +1,54 @@
+import Foundation
+import Hummingbird
+import Synchronization
+
+/// The demo API: a Hummingbird application on loopback that serves every example
+/// in `plans/` and fault endpoints for tests. Tests start it in-process on port 0.
+public enum DemoAPI {
+    /// Runs the server until the calling task is cancelled.
+    /// - Parameters:
+    ///   - host: the address to bind (loopback by default).
+    ///   - port: the port, `0` for any free one.
+    ///   - onReady: called with the bound port once the server accepts connections.
+    public static func run(host: String = "127.0.0.1", port: Int = 0,
+                           onReady: @escaping @Sendable (Int) async -> Void) async throws
+    {
+        let router = Router()
+        DemoRoutes(state: DemoState()).register(on: router)
+        let app = Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "reqplan-demo"),
+            onServerRunning: { channel in await onReady(channel.localAddress?.port ?? port) })
+        try await app.run()
+    }
+
+    /// Starts the server on a free loopback port, runs `body` with its base URL, then stops the server.
+    public static func withServer<Result: Sendable>(
+        _ body: @escaping @Sendable (String) async throws -> Result
+    ) async throws -> Result {
+        let ready = AsyncStream<Int>.makeStream()
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await run(onReady: { port in
+                    ready.continuation.yield(port)
+                    ready.continuation.finish()
+                })
+                return nil
+            }
+            var iterator = ready.stream.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                group.cancelAll()
+                throw DemoAPIError.didNotStart
+            }
+            let result = try await body("http://127.0.0.1:\(port)")
+            group.cancelAll()
+            while let next = try await group.next() { _ = next }
+            return result
+        }
+    }
+}
+
+/// Why the demo API could not be used.
+public enum DemoAPIError: Error {
+    case didNotStart
+}

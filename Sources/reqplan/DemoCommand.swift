@@ -1,0 +1,56 @@
+import ArgumentParser
+import Foundation
+import ReqPlanDemoAPI
+import ReqPlanPlanner
+import ReqPlanRuntime
+import ReqPlanSyntax
+
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Start the demo API on a free loopback port and run the example plans against it."
+    )
+
+    @Argument(help: "Plans to run (default: every plan in ./plans).")
+    var plans: [String] = []
+
+    @Option(help: "Serve the demo API only, on this port, until interrupted.")
+    var serve: Int?
+
+    func run() async throws {
+        if let port = serve {
+            try await DemoAPI.run(port: port) { bound in write("demo API listening on http://127.0.0.1:\(bound)\n") }
+            return
+        }
+        let paths = try plans.isEmpty ? PlanRun.examplePlans(in: "plans") : plans
+        guard !paths.isEmpty else { throw ValidationError("no plans found in ./plans; pass plan files") }
+        let failures = try await DemoAPI.withServer { baseURL in
+            write("demo API listening on \(baseURL)\n")
+            var failures = 0
+            for path in paths {
+                write("\n== \(path)\n")
+                let outcome = await PlanRun.prepare(
+                    path: path, limits: ParseLimits(), overrides: ["base_url=\(baseURL)"], inputsFile: nil,
+                    environment: ["DEMO_TOKEN": "demo-secret-token"].merging(
+                        ProcessInfo.processInfo.environment, uniquingKeysWith: { _, real in real }),
+                    ignoreUndeclared: true)
+                guard case .success(let prepared) = outcome else {
+                    if case .failure(let failure) = outcome {
+                        writeError(DiagnosticRenderer(files: failure.sources).text(failure.diagnostics))
+                    }
+                    failures += 1
+                    continue
+                }
+                let configuration = RunConfiguration(
+                    files: FileAccess(planDirectory: URL(fileURLWithPath: path).deletingLastPathComponent()))
+                let result = try await PlanRun.execute(prepared, configuration: configuration,
+                                                       transport: HTTPClientTransport.Configuration())
+                write(result.summaryText(graph: prepared.graph))
+                if result.exitCode == 130 { throw ExitCode(130) }
+            }
+            return failures
+        }
+        write("\nran \(paths.count) plans against the demo API\n")
+        if failures > 0 { throw ExitCode(1) }
+    }
+}
