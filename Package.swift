@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // Source files, locations, diagnostics, the AST, the YAML reader and the `${{ }}` language.
@@ -43,7 +44,11 @@ let package = Package(
         // A Hummingbird server that serves the example plans and fault endpoints, for tests and `reqplan demo`.
         .target(
             name: "ReqPlanDemoAPI",
-            dependencies: [.product(name: "Hummingbird", package: "hummingbird")]
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
         ),
         // The command-line interface: parses arguments and prints.
         .executableTarget(
@@ -55,6 +60,12 @@ let package = Package(
                 "ReqPlanDemoAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // Benchmarks of the executor's own overhead (`swift run -c release reqplan-bench scheduler`).
+        .executableTarget(
+            name: "reqplan-bench",
+            dependencies: ["ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"],
+            path: "Sources/ReqPlanBench"
         ),
         .testTarget(
             name: "ReqPlanSyntaxTests",

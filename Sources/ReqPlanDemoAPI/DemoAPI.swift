@@ -13,7 +13,7 @@ public enum DemoAPI {
     public static func run(host: String = "127.0.0.1", port: Int = 0,
                            onReady: @escaping @Sendable (Int) async -> Void) async throws
     {
-        let router = Router()
+        let router = Router(options: .autoGenerateHeadEndpoints)
         DemoRoutes(state: DemoState()).register(on: router)
         let app = Application(
             router: router,

@@ -31,7 +31,8 @@ struct DemoCommand: AsyncParsableCommand {
                 write("\n== \(path)\n")
                 let outcome = await PlanRun.prepare(
                     path: path, limits: ParseLimits(), overrides: ["base_url=\(baseURL)"], inputsFile: nil,
-                    environment: ["DEMO_TOKEN": "demo-secret-token"].merging(
+                    environment: ["DEMO_TOKEN": "demo-secret-token", "DEMO_PASSWORD": "demo-password",
+                                  "DEMO_API_KEY": "demo-api-key"].merging(
                         ProcessInfo.processInfo.environment, uniquingKeysWith: { _, real in real }),
                     ignoreUndeclared: true)
                 guard case .success(let prepared) = outcome else {

@@ -7,6 +7,7 @@ final class Completion: Sendable {
     private struct State {
         var result: StepResult?
         var waiters: [Int: CheckedContinuation<StepResult?, Never>] = [:]
+        var callbacks: [@Sendable (StepResult) -> Void] = []
         var nextID = 0
     }
 
@@ -14,14 +15,27 @@ final class Completion: Sendable {
 
     /// Fires the event; later calls are ignored.
     func fire(_ result: StepResult) {
-        let waiters = state.withLock { state -> [CheckedContinuation<StepResult?, Never>] in
-            guard state.result == nil else { return [] }
+        let (waiters, callbacks) = state.withLock { state in
+            guard state.result == nil else { return ([CheckedContinuation<StepResult?, Never>](), [@Sendable (StepResult) -> Void]()) }
             state.result = result
             let waiting = Array(state.waiters.values)
+            let callbacks = state.callbacks
             state.waiters = [:]
-            return waiting
+            state.callbacks = []
+            return (waiting, callbacks)
         }
         for waiter in waiters { waiter.resume(returning: result) }
+        for callback in callbacks { callback(result) }
+    }
+
+    /// Calls `action` when the event fires (at once if it has fired already).
+    func whenFired(_ action: @escaping @Sendable (StepResult) -> Void) {
+        let fired = state.withLock { state -> StepResult? in
+            if let result = state.result { return result }
+            state.callbacks.append(action)
+            return nil
+        }
+        if let fired { action(fired) }
     }
 
     /// The result if the event has fired.
@@ -117,6 +131,23 @@ final class AsyncLimiter: Sendable {
             return state.waiters.removeFirst().continuation
         }
         next?.resume(returning: true)
+    }
+}
+
+/// How many dependencies each member of a scope still waits for.
+final class ReadinessCounters: Sendable {
+    private let counts: Mutex<[Int]>
+
+    init(_ counts: [Int]) {
+        self.counts = Mutex(counts)
+    }
+
+    /// Counts one dependency of member `position` as ended; returns how many remain.
+    func decrement(_ position: Int) -> Int {
+        counts.withLock { counts in
+            counts[position] -= 1
+            return counts[position]
+        }
     }
 }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import ReqPlanPlanner
 import ReqPlanSyntax
 
@@ -17,15 +18,19 @@ extension Executor {
     func runLoop(_ node: StepNode, _ loop: ForEach, items: [Value], frame: Frame, scope: Scope) async
         -> [StepResult]
     {
-        var results = [StepResult?](repeating: nil, count: items.count)
+        // Children store their results here, so even results not yet consumed when the loop is
+        // cancelled are kept.
+        let store = ItemResults(count: items.count)
         let itemName = loop.itemName.value
-        // Over a request, one iteration is one request: with a limit, keep only that many
+        // Over a request with a limit, one iteration is one request: keep only that many
         // iterations alive at once instead of parking one task per item.
         let window: Int = {
             if case .request = loop.body, let limit = node.step.concurrency?.value { return limit }
             return items.count
         }()
-        await withTaskGroup(of: (Int, StepResult).self) { group in
+        let (events, continuation) = AsyncStream<(Int, StepResult)>.makeStream()
+        defer { continuation.finish() }
+        await withDiscardingTaskGroup { group in
             var next = 0
             func addIteration() {
                 let index = next
@@ -35,20 +40,28 @@ extension Executor {
                 let itemFrame = Frame(parent: frame, loop: node.nodeID, itemIndex: index, items: visible,
                                       nodes: node.kind == .forEachGroup ? (nodesByLoop[node.nodeID] ?? []) : [])
                 group.addTask {
-                    (index, await self.runIteration(node, loop, index: index, frame: itemFrame, scope: scope))
+                    let result = await self.runIteration(node, loop, index: index, frame: itemFrame, scope: scope)
+                    store.set(index, result)
+                    continuation.yield((index, result))
                 }
             }
             while next < min(window, items.count) { addIteration() }
-            for await (index, result) in group {
-                results[index] = result
+            var finished = 0
+            if items.isEmpty { continuation.finish() }
+            for await (index, result) in events {
+                finished += 1
                 observer.stepFinished(result)
                 if result.state == .failed && scope.policy == .failFast, let reason = scope.reasons.first {
                     reason.set(StepReason(.cancelled, "cancelled because item #\(index) of `\(node.id)` failed (fail_fast)"))
                     group.cancelAll()
+                    break
                 }
+                if finished == items.count { break }
                 if next < items.count && !Task.isCancelled { addIteration() }
             }
+            continuation.finish()
         }
+        let results = store.all
         return results.enumerated().map { index, result in
             var item = result ?? StepResult(
                 id: node.id, state: .cancelled,
@@ -84,4 +97,19 @@ extension Executor {
         result.end = now()
         return result
     }
+}
+
+/// The results of a for_each's items, written by the item tasks.
+final class ItemResults: Sendable {
+    private let results: Mutex<[StepResult?]>
+
+    init(count: Int) {
+        results = Mutex([StepResult?](repeating: nil, count: count))
+    }
+
+    func set(_ index: Int, _ result: StepResult) {
+        results.withLock { $0[index] = result }
+    }
+
+    var all: [StepResult?] { results.withLock { $0 } }
 }

@@ -43,11 +43,9 @@ extension Executor {
         let timeout = (node.step.timeout ?? defaults.timeout)?.value.duration
         let expectation = node.step.expect?.merged(over: defaults.expect) ?? defaults.expect
         let mayRetry = prepared.method.isIdempotent || retry.unsafe
-        let usage = graph.usage[node.nodeID]
-        let keepBody = usage.map { itemIndex == nil ? ($0.whole || $0.fields.contains(.body))
-            : ($0.whole || $0.itemFields.contains(.body)) } ?? false
-        let keepHeaders = usage.map { itemIndex == nil ? ($0.whole || $0.fields.contains(.headers))
-            : ($0.whole || $0.itemFields.contains(.headers)) } ?? false
+        let retention = graph.retention(of: node.nodeID)
+        let keepBody = retention.body
+        let keepHeaders = retention.headers
 
         var attempt = 1
         while true {
@@ -116,8 +114,12 @@ extension Executor {
                     result.state = .failed
                     result.reason = StepReason(.expectation, problems.joined(separator: "; "))
                     record.error = problems.first
-                    retryable = (response.status >= 500 && retry.on.contains(.serverError))
-                        || (response.status == 429 && retry.on.contains(.tooManyRequests))
+                    // A status the expectation accepts is not retried, even if a body matcher failed.
+                    let statusExpected = (expectation?.status?.map(\.value) ?? [.classOf(2)])
+                        .contains { $0.matches(response.status) }
+                    retryable = !statusExpected
+                        && ((response.status >= 500 && retry.on.contains(.serverError))
+                            || (response.status == 429 && retry.on.contains(.tooManyRequests)))
                     retryAfter = Self.retryAfter(response.header("retry-after"))
                 }
                 result.body = keepBody ? body : nil

@@ -87,24 +87,65 @@ public struct Executor: Sendable {
     // MARK: Scopes
 
     /// Runs `members` as child tasks of one task group and returns their results in order.
-    /// With `fail_fast`, the first failure cancels the others.
+    ///
+    /// A member's task is created the moment its last dependency ends (completion callbacks
+    /// feed a stream of ready members), so waiting steps cost no task, and finished tasks
+    /// are discarded at once. With `fail_fast`, the first failure cancels the others and
+    /// members that never started end `cancelled`.
     func runMembers(_ members: [NodeID], frame: Frame, scope: Scope) async -> [StepResult] {
-        var results = [StepResult?](repeating: nil, count: members.count)
-        await withTaskGroup(of: (Int, StepResult).self) { group in
-            for (position, member) in members.enumerated() {
-                group.addTask { (position, await self.runStep(member, frame: frame, scope: scope)) }
+        enum Event: Sendable {
+            case ready(Int)
+            case finished(StepResult)
+        }
+        let (events, continuation) = AsyncStream<Event>.makeStream()
+        let dependencies = members.map { member in
+            graph.nodes[member].dependencies.compactMap { frame.completion(of: $0.target) }
+        }
+        let counters = ReadinessCounters(dependencies.map(\.count))
+        for (position, completions) in dependencies.enumerated() {
+            if completions.isEmpty {
+                continuation.yield(.ready(position))
+                continue
             }
-            for await (position, result) in group {
-                results[position] = result
-                if result.state == .failed && scope.policy == .failFast, let reason = scope.reasons.first {
-                    reason.set(StepReason(.cancelled, "cancelled because `\(result.id)` failed (fail_fast)"))
-                    group.cancelAll()
+            for completion in completions {
+                completion.whenFired { _ in
+                    if counters.decrement(position) == 0 { continuation.yield(.ready(position)) }
                 }
             }
         }
-        return results.enumerated().map { position, result in
-            result ?? StepResult(id: graph.nodes[members[position]].id, state: .cancelled,
-                                 reason: StepReason(.cancelled, "never started"))
+        var spawned = [Bool](repeating: false, count: members.count)
+        var finished = 0
+        await withDiscardingTaskGroup { group in
+            loop: for await event in events {
+                switch event {
+                case .ready(let position):
+                    guard !spawned[position] else { continue }
+                    spawned[position] = true
+                    let member = members[position]
+                    group.addTask {
+                        continuation.yield(.finished(await self.runStep(member, frame: frame, scope: scope)))
+                    }
+                case .finished(let result):
+                    finished += 1
+                    if result.state == .failed && scope.policy == .failFast, let reason = scope.reasons.first {
+                        reason.set(StepReason(.cancelled, "cancelled because `\(result.id)` failed (fail_fast)"))
+                        group.cancelAll()
+                        break loop
+                    }
+                    if finished == members.count { break loop }
+                }
+            }
+            continuation.finish()
+        }
+        // Members that never started end now, so nothing waits for them.
+        for (position, member) in members.enumerated() where !spawned[position] {
+            if frame.completion(of: member)?.result == nil {
+                _ = finish(member, frame: frame, cancelledResult(graph.nodes[member], scope: scope, started: false))
+            }
+        }
+        return members.map { member in
+            frame.completion(of: member)?.result
+                ?? StepResult(id: graph.nodes[member].id, state: .cancelled, reason: StepReason(.cancelled, "never started"))
         }
     }
 

@@ -58,6 +58,8 @@ public enum InputResolver {
                 value = converted
             }
             if value == nil { value = input.defaultValue?.value }
+            // An input read from the environment is optional: unset, it is null.
+            if value == nil, input.env != nil { value = .null }
             guard let value else {
                 let source = input.env.map { "set the environment variable `\($0.value)` or pass" } ?? "pass"
                 diagnostics.error(.missingInput, "input `\(name)` has no value", at: input.name.range,

@@ -112,8 +112,7 @@ public struct StepResult: Sendable {
 
     /// The errors of failed members or items, in order (`steps.X.errors`).
     public var errorsValue: Value {
-        .list((children ?? []).filter { $0.state == .failed || ($0.state == .cancelled && $0.reason != nil) }
-            .map(\.errorValue))
+        .list((children ?? []).filter { $0.state == .failed }.map(\.errorValue))
     }
 
     /// The result as expressions see it (`steps.X`).

@@ -39,6 +39,8 @@ public struct HTTPClientTransport: Transport {
             timeout: .init(connect: .nanoseconds(Int64(configuration.connectTimeout.milliseconds) * 1_000_000)),
             decompression: .enabled(limit: .ratio(100)))
         clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.connectionsPerHost
+        // The executor retries by policy; a refused connection must fail at once, not after the connect timeout.
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
         clientConfiguration.httpVersion = .automatic
         return try await HTTPClient.withHTTPClient(configuration: clientConfiguration) { client in
             try await body(HTTPClientTransport(client: client, configuration: configuration))
@@ -52,15 +54,35 @@ public struct HTTPClientTransport: Transport {
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let deadline: NIODeadline = timeout.map { .now() + .milliseconds($0.milliseconds) } ?? .distantFuture
         let host = request.host
-        do {
-            let response = try await client.execute(outgoing, deadline: deadline)
-            let buffer = try await response.body.collect(upTo: configuration.maxBodySize)
+        let client = self.client
+        let limit = configuration.maxBodySize
+        let prepared = outgoing
+        // The attempt's timeout covers the whole response, body included: AsyncHTTPClient's
+        // deadline ends at the head, so the body is raced against the same deadline.
+        let attempt: @Sendable () async throws -> TransportResponse = {
+            let response = try await client.execute(prepared, deadline: deadline)
+            let buffer = try await response.body.collect(upTo: limit)
             return TransportResponse(
                 status: Int(response.status.code),
                 headers: response.headers.map { HeaderField($0.name, $0.value) },
                 body: Array(buffer.readableBytesView))
+        }
+        do {
+            guard let timeout else { return try await attempt() }
+            return try await withThrowingTaskGroup(of: TransportResponse?.self) { group in
+                group.addTask { try await attempt() }
+                group.addTask {
+                    try await Task.sleep(for: timeout)
+                    return nil
+                }
+                defer { group.cancelAll() }
+                guard let first = try await group.next(), let response = first else {
+                    throw HTTPClientError.deadlineExceeded
+                }
+                return response
+            }
         } catch {
-            throw Self.classify(error, host: host, timeout: timeout, limit: configuration.maxBodySize)
+            throw Self.classify(error, host: host, timeout: timeout, limit: limit)
         }
     }
 
@@ -100,7 +122,9 @@ public struct HTTPClientTransport: Transport {
         if text.contains("refused") || text.contains("ECONNREFUSED") || text.contains("connect") {
             return TransportError(.connect, "connection to \(host) refused")
         }
-        if text.contains("reset") || text.contains("ECONNRESET") || text.contains("EOF") {
+        if text.contains("reset") || text.contains("ECONNRESET") || text.contains("EOF")
+            || text.contains("unexpected time") || text.contains("closed")
+        {
             return TransportError(.reset, "connection to \(host) was reset")
         }
         if text.contains("certificate") || text.contains("SSL") || text.contains("TLS") {

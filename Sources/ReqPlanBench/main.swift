@@ -1,0 +1,71 @@
+// reqplan-bench: measures the executor's own overhead on generated plans with an instant
+// in-memory transport (no network), so figures show the scheduler, not the HTTP stack.
+//
+//   swift run -c release reqplan-bench scheduler 100000
+//
+// Prints, per shape and size: wall time, time per step, and peak resident memory.
+import Foundation
+import ReqPlanPlanner
+import ReqPlanRuntime
+import ReqPlanSyntax
+
+/// A transport test double for benchmarks: answers 200 with a tiny JSON body at once.
+struct InstantBenchmarkTransport: Transport {
+    func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
+        TransportResponse(status: 200, headers: [HeaderField("Content-Type", "application/json")],
+                          body: Array(#"{"ok":true}"#.utf8))
+    }
+}
+
+func planText(shape: String, steps: Int) -> String {
+    var text = "reqplan: 1\ndefaults: { base_url: \"http://bench\" }\nsteps:\n"
+    text.reserveCapacity(steps * 60)
+    for index in 0..<steps {
+        if shape == "chain" && index > 0 {
+            text += "  s\(index): { needs: [s\(index - 1)], request: { url: /x } }\n"
+        } else {
+            text += "  s\(index): { request: { url: /x } }\n"
+        }
+    }
+    return text
+}
+
+func peakMemoryMB() -> Double {
+    var usage = rusage()
+    getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
+    return Double(usage.ru_maxrss) / 1024
+}
+
+func runScheduler(shape: String, steps: Int) async -> (planning: Duration, running: Duration, ok: Bool) {
+    let clock = ContinuousClock()
+    let planStart = clock.now
+    let report = PlanValidator.validate(SourceFile(path: "bench.yaml", text: planText(shape: shape, steps: steps)))
+    guard let graph = report.graph else {
+        print("invalid plan: \(report.diagnostics.first?.message ?? "")")
+        return (.zero, .zero, false)
+    }
+    let planning = clock.now - planStart
+    let executor = Executor(
+        graph: graph, transport: InstantBenchmarkTransport(), inputs: RunInputs(values: [:], environment: [:]),
+        configuration: RunConfiguration(files: FileAccess(planDirectory: URL(fileURLWithPath: "/tmp"))))
+    let runStart = clock.now
+    let result = await executor.run()
+    let running = clock.now - runStart
+    return (planning, running, result.exitCode == 0 && result.results.count == steps)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard arguments.first == "scheduler" else {
+    print("usage: reqplan-bench scheduler [STEPS] [independent|chain]")
+    exit(64)
+}
+let steps = arguments.dropFirst().first.flatMap(Int.init) ?? 100_000
+let shapes = arguments.count > 2 ? [String(arguments[arguments.startIndex + 2])] : ["independent", "chain"]
+for shape in shapes {
+    let (planning, running, ok) = await runScheduler(shape: shape, steps: steps)
+    let perStep = Double(running.components.seconds) * 1e6 / Double(steps)
+        + Double(running.components.attoseconds) / 1e12 / Double(steps)
+    print(String(format: "%@ %d steps: validate+plan %.2f s, run %.3f s, %.2f µs/step, peak RSS %.0f MB%@",
+                 shape, steps, Double(planning.milliseconds) / 1000, Double(running.milliseconds) / 1000, perStep,
+                 peakMemoryMB(), ok ? "" : " (FAILED)"))
+}

@@ -1,0 +1,233 @@
+import Foundation
+import ReqPlanDemoAPI
+import ReqPlanPlanner
+import ReqPlanSyntax
+import Testing
+
+@testable import ReqPlanRuntime
+
+/// Runs a plan against a real demo API on loopback over AsyncHTTPClient.
+func runAgainstDemo(
+    _ yaml: String, baseURL: String, transport: HTTPClientTransport.Configuration = .init(),
+    planDirectory: URL = URL(fileURLWithPath: NSTemporaryDirectory()), backoffScale: Double = 0.05
+) async throws -> RunResult {
+    let graph = try makeGraph(yaml.replacingOccurrences(of: "BASE_URL", with: baseURL))
+    var configuration = RunConfiguration(files: FileAccess(planDirectory: planDirectory))
+    configuration.backoffScale = backoffScale
+    return try await HTTPClientTransport.with(transport) { client in
+        let executor = Executor(graph: graph, transport: client, inputs: RunInputs(values: [:], environment: [:]),
+                                configuration: configuration)
+        return await executor.run()
+    }
+}
+
+private let header = """
+    reqplan: 1
+    defaults: { base_url: "BASE_URL" }
+
+    """
+
+@Suite(.serialized) struct DemoIntegrationTests {
+    @Test func fanOutFanInOverLoopback() async throws {
+        try await DemoAPI.withServer { base in
+            let start = ContinuousClock.now
+            let result = try await runAgainstDemo(header + """
+                steps:
+                  login: { request: { method: POST, url: /login, json: { user: alice } } }
+                  bootstrap:
+                    group:
+                      config: { request: { url: /config, headers: { X-Session: "${{ steps.login.body.token }}" } } }
+                      slow_a: { request: { url: /delay/300 } }
+                      slow_b: { request: { url: /delay/300 } }
+                  home: { needs: [bootstrap], request: { url: /home } }
+                outputs:
+                  token: ${{ steps.login.body.token }}
+                  session: ${{ steps.config.body.session }}
+                """, baseURL: base)
+            let elapsed = ContinuousClock.now - start
+            #expect(result.exitCode == 0, "\(result.results.mapValues { $0.reason?.message ?? "" })")
+            #expect(result.outputs[0].value != .null)
+            // The two 300 ms requests ran together, not one after the other.
+            #expect(elapsed < .milliseconds(1500))
+            let homeStart = try #require(result.results["home"]?.start)
+            let groupEnd = try #require(result.results["bootstrap"]?.end)
+            #expect(homeStart >= groupEnd - .milliseconds(1))
+        }
+    }
+
+    @Test func forEachResultsKeepInputOrderOverTheNetwork() async throws {
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo(header + """
+                steps:
+                  each:
+                    for_each: [300, 200, 100, 0]
+                    request: { url: "/delay/${{ item }}" }
+                outputs:
+                  delays: ${{ steps.each.results[*].body.delayed_ms }}
+                """, baseURL: base)
+            #expect(result.exitCode == 0)
+            #expect(result.outputs[0].value == .list([.int(300), .int(200), .int(100), .int(0)]))
+            let ends = result.results["each"]?.children?.compactMap(\.end) ?? []
+            #expect(ends.count == 4)
+            #expect(ends == ends.sorted(by: >), "later items finished first")
+        }
+    }
+
+    @Test func groupErrorsListEveryFailedMemberInOrder() async throws {
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo(header + """
+                steps:
+                  widgets:
+                    group:
+                      ok: { request: { url: /status/200 } }
+                      broken: { request: { url: /status/500 } }
+                      missing: { request: { url: /status/404 } }
+                outputs:
+                  failed: ${{ steps.widgets.errors[*].step }}
+                  statuses: ${{ steps.widgets.errors[*].status }}
+                """, baseURL: base)
+            #expect(result.exitCode == 1)
+            #expect(result.outputs[0].value == .list([.string("broken"), .string("missing")]))
+            #expect(result.outputs[1].value == .list([.int(500), .int(404)]))
+        }
+    }
+
+    @Test func retriesHonourRetryAfter() async throws {
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo(header + """
+                steps:
+                  flaky:
+                    retry: { attempts: 5, backoff: 10ms }
+                    request: { url: "/flaky/retry-after-test?fail=2&retry_after=2" }
+                """, baseURL: base, backoffScale: 0.05)
+            let flaky = try #require(result.results["flaky"])
+            #expect(flaky.state == .succeeded)
+            #expect(flaky.attempts.map(\.status) == [503, 503, 200])
+            // Retry-After: 2 s, scaled by 0.05 in tests.
+            #expect(flaky.attempts[0].retryDelay == .milliseconds(100))
+        }
+    }
+
+    @Test func requestTimeoutFailsWithTimeoutReason() async throws {
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo(header + """
+                steps:
+                  slow: { timeout: 200ms, request: { url: /delay/5000 } }
+                  slow_body: { timeout: 300ms, request: { url: /slow-body } }
+                """, baseURL: base)
+            #expect(result.results["slow"]?.state == .failed)
+            #expect(result.results["slow"]?.reason?.kind == .timeout)
+            #expect(result.results["slow"]?.reason?.message.contains("timed out after 200ms") == true)
+            #expect(result.results["slow_body"]?.reason?.kind == .timeout)
+        }
+    }
+
+    @Test func groupAndPlanTimeouts() async throws {
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo(header + """
+                timeout: 2s
+                steps:
+                  g:
+                    timeout: 200ms
+                    group:
+                      slow: { request: { url: /delay/5000 } }
+                  forever: { request: { url: /delay/10000 } }
+                """, baseURL: base)
+            #expect(result.results["g"]?.reason?.kind == .timeout)
+            #expect(result.results["slow"]?.state == .cancelled)
+            #expect(result.timedOut)
+            #expect(result.results["forever"]?.state == .cancelled)
+            #expect(result.results["forever"]?.reason?.message == "the plan timed out after 2s")
+            #expect(result.duration < .seconds(4))
+        }
+    }
+
+    @Test func failFastCancelsRunningSiblings() async throws {
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo(header + """
+                on_failure: fail_fast
+                steps:
+                  slow: { request: { url: /delay/5000 } }
+                  bad: { request: { url: /status/500 } }
+                """, baseURL: base)
+            #expect(result.results["slow"]?.state == .cancelled)
+            #expect(result.duration < .seconds(3))
+        }
+    }
+
+    @Test func transportFailuresNameHostAndCause() async throws {
+        try await DemoAPI.withServer { base in
+            var small = HTTPClientTransport.Configuration()
+            small.maxBodySize = 1 << 20
+            let result = try await runAgainstDemo(header + """
+                steps:
+                  refused: { request: { url: "http://127.0.0.1:1/nothing" } }
+                  reset: { request: { url: /reset } }
+                  huge: { request: { url: "/huge?mb=8" } }
+                  invalid: { request: { url: /invalid-json }, expect: { body: { ok: { exists: true } } } }
+                """, baseURL: base, transport: small)
+            #expect(result.results["refused"]?.reason?.kind == .transport)
+            #expect(result.results["refused"]?.reason?.message.contains("127.0.0.1:1") == true)
+            #expect(result.results["reset"]?.state == .failed)
+            #expect(result.results["reset"]?.reason?.kind == .transport)
+            #expect(result.results["huge"]?.reason?.kind == .bodyTooLarge)
+            #expect(result.results["invalid"]?.reason?.kind == .expectation)
+        }
+    }
+
+    @Test func requestsAreBuiltAsWritten() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data("file-bytes".utf8).write(to: directory.appendingPathComponent("a.txt"))
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo(header.replacingOccurrences(of: "defaults: {", with: "defaults: { headers: { X-Default: d, X-Over: default },") + """
+                steps:
+                  query:
+                    request:
+                      url: /echo
+                      query: { q: "a b&c=d/é", tag: [x, y] }
+                      headers: { X-Over: mine }
+                  form: { request: { method: POST, url: /echo, form: { name: "a b", n: 3 } } }
+                  json: { request: { method: POST, url: /echo, json: { n: 3, list: [true, null] } } }
+                  multipart:
+                    request:
+                      method: POST
+                      url: /echo
+                      multipart:
+                        note: hello
+                        file: { file: a.txt, content_type: text/plain }
+                outputs:
+                  query: ${{ steps.query.body.query }}
+                  headers: ${{ steps.query.body.headers }}
+                  form: ${{ steps.form.body.body.text }}
+                  json: ${{ steps.json.body.body.text }}
+                  multipart: ${{ steps.multipart.body.body.text }}
+                """, baseURL: base, planDirectory: directory)
+            #expect(result.exitCode == 0, "\(result.results.mapValues { $0.reason?.message ?? "" })")
+            let outputs = Dictionary(result.outputs.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
+            let raw = outputs["query"]?["raw"] ?? outputs["query"] ?? .null
+            #expect(raw.interpolated.contains("q=a%20b%26c%3Dd%2F%C3%A9&tag=x&tag=y"))
+            let headers = outputs["headers"]?.jsonText() ?? ""
+            #expect(headers.contains("x-default"))
+            #expect(headers.contains("mine"))
+            #expect(!headers.contains("\"default\""))
+            #expect(outputs["form"]?.interpolated == "name=a+b&n=3")
+            #expect(outputs["json"]?.interpolated == #"{"n":3,"list":[true,null]}"#)
+            let multipart = outputs["multipart"]?.interpolated ?? ""
+            #expect(multipart.contains("name=\"note\""))
+            #expect(multipart.contains("filename=\"a.txt\""))
+            #expect(multipart.contains("file-bytes"))
+        }
+    }
+
+    @Test func filesOutsideThePlanFolderAreRefused() async throws {
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo(header + """
+                steps:
+                  up: { request: { method: POST, url: /echo, body_file: ../../../../etc/hostname } }
+                """, baseURL: base)
+            #expect(result.results["up"]?.state == .failed)
+            #expect(result.results["up"]?.reason?.message.contains("outside the plan's folder") == true)
+        }
+    }
+}
