@@ -30,6 +30,14 @@ func planText(shape: String, steps: Int) -> String {
     return text
 }
 
+/// The resident memory now, from /proc (Linux), in MB.
+func currentMemoryMB() -> Double {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8),
+        let pages = text.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+    else { return 0 }
+    return pages * 4096 / 1_048_576
+}
+
 func peakMemoryMB() -> Double {
     var usage = rusage()
     getrusage(Int32(RUSAGE_SELF.rawValue), &usage)
@@ -39,22 +47,38 @@ func peakMemoryMB() -> Double {
 func runScheduler(shape: String, steps: Int) async -> (planning: Duration, running: Duration, ok: Bool) {
     let clock = ContinuousClock()
     let planStart = clock.now
-    let report = PlanValidator.validate(SourceFile(path: "bench.yaml", text: planText(shape: shape, steps: steps)))
+    let text = planText(shape: shape, steps: steps)
+    print(String(format: "  plan text: %.0f MB resident", currentMemoryMB()))
+    if CommandLine.arguments.contains("--phases") {
+        let parsed = PlanParser.parse(SourceFile(path: "bench.yaml", text: text))
+        print(String(format: "  after parsing: %.0f MB resident", currentMemoryMB()))
+        if let plan = parsed.plan {
+            let planned = Planner.plan(plan)
+            print(String(format: "  after planning: %.0f MB resident (%d nodes)", currentMemoryMB(), planned.graph?.nodes.count ?? 0))
+        }
+    }
+    let report = PlanValidator.validate(SourceFile(path: "bench.yaml", text: text))
     guard let graph = report.graph else {
         print("invalid plan: \(report.diagnostics.first?.message ?? "")")
         return (.zero, .zero, false)
     }
     let planning = clock.now - planStart
+    print(String(format: "  after planning: %.0f MB resident", currentMemoryMB()))
     let executor = Executor(
         graph: graph, transport: InstantBenchmarkTransport(), inputs: RunInputs(values: [:], environment: [:]),
         configuration: RunConfiguration(files: FileAccess(planDirectory: URL(fileURLWithPath: "/tmp"))))
     let runStart = clock.now
     let result = await executor.run()
     let running = clock.now - runStart
+    print(String(format: "  after the run: %.0f MB resident", currentMemoryMB()))
     return (planning, running, result.exitCode == 0 && result.results.count == steps)
 }
 
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "sizes" {
+    print("Step \(MemoryLayout<Step>.size), StepNode \(MemoryLayout<StepNode>.size), RequestSpec \(MemoryLayout<RequestSpec>.size), StepResult \(MemoryLayout<StepResult>.size), RetryPolicy? \(MemoryLayout<RetryPolicy?>.size), Expectation? \(MemoryLayout<Expectation?>.size), Template \(MemoryLayout<Template>.size), SourceRange \(MemoryLayout<SourceRange>.size)")
+    exit(0)
+}
 guard arguments.first == "scheduler" else {
     print("usage: reqplan-bench scheduler [STEPS] [independent|chain]")
     exit(64)

@@ -95,7 +95,7 @@ public struct Executor: Sendable {
     func runMembers(_ members: [NodeID], frame: Frame, scope: Scope) async -> [StepResult] {
         enum Event: Sendable {
             case ready(Int)
-            case finished(StepResult)
+            case finished(Int, StepState)
         }
         let (events, continuation) = AsyncStream<Event>.makeStream()
         let dependencies = members.map { member in
@@ -115,20 +115,44 @@ public struct Executor: Sendable {
         }
         var spawned = [Bool](repeating: false, count: members.count)
         var finished = 0
+        // Requests started but not ended in this scope are capped (at the tightest concurrency
+        // limit that applies, else `maxActiveRequests`), so a scope of 100,000 ready requests does
+        // not hold 100,000 tasks at once. Groups and loops are never held back: their members may
+        // wait for steps of this scope, and holding them could deadlock.
+        let cap = scope.limiters.map(\.limit).min() ?? configuration.maxActiveRequests
+        var activeRequests = 0
+        var held: [Int] = []
+        var nextHeld = 0
         await withDiscardingTaskGroup { group in
+            func spawn(_ position: Int) {
+                let member = members[position]
+                if graph.nodes[member].kind == .request { activeRequests += 1 }
+                group.addTask {
+                    let result = await self.runStep(member, frame: frame, scope: scope)
+                    continuation.yield(.finished(position, result.state))
+                }
+            }
             loop: for await event in events {
                 switch event {
                 case .ready(let position):
                     guard !spawned[position] else { continue }
                     spawned[position] = true
-                    let member = members[position]
-                    group.addTask {
-                        continuation.yield(.finished(await self.runStep(member, frame: frame, scope: scope)))
+                    if graph.nodes[members[position]].kind == .request && activeRequests >= cap {
+                        held.append(position)
+                    } else {
+                        spawn(position)
                     }
-                case .finished(let result):
+                case .finished(let position, let state):
                     finished += 1
-                    if result.state == .failed && scope.policy == .failFast, let reason = scope.reasons.first {
-                        reason.set(StepReason(.cancelled, "cancelled because `\(result.id)` failed (fail_fast)"))
+                    if graph.nodes[members[position]].kind == .request {
+                        activeRequests -= 1
+                        if nextHeld < held.count {
+                            spawn(held[nextHeld])
+                            nextHeld += 1
+                        }
+                    }
+                    if state == .failed && scope.policy == .failFast, let reason = scope.reasons.first {
+                        reason.set(StepReason(.cancelled, "cancelled because `\(graph.nodes[members[position]].id)` failed (fail_fast)"))
                         group.cancelAll()
                         break loop
                     }
@@ -137,8 +161,9 @@ public struct Executor: Sendable {
             }
             continuation.finish()
         }
-        // Members that never started end now, so nothing waits for them.
-        for (position, member) in members.enumerated() where !spawned[position] {
+        // Members that never started (or were held back) end now, so nothing waits for them.
+        let neverStarted = Set(held[nextHeld...])
+        for (position, member) in members.enumerated() where !spawned[position] || neverStarted.contains(position) {
             if frame.completion(of: member)?.result == nil {
                 _ = finish(member, frame: frame, cancelledResult(graph.nodes[member], scope: scope, started: false))
             }

@@ -12,6 +12,9 @@ public struct RunConfiguration: Sendable {
     public var backoffScale: Double = 1
     /// The most a `Retry-After` header may delay a retry.
     public var maxRetryAfter: Duration = .seconds(60)
+    /// Without a concurrency limit, the most requests of one scope started at once (a memory
+    /// guard; the transport's connection pool is the real limit long before this).
+    public var maxActiveRequests = 1024
 
     public init(concurrency: Int? = nil, files: FileAccess) {
         self.concurrency = concurrency

@@ -1,27 +1,49 @@
 /// One step: a request, a group, a sequence or a for_each, plus what it needs.
-public struct Step: Sendable {
+///
+/// A class, immutable once parsed, so the AST and the DAG share each step instead of
+/// copying it (plans of 100,000 steps stay small).
+public final class Step: Sendable {
     /// The step id (unique in the whole plan).
-    public var id: Located<String>
+    public let id: Located<String>
     /// What the step does.
-    public var kind: Kind
+    public let kind: Kind
     /// `needs:` — steps that must end first.
-    public var needs: [Located<String>]
+    public let needs: [Located<String>]
     /// `if:` — when absent, `success()`.
-    public var condition: Expression?
+    public let condition: Expression?
     /// `description:`.
-    public var description: String?
+    public let description: String?
     /// `timeout:` — for a request each attempt; for a group, sequence or for_each the whole step.
-    public var timeout: Located<PlanDuration>?
+    public let timeout: Located<PlanDuration>?
     /// `retry:` — request steps and for_each over a request.
-    public var retry: RetryPolicy?
+    public let retry: RetryPolicy?
     /// `expect:` — request steps and for_each over a request.
-    public var expect: Expectation?
+    public let expect: Expectation?
     /// `concurrency:` — groups, sequences and for_each.
-    public var concurrency: Located<Int>?
+    public let concurrency: Located<Int>?
     /// `on_failure:` — groups, sequences and for_each.
-    public var onFailure: Located<FailurePolicy>?
+    public let onFailure: Located<FailurePolicy>?
     /// The whole step, from its id to its last line.
-    public var range: SourceRange
+    public let range: SourceRange
+
+    /// Creates a step.
+    public init(
+        id: Located<String>, kind: Kind, needs: [Located<String>], condition: Expression?, description: String?,
+        timeout: Located<PlanDuration>?, retry: RetryPolicy?, expect: Expectation?, concurrency: Located<Int>?,
+        onFailure: Located<FailurePolicy>?, range: SourceRange
+    ) {
+        self.id = id
+        self.kind = kind
+        self.needs = needs
+        self.condition = condition
+        self.description = description
+        self.timeout = timeout
+        self.retry = retry
+        self.expect = expect
+        self.concurrency = concurrency
+        self.onFailure = onFailure
+        self.range = range
+    }
 
     /// What a step does.
     public enum Kind: Sendable {
