@@ -1,12 +1,20 @@
 import Foundation
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Runs the built `reqplan` binary and captures what it prints (end-to-end tests).
 struct CommandRunner {
     struct Output {
         var status: Int32
         var stdout: String
         var stderr: String
+        /// Whether the process was ended by a signal it did not handle (`status` is then the signal number).
+        var uncaughtSignal = false
+        /// Whether it had to be killed because it outlived the time it was given.
+        var killedAfterTimeout = false
     }
 
     /// The package root, found from this file's path.
@@ -67,5 +75,101 @@ struct CommandRunner {
         let file = directory.appendingPathComponent(name)
         try text.write(to: file, atomically: true, encoding: .utf8)
         return file
+    }
+}
+
+// MARK: - Asynchronous runs
+
+extension CommandRunner {
+    /// A `reqplan` process started by `start`: its pipes are read on their own threads from the
+    /// start, so the child never blocks on a full pipe, and no thread of the test's concurrency
+    /// pool (which serves the in-process demo API too) is ever blocked waiting for it.
+    final class Running: Sendable {
+        /// The child's process id, for `kill(pid, SIGINT)`.
+        let pid: Int32
+        private let process: Process
+        private let output: Task<Output, Never>
+
+        fileprivate init(process: Process, output: Task<Output, Never>) {
+            self.pid = process.processIdentifier
+            self.process = process
+            self.output = output
+        }
+
+        /// Whether the child has not exited yet.
+        var isRunning: Bool { process.isRunning }
+
+        /// Waits for the child to exit and returns what it printed. If it is still running after
+        /// `limit`, it is killed (SIGKILL) and the output says so (`killedAfterTimeout`).
+        func finish(within limit: Duration = .seconds(60)) async -> Output {
+            let process = self.process
+            let watchdog = Task {
+                try await Task.sleep(for: limit)
+                guard process.isRunning else { return false }
+                kill(process.processIdentifier, SIGKILL)
+                return true
+            }
+            var result = await output.value
+            watchdog.cancel()
+            result.killedAfterTimeout = (try? await watchdog.value) == true
+            return result
+        }
+    }
+
+    /// Starts `reqplan arguments…` in `directory` (default: the package root) and returns at once.
+    static func start(_ arguments: [String], in directory: URL? = nil,
+                      environment: [String: String] = [:]) throws -> Running
+    {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.currentDirectoryURL = directory ?? packageRoot
+        var env = ProcessInfo.processInfo.environment
+        env["NO_COLOR"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        let exit = AsyncStream<(status: Int32, signalled: Bool)>.makeStream()
+        process.terminationHandler = { ended in
+            exit.continuation.yield((ended.terminationStatus, ended.terminationReason == .uncaughtSignal))
+            exit.continuation.finish()
+        }
+        try process.run()
+        let stdout = readToEnd(out.fileHandleForReading)
+        let stderr = readToEnd(err.fileHandleForReading)
+        let output = Task {
+            let stdoutData = await stdout.value
+            let stderrData = await stderr.value
+            var ending = (status: Int32(-1), signalled: false)
+            for await value in exit.stream { ending = value }
+            return Output(status: ending.status, stdout: String(decoding: stdoutData, as: UTF8.self),
+                          stderr: String(decoding: stderrData, as: UTF8.self), uncaughtSignal: ending.signalled)
+        }
+        return Running(process: process, output: output)
+    }
+
+    /// Runs `reqplan arguments…` to the end without blocking a thread of the concurrency pool.
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+                    within limit: Duration) async throws -> Output
+    {
+        try await start(arguments, in: directory, environment: environment).finish(within: limit)
+    }
+
+    /// Reads a pipe to its end on a thread of its own, starting now.
+    private static func readToEnd(_ handle: FileHandle) -> Task<Data, Never> {
+        let data = AsyncStream<Data>.makeStream()
+        let thread = Thread {
+            data.continuation.yield(handle.readDataToEndOfFile())
+            data.continuation.finish()
+        }
+        thread.start()
+        return Task {
+            var result = Data()
+            for await chunk in data.stream { result = chunk }
+            return result
+        }
     }
 }

@@ -86,84 +86,91 @@ public struct Executor: Sendable {
 
     // MARK: Scopes
 
+    /// The scope whose member the current task is running (see `runMembers`).
+    @TaskLocal static var currentScope: ObjectIdentifier?
+
     /// Runs `members` as child tasks of one task group and returns their results in order.
     ///
-    /// A member's task is created the moment its last dependency ends (completion callbacks
-    /// feed a stream of ready members), so waiting steps cost no task, and finished tasks
-    /// are discarded at once. With `fail_fast`, the first failure cancels the others and
-    /// members that never started end `cancelled`.
+    /// A member starts the moment its last dependency ends: completion callbacks mark it
+    /// ready. The member task whose step made it ready runs it next, in the same task (a
+    /// chain of steps costs no task switch); any other ready members are handed to the
+    /// scope's loop, which starts a task for each at once. Waiting steps cost no task, and
+    /// finished tasks are discarded at once. With `fail_fast`, the first failure cancels the
+    /// others and members that never started end `cancelled`.
     func runMembers(_ members: [NodeID], frame: Frame, scope: Scope) async -> [StepResult] {
+        guard !members.isEmpty else { return [] }
         enum Event: Sendable {
-            case ready(Int)
-            case finished(Int, StepState)
+            case wake
+            case failed(Int)
+            case done
         }
         let (events, continuation) = AsyncStream<Event>.makeStream()
+        let isRequest = members.map { graph.nodes[$0].kind == .request }
+        // Requests started but not ended in this scope are capped (at the tightest concurrency
+        // limit that applies, else `maxActiveRequests`), so a scope of 100,000 ready requests does
+        // not hold 100,000 tasks at once. Groups and loops are never held back, nor run inline:
+        // their members may wait for steps of this scope.
+        let cap = scope.limiters.map(\.limit).min() ?? configuration.maxActiveRequests
+        let run = ScopeRun(isRequest: isRequest, cap: cap)
+        let key = ObjectIdentifier(run)
         let dependencies = members.map { member in
             graph.nodes[member].dependencies.compactMap { frame.completion(of: $0.target) }
         }
         let counters = ReadinessCounters(dependencies.map(\.count))
         for (position, completions) in dependencies.enumerated() {
-            if completions.isEmpty {
-                continuation.yield(.ready(position))
-                continue
-            }
+            if completions.isEmpty { run.markReady(position) }
             for completion in completions {
                 completion.whenFired { _ in
-                    if counters.decrement(position) == 0 { continuation.yield(.ready(position)) }
+                    guard counters.decrement(position) == 0 else { return }
+                    run.markReady(position)
+                    // A member task of this scope picks it up itself when its step returns.
+                    if Executor.currentScope != key { continuation.yield(.wake) }
                 }
             }
         }
-        var spawned = [Bool](repeating: false, count: members.count)
-        var finished = 0
-        // Requests started but not ended in this scope are capped (at the tightest concurrency
-        // limit that applies, else `maxActiveRequests`), so a scope of 100,000 ready requests does
-        // not hold 100,000 tasks at once. Groups and loops are never held back: their members may
-        // wait for steps of this scope, and holding them could deadlock.
-        let cap = scope.limiters.map(\.limit).min() ?? configuration.maxActiveRequests
-        var activeRequests = 0
-        var held: [Int] = []
-        var nextHeld = 0
-        await withDiscardingTaskGroup { group in
-            func spawn(_ position: Int) {
-                let member = members[position]
-                if graph.nodes[member].kind == .request { activeRequests += 1 }
-                group.addTask {
-                    let result = await self.runStep(member, frame: frame, scope: scope)
-                    continuation.yield(.finished(position, result.state))
+        continuation.yield(.wake)
+        let policy = scope.policy
+
+        /// Runs `first`, then whatever request it made ready, in this task.
+        @Sendable func chain(from first: Int) async {
+            var position = first
+            while true {
+                let state = await Executor.$currentScope.withValue(key) {
+                    await self.runStep(members[position], frame: frame, scope: scope).state
                 }
+                if state == .failed && policy == .failFast { continuation.yield(.failed(position)) }
+                if run.finishOne() { continuation.yield(.done) }
+                guard !Task.isCancelled, let next = run.claimInline() else {
+                    run.endTask(runningRequest: isRequest[first])
+                    if run.hasReady { continuation.yield(.wake) }
+                    return
+                }
+                if run.hasReady { continuation.yield(.wake) }
+                position = next
             }
+        }
+
+        await withDiscardingTaskGroup { group in
             loop: for await event in events {
                 switch event {
-                case .ready(let position):
-                    guard !spawned[position] else { continue }
-                    spawned[position] = true
-                    if graph.nodes[members[position]].kind == .request && activeRequests >= cap {
-                        held.append(position)
-                    } else {
-                        spawn(position)
+                case .wake:
+                    while let position = run.claimForTask() {
+                        group.addTask { await chain(from: position) }
                     }
-                case .finished(let position, let state):
-                    finished += 1
-                    if graph.nodes[members[position]].kind == .request {
-                        activeRequests -= 1
-                        if nextHeld < held.count {
-                            spawn(held[nextHeld])
-                            nextHeld += 1
-                        }
-                    }
-                    if state == .failed && scope.policy == .failFast, let reason = scope.reasons.first {
+                case .failed(let position):
+                    if let reason = scope.reasons.first {
                         reason.set(StepReason(.cancelled, "cancelled because `\(graph.nodes[members[position]].id)` failed (fail_fast)"))
-                        group.cancelAll()
-                        break loop
                     }
-                    if finished == members.count { break loop }
+                    group.cancelAll()
+                    break loop
+                case .done:
+                    break loop
                 }
             }
             continuation.finish()
         }
-        // Members that never started (or were held back) end now, so nothing waits for them.
-        let neverStarted = Set(held[nextHeld...])
-        for (position, member) in members.enumerated() where !spawned[position] || neverStarted.contains(position) {
+        // Members that never started end now, so nothing waits for them.
+        for (position, member) in members.enumerated() where !run.wasClaimed(position) {
             if frame.completion(of: member)?.result == nil {
                 _ = finish(member, frame: frame, cancelledResult(graph.nodes[member], scope: scope, started: false))
             }

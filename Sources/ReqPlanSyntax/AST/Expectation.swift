@@ -1,15 +1,28 @@
 /// `expect:` — what a response must look like for the request to succeed.
-public struct Expectation: Sendable, Hashable {
+/// A class, so the many steps without one cost only a pointer.
+public final class Expectation: Sendable {
     /// `status:` — any of these; when absent, `2xx`.
-    public var status: [Located<StatusPattern>]?
+    public let status: [Located<StatusPattern>]?
     /// `headers:` — header name → matcher.
-    public var headers: [HeaderExpectation]?
+    public let headers: [HeaderExpectation]?
     /// `body:` — JSON path → matcher.
-    public var body: [BodyExpectation]?
+    public let body: [BodyExpectation]?
     /// `max_duration:` — the response must arrive within this.
-    public var maxDuration: Located<PlanDuration>?
+    public let maxDuration: Located<PlanDuration>?
     /// Where `expect:` was written.
-    public var range: SourceRange
+    public let range: SourceRange
+
+    /// Creates an expectation.
+    public init(
+        status: [Located<StatusPattern>]?, headers: [HeaderExpectation]?, body: [BodyExpectation]?,
+        maxDuration: Located<PlanDuration>?, range: SourceRange
+    ) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.maxDuration = maxDuration
+        self.range = range
+    }
 
     /// Field by field, `self` over `defaults`.
     public func merged(over defaults: Expectation?) -> Expectation {

@@ -110,20 +110,33 @@ public struct ForEach: Sendable {
     }
 }
 
-/// `retry:`.
-public struct RetryPolicy: Sendable, Hashable {
+/// `retry:`. A class, so the many steps without one cost only a pointer.
+public final class RetryPolicy: Sendable {
     /// `attempts:` — total tries including the first.
-    public var attempts: Located<Int>?
+    public let attempts: Located<Int>?
     /// `backoff:` — the base delay before the second try.
-    public var backoff: Located<PlanDuration>?
+    public let backoff: Located<PlanDuration>?
     /// `max_backoff:` — the largest delay.
-    public var maxBackoff: Located<PlanDuration>?
+    public let maxBackoff: Located<PlanDuration>?
     /// `on:` — which failures are retried.
-    public var on: [Located<RetryCondition>]?
+    public let on: [Located<RetryCondition>]?
     /// `unsafe:` — allow retrying non-idempotent methods.
-    public var unsafe: Located<Bool>?
+    public let unsafe: Located<Bool>?
     /// Where `retry:` was written.
-    public var range: SourceRange
+    public let range: SourceRange
+
+    /// Creates a retry policy.
+    public init(
+        attempts: Located<Int>?, backoff: Located<PlanDuration>?, maxBackoff: Located<PlanDuration>?,
+        on: [Located<RetryCondition>]?, unsafe: Located<Bool>?, range: SourceRange
+    ) {
+        self.attempts = attempts
+        self.backoff = backoff
+        self.maxBackoff = maxBackoff
+        self.on = on
+        self.unsafe = unsafe
+        self.range = range
+    }
 
     /// Field by field, `self` over `defaults`.
     public func merged(over defaults: RetryPolicy?) -> RetryPolicy {

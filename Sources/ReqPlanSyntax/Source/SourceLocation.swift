@@ -3,15 +3,25 @@
 /// Columns count Unicode scalars, as libyaml does, so a location taken from a
 /// YAML mark and one computed from the text agree.
 public struct SourceLocation: Hashable, Comparable, Sendable, CustomStringConvertible {
+    // Stored as 32-bit numbers: every AST node carries ranges, and plans can be large.
+    private var storedLine: Int32
+    private var storedColumn: Int32
+
     /// The line, starting at 1.
-    public var line: Int
+    public var line: Int {
+        get { Int(storedLine) }
+        set { storedLine = Int32(clamping: newValue) }
+    }
     /// The column, starting at 1, in Unicode scalars.
-    public var column: Int
+    public var column: Int {
+        get { Int(storedColumn) }
+        set { storedColumn = Int32(clamping: newValue) }
+    }
 
     /// Creates a location from a 1-based line and column.
     public init(line: Int, column: Int) {
-        self.line = line
-        self.column = column
+        self.storedLine = Int32(clamping: line)
+        self.storedColumn = Int32(clamping: column)
     }
 
     public static func < (lhs: SourceLocation, rhs: SourceLocation) -> Bool {
