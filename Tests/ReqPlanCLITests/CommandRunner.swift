@@ -84,7 +84,9 @@ extension CommandRunner {
     /// A `reqplan` process started by `start`: its pipes are read on their own threads from the
     /// start, so the child never blocks on a full pipe, and no thread of the test's concurrency
     /// pool (which serves the in-process demo API too) is ever blocked waiting for it.
-    final class Running: Sendable {
+    /// (`@unchecked`: only `Process`'s thread-safe `isRunning` and `processIdentifier` are used
+    /// after launch, and `Process` is not `Sendable` on every platform.)
+    final class Running: @unchecked Sendable {
         /// The child's process id, for `kill(pid, SIGINT)`.
         let pid: Int32
         private let process: Process
@@ -102,11 +104,10 @@ extension CommandRunner {
         /// Waits for the child to exit and returns what it printed. If it is still running after
         /// `limit`, it is killed (SIGKILL) and the output says so (`killedAfterTimeout`).
         func finish(within limit: Duration = .seconds(60)) async -> Output {
-            let process = self.process
             let watchdog = Task {
                 try await Task.sleep(for: limit)
-                guard process.isRunning else { return false }
-                kill(process.processIdentifier, SIGKILL)
+                guard self.isRunning else { return false }
+                kill(self.pid, SIGKILL)
                 return true
             }
             var result = await output.value

@@ -63,7 +63,7 @@ public struct RequestBuilder: Sendable {
             }
             url = Self.join(try ExpressionEvaluator.text(base, in: context), url)
         }
-        guard url.hasPrefix("http://") || url.hasPrefix("https://"), URL(string: url) != nil else {
+        guard url.hasPrefix("http://") || url.hasPrefix("https://"), !url.contains(where: { $0 == " " || $0 == "\n" }) else {
             throw RequestBuildError("`\(url)` is not a valid http(s) URL", at: spec.url.range)
         }
 

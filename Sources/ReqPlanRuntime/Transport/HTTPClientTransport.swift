@@ -53,7 +53,6 @@ public struct HTTPClientTransport: Transport {
         for header in request.headers { outgoing.headers.add(name: header.name, value: header.value) }
         if let body = request.body { outgoing.body = .bytes(ByteBuffer(bytes: body)) }
         let deadline: NIODeadline = timeout.map { .now() + .milliseconds($0.milliseconds) } ?? .distantFuture
-        let host = request.host
         let client = self.client
         let limit = configuration.maxBodySize
         let prepared = outgoing
@@ -82,7 +81,7 @@ public struct HTTPClientTransport: Transport {
                 return response
             }
         } catch {
-            throw Self.classify(error, host: host, timeout: timeout, limit: limit)
+            throw Self.classify(error, host: request.host, timeout: timeout, limit: limit)
         }
     }
 

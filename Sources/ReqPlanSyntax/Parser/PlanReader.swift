@@ -59,7 +59,13 @@ struct PlanReader {
 
     /// The range of a node's first token (the whole scalar for scalars).
     func range(_ node: Node) -> SourceRange {
-        source.tokenRange(at: location(node))
+        // A one-line plain scalar is written exactly as its value: no need to scan the source.
+        if case .scalar(let scalar) = node, scalar.style == .plain, !scalar.string.isEmpty,
+            !scalar.string.contains(where: { $0 == "\n" || $0 == "\r" })
+        {
+            return SourceRange(start: location(node), length: scalar.string.unicodeScalars.count)
+        }
+        return source.tokenRange(at: location(node))
     }
 
     // MARK: Budget

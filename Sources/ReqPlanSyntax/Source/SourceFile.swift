@@ -35,10 +35,12 @@ public struct SourceFile: Sendable {
     /// a quoted scalar up to its closing quote, or a plain word up to the next
     /// indicator (`: `, `,`, `]`, `}`, ` #`) or the end of the line.
     public func tokenRange(at location: SourceLocation) -> SourceRange {
-        guard let line = line(location.line) else { return SourceRange(at: location) }
-        let scalars = Array(line.unicodeScalars)
-        let start = location.column - 1
-        guard start >= 0, start < scalars.count else { return SourceRange(at: location) }
+        guard let line = line(location.line), location.column >= 1 else { return SourceRange(at: location) }
+        // Only the token's own part of the line is looked at (at most 1,024 scalars), so very long
+        // lines with many tokens stay linear. Offsets below are relative to `location`.
+        let scalars = Array(line.unicodeScalars.dropFirst(location.column - 1).prefix(1024))
+        let start = 0
+        guard !scalars.isEmpty else { return SourceRange(at: location) }
         var index = start
         let first = scalars[start]
         if first == "\"" || first == "'" {

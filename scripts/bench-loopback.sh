@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Loopback benchmarks of `reqplan run` against the demo API: fidelity to the ideal schedule
+# and throughput against curl. Needs a release build and hyperfine (apt-get install hyperfine).
+#
+#   swift build -c release --scratch-path .build-release
+#   scripts/bench-loopback.sh [.build-release/release/reqplan]
+set -euo pipefail
+R=${1:-.build-release/release/reqplan}
+PORT=${PORT:-18080}
+BASE="http://127.0.0.1:$PORT"
+WORK=$(mktemp -d)
+"$R" demo --serve "$PORT" > "$WORK/server.log" 2>&1 &
+SERVER=$!
+trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
+for _ in $(seq 50); do curl -sf "$BASE/health" > /dev/null && break; sleep 0.1; done
+
+# 1. 200 requests to a 50 ms endpoint at concurrency 50: ideal 4 rounds × 50 ms = 0.2 s.
+python3 - "$WORK/fanout.yaml" <<'PY'
+import sys
+open(sys.argv[1], "w").write("""reqplan: 1
+inputs: { base_url: { default: "http://127.0.0.1:8080" } }
+defaults: { base_url: "${{ inputs.base_url }}" }
+concurrency: 50
+steps:
+  each:
+    for_each: %s
+    request: { url: /delay/50 }
+""" % list(range(200)))
+PY
+# 2. A 10-layer × 20-wide DAG of 20 ms requests, each reading one step of the layer before: ideal 10 × 20 ms = 0.2 s.
+python3 scripts/generate-plan.py --shape layers --steps 200 --width 20 --url /delay/20 > "$WORK/layers.yaml"
+# 3. A 50-step chain of 10 ms requests: ideal 50 × 10 ms = 0.5 s.
+python3 scripts/generate-plan.py --shape chain --steps 50 --url /delay/10 > "$WORK/chain.yaml"
+# 4. 2,000 small GETs at concurrency 64, and the same URLs with curl --parallel --parallel-max 64.
+python3 - "$WORK/throughput.yaml" "$WORK/curl.cfg" "$BASE" <<'PY'
+import sys
+open(sys.argv[1], "w").write("""reqplan: 1
+inputs: { base_url: { default: "http://127.0.0.1:8080" } }
+defaults: { base_url: "${{ inputs.base_url }}" }
+concurrency: 64
+steps:
+  each:
+    for_each: %s
+    request: { url: "/delay/0?i=${{ item }}" }
+""" % list(range(2000)))
+with open(sys.argv[2], "w") as f:
+    for i in range(2000):
+        f.write('url = "%s/delay/0?i=%d"\noutput = "/dev/null"\n' % (sys.argv[3], i))
+PY
+
+for plan in fanout layers chain; do
+  echo "== $plan: run durations reported by reqplan (5 runs)"
+  for _ in 1 2 3 4 5; do
+    "$R" run "$WORK/$plan.yaml" --input "base_url=$BASE" --color never | tail -1
+  done
+done
+echo "== throughput: 2,000 GETs at concurrency 64"
+hyperfine -N --warmup 2 --runs 10 \
+  "$R run $WORK/throughput.yaml --input base_url=$BASE --color never" \
+  "curl --parallel --parallel-max 64 -s -K $WORK/curl.cfg"
