@@ -48,6 +48,25 @@ with open(sys.argv[2], "w") as f:
         f.write('url = "%s/delay/0?i=%d"\noutput = "/dev/null"\n' % (sys.argv[3], i))
 PY
 
+# The same requests with curl, as a reference client: the demo API's timers overshoot each delay by
+# about a millisecond, which no client can beat.
+python3 - "$WORK" "$BASE" <<'PY'
+import sys
+work, base = sys.argv[1], sys.argv[2]
+def write(name, urls):
+    with open(f"{work}/{name}.cfg", "w") as f:
+        for url in urls:
+            f.write(f'url = "{base}{url}"\noutput = "/dev/null"\n')
+write("curl-fanout", [f"/delay/50?i={i}" for i in range(200)])
+write("curl-layers", ["/delay/20"] * 10)
+write("curl-chain", ["/delay/10"] * 50)
+PY
+echo "== reference: the same requests with curl"
+hyperfine -N --warmup 1 --runs 5 \
+  "curl --parallel --parallel-max 50 -s -K $WORK/curl-fanout.cfg" \
+  "curl -s -K $WORK/curl-layers.cfg" \
+  "curl -s -K $WORK/curl-chain.cfg"
+
 for plan in fanout layers chain; do
   echo "== $plan: run durations reported by reqplan (5 runs)"
   for _ in 1 2 3 4 5; do

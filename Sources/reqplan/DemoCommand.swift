@@ -46,7 +46,7 @@ struct DemoCommand: AsyncParsableCommand {
                     files: FileAccess(planDirectory: URL(fileURLWithPath: path).deletingLastPathComponent()))
                 let result = try await PlanRun.execute(prepared, configuration: configuration,
                                                        transport: HTTPClientTransport.Configuration())
-                write(result.summaryText(graph: prepared.graph))
+                write(Redactor(secrets: prepared.inputs.secrets).redact(result.summaryText(graph: prepared.graph)))
                 if result.exitCode == 130 { throw ExitCode(130) }
             }
             return failures

@@ -68,11 +68,12 @@ struct RunCommand: AsyncParsableCommand {
                               allowOutside: allowFilesOutside))
         configuration.backoffScale = 1
         let result = try await PlanRun.execute(prepared, configuration: configuration, transport: transportConfiguration)
-        write(result.summaryText(graph: prepared.graph))
+        let redactor = Redactor(secrets: prepared.inputs.secrets)
+        write(redactor.redact(result.summaryText(graph: prepared.graph)))
         let diagnostics = result.diagnostics(graph: prepared.graph)
         if !diagnostics.isEmpty {
             let renderer = DiagnosticRenderer(colors: color.enabled, files: [prepared.graph.plan.source])
-            writeError("\n" + renderer.text(diagnostics))
+            writeError("\n" + redactor.redact(renderer.text(diagnostics)))
         }
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
     }

@@ -102,6 +102,11 @@ enum YAMLLoader {
                     : "quote a value that contains `: `"
             } else if problem.contains("did not find expected key"), context?.text.contains("block mapping") == true {
                 hint = "the keys of one mapping start in the same column; check the indentation of this line"
+            } else if (problem.contains("did not find expected ',' or ']'")
+                || problem.contains("did not find expected ',' or '}'")),
+                source.line(mark.line)?.contains("${{") == true
+            {
+                hint = "inside `{ }` or `[ ]`, a value with `${{ }}` must be quoted: write \"${{ … }}\""
             } else if problem.contains("did not find expected ',' or ']'") {
                 hint = "close the `[` list with `]`"
             } else if problem.contains("did not find expected ',' or '}'") {

@@ -1,0 +1,39 @@
+import Foundation
+import ReqPlanDemoAPI
+import Testing
+
+@Suite struct RunRedactionTests {
+    static let secret = "s3cr3t-token-value-42"
+
+    static let plan = """
+        reqplan: 1
+        inputs:
+          base_url: { default: "http://127.0.0.1:1" }
+          token: { env: REQPLAN_TEST_TOKEN, secret: true }
+        defaults:
+          base_url: ${{ inputs.base_url }}
+        steps:
+          echo:
+            request: { url: "/echo?token=${{ inputs.token }}", headers: { X-Token: "${{ inputs.token }}" } }
+          leak:
+            request: { url: "/status/500?token=${{ inputs.token }}" }
+        outputs:
+          seen: ${{ steps.echo.body.query.raw }}
+          token: ${{ inputs.token }}
+        """
+
+    @Test func secretInputsNeverAppearInRunOutput() async throws {
+        let file = try CommandRunner.temporaryPlan(Self.plan)
+        try await DemoAPI.withServer { base in
+            let result = try await CommandRunner.run(
+                ["run", file.path, "--input", "base_url=\(base)"],
+                environment: ["REQPLAN_TEST_TOKEN": Self.secret], within: .seconds(30))
+            #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
+            // The secret really was sent (the echo saw it) and was hidden everywhere it would have shown.
+            #expect(result.stdout.contains("token=***"))
+            #expect(result.stderr.contains("token=***"))
+            #expect(!result.stdout.contains(Self.secret))
+            #expect(!result.stderr.contains(Self.secret))
+        }
+    }
+}
