@@ -29,6 +29,17 @@ extension DemoRoutes {
         router.get("/delay/{ms}", use: delay)
         router.post("/delay/{ms}", use: delay)
 
+        /// `GET /redirect/{n}` — redirects (302) to `/redirect/{n-1}` until `n` is 0, which answers
+        /// 200 `{"redirected": true}`; `n` is 0–50.
+        router.get("/redirect/{n}") { _, context -> Response in
+            let text = try context.parameters.require("n")
+            guard let count = Int(text), (0...50).contains(count) else {
+                throw HTTPError(.badRequest, message: "the redirect count must be a number from 0 to 50")
+            }
+            if count == 0 { return Self.json(["redirected": .bool(true)]) }
+            return Response(status: .found, headers: [.location: "/redirect/\(count - 1)"])
+        }
+
         /// `ANY /status/{code}` — responds with that status (100–599; 400 otherwise) and
         /// `{"status": code, "reason": "…"}` (no body for 1xx, 204, 205 and 304). `?retry_after=N`
         /// adds `Retry-After: N`. A 1xx code is sent as is: HTTP/1.1 clients read it as an interim

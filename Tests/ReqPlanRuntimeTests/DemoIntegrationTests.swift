@@ -231,3 +231,67 @@ private let header = """
         }
     }
 }
+
+@Suite(.serialized) struct DemoTransportTests {
+    @Test func redirectsAreFollowedUpToTheLimit() async throws {
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo("""
+                reqplan: 1
+                defaults: { base_url: "BASE_URL" }
+                steps:
+                  few: { request: { url: /redirect/3 }, expect: { body: { redirected: true } } }
+                  many: { request: { url: /redirect/20 } }
+                """, baseURL: base)
+            #expect(result.results["few"]?.state == .succeeded)
+            #expect(result.results["many"]?.state == .failed)
+            #expect(result.results["many"]?.reason?.message.contains("too many redirects") == true)
+        }
+    }
+
+    @Test func rawBodiesAndFilesAreSentAsWritten() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try Data([0, 1, 2, 255]).write(to: directory.appendingPathComponent("blob.bin"))
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo("""
+                reqplan: 1
+                defaults: { base_url: "BASE_URL" }
+                steps:
+                  raw: { request: { method: PUT, url: /echo, body: "line one\\nline ${{ 1 == 1 }}", headers: { Content-Type: text/csv } } }
+                  file: { request: { method: POST, url: /echo, body_file: blob.bin } }
+                outputs:
+                  raw: ${{ steps.raw.body.body.text }}
+                  type: ${{ steps.raw.body.headers }}
+                  file: ${{ steps.file.body.body.base64 }}
+                """, baseURL: base, planDirectory: directory)
+            #expect(result.exitCode == 0)
+            #expect(result.outputs[0].value == .string("line one\nline true"))
+            #expect(result.outputs[1].value.jsonText().contains("text/csv"))
+            #expect(result.outputs[2].value == .string("AAEC/w=="))
+        }
+    }
+}
+
+@Suite struct BackoffTests {
+    @Test func fullJitterStaysUnderTheExponentialCeiling() {
+        for attempt in 1...8 {
+            let ceiling = min(Duration.seconds(2), .milliseconds(100) * (1 << (attempt - 1)))
+            for _ in 0..<50 {
+                let delay = Executor.backoff(attempt: attempt, base: .milliseconds(100), cap: .seconds(2))
+                #expect(delay >= .zero && delay <= ceiling)
+            }
+        }
+    }
+
+    @Test func retryAfterAcceptsSecondsAndDates() {
+        #expect(Executor.retryAfter("3") == .seconds(3))
+        #expect(Executor.retryAfter("soon") == nil)
+        let future = Date().addingTimeInterval(60)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        let delay = Executor.retryAfter(formatter.string(from: future)) ?? .zero
+        #expect(delay > .seconds(55) && delay <= .seconds(60))
+    }
+}
