@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "ReqPlanSyntax", targets: ["ReqPlanSyntax"]),
         .library(name: "ReqPlanPlanner", targets: ["ReqPlanPlanner"]),
         .library(name: "ReqPlanRuntime", targets: ["ReqPlanRuntime"]),
+        .library(name: "ReqPlanReports", targets: ["ReqPlanReports"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -41,12 +42,18 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // Machine-readable run reports: JSON, JUnit XML, Chrome trace events (`reqplan run --report`).
+        .target(
+            name: "ReqPlanReports",
+            dependencies: ["ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"]
+        ),
         // A Hummingbird server that serves the example plans and fault endpoints, for tests and `reqplan demo`.
         .target(
             name: "ReqPlanDemoAPI",
             dependencies: [
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HummingbirdHTTP2", package: "hummingbird"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
@@ -57,6 +64,7 @@ let package = Package(
                 "ReqPlanSyntax",
                 "ReqPlanPlanner",
                 "ReqPlanRuntime",
+                "ReqPlanReports",
                 "ReqPlanDemoAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -83,8 +91,14 @@ let package = Package(
             ]
         ),
         .testTarget(
+            name: "ReqPlanReportsTests",
+            dependencies: ["ReqPlanReports", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"],
+            exclude: ["Golden"]
+        ),
+        .testTarget(
             name: "ReqPlanCLITests",
-            dependencies: ["reqplan", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI"]
+            dependencies: ["reqplan", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI"],
+            exclude: ["Schema"]  // check_schema.py, run with python3 by SchemaTests
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -9,6 +9,14 @@ enum DemoFault: Error {
 }
 
 extension DemoRoutes {
+    /// `{"compressed":true,"text":"reqplan reqplan …"}` (64 times), gzip-compressed.
+    static let gzipBody: [UInt8] = [
+        0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xab, 0x56, 0x4a, 0xce, 0xcf, 0x2d, 0x28, 0x4a,
+        0x2d, 0x2e, 0x4e, 0x4d, 0x51, 0xb2, 0x2a, 0x29, 0x2a, 0x4d, 0xd5, 0x51, 0x2a, 0x49, 0xad, 0x28, 0x51, 0xb2,
+        0x52, 0x2a, 0x4a, 0x2d, 0x2c, 0xc8, 0x49, 0xcc, 0x53, 0x18, 0xa5, 0x47, 0x26, 0xad, 0x54, 0x0b, 0x00, 0x18,
+        0x5f, 0x23, 0x4b, 0x1d, 0x02, 0x00, 0x00,
+    ]
+
     /// Methods accepted by the endpoints that answer "any method".
     static let anyMethod: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
 
@@ -28,6 +36,13 @@ extension DemoRoutes {
         }
         router.get("/delay/{ms}", use: delay)
         router.post("/delay/{ms}", use: delay)
+
+        /// `GET /gzip` — a JSON body sent gzip-compressed (`Content-Encoding: gzip`), 541 bytes once decompressed.
+        router.get("/gzip") { _, _ -> Response in
+            Response(
+                status: .ok, headers: [.contentType: "application/json", .contentEncoding: "gzip"],
+                body: .init(byteBuffer: ByteBuffer(bytes: Self.gzipBody)))
+        }
 
         /// `GET /redirect/{n}` — redirects (302) to `/redirect/{n-1}` until `n` is 0, which answers
         /// 200 `{"redirected": true}`; `n` is 0–50.

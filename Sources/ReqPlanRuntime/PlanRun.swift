@@ -77,12 +77,30 @@ public enum PlanRun {
     /// results gathered so far are still returned (with `interrupted` set).
     public static func execute(
         _ prepared: Prepared, configuration: RunConfiguration, transport: HTTPClientTransport.Configuration,
-        observer: any ExecutionObserver = NoObserver()
+        observer: any ExecutionObserver = NoObserver(), progress: LiveProgress? = nil
     ) async throws -> RunResult {
         try await HTTPClientTransport.with(transport) { client in
             let executor = Executor(graph: prepared.graph, transport: client, inputs: prepared.inputs,
-                                    configuration: configuration, observer: observer)
-            return await InterruptSignals.cancellingOnSignal { await executor.run() }
+                                    configuration: configuration,
+                                    observer: progress.map { ObserverGroup([$0, observer]) } ?? observer)
+            guard let progress else {
+                return await InterruptSignals.cancellingOnSignal { await executor.run() }
+            }
+            // The display is redrawn ten times a second while the run goes on. This timer only
+            // refreshes what people see; the executor itself never polls.
+            return await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    while !Task.isCancelled {
+                        progress.redraw()
+                        try? await Task.sleep(for: .milliseconds(100))
+                    }
+                }
+                let result = await InterruptSignals.cancellingOnSignal { await executor.run() }
+                group.cancelAll()
+                await group.waitForAll()
+                progress.redraw()
+                return result
+            }
         }
     }
 

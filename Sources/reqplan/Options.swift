@@ -7,13 +7,16 @@ enum ColorChoice: String, ExpressibleByArgument, CaseIterable {
     case auto, always, never
 
     /// Whether to color what goes to standard output.
-    var enabled: Bool {
+    var enabled: Bool { enabled(for: STDOUT_FILENO) }
+
+    /// Whether to color what goes to `descriptor` (`auto`: a terminal, and `NO_COLOR` unset).
+    func enabled(for descriptor: Int32) -> Bool {
         switch self {
         case .always: return true
         case .never: return false
         case .auto:
             if let noColor = ProcessInfo.processInfo.environment["NO_COLOR"], !noColor.isEmpty { return false }
-            return isatty(STDOUT_FILENO) == 1
+            return isatty(descriptor) == 1
         }
     }
 }
@@ -34,4 +37,11 @@ func write(_ text: String) {
 /// Writes to standard error.
 func writeError(_ text: String) {
     FileHandle.standardError.write(Data(text.utf8))
+}
+
+/// The terminal's height in rows (standard error), or 40 when it cannot be told.
+func terminalRows() -> Int {
+    var size = winsize()
+    guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 40 }
+    return Int(size.ws_row)
 }

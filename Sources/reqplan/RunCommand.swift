@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReqPlanPlanner
+import ReqPlanReports
 import ReqPlanRuntime
 import ReqPlanSyntax
 
@@ -38,10 +39,49 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Color: auto, always or never.")
     var color: ColorChoice = .auto
 
+    @Option(help: "Live progress on standard error: auto (a tree on a terminal, a line per step otherwise), tree, lines or none.")
+    var progress: ProgressChoice = .auto
+
+    @Flag(help: "Print only the totals, the outputs and the failures.")
+    var quiet = false
+
+    @Flag(help: "Print every request and response with headers (sensitive ones redacted) and the start of bodies.")
+    var verbose = false
+
+    @Option(help: "Standard output: text (the summary) or json (only the plan's outputs, for piping).")
+    var output: OutputChoice = .text
+
+    @Option(help: "Failures on standard error: text (diagnostics) or github (workflow annotations).")
+    var format: FailureFormat = .text
+
+    @Option(name: .customLong("report"),
+            help: ArgumentHelp("Write a report of the run: json:PATH, junit:PATH or trace:PATH (repeatable).",
+                               valueName: "kind:path"))
+    var reports: [String] = []
+
     @OptionGroup var reading: PlanReadingOptions
+
+    enum ProgressChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, tree, lines, none
+    }
+
+    enum OutputChoice: String, ExpressibleByArgument, CaseIterable {
+        case text, json
+    }
+
+    enum FailureFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, github
+    }
 
     func validate() throws {
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        for report in reports {
+            do {
+                _ = try ReportDestination(parsing: report)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
     }
 
     func run() async throws {
@@ -67,14 +107,67 @@ struct RunCommand: AsyncParsableCommand {
             files: FileAccess(planDirectory: URL(fileURLWithPath: plan).deletingLastPathComponent(),
                               allowOutside: allowFilesOutside))
         configuration.backoffScale = 1
-        let result = try await PlanRun.execute(prepared, configuration: configuration, transport: transportConfiguration)
         let redactor = Redactor(secrets: prepared.inputs.secrets)
-        write(redactor.redact(result.summaryText(graph: prepared.graph)))
+        let mode: LiveProgress.Mode
+        switch (progress, quiet) {
+        case (.none, _), (.auto, true): mode = .silent
+        case (.tree, _): mode = .tree
+        case (.lines, _): mode = .lines
+        case (.auto, false): mode = isatty(STDERR_FILENO) == 1 ? .tree : .lines
+        }
+        let live = mode == .silent ? nil : LiveProgress(
+            graph: prepared.graph, mode: mode, colors: color.enabled(for: STDERR_FILENO), redactor: redactor,
+            terminalRows: terminalRows(), write: { writeError($0) })
+        let verboseLog: any ExecutionObserver = verbose
+            ? VerboseLog(redactHeaders: prepared.graph.plan.redactHeaders.map(\.value), redactor: redactor,
+                         write: { writeError($0) })
+            : NoObserver()
+        let result = try await PlanRun.execute(
+            prepared, configuration: configuration, transport: transportConfiguration, observer: verboseLog,
+            progress: live)
+        switch output {
+        case .json:
+            write(redactor.redact(result.outputsJSON()) + "\n")
+        case .text:
+            write(redactor.redact(quiet ? result.totalsText(withOutputs: true) : result.summaryText(graph: prepared.graph)))
+        }
         let diagnostics = result.diagnostics(graph: prepared.graph)
         if !diagnostics.isEmpty {
-            let renderer = DiagnosticRenderer(colors: color.enabled, files: [prepared.graph.plan.source])
-            writeError("\n" + redactor.redact(renderer.text(diagnostics)))
+            switch format {
+            case .text:
+                let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO),
+                                                  files: [prepared.graph.plan.source])
+                writeError("\n" + redactor.redact(renderer.text(diagnostics)))
+            case .github:
+                writeError(redactor.redact(DiagnosticRenderer(files: []).github(diagnostics)))
+            }
         }
+        let reportsWritten = writeReports(of: result, prepared: prepared)
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+        if !reportsWritten { throw ExitCode(1) }
+    }
+
+    /// Writes the `--report` files, after the summary, whatever the outcome of the run.
+    /// - Returns: whether every report was written (a failure is printed to standard error).
+    private func writeReports(of result: RunResult, prepared: PlanRun.Prepared) -> Bool {
+        guard !reports.isEmpty else { return true }
+        let report = RunReport(result: result, graph: prepared.graph, inputs: prepared.inputs)
+        var written = true
+        for text in reports {
+            do {
+                let destination = try ReportDestination(parsing: text)
+                do {
+                    try report.write(to: destination)
+                } catch {
+                    writeError("error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: "
+                               + "\(error.localizedDescription)\n")
+                    written = false
+                }
+            } catch {
+                writeError("error: \(error.message)\n")
+                written = false
+            }
+        }
+        return written
     }
 }

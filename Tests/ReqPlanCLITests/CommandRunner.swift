@@ -119,10 +119,10 @@ extension CommandRunner {
 
     /// Starts `reqplan arguments…` in `directory` (default: the package root) and returns at once.
     static func start(_ arguments: [String], in directory: URL? = nil,
-                      environment: [String: String] = [:]) throws -> Running
+                      environment: [String: String] = [:], executable: URL? = nil) throws -> Running
     {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable ?? binary
         process.arguments = arguments
         process.currentDirectoryURL = directory ?? packageRoot
         var env = ProcessInfo.processInfo.environment
@@ -154,9 +154,10 @@ extension CommandRunner {
 
     /// Runs `reqplan arguments…` to the end without blocking a thread of the concurrency pool.
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                    within limit: Duration) async throws -> Output
+                    executable: URL? = nil, within limit: Duration) async throws -> Output
     {
-        try await start(arguments, in: directory, environment: environment).finish(within: limit)
+        try await start(arguments, in: directory, environment: environment, executable: executable)
+            .finish(within: limit)
     }
 
     /// Reads a pipe to its end on a thread of its own, starting now.

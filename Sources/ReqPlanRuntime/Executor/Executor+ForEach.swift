@@ -18,6 +18,7 @@ extension Executor {
     func runLoop(_ node: StepNode, _ loop: ForEach, items: [Value], frame: Frame, scope: Scope) async
         -> [StepResult]
     {
+        observer.loopStarted(node.id, itemCount: items.count)
         // Children store their results here, so even results not yet consumed when the loop is
         // cancelled are kept.
         let store = ItemResults(count: items.count)

@@ -64,9 +64,12 @@ extension Executor {
                 return cancelled(result, scope: scope, node: node, started: attempt > 1)
             }
             let attemptStart = now()
+            observer.requestSent(node.id, item: itemIndex, request: prepared)
             let outcome: Result<TransportResponse, TransportError>
             do {
-                outcome = .success(try await transport.send(prepared, timeout: timeout))
+                let response = try await transport.send(prepared, timeout: timeout)
+                observer.responseReceived(node.id, item: itemIndex, response: response)
+                outcome = .success(response)
             } catch {
                 outcome = .failure(error)
             }

@@ -19,6 +19,8 @@ public struct Executor: Sendable {
     let builder: RequestBuilder
     let clock = ContinuousClock()
     let startInstant: ContinuousClock.Instant
+    /// The wall-clock time of `startInstant`, for reports.
+    let startDate: Date
     /// Nodes whose innermost for_each is a given loop (or `nil`: the plan).
     let nodesByLoop: [NodeID?: [NodeID]]
 
@@ -34,6 +36,7 @@ public struct Executor: Sendable {
         self.observer = observer
         self.builder = RequestBuilder(defaults: graph.plan.defaults, files: configuration.files)
         self.startInstant = ContinuousClock.now
+        self.startDate = Date()
         var byLoop: [NodeID?: [NodeID]] = [:]
         for node in graph.nodes { byLoop[node.loop, default: []].append(node.nodeID) }
         self.nodesByLoop = byLoop
@@ -81,7 +84,7 @@ public struct Executor: Sendable {
             }
         }
         return RunResult(results: results, order: order, outputs: outputs, outputErrors: outputErrors,
-                         interrupted: interrupted, timedOut: timedOut, duration: now())
+                         interrupted: interrupted, timedOut: timedOut, duration: now(), startedAt: startDate)
     }
 
     // MARK: Scopes

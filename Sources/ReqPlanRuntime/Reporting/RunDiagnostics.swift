@@ -47,6 +47,32 @@ extension RunResult {
         return diagnostics
     }
 
+    /// The plan's outputs as one JSON object, in order (`reqplan run --output json`).
+    public func outputsJSON() -> String {
+        Value.object(outputs.map { .init($0.name, $0.value) }).jsonText(pretty: true)
+    }
+
+    /// Only the counts line, and the outputs if asked (`--quiet`).
+    public func totalsText(withOutputs: Bool) -> String {
+        var out = ""
+        if withOutputs && !outputs.isEmpty {
+            out += "outputs:\n"
+            for output in outputs { out += "  \(output.name): \(output.value.jsonText())\n" }
+            out += "\n"
+        }
+        return out + totalsLine + "\n"
+    }
+
+    private var totalsLine: String {
+        let counts = self.counts
+        let parts = StepState.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
+        var line = "\(results.count) steps: " + parts.joined(separator: ", ")
+            + " in \(Double(duration.milliseconds) / 1000)s"
+        if interrupted { line += " (interrupted)" }
+        if timedOut { line += " (timed out)" }
+        return line
+    }
+
     /// A compact text summary: one line per step, the outputs, the counts.
     public func summaryText(graph: PlanGraph) -> String {
         var out = ""
@@ -77,13 +103,17 @@ extension RunResult {
             out += "\noutputs:\n"
             for output in outputs { out += "  \(output.name): \(output.value.jsonText())\n" }
         }
-        let counts = self.counts
-        let parts = StepState.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
-        out += "\n\(results.count) steps: " + parts.joined(separator: ", ")
-            + " in \(Double(duration.milliseconds) / 1000)s"
-        if interrupted { out += " (interrupted)" }
-        if timedOut { out += " (timed out)" }
-        return out + "\n"
+        // The slowest requests, to see where the time went.
+        let slowest = order.compactMap { id -> (String, Int)? in
+            guard let result = results[id], result.children == nil, let milliseconds = result.durationMilliseconds,
+                result.state != .skipped
+            else { return nil }
+            return (id, milliseconds)
+        }.sorted { $0.1 > $1.1 }.prefix(3)
+        if results.count > 3, !slowest.isEmpty {
+            out += "\nslowest: " + slowest.map { "\($0.0) \($0.1)ms" }.joined(separator: ", ") + "\n"
+        }
+        return out + "\n" + totalsLine + "\n"
     }
 }
 

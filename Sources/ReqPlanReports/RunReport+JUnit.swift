@@ -1,0 +1,294 @@
+import Foundation
+import ReqPlanPlanner
+import ReqPlanRuntime
+import ReqPlanSyntax
+
+// JUnit XML (`--report junit:PATH`).
+//
+// Shape: one root `<testsuites>` holding a FLAT list of `<testsuite>` elements, one per scope:
+// the plan itself (its top-level requests), then every group, sequence and for_each that holds
+// requests, named by its path (`checkout-flow/cart/add`) and listed in document order. Nested
+// `<testsuite>` elements would mirror the plan more closely, but CI test reporters read them
+// unevenly: Jenkins' JUnit plugin and GitLab accept nesting, yet many readers (GitHub Actions
+// reporters among them) only look at `testsuites > testsuite > testcase`, and tools that add up
+// the counts of every `<testsuite>` they meet count nested tests twice. Flat suites named by
+// path are read the same way everywhere, keep every count correct at every level (the root
+// sums its suites, a suite counts its own test cases) and validate against the common JUnit
+// schemas. The `classname` of a test case is the same path with dots
+// (`checkout-flow.cart.add`), which Jenkins shows as package and class.
+//
+// Test cases: one per request, and one per item of a for_each over a request, named by the
+// report id (`login`, `upload[2]`; a request inside a for_each's group body: `pay[0]`).
+// A group, sequence or for_each gets a test case of its own only when it failed by itself (its
+// `timeout`, an `if:` or `for_each` expression that failed) or when a for_each never produced
+// items (skipped or cancelled), so that no outcome is lost. A plan timeout, an interrupt and
+// outputs that failed to evaluate are test cases of the plan's suite: `(plan timeout)`,
+// `(interrupted)`, `(outputs)` — names no step can have.
+//
+// Outcomes: `failed` → `<failure message type>` (type: the reason kind — expectation, timeout,
+// transport, evaluation, body_too_large) with the request and every attempt as text; `skipped`
+// and `cancelled` → `<skipped message>` (the message starts with the state); an interrupt and
+// output errors → `<error>`. Times are seconds with millisecond precision.
+
+extension RunReport {
+    /// The run as JUnit XML, for CI test reporters (`--report junit:PATH`).
+    public func junitXML() -> String {
+        let suites = junitSuites()
+        let total = suites.reduce(into: JUnitCounts()) { $0.add($1.counts) }
+        var xml = XMLWriter()
+        xml.start("testsuites", [("name", planLabel)] + total.attributes + [("time", Self.seconds(result.duration))])
+        let timestamp = junitTimestamp
+        for (index, suite) in suites.enumerated() {
+            var attributes = [("name", suite.name)] + suite.counts.attributes
+            attributes.append(("time", Self.seconds(suite.duration)))
+            attributes.append(("timestamp", timestamp))
+            xml.start("testsuite", attributes)
+            if index == 0 {
+                xml.start("properties")
+                for (name, value) in junitProperties { xml.element("property", [("name", name), ("value", value)]) }
+                xml.end()
+            }
+            for testCase in suite.cases {
+                let attributes = [("name", testCase.name), ("classname", suite.classname),
+                                  ("time", Self.seconds(testCase.duration))]
+                switch testCase.outcome {
+                case .passed:
+                    xml.element("testcase", attributes)
+                case .failure(let type, let message, let details):
+                    xml.start("testcase", attributes)
+                    xml.element("failure", [("message", message), ("type", type)], content: details)
+                    xml.end()
+                case .error(let type, let message, let details):
+                    xml.start("testcase", attributes)
+                    xml.element("error", [("message", message), ("type", type)], content: details)
+                    xml.end()
+                case .skipped(let message):
+                    xml.start("testcase", attributes)
+                    xml.element("skipped", [("message", message)])
+                    xml.end()
+                }
+            }
+            xml.end()
+        }
+        xml.end()
+        return redact(xml.text)
+    }
+
+    /// The run's start, ISO 8601 in UTC to the second (`2025-01-31T09:30:00Z`).
+    private var junitTimestamp: String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: result.startedAt)
+    }
+
+    /// Properties of the plan's suite: the plan, the run, the inputs and the outputs.
+    private var junitProperties: [(String, String)] {
+        var properties: [(String, String)] = [
+            ("plan.file", graph.plan.source.path),
+            ("run.started_at", startedAtText),
+            ("run.exit_code", String(result.exitCode)),
+            ("run.interrupted", String(result.interrupted)),
+            ("run.timed_out", String(result.timedOut)),
+        ]
+        for (name, value) in inputValues { properties.append(("input." + name, Self.propertyText(value))) }
+        for output in result.outputs { properties.append(("output." + output.name, Self.propertyText(redact(output.value)))) }
+        return properties
+    }
+
+    private static func propertyText(_ value: Value) -> String {
+        if case .string(let text) = value { return text }
+        return value.jsonText()
+    }
+
+    // MARK: Suites and cases
+
+    /// The suites in document order, the plan's first; suites without test cases are left out.
+    func junitSuites() -> [JUnitSuite] {
+        var suites = [JUnitSuite(name: planLabel, classname: Self.classname([planLabel]))]
+        suites[0].start = .zero
+        suites[0].end = result.duration
+        var suiteOfNode: [NodeID: Int] = [:]
+
+        func suite(for node: StepNode) -> Int {
+            if let index = suiteOfNode[node.nodeID] { return index }
+            var path: [String] = []
+            var current: StepNode? = node
+            while let step = current {
+                path.insert(step.id, at: 0)
+                current = step.parent.map { graph.nodes[$0] }
+            }
+            suites.append(JUnitSuite(name: ([planLabel] + path).joined(separator: "/"),
+                                     classname: Self.classname([planLabel] + path)))
+            suiteOfNode[node.nodeID] = suites.count - 1
+            return suites.count - 1
+        }
+
+        func visit(_ step: ReportStep, suite index: Int) {
+            switch step.kind {
+            case .request:
+                suites[index].cases.append(JUnitCase(name: step.id, duration: Self.duration(of: step.result),
+                                                     outcome: outcome(of: step)))
+            case .group where step.isItem:
+                for child in step.children { visit(child, suite: index) }
+            case .group, .sequence, .forEach:
+                let own = suite(for: graph.nodes[step.nodeID])
+                suites[own].include(step.result)
+                let stepResult = step.result
+                let failedItself = stepResult.state == .failed && stepResult.reason?.kind != .members
+                let noItems = step.kind == .forEach && stepResult.children == nil && stepResult.state != .succeeded
+                if failedItself || noItems {
+                    suites[own].cases.append(JUnitCase(name: step.id, duration: Self.duration(of: stepResult),
+                                                       outcome: outcome(of: step)))
+                }
+                for child in step.children { visit(child, suite: own) }
+            }
+        }
+        for step in steps { visit(step, suite: 0) }
+
+        if result.timedOut {
+            let limit = graph.plan.timeout.map { " after \($0.value)" } ?? ""
+            suites[0].cases.append(JUnitCase(
+                name: "(plan timeout)", duration: result.duration,
+                outcome: .failure(type: StepReason.Kind.timeout.rawValue, message: "the plan timed out\(limit)",
+                                  details: "the plan's `timeout` ran out: running steps were cancelled and the others did not start")))
+        }
+        if result.interrupted {
+            suites[0].cases.append(JUnitCase(
+                name: "(interrupted)", duration: result.duration,
+                outcome: .error(type: "interrupted", message: "the run was interrupted (SIGINT or SIGTERM)",
+                                details: "running steps were cancelled and the others did not start")))
+        }
+        if !result.outputErrors.isEmpty {
+            let errors = result.outputErrors.map(redact)
+            suites[0].cases.append(JUnitCase(
+                name: "(outputs)", duration: nil,
+                outcome: .error(type: StepReason.Kind.evaluation.rawValue, message: errors[0],
+                                details: errors.joined(separator: "\n"))))
+        }
+        return suites.enumerated().filter { $0.offset == 0 || !$0.element.cases.isEmpty }.map(\.element)
+    }
+
+    private func outcome(of step: ReportStep) -> JUnitCase.Outcome {
+        let stepResult = step.result
+        let message = stepResult.reason.map { redact($0.message) }
+        switch stepResult.state {
+        case .succeeded:
+            return .passed
+        case .failed:
+            return .failure(type: stepResult.reason?.kind.rawValue ?? "failure", message: message ?? "failed",
+                            details: failureDetails(step))
+        case .skipped, .cancelled:
+            return .skipped(message: stepResult.state.rawValue + (message.map { ": " + $0 } ?? ""))
+        }
+    }
+
+    /// The text of a `<failure>`: the reason, the request, and every attempt.
+    private func failureDetails(_ step: ReportStep) -> String {
+        let stepResult = step.result
+        var lines: [String] = []
+        if let reason = stepResult.reason { lines.append("\(step.kind.rawValue) `\(step.id)` failed: \(redact(reason.message))") }
+        if let method = stepResult.method, let url = stepResult.url { lines.append("request: \(method) \(redact(url))") }
+        for attempt in stepResult.attempts {
+            var line = "attempt \(attempt.number): "
+            line += attempt.status.map { "status \($0)" } ?? "no response"
+            line += " in \(Self.milliseconds(attempt.duration)) ms"
+            if let error = attempt.error { line += ": " + redact(error) }
+            if let delay = attempt.retryDelay { line += "; retried after \(Self.milliseconds(delay)) ms" }
+            lines.append(line)
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: Formatting
+
+    private static func duration(of stepResult: StepResult) -> Duration? {
+        guard let start = stepResult.start, let end = stepResult.end else { return nil }
+        return end - start
+    }
+
+    /// Seconds with three decimals (`0.125`); `0.000` when there is no duration.
+    static func seconds(_ duration: Duration?) -> String {
+        let millis = max(0, (duration?.microseconds ?? 0) + 500) / 1000
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
+    }
+
+    private static func milliseconds(_ duration: Duration) -> String {
+        duration.millisecondsValue.jsonText()
+    }
+
+    /// A JUnit class name: the path joined with dots (dots inside a part become `_`).
+    private static func classname(_ path: [String]) -> String {
+        path.map { $0.replacingOccurrences(of: ".", with: "_") }.joined(separator: ".")
+    }
+}
+
+/// Test counts of a suite or of the whole report.
+struct JUnitCounts {
+    var tests = 0
+    var failures = 0
+    var errors = 0
+    var skipped = 0
+
+    mutating func add(_ other: JUnitCounts) {
+        tests += other.tests
+        failures += other.failures
+        errors += other.errors
+        skipped += other.skipped
+    }
+
+    var attributes: [(String, String)] {
+        [("tests", String(tests)), ("failures", String(failures)), ("errors", String(errors)),
+         ("skipped", String(skipped))]
+    }
+}
+
+/// One `<testcase>`.
+struct JUnitCase {
+    enum Outcome {
+        case passed
+        case failure(type: String, message: String, details: String)
+        case error(type: String, message: String, details: String)
+        case skipped(message: String)
+    }
+
+    var name: String
+    var duration: Duration?
+    var outcome: Outcome
+}
+
+/// One `<testsuite>`: a scope of the plan and the test cases directly in it.
+struct JUnitSuite {
+    var name: String
+    var classname: String
+    var cases: [JUnitCase] = []
+    /// The earliest start and latest end of the scope's runs (a step inside a for_each runs once per item).
+    var start: Duration?
+    var end: Duration?
+
+    var duration: Duration? {
+        guard let start, let end else { return nil }
+        return end - start
+    }
+
+    mutating func include(_ stepResult: StepResult) {
+        guard let stepStart = stepResult.start, let stepEnd = stepResult.end else { return }
+        start = min(start ?? stepStart, stepStart)
+        end = max(end ?? stepEnd, stepEnd)
+    }
+
+    var counts: JUnitCounts {
+        var counts = JUnitCounts()
+        for testCase in cases {
+            counts.tests += 1
+            switch testCase.outcome {
+            case .passed: break
+            case .failure: counts.failures += 1
+            case .error: counts.errors += 1
+            case .skipped: counts.skipped += 1
+            }
+        }
+        return counts
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+import ReqPlanPlanner
+import ReqPlanRuntime
+import ReqPlanSyntax
+
+/// A finished run, arranged for the machine-readable reports of `reqplan run --report`:
+/// JSON (`jsonText()`), JUnit XML (`junitXML()`) and Chrome trace events (`traceJSON()`).
+///
+/// Every step becomes a `ReportStep` with a stable id, nested as in the plan: members inside
+/// their group or sequence, items inside their for_each, members of a for_each's group body
+/// inside their item. Every text a report writes goes through a redactor built from the run's
+/// secret inputs, so no secret reaches a report, in any of the encodings a run may have given it.
+public struct RunReport: Sendable {
+    /// How the run ended.
+    public let result: RunResult
+    /// The plan that ran.
+    public let graph: PlanGraph
+    /// The run's inputs; secret ones are written as `***`.
+    public let inputs: RunInputs
+    /// The top-level steps, in document order, with their members and items nested.
+    public let steps: [ReportStep]
+    /// Hides the secrets, raw and in their URL, form, JSON and XML encodings.
+    let redactor: Redactor
+
+    /// Arranges `result`, the run of `graph` with `inputs`, for reports.
+    public init(result: RunResult, graph: PlanGraph, inputs: RunInputs) {
+        self.result = result
+        self.graph = graph
+        self.inputs = inputs
+        self.redactor = Self.redactor(hiding: inputs.secrets)
+        self.steps = ReportTreeBuilder(graph: graph, result: result).roots()
+    }
+
+    /// The report of `kind` as text.
+    public func render(_ kind: ReportKind) -> String {
+        switch kind {
+        case .json: jsonText()
+        case .junit: junitXML()
+        case .trace: traceJSON()
+        }
+    }
+
+    /// Renders the report a destination asks for and writes it there, creating missing folders.
+    /// - Throws: the file system's error when the file cannot be written.
+    public func write(to destination: ReportDestination) throws {
+        let url = URL(fileURLWithPath: destination.path)
+        let folder = url.deletingLastPathComponent()
+        if !FileManager.default.fileExists(atPath: folder.path) {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try Data(render(destination.kind).utf8).write(to: url, options: .atomic)
+    }
+
+    /// What the plan is called in reports: its `name`, else its file name without the extension.
+    public var planLabel: String {
+        if let name = graph.plan.name?.value, !name.isEmpty { return redact(name) }
+        let file = URL(fileURLWithPath: graph.plan.source.path).deletingPathExtension().lastPathComponent
+        return file.isEmpty ? "plan" : file
+    }
+
+    /// Every step of the report in document order (pre-order: a step before its members and items).
+    public var allSteps: [ReportStep] {
+        var list: [ReportStep] = []
+        func visit(_ step: ReportStep) {
+            list.append(step)
+            step.children.forEach(visit)
+        }
+        steps.forEach(visit)
+        return list
+    }
+
+    // MARK: Redaction
+
+    /// `text` with every secret replaced by `***`.
+    func redact(_ text: String) -> String {
+        redactor.redact(text)
+    }
+
+    /// `value` with every secret in its strings (and object keys) replaced by `***`.
+    func redact(_ value: Value) -> Value {
+        switch value {
+        case .string(let text): .string(redact(text))
+        case .list(let items): .list(items.map(redact))
+        case .object(let fields): .object(fields.map { Value.Field(redact($0.key), redact($0.value)) })
+        default: value
+        }
+    }
+
+    /// A redactor for `secrets` as written and as they appear once encoded into a URL, a form body,
+    /// a JSON string or XML text, so that no encoding of a secret survives in a rendered report.
+    static func redactor(hiding secrets: [String]) -> Redactor {
+        var variants: [String] = []
+        for secret in secrets where !secret.isEmpty {
+            let percent = percentEncode(secret)
+            variants += [
+                secret, percent, percent.replacingOccurrences(of: "%20", with: "+"),
+                String(Value.string(secret).jsonText().dropFirst().dropLast()),
+                XMLWriter.escapeText(secret), XMLWriter.escapeAttribute(secret),
+            ]
+        }
+        return Redactor(secrets: variants)
+    }
+
+    /// RFC 3986 percent-encoding of everything but unreserved characters (as requests encode queries).
+    static func percentEncode(_ text: String) -> String {
+        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
+        var out = ""
+        for byte in text.utf8 {
+            if unreserved.contains(byte) {
+                out.unicodeScalars.append(Unicode.Scalar(byte))
+            } else {
+                let hex = String(byte, radix: 16, uppercase: true)
+                out += "%" + (hex.count < 2 ? "0" + hex : hex)
+            }
+        }
+        return out
+    }
+
+    // MARK: Shared formatting
+
+    /// The run's start as ISO 8601 in UTC with milliseconds, e.g. `2025-01-31T09:30:00.250Z`.
+    var startedAtText: String {
+        let formatter = ISO8601DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: result.startedAt)
+    }
+
+    /// The input values in declaration order; secret ones as `***`.
+    var inputValues: [(name: String, value: Value)] {
+        let secretNames = Set(graph.plan.inputs.filter(\.secret).map(\.name.value))
+        return graph.plan.inputs.compactMap { input in
+            let name = input.name.value
+            guard let value = inputs.values[name] else { return nil }
+            return (name, secretNames.contains(name) ? .string("***") : redact(value))
+        }
+    }
+}
+
+/// The kinds of report `reqplan run --report KIND:PATH` writes.
+public enum ReportKind: String, Sendable, Hashable, CaseIterable {
+    /// The whole run as JSON (`reqplan-run/1`).
+    case json
+    /// JUnit XML for CI test reporters.
+    case junit
+    /// Chrome trace-event JSON for Perfetto and `chrome://tracing`.
+    case trace
+}
+
+/// One `--report KIND:PATH`: which report, and the file to write it to.
+public struct ReportDestination: Sendable, Hashable, CustomStringConvertible {
+    /// Why a `--report` value is not `KIND:PATH`.
+    public struct ParseError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// One sentence naming the problem and the expected form.
+        public var message: String
+        /// The message.
+        public var description: String { message }
+    }
+
+    /// The report.
+    public var kind: ReportKind
+    /// The file to write.
+    public var path: String
+
+    /// Creates a destination.
+    public init(kind: ReportKind, path: String) {
+        self.kind = kind
+        self.path = path
+    }
+
+    /// Parses `KIND:PATH` (`json:run.json`, `junit:reports/junit.xml`, `trace:trace.json`); the path
+    /// is everything after the first colon.
+    /// - Throws: `ParseError` when there is no colon, the kind is unknown or the path is empty.
+    public init(parsing text: String) throws(ParseError) {
+        let kinds = ReportKind.allCases.map { "`\($0.rawValue):PATH`" }.joined(separator: ", ")
+        guard let colon = text.firstIndex(of: ":") else {
+            throw ParseError(message: "--report `\(text)` is not of the form KIND:PATH; use one of \(kinds)")
+        }
+        let name = String(text[..<colon])
+        let path = String(text[text.index(after: colon)...])
+        guard let kind = ReportKind(rawValue: name.lowercased()) else {
+            throw ParseError(message: "--report `\(text)`: unknown report kind `\(name)`; use one of \(kinds)")
+        }
+        guard !path.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw ParseError(message: "--report `\(text)`: the path after `\(name):` is empty")
+        }
+        self.init(kind: kind, path: path)
+    }
+
+    /// `KIND:PATH`, as given on the command line.
+    public var description: String { "\(kind.rawValue):\(path)" }
+}
+
+extension Duration {
+    /// The duration in whole microseconds (rounded down).
+    var microseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
+    }
+
+    /// Milliseconds with microsecond precision, as a JSON number (`12.345`, or `12` when whole).
+    var millisecondsValue: Value {
+        let micros = microseconds
+        if micros % 1000 == 0 { return .int(Int(micros / 1000)) }
+        return .double(Double(micros) / 1000)
+    }
+}

@@ -1,0 +1,61 @@
+/// `--verbose`: every request and response with its headers (sensitive ones redacted) and the
+/// start of its body.
+public struct VerboseLog: ExecutionObserver {
+    /// Headers whose values are always hidden, plus the plan's `redact_headers`.
+    public static let alwaysRedacted: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+
+    private let redactedHeaders: Set<String>
+    private let redactor: Redactor
+    private let bodyLimit: Int
+    private let write: @Sendable (String) -> Void
+
+    /// Creates the log.
+    /// - Parameters:
+    ///   - redactHeaders: the plan's `redact_headers`.
+    ///   - redactor: hides secret input values.
+    ///   - bodyLimit: bytes of each body shown.
+    ///   - write: where lines go.
+    public init(redactHeaders: [String], redactor: Redactor, bodyLimit: Int = 2048,
+                write: @escaping @Sendable (String) -> Void)
+    {
+        self.redactedHeaders = VerboseLog.alwaysRedacted.union(redactHeaders.map { $0.lowercased() })
+        self.redactor = redactor
+        self.bodyLimit = bodyLimit
+        self.write = write
+    }
+
+    public func stepStarted(_ id: String, item: Int?, at time: Duration) {}
+    public func attemptFinished(_ id: String, item: Int?, attempt: AttemptRecord) {}
+    public func stepFinished(_ result: StepResult) {}
+
+    private func label(_ id: String, _ item: Int?) -> String {
+        item.map { "\(id)[\($0)]" } ?? id
+    }
+
+    private func headerLines(_ headers: [HeaderField], prefix: String) -> String {
+        headers.map { header in
+            let value = redactedHeaders.contains(header.name.lowercased()) ? "***" : header.value
+            return "\(prefix) \(header.name): \(value)\n"
+        }.joined()
+    }
+
+    private func body(_ bytes: [UInt8]?, prefix: String) -> String {
+        guard let bytes, !bytes.isEmpty else { return "" }
+        let shown = String(decoding: bytes.prefix(bodyLimit), as: UTF8.self)
+        let more = bytes.count > bodyLimit ? "\n\(prefix) … \(bytes.count - bodyLimit) more bytes" : ""
+        return shown.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { "\(prefix) \($0)" }.joined(separator: "\n") + more + "\n"
+    }
+
+    public func requestSent(_ id: String, item: Int?, request: PreparedRequest) {
+        let text = "> \(label(id, item)): \(request.method) \(request.url)\n"
+            + headerLines(request.headers, prefix: ">") + body(request.body, prefix: ">")
+        write(redactor.redact(text))
+    }
+
+    public func responseReceived(_ id: String, item: Int?, response: TransportResponse) {
+        let text = "< \(label(id, item)): \(response.status)\n"
+            + headerLines(response.headers, prefix: "<") + body(response.body, prefix: "<")
+        write(redactor.redact(text))
+    }
+}

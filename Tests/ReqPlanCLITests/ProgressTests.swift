@@ -1,0 +1,62 @@
+import Foundation
+import ReqPlanDemoAPI
+import Testing
+
+@Suite struct ProgressTests {
+    static func plan(_ base: String) -> String {
+        """
+        reqplan: 1
+        defaults: { base_url: "\(base)" }
+        steps:
+          login: { request: { method: POST, url: /login, json: { user: alice } } }
+          boot:
+            group:
+              config: { request: { url: /delay/300 } }
+              prefs: { request: { url: /delay/400 } }
+          uploads:
+            for_each: [100, 200, 300]
+            concurrency: 2
+            request: { url: "/delay/${{ item }}" }
+          home: { needs: [boot, uploads], request: { url: /home } }
+        """
+    }
+
+    @Test func withoutATerminalEachFinishedStepIsOneLineWithoutEscapes() async throws {
+        try await DemoAPI.withServer { base in
+            let file = try CommandRunner.temporaryPlan(Self.plan(base))
+            let result = try await CommandRunner.run(["run", file.path], within: .seconds(30))
+            #expect(result.status == 0, "\(result.stderr)")
+            #expect(!result.stderr.contains("\u{1B}["))
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            let ids = lines.compactMap { $0.split(separator: " ").dropFirst().first.map(String.init) }
+            #expect(Set(ids) == ["login", "config", "prefs", "boot", "uploads", "home"])
+            #expect(lines.count == 6)
+            #expect(lines.last?.hasPrefix("✓ home  200") == true)
+            #expect(lines.contains { $0.hasPrefix("✓ uploads  [████████████] 3/3") })
+        }
+    }
+
+    @Test func onATerminalTheTreeIsRedrawnInPlace() async throws {
+        // `script` runs the command under a pseudo-terminal and copies what it writes.
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            Issue.record("/usr/bin/script (util-linux) is needed for the terminal test")
+            return
+        }
+        try await DemoAPI.withServer { base in
+            let file = try CommandRunner.temporaryPlan(Self.plan(base))
+            let command = "\(CommandRunner.binary.path) run \(file.path) --color never"
+            let result = try await CommandRunner.run(
+                ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"),
+                within: .seconds(30))
+            #expect(result.status == 0, "\(result.stdout)")
+            // The tree is redrawn: the cursor moves up over the previous frame, lines are cleared.
+            #expect(result.stdout.contains("\u{1B}[6A"))
+            #expect(result.stdout.contains("\u{1B}[2K"))
+            // Members are indented under their group; the final frame shows every step done.
+            #expect(result.stdout.contains("  ✓ config  200"))
+            #expect(result.stdout.contains("✓ uploads  [████████████] 3/3"))
+            // A frame drawn while the run was going on shows a running step.
+            #expect(result.stdout.contains("● "))
+        }
+    }
+}

@@ -1,0 +1,334 @@
+import Foundation
+import ReqPlanPlanner
+import ReqPlanReports
+import ReqPlanRuntime
+import ReqPlanSyntax
+import Synchronization
+import Testing
+
+/// A transport test double (no network) that answers from the URL, like the one of
+/// `ReqPlanRuntimeTests` (copied: test targets do not depend on each other).
+///
+/// The path `/s/<id>` answers 200 with `{"id": "<id>", "attempt": n, "query": {...}, "method": "GET"}`.
+/// Query parameters steer it: `delay=<ms>` waits first, `status=<code>` answers that status,
+/// `fail=<n>` answers 503 to the first n requests of that path, `hang=1` waits until cancelled
+/// or timed out, `wait_for=<path>` waits until a request to that path has been sent (so tests
+/// need no timing assumptions).
+final class ReportTestTransport: Transport {
+    private let counts = Mutex<[String: Int]>([:])
+    private let hangs = AsyncStream<String>.makeStream()
+
+    /// The paths of `hang=1` requests, as each starts hanging.
+    var hanging: AsyncStream<String> { hangs.stream }
+
+    func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
+        let components = URLComponents(string: request.url)
+        let path = components?.path ?? request.url
+        var query: [String: String] = [:]
+        for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
+        let attempt = counts.withLock { counts -> Int in
+            counts[path, default: 0] += 1
+            return counts[path] ?? 1
+        }
+        if let other = query["wait_for"] {
+            while counts.withLock({ $0[other] == nil }) {
+                do {
+                    try await Task.sleep(for: .milliseconds(2))
+                } catch {
+                    throw TransportError(.cancelled, "cancelled")
+                }
+            }
+        }
+        var wait: Duration? = query["delay"].flatMap(Int.init).map { .milliseconds($0) }
+        if query["hang"] != nil {
+            wait = .seconds(3600)
+            hangs.continuation.yield(path)
+        }
+        if let wait {
+            let limit = timeout.map { min($0, wait) } ?? wait
+            do {
+                try await Task.sleep(for: limit)
+            } catch {
+                throw TransportError(.cancelled, "cancelled")
+            }
+            if let timeout, timeout < wait {
+                throw TransportError(.timeout, "request to test timed out after \(timeout.milliseconds)ms")
+            }
+        }
+        if Task.isCancelled { throw TransportError(.cancelled, "cancelled") }
+        let headers = [HeaderField("Content-Type", "application/json")]
+        if let fail = query["fail"].flatMap(Int.init), attempt <= fail {
+            return TransportResponse(status: 503, headers: headers, body: Array(#"{"error":"unavailable"}"#.utf8))
+        }
+        let status = query["status"].flatMap(Int.init) ?? 200
+        let id = path.split(separator: "/").last.map(String.init) ?? ""
+        let body = Value.object([
+            .init("id", .string(id)), .init("attempt", .int(attempt)),
+            .init("query", .object(query.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })),
+            .init("method", .string(request.method.rawValue)),
+        ])
+        return TransportResponse(status: status, headers: headers, body: Array(body.jsonText().utf8))
+    }
+}
+
+enum ReportTestError: Error {
+    case invalidPlan
+    case invalidInputs
+}
+
+/// A plan run for report tests: its graph, inputs and result.
+struct ReportRun {
+    var graph: PlanGraph
+    var inputs: RunInputs
+    var result: RunResult
+
+    var report: RunReport { RunReport(result: result, graph: graph, inputs: inputs) }
+
+    /// The same run with every time replaced by a fixed layout (see `TimingNormaliser`).
+    var normalised: ReportRun {
+        var copy = self
+        copy.result = TimingNormaliser(graph: graph).normalise(result)
+        return copy
+    }
+}
+
+/// Validates and runs a plan written in a test over the transport double.
+/// - Parameters:
+///   - file: the plan's path as reports show it.
+///   - inputs: `--input`-style values (so secret inputs are resolved as the command line does).
+///   - cancelWhenHanging: cancels the run, as an interrupt (SIGINT) does, once a `hang=1` request is in flight.
+func runPlan(
+    _ yaml: String, file: String = "test.yaml", inputs: [String: String] = [:], concurrency: Int? = nil,
+    cancelWhenHanging: Bool = false
+) async throws -> ReportRun {
+    let report = PlanValidator.validate(SourceFile(path: file, text: yaml))
+    guard let graph = report.graph, report.errorCount == 0 else {
+        let renderer = DiagnosticRenderer(files: [report.source].compactMap { $0 })
+        Issue.record("the test plan is invalid:\n\(renderer.text(report.diagnostics))")
+        throw ReportTestError.invalidPlan
+    }
+    let overrides = inputs.sorted { $0.key < $1.key }.map { (name: $0.key, value: $0.value) }
+    let runInputs: RunInputs
+    switch InputResolver.resolve(plan: graph.plan, overrides: overrides, environment: [:]) {
+    case .success(let resolved): runInputs = resolved
+    case .failure(let errors):
+        Issue.record("the test inputs are invalid: \(errors.diagnostics.map(\.message))")
+        throw ReportTestError.invalidInputs
+    }
+    var configuration = RunConfiguration(concurrency: concurrency,
+                                         files: FileAccess(planDirectory: URL(fileURLWithPath: NSTemporaryDirectory())))
+    configuration.backoffScale = 0.01
+    let transport = ReportTestTransport()
+    let executor = Executor(graph: graph, transport: transport, inputs: runInputs, configuration: configuration)
+    let task = Task { await executor.run() }
+    if cancelWhenHanging {
+        for await _ in transport.hanging {
+            task.cancel()
+            break
+        }
+    }
+    return ReportRun(graph: graph, inputs: runInputs, result: await task.value)
+}
+
+/// Replaces every time of a run by a fixed layout that depends only on the plan's structure and
+/// on what happened (not on how long it took), so reports of it can be compared with golden files.
+///
+/// The steps of a scope (the plan, a group, a sequence, an item of a for_each over a group) start
+/// together at the scope's start, except that a step starts only once the steps it depends on in
+/// the layout have ended (so a sequence's members follow one another); items of a for_each all
+/// start together. A step that ran becomes ready at its time `t`, starts at `t+1` ms and ends 1 ms
+/// after its last attempt or member; each attempt takes 10 ms and each retry wait 5 ms. A step
+/// that never started is ready and ends at `t`. The run starts at 2023-11-14T22:13:20Z and lasts
+/// until its last step ends.
+struct TimingNormaliser {
+    let graph: PlanGraph
+    static let startedAt = Date(timeIntervalSince1970: 1_700_000_000)
+
+    func normalise(_ original: RunResult) -> RunResult {
+        var result = original
+        var ends: [NodeID: Int64] = [:]
+        let roots = graph.roots.map { result.results[graph.nodes[$0].id] }
+        let (laidOut, end) = layoutScope(graph.roots, roots, at: 0, ends: &ends, in: &result)
+        for (root, stepResult) in zip(graph.roots, laidOut) {
+            if let stepResult { result.results[graph.nodes[root].id] = stepResult }
+        }
+        result.duration = .milliseconds(end + 1)
+        result.startedAt = Self.startedAt
+        return result
+    }
+
+    private static func ms(_ value: Int64) -> Duration { .milliseconds(value) }
+
+    /// Lays out the steps of one scope from `time`, each after the steps it depends on.
+    private func layoutScope(
+        _ nodes: [NodeID], _ results: [StepResult?], at time: Int64, ends: inout [NodeID: Int64],
+        in run: inout RunResult
+    ) -> ([StepResult?], Int64) {
+        var laidOut = results
+        var pending = Array(nodes.indices)
+        var end = time
+        let members = Set(nodes)
+        while !pending.isEmpty {
+            let ready = pending.filter { position in
+                graph.nodes[nodes[position]].dependencies.allSatisfy { !members.contains($0.target) || ends[$0.target] != nil }
+            }
+            // A cycle cannot happen in a plan; lay out the rest anyway rather than loop forever.
+            for position in ready.isEmpty ? pending : ready {
+                let node = graph.nodes[nodes[position]]
+                let start = node.dependencies.compactMap { ends[$0.target] }.reduce(time, max)
+                var stepEnd = start
+                if let stepResult = results[position] {
+                    let (result, finished) = layout(stepResult, node, at: start, ends: &ends, in: &run)
+                    laidOut[position] = result
+                    if node.loop == nil { run.results[node.id] = result }
+                    stepEnd = finished
+                }
+                ends[node.nodeID] = stepEnd
+                end = max(end, stepEnd)
+            }
+            let done = Set(ready.isEmpty ? pending : ready)
+            pending.removeAll { done.contains($0) }
+        }
+        return (laidOut, end)
+    }
+
+    /// Lays out a step from `time`; returns it and its end.
+    private func layout(
+        _ original: StepResult, _ node: StepNode, at time: Int64, ends: inout [NodeID: Int64], in run: inout RunResult
+    ) -> (StepResult, Int64) {
+        var stepResult = original
+        guard original.start != nil else {
+            stepResult.ready = original.ready.map { _ in Self.ms(time) }
+            stepResult.end = original.end.map { _ in Self.ms(time) }
+            // A group or sequence that never ran: its members' results are in the run's results.
+            if node.loop == nil, original.children == nil, node.kind == .group || node.kind == .sequence {
+                let members = node.children.map { run.results[graph.nodes[$0].id] }
+                _ = layoutScope(node.children, members, at: time, ends: &ends, in: &run)
+            }
+            return (stepResult, time)
+        }
+        stepResult.ready = Self.ms(time)
+        stepResult.start = Self.ms(time + 1)
+        var cursor = time + 2
+        switch node.kind {
+        case .request:
+            cursor = layoutAttempts(&stepResult, from: cursor)
+        case .group, .sequence:
+            if let children = original.children, children.count == node.children.count {
+                let (laidOut, end) = layoutScope(node.children, children, at: cursor, ends: &ends, in: &run)
+                stepResult.children = laidOut.compactMap { $0 }
+                cursor = end
+            }
+        case .forEachRequest, .forEachGroup:
+            if var items = original.children {
+                var end = cursor
+                for index in items.indices {
+                    var itemEnds = ends
+                    let (laidOut, itemEnd) = layoutItem(items[index], node, at: cursor, ends: &itemEnds, in: &run)
+                    items[index] = laidOut
+                    end = max(end, itemEnd)
+                }
+                stepResult.children = items
+                cursor = end
+            }
+        }
+        stepResult.end = Self.ms(cursor + 1)
+        return (stepResult, cursor + 1)
+    }
+
+    private func layoutItem(
+        _ original: StepResult, _ loop: StepNode, at time: Int64, ends: inout [NodeID: Int64], in run: inout RunResult
+    ) -> (StepResult, Int64) {
+        var item = original
+        guard original.start != nil else {
+            item.ready = original.ready.map { _ in Self.ms(time) }
+            item.end = original.end.map { _ in Self.ms(time) }
+            return (item, time)
+        }
+        item.ready = Self.ms(time)
+        item.start = Self.ms(time)
+        var cursor = time + 1
+        if loop.kind == .forEachRequest {
+            cursor = layoutAttempts(&item, from: cursor)
+        } else if let members = original.children, members.count == loop.children.count {
+            let (laidOut, end) = layoutScope(loop.children, members, at: cursor, ends: &ends, in: &run)
+            item.children = laidOut.compactMap { $0 }
+            cursor = end
+        }
+        item.end = Self.ms(cursor + 1)
+        return (item, cursor + 1)
+    }
+
+    private func layoutAttempts(_ stepResult: inout StepResult, from start: Int64) -> Int64 {
+        var cursor = start
+        for index in stepResult.attempts.indices {
+            stepResult.attempts[index].start = Self.ms(cursor)
+            stepResult.attempts[index].duration = Self.ms(10)
+            cursor += 10
+            if stepResult.attempts[index].retryDelay != nil {
+                stepResult.attempts[index].retryDelay = Self.ms(5)
+                cursor += 5
+            }
+        }
+        return cursor
+    }
+}
+
+/// Golden files in `Tests/ReqPlanReportsTests/Golden`; `RECORD_GOLDEN=1` rewrites them.
+enum Golden {
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    static var isRecording: Bool { ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" }
+
+    /// Compares `actual` with the golden file `name`, or records it.
+    static func check(_ actual: String, against name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation)
+        throws
+    {
+        let file = directory.appendingPathComponent(name)
+        if isRecording {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try actual.write(to: file, atomically: true, encoding: .utf8)
+            return
+        }
+        guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
+            Issue.record("missing golden file \(name) (run with RECORD_GOLDEN=1 to record it)",
+                         sourceLocation: sourceLocation)
+            return
+        }
+        if actual != expected {
+            let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
+            let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
+            var line = 0
+            while line < old.count, line < new.count, old[line] == new[line] { line += 1 }
+            let want = line < old.count ? String(old[line]) : "<end of file>"
+            let got = line < new.count ? String(new[line]) : "<end of file>"
+            Issue.record("""
+                \(name) differs at line \(line + 1)
+                  expected: \(want)
+                  actual:   \(got)
+                (rerun with RECORD_GOLDEN=1 to accept the new output)
+                """, sourceLocation: sourceLocation)
+        }
+    }
+}
+
+/// Runs a Python 3 script with arguments; returns its exit status and output.
+func runPython(_ script: String, arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "-c", script] + arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}
+
+/// A fresh temporary folder.
+func temporaryFolder() throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-reports-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+}
