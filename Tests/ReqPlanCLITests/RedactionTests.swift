@@ -37,3 +37,59 @@ import Testing
         }
     }
 }
+
+@Suite struct EveryOutputRedactionTests {
+    static let secret = "Zq9-secret-4711"
+
+    static let plan = """
+        reqplan: 1
+        inputs:
+          base_url: { default: "http://127.0.0.1:1" }
+          token: { env: REQPLAN_TEST_TOKEN, secret: true }
+        redact_headers: [X-Api-Key]
+        defaults:
+          base_url: ${{ inputs.base_url }}
+          headers: { Authorization: "Bearer ${{ inputs.token }}", X-Api-Key: "${{ inputs.token }}" }
+        steps:
+          echo: { request: { method: POST, url: "/echo?t=${{ inputs.token }}", json: { token: "${{ inputs.token }}" } } }
+          broken: { request: { url: "/status/500?t=${{ inputs.token }}" } }
+        outputs:
+          token: ${{ inputs.token }}
+          echoed: ${{ steps.echo.body }}
+        """
+
+    @Test func theSecretIsInNoByteOfAnyOutput() async throws {
+        let file = try CommandRunner.temporaryPlan(Self.plan)
+        let directory = file.deletingLastPathComponent()
+        try await DemoAPI.withServer { base in
+            var outputs: [String: String] = [:]
+            for (name, extra) in [("text", ["--verbose", "--progress", "lines"]), ("json", ["--output", "json"]),
+                                  ("github", ["--format", "github", "--quiet"])]
+            {
+                let reports = ["json", "junit", "trace"].flatMap { kind in
+                    ["--report", "\(kind):\(directory.appendingPathComponent("\(name)-\(kind).out").path)"]
+                }
+                let result = try await CommandRunner.run(
+                    ["run", file.path, "--input", "base_url=\(base)"] + extra + reports,
+                    environment: ["REQPLAN_TEST_TOKEN": Self.secret], within: .seconds(30))
+                #expect(result.status == 1, "\(result.stderr)")
+                outputs["\(name) stdout"] = result.stdout
+                outputs["\(name) stderr"] = result.stderr
+                for kind in ["json", "junit", "trace"] {
+                    let path = directory.appendingPathComponent("\(name)-\(kind).out").path
+                    outputs["\(name) \(kind) report"] = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+                }
+            }
+            // The run really used the secret: the verbose dump shows the echo of it, redacted.
+            #expect(outputs["text stderr"]?.contains("t=***") == true)
+            #expect(outputs["text stderr"]?.contains("Authorization: ***") == true)
+            #expect(outputs["text stderr"]?.contains("X-Api-Key: ***") == true)
+            for (name, text) in outputs {
+                #expect(!text.isEmpty || name.hasSuffix("stderr"), "\(name) is empty")
+                for form in [Self.secret, Self.secret.replacingOccurrences(of: "-", with: "%2D")] {
+                    #expect(!text.contains(form), "the secret leaks in \(name)")
+                }
+            }
+        }
+    }
+}
