@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import Logging
 import HummingbirdHTTP2
 import NIOCore
 import Synchronization
@@ -13,9 +14,14 @@ public enum DemoAPI {
     ///   - port: the port, `0` for any free one.
     ///   - tls: serve HTTPS (HTTP/2 and HTTP/1.1 through ALPN) with the demo's self-signed certificate.
     ///   - onReady: called with the bound port once the server accepts connections.
+    ///   - logLevel: what the server logs to standard error (default: only critical problems, so
+    ///     tests and `reqplan demo` stay quiet).
     public static func run(host: String = "127.0.0.1", port: Int = 0, tls: Bool = false,
+                           logLevel: Logger.Level = .critical,
                            onReady: @escaping @Sendable (Int) async -> Void) async throws
     {
+        var logger = Logger(label: "reqplan-demo")
+        logger.logLevel = logLevel
         let router = Router(options: .autoGenerateHeadEndpoints)
         DemoRoutes(state: DemoState()).register(on: router)
         let configuration = ApplicationConfiguration(address: .hostname(host, port: port), serverName: "reqplan-demo")
@@ -25,10 +31,11 @@ public enum DemoAPI {
         if tls {
             let app = Application(
                 router: router, server: try .http2Upgrade(tlsConfiguration: try DemoTLS.configuration()),
-                configuration: configuration, onServerRunning: onServerRunning)
+                configuration: configuration, onServerRunning: onServerRunning, logger: logger)
             try await app.run()
         } else {
-            let app = Application(router: router, configuration: configuration, onServerRunning: onServerRunning)
+            let app = Application(router: router, configuration: configuration, onServerRunning: onServerRunning,
+                                  logger: logger)
             try await app.run()
         }
     }

@@ -17,9 +17,11 @@ struct DemoCommand: AsyncParsableCommand {
     @Option(help: "Serve the demo API only, on this port, until interrupted.")
     var serve: Int?
 
+    @OptionGroup var logging: LoggingOptions
+
     func run() async throws {
         if let port = serve {
-            try await DemoAPI.run(port: port) { bound in write("demo API listening on http://127.0.0.1:\(bound)\n") }
+            try await DemoAPI.run(port: port, logLevel: logging.swiftLogLevel) { bound in write("demo API listening on http://127.0.0.1:\(bound)\n") }
             return
         }
         let paths = try plans.isEmpty ? PlanRun.examplePlans(in: "plans") : plans

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Logging
 import Foundation
 import ReqPlanSyntax
 
@@ -44,4 +45,25 @@ func terminalRows() -> Int {
     var size = winsize()
     guard ioctl(STDERR_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0 else { return 40 }
     return Int(size.ws_row)
+}
+
+/// `--log-level`: diagnostics for people working on reqplan itself, on standard error through swift-log.
+/// What users read (progress, summary, diagnostics) never goes through it.
+struct LoggingOptions: ParsableArguments {
+    enum Level: String, ExpressibleByArgument, CaseIterable {
+        case trace, debug, info, notice, warning, error, critical
+    }
+
+    @Option(name: .customLong("log-level"), help: "Developer logs on standard error: trace, debug, info, notice, warning, error or critical.")
+    var level: Level = .warning
+
+    /// A logger writing to standard error at the chosen level.
+    func logger(label: String) -> Logger {
+        var logger = Logger(label: label, factory: { StreamLogHandler.standardError(label: $0) })
+        logger.logLevel = Logger.Level(rawValue: level.rawValue) ?? .warning
+        return logger
+    }
+
+    /// The level, for components that make their own loggers.
+    var swiftLogLevel: Logger.Level { Logger.Level(rawValue: level.rawValue) ?? .warning }
 }

@@ -61,6 +61,8 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var reading: PlanReadingOptions
 
+    @OptionGroup var logging: LoggingOptions
+
     enum ProgressChoice: String, ExpressibleByArgument, CaseIterable {
         case auto, tree, lines, none
     }
@@ -107,6 +109,7 @@ struct RunCommand: AsyncParsableCommand {
             files: FileAccess(planDirectory: URL(fileURLWithPath: plan).deletingLastPathComponent(),
                               allowOutside: allowFilesOutside))
         configuration.backoffScale = 1
+        configuration.logger = logging.logger(label: "reqplan.executor")
         let redactor = Redactor(secrets: prepared.inputs.secrets)
         let mode: LiveProgress.Mode
         switch (progress, quiet) {

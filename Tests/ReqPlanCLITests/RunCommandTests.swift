@@ -285,7 +285,7 @@ import Testing
             let elapsed = ContinuousClock.now - signalled
             #expect(!result.killedAfterTimeout && !result.uncaughtSignal, "\(result)")
             #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
-            #expect(elapsed < .seconds(5), "took \(elapsed) to stop")
+            #expect(elapsed < .seconds(15), "took \(elapsed) to stop (the requests wait 20 s)")
             let summary = RunSummary(result.stdout)
             #expect(summary.steps["fast"]?.symbol == "✓" && summary.steps["fast"]?.text.contains("GET → 200") == true,
                     "\(result.stdout)")

@@ -120,7 +120,7 @@ import Testing
               bad: { request: { url: "/s/bad?delay=10&status=500" } }
               later: { needs: [slow], request: { url: /s/later } }
             """, transport: transport)
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(60), "cancelled steps do not wait for the hour-long request")
         #expect(result.results["bad"]?.state == .failed)
         #expect(result.results["slow"]?.state == .cancelled)
         #expect(result.results["slow"]?.reason?.message == "cancelled because `bad` failed (fail_fast)")
@@ -163,7 +163,7 @@ import Testing
                   slow: { request: { url: "/s/slow?hang=1" } }
               after: { needs: [g], request: { url: /s/after } }
             """, transport: ScriptedTestTransport())
-        #expect(ContinuousClock.now - start < .seconds(5))
+        #expect(ContinuousClock.now - start < .seconds(60), "cancelled steps do not wait for the hour-long request")
         #expect(result.results["g"]?.state == .failed)
         #expect(result.results["g"]?.reason?.kind == .timeout)
         #expect(result.results["g"]?.reason?.message == "timed out after 100ms")

@@ -121,7 +121,7 @@ final class GatedTestTransport: Transport {
                     }.map(\.path))
                     // Everything ready must arrive without any further completion; nothing else may.
                     // (A bounded wait in the test; the executor itself never polls.)
-                    let deadline = ContinuousClock.now + .seconds(5)
+                    let deadline = ContinuousClock.now + .seconds(30)
                     var waiting = transport.waiting
                     while waiting != ready && waiting.isSubset(of: ready) && ContinuousClock.now < deadline {
                         try? await Task.sleep(for: .milliseconds(1))

@@ -76,6 +76,11 @@ extension Executor {
             for limiter in held { limiter.release() }
             let attemptDuration = now() - attemptStart
             var record = AttemptRecord(number: attempt, start: attemptStart, duration: attemptDuration)
+            if case .failure(let error) = outcome {
+                configuration.logger.debug("attempt failed", metadata: [
+                    "step": "\(node.id)", "attempt": "\(attempt)", "transport": "\(error.kind.rawValue)",
+                ])
+            }
 
             var retryable = false
             var retryAfter: Duration?

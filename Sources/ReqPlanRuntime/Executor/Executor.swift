@@ -263,6 +263,7 @@ public struct Executor: Sendable {
         }
 
         let start = now()
+        configuration.logger.debug("step started", metadata: ["step": "\(node.id)", "kind": "\(node.kind.rawValue)"])
         observer.stepStarted(node.id, item: frame.itemIndex, at: start)
         var result: StepResult
         switch node.step.kind {
@@ -348,6 +349,9 @@ public struct Executor: Sendable {
             endUnstartedMembers(of: id, frame: frame, like: result)
         }
         frame.completion(of: id)?.fire(result)
+        configuration.logger.debug("step ended", metadata: [
+            "step": "\(result.id)", "state": "\(result.state.rawValue)", "reason": "\(result.reason?.kind.rawValue ?? "-")",
+        ])
         observer.stepFinished(result)
         return result
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import ReqPlanPlanner
 import ReqPlanSyntax
 
@@ -12,6 +13,9 @@ public struct RunConfiguration: Sendable {
     public var backoffScale: Double = 1
     /// The most a `Retry-After` header may delay a retry.
     public var maxRetryAfter: Duration = .seconds(60)
+    /// Where the executor logs for tool developers (`--log-level`); silent by default.
+    /// User-facing output never goes through it.
+    public var logger = Logger(label: "reqplan.executor", factory: { _ in SwiftLogNoOpLogHandler() })
     /// Without a concurrency limit, the most requests of one scope started at once (a memory
     /// guard; the transport's connection pool is the real limit long before this).
     public var maxActiveRequests = 1024
