@@ -22,7 +22,7 @@ public enum DemoAPI {
     {
         var logger = Logger(label: "reqplan-demo")
         logger.logLevel = logLevel
-        let router = Router(options: .autoGenerateHeadEndpoints)
+        let router = Router(context: DemoContext.self, options: .autoGenerateHeadEndpoints)
         DemoRoutes(state: DemoState()).register(on: router)
         let configuration = ApplicationConfiguration(address: .hostname(host, port: port), serverName: "reqplan-demo")
         let onServerRunning: @Sendable (any Channel) async -> Void = { channel in

@@ -4,7 +4,7 @@ import Hummingbird
 
 extension DemoRoutes {
     /// Carts and orders.
-    func registerCarts(on router: Router<BasicRequestContext>) {
+    func registerCarts(on router: Router<DemoContext>) {
         /// `POST /cart` — opens a cart: 201 `{"id", "user", "status": "open", "lines"}`. Optional JSON
         /// body: `user` (else `X-User` or the session's user) and `items`, a list of item ids or
         /// `{"item_id", "quantity"}` objects.
@@ -92,7 +92,7 @@ extension DemoRoutes {
     }
 
     /// The cart id of the path; 404 when it is not a number (no cart has such an id).
-    static func cartID(_ context: BasicRequestContext) throws -> Int {
+    static func cartID(_ context: DemoContext) throws -> Int {
         let text = try parameter(context, "id")
         guard let id = Int(text) else { throw HTTPError(.notFound, message: "cart \(text) does not exist") }
         return id

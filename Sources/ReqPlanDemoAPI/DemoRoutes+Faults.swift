@@ -22,10 +22,10 @@ extension DemoRoutes {
 
     /// Fault endpoints for tests and benchmarks: slow, failing, flaky, broken and huge responses,
     /// and an echo of the request.
-    func registerFaults(on router: Router<BasicRequestContext>) {
+    func registerFaults(on router: Router<DemoContext>) {
         /// `GET|POST /delay/{ms}` — waits `ms` milliseconds (0–60000), then 200 `{"delayed_ms": ms}`.
         /// Query parameters are ignored. 400 for another value.
-        let delay: @Sendable (Request, BasicRequestContext) async throws -> Response = { _, context in
+        let delay: @Sendable (Request, DemoContext) async throws -> Response = { _, context in
             let text = try context.parameters.require("ms")
             guard let milliseconds = Int(text), (0...60_000).contains(milliseconds) else {
                 throw HTTPError(
@@ -59,7 +59,7 @@ extension DemoRoutes {
         /// `{"status": code, "reason": "…"}` (no body for 1xx, 204, 205 and 304). `?retry_after=N`
         /// adds `Retry-After: N`. A 1xx code is sent as is: HTTP/1.1 clients read it as an interim
         /// response and keep waiting for a final one that never comes (until their timeout).
-        let status: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
+        let status: @Sendable (Request, DemoContext) async throws -> Response = { request, context in
             let text = try context.parameters.require("code")
             guard text.count == 3, let code = Int(text), (100...599).contains(code) else {
                 throw HTTPError(.badRequest, message: "the status must be a number from 100 to 599, not `\(text)`")
@@ -79,7 +79,7 @@ extension DemoRoutes {
         /// `ANY /flaky/{id}?fail=N` — counts requests per `id`: the first `N` (default 1, at most 1000)
         /// get 503 `{"id", "attempt", "error", "failures_left"}` (with `Retry-After` when
         /// `?retry_after=` is given), later ones 200 `{"id", "attempt"}`. Use a fresh id per run.
-        let flaky: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, context in
+        let flaky: @Sendable (Request, DemoContext) async throws -> Response = { request, context in
             let id = try Self.parameter(context, "id")
             let failures = try Self.queryInteger(request, "fail", in: 0...1000) ?? 1
             let headers = try Self.retryAfterHeader(request)
@@ -147,12 +147,12 @@ extension DemoRoutes {
             Self.jsonText(#"{"id": 1, "name": "broken", "tags": ["a", "b"#)
         }
 
-        /// `ANY /echo` — the request as received: `{"method", "path", "query": {"raw", "params":
+        /// `ANY /echo` — the request as received: `{"protocol" (`HTTP/1.1` or `HTTP/2`), "method", "path", "query": {"raw", "params":
         /// [{"name", "value"}]}, "headers": [{"name", "value"}], "body": {"text", "base64", "size"}}`.
         /// Query names and values are decoded (`+` is a space), repeated names kept in order; header
         /// names are in lower case, in the order received (`host` first); the body text is UTF-8
         /// (invalid bytes replaced), `base64` is exact. 413 beyond 16 MiB.
-        let echo: @Sendable (Request, BasicRequestContext) async throws -> Response = { request, _ in
+        let echo: @Sendable (Request, DemoContext) async throws -> Response = { request, context in
             let bytes = try await Self.bodyBytes(of: request)
             var headers: [JSON] = []
             if let authority = request.head.authority,
@@ -167,6 +167,7 @@ extension DemoRoutes {
                 ["name": .string(pair.name), "value": .string(pair.value)]
             }
             return Self.json([
+                "protocol": .string(context.httpVersion),
                 "method": .string(request.method.rawValue), "path": .string(request.uri.path),
                 "query": ["raw": .string(request.uri.query ?? ""), "params": .array(params)],
                 "headers": .array(headers),

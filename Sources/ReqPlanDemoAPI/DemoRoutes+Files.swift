@@ -4,7 +4,7 @@ import Hummingbird
 
 extension DemoRoutes {
     /// Uploads (kept in memory) and downloads.
-    func registerFiles(on router: Router<BasicRequestContext>) {
+    func registerFiles(on router: Router<DemoContext>) {
         /// `POST /upload` — a `multipart/form-data` body with one file part (the part named `file`, else
         /// the first part with a filename) and any text fields. Answers 201
         /// `{"id", "url": "/files/<id>/<filename>", "name", "size", "content_type", "fields"}`.

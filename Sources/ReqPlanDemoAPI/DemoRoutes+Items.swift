@@ -5,7 +5,7 @@ import Hummingbird
 extension DemoRoutes {
     /// `/items`: list, create and import; `/items/{id}`: read, replace, patch and delete.
     /// Orders placed through `/cart/{id}/order` are items too (`/items/order-N`).
-    func registerItems(on router: Router<BasicRequestContext>) {
+    func registerItems(on router: Router<DemoContext>) {
         /// `GET /items` — `{"items", "count", "total"}`; filters: `kind`, `unread=true|false`,
         /// `tag` (repeatable: every tag must be present), `limit` (1–1000, default 50).
         router.get("/items") { request, _ in

@@ -63,7 +63,7 @@ extension DemoRoutes {
     ]
 
     /// Index, health, login and logout, configuration, preferences and the home screen.
-    func registerSession(on router: Router<BasicRequestContext>) {
+    func registerSession(on router: Router<DemoContext>) {
         /// `GET /` — what the demo API serves.
         router.get("/") { _, _ in
             Self.json([

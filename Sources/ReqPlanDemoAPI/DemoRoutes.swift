@@ -36,8 +36,8 @@ struct DemoRoutes: Sendable {
     static let maximumUploadSize = 32 << 20
 
     /// Adds the middleware and every route to `router`.
-    func register(on router: Router<BasicRequestContext>) {
-        router.addMiddleware { DemoMiddleware<BasicRequestContext>(state: state) }
+    func register(on router: Router<DemoContext>) {
+        router.addMiddleware { DemoMiddleware<DemoContext>(state: state) }
         registerSession(on: router)
         registerItems(on: router)
         registerCarts(on: router)
@@ -165,7 +165,7 @@ struct DemoRoutes: Sendable {
     }
 
     /// The path parameter `name`, percent-decoded.
-    static func parameter(_ context: BasicRequestContext, _ name: String) throws -> String {
+    static func parameter(_ context: DemoContext, _ name: String) throws -> String {
         let raw = try context.parameters.require(name)
         return raw.removingPercentEncoding ?? raw
     }

@@ -268,6 +268,30 @@ private let header = """
             insecure.verifyCertificates = false
             let relaxed = try await runAgainstDemo(plan, baseURL: base, transport: insecure)
             #expect(relaxed.results["home"]?.state == .succeeded, "\(relaxed.results["home"]?.reason?.message ?? "")")
+            // Over TLS the client and the server agree on HTTP/2 through ALPN.
+            let echo = try await runAgainstDemo("""
+                reqplan: 1
+                defaults: { base_url: "BASE_URL" }
+                steps:
+                  echo: { request: { url: /echo } }
+                outputs:
+                  protocol: ${{ steps.echo.body.protocol }}
+                """, baseURL: base, transport: insecure)
+            #expect(echo.outputs.first?.value == .string("HTTP/2"))
+        }
+    }
+
+    @Test func plainHTTPUsesHTTP11() async throws {
+        try await DemoAPI.withServer { base in
+            let echo = try await runAgainstDemo("""
+                reqplan: 1
+                defaults: { base_url: "BASE_URL" }
+                steps:
+                  echo: { request: { url: /echo } }
+                outputs:
+                  protocol: ${{ steps.echo.body.protocol }}
+                """, baseURL: base)
+            #expect(echo.outputs.first?.value == .string("HTTP/1.1"))
         }
     }
 
