@@ -32,24 +32,13 @@ struct XMLWriter {
     }
 
     /// Text content: `&`, `<`, `>` escaped; characters XML 1.0 cannot carry replaced by U+FFFD.
-    static func escapeText(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\r": out += "&#13;"
-            default: out.unicodeScalars.append(allowed(scalar))
-            }
-        }
-        return out
-    }
+    static func escapeText(_ text: String) -> String { escape(text, attribute: false) }
 
     /// An attribute value (in double quotes): also `"` escaped, and tabs and line breaks as
     /// character references so that parsers keep them.
-    static func escapeAttribute(_ text: String) -> String {
+    static func escapeAttribute(_ text: String) -> String { escape(text, attribute: true) }
+
+    private static func escape(_ text: String, attribute: Bool) -> String {
         var out = ""
         out.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
@@ -57,10 +46,10 @@ struct XMLWriter {
             case "&": out += "&amp;"
             case "<": out += "&lt;"
             case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n": out += "&#10;"
             case "\r": out += "&#13;"
-            case "\t": out += "&#9;"
+            case "\"" where attribute: out += "&quot;"
+            case "\n" where attribute: out += "&#10;"
+            case "\t" where attribute: out += "&#9;"
             default: out.unicodeScalars.append(allowed(scalar))
             }
         }

@@ -40,18 +40,7 @@ struct CommandRunner {
 
     /// Runs `reqplan arguments…` in `directory` (default: the package root).
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Output {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? packageRoot
-        var env = ProcessInfo.processInfo.environment
-        env["NO_COLOR"] = "1"
-        for (key, value) in environment { env[key] = value }
-        process.environment = env
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
+        let (process, out, err) = makeProcess(arguments, in: directory, environment: environment, executable: nil)
         try process.run()
         // Read both pipes to the end before waiting, so a large output cannot block the child.
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
@@ -117,10 +106,10 @@ extension CommandRunner {
         }
     }
 
-    /// Starts `reqplan arguments…` in `directory` (default: the package root) and returns at once.
-    static func start(_ arguments: [String], in directory: URL? = nil,
-                      environment: [String: String] = [:], executable: URL? = nil) throws -> Running
-    {
+    /// A process for `reqplan arguments…` (or `executable`) with colors off and both outputs piped.
+    private static func makeProcess(
+        _ arguments: [String], in directory: URL?, environment: [String: String], executable: URL?
+    ) -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = executable ?? binary
         process.arguments = arguments
@@ -133,6 +122,15 @@ extension CommandRunner {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        return (process, out, err)
+    }
+
+    /// Starts `reqplan arguments…` in `directory` (default: the package root) and returns at once.
+    static func start(_ arguments: [String], in directory: URL? = nil,
+                      environment: [String: String] = [:], executable: URL? = nil) throws -> Running
+    {
+        let (process, out, err) = makeProcess(arguments, in: directory, environment: environment,
+                                              executable: executable)
         let exit = AsyncStream<(status: Int32, signalled: Bool)>.makeStream()
         process.terminationHandler = { ended in
             exit.continuation.yield((ended.terminationStatus, ended.terminationReason == .uncaughtSignal))

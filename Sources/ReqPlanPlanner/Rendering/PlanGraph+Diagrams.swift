@@ -1,3 +1,4 @@
+import Foundation
 import ReqPlanSyntax
 
 extension PlanGraph {
@@ -101,20 +102,13 @@ extension PlanGraph {
     }
 
     private func mermaidEscape(_ text: String) -> String {
-        text.replacingOccurrences("\"", with: "#quot;").replacingOccurrences("<br/>", with: "\u{0}")
-            .replacingOccurrences("<", with: "#lt;").replacingOccurrences(">", with: "#gt;")
-            .replacingOccurrences("\u{0}", with: "<br/>")
+        text.replacingOccurrences(of: "\"", with: "#quot;").replacingOccurrences(of: "<br/>", with: "\u{0}")
+            .replacingOccurrences(of: "<", with: "#lt;").replacingOccurrences(of: ">", with: "#gt;")
+            .replacingOccurrences(of: "\u{0}", with: "<br/>")
     }
 
     private func dotQuote(_ text: String) -> String {
-        "\"" + text.replacingOccurrences("\\", with: "\\\\").replacingOccurrences("\"", with: "\\\"")
-            .replacingOccurrences("\n", with: "\\n") + "\""
-    }
-}
-
-extension String {
-    func replacingOccurrences(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
+        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Hides secret input values in everything reqplan prints: each occurrence becomes `***`.
 public struct Redactor: Sendable {
     /// The texts to hide, longest first (so a secret containing another is hidden whole).
@@ -12,7 +14,7 @@ public struct Redactor: Sendable {
     public func redact(_ text: String) -> String {
         var result = text
         for secret in secrets where result.contains(secret) {
-            result = result.split(separator: secret, omittingEmptySubsequences: false).joined(separator: "***")
+            result = result.replacingOccurrences(of: secret, with: "***")
         }
         return result
     }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Renders diagnostics for people (compiler style), machines (JSON) and
 /// GitHub Actions (workflow annotations).
 ///
@@ -128,11 +130,11 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     private func escapeData(_ text: String) -> String {
-        text.replacingAll("%", with: "%25").replacingAll("\r", with: "%0D").replacingAll("\n", with: "%0A")
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
     }
 
     private func escapeProperty(_ text: String) -> String {
-        escapeData(text).replacingAll(":", with: "%3A").replacingAll(",", with: "%2C")
+        escapeData(text).replacingOccurrences(of: ":", with: "%3A").replacingOccurrences(of: ",", with: "%2C")
     }
 
     // MARK: JSON
@@ -183,13 +185,5 @@ public struct DiagnosticRenderer: Sendable {
 
     private func style(_ text: String, _ code: String) -> String {
         colors ? code + text + "\u{1B}[0m" : text
-    }
-}
-
-extension String {
-    /// This string with every occurrence of `target` replaced (no Foundation needed).
-    func replacingAll(_ target: String, with replacement: String) -> String {
-        guard !target.isEmpty, contains(target) else { return self }
-        return split(separator: target, omittingEmptySubsequences: false).joined(separator: replacement)
     }
 }

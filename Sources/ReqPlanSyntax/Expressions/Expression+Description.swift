@@ -1,3 +1,5 @@
+import Foundation
+
 extension Expression: CustomStringConvertible {
     /// The expression written back in canonical form (`steps.login.body.token == 'x'`).
     public var description: String { render(parentPrecedence: 0) }
@@ -14,7 +16,7 @@ extension Expression: CustomStringConvertible {
     private func render(parentPrecedence: Int) -> String {
         switch self {
         case .literal(let value, _):
-            if case .string(let text) = value { return "'" + text.replacingAll("'", with: "''") + "'" }
+            if case .string(let text) = value { return "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
             return value.jsonText()
         case .variable(let name):
             return name.value

@@ -1,3 +1,5 @@
+import Foundation
+
 /// An expression of the `${{ }}` language.
 ///
 /// ```
@@ -114,7 +116,7 @@ public enum PathComponent: Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .member(let name):
             name.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" } && !name.isEmpty
-                ? ".\(name)" : "['\(name.replacingAll("'", with: "''"))']"
+                ? ".\(name)" : "['\(name.replacingOccurrences(of: "'", with: "''"))']"
         case .index(let index): "[\(index)]"
         case .wildcard: "[*]"
         }
