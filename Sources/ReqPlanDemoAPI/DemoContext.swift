@@ -8,9 +8,12 @@ struct DemoContext: RequestContext {
     var coreContext: CoreRequestContextStorage
     /// `HTTP/2` or `HTTP/1.1`.
     let httpVersion: String
+    /// The event loop serving the connection: its timers fire within microseconds (`/delay`).
+    let eventLoop: any EventLoop
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.httpVersion = source.channel.parent?.parent == nil ? "HTTP/1.1" : "HTTP/2"
+        self.eventLoop = source.channel.eventLoop
     }
 }

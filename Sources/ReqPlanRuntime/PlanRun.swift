@@ -29,6 +29,7 @@ public enum PlanRun {
         guard report.errorCount == 0, let graph = report.graph else {
             return .failure(Failure(diagnostics: report.diagnostics.filter { $0.severity == .error }, sources: sources))
         }
+        FreedMemory.release()
         var pairs: [(name: String, value: String)] = []
         for text in overrides {
             guard let pair = InputResolver.parseOverride(text) else {

@@ -225,6 +225,27 @@ import Testing
         #expect(transport.peakInFlight == 3)
     }
 
+    @Test(.timeLimit(.minutes(1)))
+    func forEachFailFastCancelsItemsInFlightAndNeverStartsTheRest() async throws {
+        let transport = ScriptedTestTransport()
+        let result = try await run(planHeader + """
+            steps:
+              each:
+                on_failure: fail_fast
+                concurrency: 3
+                for_each: ["a?hang=1", "b?status=500", "c?hang=1", "d", "e"]
+                request: { url: "/s/${{ item }}" }
+            """, transport: transport)
+        let items = try #require(result.results["each"]?.children)
+        #expect(result.results["each"]?.state == .failed)
+        #expect(items.map(\.state) == [.cancelled, .failed, .cancelled, .cancelled, .cancelled])
+        #expect(items.map(\.itemIndex) == [0, 1, 2, 3, 4])
+        for index in [0, 2, 3, 4] {
+            #expect(items[index].reason?.message == "cancelled because item #1 of `each` failed (fail_fast)")
+        }
+        #expect(transport.count("/s/d") == 0 && transport.count("/s/e") == 0, "items not yet taken never start")
+    }
+
     @Test func commandLineConcurrencyOverridesThePlan() async throws {
         let transport = ScriptedTestTransport()
         _ = try await run(planHeader + """

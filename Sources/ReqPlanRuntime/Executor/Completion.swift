@@ -5,7 +5,8 @@ import Synchronization
 /// concurrency slot, and a cancelled waiter stops waiting at once.
 final class Completion: Sendable {
     private struct State {
-        var result: StepResult?
+        /// Boxed, so the event is small and `takeResult()` frees the result's storage.
+        var fired: ResultBox?
         var waiters: [Int: CheckedContinuation<StepResult?, Never>] = [:]
         var callbacks: [@Sendable (StepResult) -> Void] = []
         var nextID = 0
@@ -16,8 +17,8 @@ final class Completion: Sendable {
     /// Fires the event; later calls are ignored.
     func fire(_ result: StepResult) {
         let (waiters, callbacks) = state.withLock { state in
-            guard state.result == nil else { return ([CheckedContinuation<StepResult?, Never>](), [@Sendable (StepResult) -> Void]()) }
-            state.result = result
+            guard state.fired == nil else { return ([CheckedContinuation<StepResult?, Never>](), [@Sendable (StepResult) -> Void]()) }
+            state.fired = ResultBox(result)
             let waiting = Array(state.waiters.values)
             let callbacks = state.callbacks
             state.waiters = [:]
@@ -31,7 +32,7 @@ final class Completion: Sendable {
     /// Calls `action` when the event fires (at once if it has fired already).
     func whenFired(_ action: @escaping @Sendable (StepResult) -> Void) {
         let fired = state.withLock { state -> StepResult? in
-            if let result = state.result { return result }
+            if let fired = state.fired { return fired.result }
             state.callbacks.append(action)
             return nil
         }
@@ -39,11 +40,21 @@ final class Completion: Sendable {
     }
 
     /// The result if the event has fired.
-    var result: StepResult? { state.withLock { $0.result } }
+    var result: StepResult? { state.withLock { $0.fired?.result } }
+
+    /// Moves the result out, once the run is over and nothing waits or reads any more (the
+    /// event stays fired, with a shared placeholder result), so it is not held twice.
+    func takeResult() -> StepResult? {
+        state.withLock { state in
+            guard let result = state.fired?.result else { return nil }
+            state.fired = ResultBox.moved
+            return result
+        }
+    }
 
     /// Waits for the event; returns `nil` if the waiting task is cancelled first.
     func wait() async -> StepResult? {
-        if let result = state.withLock({ $0.result }) { return result }
+        if let result = state.withLock({ $0.fired?.result }) { return result }
         let id = state.withLock { state -> Int in
             state.nextID += 1
             return state.nextID
@@ -51,7 +62,7 @@ final class Completion: Sendable {
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<StepResult?, Never>) in
                 let immediate: StepResult?? = state.withLock { state in
-                    if let result = state.result { return .some(result) }
+                    if let fired = state.fired { return .some(fired.result) }
                     if Task.isCancelled { return .some(nil) }
                     state.waiters[id] = continuation
                     return nil
@@ -63,6 +74,16 @@ final class Completion: Sendable {
             waiter?.resume(returning: nil)
         }
     }
+}
+
+/// A step's result on the heap.
+final class ResultBox: Sendable {
+    let result: StepResult
+    init(_ result: StepResult) { self.result = result }
+
+    /// What a completion holds once its result has been moved out.
+    static let moved = ResultBox(StepResult(
+        id: "", state: .cancelled, reason: StepReason(.cancelled, "the result was moved to the run's results")))
 }
 
 /// A counting semaphore for concurrency limits: FIFO, cancellation-aware.

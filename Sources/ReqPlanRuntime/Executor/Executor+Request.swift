@@ -111,7 +111,8 @@ extension Executor {
                 record.status = response.status
                 result.status = response.status
                 result.responseSize = response.body.count
-                let body = Self.decodeBody(response)
+                // Parse the body only when a matcher or a later step reads it.
+                let body = keepBody || expectation?.body != nil ? Self.decodeBody(response) : .null
                 let problems = ExpectationChecker.check(
                     expectation, status: response.status, headers: response.headers, body: body,
                     duration: attemptDuration, in: context)
@@ -191,7 +192,7 @@ extension Executor {
     static func decodeBody(_ response: TransportResponse) -> Value {
         if response.body.isEmpty { return .null }
         let type = response.header("content-type")?.lowercased() ?? ""
-        if type.contains("json"), let value = try? Value.parseJSON(bytes: response.body) { return value }
+        if type.firstRange(of: "json") != nil, let value = try? Value.parseJSON(bytes: response.body) { return value }
         return .string(String(decoding: response.body, as: UTF8.self))
     }
 }

@@ -64,14 +64,6 @@ public struct Executor: Sendable {
         }
         let interrupted = Task.isCancelled && !timedOut
 
-        var results: [String: StepResult] = [:]
-        var order: [String] = []
-        for id in nodesByLoop[nil] ?? [] {
-            let node = graph.nodes[id]
-            order.append(node.id)
-            results[node.id] = root.completions[id]?.result
-                ?? StepResult(id: node.id, state: .cancelled, reason: StepReason(.cancelled, "the run was interrupted"))
-        }
         let context = evaluationContext(frame: root, succeeded: true, failed: false)
         var outputs: [(name: String, value: Value)] = []
         var outputErrors: [String] = []
@@ -82,6 +74,19 @@ public struct Executor: Sendable {
                 outputs.append((output.name.value, .null))
                 outputErrors.append("output `\(output.name.value)`: \(error.message)")
             }
+        }
+        // The results move out of the completion events (nothing reads those any more), so a large
+        // plan's results are not held twice while the summary is built.
+        let members = nodesByLoop[nil] ?? []
+        var results: [String: StepResult] = [:]
+        results.reserveCapacity(members.count)
+        var order: [String] = []
+        order.reserveCapacity(members.count)
+        for id in members {
+            let node = graph.nodes[id]
+            order.append(node.id)
+            results[node.id] = root.completions[id]?.takeResult()
+                ?? StepResult(id: node.id, state: .cancelled, reason: StepReason(.cancelled, "the run was interrupted"))
         }
         return RunResult(results: results, order: order, outputs: outputs, outputErrors: outputErrors,
                          interrupted: interrupted, timedOut: timedOut, duration: now(), startedAt: startDate)
@@ -294,7 +299,7 @@ public struct Executor: Sendable {
     ) async -> StepResult {
         let reason = CancellationReason()
         let inner = scope.entering(node.step, reason: reason)
-        let box = ResultBox()
+        let box = MemberResultsBox()
         var timedOut = false
         if let timeout = node.step.timeout?.value {
             timedOut = await withTimeout(timeout.duration, reason: reason,
@@ -393,7 +398,7 @@ public struct Executor: Sendable {
 }
 
 /// Carries a scope's member results out of a timed task.
-final class ResultBox: Sendable {
+final class MemberResultsBox: Sendable {
     private let storage = Mutex<[StepResult]?>(nil)
     func set(_ value: [StepResult]) { storage.withLock { $0 = value } }
     var value: [StepResult]? { storage.withLock { $0 } }

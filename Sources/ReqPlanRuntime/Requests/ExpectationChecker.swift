@@ -15,7 +15,7 @@ public enum ExpectationChecker {
             problems.append("expected status \(expected), got \(status)")
         }
         for header in expectation?.headers ?? [] {
-            let actual = headers.first { $0.name.lowercased() == header.name.value.lowercased() }.map { Value.string($0.value) }
+            let actual = headers.first { $0.name.equalsIgnoringCase(header.name.value) }.map { Value.string($0.value) }
             problems += check(header.matcher, actual, what: "header `\(header.name.value)`", in: context)
         }
         for item in expectation?.body ?? [] {

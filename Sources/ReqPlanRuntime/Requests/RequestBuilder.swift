@@ -57,7 +57,7 @@ public struct RequestBuilder: Sendable {
     /// The request for `spec` in `context`.
     public func build(_ spec: RequestSpec, in context: EvaluationContext) throws -> PreparedRequest {
         var url = try ExpressionEvaluator.text(spec.url, in: context)
-        if !url.contains("://") {
+        if url.firstRange(of: "://") == nil {
             guard let base = defaults.baseURL else {
                 throw RequestBuildError("relative URL `\(url)` needs `base_url` in `defaults`", at: spec.url.range)
             }
@@ -117,10 +117,10 @@ public struct RequestBuilder: Sendable {
             body = try files.read(path, at: template.range).bytes
             contentType = "application/octet-stream"
         }
-        if let contentType, !headers.contains(where: { $0.name.lowercased() == "content-type" }) {
+        if let contentType, !headers.contains(where: { $0.name.equalsIgnoringCase("content-type") }) {
             headers.append(HeaderField("Content-Type", contentType))
         }
-        if !headers.contains(where: { $0.name.lowercased() == "user-agent" }) {
+        if !headers.contains(where: { $0.name.equalsIgnoringCase("user-agent") }) {
             headers.append(HeaderField("User-Agent", userAgent))
         }
         return PreparedRequest(method: spec.effectiveMethod, url: url, headers: headers, body: body)
@@ -201,6 +201,13 @@ public struct RequestBuilder: Sendable {
 }
 
 extension String {
+    /// Whether two header names are the same, ignoring ASCII case (no allocation).
+    func equalsIgnoringCase(_ other: String) -> Bool {
+        utf8.elementsEqual(other.utf8) { a, b in
+            (a >= 65 && a <= 90 ? a | 0x20 : a) == (b >= 65 && b <= 90 ? b | 0x20 : b)
+        }
+    }
+
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }

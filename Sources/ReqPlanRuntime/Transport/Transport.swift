@@ -19,7 +19,7 @@ public struct PreparedRequest: Sendable, Hashable {
 
     /// The value of a header (case-insensitive), if set.
     public func header(_ name: String) -> String? {
-        headers.last { $0.name.lowercased() == name.lowercased() }?.value
+        headers.last { $0.name.equalsIgnoringCase(name) }?.value
     }
 
     /// The host part of the URL, for messages.
@@ -54,7 +54,7 @@ public struct TransportResponse: Sendable {
 
     /// The value of a header (case-insensitive), if present.
     public func header(_ name: String) -> String? {
-        headers.first { $0.name.lowercased() == name.lowercased() }?.value
+        headers.first { $0.name.equalsIgnoringCase(name) }?.value
     }
 }
 
