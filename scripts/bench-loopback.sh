@@ -2,7 +2,7 @@
 # Loopback benchmarks of `reqplan run` against the demo API: fidelity to the ideal schedule
 # and throughput against curl. Needs a release build and hyperfine (apt-get install hyperfine).
 #
-#   swift build -c release --scratch-path .build-release
+#   swift build -c release --static-swift-stdlib --scratch-path .build-release
 #   scripts/bench-loopback.sh [.build-release/release/reqplan]
 set -euo pipefail
 R=${1:-.build-release/release/reqplan}
@@ -48,9 +48,10 @@ with open(sys.argv[2], "w") as f:
         f.write('url = "%s/delay/0?i=%d"\noutput = "/dev/null"\n' % (sys.argv[3], i))
 PY
 
-# The same requests with curl, as a reference client: the demo API's timers overshoot each delay by
-# about a millisecond, which no client can beat.
-python3 - "$WORK" "$BASE" <<'PY'
+# Reference clients on the same requests. curl: the fan-out with --parallel, the layers and the
+# chain one request after another. A single-threaded Python client on one kept-alive connection
+# gives the server's floor for the sequential scenarios: what the endpoints really take here.
+python3 - "$WORK" "$BASE" <<'PY2'
 import sys
 work, base = sys.argv[1], sys.argv[2]
 def write(name, urls):
@@ -60,20 +61,55 @@ def write(name, urls):
 write("curl-fanout", [f"/delay/50?i={i}" for i in range(200)])
 write("curl-layers", ["/delay/20"] * 10)
 write("curl-chain", ["/delay/10"] * 50)
-PY
+PY2
 echo "== reference: the same requests with curl"
 hyperfine -N --warmup 1 --runs 5 \
   "curl --parallel --parallel-max 50 -s -K $WORK/curl-fanout.cfg" \
   "curl -s -K $WORK/curl-layers.cfg" \
   "curl -s -K $WORK/curl-chain.cfg"
+echo "== server floor: one kept-alive connection, requests one after another (median of 5)"
+python3 - "$PORT" <<'PY2'
+import http.client, statistics, sys, time
+connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
+def sequence(path, count):
+    start = time.perf_counter()
+    for _ in range(count):
+        connection.request("GET", path)
+        connection.getresponse().read()
+    return time.perf_counter() - start
+for path, count in [("/delay/20", 10), ("/delay/10", 50)]:
+    sequence(path, 2)
+    runs = [sequence(path, count) for _ in range(5)]
+    print(f"{count} x {path}: {statistics.median(runs):.3f} s (min {min(runs):.3f})")
+PY2
 
 for plan in fanout layers chain; do
-  echo "== $plan: run durations reported by reqplan (5 runs)"
-  for _ in 1 2 3 4 5; do
-    "$R" run "$WORK/$plan.yaml" --input "base_url=$BASE" --color never | tail -1
-  done
+  echo "== $plan: run durations reported by reqplan (9 runs, sorted)"
+  for _ in 1 2 3 4 5 6 7 8 9; do
+    "$R" run "$WORK/$plan.yaml" --input "base_url=$BASE" --color never --progress none | tail -1 | sed 's/.* in //'
+  done | sort -n | tr '\n' ' '
+  echo
 done
-echo "== throughput: 2,000 GETs at concurrency 64"
-hyperfine -N --warmup 2 --runs 10 \
-  "$R run $WORK/throughput.yaml --input base_url=$BASE --color never" \
-  "curl --parallel --parallel-max 64 -s -K $WORK/curl.cfg"
+echo "== throughput: 2,000 GETs at concurrency 64, reqplan and curl alternating (30 rounds)"
+python3 - "$R" "$WORK" "$BASE" <<'PY2'
+import statistics, subprocess, sys, time
+reqplan, work, base = sys.argv[1:4]
+commands = {
+    "reqplan run (whole process)": [reqplan, "run", f"{work}/throughput.yaml", "--input", f"base_url={base}",
+                                    "--color", "never"],
+    "curl --parallel --parallel-max 64": ["curl", "--parallel", "--parallel-max", "64", "-s", "-K", f"{work}/curl.cfg"],
+}
+times = {name: [] for name in commands}
+for _ in range(3):
+    for command in commands.values():
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+for _ in range(30):
+    for name, command in commands.items():
+        start = time.perf_counter()
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        times[name].append(time.perf_counter() - start)
+for name, values in times.items():
+    values.sort()
+    print(f"{name}: median {statistics.median(values) * 1000:.1f} ms, "
+          f"quartiles {values[7] * 1000:.1f}-{values[22] * 1000:.1f} ms")
+PY2
