@@ -28,6 +28,7 @@ import Testing
             ["$.steps.home.if"], "the `if:` is not one `${{ }}`: its `}}` is inside an unterminated string literal"
         ),
         "040-bad-duration-no-unit": (["$.defaults.timeout"], "duration that is a number"),
+        "085-empty-env-name": (["$.inputs.token.env"], "an empty environment variable name (pattern)"),
         "041-bad-duration-spelled-unit": (["$.steps.report.timeout"], "duration pattern"),
         "042-bad-duration-unknown-unit": (["$.steps.home.retry.backoff"], "duration pattern"),
         "043-bad-status-out-of-range": (["$.steps.home.expect.status"], "status out of 100–599"),
@@ -265,11 +266,6 @@ import Testing
         static func looser(_ name: String, _ yaml: String, _ why: String) -> EdgeCase {
             EdgeCase(name: name, yaml: yaml, parserAccepts: false, schemaAccepts: true, difference: why)
         }
-
-        /// The schema rejects it, the parser accepts it.
-        static func stricter(_ name: String, _ yaml: String, _ why: String) -> EdgeCase {
-            EdgeCase(name: name, yaml: yaml, parserAccepts: true, schemaAccepts: false, difference: why)
-        }
     }
 
     static let head = "reqplan: 1\ndefaults: { base_url: \"http://h\" }\n"
@@ -433,10 +429,7 @@ import Testing
             "body-path-index-beyond-64-bits",
             step("request: { url: /a }\nexpect: { body: { \"a[99999999999999999999]\": 1 } }"),
             "an index too large for 64 bits is not an integer to the parser"),
-        // Known differences: the schema is stricter.
-        .stricter(
-            "env-empty-string", top("inputs: { x: { env: \"\" } }"),
-            "grammar.md requires an environment variable name; the parser lets an empty `env` through"),
+        .agree("input-env-empty", top("inputs: { x: { env: \"\" } }"), accepted: false),
     ]
 
     @Test func schemaAndParserAgreeOnSmallPlans() throws {

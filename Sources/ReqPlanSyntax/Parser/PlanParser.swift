@@ -204,11 +204,14 @@ extension PlanReader {
                                   at: defaultValue.range, notes: [.init("the type is declared here", at: type.range)])
             }
             let env = fields.value("env").flatMap { string($0, "`env` of \(what)") }
-            if let env, !env.value.isEmpty,
-                !env.value.unicodeScalars.allSatisfy({ ExpressionLexer.isNameStart($0) || ("0"..."9").contains($0) })
-                    || env.value.unicodeScalars.first.map({ ("0"..."9").contains($0) }) == true
+            if let env, env.value.isEmpty
+                || !env.value.unicodeScalars.allSatisfy({ ExpressionLexer.isNameStart($0) || ("0"..."9").contains($0) })
+                || env.value.unicodeScalars.first.map({ ("0"..."9").contains($0) }) == true
             {
-                diagnostics.error(.invalidName, "invalid environment variable name `\(env.value)`", at: env.range,
+                diagnostics.error(.invalidName,
+                                  env.value.isEmpty ? "empty environment variable name in \(what)"
+                                      : "invalid environment variable name `\(env.value)`",
+                                  at: env.range,
                                   hint: "names contain letters, digits and `_`, and do not start with a digit")
             }
             let secret = fields.value("secret").flatMap { bool($0, "`secret` of \(what)") }?.value ?? false
