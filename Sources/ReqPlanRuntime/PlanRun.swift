@@ -41,7 +41,7 @@ public enum PlanRun {
         }
         var fileValues: [String: Value] = [:]
         if let inputsFile {
-            switch readInputsFile(inputsFile) {
+            switch readInputsFile(inputsFile, limit: limits.maxFileSize) {
             case .success(let values): fileValues = values
             case .failure(let diagnostic): return .failure(Failure(diagnostics: [diagnostic], sources: sources))
             }
@@ -53,10 +53,13 @@ public enum PlanRun {
     }
 
     /// Reads `--inputs-file`: a JSON or YAML mapping of names to values.
-    static func readInputsFile(_ path: String) -> Result<[String: Value], Diagnostic> {
-        guard let data = FileManager.default.contents(atPath: path), let text = String(data: data, encoding: .utf8)
-        else {
-            return .failure(Diagnostic(.error, .invalidInput, "cannot read the inputs file `\(path)`", file: path))
+    static func readInputsFile(_ path: String, limit: Int) -> Result<[String: Value], Diagnostic> {
+        let text: String
+        switch TextFile.read(atPath: path, limit: limit, what: "the inputs file") {
+        case .failure(let failure):
+            return .failure(Diagnostic(.error, .invalidInput, "inputs file: \(failure.text)", file: path))
+        case .success(let value):
+            text = value
         }
         if let value = try? Value.parseJSON(text), case .object(let fields) = value {
             return .success(Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last }))

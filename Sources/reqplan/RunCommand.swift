@@ -87,6 +87,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        InterruptSignals.monitor()
         let outcome = await PlanRun.prepare(
             path: plan, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
             environment: ProcessInfo.processInfo.environment)
@@ -146,6 +147,8 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let reportsWritten = writeReports(of: result, prepared: prepared)
+        // A signal after the run ended let the summary and reports finish; the status still says it came.
+        if InterruptSignals.interrupted { throw ExitCode(130) }
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
         if !reportsWritten { throw ExitCode(1) }
     }

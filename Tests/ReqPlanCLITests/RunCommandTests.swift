@@ -299,6 +299,60 @@ import Testing
         }
     }
 
+    @Test(.timeLimit(.minutes(2)), arguments: [SIGINT, SIGTERM])
+    func signalBeforeTheRunStartsSendsNothingAndExits130(signalNumber: Int32) async throws {
+        // The inputs file is a named pipe: `run` blocks reading it, after reading the plan and
+        // before the run, until this test writes to it. The signal arrives in that window.
+        let file = try CommandRunner.temporaryPlan("""
+            reqplan: 1
+            inputs: { base_url: { default: "http://127.0.0.1:1" } }
+            defaults: { base_url: "${{ inputs.base_url }}" }
+            steps:
+              a: { request: { url: /a } }
+              b: { request: { url: /b } }
+            """)
+        let fifo = file.deletingLastPathComponent().appendingPathComponent("inputs.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let running = try CommandRunner.start(["run", file.path, "--inputs-file", fifo, "--quiet"])
+        // A writer can open the pipe without waiting only once `run` has opened it to read.
+        var writer: Int32 = -1
+        for _ in 0..<6_000 where running.isRunning {
+            writer = open(fifo, O_WRONLY | O_NONBLOCK)
+            if writer >= 0 { break }
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try #require(writer >= 0, "reqplan never opened the inputs file")
+        kill(running.pid, signalNumber)
+        try await Task.sleep(for: .milliseconds(100))  // let the signal be delivered before reading goes on
+        signal(SIGPIPE, SIG_IGN)  // if the signal killed reqplan, the write fails instead of killing the tests
+        _ = "{}".withCString { write(writer, $0, 2) }
+        close(writer)
+        let result = await running.finish(within: .seconds(60))
+        #expect(!result.killedAfterTimeout && !result.uncaughtSignal, "\(result)")
+        #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.hasPrefix("2 steps: 2 cancelled in "), "nothing was sent: \(result.stdout)")
+        #expect(result.stdout.hasSuffix("(interrupted)\n"), "\(result.stdout)")
+    }
+
+    @Test func inputsFileCanBeAPipe() async throws {
+        let file = try CommandRunner.temporaryPlan("""
+            reqplan: 1
+            inputs: { greeting: { type: string } }
+            steps:
+              nothing: { if: "${{ false }}", request: { url: "http://127.0.0.1:1/" } }
+            outputs:
+              greeting: ${{ inputs.greeting }}
+            """)
+        // `--inputs-file <(command)`: the shell passes a pipe as /dev/fd/N.
+        let result = try await CommandRunner.run(
+            ["-c", "\"$0\" run \"$1\" --inputs-file <(printf '{\"greeting\": \"hi\"}') --output json",
+             CommandRunner.binary.path, file.path],
+            executable: URL(fileURLWithPath: "/bin/bash"), within: .seconds(60))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.contains(#""greeting":"hi""#) || result.stdout.contains(#""greeting": "hi""#),
+                "\(result.stdout)")
+    }
+
     // MARK: reqplan demo
 
     @Test func demoRunsEveryExamplePlan() async throws {

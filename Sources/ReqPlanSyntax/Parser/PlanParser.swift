@@ -50,7 +50,7 @@ public enum PlanParser {
         -> ParseResult
     {
         let shown = displayPath ?? path
-        switch readFile(atPath: path, limit: limits.maxFileSize) {
+        switch TextFile.read(atPath: path, limit: limits.maxFileSize, what: "plan") {
         case .failure(let message):
             var diagnostic = Diagnostic.error(
                 message.isTooLarge ? .fileTooLarge : .unreadableFile, message.text, at: nil,
@@ -60,37 +60,6 @@ public enum PlanParser {
         case .success(let text):
             return parse(SourceFile(path: shown, text: text), limits: limits)
         }
-    }
-
-    private struct ReadFailure: Error {
-        var text: String
-        var isTooLarge = false
-    }
-
-    private static func readFile(atPath path: String, limit: Int) -> Result<String, ReadFailure> {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return .failure(ReadFailure(text: "cannot read `\(path)`: no such file"))
-        }
-        if isDirectory.boolValue { return .failure(ReadFailure(text: "cannot read `\(path)`: it is a directory")) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(ReadFailure(text: "cannot read `\(path)`: permission denied"))
-        }
-        defer { try? handle.close() }
-        // Read one byte past the limit, so a huge file is refused without reading it all.
-        let data: Data
-        do {
-            data = try handle.read(upToCount: limit + 1) ?? Data()
-        } catch {
-            return .failure(ReadFailure(text: "cannot read `\(path)`: \(error.localizedDescription)"))
-        }
-        if data.count > limit {
-            return .failure(ReadFailure(text: "plan is larger than the limit of \(limit) bytes", isTooLarge: true))
-        }
-        guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(ReadFailure(text: "cannot read `\(path)`: the file is not UTF-8 text"))
-        }
-        return .success(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
     }
 }
 
