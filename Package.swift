@@ -87,16 +87,22 @@ let package = Package(
             name: "ReqPlanPlannerTests",
             dependencies: ["ReqPlanPlanner", "ReqPlanSyntax"]
         ),
+        // Test doubles shared by the runtime and report tests (not a product).
+        .target(
+            name: "ReqPlanTestSupport",
+            dependencies: ["ReqPlanRuntime", "ReqPlanSyntax"],
+            path: "Tests/ReqPlanTestSupport"
+        ),
         .testTarget(
             name: "ReqPlanRuntimeTests",
             dependencies: [
-                "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI",
+                "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         .testTarget(
             name: "ReqPlanReportsTests",
-            dependencies: ["ReqPlanReports", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"],
+            dependencies: ["ReqPlanReports", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport"],
             exclude: ["Golden"]
         ),
         .testTarget(

@@ -5,71 +5,7 @@ import ReqPlanRuntime
 import ReqPlanSyntax
 import Synchronization
 import Testing
-
-/// A transport test double (no network) that answers from the URL, like the one of
-/// `ReqPlanRuntimeTests` (copied: test targets do not depend on each other).
-///
-/// The path `/s/<id>` answers 200 with `{"id": "<id>", "attempt": n, "query": {...}, "method": "GET"}`.
-/// Query parameters steer it: `delay=<ms>` waits first, `status=<code>` answers that status,
-/// `fail=<n>` answers 503 to the first n requests of that path, `hang=1` waits until cancelled
-/// or timed out, `wait_for=<path>` waits until a request to that path has been sent (so tests
-/// need no timing assumptions).
-final class ReportTestTransport: Transport {
-    private let counts = Mutex<[String: Int]>([:])
-    private let hangs = AsyncStream<String>.makeStream()
-
-    /// The paths of `hang=1` requests, as each starts hanging.
-    var hanging: AsyncStream<String> { hangs.stream }
-
-    func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
-        let components = URLComponents(string: request.url)
-        let path = components?.path ?? request.url
-        var query: [String: String] = [:]
-        for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
-        let attempt = counts.withLock { counts -> Int in
-            counts[path, default: 0] += 1
-            return counts[path] ?? 1
-        }
-        if let other = query["wait_for"] {
-            while counts.withLock({ $0[other] == nil }) {
-                do {
-                    try await Task.sleep(for: .milliseconds(2))
-                } catch {
-                    throw TransportError(.cancelled, "cancelled")
-                }
-            }
-        }
-        var wait: Duration? = query["delay"].flatMap(Int.init).map { .milliseconds($0) }
-        if query["hang"] != nil {
-            wait = .seconds(3600)
-            hangs.continuation.yield(path)
-        }
-        if let wait {
-            let limit = timeout.map { min($0, wait) } ?? wait
-            do {
-                try await Task.sleep(for: limit)
-            } catch {
-                throw TransportError(.cancelled, "cancelled")
-            }
-            if let timeout, timeout < wait {
-                throw TransportError(.timeout, "request to test timed out after \(timeout.milliseconds)ms")
-            }
-        }
-        if Task.isCancelled { throw TransportError(.cancelled, "cancelled") }
-        let headers = [HeaderField("Content-Type", "application/json")]
-        if let fail = query["fail"].flatMap(Int.init), attempt <= fail {
-            return TransportResponse(status: 503, headers: headers, body: Array(#"{"error":"unavailable"}"#.utf8))
-        }
-        let status = query["status"].flatMap(Int.init) ?? 200
-        let id = path.split(separator: "/").last.map(String.init) ?? ""
-        let body = Value.object([
-            .init("id", .string(id)), .init("attempt", .int(attempt)),
-            .init("query", .object(query.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })),
-            .init("method", .string(request.method.rawValue)),
-        ])
-        return TransportResponse(status: status, headers: headers, body: Array(body.jsonText().utf8))
-    }
-}
+import ReqPlanTestSupport
 
 enum ReportTestError: Error {
     case invalidPlan
@@ -118,7 +54,7 @@ func runPlan(
     var configuration = RunConfiguration(concurrency: concurrency,
                                          files: FileAccess(planDirectory: URL(fileURLWithPath: NSTemporaryDirectory())))
     configuration.backoffScale = 0.01
-    let transport = ReportTestTransport()
+    let transport = ScriptedTestTransport()
     let executor = Executor(graph: graph, transport: transport, inputs: runInputs, configuration: configuration)
     let task = Task { await executor.run() }
     if cancelWhenHanging {

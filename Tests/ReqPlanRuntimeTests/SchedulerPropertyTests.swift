@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import ReqPlanSyntax
 import Synchronization
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanRuntime
