@@ -247,6 +247,29 @@ import Testing
         #expect(transport.count("/s/d") == 0 && transport.count("/s/e") == 0, "items not yet taken never start")
     }
 
+    @Test func forEachItemsStartWhileOthersWaitForARetry() async throws {
+        let transport = ScriptedTestTransport()
+        // a and b fail once and wait (Retry-After 5 s, scaled to 50 ms in tests); with two slots
+        // free in the meantime, c, d and e must not wait for them.
+        let result = try await run(planHeader + """
+            steps:
+              each:
+                concurrency: 2
+                retry: 2
+                for_each: ["a?fail=1&retry_after=5", "b?fail=1&retry_after=5", "c", "d", "e"]
+                request: { url: "/s/${{ item }}" }
+            """, transport: transport)
+        #expect(result.results["each"]?.state == .succeeded)
+        #expect(result.results["each"]?.children?.map { $0.attempts.count } == [2, 2, 1, 1, 1])
+        let starts = transport.events.filter(\.isStart).map(\.path)
+        #expect(starts.count == 7)
+        let secondTryOfA = starts.indices.filter { starts[$0] == "/s/a" }.last ?? 0
+        for path in ["/s/c", "/s/d", "/s/e"] {
+            #expect((starts.firstIndex(of: path) ?? .max) < secondTryOfA, "\(path) waited for a's retry: \(starts)")
+        }
+        #expect(transport.peakInFlight <= 2)
+    }
+
     @Test func commandLineConcurrencyOverridesThePlan() async throws {
         let transport = ScriptedTestTransport()
         _ = try await run(planHeader + """

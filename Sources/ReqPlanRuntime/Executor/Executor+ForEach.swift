@@ -63,25 +63,50 @@ extension Executor {
     /// Items whose body is one request: as many workers as requests may be in flight, each taking
     /// the next item when its request ends. An item's request is sent by the task that finished the
     /// previous one (no task, queue or hand-off per item), and an item not yet taken holds nothing.
+    /// A worker whose item waits for a retry holds no slot, so another worker starts in its place
+    /// and the loop keeps its requests in flight; workers beyond the number needed stop after
+    /// their item.
     private func runRequestLoop(
         _ node: StepNode, _ loop: ForEach, items: [Value], frame: Frame, scope: Scope, store: ItemResults
     ) async {
-        let workers = min(items.count, scope.limiters.map(\.limit).min() ?? configuration.maxActiveRequests)
+        let wanted = min(items.count, scope.limiters.map(\.limit).min() ?? configuration.maxActiveRequests)
+        guard wanted > 0 else { return }
         let cursor = ItemCursor()
+        let crew = LoopWorkers(wanted: wanted)
+        let (replacements, replace) = AsyncStream<Void>.makeStream()
+        let backoff: @Sendable (Bool) -> Void = { started in
+            if started {
+                if crew.pause() && !cursor.exhausted(items.count) { replace.yield() }
+            } else {
+                crew.resume()
+            }
+        }
+        @Sendable func work() async throws {
+            var retired = false
+            defer { if crew.leave(counted: retired) { replace.finish() } }
+            try await Executor.$retryBackoff.withValue(backoff) {
+                while !Task.isCancelled {
+                    let index = cursor.take()
+                    guard index < items.count else { return }
+                    let frame = self.itemFrame(node, loop, items: items, index: index, frame: frame)
+                    let result = await self.runIteration(node, loop, index: index, frame: frame, scope: scope)
+                    if self.finishItem(node, index: index, result: result, scope: scope, store: store) {
+                        throw LoopStopped()
+                    }
+                    if crew.retireIfSpare() {
+                        retired = true
+                        return
+                    }
+                }
+            }
+        }
         do {
             try await withThrowingDiscardingTaskGroup { group in
-                for _ in 0..<workers {
-                    group.addTask {
-                        while !Task.isCancelled {
-                            let index = cursor.take()
-                            guard index < items.count else { return }
-                            let frame = self.itemFrame(node, loop, items: items, index: index, frame: frame)
-                            let result = await self.runIteration(node, loop, index: index, frame: frame, scope: scope)
-                            if self.finishItem(node, index: index, result: result, scope: scope, store: store) {
-                                throw LoopStopped()
-                            }
-                        }
-                    }
+                for _ in 0..<wanted { crew.join() }
+                for _ in 0..<wanted { group.addTask { try await work() } }
+                for await _ in replacements {
+                    crew.join()
+                    group.addTask { try await work() }
                 }
             }
         } catch {
@@ -161,6 +186,56 @@ final class ItemCursor: Sendable {
 
     /// The index of an item no other worker has taken.
     func take() -> Int { next.add(1, ordering: .relaxed).oldValue }
+
+    /// Whether every one of `count` items has been taken.
+    func exhausted(_ count: Int) -> Bool { next.load(ordering: .relaxed) >= count }
+}
+
+/// How many workers a request loop has, and how many of them wait for a retry.
+final class LoopWorkers: Sendable {
+    private struct State {
+        var running = 0
+        var waiting = 0
+    }
+
+    /// Workers that should be sending at once: the loop's concurrency.
+    private let wanted: Int
+    private let state = Mutex(State())
+
+    init(wanted: Int) { self.wanted = wanted }
+
+    /// A worker starts.
+    func join() { state.withLock { $0.running += 1 } }
+
+    /// A worker stops (`counted`: `retireIfSpare` has counted it already); returns whether it was
+    /// the last one.
+    func leave(counted: Bool) -> Bool {
+        state.withLock { state in
+            if !counted { state.running -= 1 }
+            return state.running == 0
+        }
+    }
+
+    /// A worker's item waits for a retry; returns whether to start a worker in its place.
+    func pause() -> Bool {
+        state.withLock { state in
+            state.waiting += 1
+            return state.running - state.waiting < wanted
+        }
+    }
+
+    /// The wait is over.
+    func resume() { state.withLock { $0.waiting -= 1 } }
+
+    /// After an item: whether this worker is one too many (replacements outlived the waits) and
+    /// stops, leaving the others to take the rest.
+    func retireIfSpare() -> Bool {
+        state.withLock { state in
+            guard state.running - state.waiting > wanted else { return false }
+            state.running -= 1
+            return true
+        }
+    }
 }
 
 /// The results of a for_each's items, written by the item tasks.

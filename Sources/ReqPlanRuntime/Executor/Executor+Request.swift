@@ -142,11 +142,15 @@ extension Executor {
                 record.retryDelay = scaled
                 result.attempts.append(record)
                 observer.attemptFinished(node.id, item: itemIndex, attempt: record)
+                // A for_each's worker starts another in its place while this item waits.
+                Executor.retryBackoff?(true)
                 do {
                     try await Task.sleep(for: scaled)
                 } catch {
+                    Executor.retryBackoff?(false)
                     return cancelled(result, scope: scope, node: node, started: true)
                 }
+                Executor.retryBackoff?(false)
                 attempt += 1
                 continue
             }
