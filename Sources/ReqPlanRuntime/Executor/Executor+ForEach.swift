@@ -84,19 +84,18 @@ extension Executor {
         @Sendable func work() async throws {
             var retired = false
             defer { if crew.leave(counted: retired) { replace.finish() } }
-            try await Executor.$retryBackoff.withValue(backoff) {
-                while !Task.isCancelled {
-                    let index = cursor.take()
-                    guard index < items.count else { return }
-                    let frame = self.itemFrame(node, loop, items: items, index: index, frame: frame)
-                    let result = await self.runIteration(node, loop, index: index, frame: frame, scope: scope)
-                    if self.finishItem(node, index: index, result: result, scope: scope, store: store) {
-                        throw LoopStopped()
-                    }
-                    if crew.retireIfSpare() {
-                        retired = true
-                        return
-                    }
+            while !Task.isCancelled {
+                let index = cursor.take()
+                guard index < items.count else { return }
+                let frame = self.itemFrame(node, loop, items: items, index: index, frame: frame)
+                let result = await self.runIteration(node, loop, index: index, frame: frame, scope: scope,
+                                                     retryWait: backoff)
+                if self.finishItem(node, index: index, result: result, scope: scope, store: store) {
+                    throw LoopStopped()
+                }
+                if crew.retireIfSpare() {
+                    retired = true
+                    return
                 }
             }
         }
@@ -150,9 +149,11 @@ extension Executor {
         }
     }
 
-    private func runIteration(_ node: StepNode, _ loop: ForEach, index: Int, frame: Frame, scope: Scope) async
-        -> StepResult
-    {
+    /// - Parameter retryWait: told when the item's request starts and ends waiting for a retry.
+    private func runIteration(
+        _ node: StepNode, _ loop: ForEach, index: Int, frame: Frame, scope: Scope,
+        retryWait: (@Sendable (Bool) -> Void)? = nil
+    ) async -> StepResult {
         if Task.isCancelled {
             var result = cancelledResult(node, scope: scope, started: false)
             result.itemIndex = index
@@ -164,7 +165,8 @@ extension Executor {
         switch loop.body {
         case .request(let spec):
             let context = evaluationContext(frame: frame, succeeded: true, failed: false)
-            result = await runRequest(node, spec, frame: frame, scope: scope, itemIndex: index, context: context)
+            result = await runRequest(node, spec, frame: frame, scope: scope, itemIndex: index, context: context,
+                                      retryWait: retryWait)
         case .group:
             let children = await runMembers(node.children, frame: frame, scope: scope)
             result = aggregate(node, children)

@@ -22,8 +22,11 @@ extension Executor {
     }
 
     /// Sends a request with its retries, checks the expectations, and keeps what later steps read.
+    /// - Parameter retryWait: told when the request starts (`true`) and ends (`false`) waiting for a
+    ///   retry; a for_each's worker starts another worker in its place meanwhile.
     func runRequest(
-        _ node: StepNode, _ spec: RequestSpec, frame: Frame, scope: Scope, itemIndex: Int?, context: EvaluationContext
+        _ node: StepNode, _ spec: RequestSpec, frame: Frame, scope: Scope, itemIndex: Int?, context: EvaluationContext,
+        retryWait: (@Sendable (Bool) -> Void)? = nil
     ) async -> StepResult {
         var result = StepResult(id: node.id, state: .succeeded)
         result.itemIndex = itemIndex
@@ -142,15 +145,14 @@ extension Executor {
                 record.retryDelay = scaled
                 result.attempts.append(record)
                 observer.attemptFinished(node.id, item: itemIndex, attempt: record)
-                // A for_each's worker starts another in its place while this item waits.
-                Executor.retryBackoff?(true)
+                retryWait?(true)
                 do {
                     try await Task.sleep(for: scaled)
                 } catch {
-                    Executor.retryBackoff?(false)
+                    retryWait?(false)
                     return cancelled(result, scope: scope, node: node, started: true)
                 }
-                Executor.retryBackoff?(false)
+                retryWait?(false)
                 attempt += 1
                 continue
             }

@@ -97,10 +97,6 @@ public struct Executor: Sendable {
     /// The scope whose member the current task is running (see `runMembers`).
     @TaskLocal static var currentScope: ObjectIdentifier?
 
-    /// Told when the current task's request starts (`true`) and ends (`false`) waiting for a retry:
-    /// set by a for_each's workers (see `runRequestLoop`).
-    @TaskLocal static var retryBackoff: (@Sendable (Bool) -> Void)?
-
     /// Runs `members` as child tasks of one task group and returns their results in order.
     ///
     /// A member starts the moment its last dependency ends: completion callbacks mark it
