@@ -14,53 +14,40 @@ SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true; rm -rf "$WORK"' EXIT
 for _ in $(seq 50); do curl -sf "$BASE/health" > /dev/null && break; sleep 0.1; done
 
+# The scenarios, and the same requests for curl as a reference client (curl: the fan-out with
+# --parallel, the layers and the chain one request after another):
 # 1. 200 requests to a 50 ms endpoint at concurrency 50: ideal 4 rounds × 50 ms = 0.2 s.
-python3 - "$WORK/fanout.yaml" <<'PY'
-import sys
-open(sys.argv[1], "w").write("""reqplan: 1
-inputs: { base_url: { default: "http://127.0.0.1:8080" } }
-defaults: { base_url: "${{ inputs.base_url }}" }
-concurrency: 50
-steps:
-  each:
-    for_each: %s
-    request: { url: /delay/50 }
-""" % list(range(200)))
-PY
 # 2. A 10-layer × 20-wide DAG of 20 ms requests, each reading one step of the layer before: ideal 10 × 20 ms = 0.2 s.
-python3 scripts/generate-plan.py --shape layers --steps 200 --width 20 --url /delay/20 > "$WORK/layers.yaml"
 # 3. A 50-step chain of 10 ms requests: ideal 50 × 10 ms = 0.5 s.
-python3 scripts/generate-plan.py --shape chain --steps 50 --url /delay/10 > "$WORK/chain.yaml"
 # 4. 2,000 small GETs at concurrency 64, and the same URLs with curl --parallel --parallel-max 64.
-python3 - "$WORK/throughput.yaml" "$WORK/curl.cfg" "$BASE" <<'PY'
-import sys
-open(sys.argv[1], "w").write("""reqplan: 1
-inputs: { base_url: { default: "http://127.0.0.1:8080" } }
-defaults: { base_url: "${{ inputs.base_url }}" }
-concurrency: 64
-steps:
-  each:
-    for_each: %s
-    request: { url: "/delay/0?i=${{ item }}" }
-""" % list(range(2000)))
-with open(sys.argv[2], "w") as f:
-    for i in range(2000):
-        f.write('url = "%s/delay/0?i=%d"\noutput = "/dev/null"\n' % (sys.argv[3], i))
-PY
-
-# Reference clients on the same requests. curl: the fan-out with --parallel, the layers and the
-# chain one request after another. A single-threaded Python client on one kept-alive connection
-# gives the server's floor for the sequential scenarios: what the endpoints really take here.
+# A single-threaded Python client on one kept-alive connection (below) gives the server's floor for
+# the sequential scenarios: what the endpoints really take here.
+python3 scripts/generate-plan.py --shape layers --steps 200 --width 20 --url /delay/20 > "$WORK/layers.yaml"
+python3 scripts/generate-plan.py --shape chain --steps 50 --url /delay/10 > "$WORK/chain.yaml"
 python3 - "$WORK" "$BASE" <<'PY2'
 import sys
 work, base = sys.argv[1], sys.argv[2]
-def write(name, urls):
+def loop_plan(name, concurrency, count, url):
+    with open(f"{work}/{name}.yaml", "w") as f:
+        f.write(f"""reqplan: 1
+inputs: {{ base_url: {{ default: "http://127.0.0.1:8080" }} }}
+defaults: {{ base_url: "${{{{ inputs.base_url }}}}" }}
+concurrency: {concurrency}
+steps:
+  each:
+    for_each: {list(range(count))}
+    request: {{ url: "{url}" }}
+""")
+def curl_config(name, urls):
     with open(f"{work}/{name}.cfg", "w") as f:
         for url in urls:
             f.write(f'url = "{base}{url}"\noutput = "/dev/null"\n')
-write("curl-fanout", [f"/delay/50?i={i}" for i in range(200)])
-write("curl-layers", ["/delay/20"] * 10)
-write("curl-chain", ["/delay/10"] * 50)
+loop_plan("fanout", 50, 200, "/delay/50")
+loop_plan("throughput", 64, 2000, "/delay/0?i=${{ item }}")
+curl_config("curl-fanout", [f"/delay/50?i={i}" for i in range(200)])
+curl_config("curl-layers", ["/delay/20"] * 10)
+curl_config("curl-chain", ["/delay/10"] * 50)
+curl_config("curl", [f"/delay/0?i={i}" for i in range(2000)])
 PY2
 echo "== reference: the same requests with curl"
 hyperfine -N --warmup 1 --runs 5 \

@@ -118,34 +118,20 @@ extension Executor {
     private func runGroupLoop(
         _ node: StepNode, _ loop: ForEach, items: [Value], frame: Frame, scope: Scope, store: ItemResults
     ) async {
-        let window = items.count
-        let (events, continuation) = AsyncStream<Int>.makeStream()
-        defer { continuation.finish() }
-        await withDiscardingTaskGroup { group in
-            var next = 0
-            func addIteration() {
-                let index = next
-                next += 1
-                let itemFrame = self.itemFrame(node, loop, items: items, index: index, frame: frame)
-                group.addTask {
-                    let result = await self.runIteration(node, loop, index: index, frame: itemFrame, scope: scope)
-                    continuation.yield(self.finishItem(node, index: index, result: result, scope: scope, store: store)
-                                       ? -1 : index)
+        do {
+            try await withThrowingDiscardingTaskGroup { group in
+                for index in items.indices {
+                    let itemFrame = self.itemFrame(node, loop, items: items, index: index, frame: frame)
+                    group.addTask {
+                        let result = await self.runIteration(node, loop, index: index, frame: itemFrame, scope: scope)
+                        if self.finishItem(node, index: index, result: result, scope: scope, store: store) {
+                            throw LoopStopped()
+                        }
+                    }
                 }
             }
-            while next < window { addIteration() }
-            var finished = 0
-            if items.isEmpty { continuation.finish() }
-            for await index in events {
-                finished += 1
-                if index < 0 {
-                    group.cancelAll()
-                    break
-                }
-                if finished == items.count { break }
-                if next < items.count && !Task.isCancelled { addIteration() }
-            }
-            continuation.finish()
+        } catch {
+            // A failed item under fail_fast: the group has cancelled the other items.
         }
     }
 

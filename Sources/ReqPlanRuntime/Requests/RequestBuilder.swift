@@ -1,17 +1,6 @@
 import Foundation
 import ReqPlanSyntax
 
-/// Why a request could not be built.
-public struct RequestBuildError: Error, Sendable, Hashable, CustomStringConvertible {
-    public var message: String
-    public var range: SourceRange?
-    public init(_ message: String, at range: SourceRange?) {
-        self.message = message
-        self.range = range
-    }
-    public var description: String { message }
-}
-
 /// Where request files (`multipart` file parts, `body_file`) may be read from.
 public struct FileAccess: Sendable {
     /// The plan's folder: relative paths resolve against it.
@@ -25,17 +14,17 @@ public struct FileAccess: Sendable {
     }
 
     /// Reads a file named in the plan.
-    func read(_ path: String, at range: SourceRange?) throws(RequestBuildError) -> (bytes: [UInt8], name: String) {
+    func read(_ path: String, at range: SourceRange?) throws(EvaluationError) -> (bytes: [UInt8], name: String) {
         let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : planDirectory.appendingPathComponent(path))
             .standardizedFileURL.resolvingSymlinksInPath()
         let root = planDirectory.resolvingSymlinksInPath().path
         if !allowOutside && !(url.path == root || url.path.hasPrefix(root.hasSuffix("/") ? root : root + "/")) {
-            throw RequestBuildError(
+            throw EvaluationError(
                 "file `\(path)` is outside the plan's folder (\(root)); pass --allow-files-outside to read it",
                 at: range)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw RequestBuildError("cannot read file `\(path)` (\(url.path))", at: range)
+            throw EvaluationError("cannot read file `\(path)` (\(url.path))", at: range)
         }
         return ([UInt8](data), url.lastPathComponent)
     }
@@ -59,12 +48,12 @@ public struct RequestBuilder: Sendable {
         var url = try ExpressionEvaluator.text(spec.url, in: context)
         if url.firstRange(of: "://") == nil {
             guard let base = defaults.baseURL else {
-                throw RequestBuildError("relative URL `\(url)` needs `base_url` in `defaults`", at: spec.url.range)
+                throw EvaluationError("relative URL `\(url)` needs `base_url` in `defaults`", at: spec.url.range)
             }
             url = Self.join(try ExpressionEvaluator.text(base, in: context), url)
         }
         guard url.hasPrefix("http://") || url.hasPrefix("https://"), !url.contains(where: { $0 == " " || $0 == "\n" }) else {
-            throw RequestBuildError("`\(url)` is not a valid http(s) URL", at: spec.url.range)
+            throw EvaluationError("`\(url)` is not a valid http(s) URL", at: spec.url.range)
         }
 
         // Query: defaults first, the request's own values replace parameters of the same name.
@@ -90,7 +79,7 @@ public struct RequestBuilder: Sendable {
             headers.append(HeaderField(header.name.value, try ExpressionEvaluator.text(header.value, in: context)))
         }
         for header in headers where header.value.contains(where: { $0 == "\r" || $0 == "\n" }) {
-            throw RequestBuildError("header `\(header.name)` contains a line break", at: spec.range)
+            throw EvaluationError("header `\(header.name)` contains a line break", at: spec.range)
         }
 
         var body: [UInt8]?
@@ -201,13 +190,6 @@ public struct RequestBuilder: Sendable {
 }
 
 extension String {
-    /// Whether two header names are the same, ignoring ASCII case (no allocation).
-    func equalsIgnoringCase(_ other: String) -> Bool {
-        utf8.elementsEqual(other.utf8) { a, b in
-            (a >= 65 && a <= 90 ? a | 0x20 : a) == (b >= 65 && b <= 90 ? b | 0x20 : b)
-        }
-    }
-
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
     }

@@ -36,7 +36,7 @@ public struct HTTPClientTransport: Transport {
         var clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             redirectConfiguration: .follow(max: configuration.maxRedirects, allowCycles: false),
-            timeout: .init(connect: .nanoseconds(Int64(configuration.connectTimeout.milliseconds) * 1_000_000)),
+            timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
             decompression: .enabled(limit: .ratio(100)))
         clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.connectionsPerHost
         // The executor retries by policy; a refused connection must fail at once, not after the connect timeout.
@@ -62,7 +62,7 @@ public struct HTTPClientTransport: Transport {
             // body part, and no timer task racing the request.
             let task = client.execute(
                 request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: limit),
-                deadline: timeout.map { .now() + .nanoseconds(Int64($0.milliseconds) * 1_000_000) })
+                deadline: timeout.map { .now() + TimeAmount($0) })
             let response = try await withTaskCancellationHandler {
                 try await task.futureResult.get()
             } onCancel: {
@@ -127,5 +127,12 @@ public struct HTTPClientTransport: Transport {
     static func format(_ duration: Duration) -> String {
         let milliseconds = duration.milliseconds
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+}
+
+extension TimeAmount {
+    /// A duration as SwiftNIO's time amount, to the millisecond.
+    init(_ duration: Duration) {
+        self = .milliseconds(duration.milliseconds)
     }
 }

@@ -30,6 +30,15 @@ public struct PreparedRequest: Sendable, Hashable {
     }
 }
 
+extension String {
+    /// Whether two header names are the same, ignoring ASCII case (no allocation).
+    func equalsIgnoringCase(_ other: String) -> Bool {
+        utf8.elementsEqual(other.utf8) { a, b in
+            (a >= 65 && a <= 90 ? a | 0x20 : a) == (b >= 65 && b <= 90 ? b | 0x20 : b)
+        }
+    }
+}
+
 /// One header.
 public struct HeaderField: Sendable, Hashable {
     public var name: String
