@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -32,7 +33,8 @@ let package = Package(
             name: "ReqPlanPlanner",
             dependencies: ["ReqPlanSyntax"]
         ),
-        // The executor (structured concurrency) over a Transport; the AsyncHTTPClient transport.
+        // The executor (structured concurrency) over a Transport; the HTTP transport (reqplan's own
+        // HTTP/1.1 client over SwiftNIO for http://, AsyncHTTPClient for https://).
         .target(
             name: "ReqPlanRuntime",
             dependencies: [
@@ -41,6 +43,9 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),

@@ -10,10 +10,13 @@ struct DemoContext: RequestContext {
     let httpVersion: String
     /// The event loop serving the connection: its timers fire within microseconds (`/delay`).
     let eventLoop: any EventLoop
+    /// The client's TCP connection (for HTTP/2, the connection the stream runs on).
+    let connection: any Channel
 
     init(source: ApplicationRequestContextSource) {
         self.coreContext = .init(source: source)
         self.httpVersion = source.channel.parent?.parent == nil ? "HTTP/1.1" : "HTTP/2"
         self.eventLoop = source.channel.eventLoop
+        self.connection = httpVersion == "HTTP/2" ? source.channel.parent ?? source.channel : source.channel
     }
 }

@@ -21,31 +21,57 @@ extension DemoRoutes {
     /// Methods accepted by the endpoints that answer "any method".
     static let anyMethod: [HTTPRequest.Method] = [.get, .head, .post, .put, .patch, .delete, .options]
 
+    /// Waits the `{ms}` of the path (0–60000; 400 for another value) and returns it. Benchmarks
+    /// measure against this delay, so it is an event-loop timer (epoll, exact to microseconds)
+    /// rather than `Task.sleep`, which overshoots by a few hundred microseconds.
+    static func wait(_ context: DemoContext) async throws -> Int {
+        let text = try context.parameters.require("ms")
+        guard let milliseconds = Int(text), (0...60_000).contains(milliseconds) else {
+            throw HTTPError(.badRequest, message: "the delay must be a whole number of milliseconds from 0 to 60000")
+        }
+        if milliseconds > 0 {
+            let timer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(milliseconds))) {}
+            try await withTaskCancellationHandler {
+                try await timer.futureResult.get()
+            } onCancel: {
+                timer.cancel()
+            }
+        }
+        return milliseconds
+    }
+
+    /// `127.0.0.1:54321`, `[::1]:54321`.
+    static func describe(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+    }
+
     /// Fault endpoints for tests and benchmarks: slow, failing, flaky, broken and huge responses,
     /// and an echo of the request.
     func registerFaults(on router: Router<DemoContext>) {
         /// `GET|POST /delay/{ms}` — waits `ms` milliseconds (0–60000), then 200 `{"delayed_ms": ms}`.
         /// Query parameters are ignored. 400 for another value.
         let delay: @Sendable (Request, DemoContext) async throws -> Response = { _, context in
-            let text = try context.parameters.require("ms")
-            guard let milliseconds = Int(text), (0...60_000).contains(milliseconds) else {
-                throw HTTPError(
-                    .badRequest, message: "the delay must be a whole number of milliseconds from 0 to 60000")
-            }
-            // Benchmarks measure against this delay, so it is an event-loop timer (epoll, exact to
-            // microseconds) rather than `Task.sleep`, which overshoots by a few hundred microseconds.
-            if milliseconds > 0 {
-                let timer = context.eventLoop.scheduleTask(in: .milliseconds(Int64(milliseconds))) {}
-                try await withTaskCancellationHandler {
-                    try await timer.futureResult.get()
-                } onCancel: {
-                    timer.cancel()
-                }
-            }
+            let milliseconds = try await Self.wait(context)
             return Self.json(["delayed_ms": .int(milliseconds)])
         }
         router.get("/delay/{ms}", use: delay)
         router.post("/delay/{ms}", use: delay)
+
+        /// `GET /connection/{ms}` — waits like `/delay/{ms}`, then 200 `{"peer": "127.0.0.1:54321"}`: the
+        /// client's address and port, which tell its connections apart (pooling, keep-alive).
+        router.get("/connection/{ms}") { _, context -> Response in
+            _ = try await Self.wait(context)
+            return Self.json(["peer": .string(context.connection.remoteAddress.map(Self.describe) ?? "unknown")])
+        }
+
+        /// `GET /close-next` — 200 `{"peer": …}` as `/connection/0`, kept alive; the next request on the same connection
+        /// is answered by closing the connection, before a byte of response (a server closing an idle
+        /// keep-alive connection just as the client reuses it).
+        router.get("/close-next") { _, context -> Response in
+            _ = state.storage.withLock { $0.closeNext.insert(ObjectIdentifier(context.connection)) }
+            return Self.json(["peer": .string(context.connection.remoteAddress.map(Self.describe) ?? "unknown")])
+        }
 
         /// `GET /gzip` — a JSON body sent gzip-compressed (`Content-Encoding: gzip`), 541 bytes once decompressed.
         router.get("/gzip") { _, _ -> Response in
@@ -64,6 +90,22 @@ extension DemoRoutes {
             if count == 0 { return Self.json(["redirected": .bool(true)]) }
             return Response(status: .found, headers: [.location: "/redirect/\(count - 1)"])
         }
+
+        /// `ANY /redirect-to?url=U&status=S` — redirects to `U` (absolute or relative) with status `S`
+        /// (301, 302, 303, 307 or 308; 302 by default), without a body.
+        let redirectTo: @Sendable (Request, DemoContext) async throws -> Response = { request, _ in
+            guard let target = Self.queryValue(request, "url"), !target.isEmpty else {
+                throw HTTPError(.badRequest, message: "`url` is required")
+            }
+            let code = try Self.queryInteger(request, "status", in: 301...308) ?? 302
+            guard [301, 302, 303, 307, 308].contains(code) else {
+                throw HTTPError(.badRequest, message: "`status` must be 301, 302, 303, 307 or 308")
+            }
+            var response = Response(status: HTTPResponse.Status(code: code), headers: [.location: target])
+            response.headers[.contentLength] = "0"
+            return response
+        }
+        for method in Self.anyMethod { router.on("/redirect-to", method: method, use: redirectTo) }
 
         /// `ANY /status/{code}` — responds with that status (100–599; 400 otherwise) and
         /// `{"status": code, "reason": "…"}` (no body for 1xx, 204, 205 and 304). `?retry_after=N`

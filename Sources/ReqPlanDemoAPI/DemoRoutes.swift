@@ -37,6 +37,7 @@ struct DemoRoutes: Sendable {
 
     /// Adds the middleware and every route to `router`.
     func register(on router: Router<DemoContext>) {
+        router.addMiddleware { CloseNextMiddleware(state: state) }
         router.addMiddleware { DemoMiddleware<DemoContext>(state: state) }
         registerSession(on: router)
         registerItems(on: router)
@@ -240,5 +241,23 @@ struct DemoMiddleware<Context: RequestContext>: RouterMiddleware {
             response = response.createHeadResponse()
         }
         return response
+    }
+}
+
+/// Answers a request by closing its connection when `GET /close-next` asked for it: the client
+/// sees a kept-alive connection close just as it sends on it, without a byte of response.
+struct CloseNextMiddleware: RouterMiddleware {
+    let state: DemoState
+
+    func handle(
+        _ request: Request, context: DemoContext,
+        next: (Request, DemoContext) async throws -> Response
+    ) async throws -> Response {
+        let id = ObjectIdentifier(context.connection)
+        guard state.storage.withLock({ $0.closeNext.remove(id) }) != nil else {
+            return try await next(request, context)
+        }
+        try? await context.connection.close()
+        throw DemoFault.connectionReset
     }
 }

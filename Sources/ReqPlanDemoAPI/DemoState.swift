@@ -77,6 +77,8 @@ struct DemoStore: Sendable {
     var nextCartID = 1
     /// The next order number (`order-N`).
     var nextOrderNumber = 1
+    /// Connections whose next request is answered by closing them (`GET /close-next`).
+    var closeNext: Set<ObjectIdentifier> = []
     /// Requests seen per `/flaky/{id}`.
     var flakyCounts: [String: Int] = [:]
     /// Uploaded files by id.

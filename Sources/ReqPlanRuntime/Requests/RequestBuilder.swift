@@ -46,15 +46,20 @@ public struct RequestBuilder: Sendable {
     /// The request for `spec` in `context`.
     public func build(_ spec: RequestSpec, in context: EvaluationContext) throws -> PreparedRequest {
         var url = try ExpressionEvaluator.text(spec.url, in: context)
-        if url.firstRange(of: "://") == nil {
+        if url.urlScheme == nil {
             guard let base = defaults.baseURL else {
                 throw EvaluationError("relative URL `\(url)` needs `base_url` in `defaults`", at: spec.url.range)
             }
             url = Self.join(try ExpressionEvaluator.text(base, in: context), url)
         }
-        guard url.hasPrefix("http://") || url.hasPrefix("https://"), !url.contains(where: { $0 == " " || $0 == "\n" }) else {
+        // An http(s) URL (the scheme in lower case from here on), without spaces or control
+        // characters: they cannot go on a request line (and a line break there would start another request).
+        guard let scheme = url.urlScheme?.lowercased(), scheme == "http" || scheme == "https",
+              !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
+        else {
             throw EvaluationError("`\(url)` is not a valid http(s) URL", at: spec.url.range)
         }
+        url = scheme + url.dropFirst(scheme.utf8.count)
 
         // Query: defaults first, the request's own values replace parameters of the same name.
         var query: [(String, String)] = []

@@ -4,9 +4,10 @@ import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-/// The production transport: one shared AsyncHTTPClient per run, with connection
-/// pooling, HTTP/1.1 and HTTP/2, redirects, decompression, TLS verification and a
-/// response size cap.
+/// The production transport, one per run: `http://` requests go through reqplan's own
+/// HTTP/1.1 client (`HTTP1Client`), `https://` requests through one shared AsyncHTTPClient
+/// (TLS verification, HTTP/2 through ALPN). Both pool connections, decompress, cap the
+/// response size, and follow redirects the same way (here, one hop at a time).
 public struct HTTPClientTransport: Transport {
     /// Settings, with documented defaults.
     public struct Configuration: Sendable {
@@ -25,9 +26,10 @@ public struct HTTPClientTransport: Transport {
     }
 
     let client: HTTPClient
+    let plain: HTTP1Client
     let configuration: Configuration
 
-    /// Runs `body` with a transport whose client is shut down when `body` returns, in every path.
+    /// Runs `body` with a transport whose clients are shut down when `body` returns, in every path.
     public static func with<Result: Sendable>(
         _ configuration: Configuration, _ body: (HTTPClientTransport) async throws -> Result
     ) async throws -> Result {
@@ -35,7 +37,7 @@ public struct HTTPClientTransport: Transport {
         if !configuration.verifyCertificates { tls.certificateVerification = .none }
         var clientConfiguration = HTTPClient.Configuration(
             tlsConfiguration: tls,
-            redirectConfiguration: .follow(max: configuration.maxRedirects, allowCycles: false),
+            redirectConfiguration: .disallow,  // followed in `send`, for both clients alike
             timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
             decompression: .enabled(limit: .ratio(100)))
         clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.connectionsPerHost
@@ -44,13 +46,48 @@ public struct HTTPClientTransport: Transport {
         clientConfiguration.httpVersion = .automatic
         // No distributed tracing: a span per request costs about 5 % of a small request's CPU.
         clientConfiguration.tracing.tracer = nil
+        let plain = HTTP1Client(settings: .init(connectTimeout: configuration.connectTimeout,
+                                                maxBodySize: configuration.maxBodySize,
+                                                connectionsPerHost: configuration.connectionsPerHost))
         return try await HTTPClient.withHTTPClient(configuration: clientConfiguration) { client in
-            try await body(HTTPClientTransport(client: client, configuration: configuration))
+            do {
+                let result = try await body(HTTPClientTransport(client: client, plain: plain, configuration: configuration))
+                await plain.shutdown()
+                return result
+            } catch {
+                await plain.shutdown()
+                throw error
+            }
         }
     }
 
     public func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
+        let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) }
+        var current = request
+        var visited: Set<String> = [request.url]
+        var redirects = 0
+        while true {
+            let response = try await sendOnce(current, deadline: deadline, timeout: timeout)
+            guard let next = Redirect.request(following: response, of: current) else { return response }
+            redirects += 1
+            guard redirects <= configuration.maxRedirects else {
+                throw TransportError(.other, "too many redirects from \(request.host) (more than \(configuration.maxRedirects))")
+            }
+            guard visited.insert(next.url).inserted else {
+                throw TransportError(.other, "too many redirects from \(request.host) (\(next.url) redirects back to itself)")
+            }
+            current = next
+        }
+    }
+
+    /// One request, no redirects followed: plain HTTP through `HTTP1Client`, TLS through AsyncHTTPClient.
+    func sendOnce(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?)
+        async throws(TransportError) -> TransportResponse
+    {
         let limit = min(configuration.maxBodySize, Int(UInt32.max))
+        guard request.url.hasPrefix("https://") else {
+            return try await sendPlain(request, deadline: deadline, timeout: timeout, limit: limit)
+        }
         do {
             var headers = HTTPHeaders()
             for header in request.headers { headers.add(name: header.name, value: header.value) }
@@ -62,7 +99,7 @@ public struct HTTPClientTransport: Transport {
             // body part, and no timer task racing the request.
             let task = client.execute(
                 request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: limit),
-                deadline: timeout.map { .now() + TimeAmount($0) })
+                deadline: deadline)
             let response = try await withTaskCancellationHandler {
                 try await task.futureResult.get()
             } onCancel: {
@@ -74,6 +111,44 @@ public struct HTTPClientTransport: Transport {
                 body: response.body.map { Array($0.readableBytesView) } ?? [])
         } catch {
             throw Self.classify(error, host: request.host, timeout: timeout, limit: limit)
+        }
+    }
+
+    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?, limit: Int)
+        async throws(TransportError) -> TransportResponse
+    {
+        guard let target = RequestTarget(request.url) else {
+            throw TransportError(.other, "invalid URL for \(request.host)")
+        }
+        var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
+                                   uri: target.path)
+        head.headers.reserveCapacity(request.headers.count + 3)
+        if request.header("host") == nil { head.headers.add(name: "Host", value: target.hostHeader) }
+        for header in request.headers { head.headers.add(name: header.name, value: header.value) }
+        if let body = request.body {
+            head.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
+        } else if [.POST, .PUT, .PATCH].contains(request.method) {
+            head.headers.replaceOrAdd(name: "Content-Length", value: "0")
+        }
+        let outgoing = HTTP1Client.Request(endpoint: target.endpoint, head: head, body: request.body,
+                                           idempotent: request.method.isIdempotent)
+        do {
+            let response = try await plain.execute(outgoing, deadline: deadline)
+            return TransportResponse(status: Int(response.head.status.code),
+                                     headers: response.head.headers.map { HeaderField($0.name, $0.value) },
+                                     body: response.body)
+        } catch {
+            let host = request.host
+            switch error {
+            case .connect(let message): throw TransportError(.connect, message)
+            case .timeout: throw TransportError(.timeout, "request to \(host) timed out\(timeout.map { " after \(Self.format($0))" } ?? "")")
+            case .cancelled: throw TransportError(.cancelled, "cancelled")
+            case .closed(let early):
+                throw TransportError(.reset, early ? "connection to \(host) was reset"
+                                                   : "connection to \(host) was closed before the response ended")
+            case .tooLarge: throw TransportError(.bodyTooLarge, "the response from \(host) is larger than \(limit) bytes")
+            case .other(let message): throw TransportError(.other, "request to \(host) failed: \(message)")
+            }
         }
     }
 
@@ -95,8 +170,6 @@ public struct HTTPClientTransport: Transport {
                 return TransportError(.reset, "connection to \(host) was closed before the response ended")
             case .tlsHandshakeTimeout:
                 return TransportError(.tls, "TLS handshake with \(host) timed out")
-            case .redirectLimitReached, .redirectCycleDetected:
-                return TransportError(.other, "too many redirects from \(host)")
             case .invalidURL, .emptyHost, .emptyScheme:
                 return TransportError(.other, "invalid URL for \(host)")
             default:

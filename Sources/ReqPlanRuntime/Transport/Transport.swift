@@ -24,9 +24,11 @@ public struct PreparedRequest: Sendable, Hashable {
 
     /// The host part of the URL, for messages.
     public var host: String {
-        guard let schemeEnd = url.range(of: "://") else { return url }
-        let rest = url[schemeEnd.upperBound...]
-        return String(rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" })
+        guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")), url.utf8[colon...].starts(with: "://".utf8) else {
+            return url
+        }
+        let rest = url.utf8[colon...].dropFirst(3)
+        return String(Substring(rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }))
     }
 }
 

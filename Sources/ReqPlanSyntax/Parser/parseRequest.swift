@@ -61,8 +61,7 @@ extension PlanReader {
             diagnostics.error(.invalidValue, "`url` is empty", at: range)
             return
         }
-        if let schemeEnd = url.range(of: "://") {
-            let scheme = url[..<schemeEnd.lowerBound].lowercased()
+        if let scheme = url.urlScheme?.lowercased() {
             if scheme != "http" && scheme != "https" {
                 diagnostics.error(.invalidValue, "unsupported URL scheme `\(scheme)`", at: range,
                                   hint: "requests use `http://` or `https://`")

@@ -750,14 +750,14 @@ public enum PlanSchema {
                   "$ref": "#/$defs/method"
                 },
                 "url": {
-                  "description": "Absolute (`http://…`, `https://…`) or relative to `defaults.base_url` (which must then be set, RP0105). A text template. A URL written without `${{ }}` MUST NOT be empty and its scheme MUST be http or https (RP0105).",
+                  "description": "Absolute (`http://…`, `https://…`) or relative to `defaults.base_url` (which must then be set, RP0105). A text template. A URL written without `${{ }}` MUST NOT be empty, and when it starts with a scheme and `://` the scheme MUST be http or https (RP0105); `/login?next=https://x/` is relative.",
                   "type": [
                     "string",
                     "number",
                     "boolean"
                   ],
                   "minLength": 1,
-                  "pattern": "^(?:[\\s\\S]*\\$\\{\\{[\\s\\S]*|(?![\\s\\S]*://)[\\s\\S]+|[hH][tT][tT][pP][sS]?://[\\s\\S]*)(?![\\s\\S])",
+                  "pattern": "^(?:[\\s\\S]*\\$\\{\\{[\\s\\S]*|(?![A-Za-z][A-Za-z0-9+.-]*://)[\\s\\S]+|[hH][tT][tT][pP][sS]?://[\\s\\S]*)(?![\\s\\S])",
                   "patternErrorMessage": "A URL is relative or starts with `http://` or `https://`."
                 },
                 "query": {
