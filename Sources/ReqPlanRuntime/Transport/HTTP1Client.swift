@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -187,7 +192,7 @@ final class HTTP1Client: Sendable {
         if timeout <= .zero { throw .timeout }
         let maxBodySize = settings.maxBodySize
         let loop = group.next()
-        let connected = ClientBootstrap(group: loop)
+        let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
@@ -198,7 +203,12 @@ final class HTTP1Client: Sendable {
                     try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize))
                 }
             }
-            .connect(host: endpoint.host, port: endpoint.port)
+        // An IP address needs no resolver and no happy-eyeballs race (most plans name one, or localhost).
+        let connected = if let address = try? SocketAddress(ipAddress: endpoint.host, port: endpoint.port) {
+            bootstrap.connect(to: address)
+        } else {
+            bootstrap.connect(host: endpoint.host, port: endpoint.port)
+        }
         // Cancellation must not wait for a connect to a silent host to time out: the wait ends
         // at once, and a connection that still comes up later is closed.
         let outcome = loop.makePromise(of: (any Channel).self)
@@ -218,6 +228,8 @@ final class HTTP1Client: Sendable {
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
                 throw .connect("could not resolve \(endpoint.host)")
             }
+            throw .connect("connection to \(endpoint.host):\(endpoint.port) refused")
+        } catch let error as IOError where error.errnoCode == ECONNREFUSED {
             throw .connect("connection to \(endpoint.host):\(endpoint.port) refused")
         } catch {
             throw .connect("could not connect to \(endpoint.host):\(endpoint.port): \(error)")

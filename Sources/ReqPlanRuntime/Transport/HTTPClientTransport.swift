@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOSSL
@@ -25,7 +26,7 @@ public struct HTTPClientTransport: Transport {
         public init() {}
     }
 
-    let client: HTTPClient
+    let tls: TLSClient
     let plain: HTTP1Client
     let configuration: Configuration
 
@@ -33,32 +34,23 @@ public struct HTTPClientTransport: Transport {
     public static func with<Result: Sendable>(
         _ configuration: Configuration, _ body: (HTTPClientTransport) async throws -> Result
     ) async throws -> Result {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if !configuration.verifyCertificates { tls.certificateVerification = .none }
-        var clientConfiguration = HTTPClient.Configuration(
-            tlsConfiguration: tls,
-            redirectConfiguration: .disallow,  // followed in `send`, for both clients alike
-            timeout: .init(connect: TimeAmount(configuration.connectTimeout)),
-            decompression: .enabled(limit: .ratio(100)))
-        clientConfiguration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = configuration.connectionsPerHost
-        // The executor retries by policy; a refused connection must fail at once, not after the connect timeout.
-        clientConfiguration.connectionPool.retryConnectionEstablishment = false
-        clientConfiguration.httpVersion = .automatic
-        // No distributed tracing: a span per request costs about 5 % of a small request's CPU.
-        clientConfiguration.tracing.tracer = nil
         let plain = HTTP1Client(settings: .init(connectTimeout: configuration.connectTimeout,
                                                 maxBodySize: configuration.maxBodySize,
                                                 connectionsPerHost: configuration.connectionsPerHost))
-        return try await HTTPClient.withHTTPClient(configuration: clientConfiguration) { client in
-            do {
-                let result = try await body(HTTPClientTransport(client: client, plain: plain, configuration: configuration))
-                await plain.shutdown()
-                return result
-            } catch {
-                await plain.shutdown()
-                throw error
-            }
+        let transport = HTTPClientTransport(tls: TLSClient(configuration), plain: plain, configuration: configuration)
+        do {
+            let result = try await body(transport)
+            await transport.shutdown()
+            return result
+        } catch {
+            await transport.shutdown()
+            throw error
         }
+    }
+
+    func shutdown() async {
+        await plain.shutdown()
+        await tls.shutdown()
     }
 
     public func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
@@ -97,6 +89,7 @@ public struct HTTPClientTransport: Transport {
             // The delegate API collects the body on the event loop and answers once, and its deadline
             // covers the whole response, body included: one hand-off per request instead of one per
             // body part, and no timer task racing the request.
+            guard let client = tls.client() else { throw CancellationError() }
             let task = client.execute(
                 request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: limit),
                 deadline: deadline)
@@ -207,5 +200,49 @@ extension TimeAmount {
     /// A duration as SwiftNIO's time amount, to the millisecond.
     init(_ duration: Duration) {
         self = .milliseconds(duration.milliseconds)
+    }
+}
+
+/// AsyncHTTPClient, for `https://`: made on the first such request, so a run that only speaks
+/// plain HTTP never starts (or stops) it.
+final class TLSClient: Sendable {
+    private let configuration: HTTPClient.Configuration
+    /// The client once made; `closed` after shutdown, when no new one is made.
+    private let state = NIOLockedValueBox<(client: HTTPClient?, closed: Bool)>((nil, false))
+
+    init(_ settings: HTTPClientTransport.Configuration) {
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if !settings.verifyCertificates { tls.certificateVerification = .none }
+        var configuration = HTTPClient.Configuration(
+            tlsConfiguration: tls,
+            redirectConfiguration: .disallow,  // followed in `HTTPClientTransport.send`, for both clients alike
+            timeout: .init(connect: TimeAmount(settings.connectTimeout)),
+            decompression: .enabled(limit: .ratio(100)))
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = settings.connectionsPerHost
+        // The executor retries by policy; a refused connection must fail at once, not after the connect timeout.
+        configuration.connectionPool.retryConnectionEstablishment = false
+        configuration.httpVersion = .automatic
+        // No distributed tracing: a span per request costs about 5 % of a small request's CPU.
+        configuration.tracing.tracer = nil
+        self.configuration = configuration
+    }
+
+    /// The client, made on first use; nil after `shutdown()`.
+    func client() -> HTTPClient? {
+        state.withLockedValue { state in
+            if state.closed { return nil }
+            if let client = state.client { return client }
+            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+            state.client = client
+            return client
+        }
+    }
+
+    func shutdown() async {
+        let client = state.withLockedValue { state in
+            state.closed = true
+            return state.client
+        }
+        try? await client?.shutdown()
     }
 }

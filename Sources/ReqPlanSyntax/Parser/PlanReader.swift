@@ -108,6 +108,12 @@ struct PlanReader {
         guard case .scalar(let scalar) = node else { return nil }
         let text = scalar.string
         guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
+        // Most plain scalars in long lists are whole numbers: read those without the word checks below.
+        let bytes = text.utf8
+        if let first = bytes.first, first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), bytes.count < 19,
+           bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text) {
+            return .int(value)
+        }
         switch text {
         case "", "~", "null", "Null", "NULL": return .null
         case "true", "True", "TRUE": return .bool(true)
