@@ -77,26 +77,35 @@ for plan in fanout layers chain; do
   done | sort -n | tr '\n' ' '
   echo
 done
-echo "== throughput: 2,000 GETs at concurrency 64, reqplan and curl alternating (30 rounds)"
+echo "== throughput: 2,000 GETs at concurrency 64, reqplan and curl alternating (60 rounds)"
 python3 - "$R" "$WORK" "$BASE" <<'PY2'
-import statistics, subprocess, sys, time
+import resource, statistics, subprocess, sys, time
 reqplan, work, base = sys.argv[1:4]
 commands = {
     "reqplan run (whole process)": [reqplan, "run", f"{work}/throughput.yaml", "--input", f"base_url={base}",
                                     "--color", "never"],
     "curl --parallel --parallel-max 64": ["curl", "--parallel", "--parallel-max", "64", "-s", "-K", f"{work}/curl.cfg"],
 }
+rounds = 60
 times = {name: [] for name in commands}
+cpu = {name: [] for name in commands}
 for _ in range(3):
     for command in commands.values():
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-for _ in range(30):
+for _ in range(rounds):
     for name, command in commands.items():
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
         subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         times[name].append(time.perf_counter() - start)
-for name, values in times.items():
-    values.sort()
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu[name].append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+names = list(commands)
+wins = sum(a < b for a, b in zip(times[names[0]], times[names[1]]))
+for name in names:
+    values = sorted(times[name])
     print(f"{name}: median {statistics.median(values) * 1000:.1f} ms, "
-          f"quartiles {values[7] * 1000:.1f}-{values[22] * 1000:.1f} ms")
+          f"quartiles {values[rounds // 4] * 1000:.1f}-{values[3 * rounds // 4] * 1000:.1f} ms, "
+          f"CPU (user+sys) median {statistics.median(cpu[name]) * 1000:.1f} ms")
+print(f"reqplan was faster in {wins} of {rounds} rounds")
 PY2

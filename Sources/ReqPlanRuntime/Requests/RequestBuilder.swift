@@ -54,12 +54,15 @@ public struct RequestBuilder: Sendable {
         }
         // An http(s) URL (the scheme in lower case from here on), without spaces or control
         // characters: they cannot go on a request line (and a line break there would start another request).
-        guard let scheme = url.urlScheme?.lowercased(), scheme == "http" || scheme == "https",
-              !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F })
-        else {
+        guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
             throw EvaluationError("`\(url)` is not a valid http(s) URL", at: spec.url.range)
         }
-        url = scheme + url.dropFirst(scheme.utf8.count)
+        if !url.hasPrefix("http://") && !url.hasPrefix("https://") {
+            guard let scheme = url.urlScheme?.lowercased(), scheme == "http" || scheme == "https" else {
+                throw EvaluationError("`\(url)` is not a valid http(s) URL", at: spec.url.range)
+            }
+            url = scheme + url.dropFirst(scheme.utf8.count)
+        }
 
         // Query: defaults first, the request's own values replace parameters of the same name.
         var query: [(String, String)] = []
