@@ -107,6 +107,13 @@ extension DemoRoutes {
         }
         for method in Self.anyMethod { router.on("/redirect-to", method: method, use: redirectTo) }
 
+        /// `GET /redirect-loop` — redirects (302) to itself, forever.
+        router.get("/redirect-loop") { _, _ -> Response in
+            var response = Response(status: .found, headers: [.location: "/redirect-loop"])
+            response.headers[.contentLength] = "0"
+            return response
+        }
+
         /// `ANY /status/{code}` — responds with that status (100–599; 400 otherwise) and
         /// `{"status": code, "reason": "…"}` (no body for 1xx, 204, 205 and 304). `?retry_after=N`
         /// adds `Retry-After: N`. A 1xx code is sent as is: HTTP/1.1 clients read it as an interim

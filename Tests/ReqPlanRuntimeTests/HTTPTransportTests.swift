@@ -141,6 +141,21 @@ import Testing
         }
     }
 
+    @Test func aRedirectBackToAVisitedURLFailsAtOnce() async throws {
+        try await DemoAPI.withServer { base in
+            let result = try await runAgainstDemo("""
+                reqplan: 1
+                defaults: { base_url: "BASE_URL" }
+                steps:
+                  loop: { request: { url: /redirect-loop } }
+                """, baseURL: base)
+            let loop = try #require(result.results["loop"])
+            #expect(loop.state == .failed)
+            #expect(loop.reason?.message.contains("too many redirects") == true)
+            #expect(loop.reason?.message.contains("redirects back to itself") == true, "\(loop.reason?.message ?? "")")
+        }
+    }
+
     // MARK: The plain-HTTP connection pool
 
     @Test func keptAliveConnectionsAreReused() async throws {
