@@ -12,7 +12,7 @@ import NIOPosix
 /// reqplan's own HTTP/1.1 client for plain `http://` hosts: a connection pool per host and
 /// one request per connection at a time over SwiftNIO's HTTP/1.1 codec and decompressor.
 ///
-/// It exists for speed: a small GET costs about half the CPU it costs through
+/// It exists for speed: the throughput benchmark's run takes a third less CPU than through
 /// AsyncHTTPClient (BENCHMARKS.md, "Throughput against curl"). AsyncHTTPClient stays the
 /// client for `https://` (TLS, HTTP/2 through ALPN). Redirects are followed one level up,
 /// in `HTTPClientTransport`, so both clients follow them the same way.
@@ -79,9 +79,10 @@ final class HTTP1Client: Sendable {
 
     /// Sends one request and reads its whole response by `deadline`.
     func execute(_ request: Request, deadline: NIODeadline?) async throws(Failure) -> Response {
-        // A kept-alive connection the server has just closed fails before any byte of the
-        // response arrives; an idempotent request then goes again on another connection
-        // (as browsers and curl do). The server never saw it.
+        // A kept-alive connection the server closes just as a request goes out on it fails
+        // before any byte of the response arrives; an idempotent request then goes again on
+        // another connection (as browsers and curl do). Anything else fails: the server may
+        // have acted on it.
         var attemptsLeft = request.idempotent ? 3 : 1
         while true {
             attemptsLeft -= 1
@@ -104,7 +105,7 @@ final class HTTP1Client: Sendable {
     {
         let promise = channel.eventLoop.makePromise(of: Response.self)
         let exchange = Exchange(head: request.head, body: request.body.map { ByteBuffer(bytes: $0) },
-                                deadline: deadline, maxBodySize: settings.maxBodySize, promise: promise)
+                                deadline: deadline, promise: promise)
         // A write to a channel that closed meanwhile never reaches the handler.
         channel.writeAndFlush(exchange).whenFailure { _ in promise.fail(Failure.closed(early: true)) }
         do {
@@ -269,18 +270,23 @@ final class HTTP1Client: Sendable {
             return nextWaiterID
         }
 
+        /// `body` on the host's entry, in place (a copy would copy its arrays on every change).
+        mutating func withHost<Result>(_ endpoint: Endpoint, _ body: (inout Host) -> Result) -> Result {
+            body(&hosts[endpoint, default: Host()])
+        }
+
         /// An idle connection, or leave to open one; nil when the host is at its limit.
         mutating func lease(_ endpoint: Endpoint, limit: Int) -> Result<Lease?, Failure> {
             if isShutDown { return .failure(.cancelled) }
-            var host = hosts[endpoint, default: Host()]
-            defer { hosts[endpoint] = host }
-            while let channel = host.idle.popLast() {
-                if channel.isActive { return .success(.reuse(channel)) }
-                host.open -= 1
+            return withHost(endpoint) { host in
+                while let channel = host.idle.popLast() {
+                    if channel.isActive { return .success(.reuse(channel)) }
+                    host.open -= 1
+                }
+                guard host.open < limit else { return .success(nil) }
+                host.open += 1
+                return .success(.connect)
             }
-            guard host.open < limit else { return .success(nil) }
-            host.open += 1
-            return .success(.connect)
         }
 
         mutating func enqueue(_ waiter: Waiter, for endpoint: Endpoint) {
@@ -294,21 +300,22 @@ final class HTTP1Client: Sendable {
 
         /// A connection is back: to the first waiter, or idle; a closed one frees its slot.
         mutating func release(_ channel: any Channel, of endpoint: Endpoint, kept: Bool) -> (Waiter, Lease)? {
-            var host = hosts[endpoint, default: Host()]
-            defer { hosts[endpoint] = host }
-            if kept && !isShutDown {
-                if host.waiters.isEmpty {
-                    host.idle.append(channel)
+            let open = !isShutDown
+            return withHost(endpoint) { host in
+                if kept && open {
+                    if host.waiters.isEmpty {
+                        host.idle.append(channel)
+                        return nil
+                    }
+                    return (host.waiters.removeFirst(), .reuse(channel))
+                }
+                if kept { channel.close(promise: nil) }
+                guard !host.waiters.isEmpty else {
+                    host.open -= 1
                     return nil
                 }
-                return (host.waiters.removeFirst(), .reuse(channel))
+                return (host.waiters.removeFirst(), .connect)
             }
-            if kept { channel.close(promise: nil) }
-            guard !host.waiters.isEmpty else {
-                host.open -= 1
-                return nil
-            }
-            return (host.waiters.removeFirst(), .connect)
         }
 
         mutating func giveUpSlot(_ endpoint: Endpoint) -> Waiter? {
@@ -333,7 +340,6 @@ struct Exchange: Sendable {
     var head: HTTPRequestHead
     var body: ByteBuffer?
     var deadline: NIODeadline?
-    var maxBodySize: Int
     var promise: EventLoopPromise<HTTP1Client.Response>
 }
 
