@@ -77,8 +77,8 @@ public enum PlanRun {
         }
     }
 
-    /// Runs a prepared plan over AsyncHTTPClient. SIGINT and SIGTERM cancel the run; the
-    /// results gathered so far are still returned (with `interrupted` set).
+    /// Runs a prepared plan over the HTTP transport (`HTTPClientTransport`). SIGINT and SIGTERM
+    /// cancel the run; the results gathered so far are still returned (with `interrupted` set).
     public static func execute(
         _ prepared: Prepared, configuration: RunConfiguration, transport: HTTPClientTransport.Configuration,
         observer: any ExecutionObserver = NoObserver(), progress: LiveProgress? = nil

@@ -6,7 +6,7 @@ import Testing
 
 @testable import ReqPlanRuntime
 
-/// Runs a plan against a real demo API on loopback over AsyncHTTPClient.
+/// Runs a plan against a real demo API on loopback over the production transport.
 func runAgainstDemo(
     _ yaml: String, baseURL: String, transport: HTTPClientTransport.Configuration = .init(),
     planDirectory: URL = URL(fileURLWithPath: NSTemporaryDirectory()), backoffScale: Double = 0.05
