@@ -103,6 +103,9 @@ let package = Package(
             dependencies: [
                 "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import ReqPlanDemoAPI
 import ReqPlanSyntax
 import Testing
@@ -258,6 +259,25 @@ import Testing
         }
     }
 
+    @Test func aBodyThatEndsWhenTheServerClosesIsReadWhole() async throws {
+        // HTTP/1.0 style: no Content-Length, no chunks; the body is everything until the close.
+        let response = "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{\"ok\": true, \"n\": 1}"
+        try await RawServer.with(response) { base in
+            let result = try await runAgainstDemo("""
+                reqplan: 1
+                steps:
+                  old: { request: { url: "BASE_URL/x" }, expect: { body: { ok: true } } }
+                  again: { needs: [old], request: { url: "BASE_URL/y" } }
+                outputs:
+                  n: ${{ steps.old.body.n }}
+                """, baseURL: base)
+            #expect(result.exitCode == 0, "\(result.results.mapValues { $0.reason?.message ?? "" })")
+            #expect(result.outputs[0].value == .int(1))
+            // The closed connection is not reused: the next request opens another.
+            #expect(result.results["again"]?.state == .succeeded)
+        }
+    }
+
     @Test func nonASCIIQueryTextIsPercentEncodedOnTheWire() async throws {
         try await DemoAPI.withServer { base in
             let result = try await runAgainstDemo("""
@@ -272,6 +292,44 @@ import Testing
             #expect(result.exitCode == 0, "\(result.results["echo"]?.reason?.message ?? "")")
             #expect(result.outputs[0].value == .string("name=caf%C3%A9"))
             #expect(result.outputs[1].value == .string("caf\u{e9}"))
+        }
+    }
+}
+
+/// A raw TCP server on loopback for what the demo API cannot send: it answers each connection's
+/// first bytes with `response`, exactly as given, then closes the connection.
+enum RawServer {
+    static func with(_ response: String, _ body: (String) async throws -> Void) async throws {
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(Responder(response: response))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(server.localAddress?.port)
+        do {
+            try await body("http://127.0.0.1:\(port)")
+        } catch {
+            try? await server.close()
+            throw error
+        }
+        try await server.close()
+    }
+
+    final class Responder: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        let response: String
+        var answered = false
+
+        init(response: String) { self.response = response }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !answered else { return }
+            answered = true
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: response)), promise: written)
         }
     }
 }
