@@ -16,6 +16,8 @@ public enum InterruptSignals {
         var cancelRun: (@Sendable () -> Void)?
         /// Kept for the life of the process once monitoring starts.
         var sources: [any DispatchSourceSignal] = []
+        /// Told of the first signal, once it is recorded (the CLI prints a notice).
+        var onFirstSignal: (@Sendable (Int32) -> Void)?
     }
 
     private static let state = Mutex(State())
@@ -25,26 +27,31 @@ public enum InterruptSignals {
 
     /// From now on SIGINT and SIGTERM are recorded (and cancel the run in progress) instead of
     /// ending the process. Call once, early, from the main task; later calls do nothing.
-    public static func monitor() {
+    /// - Parameter onFirstSignal: called with the first signal's number once it is recorded
+    ///   (`interrupted` is then true), e.g. to tell the user the run is stopping.
+    public static func monitor(onFirstSignal: (@Sendable (Int32) -> Void)? = nil) {
         state.withLock { state in
             guard !state.monitoring else { return }
             state.monitoring = true
+            state.onFirstSignal = onFirstSignal
             state.sources = [SIGINT, SIGTERM].map { number in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-                source.setEventHandler(handler: signalArrived)
+                source.setEventHandler { signalArrived(number) }
                 source.resume()
                 return source
             }
         }
     }
 
-    private static func signalArrived() {
-        let cancel = state.withLock { state -> (@Sendable () -> Void)? in
+    private static func signalArrived(_ number: Int32) {
+        let (cancel, notify) = state.withLock { state in
+            let first = !state.interrupted
             state.interrupted = true
-            return state.cancelRun
+            return (state.cancelRun, first ? state.onFirstSignal : nil)
         }
         cancel?()
+        notify?(number)
     }
 
     /// Runs `body`; if SIGINT or SIGTERM arrives first (or arrived before, while monitoring),
@@ -57,7 +64,12 @@ public enum InterruptSignals {
         // An unstructured task, because a signal handler must be able to cancel it from
         // outside; it is awaited below before returning, so nothing outlives this call,
         // and cancelling the caller cancels it too.
-        let task = Task { await body() }
+        let task = Task {
+            // A signal that came before the run: the body starts cancelled, so nothing is sent
+            // (cancelling the task from outside, below, could come after its first requests).
+            if interrupted { withUnsafeCurrentTask { $0?.cancel() } }
+            return await body()
+        }
         let alreadyInterrupted = state.withLock { state -> Bool in
             state.cancelRun = { task.cancel() }
             return state.interrupted

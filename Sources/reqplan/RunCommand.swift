@@ -87,7 +87,9 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        InterruptSignals.monitor()
+        InterruptSignals.monitor { number in
+            writeError("reqplan: \(number == SIGTERM ? "SIGTERM" : "SIGINT") received, stopping the run\n")
+        }
         let outcome = await PlanRun.prepare(
             path: plan, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
             environment: ProcessInfo.processInfo.environment)

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -69,6 +70,11 @@ struct CommandRunner {
 
 // MARK: - Asynchronous runs
 
+/// What a child has written so far, shared between the thread reading it and the test.
+final class GrowingData: Sendable {
+    let data = Mutex(Data())
+}
+
 extension CommandRunner {
     /// A `reqplan` process started by `start`: its pipes are read on their own threads from the
     /// start, so the child never blocks on a full pipe, and no thread of the test's concurrency
@@ -80,15 +86,29 @@ extension CommandRunner {
         let pid: Int32
         private let process: Process
         private let output: Task<Output, Never>
+        private let stderrSoFar: GrowingData
 
-        fileprivate init(process: Process, output: Task<Output, Never>) {
+        fileprivate init(process: Process, output: Task<Output, Never>, stderrSoFar: GrowingData) {
             self.pid = process.processIdentifier
             self.process = process
             self.output = output
+            self.stderrSoFar = stderrSoFar
         }
 
         /// Whether the child has not exited yet.
         var isRunning: Bool { process.isRunning }
+
+        /// Waits until the child has written `text` to standard error (true), or has exited or
+        /// `limit` has passed without it (false). Checks every 5 ms.
+        func waitForStandardError(containing text: String, within limit: Duration = .seconds(30)) async -> Bool {
+            let end = ContinuousClock.now + limit
+            while ContinuousClock.now < end {
+                if stderrSoFar.data.withLock({ String(decoding: $0, as: UTF8.self).contains(text) }) { return true }
+                if !isRunning { break }
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return stderrSoFar.data.withLock { String(decoding: $0, as: UTF8.self).contains(text) }
+        }
 
         /// Waits for the child to exit and returns what it printed. If it is still running after
         /// `limit`, it is killed (SIGKILL) and the output says so (`killedAfterTimeout`).
@@ -138,7 +158,8 @@ extension CommandRunner {
         }
         try process.run()
         let stdout = readToEnd(out.fileHandleForReading)
-        let stderr = readToEnd(err.fileHandleForReading)
+        let stderrSoFar = GrowingData()
+        let stderr = readToEnd(err.fileHandleForReading, soFar: stderrSoFar)
         let output = Task {
             let stdoutData = await stdout.value
             let stderrData = await stderr.value
@@ -147,7 +168,7 @@ extension CommandRunner {
             return Output(status: ending.status, stdout: String(decoding: stdoutData, as: UTF8.self),
                           stderr: String(decoding: stderrData, as: UTF8.self), uncaughtSignal: ending.signalled)
         }
-        return Running(process: process, output: output)
+        return Running(process: process, output: output, stderrSoFar: stderrSoFar)
     }
 
     /// Runs `reqplan arguments…` to the end without blocking a thread of the concurrency pool.
@@ -159,10 +180,20 @@ extension CommandRunner {
     }
 
     /// Reads a pipe to its end on a thread of its own, starting now.
-    private static func readToEnd(_ handle: FileHandle) -> Task<Data, Never> {
+    /// Reads `handle` to its end on a thread of its own; with `soFar`, chunk by chunk, keeping
+    /// what has come so far there for a test to look at while the child runs.
+    private static func readToEnd(_ handle: FileHandle, soFar: GrowingData? = nil) -> Task<Data, Never> {
         let data = AsyncStream<Data>.makeStream()
         let thread = Thread {
-            data.continuation.yield(handle.readDataToEndOfFile())
+            guard let soFar else {
+                data.continuation.yield(handle.readDataToEndOfFile())
+                data.continuation.finish()
+                return
+            }
+            while case let chunk = handle.availableData, !chunk.isEmpty {
+                soFar.data.withLock { $0.append(chunk) }
+            }
+            data.continuation.yield(soFar.data.withLock { $0 })
             data.continuation.finish()
         }
         thread.start()

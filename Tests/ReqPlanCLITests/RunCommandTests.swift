@@ -323,7 +323,9 @@ import Testing
         }
         try #require(writer >= 0, "reqplan never opened the inputs file")
         kill(running.pid, signalNumber)
-        try await Task.sleep(for: .milliseconds(100))  // let the signal be delivered before reading goes on
+        // reqplan says so once it has recorded the signal; only then does reading go on.
+        let noticed = await running.waitForStandardError(containing: "received, stopping the run")
+        #expect(noticed, "reqplan never said it received the signal")
         signal(SIGPIPE, SIG_IGN)  // if the signal killed reqplan, the write fails instead of killing the tests
         _ = "{}".withCString { write(writer, $0, 2) }
         close(writer)

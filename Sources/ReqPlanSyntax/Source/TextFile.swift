@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Reading a UTF-8 text file with a size limit: a plan, an inputs file. Pipes and process
 /// substitution (`--inputs-file <(vault read …)`) work too: the file is read to its end, not by
@@ -19,17 +24,27 @@ public enum TextFile {
             return .failure(Failure(text: "cannot read `\(path)`: no such file"))
         }
         if isDirectory.boolValue { return .failure(Failure(text: "cannot read `\(path)`: it is a directory")) }
-        guard let handle = FileHandle(forReadingAtPath: path) else {
-            return .failure(Failure(text: "cannot read `\(path)`: permission denied"))
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            let reason = errno == EACCES ? "permission denied" : String(cString: strerror(errno))
+            return .failure(Failure(text: "cannot read `\(path)`: \(reason)"))
         }
-        defer { try? handle.close() }
-        // Read one byte past the limit, so a huge file is refused without reading it all.
-        let data: Data
-        do {
-            data = try handle.read(upToCount: limit + 1) ?? Data()
-        } catch {
-            return .failure(Failure(text: "cannot read `\(path)`: \(error.localizedDescription)"))
+        defer { close(descriptor) }
+        // Read one byte past the limit, so a huge file is refused without reading it all. A pipe
+        // gives its text in pieces, and a signal (Ctrl-C while the plan is read) may interrupt a
+        // read: both go on until the end of the file.
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { systemRead(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(Failure(text: "cannot read `\(path)`: \(String(cString: strerror(errno)))"))
+            }
+            bytes.append(contentsOf: chunk[..<count])
         }
+        let data = Data(bytes)
         if data.count > limit {
             return .failure(Failure(text: "\(what) is larger than the limit of \(limit) bytes", isTooLarge: true))
         }
@@ -39,3 +54,9 @@ public enum TextFile {
         return .success(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
     }
 }
+
+#if canImport(Glibc)
+private let systemRead = Glibc.read
+#elseif canImport(Darwin)
+private let systemRead = Darwin.read
+#endif
