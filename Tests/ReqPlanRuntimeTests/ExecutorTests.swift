@@ -249,14 +249,15 @@ import Testing
 
     @Test func forEachItemsStartWhileOthersWaitForARetry() async throws {
         let transport = ScriptedTestTransport()
-        // a and b fail once and wait (Retry-After 5 s, scaled to 50 ms in tests); with two slots
-        // free in the meantime, c, d and e must not wait for them.
+        // a and b fail once and wait (Retry-After 30 s, scaled to 300 ms in tests: long enough that
+        // a loaded machine does not delay c, d and e that much); with two slots free in the
+        // meantime, c, d and e must not wait for them.
         let result = try await run(planHeader + """
             steps:
               each:
                 concurrency: 2
                 retry: 2
-                for_each: ["a?fail=1&retry_after=5", "b?fail=1&retry_after=5", "c", "d", "e"]
+                for_each: ["a?fail=1&retry_after=30", "b?fail=1&retry_after=30", "c", "d", "e"]
                 request: { url: "/s/${{ item }}" }
             """, transport: transport)
         #expect(result.results["each"]?.state == .succeeded)
