@@ -21,7 +21,8 @@ func runAgainstDemo(
     }
 }
 
-private let header = """
+/// The start of a plan against the demo API (`BASE_URL` is replaced by its address).
+let demoPlanHeader = """
     reqplan: 1
     defaults: { base_url: "BASE_URL" }
 
@@ -31,7 +32,7 @@ private let header = """
     @Test func fanOutFanInOverLoopback() async throws {
         try await DemoAPI.withServer { base in
             let start = ContinuousClock.now
-            let result = try await runAgainstDemo(header + """
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   login: { request: { method: POST, url: /login, json: { user: alice } } }
                   bootstrap:
@@ -59,7 +60,7 @@ private let header = """
 
     @Test func forEachResultsKeepInputOrderOverTheNetwork() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(header + """
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   each:
                     for_each: [300, 200, 100, 0]
@@ -79,7 +80,7 @@ private let header = """
 
     @Test func groupErrorsListEveryFailedMemberInOrder() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(header + """
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   widgets:
                     group:
@@ -98,7 +99,7 @@ private let header = """
 
     @Test func retriesHonourRetryAfter() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(header + """
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   flaky:
                     retry: { attempts: 5, backoff: 10ms }
@@ -114,7 +115,7 @@ private let header = """
 
     @Test func requestTimeoutFailsWithTimeoutReason() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(header + """
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   slow: { timeout: 200ms, request: { url: /delay/5000 } }
                   slow_body: { timeout: 300ms, request: { url: /slow-body } }
@@ -128,7 +129,7 @@ private let header = """
 
     @Test func groupAndPlanTimeouts() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(header + """
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 timeout: 2s
                 steps:
                   g:
@@ -148,7 +149,7 @@ private let header = """
 
     @Test func failFastCancelsRunningSiblings() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(header + """
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 on_failure: fail_fast
                 steps:
                   slow: { request: { url: /delay/30000 } }
@@ -163,7 +164,7 @@ private let header = """
         try await DemoAPI.withServer { base in
             var small = HTTPClientTransport.Configuration()
             small.maxBodySize = 1 << 20
-            let result = try await runAgainstDemo(header + """
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   refused: { request: { url: "http://127.0.0.1:1/nothing" } }
                   reset: { request: { url: /reset } }
@@ -184,7 +185,7 @@ private let header = """
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("file-bytes".utf8).write(to: directory.appendingPathComponent("a.txt"))
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(header.replacingOccurrences(of: "defaults: {", with: "defaults: { headers: { X-Default: d, X-Over: default },") + """
+            let result = try await runAgainstDemo(demoPlanHeader.replacingOccurrences(of: "defaults: {", with: "defaults: { headers: { X-Default: d, X-Over: default },") + """
                 steps:
                   query:
                     request:
@@ -226,7 +227,7 @@ private let header = """
 
     @Test func filesOutsideThePlanFolderAreRefused() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(header + """
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   up: { request: { method: POST, url: /echo, body_file: ../../../../etc/hostname } }
                 """, baseURL: base)
@@ -240,9 +241,7 @@ private let header = """
 private func httpVersion(at base: String, transport: HTTPClientTransport.Configuration = .init()) async throws
     -> String?
 {
-    let echo = try await runAgainstDemo("""
-        reqplan: 1
-        defaults: { base_url: "BASE_URL" }
+    let echo = try await runAgainstDemo(demoPlanHeader + """
         steps:
           echo: { request: { url: /echo } }
         outputs:
@@ -255,9 +254,7 @@ private func httpVersion(at base: String, transport: HTTPClientTransport.Configu
 @Suite(.serialized) struct DemoTransportTests {
     @Test func redirectsAreFollowedUpToTheLimit() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                defaults: { base_url: "BASE_URL" }
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   few: { request: { url: /redirect/3 }, expect: { body: { redirected: true } } }
                   many: { request: { url: /redirect/20 } }
@@ -301,9 +298,7 @@ private func httpVersion(at base: String, transport: HTTPClientTransport.Configu
 
     @Test func compressedResponsesAreDecompressed() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                defaults: { base_url: "BASE_URL" }
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   zipped: { request: { url: /gzip }, expect: { body: { compressed: true } } }
                 outputs:
@@ -319,9 +314,7 @@ private func httpVersion(at base: String, transport: HTTPClientTransport.Configu
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data([0, 1, 2, 255]).write(to: directory.appendingPathComponent("blob.bin"))
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                defaults: { base_url: "BASE_URL" }
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   raw: { request: { method: PUT, url: /echo, body: "line one\\nline ${{ 1 == 1 }}", headers: { Content-Type: text/csv } } }
                   file: { request: { method: POST, url: /echo, body_file: blob.bin } }

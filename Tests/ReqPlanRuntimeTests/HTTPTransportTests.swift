@@ -128,9 +128,7 @@ import Testing
     @Test func schemesCountOnlyAtTheStartAndInAnyCase() async throws {
         try await DemoAPI.withServer { base in
             let upper = base.replacingOccurrences(of: "http://", with: "HTTP://")
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                defaults: { base_url: "BASE_URL" }
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   upper: { request: { url: "\(upper)/echo" } }
                   relative: { request: { url: "/echo?next=https://app.example/x" } }
@@ -144,9 +142,7 @@ import Testing
 
     @Test func aRedirectBackToAVisitedURLFailsAtOnce() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                defaults: { base_url: "BASE_URL" }
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   loop: { request: { url: /redirect-loop } }
                 """, baseURL: base)
@@ -161,9 +157,7 @@ import Testing
 
     @Test func keptAliveConnectionsAreReused() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                defaults: { base_url: "BASE_URL" }
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   a: { request: { url: /connection/0 } }
                   b: { needs: [a], request: { url: /connection/0 } }
@@ -184,9 +178,7 @@ import Testing
             var transport = HTTPClientTransport.Configuration()
             transport.connectionsPerHost = 3
             let start = ContinuousClock.now
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                defaults: { base_url: "BASE_URL" }
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   each:
                     for_each: [1, 2, 3, 4, 5, 6, 7, 8, 9]
@@ -234,9 +226,7 @@ import Testing
 
     @Test func aKeptAliveConnectionClosedUnderARequestIsRetriedOnlyWhenIdempotent() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                defaults: { base_url: "BASE_URL" }
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   mark: { request: { url: /close-next } }
                   again: { needs: [mark], request: { url: /connection/0 } }
@@ -280,9 +270,7 @@ import Testing
 
     @Test func nonASCIIQueryTextIsPercentEncodedOnTheWire() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                defaults: { base_url: "BASE_URL" }
+            let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   echo: { request: { url: "/echo?name=caf\u{e9}" } }
                 outputs:

@@ -52,6 +52,11 @@ final class HTTP1Client: Sendable {
         case closed(early: Bool)
         case tooLarge
         case other(String)
+
+        /// `error` itself when it is one, else `.other` with its text.
+        init(_ error: any Error) {
+            self = error as? Failure ?? .other("\(error)")
+        }
     }
 
     let settings: Settings
@@ -114,10 +119,8 @@ final class HTTP1Client: Sendable {
             } onCancel: {
                 channel.triggerUserOutboundEvent(ExchangeHandler.Cancel(), promise: nil)
             }
-        } catch let failure as Failure {
-            throw failure
         } catch {
-            throw .other("\(error)")
+            throw Failure(error)
         }
     }
 
@@ -176,10 +179,8 @@ final class HTTP1Client: Sendable {
                 pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?
                     .continuation.resume(throwing: Failure.cancelled)
             }
-        } catch let failure as Failure {
-            throw failure
         } catch {
-            throw .other("\(error)")
+            throw Failure(error)
         }
     }
 

@@ -134,39 +134,33 @@ public struct HTTPClientTransport: Transport {
             let host = request.host
             switch error {
             case .connect(let message): throw TransportError(.connect, message)
-            case .timeout: throw TransportError(.timeout, "request to \(host) timed out\(timeout.map { " after \(Self.format($0))" } ?? "")")
-            case .cancelled: throw TransportError(.cancelled, "cancelled")
-            case .closed(let early):
-                throw TransportError(.reset, early ? "connection to \(host) was reset"
-                                                   : "connection to \(host) was closed before the response ended")
-            case .tooLarge: throw TransportError(.bodyTooLarge, "the response from \(host) is larger than \(limit) bytes")
-            case .other(let message): throw TransportError(.other, "request to \(host) failed: \(message)")
+            case .timeout: throw .timedOut(host, after: timeout)
+            case .cancelled: throw .cancelled
+            case .closed(let early): throw early ? .reset(host) : .closedEarly(host)
+            case .tooLarge: throw .tooLarge(host, limit: limit)
+            case .other(let message): throw .failed(host, message)
             }
         }
     }
 
     /// Names the cause the way a person would: refused, reset, timed out, TLS.
     static func classify(_ error: any Error, host: String, timeout: Duration?, limit: Int) -> TransportError {
-        if error is CancellationError { return TransportError(.cancelled, "cancelled") }
+        if error is CancellationError { return .cancelled }
         if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
-            return TransportError(.bodyTooLarge, "the response from \(host) is larger than \(limit) bytes")
+            return .tooLarge(host, limit: limit)
         }
         if let error = error as? HTTPClientError {
             switch error {
-            case .cancelled: return TransportError(.cancelled, "cancelled")
-            case .deadlineExceeded, .readTimeout, .writeTimeout:
-                let after = timeout.map { " after \(Self.format($0))" } ?? ""
-                return TransportError(.timeout, "request to \(host) timed out\(after)")
+            case .cancelled: return .cancelled
+            case .deadlineExceeded, .readTimeout, .writeTimeout: return .timedOut(host, after: timeout)
             case .connectTimeout, .getConnectionFromPoolTimeout:
                 return TransportError(.connect, "connecting to \(host) timed out")
-            case .remoteConnectionClosed:
-                return TransportError(.reset, "connection to \(host) was closed before the response ended")
+            case .remoteConnectionClosed: return .closedEarly(host)
             case .tlsHandshakeTimeout:
                 return TransportError(.tls, "TLS handshake with \(host) timed out")
             case .invalidURL, .emptyHost, .emptyScheme:
                 return TransportError(.other, "invalid URL for \(host)")
-            default:
-                return TransportError(.other, "request to \(host) failed: \(error)")
+            default: return .failed(host, "\(error)")
             }
         }
         if let error = error as? NIOSSLError {
@@ -182,17 +176,42 @@ public struct HTTPClientTransport: Transport {
         if text.contains("reset") || text.contains("ECONNRESET") || text.contains("EOF")
             || text.contains("unexpected time") || text.contains("closed")
         {
-            return TransportError(.reset, "connection to \(host) was reset")
+            return .reset(host)
         }
         if text.contains("certificate") || text.contains("SSL") || text.contains("TLS") {
             return TransportError(.tls, "TLS with \(host) failed: \(text)")
         }
-        return TransportError(.other, "request to \(host) failed: \(text)")
+        return .failed(host, text)
     }
 
     static func format(_ duration: Duration) -> String {
         let milliseconds = duration.milliseconds
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
+    }
+}
+
+/// The causes both clients share, worded once.
+extension TransportError {
+    static let cancelled = TransportError(.cancelled, "cancelled")
+
+    static func timedOut(_ host: String, after timeout: Duration?) -> TransportError {
+        TransportError(.timeout, "request to \(host) timed out" + (timeout.map { " after \(HTTPClientTransport.format($0))" } ?? ""))
+    }
+
+    static func tooLarge(_ host: String, limit: Int) -> TransportError {
+        TransportError(.bodyTooLarge, "the response from \(host) is larger than \(limit) bytes")
+    }
+
+    static func reset(_ host: String) -> TransportError {
+        TransportError(.reset, "connection to \(host) was reset")
+    }
+
+    static func closedEarly(_ host: String) -> TransportError {
+        TransportError(.reset, "connection to \(host) was closed before the response ended")
+    }
+
+    static func failed(_ host: String, _ detail: String) -> TransportError {
+        TransportError(.other, "request to \(host) failed: \(detail)")
     }
 }
 
