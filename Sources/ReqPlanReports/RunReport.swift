@@ -27,7 +27,7 @@ public struct RunReport: Sendable {
         self.result = result
         self.graph = graph
         self.inputs = inputs
-        self.redactor = Self.redactor(hiding: inputs.secrets)
+        self.redactor = Self.redactor(hiding: inputs.secrets + result.secrets)
         self.steps = ReportTreeBuilder(graph: graph, result: result).roots()
     }
 

@@ -48,7 +48,7 @@ struct DemoCommand: AsyncParsableCommand {
                     files: FileAccess(planDirectory: URL(fileURLWithPath: path).deletingLastPathComponent()))
                 let result = try await PlanRun.execute(prepared, configuration: configuration,
                                                        transport: HTTPClientTransport.Configuration())
-                write(Redactor(secrets: prepared.inputs.secrets).redact(result.summaryText(graph: prepared.graph)))
+                write(Redactor(secrets: prepared.inputs.secrets + result.secrets).redact(result.summaryText(graph: prepared.graph)))
                 if result.exitCode == 130 { throw ExitCode(130) }
             }
             return failures

@@ -112,8 +112,9 @@ struct RunCommand: AsyncParsableCommand {
             files: FileAccess(planDirectory: URL(fileURLWithPath: plan).deletingLastPathComponent(),
                               allowOutside: allowFilesOutside))
         configuration.backoffScale = 1
+        transportConfiguration.secrets = configuration.secrets
         configuration.logger = logging.logger(label: "reqplan.executor")
-        let redactor = Redactor(secrets: prepared.inputs.secrets)
+        let redactor = Redactor(secrets: prepared.inputs.secrets, store: configuration.secrets)
         let mode: LiveProgress.Mode
         switch (progress, quiet) {
         case (.none, _), (.auto, true): mode = .silent

@@ -88,8 +88,10 @@ public struct Executor: Sendable {
             results[node.id] = root.completions[id]?.takeResult()
                 ?? StepResult(id: node.id, state: .cancelled, reason: StepReason(.cancelled, "the run was interrupted"))
         }
-        return RunResult(results: results, order: order, outputs: outputs, outputErrors: outputErrors,
-                         interrupted: interrupted, timedOut: timedOut, duration: now(), startedAt: startDate)
+        var result = RunResult(results: results, order: order, outputs: outputs, outputErrors: outputErrors,
+                               interrupted: interrupted, timedOut: timedOut, duration: now(), startedAt: startDate)
+        result.secrets = configuration.secrets.all
+        return result
     }
 
     // MARK: Scopes

@@ -19,6 +19,9 @@ public struct RunConfiguration: Sendable {
     /// Without a concurrency limit, the most requests of one scope started at once (a memory
     /// guard; the transport's connection pool is the real limit long before this).
     public var maxActiveRequests = 1024
+    /// Secrets learnt during the run (credentials, cookie values), shared with the transport so every
+    /// output hides them; they end up in `RunResult.secrets`.
+    public var secrets = SecretStore()
 
     public init(concurrency: Int? = nil, files: FileAccess) {
         self.concurrency = concurrency
@@ -115,6 +118,9 @@ public struct RunResult: Sendable {
     public var duration: Duration
     /// The wall-clock time the run started: the instant every `Duration` "since the run started" counts from.
     public var startedAt: Date
+    /// Secret values learnt during the run (credentials, cookie values): every output hides them,
+    /// as it hides secret inputs.
+    public var secrets: [String] = []
 
     /// `0` all succeeded or were skipped by their own `if`; `1` something failed; `130` interrupted.
     public var exitCode: Int32 {

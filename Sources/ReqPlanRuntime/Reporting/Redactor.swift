@@ -1,21 +1,34 @@
 import Foundation
 
-/// Hides secret input values in everything reqplan prints: each occurrence becomes `***`.
+/// Hides secret values in everything reqplan prints: each occurrence becomes `***`.
 public struct Redactor: Sendable {
     /// The texts to hide, longest first (so a secret containing another is hidden whole).
     public let secrets: [String]
+    /// Secrets learnt during the run (credentials, cookie values), read at each call.
+    private let store: SecretStore?
 
-    /// Creates a redactor for the given secret values (empty ones are ignored).
-    public init(secrets: [String]) {
-        self.secrets = Array(Set(secrets.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
+    /// Creates a redactor for the given secret values (empty ones are ignored), and for those
+    /// `store` holds at the time of each call.
+    public init(secrets: [String], store: SecretStore? = nil) {
+        self.secrets = Self.ordered(secrets)
+        self.store = store
     }
 
     /// `text` with every secret replaced by `***`.
     public func redact(_ text: String) -> String {
         var result = text
-        for secret in secrets where result.contains(secret) {
+        let learnt = store.map { Self.ordered($0.all) } ?? []
+        for secret in Self.merged(secrets, learnt) where result.contains(secret) {
             result = result.replacingOccurrences(of: secret, with: "***")
         }
         return result
+    }
+
+    private static func ordered(_ secrets: [String]) -> [String] {
+        Array(Set(secrets.filter { !$0.isEmpty })).sorted { $0.count > $1.count }
+    }
+
+    private static func merged(_ a: [String], _ b: [String]) -> [String] {
+        b.isEmpty ? a : ordered(a + b)
     }
 }

@@ -22,6 +22,9 @@ public struct HTTPClientTransport: Transport {
         public var connectTimeout: Duration = .seconds(10)
         /// Connections kept per host (raise with the plan's concurrency).
         public var connectionsPerHost = 64
+        /// Where the transport records secrets it learns (cookie values, proxy and URL credentials),
+        /// so every output hides them; the run's `RunConfiguration.secrets`.
+        public var secrets = SecretStore()
 
         public init() {}
     }

@@ -9,12 +9,20 @@ public struct PreparedRequest: Sendable, Hashable {
     public var headers: [HeaderField]
     /// The encoded body, if any.
     public var body: [UInt8]?
+    /// Whether 3xx redirects are followed (`follow_redirects`); nil: the transport's default.
+    public var followRedirects: Bool?
+    /// Whether the run's cookie jar applies: its cookies are sent and the response's stored (`cookies`).
+    public var usesCookies: Bool
 
-    public init(method: HTTPMethodName, url: String, headers: [HeaderField], body: [UInt8]?) {
+    public init(method: HTTPMethodName, url: String, headers: [HeaderField], body: [UInt8]?,
+                followRedirects: Bool? = nil, usesCookies: Bool = true)
+    {
         self.method = method
         self.url = url
         self.headers = headers
         self.body = body
+        self.followRedirects = followRedirects
+        self.usesCookies = usesCookies
     }
 
     /// The value of a header (case-insensitive), if set.
@@ -54,13 +62,18 @@ public struct HeaderField: Sendable, Hashable {
 /// What came back.
 public struct TransportResponse: Sendable {
     public var status: Int
+    /// Headers as they came, in order, repeated ones repeated.
     public var headers: [HeaderField]
     public var body: [UInt8]
+    /// The cookies this response and the redirects followed to reach it set (`Set-Cookie`), as
+    /// name → value in the order they came; `steps.X.cookies`.
+    public var setCookies: [HeaderField]
 
-    public init(status: Int, headers: [HeaderField], body: [UInt8]) {
+    public init(status: Int, headers: [HeaderField], body: [UInt8], setCookies: [HeaderField] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.setCookies = setCookies
     }
 
     /// The value of a header (case-insensitive), if present.
