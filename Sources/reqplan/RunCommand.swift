@@ -30,6 +30,29 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Do not verify TLS certificates (dangerous).")
     var insecure = false
 
+    @Option(name: .customLong("cookie-jar"),
+            help: ArgumentHelp("Load cookies from FILE before the run (if it exists) and save them to it after "
+                               + "(the Netscape format of curl -b/-c and Hurl).", valueName: "file"))
+    var cookieJar: String?
+
+    @Option(help: ArgumentHelp("Send requests through this HTTP proxy, [http://][user:password@]host[:port] "
+                               + "('' for none); overrides HTTP_PROXY, HTTPS_PROXY and ALL_PROXY.", valueName: "url"))
+    var proxy: String?
+
+    @Option(name: .customLong("noproxy"),
+            help: ArgumentHelp("Hosts reached without the proxy: names, domains, addresses and CIDR networks, "
+                               + "comma-separated ('*' for all); overrides NO_PROXY.", valueName: "list"))
+    var noProxy: String?
+
+    @Option(help: ArgumentHelp("Trust the CA certificates of this PEM file instead of the system's.", valueName: "file"))
+    var cacert: String?
+
+    @Option(help: ArgumentHelp("Client certificate (PEM) for servers that ask for one.", valueName: "file"))
+    var cert: String?
+
+    @Option(help: ArgumentHelp("Private key (unencrypted PEM) of --cert, if not in its file.", valueName: "file"))
+    var key: String?
+
     @Flag(name: .customLong("allow-files-outside"), help: "Let request files come from outside the plan's folder.")
     var allowFilesOutside = false
 
@@ -113,6 +136,15 @@ struct RunCommand: AsyncParsableCommand {
                               allowOutside: allowFilesOutside))
         configuration.backoffScale = 1
         transportConfiguration.secrets = configuration.secrets
+        do {
+            try transportConfiguration.apply(
+                ConnectionOptions(cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
+                                  certificateFile: cert, keyFile: key),
+                environment: ProcessInfo.processInfo.environment)
+        } catch {
+            writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")
+            throw ExitCode(2)
+        }
         configuration.logger = logging.logger(label: "reqplan.executor")
         let redactor = Redactor(secrets: prepared.inputs.secrets, store: configuration.secrets)
         let mode: LiveProgress.Mode
@@ -150,10 +182,24 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let reportsWritten = writeReports(of: result, prepared: prepared)
+        let jarSaved = saveCookieJar(transportConfiguration.cookies)
         // A signal after the run ended let the summary and reports finish; the status still says it came.
         if InterruptSignals.interrupted { throw ExitCode(130) }
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
-        if !reportsWritten { throw ExitCode(1) }
+        if !reportsWritten || !jarSaved { throw ExitCode(1) }
+    }
+
+    /// Saves the run's cookies to `--cookie-jar`, whatever the outcome of the run.
+    /// - Returns: whether they were saved (a failure is printed to standard error).
+    private func saveCookieJar(_ jar: CookieJar) -> Bool {
+        guard let cookieJar else { return true }
+        do {
+            try CookieFile.save(jar, to: cookieJar)
+            return true
+        } catch {
+            writeError("error: cannot save the cookie jar to `\(cookieJar)`: \(error.localizedDescription)\n")
+            return false
+        }
     }
 
     /// Writes the `--report` files, after the summary, whatever the outcome of the run.

@@ -88,7 +88,7 @@ public enum ExternalServers {
     }
 
     /// A new private temporary folder.
-    static func makeTemporaryFolder(_ prefix: String) throws -> URL {
+    public static func makeTemporaryFolder(_ prefix: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("reqplan-\(prefix)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

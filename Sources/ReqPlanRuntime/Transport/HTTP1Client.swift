@@ -27,6 +27,8 @@ final class HTTP1Client: Sendable {
     struct Endpoint: Hashable, Sendable {
         var host: String
         var port: Int
+        /// A forward proxy (failures to reach it name it as one).
+        var isProxy = false
     }
 
     /// One request, ready for the wire.
@@ -225,16 +227,16 @@ final class HTTP1Client: Sendable {
         } catch let failure as Failure {
             throw failure
         } catch ChannelError.connectTimeout {
-            throw deadlineFirst ? .timeout : .connect("connecting to \(endpoint.host) timed out")
+            throw deadlineFirst ? .timeout : .connect(ConnectProblem.timedOut.sentence(for: endpoint))
         } catch let error as NIOConnectionError {
             if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                throw .connect("could not resolve \(endpoint.host)")
+                throw .connect(ConnectProblem.unresolved.sentence(for: endpoint))
             }
-            throw .connect("connection to \(endpoint.host):\(endpoint.port) refused")
+            throw .connect(ConnectProblem.refused.sentence(for: endpoint))
         } catch let error as IOError where error.errnoCode == ECONNREFUSED {
-            throw .connect("connection to \(endpoint.host):\(endpoint.port) refused")
+            throw .connect(ConnectProblem.refused.sentence(for: endpoint))
         } catch {
-            throw .connect("could not connect to \(endpoint.host):\(endpoint.port): \(error)")
+            throw .connect(ConnectProblem.other("\(error)").sentence(for: endpoint))
         }
     }
 

@@ -25,6 +25,13 @@ public struct HTTPClientTransport: Transport {
         /// Where the transport records secrets it learns (cookie values, proxy and URL credentials),
         /// so every output hides them; the run's `RunConfiguration.secrets`.
         public var secrets = SecretStore()
+        /// The run's cookie jar: `Set-Cookie` stored and sent back (`--cookie-jar` loads and saves it).
+        public var cookies = CookieJar()
+        /// Proxies (`--proxy`, `--noproxy`, `HTTP_PROXY`…); none by default.
+        public var proxies = ProxySettings()
+        /// Trust roots and client certificate (`--cacert`, `--cert`, `--key`, `SSL_CERT_FILE`…);
+        /// the system's roots and no client certificate by default.
+        public var tls = TLSSettings()
 
         public init() {}
     }
@@ -61,9 +68,14 @@ public struct HTTPClientTransport: Transport {
         var current = request
         var visited: Set<String> = [request.url]
         var redirects = 0
+        var setCookies: [HeaderField] = []
         while true {
-            let response = try await sendOnce(current, deadline: deadline, timeout: timeout)
-            guard let next = Redirect.request(following: response, of: current) else { return response }
+            var response = try await sendOnce(addingCookies(to: current), deadline: deadline, timeout: timeout)
+            takeCookies(from: response, of: current, into: &setCookies)
+            guard let next = Redirect.request(following: response, of: current) else {
+                response.setCookies = setCookies
+                return response
+            }
             redirects += 1
             guard redirects <= configuration.maxRedirects else {
                 throw TransportError(.other, "too many redirects from \(request.host) (more than \(configuration.maxRedirects))")
@@ -80,8 +92,9 @@ public struct HTTPClientTransport: Transport {
         async throws(TransportError) -> TransportResponse
     {
         let limit = min(configuration.maxBodySize, Int(UInt32.max))
+        let proxy = proxy(for: request)
         guard request.url.hasPrefix("https://") else {
-            return try await sendPlain(request, deadline: deadline, timeout: timeout, limit: limit)
+            return try await sendPlain(request, deadline: deadline, timeout: timeout, limit: limit, proxy: proxy)
         }
         do {
             var headers = HTTPHeaders()
@@ -92,7 +105,7 @@ public struct HTTPClientTransport: Transport {
             // The delegate API collects the body on the event loop and answers once, and its deadline
             // covers the whole response, body included: one hand-off per request instead of one per
             // body part, and no timer task racing the request.
-            guard let client = tls.client() else { throw CancellationError() }
+            guard let client = tls.client(through: proxy) else { throw CancellationError() }
             let task = client.execute(
                 request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: limit),
                 deadline: deadline)
@@ -106,12 +119,15 @@ public struct HTTPClientTransport: Transport {
                 headers: response.headers.map { HeaderField($0.name, $0.value) },
                 body: response.body.map { Array($0.readableBytesView) } ?? [])
         } catch {
+            if let proxy, let failure = await proxyFailure(error, proxy: proxy, request: request, deadline: deadline) {
+                throw failure
+            }
             throw Self.classify(error, host: request.host, timeout: timeout, limit: limit)
         }
     }
 
-    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?, limit: Int)
-        async throws(TransportError) -> TransportResponse
+    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?, limit: Int,
+                   proxy: ProxyServer? = nil) async throws(TransportError) -> TransportResponse
     {
         guard let target = RequestTarget(request.url) else {
             throw TransportError(.other, "invalid URL for \(request.host)")
@@ -126,8 +142,9 @@ public struct HTTPClientTransport: Transport {
         } else if [.POST, .PUT, .PATCH].contains(request.method) {
             head.headers.replaceOrAdd(name: "Content-Length", value: "0")
         }
-        let outgoing = HTTP1Client.Request(endpoint: target.endpoint, head: head, body: request.body,
+        var outgoing = HTTP1Client.Request(endpoint: target.endpoint, head: head, body: request.body,
                                            idempotent: request.method.isIdempotent)
+        if let proxy { Self.throughProxy(&outgoing, target: target, proxy: proxy) }
         do {
             let response = try await plain.execute(outgoing, deadline: deadline)
             return TransportResponse(status: Int(response.head.status.code),
@@ -228,12 +245,21 @@ extension TimeAmount {
 /// AsyncHTTPClient, for `https://`: made on the first such request, so a run that only speaks
 /// plain HTTP never starts (or stops) it.
 final class TLSClient: Sendable {
+    private struct State {
+        /// The client for direct requests, once made.
+        var direct: HTTPClient?
+        /// A client per proxy (AsyncHTTPClient takes its proxy in its configuration), once made.
+        var proxied: [ProxyServer: HTTPClient] = [:]
+        /// After shutdown, when no new client is made.
+        var closed = false
+    }
+
     private let configuration: HTTPClient.Configuration
-    /// The client once made; `closed` after shutdown, when no new one is made.
-    private let state = NIOLockedValueBox<(client: HTTPClient?, closed: Bool)>((nil, false))
+    private let state = NIOLockedValueBox(State())
 
     init(_ settings: HTTPClientTransport.Configuration) {
         var tls = TLSConfiguration.makeClientConfiguration()
+        settings.tls.apply(to: &tls)
         if !settings.verifyCertificates { tls.certificateVerification = .none }
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls,
@@ -249,22 +275,31 @@ final class TLSClient: Sendable {
         self.configuration = configuration
     }
 
-    /// The client, made on first use; nil after `shutdown()`.
-    func client() -> HTTPClient? {
+    /// The client for requests through `proxy` (nil: direct), made on first use; nil after `shutdown()`.
+    func client(through proxy: ProxyServer? = nil) -> HTTPClient? {
         state.withLockedValue { state in
             if state.closed { return nil }
-            if let client = state.client { return client }
+            guard let proxy else {
+                if let client = state.direct { return client }
+                let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+                state.direct = client
+                return client
+            }
+            if let client = state.proxied[proxy] { return client }
+            var configuration = configuration
+            configuration.proxy = .server(host: proxy.host, port: proxy.port,
+                                          authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            state.client = client
+            state.proxied[proxy] = client
             return client
         }
     }
 
     func shutdown() async {
-        let client = state.withLockedValue { state in
+        let clients = state.withLockedValue { state in
             state.closed = true
-            return state.client
+            return [state.direct].compactMap { $0 } + state.proxied.values
         }
-        try? await client?.shutdown()
+        for client in clients { try? await client.shutdown() }
     }
 }

@@ -1,0 +1,119 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Requests through a forward proxy: plain `http://` in absolute form on a connection to the
+/// proxy (`HTTP1Client`, its pool keyed by the proxy), `https://` through a `CONNECT` tunnel
+/// (AsyncHTTPClient's proxy support, one client per proxy).
+extension HTTPClientTransport {
+    /// The proxy `request` goes through, or nil to go directly. Nothing is parsed when the run
+    /// has no proxy.
+    func proxy(for request: PreparedRequest) -> ProxyServer? {
+        guard configuration.proxies.isEnabled, let url = URLParts(request.url) else { return nil }
+        return configuration.proxies.server(for: url)
+    }
+
+    /// A plain-HTTP request as a proxy wants it: sent to the proxy, the request target in
+    /// absolute form (`GET http://host:port/path HTTP/1.1`), `Proxy-Authorization` from the
+    /// proxy's credentials unless the plan wrote one.
+    static func throughProxy(_ outgoing: inout HTTP1Client.Request, target: RequestTarget, proxy: ProxyServer) {
+        outgoing.endpoint = HTTP1Client.Endpoint(host: proxy.host, port: proxy.port, isProxy: true)
+        outgoing.head.uri = "http://" + target.hostHeader + target.path
+        if let authorization = proxy.authorization, !outgoing.head.headers.contains(name: "proxy-authorization") {
+            outgoing.head.headers.add(name: "Proxy-Authorization", value: authorization)
+        }
+    }
+
+    /// Why an `https://` request through `proxy` failed, when the proxy is the cause: it could
+    /// not be reached, or it answered `CONNECT` with an error. Nil for any other failure (the
+    /// tunnel was made and the server's TLS or HTTP failed), which is worded as without a proxy.
+    func proxyFailure(_ error: any Error, proxy: ProxyServer, request: PreparedRequest, deadline: NIODeadline?)
+        async -> TransportError?
+    {
+        let target = URLParts(request.url)?.hostPort ?? request.host
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .proxyAuthenticationRequired:
+                return TransportError(.connect, "proxy \(proxy.hostPort) refused CONNECT to \(target) with 407 "
+                                      + (proxy.authorization == nil ? "(it wants credentials: http://user:password@host:port)"
+                                                                    : "(its credentials were not accepted)"))
+            case .invalidProxyResponse:
+                // AsyncHTTPClient reports every CONNECT answer but 407 this way, without its status;
+                // the proxy is asked once more, to name it.
+                let status = await connectStatus(through: proxy, to: target, deadline: deadline)
+                return TransportError(.connect, "proxy \(proxy.hostPort) refused CONNECT to \(target)"
+                                      + (status.map { " with \($0)" } ?? ""))
+            case .httpProxyHandshakeTimeout:
+                return TransportError(.connect, "proxy \(proxy.hostPort) did not answer CONNECT to \(target) in time")
+            case .connectTimeout:
+                return TransportError(.connect, ConnectProblem.timedOut.sentence(for: proxy.endpoint))
+            default:
+                return nil
+            }
+        }
+        switch error {
+        case let error as NIOConnectionError:
+            let unresolved = error.connectionErrors.isEmpty && (error.dnsAError != nil || error.dnsAAAAError != nil)
+            return TransportError(.connect, (unresolved ? ConnectProblem.unresolved : .refused).sentence(for: proxy.endpoint))
+        case let error as IOError where error.errnoCode == ECONNREFUSED:
+            return TransportError(.connect, ConnectProblem.refused.sentence(for: proxy.endpoint))
+        default:
+            return nil
+        }
+    }
+
+    /// The status the proxy answers `CONNECT target` with (a second ask, for the message), or nil
+    /// when it cannot be had within two seconds.
+    private func connectStatus(through proxy: ProxyServer, to target: String, deadline: NIODeadline?) async -> Int? {
+        var head = HTTPRequestHead(version: .http1_1, method: .CONNECT, uri: target)
+        head.headers.add(name: "Host", value: target)
+        if let authorization = proxy.authorization { head.headers.add(name: "Proxy-Authorization", value: authorization) }
+        let soon = NIODeadline.now() + .seconds(2)
+        let request = HTTP1Client.Request(endpoint: proxy.endpoint, head: head, body: nil, idempotent: false)
+        guard let response = try? await plain.execute(request, deadline: min(deadline ?? soon, soon)),
+              !(200..<300).contains(response.head.status.code)
+        else { return nil }
+        return Int(response.head.status.code)
+    }
+}
+
+extension ProxyServer {
+    /// Where `HTTP1Client` connects to reach it.
+    var endpoint: HTTP1Client.Endpoint {
+        HTTP1Client.Endpoint(host: host, port: port, isProxy: true)
+    }
+}
+
+/// Why a connection could not be made, worded for a server or for a proxy.
+enum ConnectProblem {
+    case refused
+    case unresolved
+    case timedOut
+    case other(String)
+
+    /// The sentence for a connection to `endpoint`: a proxy is named as one ("cannot connect to
+    /// proxy 127.0.0.1:3128: connection refused").
+    func sentence(for endpoint: HTTP1Client.Endpoint) -> String {
+        let hostPort = (endpoint.host.contains(":") ? "[\(endpoint.host)]" : endpoint.host) + ":\(endpoint.port)"
+        guard endpoint.isProxy else {
+            switch self {
+            case .refused: return "connection to \(endpoint.host):\(endpoint.port) refused"
+            case .unresolved: return "could not resolve \(endpoint.host)"
+            case .timedOut: return "connecting to \(endpoint.host) timed out"
+            case .other(let detail): return "could not connect to \(endpoint.host):\(endpoint.port): \(detail)"
+            }
+        }
+        switch self {
+        case .refused: return "cannot connect to proxy \(hostPort): connection refused"
+        case .unresolved: return "cannot connect to proxy \(hostPort): its name \(endpoint.host) cannot be resolved"
+        case .timedOut: return "cannot connect to proxy \(hostPort): timed out"
+        case .other(let detail): return "cannot connect to proxy \(hostPort): \(detail)"
+        }
+    }
+}
