@@ -66,6 +66,23 @@ import Testing
     }
 
     @Test(.enabled(if: ExternalServers.canRun(.tinyproxy)))
+    func aServerInheritsNoDescriptorOfTheTestProcess() async throws {
+        // A pipe open while the server starts, as a test reading a child's output has one.
+        let pipe = Pipe()
+        let ours = try FileManager.default.destinationOfSymbolicLink(
+            atPath: "/proc/self/fd/\(pipe.fileHandleForWriting.fileDescriptor)")
+        let proxy = try await Tinyproxy.start()
+        defer { proxy.stop() }
+        let folder = "/proc/\(proxy.process.pid)/fd"
+        let theirs = try FileManager.default.contentsOfDirectory(atPath: folder).compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)")
+        }
+        #expect(ours.hasPrefix("pipe:"))
+        #expect(!theirs.isEmpty && !theirs.contains(ours), "\(theirs)")
+        try pipe.fileHandleForWriting.close()
+    }
+
+    @Test(.enabled(if: ExternalServers.canRun(.tinyproxy)))
     func aStoppedServerNoLongerListens() async throws {
         let proxy = try await Tinyproxy.start()
         #expect(ExternalServers.isListening(proxy.port))

@@ -161,7 +161,7 @@ public final class ServerProcess: Sendable {
     /// Its temporary folder: configuration, certificates, logs.
     public let folder: URL
     /// The watchdog shell's process id (the server is its child).
-    let pid: Int32
+    public let pid: Int32
     /// Where the server's own standard output and error go.
     let consoleLog: URL
 
@@ -218,6 +218,10 @@ public final class ServerProcess: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else the test process has open goes to the server: a server holding the write end
+        // of a pipe another test reads to its end (a `reqplan` child's output, say) would keep that
+        // test waiting for as long as the server lives.
+        closeOtherDescriptors(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -234,6 +238,21 @@ public final class ServerProcess: Sendable {
         let status = posix_spawn(&pid, arguments[0], &actions, &attributes, cArguments, environ)
         guard status == 0 else { throw ServerError("cannot start \(arguments[0]): error \(status)") }
         return pid
+    }
+
+    /// Adds "close every descriptor from 3 on" to `actions`: glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` (2.34+; looked up at run time, as Swift's Glibc
+    /// module does not declare it), else a close of each descriptor open now.
+    private static func closeOtherDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
     }
 
     /// Whether the watchdog (and so the server) is still running; reaps it once it has exited.
