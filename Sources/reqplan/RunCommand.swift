@@ -197,7 +197,9 @@ struct RunCommand: AsyncParsableCommand {
             try CookieFile.save(jar, to: cookieJar)
             return true
         } catch {
-            writeError("error: cannot save the cookie jar to `\(cookieJar)`: \(error.localizedDescription)\n")
+            let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+                ?? error.localizedDescription
+            writeError("error: cannot save the cookie jar to `\(cookieJar)`: \(reason)\n")
             return false
         }
     }

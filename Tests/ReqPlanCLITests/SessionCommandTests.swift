@@ -113,6 +113,21 @@ import Testing
     }
 
     @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
+    func aCookieJarThatCannotBeReadOrSavedIsReported() async throws {
+        let nginx = try await Nginx.shared()
+        let folder = try ExternalServers.makeTemporaryFolder("jar")
+        let unreadable = try await run(Self.reuse, ["--input", "base_url=\(nginx.plainURL)", "--cookie-jar", folder.path])
+        #expect(unreadable.status == 2)
+        #expect(unreadable.stderr.contains("error[RP0503]: the cookie jar cannot be read: it is a folder, not a file"),
+                "\(unreadable.stderr)")
+        let nowhere = folder.appendingPathComponent("missing/cookies.txt").path
+        let unsaved = try await run(Self.login, ["--input", "base_url=\(nginx.plainURL)", "--cookie-jar", nowhere])
+        #expect(unsaved.status == 1, "the run succeeded, the jar could not be saved")
+        #expect(unsaved.stderr.contains("error: cannot save the cookie jar to `\(nowhere)`: No such file or directory"),
+                "\(unsaved.stderr)")
+    }
+
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
     func theSessionCookieIsInNoOutput() async throws {
         let nginx = try await Nginx.shared()
         let folder = try ExternalServers.makeTemporaryFolder("redaction")

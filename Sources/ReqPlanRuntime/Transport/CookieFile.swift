@@ -115,9 +115,11 @@ public enum CookieFile {
     /// Loads the cookies of the file at `path` into `jar`; a file that does not exist loads nothing.
     /// - Throws: a `Failure` when the file cannot be read or has a malformed line.
     public static func load(_ path: String, into jar: CookieJar) throws(Failure) {
-        guard FileManager.default.fileExists(atPath: path) else { return }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
+        guard !isFolder.boolValue else { throw Failure(message: "it is a folder, not a file") }
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(message: "it cannot be read (a folder, or no permission?)")
+            throw Failure(message: "no permission to read it")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw Failure(message: "it is not UTF-8 text")
@@ -127,19 +129,32 @@ public enum CookieFile {
 
     /// Writes the jar's cookies to `path`, readable by its owner only (the values are
     /// credentials), replacing the file at once (a reader never sees half of it).
+    /// - Throws: a `POSIXError` when the folder cannot be written.
     public static func save(_ jar: CookieJar, to path: String) throws {
         let target = URL(fileURLWithPath: path)
         let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: Data(render(jar.cookies).utf8),
-                                             attributes: [.posixPermissions: 0o600])
-        else {
-            throw CocoaError(.fileWriteNoPermission, userInfo: [NSFilePathErrorKey: path])
+            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
+        let bytes = Array(render(jar.cookies).utf8)
+        func fail() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw fail() }
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                let error = fail()
+                close(descriptor)
+                unlink(temporary)
+                throw error
+            }
+            written += count
         }
-        guard rename(temporary.path, target.path) == 0 else {
-            let code = errno
-            try? FileManager.default.removeItem(at: temporary)
-            throw POSIXError(POSIXErrorCode(rawValue: code) ?? .EIO)
+        close(descriptor)
+        guard rename(temporary, path) == 0 else {
+            let error = fail()
+            unlink(temporary)
+            throw error
         }
     }
 }
