@@ -24,23 +24,10 @@ struct URLParts: Equatable {
         guard scheme == "http" || scheme == "https" else { return nil }
         isHTTPS = scheme == "https"
         let rest = bytes[bytes.index(colon, offsetBy: 3)...]
-        let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-            ?? rest.endIndex
-        var authority = rest[..<authorityEnd]
-        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.index(after: at)...] }
-        var host = authority
-        var portBytes = authority[authority.endIndex...]
-        if authority.first == UInt8(ascii: "[") {
-            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            portBytes = authority[authority.index(after: close)...].dropFirst()
-        } else if let portColon = authority.lastIndex(of: UInt8(ascii: ":")) {
-            host = authority[..<portColon]
-            portBytes = authority[authority.index(after: portColon)...]
-        }
-        guard !host.isEmpty else { return nil }
-        port = portBytes.isEmpty ? (isHTTPS ? 443 : 80) : Int(Substring(portBytes)) ?? 0
-        self.host = String(Substring(host)).lowercased()
+        guard let authority = URLAuthority(rest, defaultPort: isHTTPS ? 443 : 80) else { return nil }
+        let authorityEnd = authority.end
+        port = authority.port
+        host = String(Substring(authority.host)).lowercased()
         let pathEnd = rest[authorityEnd...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
             ?? rest.endIndex
         let path = rest[authorityEnd..<pathEnd]
@@ -64,6 +51,50 @@ struct URLParts: Equatable {
         case .v6(let bytes)?: return bytes == [UInt8](repeating: 0, count: 15) + [1]
         case nil: return false
         }
+    }
+}
+
+/// The authority part of an `http(s)://` URL, split on UTF-8 bytes: credentials (`user:pw@`)
+/// left out, the host (an IPv6 literal without its brackets) and the port (the default when none).
+struct URLAuthority {
+    typealias Bytes = Substring.UTF8View
+    /// `host[:port]` as written, without credentials (a `Host` header).
+    var hostAndPort: Bytes
+    var host: Bytes
+    var port: Int
+    /// Where the authority ends: the path, query or fragment starts there.
+    var end: String.Index
+
+    /// Nil unless `rest` (what follows `scheme://`) starts with a host, and a port in 1...65535
+    /// when one is written.
+    init?(_ rest: Bytes, defaultPort: Int) {
+        end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+            ?? rest.endIndex
+        var authority = rest[..<end]
+        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.index(after: at)...] }
+        hostAndPort = authority
+        host = authority
+        var portBytes = authority[authority.endIndex...]
+        if authority.first == UInt8(ascii: "[") {
+            // An IPv6 literal: [::1]:8080
+            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
+            host = authority[authority.index(after: authority.startIndex)..<close]
+            let after = authority[authority.index(after: close)...]
+            if let colon = after.first {
+                guard colon == UInt8(ascii: ":") else { return nil }
+                portBytes = after.dropFirst()
+            }
+        } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
+            host = authority[..<colon]
+            portBytes = authority[authority.index(after: colon)...]
+        }
+        port = defaultPort
+        if !portBytes.isEmpty {
+            guard portBytes.count <= 5, portBytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+            else { return nil }
+            port = portBytes.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
+        }
+        guard !host.isEmpty, (1...65535).contains(port) else { return nil }
     }
 }
 
