@@ -234,7 +234,7 @@ import Testing
     }
 
     @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
-    func aServerThatWantsAClientCertificateGetsOneWithCertAndKey() async throws {
+    func serversThatWantAClientCertificateGetOneWithCertAndKey() async throws {
         let nginx = try await Nginx.shared()
         let certificates = nginx.certificates
         let withCertificate = try await run(Self.ping, ["--input", "url=\(nginx.mtlsURL)/", "--cacert", certificates.ca.path,
@@ -245,6 +245,16 @@ import Testing
         let without = try await run(Self.ping, ["--input", "url=\(nginx.mtlsURL)/", "--cacert", certificates.ca.path])
         #expect(without.status == 1)
         #expect(without.stderr.contains("expected status 2xx, got 400"), "\(without.stderr)")
+
+        // A server that wants the certificate in the handshake: without one, a TLS failure.
+        let strict = try await HandshakeClientCertificateServer.start()
+        defer { strict.stop() }
+        let accepted = try await run(Self.ping, ["--input", "url=\(strict.url)/", "--cacert", certificates.ca.path,
+                                                 "--cert", certificates.clientCombined.path])
+        #expect(accepted.status == 0, "\(accepted.stdout)\(accepted.stderr)")
+        let refused = try await run(Self.ping, ["--input", "url=\(strict.url)/", "--cacert", certificates.ca.path])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("TLS"), "\(refused.stderr)")
     }
 
     @Test(.enabled(if: ExternalServers.canRun(.openssl)))

@@ -278,6 +278,28 @@ import Testing
     }
 
     @Test(.enabled(if: ExternalServers.canRun(.openssl)))
+    func aServerThatRequiresAClientCertificateInTheHandshakeFailsWithoutOneAsTLS() async throws {
+        let server = try await HandshakeClientCertificateServer.start()
+        defer { server.stop() }
+        let certificates = server.certificates
+        var configuration = HTTPClientTransport.Configuration()
+        configuration.tls = try TLSSettings(caFile: certificates.ca.path, certificateFile: certificates.client.certificate.path,
+                                            keyFile: certificates.client.key.path, environment: [:])
+        try await HTTPClientTransport.with(configuration) { transport in
+            let response = try await transport.send(request(.GET, "\(server.url)/"), timeout: .seconds(10))
+            #expect(response.status == 200)
+        }
+        configuration.tls = try TLSSettings(caFile: certificates.ca.path, certificateFile: nil, keyFile: nil,
+                                            environment: [:])
+        try await HTTPClientTransport.with(configuration) { transport in
+            let error = await #expect(throws: TransportError.self) {
+                try await transport.send(request(.GET, "\(server.url)/"), timeout: .seconds(10))
+            }
+            #expect(error?.kind == .tls, "\(String(describing: error))")
+        }
+    }
+
+    @Test(.enabled(if: ExternalServers.canRun(.openssl)))
     func unusableTLSFilesAreRefusedBeforeAnythingIsSent() async throws {
         let certificates = try await TestCertificates.shared()
         let folder = try ExternalServers.makeTemporaryFolder("tls-files")

@@ -190,6 +190,47 @@ public final class Nginx: Sendable {
     }
 }
 
+// MARK: - openssl s_server
+
+/// `openssl s_server` with the test CA's `server` certificate, requiring a client certificate the
+/// test CA signed *during the handshake* (`-Verify 1`): without one, the connection fails with a
+/// TLS alert (`certificate required`), where nginx would finish the handshake and answer 400.
+/// `GET /` answers an HTML status page; one connection at a time.
+public final class HandshakeClientCertificateServer: Sendable {
+    public let process: ServerProcess
+    public let port: Int
+    public let certificates: TestCertificates
+
+    /// `https://127.0.0.1:<port>`
+    public var url: String { "https://127.0.0.1:\(port)" }
+
+    /// Starts a new one.
+    public static func start() async throws -> HandshakeClientCertificateServer {
+        try ExternalServers.require(.openssl)
+        guard let program = ExternalServers.executable("openssl") else { throw ServerError("openssl is not installed") }
+        let certificates = try await TestCertificates.shared()
+        return try await startWithFreePorts(1) { ports in
+            let folder = try ExternalServers.makeTemporaryFolder("s_server")
+            let process = try await ServerProcess.start(
+                name: "s_server", program: program,
+                arguments: ["s_server", "-accept", "127.0.0.1:\(ports[0])", "-cert", certificates.server.certificate.path,
+                            "-key", certificates.server.key.path, "-CAfile", certificates.ca.path, "-Verify", "1",
+                            "-www", "-quiet"],
+                folder: folder, ports: ports)
+            return HandshakeClientCertificateServer(process: process, port: ports[0], certificates: certificates)
+        }
+    }
+
+    private init(process: ServerProcess, port: Int, certificates: TestCertificates) {
+        self.process = process
+        self.port = port
+        self.certificates = certificates
+    }
+
+    /// Stops it.
+    public func stop() { process.stop() }
+}
+
 // MARK: - tinyproxy
 
 /// tinyproxy from Debian: a real forward proxy on loopback. Its log (`log`, `requests`) has one
