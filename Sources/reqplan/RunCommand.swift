@@ -11,7 +11,8 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run a plan: every step starts the moment its dependencies end.",
         discussion: """
             Exit status: 0 every step succeeded or was skipped by its own `if`; 1 a step failed or was \
-            skipped because of a failure; 2 the plan is invalid (nothing is sent); 130 interrupted.
+            skipped because of a failure; 2 the plan, its inputs or a cookie, proxy or TLS setting is invalid \
+            (nothing is sent); 130 interrupted.
             """
     )
 
