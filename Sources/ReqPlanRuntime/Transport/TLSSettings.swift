@@ -4,9 +4,10 @@ import NIOSSL
 /// The certificates a run trusts and presents over `https://`, read and checked before anything
 /// is sent:
 /// - `--cacert FILE` (a PEM bundle) replaces the system's trust roots, as with curl;
-/// - without it, `SSL_CERT_FILE` (a PEM bundle) and `SSL_CERT_DIR` (folders of PEM
-///   certificates, separated by `:`, such as `/etc/ssl/certs`; every certificate in them is
-///   trusted) replace them, as OpenSSL and curl read them; both may be given;
+/// - without it, `SSL_CERT_FILE` (a PEM bundle) and `SSL_CERT_DIR` (folders of certificates
+///   named by subject hash, as `openssl rehash` and Debian's `/etc/ssl/certs` have them,
+///   separated by `:`) replace them, as OpenSSL and curl read them; both may be given. They
+///   are read at the first TLS connection (a plain-HTTP run never reads them);
 /// - otherwise the system's roots are trusted;
 /// - `--cert FILE` (a PEM certificate, its chain may follow) and `--key FILE` (its unencrypted
 ///   PEM private key; may be left out when the certificate file holds the key too, as curl
@@ -26,6 +27,7 @@ public struct TLSSettings: Sendable {
     }
 
     var trustRoots: NIOSSLTrustRoots = .default
+    var additionalTrustRoots: [NIOSSLAdditionalTrustRoots] = []
     var certificateChain: [NIOSSLCertificate] = []
     var privateKey: NIOSSLPrivateKey?
 
@@ -41,6 +43,9 @@ public struct TLSSettings: Sendable {
         if let caFile {
             trustRoots = .certificates(try Self.certificates(in: caFile, named: "--cacert"))
         } else {
+            // The variables often name the system's own bundle and folder (hundreds of
+            // certificates): they are checked here but read when the first TLS connection is made,
+            // so a plain-HTTP run pays nothing for them.
             let bundle = environment["SSL_CERT_FILE"].flatMap { $0.isEmpty ? nil : $0 }
             let folders = (environment["SSL_CERT_DIR"] ?? "").split(separator: ":").map(String.init)
             for folder in folders {
@@ -49,11 +54,22 @@ public struct TLSSettings: Sendable {
                     throw Failure("SSL_CERT_DIR names `\(folder)`, which is not a folder", file: folder)
                 }
             }
-            if bundle != nil || !folders.isEmpty {
-                var roots = try bundle.map { path throws(Failure) in try Self.certificates(in: path, named: "SSL_CERT_FILE") } ?? []
-                for folder in folders { roots += Self.certificates(inFolder: folder) }
-                var seen = Set<NIOSSLCertificate>()
-                trustRoots = .certificates(roots.filter { seen.insert($0).inserted })
+            if let bundle {
+                let bytes = try Self.read(bundle, named: "SSL_CERT_FILE")
+                guard bytes.starts(with: Self.certificateMarker) || Self.contains(bytes, Self.certificateMarker) else {
+                    throw Failure("SSL_CERT_FILE `\(bundle)` holds no PEM certificate (`-----BEGIN CERTIFICATE-----`)",
+                                  file: bundle)
+                }
+            }
+            // A folder is looked up by subject hash (as OpenSSL does) only as the main root; a
+            // bundle is read whole as an additional one; further folders are read at once.
+            if let first = folders.first {
+                trustRoots = .file(first)
+                additionalTrustRoots = bundle.map { [.file($0)] } ?? []
+                let more = folders.dropFirst().flatMap(Self.certificates(inFolder:))
+                if !more.isEmpty { additionalTrustRoots.append(.certificates(more)) }
+            } else if let bundle {
+                trustRoots = .file(bundle)
             }
         }
         if let certificateFile {
@@ -62,7 +78,9 @@ public struct TLSSettings: Sendable {
                                              certificateFile: certificateFile)
             // A key that does not belong to the certificate fails here, not at the first handshake.
             var check = TLSConfiguration.makeClientConfiguration()
-            apply(to: &check)
+            check.trustRoots = .certificates([])  // the roots are not what is checked; loading them costs
+            check.certificateChain = certificateChain.map { .certificate($0) }
+            check.privateKey = privateKey.map { .privateKey($0) }
             do {
                 _ = try NIOSSLContext(configuration: check)
             } catch {
@@ -77,6 +95,7 @@ public struct TLSSettings: Sendable {
     /// Puts the trust roots and client certificate into AsyncHTTPClient's TLS configuration.
     func apply(to configuration: inout TLSConfiguration) {
         configuration.trustRoots = trustRoots
+        configuration.additionalTrustRoots = additionalTrustRoots
         if let privateKey, !certificateChain.isEmpty {
             configuration.certificateChain = certificateChain.map { .certificate($0) }
             configuration.privateKey = .privateKey(privateKey)
@@ -95,15 +114,29 @@ public struct TLSSettings: Sendable {
         return Array(data)
     }
 
-    /// Every PEM certificate in the files of `folder` (hashed links and the files they name
-    /// alike; the caller drops duplicates). NIOSSL loads a folder only as its main trust root,
-    /// and reads `additionalTrustRoots` as files, so a folder is read here.
+    /// The start of a PEM certificate.
+    private static let certificateMarker = Array("-----BEGIN CERTIFICATE-----".utf8)
+
+    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        var index = 0
+        while let found = bytes[index...].firstIndex(of: first), found + needle.count <= bytes.count {
+            if bytes[found..<found + needle.count].elementsEqual(needle) { return true }
+            index = found + 1
+        }
+        return false
+    }
+
+    /// Every PEM certificate in the files of `folder`, duplicates (hashed links to the same
+    /// file) dropped. NIOSSL loads a folder only as the main trust root and reads
+    /// `additionalTrustRoots` as files, so a further folder is read here.
     private static func certificates(inFolder folder: String) -> [NIOSSLCertificate] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        var seen = Set<NIOSSLCertificate>()
         return names.sorted().flatMap { name -> [NIOSSLCertificate] in
             guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { return [] }
             return (try? NIOSSLCertificate.fromPEMBytes(Array(data))) ?? []
-        }
+        }.filter { seen.insert($0).inserted }
     }
 
     private static func certificates(in path: String, named option: String) throws(Failure) -> [NIOSSLCertificate] {
