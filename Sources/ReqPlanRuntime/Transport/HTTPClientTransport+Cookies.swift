@@ -30,7 +30,8 @@ extension HTTPClientTransport {
     /// turned cookies off.
     func takeCookies(from response: TransportResponse, of request: PreparedRequest, into setCookies: inout [HeaderField]) {
         var url: URLParts?
-        for header in response.headers where header.name.equalsIgnoringCase("set-cookie") {
+        // The length first: most responses set no cookie, and this runs for every hop.
+        for header in response.headers where header.name.utf8.count == 10 && header.name.equalsIgnoringCase("set-cookie") {
             guard let parsed = SetCookie(header.value) else { continue }
             setCookies.append(HeaderField(parsed.name, parsed.value))
             configuration.secrets.add(parsed.value)
