@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import NIOSSL
 import ReqPlanDemoAPI
 import ReqPlanSyntax
 import Testing
@@ -96,8 +97,8 @@ import Testing
         #expect(Redirect.request(following: redirect(200, to: "/x"), of: get) == nil)
     }
 
-    @Test func redirectsAcrossHostsDropCredentialsOverTheNetwork() async throws {
-        try await DemoAPI.withServer { base in
+    @Test(arguments: Wire.allCases) func redirectsAcrossHostsDropCredentialsOverTheNetwork(_ wire: Wire) async throws {
+        try await wire.withDemo { base in
             // 127.0.0.1 and localhost are different origins on the same server.
             let other = base.replacingOccurrences(of: "127.0.0.1", with: "localhost")
             let result = try await runAgainstDemo("""
@@ -117,7 +118,7 @@ import Testing
                   see_other_size: ${{ steps.see_other.body.body.size }}
                   temporary_method: ${{ steps.temporary.body.method }}
                   temporary_body: ${{ steps.temporary.body.body.text }}
-                """, baseURL: base)
+                """, baseURL: base, transport: wire.configuration())
             #expect(result.exitCode == 0, "\(result.results.mapValues { $0.reason?.message ?? "" })")
             #expect(result.outputs.map(\.value) == [
                 .bool(true), .bool(false), .string("GET"), .int(0), .string("POST"), .string(#"{"a":1}"#),
@@ -125,27 +126,27 @@ import Testing
         }
     }
 
-    @Test func schemesCountOnlyAtTheStartAndInAnyCase() async throws {
-        try await DemoAPI.withServer { base in
-            let upper = base.replacingOccurrences(of: "http://", with: "HTTP://")
+    @Test(arguments: Wire.allCases) func schemesCountOnlyAtTheStartAndInAnyCase(_ wire: Wire) async throws {
+        try await wire.withDemo { base in
+            let upper = base.replacingOccurrences(of: "\(wire.rawValue)://", with: "\(wire.rawValue.uppercased())://")
             let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   upper: { request: { url: "\(upper)/echo" } }
                   relative: { request: { url: "/echo?next=https://app.example/x" } }
                 outputs:
                   next: ${{ steps.relative.body.query.params[0].value }}
-                """, baseURL: base)
+                """, baseURL: base, transport: wire.configuration())
             #expect(result.results["upper"]?.state == .succeeded, "\(result.results["upper"]?.reason?.message ?? "")")
             #expect(result.outputs[0].value == .string("https://app.example/x"))
         }
     }
 
-    @Test func aRedirectBackToAVisitedURLFailsAtOnce() async throws {
-        try await DemoAPI.withServer { base in
+    @Test(arguments: Wire.allCases) func aRedirectBackToAVisitedURLFailsAtOnce(_ wire: Wire) async throws {
+        try await wire.withDemo { base in
             let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   loop: { request: { url: /redirect-loop } }
-                """, baseURL: base)
+                """, baseURL: base, transport: wire.configuration())
             let loop = try #require(result.results["loop"])
             #expect(loop.state == .failed)
             #expect(loop.reason?.message.contains("too many redirects") == true)
@@ -155,8 +156,8 @@ import Testing
 
     // MARK: The plain-HTTP connection pool
 
-    @Test func keptAliveConnectionsAreReused() async throws {
-        try await DemoAPI.withServer { base in
+    @Test(arguments: Wire.allCases) func keptAliveConnectionsAreReused(_ wire: Wire) async throws {
+        try await wire.withDemo { base in
             let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   a: { request: { url: /connection/0 } }
@@ -166,7 +167,7 @@ import Testing
                   a: ${{ steps.a.body.peer }}
                   b: ${{ steps.b.body.peer }}
                   c: ${{ steps.c.body.peer }}
-                """, baseURL: base)
+                """, baseURL: base, transport: wire.configuration())
             #expect(result.exitCode == 0)
             let peers = result.outputs.map(\.value)
             #expect(peers.count == 3 && Set(peers).count == 1, "one connection for three requests in a row: \(peers)")
@@ -224,8 +225,8 @@ import Testing
         }
     }
 
-    @Test func aKeptAliveConnectionClosedUnderARequestIsRetriedOnlyWhenIdempotent() async throws {
-        try await DemoAPI.withServer { base in
+    @Test(arguments: Wire.allCases) func aKeptAliveConnectionClosedUnderARequestIsRetriedOnlyWhenIdempotent(_ wire: Wire) async throws {
+        try await wire.withDemo { base in
             let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   mark: { request: { url: /close-next } }
@@ -235,7 +236,7 @@ import Testing
                 outputs:
                   marked: ${{ steps.mark.body.peer }}
                   again: ${{ steps.again.body.peer }}
-                """, baseURL: base)
+                """, baseURL: base, transport: wire.configuration())
             let again = try #require(result.results["again"])
             #expect(again.state == .succeeded, "\(again.reason?.message ?? "")")
             #expect(again.attempts.count == 1, "resent by the client, not retried by the plan")
@@ -268,20 +269,42 @@ import Testing
         }
     }
 
-    @Test func nonASCIIQueryTextIsPercentEncodedOnTheWire() async throws {
-        try await DemoAPI.withServer { base in
+    @Test(arguments: Wire.allCases) func nonASCIIQueryTextIsPercentEncodedOnTheWire(_ wire: Wire) async throws {
+        try await wire.withDemo { base in
             let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   echo: { request: { url: "/echo?name=caf\u{e9}" } }
                 outputs:
                   raw: ${{ steps.echo.body.query.raw }}
                   name: ${{ steps.echo.body.query.params[0].value }}
-                """, baseURL: base)
+                """, baseURL: base, transport: wire.configuration())
             #expect(result.exitCode == 0, "\(result.results["echo"]?.reason?.message ?? "")")
             #expect(result.outputs[0].value == .string("name=caf%C3%A9"))
             #expect(result.outputs[1].value == .string("caf\u{e9}"))
         }
     }
+}
+
+/// The two clients behind the transport, which must behave alike: `http://` goes through reqplan's
+/// own HTTP/1.1 client, `https://` through AsyncHTTPClient (HTTP/2 with the demo API, through ALPN).
+enum Wire: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case http, https
+
+    var testDescription: String { rawValue }
+
+    /// The demo API's base URL over this scheme, for `body`.
+    func withDemo<Result: Sendable>(_ body: @escaping @Sendable (String) async throws -> Result) async throws -> Result {
+        try await DemoAPI.withServer(tls: self == .https, body)
+    }
+
+    /// The transport's default settings, trusting the demo API's certificate (as `--cacert` would).
+    func configuration() -> HTTPClientTransport.Configuration {
+        var configuration = HTTPClientTransport.Configuration()
+        configuration.trustRoots = Self.demoRoots
+        return configuration
+    }
+
+    static let demoRoots = try? NIOSSLCertificate.fromPEMBytes(Array(DemoTLS.certificate.utf8))
 }
 
 /// A raw TCP server on loopback for what the demo API cannot send: it answers each connection's
