@@ -44,6 +44,7 @@ struct DemoRoutes: Sendable {
         registerCarts(on: router)
         registerFiles(on: router)
         registerFaults(on: router)
+        registerWire(on: router)
     }
 
     // MARK: Responses

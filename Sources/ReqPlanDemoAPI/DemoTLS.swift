@@ -60,7 +60,7 @@ KS2Y86t5vhTnIu9Y+Vhdv1g=
 """
 
     /// The server's TLS configuration (HTTP/2 and HTTP/1.1 offered through ALPN).
-    static func configuration() throws -> TLSConfiguration {
+    public static func configuration() throws -> TLSConfiguration {
         TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(certificate.utf8), format: .pem))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(privateKey.utf8), format: .pem)))

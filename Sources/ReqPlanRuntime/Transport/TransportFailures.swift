@@ -7,6 +7,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOHTTP2
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
@@ -65,7 +66,15 @@ extension TransportError {
             }
         case is ResponseCollector.TooLarge, is NIOTooManyBytesError:
             return .tooLarge(host, limit: context.limit)
+        case HTTPParserError.invalidEOFState:
+            // The connection closed in the middle of the response.
+            return responseStarted ? .closedEarly(host) : .reset(host)
         case is HTTPParserError:
+            return .invalidResponse(host)
+        case is NIOHTTP2Errors.StreamClosed, is NIOHTTP2Errors.IOOnClosedConnection:
+            // The server reset the request's HTTP/2 stream, or the connection under it closed.
+            return responseStarted ? .closedEarly(host) : .reset(host)
+        case is any NIOHTTP2Error:
             return .invalidResponse(host)
         case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError:
             return TransportError(.other, "the response body from \(host) could not be decompressed")
