@@ -121,7 +121,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReqPlanCLITests",
-            dependencies: ["reqplan", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI"],
+            dependencies: ["reqplan", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport"],
             exclude: ["Schema", "Golden"]  // check_schema.py, run with python3 by SchemaTests
         ),
     ],
