@@ -116,20 +116,10 @@ public struct TestCertificateAuthority: Sendable {
 
     @discardableResult
     static func openssl(_ arguments: [String], in directory: URL) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["openssl"] + arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let text = String(decoding: data, as: UTF8.self)
-        guard process.terminationStatus == 0 else {
-            throw Failure(description: "openssl \(arguments.first ?? "") failed (\(process.terminationStatus)): \(text)")
+        let (status, output) = try runCommand("openssl", arguments, in: directory)
+        guard status == 0 else {
+            throw Failure(description: "openssl \(arguments.first ?? "") failed (\(status)): \(output)")
         }
-        return text
+        return output
     }
 }

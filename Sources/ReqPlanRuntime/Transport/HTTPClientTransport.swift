@@ -98,10 +98,12 @@ public struct HTTPClientTransport: Transport {
         let context = TransportError.Context(host: request.host, timeout: timeout,
                                              connectTimeout: configuration.connectTimeout,
                                              limit: min(configuration.maxBodySize, Int(UInt32.max)))
-        let headers = try RequestFraming.headers(of: request)
         guard request.url.hasPrefix("https://") else {
-            return try await sendPlain(request, headers: headers, deadline: deadline, context: context)
+            return try await sendPlain(request, deadline: deadline, context: context)
         }
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headers.count + 1)
+        try RequestFraming.add(request, to: &headers)
         // As `HTTP1Client` does for plain HTTP: a request whose connection closed before any of the
         // response came goes again, when its method is idempotent.
         var attemptsLeft = request.method.isIdempotent ? 3 : 1
@@ -111,26 +113,29 @@ public struct HTTPClientTransport: Transport {
             do {
                 return try await sendTLS(request, headers: headers, deadline: deadline, collector: collector)
             } catch {
-                let failure = TransportError.classify(error, context, responseStarted: collector.responseStarted)
+                var failure = TransportError.classify(error, context, responseStarted: collector.responseStarted)
+                if failure.kind == .cancelled, !Task.isCancelled {
+                    // Not this task's cancellation: AsyncHTTPClient cancelled the request because its
+                    // connection went away.
+                    failure = collector.responseStarted ? .closedEarly(request.host) : .reset(request.host)
+                }
                 if failure.kind == .reset, !collector.responseStarted, attemptsLeft > 0, !Task.isCancelled { continue }
                 guard TLSDiagnosis.isTLSFailure(error), let target = URL(string: request.url), let host = target.host
                 else { throw failure }
                 let cause = await TLSDiagnosis.cause(
                     of: error, host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")),
                     port: target.port ?? 443, configuration: tls.tlsConfiguration,
-                    connectTimeout: TimeAmount(configuration.connectTimeout), group: HTTPClient.defaultEventLoopGroup)
+                    connectTimeout: TimeAmount(configuration.connectTimeout), deadline: deadline,
+                    group: HTTPClient.defaultEventLoopGroup)
                 throw .tls(request.host, cause)
             }
         }
     }
 
     /// One exchange over AsyncHTTPClient.
-    private func sendTLS(_ request: PreparedRequest, headers fields: [HeaderField], deadline: NIODeadline?,
+    private func sendTLS(_ request: PreparedRequest, headers: HTTPHeaders, deadline: NIODeadline?,
                          collector: ResponseCollector) async throws -> TransportResponse
     {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(fields.count)
-        for header in fields { headers.add(name: header.name, value: header.value) }
         let outgoing = try HTTPClient.Request(
             url: request.url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers,
             body: request.body.map { .bytes($0) })
@@ -146,15 +151,15 @@ public struct HTTPClientTransport: Transport {
         }
     }
 
-    func sendPlain(_ request: PreparedRequest, headers: [HeaderField], deadline: NIODeadline?,
-                   context: TransportError.Context) async throws(TransportError) -> TransportResponse
+    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, context: TransportError.Context)
+        async throws(TransportError) -> TransportResponse
     {
         guard let target = RequestTarget(request.url) else { throw .invalidURL(request.host) }
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
                                    uri: target.path)
-        head.headers.reserveCapacity(headers.count + 1)
+        head.headers.reserveCapacity(request.headers.count + 2)
         if request.header("host") == nil { head.headers.add(name: "Host", value: target.hostHeader) }
-        for header in headers { head.headers.add(name: header.name, value: header.value) }
+        try RequestFraming.add(request, to: &head.headers)
         let outgoing = HTTP1Client.Request(endpoint: target.endpoint, head: head, body: request.body,
                                            idempotent: request.method.isIdempotent)
         do {

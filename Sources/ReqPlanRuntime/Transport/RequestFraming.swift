@@ -1,3 +1,4 @@
+import NIOHTTP1
 import ReqPlanSyntax
 
 /// How a request is framed on the wire, the same for both clients: the rules of AsyncHTTPClient's
@@ -13,13 +14,11 @@ import ReqPlanSyntax
 ///   no `Content-Length` for GET, HEAD, DELETE, CONNECT and TRACE, whose semantics expect none, and
 ///   `Content-Length: 0` for the other methods (RFC 9110, section 8.6).
 enum RequestFraming {
-    /// The headers to send for `request`: the plan's, framed as above.
+    /// Adds the headers to send for `request` to `headers`: the plan's, framed as above.
     /// - Throws: `TransportError` for a request that cannot be sent as it is.
-    static func headers(of request: PreparedRequest) throws(TransportError) -> [HeaderField] {
+    static func add(_ request: PreparedRequest, to headers: inout HTTPHeaders) throws(TransportError) {
         let bodyLength = request.body?.count ?? 0
         if request.method == .TRACE, bodyLength > 0 { throw .traceWithBody }
-        var headers: [HeaderField] = []
-        headers.reserveCapacity(request.headers.count + 1)
         for header in request.headers {
             guard isToken(header.name) else {
                 throw TransportError(.other, "the header name `\(header.name)` is not a valid HTTP token, so it cannot be sent")
@@ -31,12 +30,11 @@ enum RequestFraming {
             if header.name.equalsIgnoringCase("content-length") || header.name.equalsIgnoringCase("transfer-encoding") {
                 continue
             }
-            headers.append(header)
+            headers.add(name: header.name, value: header.value)
         }
         if bodyLength > 0 || !expectsNoBody(request.method) {
-            headers.append(HeaderField("Content-Length", String(bodyLength)))
+            headers.add(name: "Content-Length", value: String(bodyLength))
         }
-        return headers
     }
 
     /// Methods whose semantics do not anticipate a body: without one they get no `Content-Length`.

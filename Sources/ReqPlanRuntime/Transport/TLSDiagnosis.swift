@@ -62,11 +62,13 @@ enum TLSDiagnosis {
     ///   - port: the port.
     ///   - configuration: the run's TLS configuration.
     ///   - connectTimeout: the longest each probe may take to connect and shake hands.
+    ///   - deadline: the attempt's deadline, which the probes keep to.
     ///   - group: the event loops to probe on.
-    /// - Returns: the cause; `.unknown` when the probes cannot tell (the host went away, say).
+    /// - Returns: the cause; `.unknown` when the probes cannot tell (the host went away, the attempt's
+    ///   time ran out, the task was cancelled).
     static func cause(
         of error: any Error, host: String, port: Int, configuration: TLSConfiguration, connectTimeout: TimeAmount,
-        group: any EventLoopGroup
+        deadline: NIODeadline? = nil, group: any EventLoopGroup
     ) async -> Cause {
         if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname { return .hostMismatch }
         let clientCertificateGiven = !configuration.certificateChain.isEmpty
@@ -74,7 +76,7 @@ enum TLSDiagnosis {
         var anyCertificate = configuration
         if anyCertificate.certificateVerification == .none { anyCertificate.certificateVerification = .noHostnameVerification }
         let lenient = await probe(host: host, port: port, configuration: anyCertificate, acceptingAnyCertificate: true,
-                                  timeout: connectTimeout, group: group)
+                                  timeout: connectTimeout, deadline: deadline, group: group)
         guard let lenient else { return .unknown }
         guard let chain = lenient.serverCertificates else { return .handshakeFailed }
         let now = time(nil)
@@ -93,7 +95,7 @@ enum TLSDiagnosis {
         }
         // 2. The run's verification, and a certificate that records being asked for.
         let strict = await probe(host: host, port: port, configuration: configuration, acceptingAnyCertificate: false,
-                                 timeout: connectTimeout, group: group)
+                                 timeout: connectTimeout, deadline: deadline, group: group)
         guard let strict else { return .unknown }
         if strict.askedForCertificate { return clientCertificateGiven ? .clientCertificateRefused : .clientCertificateWanted }
         if !strict.completed { return .untrusted }
@@ -113,11 +115,14 @@ enum TLSDiagnosis {
         var completed: Bool
     }
 
-    /// Shakes hands with `host`:`port` and closes the connection; nil when it cannot connect.
+    /// Shakes hands with `host`:`port` and closes the connection; nil when it cannot connect or
+    /// finish in time, or the task is cancelled.
     private static func probe(
         host: String, port: Int, configuration: TLSConfiguration, acceptingAnyCertificate: Bool, timeout: TimeAmount,
-        group: any EventLoopGroup
+        deadline: NIODeadline?, group: any EventLoopGroup
     ) async -> Outcome? {
+        let timeout = deadline.map { min(timeout, $0 - .now()) } ?? timeout
+        guard timeout > .zero, !Task.isCancelled else { return nil }
         let record = ProbeRecord()
         var configuration = configuration
         // A client certificate whose key records the server asking for it and refuses to sign.
@@ -152,12 +157,21 @@ enum TLSDiagnosis {
                     try channel.pipeline.syncOperations.addHandler(HandshakeWatcher(finished: finished))
                 }
             }
-        do {
-            let channel = try await bootstrap.connect(host: host, port: port).get()
-            let timer = loop.scheduleTask(in: timeout) { finished.succeed(false) }
-            let completed = try await finished.futureResult.get()
+        // The probe ends at its first outcome, at its time limit, or when the task is cancelled; a
+        // connection made after that is closed.
+        let timer = loop.scheduleTask(in: timeout) { finished.fail(ChannelError.connectTimeout(timeout)) }
+        let connected = bootstrap.connect(host: host, port: port)
+        connected.whenFailure { finished.fail($0) }
+        finished.futureResult.whenComplete { _ in
             timer.cancel()
-            try? await channel.close()
+            connected.whenSuccess { $0.close(promise: nil) }
+        }
+        do {
+            let completed = try await withTaskCancellationHandler {
+                try await finished.futureResult.get()
+            } onCancel: {
+                finished.fail(CancellationError())
+            }
             return Outcome(serverCertificates: record.serverCertificates, askedForCertificate: record.asked,
                            completed: completed)
         } catch {
