@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -14,8 +9,10 @@ import NIOPosix
 ///
 /// It exists for speed: the throughput benchmark's run takes a third less CPU than through
 /// AsyncHTTPClient (BENCHMARKS.md, "Throughput against curl"). AsyncHTTPClient stays the
-/// client for `https://` (TLS, HTTP/2 through ALPN). Redirects are followed one level up,
-/// in `HTTPClientTransport`, so both clients follow them the same way.
+/// client for `https://` (TLS, HTTP/2 through ALPN). Redirects, framing and failure wording
+/// live one level up, in `HTTPClientTransport`, so both clients share them; what this client does
+/// itself (keep-alive, idle expiry, deadlines, the size cap, resending) matches AsyncHTTPClient,
+/// which `WireTests` checks over both.
 final class HTTP1Client: Sendable {
     struct Settings: Sendable {
         var connectTimeout: Duration
@@ -76,7 +73,7 @@ final class HTTP1Client: Sendable {
     /// Closes every idle connection; connections in use close when their exchange ends.
     func shutdown() async {
         let (idle, waiters) = pool.withLockedValue { $0.shutDown() }
-        for waiter in waiters { waiter.continuation.resume(throwing: Failure.cancelled) }
+        for waiter in waiters { waiter.resume(.failure(Failure.cancelled)) }
         // All at once: one wait, not one per connection.
         let closed = idle.map { channel in
             let promise = channel.eventLoop.makePromise(of: Void.self)
@@ -153,7 +150,7 @@ final class HTTP1Client: Sendable {
             } catch {
                 // The slot this connection would have taken goes to the next waiter.
                 if let waiter = pool.withLockedValue({ $0.giveUpSlot(endpoint) }) {
-                    waiter.continuation.resume(returning: .connect)
+                    waiter.resume(.success(.connect))
                 }
                 throw error
             }
@@ -174,15 +171,15 @@ final class HTTP1Client: Sendable {
                     }
                     guard queued else { return continuation.resume(throwing: Failure.cancelled) }
                     if let deadline {
-                        group.next().scheduleTask(deadline: deadline) { [self] in
-                            pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?
-                                .continuation.resume(throwing: Failure.timeout)
+                        let timer = group.next().scheduleTask(deadline: deadline) { [self] () -> Void in
+                            pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?.resume(.failure(Failure.timeout))
                         }
+                        // Cancelled when the wait ends first (most waits end long before the deadline).
+                        if !pool.withLockedValue({ $0.attach(timer, toWaiter: id, of: endpoint) }) { timer.cancel() }
                     }
                 }
             } onCancel: {
-                pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?
-                    .continuation.resume(throwing: Failure.cancelled)
+                pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?.resume(.failure(Failure.cancelled))
             }
         } catch {
             throw Failure(error)
@@ -243,7 +240,7 @@ final class HTTP1Client: Sendable {
         guard let (waiter, lease) = pool.withLockedValue({ $0.release(channel, of: endpoint, kept: keep) }) else {
             return
         }
-        waiter.continuation.resume(returning: lease)
+        waiter.resume(.success(lease))
     }
 
     // MARK: - The pool's state (only touched under its lock)
@@ -251,6 +248,14 @@ final class HTTP1Client: Sendable {
     private struct Waiter {
         var id: Int
         var continuation: CheckedContinuation<Lease, any Error>
+        /// Fails the wait at the request's deadline.
+        var timer: Scheduled<Void>?
+
+        /// Ends the wait (and its deadline's timer).
+        func resume(_ result: Result<Lease, any Error>) {
+            timer?.cancel()
+            continuation.resume(with: result)
+        }
     }
 
     private struct Host {
@@ -291,6 +296,13 @@ final class HTTP1Client: Sendable {
 
         mutating func enqueue(_ waiter: Waiter, for endpoint: Endpoint) {
             hosts[endpoint, default: Host()].waiters.append(waiter)
+        }
+
+        /// Gives a waiter its deadline's timer; false when it no longer waits.
+        mutating func attach(_ timer: Scheduled<Void>, toWaiter id: Int, of endpoint: Endpoint) -> Bool {
+            guard let index = hosts[endpoint]?.waiters.firstIndex(where: { $0.id == id }) else { return false }
+            hosts[endpoint]?.waiters[index].timer = timer
+            return true
         }
 
         mutating func removeWaiter(_ id: Int, of endpoint: Endpoint) -> Waiter? {

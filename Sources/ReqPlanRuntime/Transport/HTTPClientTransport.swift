@@ -101,17 +101,24 @@ public struct HTTPClientTransport: Transport {
         guard request.url.hasPrefix("https://") else {
             return try await sendPlain(request, deadline: deadline, context: context)
         }
+        return try await sendSecure(request, deadline: deadline, context: context)
+    }
+
+    /// One request over AsyncHTTPClient. As `HTTP1Client` does for plain HTTP, a request whose
+    /// connection closed before any of the response came goes again when its method is idempotent;
+    /// a TLS failure is diagnosed (`TLSDiagnosis`) to name its cause.
+    func sendSecure(_ request: PreparedRequest, deadline: NIODeadline?, context: TransportError.Context)
+        async throws(TransportError) -> TransportResponse
+    {
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headers.count + 1)
         try RequestFraming.add(request, to: &headers)
-        // As `HTTP1Client` does for plain HTTP: a request whose connection closed before any of the
-        // response came goes again, when its method is idempotent.
         var attemptsLeft = request.method.isIdempotent ? 3 : 1
         while true {
             attemptsLeft -= 1
             let collector = ResponseCollector(method: request.method, limit: context.limit)
             do {
-                return try await sendTLS(request, headers: headers, deadline: deadline, collector: collector)
+                return try await exchange(request, headers: headers, deadline: deadline, collector: collector)
             } catch {
                 var failure = TransportError.classify(error, context, responseStarted: collector.responseStarted)
                 if failure.kind == .cancelled, !Task.isCancelled {
@@ -133,7 +140,7 @@ public struct HTTPClientTransport: Transport {
     }
 
     /// One exchange over AsyncHTTPClient.
-    private func sendTLS(_ request: PreparedRequest, headers: HTTPHeaders, deadline: NIODeadline?,
+    private func exchange(_ request: PreparedRequest, headers: HTTPHeaders, deadline: NIODeadline?,
                          collector: ResponseCollector) async throws -> TransportResponse
     {
         let outgoing = try HTTPClient.Request(
