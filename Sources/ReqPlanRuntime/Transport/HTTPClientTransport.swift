@@ -51,7 +51,7 @@ public struct HTTPClientTransport: Transport {
         _ configuration: Configuration, _ body: (HTTPClientTransport) async throws -> Result
     ) async throws -> Result {
         let plain = HTTP1Client(settings: .init(connectTimeout: configuration.connectTimeout,
-                                                maxBodySize: configuration.maxBodySize,
+                                                maxBodySize: min(configuration.maxBodySize, Int(UInt32.max)),
                                                 connectionsPerHost: configuration.connectionsPerHost,
                                                 idleTimeout: configuration.idleTimeout))
         let transport = HTTPClientTransport(tls: TLSClient(configuration), plain: plain, configuration: configuration)
@@ -95,19 +95,25 @@ public struct HTTPClientTransport: Transport {
     func sendOnce(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?)
         async throws(TransportError) -> TransportResponse
     {
-        let context = TransportError.Context(host: request.host, timeout: timeout,
-                                             connectTimeout: configuration.connectTimeout,
-                                             limit: min(configuration.maxBodySize, Int(UInt32.max)))
         guard request.url.hasPrefix("https://") else {
-            return try await sendPlain(request, deadline: deadline, context: context)
+            return try await sendPlain(request, deadline: deadline, timeout: timeout)
         }
-        return try await sendSecure(request, deadline: deadline, context: context)
+        return try await sendSecure(request, deadline: deadline, timeout: timeout)
     }
+
+    /// What a failure of `request` is worded with (made only on failure: the host is parsed from the URL).
+    func failureContext(_ request: PreparedRequest, timeout: Duration?) -> TransportError.Context {
+        TransportError.Context(host: request.host, timeout: timeout, connectTimeout: configuration.connectTimeout,
+                               limit: responseLimit)
+    }
+
+    /// The largest response body accepted (a `ByteBuffer` holds at most 4 GiB).
+    var responseLimit: Int { min(configuration.maxBodySize, Int(UInt32.max)) }
 
     /// One request over AsyncHTTPClient. As `HTTP1Client` does for plain HTTP, a request whose
     /// connection closed before any of the response came goes again when its method is idempotent;
     /// a TLS failure is diagnosed (`TLSDiagnosis`) to name its cause.
-    func sendSecure(_ request: PreparedRequest, deadline: NIODeadline?, context: TransportError.Context)
+    func sendSecure(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?)
         async throws(TransportError) -> TransportResponse
     {
         var headers = HTTPHeaders()
@@ -116,11 +122,12 @@ public struct HTTPClientTransport: Transport {
         var attemptsLeft = request.method.isIdempotent ? 3 : 1
         while true {
             attemptsLeft -= 1
-            let collector = ResponseCollector(method: request.method, limit: context.limit)
+            let collector = ResponseCollector(method: request.method, limit: responseLimit)
             do {
                 return try await exchange(request, headers: headers, deadline: deadline, collector: collector)
             } catch {
-                var failure = TransportError.classify(error, context, responseStarted: collector.responseStarted)
+                var failure = TransportError.classify(error, failureContext(request, timeout: timeout),
+                                                      responseStarted: collector.responseStarted)
                 if failure.kind == .cancelled, !Task.isCancelled {
                     // Not this task's cancellation: AsyncHTTPClient cancelled the request because its
                     // connection went away.
@@ -158,7 +165,7 @@ public struct HTTPClientTransport: Transport {
         }
     }
 
-    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, context: TransportError.Context)
+    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?)
         async throws(TransportError) -> TransportResponse
     {
         guard let target = RequestTarget(request.url) else { throw .invalidURL(request.host) }
@@ -175,7 +182,7 @@ public struct HTTPClientTransport: Transport {
                                      headers: response.head.headers.map { HeaderField($0.name, $0.value) },
                                      body: response.body)
         } catch {
-            throw .classify(error, context)
+            throw .classify(error, failureContext(request, timeout: timeout))
         }
     }
 }

@@ -72,9 +72,9 @@ enum TLSDiagnosis {
     ) async -> Cause {
         if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname { return .hostMismatch }
         let clientCertificateGiven = !configuration.certificateChain.isEmpty
-        // 1. Any certificate accepted, and kept.
+        // 1. Any certificate accepted, and kept (the callback is called only when verification is on).
         var anyCertificate = configuration
-        if anyCertificate.certificateVerification == .none { anyCertificate.certificateVerification = .noHostnameVerification }
+        anyCertificate.certificateVerification = .noHostnameVerification
         let lenient = await probe(host: host, port: port, configuration: anyCertificate, acceptingAnyCertificate: true,
                                   timeout: connectTimeout, deadline: deadline, group: group)
         guard let lenient else { return .unknown }
