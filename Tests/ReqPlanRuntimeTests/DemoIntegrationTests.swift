@@ -9,14 +9,15 @@ import Testing
 /// Runs a plan against a real demo API on loopback over the production transport.
 func runAgainstDemo(
     _ yaml: String, baseURL: String, transport: HTTPClientTransport.Configuration = .init(),
-    planDirectory: URL = URL(fileURLWithPath: NSTemporaryDirectory()), backoffScale: Double = 0.05
+    planDirectory: URL = URL(fileURLWithPath: NSTemporaryDirectory()), backoffScale: Double = 0.05,
+    observer: any ExecutionObserver = NoObserver()
 ) async throws -> RunResult {
     let graph = try makeGraph(yaml.replacingOccurrences(of: "BASE_URL", with: baseURL))
     var configuration = RunConfiguration(files: FileAccess(planDirectory: planDirectory))
     configuration.backoffScale = backoffScale
     return try await HTTPClientTransport.with(transport) { client in
         let executor = Executor(graph: graph, transport: client, inputs: RunInputs(values: [:], environment: [:]),
-                                configuration: configuration)
+                                configuration: configuration, observer: observer)
         return await executor.run()
     }
 }
