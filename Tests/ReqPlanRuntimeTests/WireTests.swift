@@ -341,10 +341,10 @@ import Testing
     @Test(arguments: Wire.allCases) func keptAliveConnectionsExpireWhenIdle(_ wire: Wire) async throws {
         try await wire.withDemo { base in
             var configuration = wire.configuration()
-            configuration.idleTimeout = .milliseconds(300)
+            configuration.idleTimeout = .milliseconds(500)
             let peers = try await HTTPClientTransport.with(configuration) { transport in
                 var peers: [String] = []
-                for pause in [Duration.zero, .zero, .milliseconds(900)] {
+                for pause in [Duration.zero, .zero, .milliseconds(1500)] {
                     try await Task.sleep(for: pause)
                     let response = try await transport.send(
                         PreparedRequest(method: .GET, url: base + "/connection/0", headers: [], body: nil), timeout: nil)
