@@ -25,7 +25,7 @@ import NIOCore
 /// | `POST /upload`, `GET /files/{id}/{name}` | multipart upload (201, `{"id", "url", "name", "size"}`); download |
 ///
 /// Fault endpoints (tests and benchmarks) are documented in `DemoRoutes+Faults.swift`, header
-/// endpoints in `DemoRoutes+Headers.swift`.
+/// endpoints in `DemoRoutes+Headers.swift`, the transport's wire endpoints in `DemoRoutes+Wire.swift`.
 /// `HEAD` is answered for every `GET` route, and unknown routes give a 404 JSON error.
 struct DemoRoutes: Sendable {
     /// The data shared by all requests.
@@ -46,6 +46,7 @@ struct DemoRoutes: Sendable {
         registerFiles(on: router)
         registerFaults(on: router)
         registerHeaders(on: router)
+        registerWire(on: router)
     }
 
     // MARK: Responses

@@ -250,16 +250,7 @@ enum Golden {
 
 /// Runs a Python 3 script with arguments; returns its exit status and output.
 func runPython(_ script: String, arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "-c", script] + arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    try runCommand("python3", ["-c", script] + arguments)
 }
 
 /// A fresh temporary folder.
