@@ -4,8 +4,9 @@ import HummingbirdHTTP2
 /// A self-signed certificate for `127.0.0.1` and `localhost`, valid until 2126, so tests can
 /// exercise TLS verification (and `--insecure`) against the demo API. It protects nothing: the
 /// key is public, in this file.
-enum DemoTLS {
-    static let certificate = """
+public enum DemoTLS {
+    /// The certificate (PEM), which tests trust as a root.
+    public static let certificate = """
 -----BEGIN CERTIFICATE-----
 MIIDJzCCAg+gAwIBAgIUGv28mU4YRgPL2EYMlgCX7RfU6PIwDQYJKoZIhvcNAQEL
 BQAwFDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyMTExMjQyNVoYDzIxMjYx
@@ -59,7 +60,7 @@ KS2Y86t5vhTnIu9Y+Vhdv1g=
 """
 
     /// The server's TLS configuration (HTTP/2 and HTTP/1.1 offered through ALPN).
-    static func configuration() throws -> TLSConfiguration {
+    public static func configuration() throws -> TLSConfiguration {
         TLSConfiguration.makeServerConfiguration(
             certificateChain: [.certificate(try NIOSSLCertificate(bytes: Array(certificate.utf8), format: .pem))],
             privateKey: .privateKey(try NIOSSLPrivateKey(bytes: Array(privateKey.utf8), format: .pem)))

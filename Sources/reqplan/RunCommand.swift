@@ -31,6 +31,14 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Do not verify TLS certificates (dangerous).")
     var insecure = false
 
+    @Option(name: .customLong("connect-timeout"),
+            help: ArgumentHelp("Time allowed to open a connection (default 10s).", valueName: "duration"))
+    var connectTimeout: String?
+
+    @Flag(name: .customLong("no-follow-redirects"),
+          help: "Return 3xx responses as they are, unless a request says `follow_redirects: true`.")
+    var noFollowRedirects = false
+
     @Option(name: .customLong("cookie-jar"),
             help: ArgumentHelp("Load cookies from FILE before the run (if it exists) and save them to it after "
                                + "(the Netscape format of curl -b/-c and Hurl).", valueName: "file"))
@@ -101,6 +109,9 @@ struct RunCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if let connectTimeout, (try? PlanDuration.parse(connectTimeout))?.milliseconds ?? 0 <= 0 {
+            throw ValidationError("--connect-timeout must be a duration such as 5s or 500ms, not `\(connectTimeout)`")
+        }
         for report in reports {
             do {
                 _ = try ReportDestination(parsing: report)
@@ -129,6 +140,10 @@ struct RunCommand: AsyncParsableCommand {
         if insecure { writeError("warning: TLS certificate verification is OFF (--insecure)\n") }
         var transportConfiguration = HTTPClientTransport.Configuration()
         transportConfiguration.verifyCertificates = !insecure
+        transportConfiguration.followRedirects = !noFollowRedirects
+        if let timeout = connectTimeout.flatMap({ try? PlanDuration.parse($0) }) {
+            transportConfiguration.connectTimeout = timeout.duration
+        }
         transportConfiguration.maxBodySize = maxResponseSize
         transportConfiguration.connectionsPerHost = max(8, concurrency ?? prepared.graph.plan.concurrency?.value ?? 64)
         var configuration = RunConfiguration(

@@ -250,7 +250,7 @@ enum Golden {
 
 /// Runs a Python 3 script with arguments; returns its exit status and output.
 func runPython(_ script: String, arguments: [String]) throws -> (status: Int32, output: String) {
-    try ExternalServers.runToEnd("/usr/bin/env", ["python3", "-c", script] + arguments)
+    try runCommand("python3", ["-c", script] + arguments)
 }
 
 /// A fresh temporary folder.

@@ -9,14 +9,15 @@ import Testing
 /// Runs a plan against a real demo API on loopback over the production transport.
 func runAgainstDemo(
     _ yaml: String, baseURL: String, transport: HTTPClientTransport.Configuration = .init(),
-    planDirectory: URL = URL(fileURLWithPath: NSTemporaryDirectory()), backoffScale: Double = 0.05
+    planDirectory: URL = URL(fileURLWithPath: NSTemporaryDirectory()), backoffScale: Double = 0.05,
+    observer: any ExecutionObserver = NoObserver()
 ) async throws -> RunResult {
     let graph = try makeGraph(yaml.replacingOccurrences(of: "BASE_URL", with: baseURL))
     var configuration = RunConfiguration(files: FileAccess(planDirectory: planDirectory))
     configuration.backoffScale = backoffScale
     return try await HTTPClientTransport.with(transport) { client in
         let executor = Executor(graph: graph, transport: client, inputs: RunInputs(values: [:], environment: [:]),
-                                configuration: configuration)
+                                configuration: configuration, observer: observer)
         return await executor.run()
     }
 }
@@ -113,20 +114,6 @@ let demoPlanHeader = """
         }
     }
 
-    @Test func requestTimeoutFailsWithTimeoutReason() async throws {
-        try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  slow: { timeout: 200ms, request: { url: /delay/5000 } }
-                  slow_body: { timeout: 300ms, request: { url: /slow-body } }
-                """, baseURL: base)
-            #expect(result.results["slow"]?.state == .failed)
-            #expect(result.results["slow"]?.reason?.kind == .timeout)
-            #expect(result.results["slow"]?.reason?.message.contains("timed out after 200ms") == true)
-            #expect(result.results["slow_body"]?.reason?.kind == .timeout)
-        }
-    }
-
     @Test func groupAndPlanTimeouts() async throws {
         try await DemoAPI.withServer { base in
             let result = try await runAgainstDemo(demoPlanHeader + """
@@ -160,71 +147,6 @@ let demoPlanHeader = """
         }
     }
 
-    @Test func transportFailuresNameHostAndCause() async throws {
-        try await DemoAPI.withServer { base in
-            var small = HTTPClientTransport.Configuration()
-            small.maxBodySize = 1 << 20
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  refused: { request: { url: "http://127.0.0.1:1/nothing" } }
-                  reset: { request: { url: /reset } }
-                  huge: { request: { url: "/huge?mb=8" } }
-                  invalid: { request: { url: /invalid-json }, expect: { body: { ok: { exists: true } } } }
-                """, baseURL: base, transport: small)
-            #expect(result.results["refused"]?.reason?.kind == .transport)
-            #expect(result.results["refused"]?.reason?.message.contains("127.0.0.1:1") == true)
-            #expect(result.results["reset"]?.state == .failed)
-            #expect(result.results["reset"]?.reason?.kind == .transport)
-            #expect(result.results["huge"]?.reason?.kind == .bodyTooLarge)
-            #expect(result.results["invalid"]?.reason?.kind == .expectation)
-        }
-    }
-
-    @Test func requestsAreBuiltAsWritten() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data("file-bytes".utf8).write(to: directory.appendingPathComponent("a.txt"))
-        try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader.replacingOccurrences(of: "defaults: {", with: "defaults: { headers: { X-Default: d, X-Over: default },") + """
-                steps:
-                  query:
-                    request:
-                      url: /echo
-                      query: { q: "a b&c=d/é", tag: [x, y] }
-                      headers: { X-Over: mine }
-                  form: { request: { method: POST, url: /echo, form: { name: "a b", n: 3 } } }
-                  json: { request: { method: POST, url: /echo, json: { n: 3, list: [true, null] } } }
-                  multipart:
-                    request:
-                      method: POST
-                      url: /echo
-                      multipart:
-                        note: hello
-                        file: { file: a.txt, content_type: text/plain }
-                outputs:
-                  query: ${{ steps.query.body.query }}
-                  headers: ${{ steps.query.body.headers }}
-                  form: ${{ steps.form.body.body.text }}
-                  json: ${{ steps.json.body.body.text }}
-                  multipart: ${{ steps.multipart.body.body.text }}
-                """, baseURL: base, planDirectory: directory)
-            #expect(result.exitCode == 0, "\(result.results.mapValues { $0.reason?.message ?? "" })")
-            let outputs = Dictionary(result.outputs.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
-            let raw = outputs["query"]?["raw"] ?? outputs["query"] ?? .null
-            #expect(raw.interpolated.contains("q=a%20b%26c%3Dd%2F%C3%A9&tag=x&tag=y"))
-            let headers = outputs["headers"]?.jsonText() ?? ""
-            #expect(headers.contains("x-default"))
-            #expect(headers.contains("mine"))
-            #expect(!headers.contains("\"default\""))
-            #expect(outputs["form"]?.interpolated == "name=a+b&n=3")
-            #expect(outputs["json"]?.interpolated == #"{"n":3,"list":[true,null]}"#)
-            let multipart = outputs["multipart"]?.interpolated ?? ""
-            #expect(multipart.contains("name=\"note\""))
-            #expect(multipart.contains("filename=\"a.txt\""))
-            #expect(multipart.contains("file-bytes"))
-        }
-    }
-
     @Test func filesOutsideThePlanFolderAreRefused() async throws {
         try await DemoAPI.withServer { base in
             let result = try await runAgainstDemo(demoPlanHeader + """
@@ -233,100 +155,6 @@ let demoPlanHeader = """
                 """, baseURL: base)
             #expect(result.results["up"]?.state == .failed)
             #expect(result.results["up"]?.reason?.message.contains("outside the plan's folder") == true)
-        }
-    }
-}
-
-/// The HTTP version the demo API saw a request arrive over.
-private func httpVersion(at base: String, transport: HTTPClientTransport.Configuration = .init()) async throws
-    -> String?
-{
-    let echo = try await runAgainstDemo(demoPlanHeader + """
-        steps:
-          echo: { request: { url: /echo } }
-        outputs:
-          protocol: ${{ steps.echo.body.protocol }}
-        """, baseURL: base, transport: transport)
-    guard case .string(let version)? = echo.outputs.first?.value else { return nil }
-    return version
-}
-
-@Suite(.serialized) struct DemoTransportTests {
-    @Test func redirectsAreFollowedUpToTheLimit() async throws {
-        try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  few: { request: { url: /redirect/3 }, expect: { body: { redirected: true } } }
-                  many: { request: { url: /redirect/20 } }
-                """, baseURL: base)
-            #expect(result.results["few"]?.state == .succeeded)
-            #expect(result.results["many"]?.state == .failed)
-            #expect(result.results["many"]?.reason?.message.contains("too many redirects") == true)
-        }
-    }
-
-    @Test func certificatesAreVerifiedUnlessInsecure() async throws {
-        try await DemoAPI.withServer(tls: true) { base in
-            let plan = """
-                reqplan: 1
-                defaults: { base_url: "BASE_URL" }
-                steps:
-                  home: { retry: 3, request: { url: /home } }
-                """
-            let strict = try await runAgainstDemo(plan, baseURL: base)
-            let failed = try #require(strict.results["home"])
-            #expect(failed.state == .failed)
-            #expect(failed.reason?.kind == .transport)
-            #expect(failed.reason?.message.contains("TLS") == true, "\(failed.reason?.message ?? "")")
-            #expect(failed.attempts.count == 1, "a certificate failure is not retried")
-            var insecure = HTTPClientTransport.Configuration()
-            insecure.verifyCertificates = false
-            let relaxed = try await runAgainstDemo(plan, baseURL: base, transport: insecure)
-            #expect(relaxed.results["home"]?.state == .succeeded, "\(relaxed.results["home"]?.reason?.message ?? "")")
-            // Over TLS the client and the server agree on HTTP/2 through ALPN.
-            let version = try await httpVersion(at: base, transport: insecure)
-            #expect(version == "HTTP/2")
-        }
-    }
-
-    @Test func plainHTTPUsesHTTP11() async throws {
-        try await DemoAPI.withServer { base in
-            let version = try await httpVersion(at: base)
-            #expect(version == "HTTP/1.1")
-        }
-    }
-
-    @Test func compressedResponsesAreDecompressed() async throws {
-        try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  zipped: { request: { url: /gzip }, expect: { body: { compressed: true } } }
-                outputs:
-                  length: ${{ length(steps.zipped.body.text) }}
-                """, baseURL: base)
-            #expect(result.results["zipped"]?.state == .succeeded, "\(result.results["zipped"]?.reason?.message ?? "")")
-            #expect(result.outputs[0].value == .int(8 * 64))
-        }
-    }
-
-    @Test func rawBodiesAndFilesAreSentAsWritten() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data([0, 1, 2, 255]).write(to: directory.appendingPathComponent("blob.bin"))
-        try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  raw: { request: { method: PUT, url: /echo, body: "line one\\nline ${{ 1 == 1 }}", headers: { Content-Type: text/csv } } }
-                  file: { request: { method: POST, url: /echo, body_file: blob.bin } }
-                outputs:
-                  raw: ${{ steps.raw.body.body.text }}
-                  type: ${{ steps.raw.body.headers }}
-                  file: ${{ steps.file.body.body.base64 }}
-                """, baseURL: base, planDirectory: directory)
-            #expect(result.exitCode == 0)
-            #expect(result.outputs[0].value == .string("line one\nline true"))
-            #expect(result.outputs[1].value.jsonText().contains("text/csv"))
-            #expect(result.outputs[2].value == .string("AAEC/w=="))
         }
     }
 }

@@ -7,17 +7,16 @@ import Testing
     @Test(.enabled(if: ExternalServers.canRun(.openssl)))
     func testCertificatesHaveTheDatesAndNamesTheySay() throws {
         let certificates = try TestCertificates.make()
-        let openssl = try #require(ExternalServers.executable("openssl"))
         func text(_ pair: TestCertificates.Pair) throws -> String {
-            try ExternalServers.runToEnd(openssl, ["x509", "-in", pair.certificate.path, "-noout", "-dates", "-ext",
-                                                   "subjectAltName"]).output
+            try runCommand("openssl", ["x509", "-in", pair.certificate.path, "-noout", "-dates", "-ext",
+                                       "subjectAltName"]).output
         }
         #expect(try text(certificates.expired).contains("notAfter=Feb  1 00:00:00 2020 GMT"))
         #expect(try text(certificates.notYetValid).contains("notBefore=Jan  1 00:00:00 2100 GMT"))
         #expect(try text(certificates.wrongHost).contains("DNS:other.example"))
         #expect(try text(certificates.server).contains("IP Address:127.0.0.1"))
         let verify = { (pair: TestCertificates.Pair) in
-            try ExternalServers.runToEnd(openssl, ["verify", "-CAfile", certificates.ca.path, pair.certificate.path])
+            try runCommand("openssl", ["verify", "-CAfile", certificates.ca.path, pair.certificate.path])
         }
         #expect(try verify(certificates.server).status == 0)
         #expect(try verify(certificates.client).status == 0)
@@ -29,17 +28,16 @@ import Testing
     @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .curl)))
     func nginxServesTheSessionAPIOverHTTPAndHTTPS() async throws {
         let nginx = try await Nginx.shared()
-        let curl = try #require(ExternalServers.executable("curl"))
-        let plain = try ExternalServers.runToEnd(curl, ["-s", "\(nginx.plainURL)/json"]).output
+        let plain = try runCommand("curl", ["-s", "\(nginx.plainURL)/json"]).output
         #expect(plain == #"{"ok":true,"server":"nginx"}"#)
-        let login = try ExternalServers.runToEnd(curl, ["-s", "-i", "--http2", "--cacert", nginx.certificates.ca.path,
+        let login = try runCommand("curl", ["-s", "-i", "--http2", "--cacert", nginx.certificates.ca.path,
                                                         "-X", "POST", "\(nginx.tlsURL)/login"]).output
         #expect(login.hasPrefix("HTTP/2 200"))
         #expect(login.contains("set-cookie: session=\(nginx.sessionToken); Path=/; HttpOnly"))
-        let anonymous = try ExternalServers.runToEnd(curl, ["-s", "-o", "/dev/null", "-w", "%{http_code}",
+        let anonymous = try runCommand("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}",
                                                             "\(nginx.plainURL)/me"]).output
         #expect(anonymous == "401")
-        let known = try ExternalServers.runToEnd(curl, ["-s", "-b", "session=\(nginx.sessionToken)", "\(nginx.plainURL)/me"])
+        let known = try runCommand("curl", ["-s", "-b", "session=\(nginx.sessionToken)", "\(nginx.plainURL)/me"])
         #expect(known.output == #"{"user":"alice"}"#)
         #expect(nginx.accessLog.contains("GET /me"))
     }
@@ -49,10 +47,9 @@ import Testing
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start()
         defer { proxy.stop() }
-        let curl = try #require(ExternalServers.executable("curl"))
-        #expect(try ExternalServers.runToEnd(curl, ["-s", "-x", proxy.url, "\(nginx.plainURL)/json"]).output
+        #expect(try runCommand("curl", ["-s", "-x", proxy.url, "\(nginx.plainURL)/json"]).output
             .contains("nginx"))
-        #expect(try ExternalServers.runToEnd(curl, ["-s", "-x", proxy.url, "--cacert", nginx.certificates.ca.path,
+        #expect(try runCommand("curl", ["-s", "-x", proxy.url, "--cacert", nginx.certificates.ca.path,
                                                     "\(nginx.tlsURL)/json"]).output.contains("nginx"))
         #expect(proxy.requests == ["GET \(nginx.plainURL)/json HTTP/1.1", "CONNECT 127.0.0.1:\(nginx.tlsPort) HTTP/1.1"])
     }
@@ -60,8 +57,7 @@ import Testing
     @Test(.enabled(if: ExternalServers.canRun(.httpbin, .curl)))
     func httpbinAnswersUnderGunicorn() async throws {
         let httpbin = try await Httpbin.shared()
-        let curl = try #require(ExternalServers.executable("curl"))
-        let output = try ExternalServers.runToEnd(curl, ["-s", "\(httpbin.url)/cookies/set?a=1", "-c", "-"]).output
+        let output = try runCommand("curl", ["-s", "\(httpbin.url)/cookies/set?a=1", "-c", "-"]).output
         #expect(output.contains("\ta\t1"))
     }
 

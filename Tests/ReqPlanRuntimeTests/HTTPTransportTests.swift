@@ -8,8 +8,9 @@ import Testing
 
 @testable import ReqPlanRuntime
 
-/// The transport's own behaviour: URLs on the wire, redirects, and the plain-HTTP client's
-/// connection pool (keep-alive, the per-host limit, closed connections), against the demo API.
+/// The transport's parts on their own: URLs on the wire, redirect rules, and the plain-HTTP client's
+/// connection pool (the per-host limit, waiting for a connection), against the demo API. How the
+/// transport behaves over both clients is in `WireTests`.
 @Suite(.serialized) struct HTTPTransportTests {
     // MARK: URLs on the wire
 
@@ -96,82 +97,7 @@ import Testing
         #expect(Redirect.request(following: redirect(200, to: "/x"), of: get) == nil)
     }
 
-    @Test func redirectsAcrossHostsDropCredentialsOverTheNetwork() async throws {
-        try await DemoAPI.withServer { base in
-            // 127.0.0.1 and localhost are different origins on the same server.
-            let other = base.replacingOccurrences(of: "127.0.0.1", with: "localhost")
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                defaults: { base_url: "BASE_URL", headers: { Authorization: "Bearer secret-token" } }
-                steps:
-                  same: { request: { url: "/redirect-to?url=/echo" } }
-                  cross: { request: { url: "/redirect-to?url=\(other)/echo" } }
-                  see_other:
-                    request: { method: POST, url: "/redirect-to?url=/echo&status=303", json: { a: 1 } }
-                  temporary:
-                    request: { method: POST, url: "/redirect-to?url=/echo&status=307", json: { a: 1 } }
-                outputs:
-                  same: ${{ contains(json(steps.same.body.headers), 'Bearer secret-token') }}
-                  cross: ${{ contains(json(steps.cross.body.headers), 'Bearer secret-token') }}
-                  see_other_method: ${{ steps.see_other.body.method }}
-                  see_other_size: ${{ steps.see_other.body.body.size }}
-                  temporary_method: ${{ steps.temporary.body.method }}
-                  temporary_body: ${{ steps.temporary.body.body.text }}
-                """, baseURL: base)
-            #expect(result.exitCode == 0, "\(result.results.mapValues { $0.reason?.message ?? "" })")
-            #expect(result.outputs.map(\.value) == [
-                .bool(true), .bool(false), .string("GET"), .int(0), .string("POST"), .string(#"{"a":1}"#),
-            ])
-        }
-    }
-
-    @Test func schemesCountOnlyAtTheStartAndInAnyCase() async throws {
-        try await DemoAPI.withServer { base in
-            let upper = base.replacingOccurrences(of: "http://", with: "HTTP://")
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  upper: { request: { url: "\(upper)/echo" } }
-                  relative: { request: { url: "/echo?next=https://app.example/x" } }
-                outputs:
-                  next: ${{ steps.relative.body.query.params[0].value }}
-                """, baseURL: base)
-            #expect(result.results["upper"]?.state == .succeeded, "\(result.results["upper"]?.reason?.message ?? "")")
-            #expect(result.outputs[0].value == .string("https://app.example/x"))
-        }
-    }
-
-    @Test func aRedirectBackToAVisitedURLFailsAtOnce() async throws {
-        try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  loop: { request: { url: /redirect-loop } }
-                """, baseURL: base)
-            let loop = try #require(result.results["loop"])
-            #expect(loop.state == .failed)
-            #expect(loop.reason?.message.contains("too many redirects") == true)
-            #expect(loop.reason?.message.contains("redirects back to itself") == true, "\(loop.reason?.message ?? "")")
-        }
-    }
-
-    // MARK: The plain-HTTP connection pool
-
-    @Test func keptAliveConnectionsAreReused() async throws {
-        try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  a: { request: { url: /connection/0 } }
-                  b: { needs: [a], request: { url: /connection/0 } }
-                  c: { needs: [b], request: { url: /connection/0 } }
-                outputs:
-                  a: ${{ steps.a.body.peer }}
-                  b: ${{ steps.b.body.peer }}
-                  c: ${{ steps.c.body.peer }}
-                """, baseURL: base)
-            #expect(result.exitCode == 0)
-            let peers = result.outputs.map(\.value)
-            #expect(peers.count == 3 && Set(peers).count == 1, "one connection for three requests in a row: \(peers)")
-        }
-    }
+    // MARK: The plain-HTTP connection pool (HTTP1Client's own; AsyncHTTPClient has its own pool)
 
     @Test func connectionsPerHostBoundsConnectionsAndQueuesTheRest() async throws {
         try await DemoAPI.withServer { base in
@@ -221,103 +147,6 @@ import Testing
             let after = try await client.execute(request("/connection/0"), deadline: .now() + .seconds(5))
             #expect(after.head.status == .ok)
             await client.shutdown()
-        }
-    }
-
-    @Test func aKeptAliveConnectionClosedUnderARequestIsRetriedOnlyWhenIdempotent() async throws {
-        try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  mark: { request: { url: /close-next } }
-                  again: { needs: [mark], request: { url: /connection/0 } }
-                  mark_post: { needs: [again], request: { url: /close-next } }
-                  post: { needs: [mark_post], request: { method: POST, url: /delay/0 } }
-                outputs:
-                  marked: ${{ steps.mark.body.peer }}
-                  again: ${{ steps.again.body.peer }}
-                """, baseURL: base)
-            let again = try #require(result.results["again"])
-            #expect(again.state == .succeeded, "\(again.reason?.message ?? "")")
-            #expect(again.attempts.count == 1, "resent by the client, not retried by the plan")
-            let peers = result.outputs.map(\.value)
-            #expect(peers.count == 2 && peers[0] != peers[1], "the GET went again on a new connection: \(peers)")
-            // A POST may have been acted on: it fails rather than being sent twice.
-            let post = try #require(result.results["post"])
-            #expect(post.state == .failed)
-            #expect(post.reason?.kind == .transport)
-            #expect(post.reason?.message.contains("reset") == true, "\(post.reason?.message ?? "")")
-        }
-    }
-
-    @Test func aBodyThatEndsWhenTheServerClosesIsReadWhole() async throws {
-        // HTTP/1.0 style: no Content-Length, no chunks; the body is everything until the close.
-        let response = "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{\"ok\": true, \"n\": 1}"
-        try await RawServer.with(response) { base in
-            let result = try await runAgainstDemo("""
-                reqplan: 1
-                steps:
-                  old: { request: { url: "BASE_URL/x" }, expect: { body: { ok: true } } }
-                  again: { needs: [old], request: { url: "BASE_URL/y" } }
-                outputs:
-                  n: ${{ steps.old.body.n }}
-                """, baseURL: base)
-            #expect(result.exitCode == 0, "\(result.results.mapValues { $0.reason?.message ?? "" })")
-            #expect(result.outputs[0].value == .int(1))
-            // The closed connection is not reused: the next request opens another.
-            #expect(result.results["again"]?.state == .succeeded)
-        }
-    }
-
-    @Test func nonASCIIQueryTextIsPercentEncodedOnTheWire() async throws {
-        try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  echo: { request: { url: "/echo?name=caf\u{e9}" } }
-                outputs:
-                  raw: ${{ steps.echo.body.query.raw }}
-                  name: ${{ steps.echo.body.query.params[0].value }}
-                """, baseURL: base)
-            #expect(result.exitCode == 0, "\(result.results["echo"]?.reason?.message ?? "")")
-            #expect(result.outputs[0].value == .string("name=caf%C3%A9"))
-            #expect(result.outputs[1].value == .string("caf\u{e9}"))
-        }
-    }
-}
-
-/// A raw TCP server on loopback for what the demo API cannot send: it answers each connection's
-/// first bytes with `response`, exactly as given, then closes the connection.
-enum RawServer {
-    static func with(_ response: String, _ body: (String) async throws -> Void) async throws {
-        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .childChannelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(Responder(response: response))
-                }
-            }
-            .bind(host: "127.0.0.1", port: 0).get()
-        let port = try #require(server.localAddress?.port)
-        do {
-            try await body("http://127.0.0.1:\(port)")
-        } catch {
-            try? await server.close()
-            throw error
-        }
-        try await server.close()
-    }
-
-    final class Responder: ChannelInboundHandler {
-        typealias InboundIn = ByteBuffer
-        let response: String
-        var answered = false
-
-        init(response: String) { self.response = response }
-
-        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard !answered else { return }
-            answered = true
-            let written = context.eventLoop.makePromise(of: Void.self)
-            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
-            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: response)), promise: written)
         }
     }
 }

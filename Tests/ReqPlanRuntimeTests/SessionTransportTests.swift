@@ -232,8 +232,7 @@ import Testing
         // `openssl rehash` names a folder's certificates by their subject hash, as SSL_CERT_DIR needs.
         let folder = try ExternalServers.makeTemporaryFolder("cadir")
         try FileManager.default.copyItem(at: nginx.certificates.ca, to: folder.appendingPathComponent("ca.pem"))
-        let openssl = try #require(ExternalServers.executable("openssl"))
-        try #require(try ExternalServers.runToEnd(openssl, ["rehash", folder.path]).status == 0)
+        try #require(try runCommand("openssl", ["rehash", folder.path]).status == 0)
         for environment in [["SSL_CERT_FILE": nginx.certificates.ca.path], ["SSL_CERT_DIR": folder.path],
                             ["SSL_CERT_FILE": nginx.certificates.otherCA.path, "SSL_CERT_DIR": folder.path]]
         {
@@ -268,7 +267,7 @@ import Testing
             try await HTTPClientTransport.with(configuration) { transport in
                 let response = try await transport.send(request(.GET, "\(nginx.mtlsURL)/"), timeout: .seconds(10))
                 #expect(response.status == 200)
-                #expect(String(decoding: response.body, as: UTF8.self).contains("reqplan test client"))
+                #expect(String(decoding: response.body, as: UTF8.self).contains("reqplan-test-client"))
             }
         }
         try await HTTPClientTransport.with(try configuration(nginx)) { transport in
@@ -306,8 +305,7 @@ import Testing
         let garbage = folder.appendingPathComponent("garbage.pem")
         try "not a certificate".write(to: garbage, atomically: true, encoding: .utf8)
         let encrypted = folder.appendingPathComponent("encrypted.key")
-        let openssl = try #require(ExternalServers.executable("openssl"))
-        try #require(try ExternalServers.runToEnd(openssl, ["pkey", "-in", certificates.client.key.path, "-aes256",
+        try #require(try runCommand("openssl", ["pkey", "-in", certificates.client.key.path, "-aes256",
                                                            "-passout", "pass:x", "-out", encrypted.path]).status == 0)
         let cases: [(String?, String?, String?, [String: String], String)] = [
             (folder.appendingPathComponent("missing.pem").path, nil, nil, [:], "--cacert `\(folder.path)/missing.pem`: no such file"),

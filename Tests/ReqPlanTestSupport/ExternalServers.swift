@@ -43,9 +43,7 @@ public enum ExternalServers {
             let found: Bool
             switch tool {
             case .httpbin:
-                found = executable("python3").map { python in
-                    (try? runToEnd(python, ["-c", "import httpbin, gunicorn"]).status) == 0
-                } ?? false
+                found = (try? runCommand("python3", ["-c", "import httpbin, gunicorn"]).status) == 0
             default:
                 found = executable(tool.rawValue) != nil
             }
@@ -67,24 +65,6 @@ public enum ExternalServers {
     /// installed or required).
     static func require(_ tool: Tool) throws {
         guard isInstalled(tool) else { throw ServerError("\(tool.rawValue) is not installed (.ci/run installs it)") }
-    }
-
-    /// Runs a program to its end and returns its status and output (both streams).
-    @discardableResult
-    public static func runToEnd(_ program: String, _ arguments: [String], in directory: URL? = nil)
-        throws -> (status: Int32, output: String)
-    {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: program)
-        process.arguments = arguments
-        if let directory { process.currentDirectoryURL = directory }
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     /// A new private temporary folder.

@@ -10,6 +10,9 @@ public struct EvaluationContext: Sendable {
     public var environment: [String: String]
     /// Looks up a finished step's result as a value (`nil` when unknown or not finished).
     public var step: @Sendable (String) -> Value?
+    /// Why a finished step's body could not be read as the JSON its response announced, if so
+    /// (`StepResult.bodyProblem`): a path into that body fails with it.
+    public var stepBodyProblem: @Sendable (String) -> String? = { _ in nil }
     /// for_each item values in scope, by item name.
     public var items: [String: Value]
     /// `success()`: every dependency succeeded.

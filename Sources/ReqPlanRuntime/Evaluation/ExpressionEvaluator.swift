@@ -112,6 +112,13 @@ public enum ExpressionEvaluator {
                 }
                 start = context.step(id) ?? .null
                 rest = rest.dropFirst()
+                // A path into a body that should have been JSON but is not fails with why, not with null.
+                if rest.count >= 2, case .member("body") = rest[rest.startIndex].value,
+                    let problem = context.stepBodyProblem(id)
+                {
+                    throw EvaluationError("cannot read `steps.\(id).body\(rest.dropFirst().map(\.value.description).joined())`: \(problem)",
+                                          at: rest[rest.startIndex + 1].range)
+                }
                 // Header names are case-insensitive: results store them in lower case.
                 if rest.count >= 2, case .member("headers") = rest[rest.startIndex].value,
                     case .member(let header) = rest[rest.startIndex + 1].value

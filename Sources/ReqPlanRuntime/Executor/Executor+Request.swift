@@ -115,10 +115,10 @@ extension Executor {
                 result.status = response.status
                 result.responseSize = response.body.count
                 // Parse the body only when a matcher or a later step reads it.
-                let body = keepBody || expectation?.body != nil ? Self.decodeBody(response) : .null
+                let (body, bodyProblem) = keepBody || expectation?.body != nil ? Self.decodeBody(response) : (.null, nil)
                 let problems = ExpectationChecker.check(
                     expectation, status: response.status, headers: response.headers, body: body,
-                    duration: attemptDuration, in: context)
+                    bodyProblem: bodyProblem, duration: attemptDuration, in: context)
                 if problems.isEmpty {
                     result.state = .succeeded
                     result.reason = nil
@@ -135,6 +135,7 @@ extension Executor {
                     retryAfter = Self.retryAfter(response.header("retry-after"))
                 }
                 result.body = keepBody ? body : nil
+                result.bodyProblem = keepBody ? bodyProblem : nil
                 result.headers = keepHeaders ? response.headers.map { ($0.name, $0.value) } : nil
             }
 
@@ -194,11 +195,26 @@ extension Executor {
         return .milliseconds(Int64(max(0, date.timeIntervalSinceNow) * 1000))
     }
 
-    /// The body as a value: parsed JSON when the response says it is JSON (or looks like it), else text.
-    static func decodeBody(_ response: TransportResponse) -> Value {
-        if response.body.isEmpty { return .null }
-        let type = response.header("content-type")?.lowercased() ?? ""
-        if type.firstRange(of: "json") != nil, let value = try? Value.parseJSON(bytes: response.body) { return value }
-        return .string(String(decoding: response.body, as: UTF8.self))
+    /// The body as a value: parsed JSON when the response says it is JSON (`application/json`,
+    /// `application/problem+json`, …), else text. A body that says it is JSON but is not is kept as
+    /// text, with why it is not JSON (`StepResult.bodyProblem`).
+    static func decodeBody(_ response: TransportResponse) -> (value: Value, problem: String?) {
+        if response.body.isEmpty { return (.null, nil) }
+        let text = { Value.string(String(decoding: response.body, as: UTF8.self)) }
+        guard let type = response.header("content-type"), let mediaType = Self.jsonMediaType(type) else {
+            return (text(), nil)
+        }
+        do {
+            return (try Value.parseJSON(bytes: response.body), nil)
+        } catch {
+            return (text(), "the response says \(mediaType) but its body is not JSON: \(error)")
+        }
+    }
+
+    /// The media type of a `Content-Type` that announces JSON (`application/json`, `…+json`), else nil.
+    static func jsonMediaType(_ contentType: String) -> String? {
+        let mediaType = contentType.split(separator: ";", maxSplits: 1).first?
+            .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        return mediaType == "application/json" || mediaType.hasSuffix("+json") ? mediaType : nil
     }
 }

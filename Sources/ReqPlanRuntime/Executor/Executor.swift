@@ -389,13 +389,18 @@ public struct Executor: Sendable {
 
     func evaluationContext(frame: Frame, succeeded: Bool, failed: Bool) -> EvaluationContext {
         let index = graph.index
-        return EvaluationContext(
+        var context = EvaluationContext(
             inputs: inputs.values, environment: inputs.environment,
             step: { id in
                 guard let node = index[id] else { return nil }
                 return frame.completion(of: node)?.result?.value
             },
             items: frame.items, dependenciesSucceeded: succeeded, dependencyFailed: failed)
+        context.stepBodyProblem = { id in
+            guard let node = index[id] else { return nil }
+            return frame.completion(of: node)?.result?.bodyProblem
+        }
+        return context
     }
 }
 

@@ -39,6 +39,15 @@ public struct VerboseLog: ExecutionObserver {
         }.joined()
     }
 
+    /// A response's headers as every output shows them (`ResponseHeaders`): repeated fields combined.
+    private func responseHeaderLines(_ headers: [HeaderField], prefix: String) -> String {
+        ResponseHeaders(headers).fields.map { field in
+            field.lines.map { line in
+                "\(prefix) \(field.name): \(redactedHeaders.contains(field.name) ? "***" : line)\n"
+            }.joined()
+        }.joined()
+    }
+
     private func body(_ bytes: [UInt8]?, prefix: String) -> String {
         guard let bytes, !bytes.isEmpty else { return "" }
         let shown = String(decoding: bytes.prefix(bodyLimit), as: UTF8.self)
@@ -55,7 +64,7 @@ public struct VerboseLog: ExecutionObserver {
 
     public func responseReceived(_ id: String, item: Int?, response: TransportResponse) {
         let text = "< \(label(id, item)): \(response.status)\n"
-            + headerLines(response.headers, prefix: "<") + body(response.body, prefix: "<")
+            + responseHeaderLines(response.headers, prefix: "<") + body(response.body, prefix: "<")
         write(redactor.redact(text))
     }
 }

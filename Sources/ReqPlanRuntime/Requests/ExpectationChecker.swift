@@ -5,8 +5,8 @@ import ReqPlanSyntax
 public enum ExpectationChecker {
     /// The problems with `response`, empty when it meets every expectation.
     public static func check(
-        _ expectation: Expectation?, status: Int, headers: [HeaderField], body: Value, duration: Duration,
-        in context: EvaluationContext
+        _ expectation: Expectation?, status: Int, headers: [HeaderField], body: Value, bodyProblem: String? = nil,
+        duration: Duration, in context: EvaluationContext
     ) -> [String] {
         var problems: [String] = []
         let statuses = expectation?.status?.map(\.value) ?? [.classOf(2)]
@@ -14,11 +14,18 @@ public enum ExpectationChecker {
             let expected = statuses.map(\.description).joined(separator: " or ")
             problems.append("expected status \(expected), got \(status)")
         }
-        for header in expectation?.headers ?? [] {
-            let actual = headers.first { $0.name.equalsIgnoringCase(header.name.value) }.map { Value.string($0.value) }
-            problems += check(header.matcher, actual, what: "header `\(header.name.value)`", in: context)
+        if let expected = expectation?.headers, !expected.isEmpty {
+            let combined = ResponseHeaders(headers)
+            for header in expected {
+                problems += check(header.matcher, combined[header.name.value], what: "header `\(header.name.value)`",
+                                  in: context)
+            }
         }
         for item in expectation?.body ?? [] {
+            if let bodyProblem, !item.path.value.isEmpty {
+                problems.append("cannot check body `\(item.pathText)`: \(bodyProblem)")
+                continue
+            }
             let actual = lookUp(body, item.path.value)
             problems += check(item.matcher, actual, what: item.pathText == "$" ? "body" : "body `\(item.pathText)`",
                               in: context)

@@ -74,6 +74,9 @@ public struct StepResult: Sendable {
     public var headers: [(name: String, value: String)]?
     /// Response body, kept only when a later expression or output reads it.
     public var body: Value?
+    /// Why the body, which the response says is JSON, could not be read as JSON (it is then kept as
+    /// text); reading into it fails with this reason rather than finding nothing.
+    public var bodyProblem: String?
     /// Response size in bytes.
     public var responseSize: Int?
     /// The request as sent (method and URL), for messages and reports.
@@ -127,7 +130,7 @@ public struct StepResult: Sendable {
             fields.append(.init("errors", errorsValue))
         } else {
             fields.append(.init("status", status.map(Value.int) ?? .null))
-            fields.append(.init("headers", .object((headers ?? []).map { .init($0.name.lowercased(), .string($0.value)) })))
+            fields.append(.init("headers", ResponseHeaders(headers ?? []).value))
             fields.append(.init("body", body ?? .null))
             fields.append(.init("attempts", .int(attempts.count)))
         }

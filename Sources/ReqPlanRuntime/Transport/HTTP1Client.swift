@@ -1,8 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -14,21 +9,23 @@ import NIOPosix
 ///
 /// It exists for speed: the throughput benchmark's run takes a third less CPU than through
 /// AsyncHTTPClient (BENCHMARKS.md, "Throughput against curl"). AsyncHTTPClient stays the
-/// client for `https://` (TLS, HTTP/2 through ALPN). Redirects are followed one level up,
-/// in `HTTPClientTransport`, so both clients follow them the same way.
+/// client for `https://` (TLS, HTTP/2 through ALPN). Redirects, framing and failure wording
+/// live one level up, in `HTTPClientTransport`, so both clients share them; what this client does
+/// itself (keep-alive, idle expiry, deadlines, the size cap, resending) matches AsyncHTTPClient,
+/// which `WireTests` checks over both.
 final class HTTP1Client: Sendable {
     struct Settings: Sendable {
         var connectTimeout: Duration
         var maxBodySize: Int
         var connectionsPerHost: Int
+        /// How long a kept-alive connection may stay unused before it is closed.
+        var idleTimeout: Duration = .seconds(60)
     }
 
     /// Where a connection goes: the host as it is resolved (no brackets) and the port.
     struct Endpoint: Hashable, Sendable {
         var host: String
         var port: Int
-        /// A forward proxy (failures to reach it name it as one).
-        var isProxy = false
     }
 
     /// One request, ready for the wire.
@@ -45,19 +42,22 @@ final class HTTP1Client: Sendable {
         var body: [UInt8]
     }
 
-    /// Why an exchange ended without a response; `HTTPClientTransport` words it for people.
+    /// Why an exchange ended without a response; `TransportError.classify` words it for people.
     enum Failure: Error, Sendable {
-        case connect(String)
+        /// The connection could not be made; SwiftNIO's error says why (refused, DNS, timed out).
+        case connect(any Error)
         case timeout
         case cancelled
         /// The connection closed before the response ended; `early` when not one byte of it came.
         case closed(early: Bool)
         case tooLarge
-        case other(String)
+        /// The response could not be read (not valid HTTP, not decompressible) or the request not
+        /// written; the codec's error says which.
+        case invalid(any Error)
 
-        /// `error` itself when it is one, else `.other` with its text.
+        /// `error` itself when it is one, else `.invalid(error)`.
         init(_ error: any Error) {
-            self = error as? Failure ?? .other("\(error)")
+            self = error as? Failure ?? .invalid(error)
         }
     }
 
@@ -73,7 +73,7 @@ final class HTTP1Client: Sendable {
     /// Closes every idle connection; connections in use close when their exchange ends.
     func shutdown() async {
         let (idle, waiters) = pool.withLockedValue { $0.shutDown() }
-        for waiter in waiters { waiter.continuation.resume(throwing: Failure.cancelled) }
+        for waiter in waiters { waiter.resume(.failure(Failure.cancelled)) }
         // All at once: one wait, not one per connection.
         let closed = idle.map { channel in
             let promise = channel.eventLoop.makePromise(of: Void.self)
@@ -150,7 +150,7 @@ final class HTTP1Client: Sendable {
             } catch {
                 // The slot this connection would have taken goes to the next waiter.
                 if let waiter = pool.withLockedValue({ $0.giveUpSlot(endpoint) }) {
-                    waiter.continuation.resume(returning: .connect)
+                    waiter.resume(.success(.connect))
                 }
                 throw error
             }
@@ -171,15 +171,15 @@ final class HTTP1Client: Sendable {
                     }
                     guard queued else { return continuation.resume(throwing: Failure.cancelled) }
                     if let deadline {
-                        group.next().scheduleTask(deadline: deadline) { [self] in
-                            pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?
-                                .continuation.resume(throwing: Failure.timeout)
+                        let timer = group.next().scheduleTask(deadline: deadline) { [self] () -> Void in
+                            pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?.resume(.failure(Failure.timeout))
                         }
+                        // Cancelled when the wait ends first (most waits end long before the deadline).
+                        if !pool.withLockedValue({ $0.attach(timer, toWaiter: id, of: endpoint) }) { timer.cancel() }
                     }
                 }
             } onCancel: {
-                pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?
-                    .continuation.resume(throwing: Failure.cancelled)
+                pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?.resume(.failure(Failure.cancelled))
             }
         } catch {
             throw Failure(error)
@@ -195,6 +195,7 @@ final class HTTP1Client: Sendable {
         }
         if timeout <= .zero { throw .timeout }
         let maxBodySize = settings.maxBodySize
+        let idleTimeout = TimeAmount(settings.idleTimeout)
         let loop = group.next()
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(timeout)
@@ -204,7 +205,7 @@ final class HTTP1Client: Sendable {
                     let pipeline = channel.pipeline.syncOperations
                     try pipeline.addHTTPClientHandlers()
                     try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(100)))
-                    try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize))
+                    try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize, idleTimeout: idleTimeout))
                 }
             }
         // An IP address needs no resolver and no happy-eyeballs race (most plans name one, or localhost).
@@ -226,17 +227,10 @@ final class HTTP1Client: Sendable {
             }
         } catch let failure as Failure {
             throw failure
-        } catch ChannelError.connectTimeout {
-            throw deadlineFirst ? .timeout : .connect(ConnectProblem.timedOut.sentence(for: endpoint))
-        } catch let error as NIOConnectionError {
-            if error.connectionErrors.isEmpty, error.dnsAError != nil || error.dnsAAAAError != nil {
-                throw .connect(ConnectProblem.unresolved.sentence(for: endpoint))
-            }
-            throw .connect(ConnectProblem.refused.sentence(for: endpoint))
-        } catch let error as IOError where error.errnoCode == ECONNREFUSED {
-            throw .connect(ConnectProblem.refused.sentence(for: endpoint))
+        } catch ChannelError.connectTimeout where deadlineFirst {
+            throw .timeout
         } catch {
-            throw .connect(ConnectProblem.other("\(error)").sentence(for: endpoint))
+            throw .connect(error)
         }
     }
 
@@ -246,7 +240,7 @@ final class HTTP1Client: Sendable {
         guard let (waiter, lease) = pool.withLockedValue({ $0.release(channel, of: endpoint, kept: keep) }) else {
             return
         }
-        waiter.continuation.resume(returning: lease)
+        waiter.resume(.success(lease))
     }
 
     // MARK: - The pool's state (only touched under its lock)
@@ -254,6 +248,14 @@ final class HTTP1Client: Sendable {
     private struct Waiter {
         var id: Int
         var continuation: CheckedContinuation<Lease, any Error>
+        /// Fails the wait at the request's deadline.
+        var timer: Scheduled<Void>?
+
+        /// Ends the wait (and its deadline's timer).
+        func resume(_ result: Result<Lease, any Error>) {
+            timer?.cancel()
+            continuation.resume(with: result)
+        }
     }
 
     private struct Host {
@@ -294,6 +296,13 @@ final class HTTP1Client: Sendable {
 
         mutating func enqueue(_ waiter: Waiter, for endpoint: Endpoint) {
             hosts[endpoint, default: Host()].waiters.append(waiter)
+        }
+
+        /// Gives a waiter its deadline's timer; false when it no longer waits.
+        mutating func attach(_ timer: Scheduled<Void>, toWaiter id: Int, of endpoint: Endpoint) -> Bool {
+            guard let index = hosts[endpoint]?.waiters.firstIndex(where: { $0.id == id }) else { return false }
+            hosts[endpoint]?.waiters[index].timer = timer
+            return true
         }
 
         mutating func removeWaiter(_ id: Int, of endpoint: Endpoint) -> Waiter? {
@@ -348,7 +357,13 @@ struct Exchange: Sendable {
 
 /// The last handler of a connection: writes one request, collects its response (already
 /// decompressed), and answers the exchange's promise once: with the response, or with why
-/// there is none (deadline, cancellation, closed connection, too large, malformed).
+/// there is none (deadline, cancellation, closed connection, too large, malformed). Between
+/// exchanges it closes the connection once it has been idle for `idleTimeout`.
+///
+/// One timer per connection serves both the exchange's deadline and the idle expiry, and is moved
+/// only when it would fire too late: a run of requests whose deadlines (or idle periods) end later
+/// than the timer's time leaves it alone, and when it fires it is set again for whatever is then
+/// due. So a busy connection schedules no timer per request.
 final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundIn = Exchange
@@ -358,36 +373,47 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     struct Cancel: Sendable {}
 
     private let maxBodySize: Int
+    private let idleTimeout: TimeAmount
     private var promise: EventLoopPromise<HTTP1Client.Response>?
+    /// The exchange's deadline, while there is one.
+    private var deadline: NIODeadline?
+    /// Since when the connection has been idle, between exchanges.
+    private var idleSince: NIODeadline?
     private var timer: Scheduled<Void>?
+    /// When `timer` fires.
+    private var timerDue: NIODeadline?
+    /// Whether the response may have a body longer than it announces it (a HEAD request's).
+    private var bodiless = false
     private var head: HTTPResponseHead?
     private var body: [UInt8] = []
     private var receivedAny = false
 
-    init(maxBodySize: Int) {
+    init(maxBodySize: Int, idleTimeout: TimeAmount) {
         self.maxBodySize = maxBodySize
+        self.idleTimeout = idleTimeout
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let exchange = unwrapOutboundIn(data)
         guard self.promise == nil else {
             // One request at a time; the pool never does this.
-            exchange.promise.fail(HTTP1Client.Failure.other("the connection is busy"))
+            exchange.promise.fail(HTTP1Client.Failure.invalid(ChannelError.inappropriateOperationForState))
             promise?.fail(ChannelError.inappropriateOperationForState)
             return
         }
         self.promise = exchange.promise
         receivedAny = false
-        if let deadline = exchange.deadline {
-            let loop = context.eventLoop
-            timer = loop.assumeIsolated().scheduleTask(deadline: deadline) { [self] in
-                finish(context: context, .failure(HTTP1Client.Failure.timeout))
-            }
-        }
-        // A header NIO refuses to send (a line break in a value, say) fails the exchange.
+        bodiless = exchange.head.method == .HEAD
+        idleSince = nil
+        deadline = exchange.deadline
+        if let deadline = exchange.deadline { setTimer(context: context, due: deadline) }
+        // A write fails when the connection closed meanwhile (nothing of the response came), or
+        // when NIO refuses a header (the transport checks them first).
         let headWritten = context.eventLoop.makePromise(of: Void.self)
         headWritten.futureResult.assumeIsolated().whenFailure { [self] error in
-            finish(context: context, .failure(HTTP1Client.Failure.other("the request could not be sent (\(error))")))
+            let closed = error is ChannelError || error is IOError
+            finish(context: context, .failure(closed ? HTTP1Client.Failure.closed(early: !receivedAny)
+                                                     : HTTP1Client.Failure.invalid(error)))
         }
         context.write(wrapOutboundOut(.head(exchange.head)), promise: headWritten)
         if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
@@ -399,7 +425,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         switch unwrapInboundIn(data) {
         case .head(let head):
             self.head = head
-            if let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodySize {
+            // A HEAD response, a 204 or a 304 announces a length it does not send.
+            if !bodiless, head.status != .noContent, head.status != .notModified,
+               let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodySize
+            {
                 finish(context: context, .failure(HTTP1Client.Failure.tooLarge))
             }
         case .body(let buffer):
@@ -422,6 +451,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         finish(context: context, .failure(HTTP1Client.Failure.closed(early: !receivedAny)), close: false)
+        timer?.cancel()
+        timer = nil
         context.fireChannelInactive()
     }
 
@@ -431,10 +462,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard promise != nil else { return context.close(promise: nil) }
         let failure: HTTP1Client.Failure
         switch error {
-        case is NIOHTTPDecompression.DecompressionError:
-            failure = .other("the response body could not be decompressed (\(error))")
-        case is HTTPParserError:
-            failure = .other("the response is not valid HTTP (\(error))")
+        case is NIOHTTPDecompression.DecompressionError, is HTTPParserError:
+            failure = .invalid(error)
         default:
             failure = .closed(early: !receivedAny)
         }
@@ -442,17 +471,55 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     /// Answers the exchange once; on failure the connection closes (whatever it was in the
-    /// middle of cannot be reused).
+    /// middle of cannot be reused), on success its idle time starts.
     private func finish(context: ChannelHandlerContext, _ result: Result<HTTP1Client.Response, any Error>,
                         close: Bool = true)
     {
         guard let promise else { return }
         self.promise = nil
-        timer?.cancel()
-        timer = nil
+        deadline = nil
         head = nil
         body = []
-        if case .failure = result, close { context.close(promise: nil) }
+        switch result {
+        case .failure:
+            if close { context.close(promise: nil) }
+        case .success:
+            let now = NIODeadline.now()
+            idleSince = now
+            setTimer(context: context, due: now + idleTimeout)
+        }
         promise.completeWith(result)
+    }
+
+    /// Makes the timer fire by `due`: moved only when it would fire later (or not at all).
+    private func setTimer(context: ChannelHandlerContext, due: NIODeadline) {
+        if let timerDue, timerDue <= due { return }
+        timer?.cancel()
+        timerDue = due
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
+            timer = nil
+            timerDue = nil
+            timerFired(context: context)
+        }
+    }
+
+    /// Fails an exchange past its deadline, closes a connection idle too long, or sets the timer
+    /// again for what is due next.
+    private func timerFired(context: ChannelHandlerContext) {
+        let now = NIODeadline.now()
+        if promise != nil {
+            guard let deadline else { return }
+            if deadline <= now {
+                finish(context: context, .failure(HTTP1Client.Failure.timeout))
+            } else {
+                setTimer(context: context, due: deadline)
+            }
+        } else if let idleSince {
+            if idleSince + idleTimeout <= now {
+                context.close(promise: nil)
+            } else {
+                setTimer(context: context, due: idleSince + idleTimeout)
+            }
+        }
     }
 }

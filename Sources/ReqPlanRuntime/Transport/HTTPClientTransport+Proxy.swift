@@ -23,7 +23,7 @@ extension HTTPClientTransport {
     /// absolute form (`GET http://host:port/path HTTP/1.1`), `Proxy-Authorization` from the
     /// proxy's credentials unless the plan wrote one.
     static func throughProxy(_ outgoing: inout HTTP1Client.Request, target: RequestTarget, proxy: ProxyServer) {
-        outgoing.endpoint = HTTP1Client.Endpoint(host: proxy.host, port: proxy.port, isProxy: true)
+        outgoing.endpoint = proxy.endpoint
         outgoing.head.uri = "http://" + target.hostHeader + target.path
         if let authorization = proxy.authorization, !outgoing.head.headers.contains(name: "proxy-authorization") {
             outgoing.head.headers.add(name: "Proxy-Authorization", value: authorization)
@@ -52,17 +52,17 @@ extension HTTPClientTransport {
             case .httpProxyHandshakeTimeout:
                 return TransportError(.connect, "proxy \(proxy.hostPort) did not answer CONNECT to \(target) in time")
             case .connectTimeout:
-                return TransportError(.connect, ConnectProblem.timedOut.sentence(for: proxy.endpoint))
+                return .proxyUnreachable(proxy, ChannelError.connectTimeout(TimeAmount(configuration.connectTimeout)),
+                                         connectTimeout: configuration.connectTimeout)
             default:
                 return nil
             }
         }
         switch error {
-        case let error as NIOConnectionError:
-            let unresolved = error.connectionErrors.isEmpty && (error.dnsAError != nil || error.dnsAAAAError != nil)
-            return TransportError(.connect, (unresolved ? ConnectProblem.unresolved : .refused).sentence(for: proxy.endpoint))
-        case let error as IOError where error.errnoCode == ECONNREFUSED:
-            return TransportError(.connect, ConnectProblem.refused.sentence(for: proxy.endpoint))
+        case is NIOConnectionError, ChannelError.connectTimeout:
+            return .proxyUnreachable(proxy, error, connectTimeout: configuration.connectTimeout)
+        case let error as IOError where [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT].contains(error.errnoCode):
+            return .proxyUnreachable(proxy, error, connectTimeout: configuration.connectTimeout)
         default:
             return nil
         }
@@ -84,36 +84,36 @@ extension HTTPClientTransport {
 }
 
 extension ProxyServer {
-    /// Where `HTTP1Client` connects to reach it.
+    /// Where `HTTP1Client` connects to reach it (its pool keeps the proxy's connections under it).
     var endpoint: HTTP1Client.Endpoint {
-        HTTP1Client.Endpoint(host: host, port: port, isProxy: true)
+        HTTP1Client.Endpoint(host: host, port: port)
     }
 }
 
-/// Why a connection could not be made, worded for a server or for a proxy.
-enum ConnectProblem {
-    case refused
-    case unresolved
-    case timedOut
-    case other(String)
-
-    /// The sentence for a connection to `endpoint`: a proxy is named as one ("cannot connect to
-    /// proxy 127.0.0.1:3128: connection refused").
-    func sentence(for endpoint: HTTP1Client.Endpoint) -> String {
-        let hostPort = (endpoint.host.contains(":") ? "[\(endpoint.host)]" : endpoint.host) + ":\(endpoint.port)"
-        guard endpoint.isProxy else {
-            switch self {
-            case .refused: return "connection to \(endpoint.host):\(endpoint.port) refused"
-            case .unresolved: return "could not resolve \(endpoint.host)"
-            case .timedOut: return "connecting to \(endpoint.host) timed out"
-            case .other(let detail): return "could not connect to \(endpoint.host):\(endpoint.port): \(detail)"
+extension TransportError {
+    /// A proxy that could not be reached, named as one ("cannot connect to proxy 127.0.0.1:3128:
+    /// connection refused"); `cause` is SwiftNIO's error, told apart by its type.
+    static func proxyUnreachable(_ proxy: ProxyServer, _ cause: any Error, connectTimeout: Duration) -> TransportError {
+        let reason: String
+        switch cause {
+        case let error as NIOConnectionError:
+            // Every address tried failed: the first one's error says why; none tried: DNS did.
+            if let first = error.connectionErrors.first {
+                return proxyUnreachable(proxy, first.error, connectTimeout: connectTimeout)
             }
+            reason = "its name \(proxy.host) cannot be resolved"
+        case let error as IOError:
+            switch error.errnoCode {
+            case ECONNREFUSED: reason = "connection refused"
+            case ENETUNREACH, EHOSTUNREACH: reason = "it is unreachable"
+            case ETIMEDOUT: reason = "timed out after \(format(connectTimeout))"
+            default: reason = systemMessage(error.errnoCode)
+            }
+        case ChannelError.connectTimeout:
+            reason = "timed out after \(format(connectTimeout))"
+        default:
+            reason = "the connection failed"
         }
-        switch self {
-        case .refused: return "cannot connect to proxy \(hostPort): connection refused"
-        case .unresolved: return "cannot connect to proxy \(hostPort): its name \(endpoint.host) cannot be resolved"
-        case .timedOut: return "cannot connect to proxy \(hostPort): timed out"
-        case .other(let detail): return "cannot connect to proxy \(hostPort): \(detail)"
-        }
+        return TransportError(.connect, "cannot connect to proxy \(proxy.hostPort): \(reason)")
     }
 }

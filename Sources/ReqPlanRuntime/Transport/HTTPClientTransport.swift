@@ -7,19 +7,42 @@ import NIOSSL
 
 /// The production transport, one per run: `http://` requests go through reqplan's own
 /// HTTP/1.1 client (`HTTP1Client`), `https://` requests through one shared AsyncHTTPClient
-/// (TLS verification, HTTP/2 through ALPN). Both pool connections, decompress, cap the
-/// response size, and follow redirects the same way (here, one hop at a time).
+/// (TLS verification, HTTP/2 through ALPN). Both pool connections and expire idle ones after the
+/// same time, decompress, cap the response size, resend an idempotent request whose connection
+/// closed before any of the response came, and get the same framing (`RequestFraming`), redirects
+/// (here, one hop at a time), deadlines and failure wording (`TransportError.classify`).
 public struct HTTPClientTransport: Transport {
     /// Settings, with documented defaults.
     public struct Configuration: Sendable {
         /// Verify TLS certificates (off only with `--insecure`).
         public var verifyCertificates = true
+        /// The certificates trusted to sign servers' certificates, replacing the system's (and
+        /// those `tls` names); nil: the system's, or `tls`'s.
+        public var trustRoots: [NIOSSLCertificate]? {
+            get {
+                guard case .certificates(let certificates) = tls.trustRoots else { return nil }
+                return certificates
+            }
+            set {
+                tls.trustRoots = newValue.map { .certificates($0) } ?? .default
+                tls.additionalTrustRoots = []
+            }
+        }
         /// Redirects followed before giving up.
         public var maxRedirects = 10
+        /// Whether 3xx redirects are followed when the request does not say (`follow_redirects`);
+        /// `--no-follow-redirects` turns it off.
+        public var followRedirects = true
         /// The largest response body accepted, in bytes (default 64 MiB).
         public var maxBodySize = 64 << 20
-        /// Time allowed to open a connection.
+        /// Time allowed to open a connection (`--connect-timeout`).
         public var connectTimeout: Duration = .seconds(10)
+        /// The deadline of an attempt whose step sets no `timeout` (grammar.md §13.4): the whole
+        /// exchange, the response body included. Nil: none.
+        public var requestTimeout: Duration? = .seconds(60)
+        /// How long a pooled connection may stay unused before it is closed (both clients;
+        /// AsyncHTTPClient's own default).
+        public var idleTimeout: Duration = .seconds(60)
         /// Connections kept per host (raise with the plan's concurrency).
         public var connectionsPerHost = 64
         /// Where the transport records secrets it learns (cookie values, proxy and URL credentials),
@@ -45,8 +68,9 @@ public struct HTTPClientTransport: Transport {
         _ configuration: Configuration, _ body: (HTTPClientTransport) async throws -> Result
     ) async throws -> Result {
         let plain = HTTP1Client(settings: .init(connectTimeout: configuration.connectTimeout,
-                                                maxBodySize: configuration.maxBodySize,
-                                                connectionsPerHost: configuration.connectionsPerHost))
+                                                maxBodySize: min(configuration.maxBodySize, Int(UInt32.max)),
+                                                connectionsPerHost: configuration.connectionsPerHost,
+                                                idleTimeout: configuration.idleTimeout))
         let transport = HTTPClientTransport(tls: TLSClient(configuration), plain: plain, configuration: configuration)
         do {
             let result = try await body(transport)
@@ -64,7 +88,9 @@ public struct HTTPClientTransport: Transport {
     }
 
     public func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
+        let timeout = timeout ?? configuration.requestTimeout
         let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) }
+        let follow = request.followRedirects ?? configuration.followRedirects
         var current = request
         var visited: Set<String> = [request.url]
         var redirects = 0
@@ -72,7 +98,7 @@ public struct HTTPClientTransport: Transport {
         while true {
             var response = try await sendOnce(addingCookies(to: current), deadline: deadline, timeout: timeout)
             takeCookies(from: response, of: current, into: &setCookies)
-            guard let next = Redirect.request(following: response, of: current) else {
+            guard follow, let next = Redirect.request(following: response, of: current) else {
                 response.setCookies = setCookies
                 return response
             }
@@ -91,57 +117,92 @@ public struct HTTPClientTransport: Transport {
     func sendOnce(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?)
         async throws(TransportError) -> TransportResponse
     {
-        let limit = min(configuration.maxBodySize, Int(UInt32.max))
         let proxy = proxy(for: request)
         guard request.url.hasPrefix("https://") else {
-            return try await sendPlain(request, deadline: deadline, timeout: timeout, limit: limit, proxy: proxy)
+            return try await sendPlain(request, deadline: deadline, timeout: timeout, proxy: proxy)
         }
-        do {
-            var headers = HTTPHeaders()
-            for header in request.headers { headers.add(name: header.name, value: header.value) }
-            let outgoing = try HTTPClient.Request(
-                url: request.url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers,
-                body: request.body.map { .bytes($0) })
-            // The delegate API collects the body on the event loop and answers once, and its deadline
-            // covers the whole response, body included: one hand-off per request instead of one per
-            // body part, and no timer task racing the request.
-            guard let client = tls.client(through: proxy) else { throw CancellationError() }
-            let task = client.execute(
-                request: outgoing, delegate: ResponseAccumulator(request: outgoing, maxBodySize: limit),
-                deadline: deadline)
-            let response = try await withTaskCancellationHandler {
-                try await task.futureResult.get()
-            } onCancel: {
-                task.cancel()
+        return try await sendSecure(request, deadline: deadline, timeout: timeout, proxy: proxy)
+    }
+
+    /// What a failure of `request` is worded with (made only on failure: the host is parsed from the URL).
+    func failureContext(_ request: PreparedRequest, timeout: Duration?) -> TransportError.Context {
+        TransportError.Context(host: request.host, timeout: timeout, connectTimeout: configuration.connectTimeout,
+                               limit: responseLimit)
+    }
+
+    /// The largest response body accepted (a `ByteBuffer` holds at most 4 GiB).
+    var responseLimit: Int { min(configuration.maxBodySize, Int(UInt32.max)) }
+
+    /// One request over AsyncHTTPClient. As `HTTP1Client` does for plain HTTP, a request whose
+    /// connection closed before any of the response came goes again when its method is idempotent;
+    /// a TLS failure is diagnosed (`TLSDiagnosis`) to name its cause.
+    func sendSecure(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?, proxy: ProxyServer? = nil)
+        async throws(TransportError) -> TransportResponse
+    {
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(request.headers.count + 1)
+        try RequestFraming.add(request, to: &headers)
+        var attemptsLeft = request.method.isIdempotent ? 3 : 1
+        while true {
+            attemptsLeft -= 1
+            let collector = ResponseCollector(method: request.method, limit: responseLimit)
+            do {
+                return try await exchange(request, headers: headers, deadline: deadline, collector: collector,
+                                          proxy: proxy)
+            } catch {
+                if let proxy, let failure = await proxyFailure(error, proxy: proxy, request: request, deadline: deadline) {
+                    throw failure
+                }
+                var failure = TransportError.classify(error, failureContext(request, timeout: timeout),
+                                                      responseStarted: collector.responseStarted)
+                if failure.kind == .cancelled, !Task.isCancelled {
+                    // Not this task's cancellation: AsyncHTTPClient cancelled the request because its
+                    // connection went away.
+                    failure = collector.responseStarted ? .closedEarly(request.host) : .reset(request.host)
+                }
+                if failure.kind == .reset, !collector.responseStarted, attemptsLeft > 0, !Task.isCancelled { continue }
+                guard TLSDiagnosis.isTLSFailure(error), let target = URL(string: request.url), let host = target.host
+                else { throw failure }
+                // The diagnosis shakes hands with the server directly, which a proxy may not allow.
+                if proxy != nil { throw .tls(request.host, .unknown) }
+                let cause = await TLSDiagnosis.cause(
+                    of: error, host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")),
+                    port: target.port ?? 443, configuration: tls.tlsConfiguration,
+                    connectTimeout: TimeAmount(configuration.connectTimeout), deadline: deadline,
+                    group: HTTPClient.defaultEventLoopGroup)
+                throw .tls(request.host, cause)
             }
-            return TransportResponse(
-                status: Int(response.status.code),
-                headers: response.headers.map { HeaderField($0.name, $0.value) },
-                body: response.body.map { Array($0.readableBytesView) } ?? [])
-        } catch {
-            if let proxy, let failure = await proxyFailure(error, proxy: proxy, request: request, deadline: deadline) {
-                throw failure
-            }
-            throw Self.classify(error, host: request.host, timeout: timeout, limit: limit)
         }
     }
 
-    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?, limit: Int,
-                   proxy: ProxyServer? = nil) async throws(TransportError) -> TransportResponse
+    /// One exchange over AsyncHTTPClient.
+    private func exchange(_ request: PreparedRequest, headers: HTTPHeaders, deadline: NIODeadline?,
+                         collector: ResponseCollector, proxy: ProxyServer?) async throws -> TransportResponse
     {
-        guard let target = RequestTarget(request.url) else {
-            throw TransportError(.other, "invalid URL for \(request.host)")
+        let outgoing = try HTTPClient.Request(
+            url: request.url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers,
+            body: request.body.map { .bytes($0) })
+        // The delegate API collects the body on the event loop and answers once, and its deadline
+        // covers the whole response, body included: one hand-off per request instead of one per
+        // body part, and no timer task racing the request.
+        guard let client = tls.client(through: proxy) else { throw CancellationError() }
+        let task = client.execute(request: outgoing, delegate: collector, deadline: deadline)
+        return try await withTaskCancellationHandler {
+            try await task.futureResult.get()
+        } onCancel: {
+            task.cancel()
         }
+    }
+
+    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?, proxy: ProxyServer? = nil)
+        async throws(TransportError) -> TransportResponse
+    {
+        guard let target = RequestTarget(request.url) else { throw .invalidURL(request.host) }
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
                                    uri: target.path)
-        head.headers.reserveCapacity(request.headers.count + 3)
+        head.headers.reserveCapacity(request.headers.count + 2)
         if request.header("host") == nil { head.headers.add(name: "Host", value: target.hostHeader) }
-        for header in request.headers { head.headers.add(name: header.name, value: header.value) }
-        if let body = request.body {
-            head.headers.replaceOrAdd(name: "Content-Length", value: String(body.count))
-        } else if [.POST, .PUT, .PATCH].contains(request.method) {
-            head.headers.replaceOrAdd(name: "Content-Length", value: "0")
-        }
+        try RequestFraming.add(request, to: &head.headers)
         var outgoing = HTTP1Client.Request(endpoint: target.endpoint, head: head, body: request.body,
                                            idempotent: request.method.isIdempotent)
         if let proxy { Self.throughProxy(&outgoing, target: target, proxy: proxy) }
@@ -151,87 +212,11 @@ public struct HTTPClientTransport: Transport {
                                      headers: response.head.headers.map { HeaderField($0.name, $0.value) },
                                      body: response.body)
         } catch {
-            let host = request.host
-            switch error {
-            case .connect(let message): throw TransportError(.connect, message)
-            case .timeout: throw .timedOut(host, after: timeout)
-            case .cancelled: throw .cancelled
-            case .closed(let early): throw early ? .reset(host) : .closedEarly(host)
-            case .tooLarge: throw .tooLarge(host, limit: limit)
-            case .other(let message): throw .failed(host, message)
+            if let proxy, case .connect(let cause) = error {
+                throw .proxyUnreachable(proxy, cause, connectTimeout: configuration.connectTimeout)
             }
+            throw .classify(error, failureContext(request, timeout: timeout))
         }
-    }
-
-    /// Names the cause the way a person would: refused, reset, timed out, TLS.
-    static func classify(_ error: any Error, host: String, timeout: Duration?, limit: Int) -> TransportError {
-        if error is CancellationError { return .cancelled }
-        if error is NIOTooManyBytesError || error is ResponseAccumulator.ResponseTooBigError {
-            return .tooLarge(host, limit: limit)
-        }
-        if let error = error as? HTTPClientError {
-            switch error {
-            case .cancelled: return .cancelled
-            case .deadlineExceeded, .readTimeout, .writeTimeout: return .timedOut(host, after: timeout)
-            case .connectTimeout, .getConnectionFromPoolTimeout:
-                return TransportError(.connect, "connecting to \(host) timed out")
-            case .remoteConnectionClosed: return .closedEarly(host)
-            case .tlsHandshakeTimeout:
-                return TransportError(.tls, "TLS handshake with \(host) timed out")
-            case .invalidURL, .emptyHost, .emptyScheme:
-                return TransportError(.other, "invalid URL for \(host)")
-            default: return .failed(host, "\(error)")
-            }
-        }
-        if let error = error as? NIOSSLError {
-            return TransportError(.tls, "TLS with \(host) failed: \(error)")
-        }
-        if error is NIOSSLExtraError {
-            return TransportError(.tls, "TLS with \(host) failed: \(error)")
-        }
-        let text = "\(error)"
-        if text.contains("refused") || text.contains("ECONNREFUSED") || text.contains("connect") {
-            return TransportError(.connect, "connection to \(host) refused")
-        }
-        if text.contains("reset") || text.contains("ECONNRESET") || text.contains("EOF")
-            || text.contains("unexpected time") || text.contains("closed")
-        {
-            return .reset(host)
-        }
-        if text.contains("certificate") || text.contains("SSL") || text.contains("TLS") {
-            return TransportError(.tls, "TLS with \(host) failed: \(text)")
-        }
-        return .failed(host, text)
-    }
-
-    static func format(_ duration: Duration) -> String {
-        let milliseconds = duration.milliseconds
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
-    }
-}
-
-/// The causes both clients share, worded once.
-extension TransportError {
-    static let cancelled = TransportError(.cancelled, "cancelled")
-
-    static func timedOut(_ host: String, after timeout: Duration?) -> TransportError {
-        TransportError(.timeout, "request to \(host) timed out" + (timeout.map { " after \(HTTPClientTransport.format($0))" } ?? ""))
-    }
-
-    static func tooLarge(_ host: String, limit: Int) -> TransportError {
-        TransportError(.bodyTooLarge, "the response from \(host) is larger than \(limit) bytes")
-    }
-
-    static func reset(_ host: String) -> TransportError {
-        TransportError(.reset, "connection to \(host) was reset")
-    }
-
-    static func closedEarly(_ host: String) -> TransportError {
-        TransportError(.reset, "connection to \(host) was closed before the response ended")
-    }
-
-    static func failed(_ host: String, _ detail: String) -> TransportError {
-        TransportError(.other, "request to \(host) failed: \(detail)")
     }
 }
 
@@ -255,6 +240,8 @@ final class TLSClient: Sendable {
     }
 
     private let configuration: HTTPClient.Configuration
+    /// The TLS settings the client uses (before AsyncHTTPClient adds ALPN), for `TLSDiagnosis`.
+    let tlsConfiguration: TLSConfiguration
     private let state = NIOLockedValueBox(State())
 
     init(_ settings: HTTPClientTransport.Configuration) {
@@ -266,6 +253,7 @@ final class TLSClient: Sendable {
             redirectConfiguration: .disallow,  // followed in `HTTPClientTransport.send`, for both clients alike
             timeout: .init(connect: TimeAmount(settings.connectTimeout)),
             decompression: .enabled(limit: .ratio(100)))
+        configuration.connectionPool.idleTimeout = TimeAmount(settings.idleTimeout)
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = settings.connectionsPerHost
         // The executor retries by policy; a refused connection must fail at once, not after the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
@@ -273,6 +261,7 @@ final class TLSClient: Sendable {
         // No distributed tracing: a span per request costs about 5 % of a small request's CPU.
         configuration.tracing.tracer = nil
         self.configuration = configuration
+        self.tlsConfiguration = tls
     }
 
     /// The client for requests through `proxy` (nil: direct), made on first use; nil after `shutdown()`.

@@ -117,6 +117,12 @@ struct JSONParser {
         JSONParseError(message: message, offset: index)
     }
 
+    /// The character at `index` for a message: `,` in backticks, or its code when it is not printable ASCII.
+    private func describeCharacter() -> String {
+        let byte = bytes[index]
+        return byte > 0x20 && byte < 0x7F ? "`\(Character(Unicode.Scalar(byte)))`" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+    }
+
     private mutating func skipWhitespace() {
         while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
     }
@@ -131,7 +137,7 @@ struct JSONParser {
         case UInt8(ascii: "f"): return try parseLiteral("false", .bool(false))
         case UInt8(ascii: "n"): return try parseLiteral("null", .null)
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try parseNumber()
-        default: throw fail("unexpected character")
+        default: throw fail("unexpected \(describeCharacter())")
         }
     }
 

@@ -1,0 +1,151 @@
+import Foundation
+import NIOPosix
+import NIOSSL
+import ReqPlanSyntax
+import ReqPlanTestSupport
+import Testing
+
+@testable import ReqPlanRuntime
+
+/// TLS failures name their cause in plain words, each against a real TLS server on loopback whose
+/// certificate is made for the test (`openssl`): unknown issuer, expired, not yet valid, host name
+/// mismatch, a client certificate wanted (TLS 1.3 and 1.2) or refused, no cipher in common.
+@Suite(.serialized) struct TLSFailureTests {
+    /// The authority the transport trusts, and one it does not.
+    let trusted: TestCertificateAuthority
+    let unknown: TestCertificateAuthority
+
+    init() throws {
+        trusted = try TestCertificateAuthority(name: "reqplan trusted test CA")
+        unknown = try TestCertificateAuthority(name: "reqplan unknown test CA")
+    }
+
+    /// Without `openssl` the tests are skipped, unless CI requires it: then making the
+    /// certificates fails them.
+    static var openSSLAvailable: Bool { TestCertificateAuthority.available || TestCertificateAuthority.required }
+
+    /// The transport's settings, trusting `trusted` only.
+    func configuration() throws -> HTTPClientTransport.Configuration {
+        var configuration = HTTPClientTransport.Configuration()
+        configuration.trustRoots = try NIOSSLCertificate.fromPEMFile(trusted.root.certificate.path)
+        configuration.connectTimeout = .seconds(5)
+        return configuration
+    }
+
+    /// The failure of one GET to `url`, or nil when it succeeded.
+    func failure(_ url: String, configuration: HTTPClientTransport.Configuration? = nil) async throws -> TransportError? {
+        try await HTTPClientTransport.with(configuration ?? self.configuration()) { transport -> TransportError? in
+            do {
+                _ = try await transport.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil),
+                                             timeout: .seconds(10))
+                return nil
+            } catch {
+                return error as? TransportError
+            }
+        }
+    }
+
+    func server(_ issued: TestCertificateAuthority.Issued, _ adjust: (inout TLSConfiguration) throws -> Void = { _ in })
+        throws -> TLSConfiguration
+    {
+        var configuration = try TLSTestServer.configuration(presenting: issued)
+        try adjust(&configuration)
+        return configuration
+    }
+
+    @Test(.enabled(if: openSSLAvailable)) func aTrustedCertificateWorks() async throws {
+        let error = try await TLSTestServer.with(server(try trusted.issue())) { base in try await failure(base + "/") }
+        #expect(error == nil)
+    }
+
+    @Test(.enabled(if: openSSLAvailable)) func anUnknownIssuerIsNamed() async throws {
+        let error = try await TLSTestServer.with(server(try unknown.issue())) { base in try await failure(base + "/") }
+        #expect(error?.kind == .tls)
+        #expect(error?.message.hasPrefix("the TLS certificate of 127.0.0.1:") == true, "\(error?.message ?? "")")
+        #expect(error?.message.hasSuffix("is not trusted: its issuer is unknown (a private CA or a self-signed certificate)") == true,
+                "\(error?.message ?? "")")
+    }
+
+    @Test(.enabled(if: openSSLAvailable)) func anExpiredCertificateIsNamedWithItsDate() async throws {
+        let end = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 - 86_400)
+        let issued = try trusted.issue(notBefore: end.addingTimeInterval(-30 * 86_400), notAfter: end)
+        let error = try await TLSTestServer.with(server(issued)) { base in try await failure(base + "/") }
+        #expect(error?.kind == .tls)
+        #expect(error?.message.hasSuffix("expired on \(TransportError.format(end))") == true, "\(error?.message ?? "")")
+    }
+
+    @Test(.enabled(if: openSSLAvailable)) func aCertificateNotYetValidIsNamedWithItsDate() async throws {
+        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 2 * 86_400)
+        let issued = try trusted.issue(notBefore: start, notAfter: start.addingTimeInterval(30 * 86_400))
+        let error = try await TLSTestServer.with(server(issued)) { base in try await failure(base + "/") }
+        #expect(error?.kind == .tls)
+        #expect(error?.message.hasSuffix("is not valid until \(TransportError.format(start))") == true, "\(error?.message ?? "")")
+    }
+
+    @Test(.enabled(if: openSSLAvailable), arguments: ["127.0.0.1", "localhost"])
+    func aCertificateForAnotherHostIsAMismatch(_ host: String) async throws {
+        let issued = try trusted.issue(names: ["app.example"])
+        let error = try await TLSTestServer.with(server(issued)) { base in
+            try await failure(base.replacingOccurrences(of: "127.0.0.1", with: host) + "/")
+        }
+        #expect(error?.kind == .tls)
+        #expect(error?.message.hasSuffix("is for another host name (host name mismatch)") == true, "\(error?.message ?? "")")
+    }
+
+    @Test(.enabled(if: openSSLAvailable), arguments: [TLSVersion.tlsv13, .tlsv12])
+    func aServerWantingAClientCertificateSaysSo(_ version: TLSVersion) async throws {
+        let roots = trusted.root.certificate.path
+        let error = try await TLSTestServer.with(server(try trusted.issue()) { tls in
+            tls.certificateVerification = .fullVerification
+            tls.trustRoots = .file(roots)
+            tls.maximumTLSVersion = version
+        }) { base in try await failure(base + "/") }
+        #expect(error?.kind == .tls)
+        #expect(error?.message.hasSuffix("wants a TLS client certificate, and none was given") == true, "\(error?.message ?? "")")
+    }
+
+    @Test(.enabled(if: openSSLAvailable), arguments: [TLSVersion.tlsv13, .tlsv12])
+    func aClientCertificateTheServerRefusesIsNamed(_ version: TLSVersion) async throws {
+        let roots = trusted.root.certificate.path
+        // The client's certificate comes from an authority the server does not trust.
+        let client = try unknown.issue(client: true)
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.trustRoots = .file(roots)
+        tls.certificateChain = try NIOSSLCertificate.fromPEMFile(client.certificate.path).map { .certificate($0) }
+        tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: client.key.path, format: .pem))
+        let cause = try await TLSTestServer.with(server(try trusted.issue()) { tls in
+            tls.certificateVerification = .fullVerification
+            tls.trustRoots = .file(roots)
+            tls.maximumTLSVersion = version
+        }) { base in
+            let port = try #require(URL(string: base)?.port)
+            return await TLSDiagnosis.cause(of: NIOSSLError.handshakeFailed(.sslError([])), host: "127.0.0.1", port: port,
+                                            configuration: tls, connectTimeout: .seconds(5),
+                                            group: MultiThreadedEventLoopGroup.singleton)
+        }
+        #expect(cause == .clientCertificateRefused)
+        #expect(TransportError.tls("h", cause).message == "h did not accept the TLS client certificate")
+    }
+
+    @Test(.enabled(if: openSSLAvailable)) func noCipherInCommonIsAHandshakeFailure() async throws {
+        let error = try await TLSTestServer.with(server(try trusted.issue()) { tls in
+            tls.maximumTLSVersion = .tlsv12
+            tls.cipherSuites = "DES-CBC3-SHA"  // a cipher reqplan does not offer
+        }) { base in try await failure(base + "/") }
+        #expect(error?.kind == .tls)
+        #expect(error?.message.hasSuffix("failed: no TLS version or cipher suite in common") == true, "\(error?.message ?? "")")
+    }
+
+    @Test(.enabled(if: openSSLAvailable)) func certificateFailuresAreNotRetried() async throws {
+        try await TLSTestServer.with(server(try unknown.issue())) { base in
+            let result = try await runAgainstDemo("""
+                reqplan: 1
+                steps:
+                  home: { retry: 3, request: { url: "\(base)/" } }
+                """, baseURL: base, transport: try configuration())
+            let home = try #require(result.results["home"])
+            #expect(home.state == .failed)
+            #expect(home.attempts.count == 1, "a certificate failure is not retried")
+        }
+    }
+}

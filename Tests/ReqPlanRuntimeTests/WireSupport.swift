@@ -1,0 +1,118 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+import ReqPlanDemoAPI
+import ReqPlanSyntax
+import Testing
+
+@testable import ReqPlanRuntime
+
+/// The two clients behind the transport, which must behave alike: `http://` goes through reqplan's
+/// own HTTP/1.1 client, `https://` through AsyncHTTPClient (HTTP/2 with the demo API, through ALPN).
+/// Every transport behaviour test takes one as its argument.
+enum Wire: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case http, https
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with the base URL of a demo API served over this scheme.
+    func withDemo<Result: Sendable>(_ body: @escaping @Sendable (String) async throws -> Result) async throws -> Result {
+        try await DemoAPI.withServer(tls: self == .https, body)
+    }
+
+    /// The transport's default settings, trusting the demo API's certificate (as `--cacert` would).
+    func configuration() -> HTTPClientTransport.Configuration {
+        var configuration = HTTPClientTransport.Configuration()
+        configuration.trustRoots = Self.demoRoots
+        return configuration
+    }
+
+    /// The demo API's self-signed certificate, as a trust root.
+    static let demoRoots = try? NIOSSLCertificate.fromPEMBytes(Array(DemoTLS.certificate.utf8))
+
+    /// Sends one request over a transport with `configuration` (this wire's default when nil).
+    func send(_ request: PreparedRequest, configuration: HTTPClientTransport.Configuration? = nil,
+              timeout: Duration? = nil) async throws -> Result<TransportResponse, TransportError>
+    {
+        try await HTTPClientTransport.with(configuration ?? self.configuration()) { transport in
+            do throws(TransportError) {
+                return .success(try await transport.send(request, timeout: timeout))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+}
+
+extension Result where Failure == TransportError {
+    /// The error, or nil on success.
+    var failure: TransportError? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+/// What the demo API's `/echo` saw.
+struct Echo {
+    var method: String
+    var protocolVersion: String
+    /// Header names in lower case, in the order received.
+    var headers: [(name: String, value: String)]
+    var body: String
+
+    init(_ response: TransportResponse) throws {
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+                                  "not an echo: \(String(decoding: response.body, as: UTF8.self))")
+        method = object["method"] as? String ?? ""
+        protocolVersion = object["protocol"] as? String ?? ""
+        headers = (object["headers"] as? [[String: String]] ?? []).map { ($0["name"] ?? "", $0["value"] ?? "") }
+        body = (object["body"] as? [String: Any])?["text"] as? String ?? ""
+    }
+
+    /// The values of header `name` (lower case).
+    func header(_ name: String) -> [String] {
+        headers.filter { $0.name == name }.map(\.value)
+    }
+}
+
+/// A raw TCP server on loopback for what the demo API cannot send: it answers each connection's
+/// first bytes with `response`, exactly as given, then closes the connection. Over `https` it
+/// presents the demo API's certificate.
+enum RawServer {
+    static func with(_ response: String, wire: Wire = .http, _ body: (String) async throws -> Void) async throws {
+        let context = try wire == .https ? NIOSSLContext(configuration: DemoTLS.configuration()) : nil
+        let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+                    try channel.pipeline.syncOperations.addHandler(Responder(response: response))
+                }
+            }
+            .bind(host: "127.0.0.1", port: 0).get()
+        let port = try #require(server.localAddress?.port)
+        do {
+            try await body("\(wire.rawValue)://127.0.0.1:\(port)")
+        } catch {
+            try? await server.close()
+            throw error
+        }
+        try await server.close()
+    }
+
+    final class Responder: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        let response: String
+        var answered = false
+
+        init(response: String) { self.response = response }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard !answered else { return }
+            answered = true
+            let written = context.eventLoop.makePromise(of: Void.self)
+            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: response)), promise: written)
+        }
+    }
+}

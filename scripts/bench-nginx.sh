@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Benchmarks of `reqplan run` against nginx (a C server: its own CPU is small, so the client's cost
+# shows), each beside curl doing the same requests in the same run. Needs a release build, nginx with
+# the echo module, openssl, curl and python3 (apt-get install nginx libnginx-mod-http-echo openssl curl).
+#
+#   swift build -c release --static-swift-stdlib --scratch-path .build-release
+#   scripts/bench-nginx.sh [.build-release/release/reqplan] [ROUNDS]
+#
+# Scenarios:
+# 1. Throughput: 2,000 small GETs (a 60-byte static JSON file) at concurrency 64, over http://,
+#    https:// with HTTP/2 and https:// with HTTP/1.1; curl --parallel --parallel-max 64 with the same
+#    URLs (curl multiplexes HTTP/2 streams on one connection as reqplan does). reqplan and curl
+#    alternate, ROUNDS rounds (default 40); medians, quartiles, CPU and how often reqplan was faster.
+# 2. Fidelity: 200 requests to a 50 ms endpoint at concurrency 50 (ideal 0.2 s), a 10-layer × 20-wide
+#    DAG of 20 ms requests (ideal 0.2 s), a 50-step chain of 10 ms requests (ideal 0.5 s); the delays
+#    are nginx's echo_sleep. The server's floor for the sequential shapes comes from a minimal client
+#    (Python, one kept-alive connection) in the same run.
+set -euo pipefail
+R=${1:-.build-release/release/reqplan}
+ROUNDS=${2:-40}
+PLAIN=${PLAIN_PORT:-18180}
+H2=${H2_PORT:-18443}
+H1S=${H1S_PORT:-18444}
+WORK=$(mktemp -d)
+trap '[ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null; rm -rf "$WORK"' EXIT
+
+# A test CA and a certificate for 127.0.0.1 signed by it.
+openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=reqplan bench CA" \
+  -keyout "$WORK/ca.key" -out "$WORK/ca.pem" 2>/dev/null
+openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$WORK/server.key" -out "$WORK/server.csr" 2>/dev/null
+printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' > "$WORK/san.ext"
+openssl x509 -req -in "$WORK/server.csr" -CA "$WORK/ca.pem" -CAkey "$WORK/ca.key" -CAcreateserial -days 2 \
+  -extfile "$WORK/san.ext" -out "$WORK/server.pem" 2>/dev/null
+
+mkdir -p "$WORK/www"
+chmod 755 "$WORK"   # nginx's workers run as an unprivileged user when started by root
+printf '{"id":1,"name":"reqplan","tags":["bench","nginx"],"ok":true}\n' > "$WORK/www/small.json"
+ECHO_MODULE=$(ls /usr/lib/nginx/modules/ngx_http_echo_module.so)
+cat > "$WORK/nginx.conf" <<CONF
+load_module $ECHO_MODULE;
+worker_processes 1;
+daemon on;
+pid $WORK/nginx.pid;
+error_log $WORK/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path $WORK/tmp; proxy_temp_path $WORK/tmp; fastcgi_temp_path $WORK/tmp;
+  uwsgi_temp_path $WORK/tmp; scgi_temp_path $WORK/tmp;
+  keepalive_requests 1000000;
+  default_type application/json;
+  ssl_certificate $WORK/server.pem;
+  ssl_certificate_key $WORK/server.key;
+  server {
+    listen 127.0.0.1:$PLAIN;
+    listen 127.0.0.1:$H2 ssl http2;
+    root $WORK/www;
+    location = /delay/10 { echo_sleep 0.010; echo '{"ok":true}'; }
+    location = /delay/20 { echo_sleep 0.020; echo '{"ok":true}'; }
+    location = /delay/50 { echo_sleep 0.050; echo '{"ok":true}'; }
+  }
+  server {
+    listen 127.0.0.1:$H1S ssl;
+    root $WORK/www;
+  }
+}
+CONF
+mkdir -p "$WORK/tmp"
+nginx -c "$WORK/nginx.conf" -p "$WORK"
+for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PLAIN/small.json" > /dev/null && break; sleep 0.1; done
+curl -sf "http://127.0.0.1:$PLAIN/small.json" > /dev/null || { cat "$WORK/error.log"; exit 1; }
+curl -sf --cacert "$WORK/ca.pem" "https://127.0.0.1:$H2/small.json" > /dev/null
+curl -sf --cacert "$WORK/ca.pem" "https://127.0.0.1:$H1S/small.json" > /dev/null
+
+# How reqplan trusts the test CA: --cacert when this build has it, else --insecure.
+if "$R" run --help 2>&1 | grep -q -- '--cacert'; then TLS=(--cacert "$WORK/ca.pem"); else TLS=(--insecure); fi
+echo "== machine: $(nproc) cores, $(uname -r); nginx $(nginx -v 2>&1 | sed 's/.*\///'); $(curl --version | head -1 | cut -d' ' -f1-2)"
+echo "== reqplan TLS trust: ${TLS[*]}"
+
+python3 - "$WORK" "$PLAIN" "$H2" "$H1S" <<'PY'
+import sys
+work, plain, h2, h1s = sys.argv[1:5]
+def loop_plan(name, concurrency, count, url):
+    with open(f"{work}/{name}.yaml", "w") as f:
+        f.write(f"""reqplan: 1
+inputs: {{ base_url: {{ default: "http://127.0.0.1:8080" }} }}
+defaults: {{ base_url: "${{{{ inputs.base_url }}}}" }}
+concurrency: {concurrency}
+steps:
+  each:
+    for_each: {list(range(count))}
+    request: {{ url: "{url}" }}
+""")
+def curl_config(name, base, urls):
+    with open(f"{work}/{name}.cfg", "w") as f:
+        for url in urls:
+            f.write(f'url = "{base}{url}"\noutput = "/dev/null"\n')
+loop_plan("throughput", 64, 2000, "/small.json?i=${{ item }}")
+loop_plan("fanout", 50, 200, "/delay/50")
+for name, base in [("plain", f"http://127.0.0.1:{plain}"), ("h2", f"https://127.0.0.1:{h2}"),
+                   ("h1s", f"https://127.0.0.1:{h1s}")]:
+    curl_config(f"curl-{name}", base, [f"/small.json?i={i}" for i in range(2000)])
+PY
+python3 scripts/generate-plan.py --shape layers --steps 200 --width 20 --url /delay/20 > "$WORK/layers.yaml"
+python3 scripts/generate-plan.py --shape chain --steps 50 --url /delay/10 > "$WORK/chain.yaml"
+
+echo "== throughput: 2,000 GETs at concurrency 64, reqplan and curl alternating ($ROUNDS rounds each)"
+python3 - "$R" "$WORK" "$ROUNDS" "$PLAIN" "$H2" "$H1S" "${TLS[@]}" <<'PY'
+import resource, statistics, subprocess, sys, time
+reqplan, work, rounds, plain, h2, h1s = sys.argv[1:7]
+tls = sys.argv[7:]
+rounds = int(rounds)
+cases = [
+    ("http://", f"http://127.0.0.1:{plain}", [], "curl-plain", []),
+    ("https:// HTTP/2", f"https://127.0.0.1:{h2}", tls, "curl-h2", ["--cacert", f"{work}/ca.pem", "--http2"]),
+    ("https:// HTTP/1.1", f"https://127.0.0.1:{h1s}", tls, "curl-h1s", ["--cacert", f"{work}/ca.pem", "--http1.1"]),
+]
+def measure(command):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    finished = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if finished.returncode != 0:
+        sys.exit(f"failed ({finished.returncode}): {' '.join(command)}\n{finished.stderr.decode()[-2000:]}")
+    return elapsed, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+for label, base, options, config, curl_options in cases:
+    commands = {
+        "reqplan": [reqplan, "run", f"{work}/throughput.yaml", "--input", f"base_url={base}", "--color", "never",
+                    "--progress", "none", *options],
+        "curl": ["curl", "--parallel", "--parallel-max", "64", "-s", "--fail", *curl_options, "-K", f"{work}/{config}.cfg"],
+    }
+    times = {name: [] for name in commands}
+    cpu = {name: [] for name in commands}
+    for _ in range(3):
+        for command in commands.values():
+            measure(command)
+    for _ in range(rounds):
+        for name, command in commands.items():
+            elapsed, used = measure(command)
+            times[name].append(elapsed)
+            cpu[name].append(used)
+    wins = sum(a < b for a, b in zip(times["reqplan"], times["curl"]))
+    medians = {name: statistics.median(times[name]) for name in commands}
+    print(f"-- {label}")
+    for name in commands:
+        values = sorted(times[name])
+        print(f"   {name}: median {medians[name] * 1000:.1f} ms, quartiles {values[rounds // 4] * 1000:.1f}-"
+              f"{values[3 * rounds // 4] * 1000:.1f} ms, CPU (user+sys) median {statistics.median(cpu[name]) * 1000:.1f} ms")
+    print(f"   ratio reqplan/curl {medians['reqplan'] / medians['curl']:.2f}; reqplan faster in {wins} of {rounds} rounds")
+PY
+
+echo "== server floor: one kept-alive connection, requests one after another (median of 5)"
+python3 - "$PLAIN" <<'PY'
+import http.client, statistics, sys, time
+connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
+def sequence(path, count):
+    start = time.perf_counter()
+    for _ in range(count):
+        connection.request("GET", path)
+        connection.getresponse().read()
+    return time.perf_counter() - start
+for path, count in [("/delay/20", 10), ("/delay/10", 50)]:
+    sequence(path, 2)
+    runs = [sequence(path, count) for _ in range(5)]
+    print(f"{count} x {path}: {statistics.median(runs):.3f} s (min {min(runs):.3f})")
+PY
+for plan in fanout layers chain; do
+  echo "== $plan: run durations reported by reqplan (9 runs, sorted)"
+  for _ in 1 2 3 4 5 6 7 8 9; do
+    "$R" run "$WORK/$plan.yaml" --input "base_url=http://127.0.0.1:$PLAIN" --color never --progress none | tail -1 | sed 's/.* in //'
+  done | sort -n | tr '\n' ' '
+  echo
+done
