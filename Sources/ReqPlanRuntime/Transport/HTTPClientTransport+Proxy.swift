@@ -24,6 +24,7 @@ extension HTTPClientTransport {
     /// proxy's credentials unless the plan wrote one.
     static func throughProxy(_ outgoing: inout HTTP1Client.Request, target: RequestTarget, proxy: ProxyServer) {
         outgoing.endpoint = proxy.endpoint
+        outgoing.viaProxy = true
         outgoing.head.uri = "http://" + target.hostHeader + target.path
         if let authorization = proxy.authorization, !outgoing.head.headers.contains(name: "proxy-authorization") {
             outgoing.head.headers.add(name: "Proxy-Authorization", value: authorization)
@@ -87,6 +88,15 @@ extension ProxyServer {
     /// Where `HTTP1Client` connects to reach it (its pool keeps the proxy's connections under it).
     var endpoint: HTTP1Client.Endpoint {
         HTTP1Client.Endpoint(host: host, port: port)
+    }
+}
+
+extension HTTPResponseHead {
+    /// Whether the response says its connection stays open (`Connection: keep-alive`, or the
+    /// older `Proxy-Connection: keep-alive`), rather than leaving it to HTTP/1.1's default.
+    var announcesKeepAlive: Bool {
+        (headers[canonicalForm: "connection"] + headers[canonicalForm: "proxy-connection"])
+            .contains { $0.lowercased() == "keep-alive" }
     }
 }
 
