@@ -247,7 +247,11 @@ final class TLSClient: Sendable {
     init(_ settings: HTTPClientTransport.Configuration) {
         var tls = TLSConfiguration.makeClientConfiguration()
         settings.tls.apply(to: &tls)
-        if !settings.verifyCertificates { tls.certificateVerification = .none }
+        if !settings.verifyCertificates {
+            tls.certificateVerification = .none
+            // NIOSSL reads additional roots when it makes its context, verifying or not.
+            tls.additionalTrustRoots = []
+        }
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,  // followed in `HTTPClientTransport.send`, for both clients alike
