@@ -24,7 +24,8 @@ import NIOCore
 /// | `POST /cart/{id}/order` | place the order (201, `{"order_id", "status", "lines"}`), then `/items/{order_id}` |
 /// | `POST /upload`, `GET /files/{id}/{name}` | multipart upload (201, `{"id", "url", "name", "size"}`); download |
 ///
-/// Fault endpoints (tests and benchmarks) are documented in `DemoRoutes+Faults.swift`.
+/// Fault endpoints (tests and benchmarks) are documented in `DemoRoutes+Faults.swift`; endpoints behind
+/// credentials, and HTML and XML pages, in `DemoRoutes+Auth.swift`.
 /// `HEAD` is answered for every `GET` route, and unknown routes give a 404 JSON error.
 struct DemoRoutes: Sendable {
     /// The data shared by all requests.
@@ -44,6 +45,7 @@ struct DemoRoutes: Sendable {
         registerCarts(on: router)
         registerFiles(on: router)
         registerFaults(on: router)
+        registerAuth(on: router)
     }
 
     // MARK: Responses

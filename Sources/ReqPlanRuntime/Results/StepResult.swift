@@ -74,6 +74,9 @@ public struct StepResult: Sendable {
     public var headers: [(name: String, value: String)]?
     /// Response body, kept only when a later expression or output reads it.
     public var body: Value?
+    /// The cookies the response set (name → value, in the order set), kept only when a later
+    /// expression or output reads them.
+    public var cookies: [HeaderField]?
     /// Response size in bytes.
     public var responseSize: Int?
     /// The request as sent (method and URL), for messages and reports.
@@ -115,6 +118,22 @@ public struct StepResult: Sendable {
         .list((children ?? []).filter { $0.state == .failed }.map(\.errorValue))
     }
 
+    /// The cookies as expressions see them (`steps.X.cookies`): an object name → value; a later cookie of
+    /// a name replaces an earlier one's value.
+    public var cookiesValue: Value {
+        var fields: [Value.Field] = []
+        var positions: [String: Int] = [:]
+        for cookie in cookies ?? [] {
+            if let position = positions[cookie.name] {
+                fields[position].value = .string(cookie.value)
+            } else {
+                positions[cookie.name] = fields.count
+                fields.append(.init(cookie.name, .string(cookie.value)))
+            }
+        }
+        return .object(fields)
+    }
+
     /// The result as expressions see it (`steps.X`).
     public var value: Value {
         var fields: [Value.Field] = [
@@ -130,6 +149,7 @@ public struct StepResult: Sendable {
             fields.append(.init("headers", .object((headers ?? []).map { .init($0.name.lowercased(), .string($0.value)) })))
             fields.append(.init("body", body ?? .null))
             fields.append(.init("attempts", .int(attempts.count)))
+            fields.append(.init("cookies", cookiesValue))
         }
         return .object(fields)
     }
