@@ -18,24 +18,27 @@ extension DemoRoutes {
             let user = try Self.parameter(context, "user")
             let password = try Self.parameter(context, "password")
             guard Self.basicCredentials(of: request).map({ $0 == (user, password) }) == true else {
-                return Self.error(.unauthorized, "basic credentials for `\(user)` are required",
-                                  headers: [.wwwAuthenticate: "Basic realm=\"reqplan demo\""])
+                return Self.error(
+                    .unauthorized, "basic credentials for `\(user)` are required",
+                    headers: [.wwwAuthenticate: "Basic realm=\"reqplan demo\""])
             }
             return Self.json(["authenticated": true, "user": .string(user)])
         }
 
         router.get("/bearer") { request, _ in
             guard let user = sessionUser(of: request) else {
-                return Self.error(.unauthorized, "a bearer token from POST /login is required",
-                                  headers: [.wwwAuthenticate: "Bearer realm=\"reqplan demo\""])
+                return Self.error(
+                    .unauthorized, "a bearer token from POST /login is required",
+                    headers: [.wwwAuthenticate: "Bearer realm=\"reqplan demo\""])
             }
             return Self.json(["authenticated": true, "user": .string(user)])
         }
 
         router.get("/account.xml") { request, _ in
             guard let user = sessionUser(of: request) else {
-                return Self.error(.unauthorized, "a bearer token from POST /login is required",
-                                  headers: [.wwwAuthenticate: "Bearer realm=\"reqplan demo\""])
+                return Self.error(
+                    .unauthorized, "a bearer token from POST /login is required",
+                    headers: [.wwwAuthenticate: "Bearer realm=\"reqplan demo\""])
             }
             let profile = DemoUser.named(user)
             let xml = """
@@ -46,8 +49,9 @@ extension DemoRoutes {
                   <quota used="3" limit="10"/>
                 </account>
                 """
-            return Response(status: .ok, headers: [.contentType: "application/xml; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: xml)))
+            return Response(
+                status: .ok, headers: [.contentType: "application/xml; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: xml)))
         }
 
         router.get("/login-form") { request, _ in
@@ -63,8 +67,9 @@ extension DemoRoutes {
                   </form>
                 </body></html>
                 """
-            return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
-                            body: .init(byteBuffer: ByteBuffer(string: html)))
+            return Response(
+                status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                body: .init(byteBuffer: ByteBuffer(string: html)))
         }
 
         router.post("/login-form") { request, _ in
@@ -84,7 +89,8 @@ extension DemoRoutes {
     /// The user and password of `Authorization: Basic …`, if the request has one.
     static func basicCredentials(of request: Request) -> (String, String)? {
         guard let authorization = request.headers[.authorization], authorization.lowercased().hasPrefix("basic "),
-            let data = Data(base64Encoded: String(authorization.dropFirst("basic ".count)).trimmingCharacters(in: .whitespaces)),
+            let data = Data(
+                base64Encoded: String(authorization.dropFirst("basic ".count)).trimmingCharacters(in: .whitespaces)),
             let pair = String(data: data, encoding: .utf8), let colon = pair.firstIndex(of: ":")
         else { return nil }
         return (String(pair[..<colon]), String(pair[pair.index(after: colon)...]))

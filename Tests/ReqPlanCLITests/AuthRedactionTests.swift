@@ -76,8 +76,9 @@ import Testing
         let result = try await CommandRunner.run(["run", file.path], environment: environment, within: .seconds(30))
         #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
         let state = environment.isEmpty ? "is not set" : "is empty"
-        #expect(result.stderr.contains(
-            "error[RP0502]: input `token` is required, but the environment variable `REQPLAN_TEST_BEARER` \(state)"),
+        #expect(
+            result.stderr.contains(
+                "error[RP0502]: input `token` is required, but the environment variable `REQPLAN_TEST_BEARER` \(state)"),
             "\(result.stderr)")
         #expect(result.stderr.contains("plan.yaml:7:3"), "\(result.stderr)")
         #expect(result.stdout.isEmpty)

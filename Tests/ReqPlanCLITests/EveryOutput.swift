@@ -11,14 +11,16 @@ enum EveryOutput {
     ) async throws -> [String: String] {
         let directory = plan.deletingLastPathComponent()
         var outputs: [String: String] = [:]
-        for (name, extra) in [("text", ["--verbose", "--progress", "lines"]), ("json", ["--output", "json"]),
-                              ("github", ["--format", "github", "--quiet"])]
-        {
+        for (name, extra) in [
+            ("text", ["--verbose", "--progress", "lines"]), ("json", ["--output", "json"]),
+            ("github", ["--format", "github", "--quiet"]),
+        ] {
             let reports = ["json", "junit", "trace"].flatMap { kind in
                 ["--report", "\(kind):\(directory.appendingPathComponent("\(name)-\(kind).out").path)"]
             }
-            let result = try await CommandRunner.run(["run", plan.path] + arguments + extra + reports,
-                                                     environment: environment, within: .seconds(30))
+            let result = try await CommandRunner.run(
+                ["run", plan.path] + arguments + extra + reports,
+                environment: environment, within: .seconds(30))
             #expect(result.status == status, "\(result.stderr)")
             outputs["\(name) stdout"] = result.stdout
             outputs["\(name) stderr"] = result.stderr

@@ -28,7 +28,8 @@ import Testing
     }
 
     @Test func everyKeyIsInAKeysTable() {
-        let keys = PlanReader.planKeys + PlanReader.inputKeys + PlanReader.defaultsKeys + PlanReader.requestKeys
+        let keys =
+            PlanReader.planKeys + PlanReader.inputKeys + PlanReader.defaultsKeys + PlanReader.requestKeys
             + PlanReader.retryKeys + PlanReader.expectKeys + PlanReader.matcherKeys + PlanReader.multipartKeys
             + PlanReader.commonStepKeys
         for key in Set(keys) {

@@ -77,7 +77,10 @@ import Testing
         ("", "the text is empty at line 1, column 1"),
         ("<a><b></a>", "the end tag `</a>` does not match the start tag `<b>` at line 1, column 7"),
         ("<a x=1/>", "an attribute value must be quoted at line 1, column 6"),
-        ("<a>&nbsp;</a>", "unknown entity `&nbsp;` (XML knows `&lt;`, `&gt;`, `&amp;`, `&apos;`, `&quot;`) at line 1, column 4"),
+        (
+            "<a>&nbsp;</a>",
+            "unknown entity `&nbsp;` (XML knows `&lt;`, `&gt;`, `&amp;`, `&apos;`, `&quot;`) at line 1, column 4"
+        ),
         ("<a/><b/>", "a document has one root element, found a second one at line 1, column 5"),
         ("<a>\n  <b>", "the element `b` is not closed by `</b>` at line 2, column 6"),
     ])
@@ -92,7 +95,10 @@ import Testing
 
     @Test(arguments: [
         ("//b[", "expected a path, a value or a function call, found the end of the expression at character 5"),
-        ("//", "expected a step (a name, `*`, `text()`, `node()`, `.` or `..`), found the end of the expression at character 3"),
+        (
+            "//",
+            "expected a step (a name, `*`, `text()`, `node()`, `.` or `..`), found the end of the expression at character 3"
+        ),
         ("", "the expression is empty at character 1"),
         ("count(1)", "`count()` needs a node-set, found a number at character 7"),
         ("'a' | //b", "`|` needs a node-set, found a string at character 1"),
@@ -127,7 +133,9 @@ import Testing
         #expect(XPathEvaluator.format(number) == text)
     }
 
-    @Test(arguments: [(" 12 ", 12.0), ("-.5", -0.5), ("5.", 5.0), ("1e3", Double.nan), ("", Double.nan), ("- 1", Double.nan)])
+    @Test(arguments: [
+        (" 12 ", 12.0), ("-.5", -0.5), ("5.", 5.0), ("1e3", Double.nan), ("", Double.nan), ("- 1", Double.nan),
+    ])
     func readsNumbersAsXPathDoes(text: String, number: Double) {
         let read = XPathEvaluator.number(text)
         #expect(read == number || (read.isNaN && number.isNaN))

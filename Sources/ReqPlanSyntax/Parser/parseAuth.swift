@@ -14,16 +14,20 @@ extension PlanReader {
         switch (fields.key("basic"), fields.key("bearer")) {
         case (let basic?, let bearer?):
             let (first, second) = basic.range.start < bearer.range.start ? (basic, bearer) : (bearer, basic)
-            diagnostics.error(.conflictingKeys, "\(what) has both `basic` and `bearer`", at: second.range,
-                              notes: [.init("`\(first.value)` is given here", at: first.range)],
-                              hint: "a request sends one kind of credentials: keep `basic` or `bearer`")
+            diagnostics.error(
+                .conflictingKeys, "\(what) has both `basic` and `bearer`", at: second.range,
+                notes: [.init("`\(first.value)` is given here", at: first.range)],
+                hint: "a request sends one kind of credentials: keep `basic` or `bearer`")
             return nil
         case (nil, nil):
             // A misspelt `basic` or `bearer` is reported as an unknown key already.
-            let misspelt = fields.entries.contains { Suggestion.closest(to: $0.key.value, in: PlanReader.authKeys) != nil }
+            let misspelt = fields.entries.contains {
+                Suggestion.closest(to: $0.key.value, in: PlanReader.authKeys) != nil
+            }
             if !misspelt {
-                diagnostics.error(.missingKey, "\(what) has neither `basic` nor `bearer`", at: key.range,
-                                  hint: "write `auth: { basic: { username: …, password: … } }` or `auth: { bearer: TOKEN }`")
+                diagnostics.error(
+                    .missingKey, "\(what) has neither `basic` nor `bearer`", at: key.range,
+                    hint: "write `auth: { basic: { username: …, password: … } }` or `auth: { bearer: TOKEN }`")
             }
             return nil
         case (let basicKey?, nil):
@@ -34,8 +38,9 @@ extension PlanReader {
             var parts: [Template] = []
             for name in PlanReader.basicAuthKeys {
                 guard let valueNode = basic.value(name) else {
-                    diagnostics.error(.missingKey, "`basic` of \(what) has no `\(name)`", at: basicKey.range,
-                                      hint: "basic credentials are `{ username: …, password: … }` (an empty password is `\"\"`)")
+                    diagnostics.error(
+                        .missingKey, "`basic` of \(what) has no `\(name)`", at: basicKey.range,
+                        hint: "basic credentials are `{ username: …, password: … }` (an empty password is `\"\"`)")
                     continue
                 }
                 if let template = template(valueNode, "`\(name)` of `basic`") { parts.append(template) }
@@ -55,8 +60,9 @@ extension PlanReader {
         guard let auth, let header = headers.first(where: { $0.name.value.lowercased() == "authorization" }) else {
             return
         }
-        diagnostics.error(.conflictingKeys, "\(what) has both `auth` and an `\(header.name.value)` header",
-                          at: header.name.range, notes: [.init("`auth` is given here", at: auth.range)],
-                          hint: "keep one: `auth` writes the `Authorization` header")
+        diagnostics.error(
+            .conflictingKeys, "\(what) has both `auth` and an `\(header.name.value)` header",
+            at: header.name.range, notes: [.init("`auth` is given here", at: auth.range)],
+            hint: "keep one: `auth` writes the `Authorization` header")
     }
 }

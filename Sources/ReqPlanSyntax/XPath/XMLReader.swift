@@ -98,7 +98,8 @@ struct XMLReader {
     }
 
     private static func isNameStart(_ byte: UInt8) -> Bool {
-        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")) || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
             || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
     }
 
@@ -223,8 +224,9 @@ struct XMLReader {
             }
             return
         }
-        tree.append(.processingInstruction, name: target,
-                    value: String(data.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })), to: parent)
+        tree.append(
+            .processingInstruction, name: target,
+            value: String(data.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })), to: parent)
     }
 
     // MARK: Elements
@@ -296,7 +298,8 @@ struct XMLReader {
                 while !atEnd && !(looking(at: "</") && lookingIgnoringCase(at: "</" + elementName)) { index += 1 }
                 let raw = String(decoding: bytes[start..<index], as: UTF8.self)
                 if !raw.isEmpty {
-                    let text = elementName == "textarea" || elementName == "title" ? try decodeReferences(raw, at: start) : raw
+                    let text =
+                        elementName == "textarea" || elementName == "title" ? try decodeReferences(raw, at: start) : raw
                     tree.append(.text, value: text, to: element)
                 }
                 if !atEnd { _ = try text(until: ">", what: "an end tag") }
@@ -322,7 +325,9 @@ struct XMLReader {
             index += 1
         }
         guard !atEnd else {
-            if html { return try decodeReferences(String(decoding: bytes[valueStart...], as: UTF8.self), at: valueStart) }
+            if html {
+                return try decodeReferences(String(decoding: bytes[valueStart...], as: UTF8.self), at: valueStart)
+            }
             throw fail("the attribute value is not closed", at: start)
         }
         let raw = String(decoding: bytes[valueStart..<index], as: UTF8.self)
@@ -367,8 +372,10 @@ struct XMLReader {
                 guard peek() == UInt8(ascii: ">") else { throw fail("expected `>` ending the end tag `</\(name)`") }
                 index += 1
                 guard name == elementName else {
-                    throw fail(element == 0 ? "the end tag `</\(name)>` has no start tag"
-                        : "the end tag `</\(name)>` does not match the start tag `<\(elementName)>`", at: endStart)
+                    throw fail(
+                        element == 0
+                            ? "the end tag `</\(name)>` has no start tag"
+                            : "the end tag `</\(name)>` does not match the start tag `<\(elementName)>`", at: endStart)
                 }
                 return nil
             }
@@ -410,8 +417,10 @@ struct XMLReader {
             result += rest[..<ampersand]
             let afterAmpersand = rest.index(after: ampersand)
             let semicolon = rest[afterAmpersand...].prefix(32).firstIndex(of: ";")
-            if let semicolon, let decoded = XMLReader.decode(String(rest[afterAmpersand..<semicolon]),
-                                                             named: html ? XMLReader.htmlEntities : XMLReader.xmlEntities)
+            if let semicolon,
+                let decoded = XMLReader.decode(
+                    String(rest[afterAmpersand..<semicolon]),
+                    named: html ? XMLReader.htmlEntities : XMLReader.xmlEntities)
             {
                 result += decoded
                 rest = rest[rest.index(after: semicolon)...]
@@ -420,8 +429,9 @@ struct XMLReader {
             guard html else {
                 let position = offset + text.utf8.distance(from: text.startIndex, to: ampersand)
                 guard let semicolon else { throw fail("`&` must start a reference such as `&amp;`", at: position) }
-                throw fail("unknown entity `&\(rest[afterAmpersand..<semicolon]);` (XML knows `&lt;`, `&gt;`, `&amp;`, `&apos;`, `&quot;`)",
-                           at: position)
+                throw fail(
+                    "unknown entity `&\(rest[afterAmpersand..<semicolon]);` (XML knows `&lt;`, `&gt;`, `&amp;`, `&apos;`, `&quot;`)",
+                    at: position)
             }
             result += "&"
             rest = rest[afterAmpersand...]
@@ -432,7 +442,8 @@ struct XMLReader {
     private static func decode(_ reference: String, named: [String: String]) -> String? {
         if reference.hasPrefix("#") {
             let digits = reference.dropFirst()
-            let code = digits.hasPrefix("x") || digits.hasPrefix("X")
+            let code =
+                digits.hasPrefix("x") || digits.hasPrefix("X")
                 ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
             return code.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
         }

@@ -56,8 +56,9 @@ struct XMLTree {
     mutating func finish() {
         for index in nodes.indices.reversed() {
             let node = nodes[index]
-            nodes[index].last = max(index, node.children.last.map { nodes[$0].last } ?? index,
-                                    node.attributes.last ?? index)
+            nodes[index].last = max(
+                index, node.children.last.map { nodes[$0].last } ?? index,
+                node.attributes.last ?? index)
         }
     }
 

@@ -81,7 +81,8 @@ struct XPathEvaluator {
             switch op {
             case .or: return .boolean(boolean(evaluate(left, context)) || boolean(evaluate(right, context)))
             case .and: return .boolean(boolean(evaluate(left, context)) && boolean(evaluate(right, context)))
-            case .union: return .nodes(Self.documentOrder(nodes(evaluate(left, context)) + nodes(evaluate(right, context))))
+            case .union:
+                return .nodes(Self.documentOrder(nodes(evaluate(left, context)) + nodes(evaluate(right, context))))
             case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
                 return .boolean(compare(op, evaluate(left, context), evaluate(right, context)))
             case .plus, .minus, .times, .div, .mod:
@@ -174,7 +175,8 @@ struct XPathEvaluator {
         case .node: return true
         case .text: return node.kind == .text
         case .comment: return node.kind == .comment
-        case .processingInstruction(let target): return node.kind == .processingInstruction && (target == nil || node.name == target)
+        case .processingInstruction(let target):
+            return node.kind == .processingInstruction && (target == nil || node.name == target)
         case .anyName: return node.kind == principal
         case .prefix(let prefix):
             return node.kind == principal && node.name.hasPrefix((tree.isHTML ? prefix.lowercased() : prefix) + ":")
@@ -222,7 +224,8 @@ struct XPathEvaluator {
         let negative = body.hasPrefix("-")
         if negative { body = body.dropFirst() }
         guard !body.isEmpty, body != ".", body.count(where: { $0 == "." }) <= 1,
-            body.allSatisfy({ $0 == "." || ("0"..."9").contains($0) }), let value = Double("0" + body + (body.hasSuffix(".") ? "0" : ""))
+            body.allSatisfy({ $0 == "." || ("0"..."9").contains($0) }),
+            let value = Double("0" + body + (body.hasSuffix(".") ? "0" : ""))
         else { return .nan }
         return negative ? -value : value
     }
@@ -233,7 +236,9 @@ struct XPathEvaluator {
         if number.isInfinite { return number > 0 ? "Infinity" : "-Infinity" }
         if number == number.rounded(), abs(number) < 1e18 { return String(Int64(number)) }
         let text = "\(number)"
-        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }), let exponent = Int(text[text.index(after: e)...]) else {
+        guard let e = text.firstIndex(where: { $0 == "e" || $0 == "E" }),
+            let exponent = Int(text[text.index(after: e)...])
+        else {
             return text
         }
         let negative = text.hasPrefix("-")
@@ -336,8 +341,9 @@ struct XPathEvaluator {
             return .string(result)
         case .stringLength: return .number(Double(text(0).unicodeScalars.count))
         case .normalizeSpace:
-            return .string(text(0).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
-                .joined(separator: " "))
+            return .string(
+                text(0).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+                    .joined(separator: " "))
         case .translate:
             let from = Array(text(1).unicodeScalars)
             let to = Array(text(2).unicodeScalars)

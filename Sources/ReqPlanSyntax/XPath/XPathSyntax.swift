@@ -197,7 +197,9 @@ struct XPathLexer {
         func operandExpected() -> Bool {
             guard let previous = result.last?.token else { return true }
             switch previous {
-            case .symbol(let symbol): return ["@", "::", "(", "[", ",", "/", "//", "|", "+", "-", "=", "!=", "<", "<=", ">", ">="].contains(symbol)
+            case .symbol(let symbol):
+                return ["@", "::", "(", "[", ",", "/", "//", "|", "+", "-", "=", "!=", "<", "<=", ">", ">="].contains(
+                    symbol)
             case .operatorName, .multiply: return true
             default: return false
             }
@@ -400,7 +402,10 @@ struct XPathParser {
         [(.operatorName("or"), .or)],
         [(.operatorName("and"), .and)],
         [(.symbol("="), .equal), (.symbol("!="), .notEqual)],
-        [(.symbol("<"), .less), (.symbol("<="), .lessOrEqual), (.symbol(">"), .greater), (.symbol(">="), .greaterOrEqual)],
+        [
+            (.symbol("<"), .less), (.symbol("<="), .lessOrEqual), (.symbol(">"), .greater),
+            (.symbol(">="), .greaterOrEqual),
+        ],
         [(.symbol("+"), .plus), (.symbol("-"), .minus)],
         [(.multiply, .times), (.operatorName("div"), .div), (.operatorName("mod"), .mod)],
     ]
@@ -439,7 +444,8 @@ struct XPathParser {
 
     private var startsLocationPath: Bool {
         switch peek {
-        case .symbol("/"), .symbol("//"), .symbol("."), .symbol(".."), .symbol("@"), .nameTest, .nodeType, .axisName: true
+        case .symbol("/"), .symbol("//"), .symbol("."), .symbol(".."), .symbol("@"), .nameTest, .nodeType, .axisName:
+            true
         default: false
         }
     }
@@ -513,8 +519,11 @@ struct XPathParser {
             let axisStart = start
             guard let known = XPathAxis(rawValue: name) else {
                 if name == "namespace" { throw fail("the namespace axis is not supported", at: axisStart) }
-                throw fail("unknown axis `\(name)`" + (Suggestion.didYouMean(name, in: XPathAxis.allCases.map(\.rawValue))
-                    .map { "; \($0)" } ?? ""), at: axisStart)
+                throw fail(
+                    "unknown axis `\(name)`"
+                        + (Suggestion.didYouMean(name, in: XPathAxis.allCases.map(\.rawValue))
+                            .map { "; \($0)" } ?? ""),
+                    at: axisStart)
             }
             axis = known
             _ = advance()
@@ -541,8 +550,9 @@ struct XPathParser {
             default: test = .processingInstruction(target)
             }
         case let other:
-            throw fail("expected a step (a name, `*`, `text()`, `node()`, `.` or `..`), found \(describe(other))",
-                       at: lexed.start)
+            throw fail(
+                "expected a step (a name, `*`, `text()`, `node()`, `.` or `..`), found \(describe(other))",
+                at: lexed.start)
         }
         var predicates: [XPathExpression] = []
         while peek == .symbol("[") { predicates.append(try predicate()) }
@@ -571,7 +581,8 @@ struct XPathParser {
         case .functionName(let name):
             guard let function = XPathFunction(rawValue: name) else {
                 if name == "id" { throw fail("`id()` is not supported (it needs the document's DTD)", at: lexed.start) }
-                let hint = Suggestion.didYouMean(name, in: XPathFunction.allCases.map(\.rawValue)).map { "; \($0)" } ?? ""
+                let hint =
+                    Suggestion.didYouMean(name, in: XPathFunction.allCases.map(\.rawValue)).map { "; \($0)" } ?? ""
                 throw fail("unknown function `\(name)()`\(hint)", at: lexed.start)
             }
             try expect("(", "after `\(name)`")
@@ -585,10 +596,13 @@ struct XPathParser {
             try expect(")", "closing the arguments of `\(name)()`")
             let arity = function.arity
             guard arity.contains(arguments.count) else {
-                let expected = arity.upperBound == Int.max ? "at least \(arity.lowerBound)"
+                let expected =
+                    arity.upperBound == Int.max
+                    ? "at least \(arity.lowerBound)"
                     : arity.count == 1 ? "\(arity.lowerBound)" : "\(arity.lowerBound) or \(arity.upperBound)"
-                throw fail("`\(name)()` takes \(expected) argument\(expected == "1" ? "" : "s"), found \(arguments.count)",
-                           at: lexed.start)
+                throw fail(
+                    "`\(name)()` takes \(expected) argument\(expected == "1" ? "" : "s"), found \(arguments.count)",
+                    at: lexed.start)
             }
             if function.takesNodeSets {
                 for (argument, argumentStart) in arguments {
