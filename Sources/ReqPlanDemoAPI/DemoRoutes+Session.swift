@@ -75,6 +75,7 @@ extension DemoRoutes {
                     "GET /delay/{ms}", "ANY /status/{code}", "ANY /flaky/{id}?fail=N", "GET /reset",
                     "GET /slow-body", "GET /connection/{ms}", "GET /close-next", "ANY /redirect-to?url=U&status=S", "GET /redirect-loop", "GET /huge?mb=N", "GET /invalid-json", "ANY /echo",
                     "GET /stream?kb=N", "GET /bad-gzip",
+                    "GET /basic-auth/{user}/{password}", "GET /bearer", "GET /account.xml", "GET|POST /login-form",
                 ]),
             ])
         }

@@ -25,7 +25,8 @@ import NIOCore
 /// | `POST /upload`, `GET /files/{id}/{name}` | multipart upload (201, `{"id", "url", "name", "size"}`); download |
 ///
 /// Fault endpoints (tests and benchmarks) are documented in `DemoRoutes+Faults.swift`, header
-/// endpoints in `DemoRoutes+Headers.swift`, the transport's wire endpoints in `DemoRoutes+Wire.swift`.
+/// endpoints in `DemoRoutes+Headers.swift`, the transport's wire endpoints in `DemoRoutes+Wire.swift`;
+/// endpoints behind credentials, and HTML and XML pages, in `DemoRoutes+Auth.swift`.
 /// `HEAD` is answered for every `GET` route, and unknown routes give a 404 JSON error.
 struct DemoRoutes: Sendable {
     /// The data shared by all requests.
@@ -47,6 +48,7 @@ struct DemoRoutes: Sendable {
         registerFaults(on: router)
         registerHeaders(on: router)
         registerWire(on: router)
+        registerAuth(on: router)
     }
 
     // MARK: Responses

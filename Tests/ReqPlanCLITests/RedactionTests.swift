@@ -60,26 +60,10 @@ import Testing
 
     @Test func theSecretIsInNoByteOfAnyOutput() async throws {
         let file = try CommandRunner.temporaryPlan(Self.plan)
-        let directory = file.deletingLastPathComponent()
         try await DemoAPI.withServer { base in
-            var outputs: [String: String] = [:]
-            for (name, extra) in [("text", ["--verbose", "--progress", "lines"]), ("json", ["--output", "json"]),
-                                  ("github", ["--format", "github", "--quiet"])]
-            {
-                let reports = ["json", "junit", "trace"].flatMap { kind in
-                    ["--report", "\(kind):\(directory.appendingPathComponent("\(name)-\(kind).out").path)"]
-                }
-                let result = try await CommandRunner.run(
-                    ["run", file.path, "--input", "base_url=\(base)"] + extra + reports,
-                    environment: ["REQPLAN_TEST_TOKEN": Self.secret], within: .seconds(30))
-                #expect(result.status == 1, "\(result.stderr)")
-                outputs["\(name) stdout"] = result.stdout
-                outputs["\(name) stderr"] = result.stderr
-                for kind in ["json", "junit", "trace"] {
-                    let path = directory.appendingPathComponent("\(name)-\(kind).out").path
-                    outputs["\(name) \(kind) report"] = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-                }
-            }
+            let outputs = try await EveryOutput.collect(
+                plan: file, arguments: ["--input", "base_url=\(base)"],
+                environment: ["REQPLAN_TEST_TOKEN": Self.secret], status: 1)
             // The run really used the secret: the verbose dump shows the echo of it, redacted.
             #expect(outputs["text stderr"]?.contains("t=***") == true)
             #expect(outputs["text stderr"]?.contains("Authorization: ***") == true)

@@ -64,6 +64,13 @@ import Testing
             #expect(urls.isUploaded(["a.png", "b.png", "c.png"]), "\(urls)")
             #expect(summary.outputs["errors"] == "[]")
         },
+        "plans/auth.yaml": Expectation(status: 0) { summary, result in
+            #expect(summary.ids(withSymbol: "✓") == ["basic", "form", "login", "account"])
+            #expect(summary.outputs["plan"] == #""pro""#)
+            #expect(summary.outputs["quota_left"] == "7")
+            #expect(summary.outputs["csrf_field"] == #""csrf""#)
+            #expect(!result.stdout.contains("demo-password") && !result.stderr.contains("demo-password"))
+        },
         "plans/batch-upload.yaml": Expectation(status: 0) { summary, _ in
             let names = ["a.png", "b.png", "c.png", "d.png", "e.png"]
             let urls = try summary.output([String].self, "image_urls")

@@ -68,6 +68,20 @@ import Testing
         ),
         "081-crlf-line-endings": (["$.steps.home"], "unknown step key (the unknown step reference is beyond it)"),
         "083-invalid-name-in-needs": (["$.steps.home.needs[0]"], "invalid step id in `needs`"),
+        "086-auth-and-authorization-header": (
+            ["$.steps.me.request.headers"], "`auth` and an `Authorization` header (if/then, propertyNames)"
+        ),
+        "087-auth-basic-and-bearer": (["$.steps.me.request.auth"], "both `basic` and `bearer` (oneOf)"),
+        "088-auth-basic-missing-password": (["$.steps.me.request.auth.basic"], "missing `password` (required)"),
+        "089-auth-misspelt-key": (["$.steps.me.request.auth"], "unknown key in `auth`"),
+        "090-trace-with-body": (["$.steps.trace.request.json"], "a TRACE request with a body (if/then)"),
+        "091-required-input-with-default": (["$.inputs.token.default"], "`required: true` with a `default` (if/then)"),
+        "095-follow-redirects-not-boolean": (
+            ["$.cookies", "$.defaults.follow_redirects", "$.steps.old.request.follow_redirects"], "booleans expected"
+        ),
+        "096-defaults-auth-and-authorization-header": (
+            ["$.defaults.headers"], "`auth` and an `Authorization` header in `defaults` (if/then, propertyNames)"
+        ),
     ]
 
     /// Why the schema cannot judge a corpus case.
@@ -129,6 +143,9 @@ import Testing
         "082-yaml-merge-key-bomb": .notLoaded("merge-key bomb: expanding it is what the limit prevents"),
         "084-unquoted-expression-in-flow-mapping": .yamlSyntax(
             "YAML syntax error: unquoted `${{ }}` in a flow mapping"),
+        "092-invalid-regex-in-match": .beyondSchema("a regular expression inside an expression is compiled by the parser"),
+        "093-invalid-xpath": .beyondSchema("an XPath expression inside an expression is compiled by the parser"),
+        "094-cookies-field-on-group": .beyondSchema("result fields depend on the kind of the step an expression reads"),
     ]
 
     @Test func schemaCommandPrintsAValidDraft202012Schema() throws {
@@ -235,6 +252,8 @@ import Testing
         let bodies = try #require(def("request")?["dependentSchemas"] as? [String: Any])
         #expect(Set(bodies.keys) == Set(PlanReader.bodyKeys))
         #expect(keys(def("multipartPartMapping")) == Set(PlanReader.multipartKeys))
+        #expect(keys(def("auth")) == Set(PlanReader.authKeys))
+        #expect(keys(def("basicAuth")) == Set(PlanReader.basicAuthKeys))
         #expect(keys(def("retryPolicy")) == Set(PlanReader.retryKeys))
         #expect(keys(def("expect")) == Set(PlanReader.expectKeys))
         #expect(keys(def("matcherChecks")) == Set(PlanReader.matcherKeys))
@@ -339,7 +358,41 @@ import Testing
             "group-keys",
             step("timeout: 5s\nconcurrency: 2\non_failure: continue\ngroup: { b: { request: { url: /b } } }"),
             accepted: true),
+        .agree(
+            "auth-forms",
+            "reqplan: 1\ninputs: { t: x }\ndefaults:\n  base_url: \"http://h\"\n  auth: { bearer: \"${{ inputs.t }}\" }\n"
+                + "  follow_redirects: false\nsteps:\n  a: { request: { url: /a } }\n"
+                + "  b: { request: { url: /b, auth: { basic: { username: u, password: \"\" } }, follow_redirects: true } }\n"
+                + "  c: { request: { url: /c, headers: { Authorization: x } } }\n",
+            accepted: true),
+        .agree(
+            "cookies-everywhere",
+            top("cookies: false") + "  g: { cookies: true, group: { m: { cookies: false, request: { url: /m } } } }\n",
+            accepted: true),
+        .agree(
+            "required-inputs",
+            top("inputs:\n  t: { env: T, required: true }\n  u: { required: false }\n  v: { required: false, default: 1 }"),
+            accepted: true),
+        .agree("trace-without-body", step("request: { method: TRACE, url: /a }"), accepted: true),
+        .agree(
+            "match-and-xpath",
+            step("request: { url: \"/a/${{ match('x', 'a(b)?') }}/${{ xpath('<a/>', 'count(//a)') }}\" }"),
+            accepted: true),
         // Rejected by both.
+        .agree("auth-empty", step("request: { url: /a, auth: {} }"), accepted: false),
+        .agree("auth-null", step("request: { url: /a, auth: }"), accepted: false),
+        .agree("auth-bearer-null", step("request: { url: /a, auth: { bearer: } }"), accepted: false),
+        .agree("auth-basic-extra-key", step("request: { url: /a, auth: { basic: { username: u, password: p, realm: r } } }"),
+               accepted: false),
+        .agree("auth-header-any-case", step("request: { url: /a, auth: { bearer: t }, headers: { AUTHORIZATION: x } }"),
+               accepted: false),
+        .agree("auth-on-a-step", step("auth: { bearer: t }\nrequest: { url: /a }"), accepted: false),
+        .agree("trace-with-form", step("request: { method: TRACE, url: /a, form: { a: 1 } }"), accepted: false),
+        .agree("required-with-default", top("inputs: { t: { required: true, default: x } }"), accepted: false),
+        .agree("required-yes", top("inputs: { t: { required: yes } }"), accepted: false),
+        .agree(
+            "cookies-in-defaults", "reqplan: 1\ndefaults: { base_url: \"http://h\", cookies: false }\nsteps:\n  a: { request: { url: /a } }\n",
+            accepted: false),
         .agree("retry-zero", step("request: { url: /a }\nretry: 0"), accepted: false),
         .agree("retry-quoted-number", step("request: { url: /a }\nretry: \"3\""), accepted: false),
         .agree("retry-bad-condition", step("request: { url: /a }\nretry: { on: [5xx, 4xx] }"), accepted: false),

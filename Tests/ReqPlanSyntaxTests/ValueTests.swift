@@ -44,6 +44,27 @@ import Testing
         #expect(throws: JSONParseError.self) { try Value.parseJSON(text) }
     }
 
+    /// RFC 8259 §6: `int = zero / ( digit1-9 *DIGIT )` — a number has no leading zero.
+    @Test(arguments: ["012", "-01", "00", "01.5", "-00.5", "[1, 012]", "{\"a\": 007}", "0e", "-", "1.", ".5", "+1"])
+    func rejectsNumbersRFC8259DoesNotAllow(text: String) {
+        #expect(throws: JSONParseError.self) { try Value.parseJSON(text) }
+    }
+
+    @Test(arguments: [("0", Value.int(0)), ("-0", .int(0)), ("10", .int(10)), ("0.5", .double(0.5)), ("-0.05", .double(-0.05)),
+                      ("0e3", .double(0)), ("100e-2", .double(1))])
+    func readsNumbersRFC8259Allows(text: String, value: Value) throws {
+        #expect(try Value.parseJSON(text) == value)
+    }
+
+    @Test func aLeadingZeroIsReportedWhereItIs() {
+        do {
+            _ = try Value.parseJSON("[1, -012]")
+            Issue.record("`-012` was read as a number")
+        } catch {
+            #expect(error.description == "a number cannot start with 0 followed by a digit at byte 5")
+        }
+    }
+
     @Test func rejectsDeepNestingWithoutCrashing() {
         let deep = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
         #expect(throws: JSONParseError.self) { try Value.parseJSON(deep) }

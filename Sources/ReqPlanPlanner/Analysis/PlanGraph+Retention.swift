@@ -6,6 +6,8 @@ public struct Retention: Sendable, Hashable {
     public var body: Bool
     /// Keep the headers.
     public var headers: Bool
+    /// Keep the cookies the response set (`steps.X.cookies`).
+    public var cookies: Bool = false
 }
 
 extension PlanGraph {
@@ -17,6 +19,7 @@ extension PlanGraph {
         func add(_ field: ResultField?, whole: Bool) {
             if whole || field == .body { keep.body = true }
             if whole || field == .headers { keep.headers = true }
+            if whole || field == .cookies { keep.cookies = true }
         }
         if let own = usage[node] {
             let fields = nodes[node].kind == .forEachRequest ? own.itemFields : own.fields

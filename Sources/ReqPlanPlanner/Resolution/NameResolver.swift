@@ -78,11 +78,7 @@ struct NameResolver {
         // Defaults: inputs and env only.
         let defaultsScope = ExpressionScope(node: nil, items: [], allowsSteps: false, allowsStatusFunctions: false,
                                             createsDependencies: false, context: "`defaults`")
-        var defaultExpressions = plan.defaults.baseURL?.expressions ?? []
-        defaultExpressions += plan.defaults.headers.flatMap(\.value.expressions)
-        defaultExpressions += plan.defaults.query.flatMap(\.value.expressions)
-        defaultExpressions += plan.defaults.expect?.expressions ?? []
-        for expression in defaultExpressions { resolve(expression, in: defaultsScope) }
+        for expression in plan.defaults.expressions { resolve(expression, in: defaultsScope) }
 
         for node in nodes { resolveStep(node.nodeID) }
 
@@ -198,6 +194,51 @@ struct NameResolver {
             diagnostics.error(.invalidCall, "`\(function.rawValue)()` is only meaningful in `if:`", at: call.range,
                               hint: "it tells whether the steps before succeeded; use it in a step's `if:`")
         }
+        if call.arguments.count == 2, function == .match || function == .xpath {
+            checkLiteralPattern(call.arguments[1], of: function)
+        }
+    }
+
+    /// Compiles the literal pattern of `match()` or expression of `xpath()` before the run, so a mistake
+    /// in it is a located error of `validate` (a computed one is checked when it is evaluated).
+    private mutating func checkLiteralPattern(_ argument: Expression, of function: BuiltinFunction) {
+        guard case .literal(let value, let range) = argument else { return }
+        guard case .string(let text) = value else {
+            let what = function == .match ? "a regular expression" : "an XPath expression"
+            diagnostics.error(.invalidCall, "`\(function.rawValue)` takes \(what) as a string, found \(value.type.withArticle)",
+                              at: range, hint: "call it as `\(function.signature)`")
+            return
+        }
+        if function == .match {
+            do {
+                _ = try RegularExpression.compile(text)
+            } catch {
+                diagnostics.error(.invalidRegex, "invalid regular expression `\(text)`: \(error.reason)", at: range,
+                                  hint: "patterns use ICU syntax, as `matches` does; write `\\(` for a literal `(`")
+            }
+        } else {
+            do {
+                _ = try XPath.compile(text)
+            } catch {
+                diagnostics.error(.invalidXPath, "invalid XPath `\(text)`: \(error)",
+                                  at: characterRange(error.position, of: text, writtenAt: range),
+                                  hint: "XPath 1.0, as in `//input[@name='csrf']/@value` or `string(/order/id)`")
+            }
+        }
+    }
+
+    /// The place of character `position` (from 1) of a string literal's `text`, when the literal is written
+    /// on one line without escapes (so each character of the text is one column); else the whole literal.
+    private func characterRange(_ position: Int, of text: String, writtenAt literal: SourceRange) -> SourceRange {
+        let length = text.unicodeScalars.count
+        guard literal.start.line == literal.end.line, literal.end.column - literal.start.column == length + 2,
+            let line = plan.source.line(literal.start.line)
+        else { return literal }
+        let written = line.unicodeScalars.dropFirst(literal.start.column - 1).prefix(length + 2)
+        guard let quote = written.first, quote == "'" || quote == "\"",
+            written.elementsEqual([quote] + Array(text.unicodeScalars) + [quote])
+        else { return literal }
+        return SourceRange(at: literal.start.advanced(by: min(position, length + 1)))
     }
 
     private mutating func resolve(_ reference: Reference, in scope: ExpressionScope) {

@@ -260,6 +260,53 @@ public enum ExpressionEvaluator {
             }
         case .default:
             return values[0] == .null ? values[1] : values[0]
+        case .match:
+            guard let text = try searchedText(values[0], of: function, at: arguments[0].range) else { return .null }
+            let pattern = try patternText(values[1], of: function, at: arguments[1].range)
+            do {
+                guard let groups = try RegularExpression.firstMatch(of: pattern, in: text) else { return .null }
+                return .list(groups.map { $0.map(Value.string) ?? .null })
+            } catch {
+                throw EvaluationError("invalid regular expression `\(pattern)`: \(error.reason)", at: arguments[1].range)
+            }
+        case .xpath:
+            guard let text = try searchedText(values[0], of: function, at: arguments[0].range) else { return .null }
+            let expression = try patternText(values[1], of: function, at: arguments[1].range)
+            let xpath: XPath
+            do {
+                xpath = try XPath.compile(expression)
+            } catch {
+                throw EvaluationError("invalid XPath `\(expression)`: \(error)", at: arguments[1].range)
+            }
+            do {
+                return try xpath.evaluate(onDocument: text)
+            } catch {
+                throw EvaluationError("`xpath` cannot read its text as XML: \(error)", at: arguments[0].range)
+            }
         }
+    }
+
+    /// The text `match` and `xpath` search: a string, or a number or boolean as text; nil for null.
+    private static func searchedText(_ value: Value, of function: BuiltinFunction, at range: SourceRange)
+        throws(EvaluationError) -> String?
+    {
+        switch value {
+        case .null: return nil
+        case .string(let text): return text
+        case .int, .double, .bool: return value.interpolated
+        case .list, .object:
+            throw EvaluationError("`\(function.rawValue)` reads a text, found \(value.type.withArticle)", at: range)
+        }
+    }
+
+    /// The pattern of `match` or the expression of `xpath`: a string.
+    private static func patternText(_ value: Value, of function: BuiltinFunction, at range: SourceRange)
+        throws(EvaluationError) -> String
+    {
+        guard case .string(let text) = value else {
+            let what = function == .match ? "a regular expression" : "an XPath expression"
+            throw EvaluationError("`\(function.rawValue)` takes \(what) as a string, found \(value.type.withArticle)", at: range)
+        }
+        return text
     }
 }

@@ -32,7 +32,8 @@ extension Executor {
         result.itemIndex = itemIndex
         let prepared: PreparedRequest
         do {
-            prepared = try builder.build(spec, in: context)
+            prepared = try builder.build(spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
+                                         secrets: configuration.secrets)
         } catch {
             result.state = .failed
             result.reason = StepReason(.evaluation, "\(error)")
@@ -49,6 +50,7 @@ extension Executor {
         let retention = graph.retention(of: node.nodeID)
         let keepBody = retention.body
         let keepHeaders = retention.headers
+        let keepCookies = retention.cookies
 
         var attempt = 1
         while true {
@@ -137,6 +139,7 @@ extension Executor {
                 result.body = keepBody ? body : nil
                 result.bodyProblem = keepBody ? bodyProblem : nil
                 result.headers = keepHeaders ? response.headers.map { ($0.name, $0.value) } : nil
+                result.cookies = keepCookies ? response.setCookies : nil
             }
 
             if retryable && mayRetry && attempt < retry.attempts {

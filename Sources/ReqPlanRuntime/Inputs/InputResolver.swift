@@ -40,7 +40,10 @@ public enum InputResolver {
             let name = input.name.value
             let type = input.effectiveType
             var value: Value?
-            if let variable = input.env?.value, let text = environment[variable] {
+            // A required input's variable that is set but empty counts as unset (CI systems set a missing
+            // secret to the empty string).
+            let required = input.required?.value == true
+            if let variable = input.env?.value, let text = environment[variable], !(required && text.isEmpty) {
                 env[variable] = text
                 value = convert(text, to: type)
                 if value == nil {
@@ -57,9 +60,16 @@ public enum InputResolver {
                 }
                 value = converted
             }
-            if value == nil { value = input.defaultValue?.value }
-            // An input read from the environment is optional: unset, it is null.
-            if value == nil, input.env != nil { value = .null }
+            if value == nil, required, let variable = input.env?.value {
+                let state = environment[variable] == nil ? "is not set" : "is empty"
+                diagnostics.error(.missingInput, "input `\(name)` is required, but the environment variable `\(variable)` \(state)",
+                                  at: input.name.range, notes: [.init("`required: true` is given here", at: input.required?.range)],
+                                  hint: "set `\(variable)`, or pass `--input \(name)=…`")
+                continue
+            }
+            if value == nil, !required { value = input.defaultValue?.value }
+            // An input read from the environment, or declared `required: false`, is optional: unset, it is null.
+            if value == nil, !required, input.env != nil || input.required != nil { value = .null }
             guard let value else {
                 let source = input.env.map { "set the environment variable `\($0.value)` or pass" } ?? "pass"
                 diagnostics.error(.missingInput, "input `\(name)` has no value", at: input.name.range,

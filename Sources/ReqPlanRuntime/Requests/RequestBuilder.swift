@@ -44,13 +44,28 @@ public struct RequestBuilder: Sendable {
     }
 
     /// The request for `spec` in `context`.
-    public func build(_ spec: RequestSpec, in context: EvaluationContext) throws -> PreparedRequest {
+    /// - Parameters:
+    ///   - spec: the request as written.
+    ///   - context: what its expressions read.
+    ///   - usesCookies: whether the run's cookie jar applies (`cookies:` of the plan and the enclosing steps).
+    ///   - secrets: where the credentials it sends are recorded (`auth:`, a URL's user and password), so
+    ///     that every output hides them.
+    public func build(_ spec: RequestSpec, in context: EvaluationContext, usesCookies: Bool = true,
+                      secrets: SecretStore? = nil) throws -> PreparedRequest
+    {
         var url = try ExpressionEvaluator.text(spec.url, in: context)
         if url.urlScheme == nil {
             guard let base = defaults.baseURL else {
                 throw EvaluationError("relative URL `\(url)` needs `base_url` in `defaults`", at: spec.url.range)
             }
             url = Self.join(try ExpressionEvaluator.text(base, in: context), url)
+        }
+        // Credentials in the URL (`http://user:pw@host/`) are sent as basic auth, as curl does; the URL
+        // the request goes to, and every output, is without them.
+        let urlCredentials = Self.removeCredentials(from: &url)
+        if let urlCredentials {
+            secrets?.add(urlCredentials.user)
+            secrets?.add(urlCredentials.password)
         }
         // An http(s) URL (the scheme in lower case from here on), without spaces or control
         // characters: they cannot go on a request line (and a line break there would start another request).
@@ -77,14 +92,23 @@ public struct RequestBuilder: Sendable {
             url += (url.contains("?") ? "&" : "?") + encoded
         }
 
-        // Headers: defaults, then the request's (case-insensitive names; the request wins).
+        // Headers: defaults, then the request's (case-insensitive names; the request wins). The request's
+        // own choice of credentials wins too: its `auth` over a default `Authorization` header, its
+        // `Authorization` header over the default `auth`.
         var headers: [HeaderField] = []
-        let own = Set(spec.headers.map { $0.name.value.lowercased() })
+        var own = Set(spec.headers.map { $0.name.value.lowercased() })
+        if spec.auth != nil { own.insert("authorization") }
         for header in defaults.headers where !own.contains(header.name.value.lowercased()) {
             headers.append(HeaderField(header.name.value, try ExpressionEvaluator.text(header.value, in: context)))
         }
         for header in spec.headers {
             headers.append(HeaderField(header.name.value, try ExpressionEvaluator.text(header.value, in: context)))
+        }
+        if let auth = spec.auth ?? (spec.authorizationHeader == nil ? defaults.auth : nil) {
+            headers.append(HeaderField("Authorization", try authorization(auth.value, in: context, secrets: secrets)))
+        } else if let urlCredentials, !headers.contains(where: { $0.name.equalsIgnoringCase("authorization") }) {
+            headers.append(HeaderField("Authorization", Self.basicAuthorization(
+                user: urlCredentials.user, password: urlCredentials.password, secrets: secrets)))
         }
         for header in headers where header.value.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw EvaluationError("header `\(header.name)` contains a line break", at: spec.range)
@@ -120,7 +144,56 @@ public struct RequestBuilder: Sendable {
         if !headers.contains(where: { $0.name.equalsIgnoringCase("user-agent") }) {
             headers.append(HeaderField("User-Agent", userAgent))
         }
-        return PreparedRequest(method: spec.effectiveMethod, url: url, headers: headers, body: body)
+        return PreparedRequest(
+            method: spec.effectiveMethod, url: url, headers: headers, body: body,
+            followRedirects: spec.followRedirects?.value ?? defaults.followRedirects?.value, usesCookies: usesCookies)
+    }
+
+    // MARK: Credentials
+
+    /// The `Authorization` value of `auth:`; every secret part of it goes into `secrets`.
+    private func authorization(_ auth: RequestAuth, in context: EvaluationContext, secrets: SecretStore?) throws
+        -> String
+    {
+        switch auth {
+        case .basic(let username, let password):
+            return Self.basicAuthorization(
+                user: try ExpressionEvaluator.text(username, in: context),
+                password: try ExpressionEvaluator.text(password, in: context), secrets: secrets)
+        case .bearer(let template):
+            let token = try ExpressionEvaluator.text(template, in: context)
+            let value = "Bearer " + token
+            secrets?.add(token)
+            secrets?.add(value)
+            return value
+        }
+    }
+
+    /// `Basic base64(user:password)` (RFC 7617, UTF-8); the password, the `user:password` text, its
+    /// base64 form and the whole value go into `secrets`.
+    static func basicAuthorization(user: String, password: String, secrets: SecretStore?) -> String {
+        let pair = user + ":" + password
+        let encoded = Data(pair.utf8).base64EncodedString()
+        let value = "Basic " + encoded
+        for secret in [password, pair, encoded, value] { secrets?.add(secret) }
+        return value
+    }
+
+    /// Removes the user information from an absolute URL (`http://user:pw@host/` → `http://host/`).
+    /// - Returns: the user and password, percent-decoded (the password empty when the URL gives none),
+    ///   or nil when the URL has none.
+    static func removeCredentials(from url: inout String) -> (user: String, password: String)? {
+        guard let separator = url.range(of: "://") else { return nil }
+        let authorityStart = separator.upperBound
+        let authorityEnd = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        // The last `@` of the authority ends the user information (an `@` in a password is often left unencoded).
+        guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return nil }
+        let userInfo = url[authorityStart..<at]
+        url.removeSubrange(authorityStart...at)
+        let colon = userInfo.firstIndex(of: ":")
+        let user = String(userInfo[..<(colon ?? userInfo.endIndex)])
+        let password = colon.map { String(userInfo[userInfo.index(after: $0)...]) } ?? ""
+        return (user.removingPercentEncoding ?? user, password.removingPercentEncoding ?? password)
     }
 
     private func multipart(_ parts: [MultipartPart], boundary: String, in context: EvaluationContext) throws

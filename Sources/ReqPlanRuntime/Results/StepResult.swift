@@ -77,6 +77,9 @@ public struct StepResult: Sendable {
     /// Why the body, which the response says is JSON, could not be read as JSON (it is then kept as
     /// text); reading into it fails with this reason rather than finding nothing.
     public var bodyProblem: String?
+    /// The cookies the response set (name → value, in the order set), kept only when a later
+    /// expression or output reads them.
+    public var cookies: [HeaderField]?
     /// Response size in bytes.
     public var responseSize: Int?
     /// The request as sent (method and URL), for messages and reports.
@@ -118,6 +121,22 @@ public struct StepResult: Sendable {
         .list((children ?? []).filter { $0.state == .failed }.map(\.errorValue))
     }
 
+    /// The cookies as expressions see them (`steps.X.cookies`): an object name → value; a later cookie of
+    /// a name replaces an earlier one's value.
+    public var cookiesValue: Value {
+        var fields: [Value.Field] = []
+        var positions: [String: Int] = [:]
+        for cookie in cookies ?? [] {
+            if let position = positions[cookie.name] {
+                fields[position].value = .string(cookie.value)
+            } else {
+                positions[cookie.name] = fields.count
+                fields.append(.init(cookie.name, .string(cookie.value)))
+            }
+        }
+        return .object(fields)
+    }
+
     /// The result as expressions see it (`steps.X`).
     public var value: Value {
         var fields: [Value.Field] = [
@@ -133,6 +152,7 @@ public struct StepResult: Sendable {
             fields.append(.init("headers", ResponseHeaders(headers ?? []).value))
             fields.append(.init("body", body ?? .null))
             fields.append(.init("attempts", .int(attempts.count)))
+            fields.append(.init("cookies", cookiesValue))
         }
         return .object(fields)
     }

@@ -22,6 +22,8 @@ public struct Plan: Sendable {
     public var timeout: Located<PlanDuration>?
     /// `redact_headers:` — more header names to redact in every output.
     public var redactHeaders: [Located<String>]
+    /// `cookies:` — whether the run's cookie jar applies (default true); a step's own `cookies` wins.
+    public var cookies: Located<Bool>?
     /// `steps:`, in the order written.
     public var steps: [Step]
     /// `outputs:`, in the order written.
@@ -69,6 +71,9 @@ public struct InputDeclaration: Sendable {
     public var description: String?
     /// The whole declaration.
     public var range: SourceRange
+    /// `required:` — `true`: a run must be given a value (`--input`, `--inputs-file`, or a non-empty
+    /// environment variable); `false`: without one it is the default, else null.
+    public var required: Located<Bool>? = nil
 
     /// The declared type, else the default's type, else `string`.
     public var effectiveType: ValueType {
@@ -77,8 +82,9 @@ public struct InputDeclaration: Sendable {
         return .string
     }
 
-    /// Whether a run must be given a value (no default and no environment variable).
-    public var isRequired: Bool { defaultValue == nil && env == nil }
+    /// Whether a run must be given a value: `required:` when written, else when it has no default and
+    /// no environment variable.
+    public var isRequired: Bool { required?.value ?? (defaultValue == nil && env == nil) }
 }
 
 /// One entry of `outputs:`.
@@ -103,8 +109,22 @@ public struct RequestDefaults: Sendable {
     public var retry: RetryPolicy?
     /// `expect:`.
     public var expect: Expectation?
+    /// `auth:` — credentials of every request that has neither its own `auth` nor an `Authorization` header.
+    public var auth: Located<RequestAuth>?
+    /// `follow_redirects:` — for every request that does not say.
+    public var followRedirects: Located<Bool>?
 
     /// No defaults.
     public static let none = RequestDefaults(baseURL: nil, headers: [], query: [], timeout: nil, retry: nil,
                                              expect: nil)
+
+    /// Every template of the defaults (they may read `inputs` and `env` only).
+    public var expressions: [Expression] {
+        var result = baseURL?.expressions ?? []
+        result += headers.flatMap(\.value.expressions)
+        result += query.flatMap(\.value.expressions)
+        result += expect?.expressions ?? []
+        result += auth?.value.expressions ?? []
+        return result
+    }
 }

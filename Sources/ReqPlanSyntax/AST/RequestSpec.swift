@@ -10,6 +10,10 @@ public struct RequestSpec: Sendable {
     public var headers: [Header]
     /// At most one of `json`, `form`, `multipart`, `body`, `body_file`.
     public var body: RequestBody?
+    /// `auth:` — credentials sent as the `Authorization` header (replaces `defaults.auth`).
+    public var auth: Located<RequestAuth>?
+    /// `follow_redirects:` — whether 3xx responses are followed (nil: `defaults`, else the transport's default).
+    public var followRedirects: Located<Bool>?
     /// Where `request:` was written.
     public var range: SourceRange
 
@@ -22,7 +26,29 @@ public struct RequestSpec: Sendable {
         result += query.flatMap(\.value.expressions)
         result += headers.flatMap(\.value.expressions)
         if let body { result += body.expressions }
+        result += auth?.value.expressions ?? []
         return result
+    }
+
+    /// The request's own `Authorization` header, if it sets one.
+    public var authorizationHeader: Header? {
+        headers.first { $0.name.value.lowercased() == "authorization" }
+    }
+}
+
+/// `auth:` — credentials the request builder turns into an `Authorization` header.
+public enum RequestAuth: Sendable, Hashable {
+    /// `basic: { username, password }` — `Authorization: Basic base64(username:password)`.
+    case basic(username: Template, password: Template)
+    /// `bearer: token` — `Authorization: Bearer token`.
+    case bearer(Template)
+
+    /// Every template of the credentials.
+    public var expressions: [Expression] {
+        switch self {
+        case .basic(let username, let password): username.expressions + password.expressions
+        case .bearer(let token): token.expressions
+        }
     }
 }
 

@@ -23,6 +23,9 @@ public final class Step: Sendable {
     public let concurrency: Located<Int>?
     /// `on_failure:` — groups, sequences and for_each.
     public let onFailure: Located<FailurePolicy>?
+    /// `cookies:` — whether the run's cookie jar applies to this step's requests (on a group, sequence or
+    /// for_each, to every request inside; the innermost setting wins).
+    public let cookies: Located<Bool>?
     /// The whole step, from its id to its last line.
     public let range: SourceRange
 
@@ -30,7 +33,7 @@ public final class Step: Sendable {
     public init(
         id: Located<String>, kind: Kind, needs: [Located<String>], condition: Expression?, description: String?,
         timeout: Located<PlanDuration>?, retry: RetryPolicy?, expect: Expectation?, concurrency: Located<Int>?,
-        onFailure: Located<FailurePolicy>?, range: SourceRange
+        onFailure: Located<FailurePolicy>?, range: SourceRange, cookies: Located<Bool>? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -42,6 +45,7 @@ public final class Step: Sendable {
         self.expect = expect
         self.concurrency = concurrency
         self.onFailure = onFailure
+        self.cookies = cookies
         self.range = range
     }
 

@@ -69,6 +69,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let keyNotAllowed = DiagnosticCode("RP0114", "key not allowed on this kind of step")
     /// An empty group, sequence or plan.
     public static let emptyCollection = DiagnosticCode("RP0115", "nothing to run")
+    /// An XPath expression given to `xpath()` that does not compile.
+    public static let invalidXPath = DiagnosticCode("RP0116", "invalid XPath expression")
 
     // MARK: Expressions
 
@@ -140,7 +142,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         unreadableFile, yamlSyntax, duplicateKey, fileTooLarge, aliasExpansion, unsupportedYAML, notAPlan,
         unknownKey, wrongType, missingKey, conflictingKeys, invalidValue, invalidName, duplicateStep,
         invalidDuration, invalidStatus, invalidMethod, missingVersion, unsupportedVersion, invalidRegex,
-        keyNotAllowed, emptyCollection,
+        keyNotAllowed, emptyCollection, invalidXPath,
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
         unknownNeed, cycle,

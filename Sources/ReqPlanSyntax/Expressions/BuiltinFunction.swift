@@ -16,13 +16,17 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
     case fromJSON = "from_json"
     /// `default(x, fallback)` — `x` unless it is null (or missing), else `fallback`.
     case `default`
+    /// `match(text, pattern)` — the first match of a regular expression: the whole match, then the groups.
+    case match
+    /// `xpath(text, expression)` — an XPath 1.0 expression evaluated on an XML or HTML document.
+    case xpath
 
     /// How many arguments the function takes.
     public var arity: Int {
         switch self {
         case .success, .failure, .always: 0
         case .length, .json, .fromJSON: 1
-        case .contains, .default: 2
+        case .contains, .default, .match, .xpath: 2
         }
     }
 
@@ -43,6 +47,8 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
         case .json: "json(value)"
         case .fromJSON: "from_json(text)"
         case .default: "default(value, fallback)"
+        case .match: "match(text, pattern)"
+        case .xpath: "xpath(text, expression)"
         }
     }
 }
@@ -50,6 +56,8 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
 /// The fields of a step's result that expressions can read: `steps.X.<field>`.
 public enum ResultField: String, Sendable, Hashable, CaseIterable, Comparable {
     case status, headers, body, duration, state, error, attempts
+    /// Requests: name → value of the cookies the response (and the redirects followed to reach it) set.
+    case cookies
     /// Groups, sequences and for_each: member or item results, in order.
     case results
     /// Groups, sequences and for_each: member or item errors, in order.
@@ -61,7 +69,7 @@ public enum ResultField: String, Sendable, Hashable, CaseIterable, Comparable {
     /// Whether only request steps (and each for_each item) have it.
     public var isRequestField: Bool {
         switch self {
-        case .status, .headers, .body, .attempts: true
+        case .status, .headers, .body, .attempts, .cookies: true
         default: false
         }
     }

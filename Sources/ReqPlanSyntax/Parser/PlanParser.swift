@@ -68,7 +68,7 @@ public enum PlanParser {
 extension PlanReader {
     static let planKeys = [
         "reqplan", "name", "description", "inputs", "defaults", "concurrency", "on_failure", "timeout",
-        "redact_headers", "steps", "outputs",
+        "redact_headers", "cookies", "steps", "outputs",
     ]
 
     mutating func readPlan(_ root: Node) -> Plan? {
@@ -129,7 +129,8 @@ extension PlanReader {
             name: top.value("name").flatMap { text($0, "`name`") },
             description: top.value("description").flatMap { text($0, "`description`") },
             inputs: inputs, defaults: defaults, concurrency: concurrency, onFailure: onFailure, timeout: timeout,
-            redactHeaders: redact, steps: steps, outputs: outputs)
+            redactHeaders: redact, cookies: top.value("cookies").flatMap { bool($0, "`cookies`") }, steps: steps,
+            outputs: outputs)
         let readIDs = Set(plan.allSteps.map(\.id.value))
         plan.unreadStepIDs = Set(stepIDs.keys).subtracting(readIDs)
         plan.hasMalformedExpressions = sawMalformedExpression
@@ -142,7 +143,7 @@ extension PlanReader {
 
     // MARK: Inputs
 
-    static let inputKeys = ["type", "default", "env", "secret", "description"]
+    static let inputKeys = ["type", "default", "env", "secret", "required", "description"]
 
     mutating func readInputs(_ node: Node) -> [InputDeclaration] {
         guard let entries = mapping(node, "`inputs`") else { return [] }
@@ -185,28 +186,39 @@ extension PlanReader {
             }
             let secret = fields.value("secret").flatMap { bool($0, "`secret` of \(what)") }?.value ?? false
             let description = fields.value("description").flatMap { text($0, "`description` of \(what)") }?.value
+            let required = fields.value("required").flatMap { bool($0, "`required` of \(what)") }
+            if let required, required.value, let defaultKey = fields.key("default") {
+                diagnostics.error(.conflictingKeys, "\(what) is `required` but has a `default`", at: defaultKey.range,
+                                  notes: [.init("`required: true` is given here", at: required.range)],
+                                  hint: "a required input must be given a value when the plan runs; remove `default` or `required`")
+            }
             result.append(InputDeclaration(name: name, type: type, defaultValue: defaultValue, env: env, secret: secret,
-                                           description: description, range: name.range))
+                                           description: description, range: name.range, required: required))
         }
         return result
     }
 
     // MARK: Defaults
 
-    static let defaultsKeys = ["base_url", "headers", "query", "timeout", "retry", "expect"]
+    static let defaultsKeys = ["base_url", "headers", "query", "timeout", "retry", "expect", "auth", "follow_redirects"]
 
     mutating func readDefaults(_ node: Node) -> RequestDefaults {
         guard let fields = mapping(node, "`defaults`") else { return .none }
         checkKeys(fields, allowed: PlanReader.defaultsKeys, in: "`defaults`")
         let baseURL = fields.value("base_url").flatMap { template($0, "`base_url`") }
         hasBaseURL = baseURL != nil
+        let headers = fields.value("headers").map { readHeaders($0, "`headers` in `defaults`") } ?? []
+        let authKey = fields.key("auth")
+        let auth = fields.value("auth").flatMap { node in authKey.flatMap { readAuth(node, "`auth` in `defaults`", key: $0) } }
+        checkAuthConflict(auth: authKey, headers: headers, in: "`defaults`")
         return RequestDefaults(
-            baseURL: baseURL,
-            headers: fields.value("headers").map { readHeaders($0, "`headers` in `defaults`") } ?? [],
+            baseURL: baseURL, headers: headers,
             query: fields.value("query").map { readParameters($0, "`query` in `defaults`") } ?? [],
             timeout: fields.value("timeout").flatMap { duration($0, "`timeout`") },
             retry: fields.value("retry").flatMap { readRetry($0, "`retry` in `defaults`") },
-            expect: fields.value("expect").flatMap { readExpect($0, "`expect` in `defaults`") })
+            expect: fields.value("expect").flatMap { readExpect($0, "`expect` in `defaults`") },
+            auth: auth,
+            followRedirects: fields.value("follow_redirects").flatMap { bool($0, "`follow_redirects` in `defaults`") })
     }
 
     // MARK: Outputs

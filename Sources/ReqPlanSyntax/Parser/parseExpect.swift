@@ -77,11 +77,11 @@ extension PlanReader {
         matcher.length = fields.value("length").flatMap { integer($0, "`length`", in: 0...Int.max) }
         if let patternNode = fields.value("matches"), let pattern = string(patternNode, "`matches`") {
             do {
-                _ = try NSRegularExpression(pattern: pattern.value)
+                _ = try RegularExpression.compile(pattern.value)
                 matcher.matches = pattern
             } catch {
-                diagnostics.error(.invalidRegex, "invalid regular expression `\(pattern.value)`", at: pattern.range,
-                                  hint: "check brackets, parentheses and escapes (`\\\\.` for a literal dot)")
+                diagnostics.error(.invalidRegex, "invalid regular expression `\(pattern.value)`: \(error.reason)",
+                                  at: pattern.range, hint: "check brackets, parentheses and escapes (`\\\\.` for a literal dot)")
             }
         }
         return valid ? matcher : nil

@@ -1,7 +1,9 @@
 import Yams
 
 extension PlanReader {
-    static let requestKeys = ["method", "url", "query", "headers", "json", "form", "multipart", "body", "body_file"]
+    static let requestKeys = [
+        "method", "url", "query", "headers", "json", "form", "multipart", "body", "body_file", "auth", "follow_redirects",
+    ]
     static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
 
     /// `request:` — method, url, query, headers and at most one body.
@@ -48,12 +50,24 @@ extension PlanReader {
             body = readBody(entry.key.value, entry.value, what)
         }
 
+        // RFC 9110 §9.3.8: a client MUST NOT send content in a TRACE request.
+        if let method, method.value == .TRACE, let bodyKey {
+            diagnostics.error(.conflictingKeys, "a TRACE request cannot have a body, but \(what) has `\(bodyKey.value)`",
+                              at: bodyKey.range, notes: [.init("the method is given here", at: method.range)],
+                              hint: "remove `\(bodyKey.value)`: a TRACE request is sent without content (RFC 9110)")
+        }
+
+        let headers = fields.value("headers").map { readHeaders($0, "`headers` of \(what)") } ?? []
+        let authKey = fields.key("auth")
+        let auth = fields.value("auth").flatMap { node in authKey.flatMap { readAuth(node, "`auth` of \(what)", key: $0) } }
+        checkAuthConflict(auth: authKey, headers: headers, in: what)
+        let followRedirects = fields.value("follow_redirects").flatMap { bool($0, "`follow_redirects` of \(what)") }
+
         guard let url else { return nil }
         return RequestSpec(
             method: method, url: url,
             query: fields.value("query").map { readParameters($0, "`query` of \(what)") } ?? [],
-            headers: fields.value("headers").map { readHeaders($0, "`headers` of \(what)") } ?? [],
-            body: body, range: fields.range)
+            headers: headers, body: body, auth: auth, followRedirects: followRedirects, range: fields.range)
     }
 
     private mutating func checkURL(_ url: String, at range: SourceRange) {

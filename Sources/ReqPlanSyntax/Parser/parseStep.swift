@@ -2,7 +2,7 @@ import Yams
 
 extension PlanReader {
     static let stepKindKeys = ["request", "group", "sequence", "for_each"]
-    static let commonStepKeys = ["needs", "if", "description", "timeout"]
+    static let commonStepKeys = ["needs", "if", "description", "timeout", "cookies"]
     static let requestOnlyKeys = ["retry", "expect"]
     static let collectionOnlyKeys = ["concurrency", "on_failure"]
     static let allStepKeys = stepKindKeys + commonStepKeys + requestOnlyKeys + collectionOnlyKeys + ["as"]
@@ -130,10 +130,12 @@ extension PlanReader {
         let onFailure = kindName == "request" ? nil
             : fields.value("on_failure").flatMap { choice($0, "`on_failure` of \(what)", FailurePolicy.self) }
 
+        let cookies = fields.value("cookies").flatMap { bool($0, "`cookies` of \(what)") }
+
         guard let kind else { return nil }
         return Step(id: id, kind: kind, needs: needs, condition: condition, description: description, timeout: timeout,
                     retry: retry, expect: expect, concurrency: concurrency, onFailure: onFailure,
-                    range: SourceRange(start: id.range.start, end: id.range.end))
+                    range: SourceRange(start: id.range.start, end: id.range.end), cookies: cookies)
     }
 
     /// Records the ids of the members of a step that is not read (under `group:`, `sequence:`

@@ -84,6 +84,11 @@ public enum PlanSchema {
                 }
               ]
             },
+            "cookies": {
+              "description": "Whether the run's cookie jar applies to the plan's requests (default `true`): with `false` no stored cookie is sent and no `Set-Cookie` is stored. A step's own `cookies` wins for its requests.",
+              "type": "boolean",
+              "default": true
+            },
             "steps": {
               "$ref": "#/$defs/steps",
               "description": "What the plan does: a non-empty mapping of step id → step (RP0103 when missing, RP0115 when empty). Top-level steps with no dependencies between them start together; the order written matters only for display."
@@ -265,7 +270,7 @@ public enum PlanSchema {
               ]
             },
             "inputs": {
-              "description": "The plan's parameters: input name → declaration `{ type, default, env, secret, description }`, or a shorthand `name: value` (a scalar or a list, meaning `{ default: value }`), or `name:` (empty) for a required string input. Given with `--input name=value` when the plan runs.",
+              "description": "The plan's parameters: input name → declaration `{ type, default, env, secret, required, description }`, or a shorthand `name: value` (a scalar or a list, meaning `{ default: value }`), or `name:` (empty) for a required string input. Given with `--input name=value` when the plan runs.",
               "type": [
                 "object",
                 "null"
@@ -309,7 +314,7 @@ public enum PlanSchema {
               ]
             },
             "inputDeclaration": {
-              "description": "An input declaration. The input is required when it has neither `default` nor `env`.",
+              "description": "An input declaration. The input is required when it says `required: true`, or has neither `default` nor `env` (and does not say `required: false`).",
               "type": "object",
               "properties": {
                 "type": {
@@ -331,6 +336,10 @@ public enum PlanSchema {
                   "type": "boolean",
                   "default": false
                 },
+                "required": {
+                  "description": "`true`: a run must be given a value (`--input`, `--inputs-file`, or the variable of `env`, where unset or empty counts as no value), otherwise it stops with RP0502 before anything is sent; not together with `default` (RP0104). `false`: optional, null without a value. Without it, an input is required when it has neither `default` nor `env`.",
+                  "type": "boolean"
+                },
                 "description": {
                   "$ref": "#/$defs/text",
                   "description": "Shown in help and reports."
@@ -343,6 +352,23 @@ public enum PlanSchema {
               },
               "additionalProperties": false,
               "allOf": [
+                {
+                  "if": {
+                    "required": [
+                      "required"
+                    ],
+                    "properties": {
+                      "required": {
+                        "const": true
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "default": false
+                    }
+                  }
+                },
                 {
                   "if": {
                     "required": [
@@ -512,6 +538,13 @@ public enum PlanSchema {
                 "expect": {
                   "$ref": "#/$defs/expect",
                   "description": "What each response must look like (default `status: 2xx`), merged field by field with a step's own `expect`."
+                },
+                "auth": {
+                  "$ref": "#/$defs/auth",
+                  "description": "Credentials of every request that has neither its own `auth` nor its own `Authorization` header (either replaces it)."
+                },
+                "follow_redirects": {
+                  "$ref": "#/$defs/followRedirects"
                 }
               },
               "patternProperties": {
@@ -519,7 +552,12 @@ public enum PlanSchema {
                   "$ref": "#/$defs/mergeKey"
                 }
               },
-              "additionalProperties": false
+              "additionalProperties": false,
+              "allOf": [
+                {
+                  "$ref": "#/$defs/authExcludesAuthorizationHeader"
+                }
+              ]
             },
             "outputs": {
               "description": "The plan's result: output name → any YAML value, in which strings may hold `${{ }}`. Evaluated once, after the run, with the results that exist; they may read `steps`, `inputs` and `env` (not `success()`/`failure()`/`always()`, not members of a for_each body). Outputs create no dependencies.",
@@ -606,6 +644,10 @@ public enum PlanSchema {
                 "on_failure": {
                   "$ref": "#/$defs/onFailure",
                   "description": "What a failing member or item does to the others (group, sequence, for_each; RP0114 on a request step). Without it, the enclosing scope's policy applies."
+                },
+                "cookies": {
+                  "description": "Whether the run's cookie jar applies to this step's requests (on a group, sequence or for_each, to every request inside): with `false` no stored cookie is sent and no `Set-Cookie` is stored. The innermost setting wins, then the plan's `cookies`.",
+                  "type": "boolean"
                 }
               },
               "patternProperties": {
@@ -740,7 +782,7 @@ public enum PlanSchema {
               "default": "item"
             },
             "request": {
-              "description": "One HTTP request: `url` (required), `method`, `query`, `headers` and at most one body (`json`, `form`, `multipart`, `body`, `body_file`).",
+              "description": "One HTTP request: `url` (required), `method`, `query`, `headers`, at most one body (`json`, `form`, `multipart`, `body`, `body_file`), `auth` and `follow_redirects`. Credentials in the URL (`http://user:password@host/`) are sent as basic credentials unless `auth` or an `Authorization` header is in force.",
               "type": "object",
               "required": [
                 "url"
@@ -786,6 +828,13 @@ public enum PlanSchema {
                 "body_file": {
                   "$ref": "#/$defs/textTemplate",
                   "description": "Body: the bytes of a file, path relative to the plan file (`application/octet-stream`)."
+                },
+                "auth": {
+                  "$ref": "#/$defs/auth",
+                  "description": "Credentials sent as the `Authorization` header; replaces `defaults.auth` and a default `Authorization` header."
+                },
+                "follow_redirects": {
+                  "$ref": "#/$defs/followRedirects"
                 }
               },
               "patternProperties": {
@@ -794,6 +843,33 @@ public enum PlanSchema {
                 }
               },
               "additionalProperties": false,
+              "allOf": [
+                {
+                  "$ref": "#/$defs/authExcludesAuthorizationHeader"
+                },
+                {
+                  "description": "A TRACE request has no body (RFC 9110; RP0104).",
+                  "if": {
+                    "required": [
+                      "method"
+                    ],
+                    "properties": {
+                      "method": {
+                        "const": "TRACE"
+                      }
+                    }
+                  },
+                  "then": {
+                    "properties": {
+                      "json": false,
+                      "form": false,
+                      "multipart": false,
+                      "body": false,
+                      "body_file": false
+                    }
+                  }
+                }
+              ],
               "dependentSchemas": {
                 "json": {
                   "properties": {
@@ -836,6 +912,92 @@ public enum PlanSchema {
                   }
                 }
               }
+            },
+            "auth": {
+              "description": "Credentials sent as the `Authorization` header: `{ basic: { username, password } }` (`Basic` and the base64 of `username:password`) or `{ bearer: TOKEN }` (`Bearer TOKEN`); expressions allowed. They are hidden in every output, the base64 form included. Exactly one of `basic` and `bearer` (RP0104 for both, RP0103 for neither).",
+              "type": "object",
+              "properties": {
+                "basic": {
+                  "$ref": "#/$defs/basicAuth"
+                },
+                "bearer": {
+                  "$ref": "#/$defs/textTemplate",
+                  "description": "The token, sent as `Authorization: Bearer TOKEN`."
+                }
+              },
+              "patternProperties": {
+                "^<<$": {
+                  "$ref": "#/$defs/mergeKey"
+                }
+              },
+              "additionalProperties": false,
+              "oneOf": [
+                {
+                  "title": "basic credentials",
+                  "required": [
+                    "basic"
+                  ],
+                  "properties": {
+                    "bearer": false
+                  }
+                },
+                {
+                  "title": "a bearer token",
+                  "required": [
+                    "bearer"
+                  ],
+                  "properties": {
+                    "basic": false
+                  }
+                }
+              ]
+            },
+            "basicAuth": {
+              "description": "Basic credentials (RFC 7617): `username` and `password`, both required (RP0103); an empty password is `\"\"`.",
+              "type": "object",
+              "required": [
+                "username",
+                "password"
+              ],
+              "properties": {
+                "username": {
+                  "$ref": "#/$defs/textTemplate",
+                  "description": "The user name."
+                },
+                "password": {
+                  "$ref": "#/$defs/textTemplate",
+                  "description": "The password."
+                }
+              },
+              "patternProperties": {
+                "^<<$": {
+                  "$ref": "#/$defs/mergeKey"
+                }
+              },
+              "additionalProperties": false
+            },
+            "authExcludesAuthorizationHeader": {
+              "description": "`auth` writes the `Authorization` header, so the same request (or `defaults`) cannot also set one (RP0104).",
+              "if": {
+                "required": [
+                  "auth"
+                ]
+              },
+              "then": {
+                "properties": {
+                  "headers": {
+                    "propertyNames": {
+                      "not": {
+                        "pattern": "^[Aa][Uu][Tt][Hh][Oo][Rr][Ii][Zz][Aa][Tt][Ii][Oo][Nn](?![\\s\\S])"
+                      }
+                    }
+                  }
+                }
+              }
+            },
+            "followRedirects": {
+              "description": "Whether 3xx redirects are followed (default `true`: up to 10, by the method rules of browsers and AsyncHTTPClient). With `false` the 3xx response itself is the step's response, so `expect` can check its status and `Location`. A request's own setting wins over `defaults`.",
+              "type": "boolean"
             },
             "headers": {
               "description": "Header name (an HTTP token, RFC 9110) → text template. Names MUST NOT repeat ignoring case (RP0003); values are text (numbers and booleans as written; null is RP0102).",

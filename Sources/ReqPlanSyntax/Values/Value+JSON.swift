@@ -288,7 +288,13 @@ struct JSONParser {
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             return index - from
         }
+        // RFC 8259: `int = zero / ( digit1-9 *DIGIT )`, so `012` and `-01` are not numbers.
+        let integerStart = index
         guard digits() > 0 else { throw fail("invalid number") }
+        if bytes[integerStart] == UInt8(ascii: "0"), index - integerStart > 1 {
+            index = integerStart
+            throw fail("a number cannot start with 0 followed by a digit")
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             isInteger = false
             index += 1

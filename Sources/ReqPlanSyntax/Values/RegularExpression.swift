@@ -1,0 +1,45 @@
+import Foundation
+
+/// Why a pattern is not a regular expression.
+public struct RegularExpressionError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The engine's reason, in words.
+    public var reason: String
+
+    public var description: String { reason }
+}
+
+/// The language's regular expressions (`matches`, `match()`): ICU syntax, through Foundation's
+/// `NSRegularExpression`.
+public enum RegularExpression {
+    /// Compiles `pattern`.
+    /// - Throws: `RegularExpressionError` with the reason it is not a regular expression.
+    public static func compile(_ pattern: String) throws(RegularExpressionError) -> NSRegularExpression {
+        if let regex = try? NSRegularExpression(pattern: pattern) { return regex }
+        // On Linux, NSRegularExpression's error gives no reason (ICU's status is not kept), so the reason
+        // comes from the standard library's parser, whose syntax is ICU's for what plans use (groups,
+        // classes, quantifiers, escapes).
+        let reason: String
+        do {
+            _ = try Regex(pattern)
+            reason = "ICU does not accept it"
+        } catch {
+            reason = "\(error)"
+        }
+        throw RegularExpressionError(reason: reason)
+    }
+
+    /// The first match of `regex` in `text`: the whole match first, then each capture group
+    /// (`nil` for a group that took no part in the match); `nil` when nothing matches.
+    public static func firstMatch(of regex: NSRegularExpression, in text: String) -> [String?]? {
+        guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+        return (0..<match.numberOfRanges).map { group in
+            Range(match.range(at: group), in: text).map { String(text[$0]) }
+        }
+    }
+
+    /// The first match of `pattern` in `text`, as `firstMatch(of:in:)`.
+    /// - Throws: `RegularExpressionError` when `pattern` is not a regular expression.
+    public static func firstMatch(of pattern: String, in text: String) throws(RegularExpressionError) -> [String?]? {
+        firstMatch(of: try compile(pattern), in: text)
+    }
+}

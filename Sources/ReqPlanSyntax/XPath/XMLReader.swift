@@ -1,0 +1,469 @@
+/// Why a text could not be read as XML, and where.
+public struct XMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    /// The line (from 1) and column (from 1, in characters) of the problem.
+    public var line: Int
+    public var column: Int
+
+    public var description: String { "\(message) at line \(line), column \(column)" }
+}
+
+/// Reads a document into an `XMLTree`: XML by the well-formedness rules of XML 1.0, or, when the text
+/// starts like an HTML page (`<!DOCTYPE html` or `<html`, in any case), HTML by tolerant rules.
+///
+/// XML: one root element; elements, attributes (unique, quoted), text, CDATA sections, comments and
+/// processing instructions; the five predefined entities and character references (other named
+/// entities are errors); a DOCTYPE is skipped. Text is kept as written, whitespace included.
+///
+/// HTML is read leniently, not by the HTML5 tree-construction algorithm: names are lower case; void
+/// elements (`br`, `input`, `img`, `meta`, …) have no content; `script` and `style` hold raw text; an
+/// attribute may have no value or an unquoted one; an end tag closes the elements opened after its
+/// element; an end tag with no open element is ignored, and elements still open at the end are
+/// closed. Named character references are decoded for the common ones (`&nbsp;`, `&copy;`, …) and
+/// left as written otherwise.
+struct XMLReader {
+    private let bytes: [UInt8]
+    private var index = 0
+    private var tree = XMLTree()
+    private let html: Bool
+
+    /// Reads `text`.
+    /// - Throws: `XMLReadError` for XML that is not well-formed (HTML is never refused).
+    static func read(_ text: String) throws(XMLReadError) -> XMLTree {
+        var reader = XMLReader(bytes: Array(text.utf8))
+        try reader.readDocument()
+        reader.tree.finish()
+        return reader.tree
+    }
+
+    private init(bytes: [UInt8]) {
+        self.bytes = bytes
+        var start = 0
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
+        index = start
+        html = XMLReader.looksLikeHTML(bytes[start...])
+        tree.isHTML = html
+    }
+
+    /// Whether the document starts (after spaces and comments) with `<!doctype html` or `<html`.
+    private static func looksLikeHTML(_ text: ArraySlice<UInt8>) -> Bool {
+        var rest = text
+        while true {
+            rest = rest.drop { isSpace($0) }
+            guard rest.starts(with: Array("<!--".utf8)) else { break }
+            guard let end = find(Array("-->".utf8), in: rest) else { return false }
+            rest = rest[(end + 3)...]
+        }
+        let head = String(decoding: rest.prefix(14), as: UTF8.self).lowercased()
+        if head.hasPrefix("<!doctype html") { return true }
+        guard head.hasPrefix("<html") else { return false }
+        let next = head.dropFirst(5).first
+        return next == nil || next == ">" || next == " " || next == "\t" || next == "\n" || next == "\r" || next == "/"
+    }
+
+    private static func find(_ needle: [UInt8], in haystack: ArraySlice<UInt8>) -> Int? {
+        guard !needle.isEmpty, haystack.count >= needle.count else { return nil }
+        var position = haystack.startIndex
+        while position + needle.count <= haystack.endIndex {
+            if haystack[position] == needle[0], haystack[position..<(position + needle.count)].elementsEqual(needle) {
+                return position
+            }
+            position += 1
+        }
+        return nil
+    }
+
+    // MARK: Errors
+
+    private func fail(_ message: String, at position: Int? = nil) -> XMLReadError {
+        let offset = min(position ?? index, bytes.count)
+        var line = 1
+        var column = 1
+        for byte in bytes[..<offset] {
+            if byte == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+        }
+        return XMLReadError(message: message, line: line, column: column)
+    }
+
+    // MARK: Characters
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+    }
+
+    private static func isNameStart(_ byte: UInt8) -> Bool {
+        (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+            || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+            || byte == UInt8(ascii: "_") || byte == UInt8(ascii: ":") || byte >= 0x80
+    }
+
+    private static func isNameByte(_ byte: UInt8) -> Bool {
+        isNameStart(byte) || (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "-")
+            || byte == UInt8(ascii: ".")
+    }
+
+    private var atEnd: Bool { index >= bytes.count }
+
+    private func peek(_ offset: Int = 0) -> UInt8? {
+        index + offset < bytes.count ? bytes[index + offset] : nil
+    }
+
+    private func looking(at text: String) -> Bool {
+        bytes[index...].starts(with: text.utf8)
+    }
+
+    private func lookingIgnoringCase(at text: String) -> Bool {
+        let utf8 = Array(text.utf8)
+        guard index + utf8.count <= bytes.count else { return false }
+        return zip(bytes[index..<(index + utf8.count)], utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    private static func lowerByte(_ byte: UInt8) -> UInt8 {
+        byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+    }
+
+    private func lower(_ byte: UInt8) -> UInt8 { XMLReader.lowerByte(byte) }
+
+    private mutating func skipSpaces() {
+        while let byte = peek(), XMLReader.isSpace(byte) { index += 1 }
+    }
+
+    /// Advances past `terminator`, returning the text before it.
+    private mutating func text(until terminator: String, what: String) throws(XMLReadError) -> String {
+        let start = index
+        guard let end = XMLReader.find(Array(terminator.utf8), in: bytes[index...]) else {
+            throw fail("\(what) is not closed by `\(terminator)`", at: start)
+        }
+        index = end + terminator.utf8.count
+        return String(decoding: bytes[start..<end], as: UTF8.self)
+    }
+
+    private mutating func name(_ what: String) throws(XMLReadError) -> String {
+        guard let first = peek(), XMLReader.isNameStart(first) else { throw fail("expected \(what)") }
+        let start = index
+        while let byte = peek(), XMLReader.isNameByte(byte) { index += 1 }
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        return html ? text.lowercased() : text
+    }
+
+    // MARK: Document
+
+    private mutating func readDocument() throws(XMLReadError) {
+        if html {
+            try readContent(of: 0, open: [])
+            return
+        }
+        var sawRoot = false
+        while true {
+            skipSpaces()
+            if atEnd { break }
+            if looking(at: "<?") {
+                try readProcessingInstruction(into: 0)
+            } else if looking(at: "<!--") {
+                try readComment(into: 0)
+            } else if looking(at: "<!DOCTYPE") {
+                guard !sawRoot else { throw fail("a DOCTYPE comes before the root element") }
+                try skipDoctype()
+            } else if peek() == UInt8(ascii: "<"), let next = peek(1), XMLReader.isNameStart(next) {
+                guard !sawRoot else { throw fail("a document has one root element, found a second one") }
+                sawRoot = true
+                try readElement(into: 0, open: [])
+            } else {
+                throw fail(sawRoot ? "text after the root element" : "expected `<` starting the root element")
+            }
+        }
+        guard sawRoot else { throw fail(bytes.isEmpty ? "the text is empty" : "no root element") }
+    }
+
+    private mutating func skipDoctype() throws(XMLReadError) {
+        let start = index
+        var depth = 0
+        var quote: UInt8?
+        while let byte = peek() {
+            index += 1
+            if let open = quote {
+                if byte == open { quote = nil }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""), UInt8(ascii: "'"): quote = byte
+            case UInt8(ascii: "["): depth += 1
+            case UInt8(ascii: "]"): depth -= 1
+            case UInt8(ascii: ">") where depth <= 0: return
+            default: break
+            }
+        }
+        throw fail("the DOCTYPE is not closed by `>`", at: start)
+    }
+
+    private mutating func readComment(into parent: Int) throws(XMLReadError) {
+        index += 4
+        let text = try text(until: "-->", what: "a comment")
+        tree.append(.comment, value: text, to: parent)
+    }
+
+    private mutating func readProcessingInstruction(into parent: Int) throws(XMLReadError) {
+        let start = index
+        index += 2
+        if html {
+            _ = try? text(until: ">", what: "a processing instruction")
+            return
+        }
+        let target = try name("a processing instruction's target")
+        let data = try text(until: "?>", what: "a processing instruction")
+        // The XML declaration is not a processing instruction in the data model.
+        if target.lowercased() == "xml" {
+            guard start == (bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? 3 : 0) else {
+                throw fail("the XML declaration must come first", at: start)
+            }
+            return
+        }
+        tree.append(
+            .processingInstruction, name: target,
+            value: String(data.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })), to: parent)
+    }
+
+    // MARK: Elements
+
+    /// Reads an element starting at `<`; `open` holds the names of the elements enclosing it (HTML).
+    /// - Returns: for HTML, the name of an end tag that closed an enclosing element too.
+    @discardableResult
+    private mutating func readElement(into parent: Int, open: [String]) throws(XMLReadError) -> String? {
+        let tagStart = index
+        index += 1
+        let elementName = try name("an element name")
+        let element = tree.append(.element, name: elementName, to: parent)
+        var seen: Set<String> = []
+        while true {
+            let beforeSpace = index
+            skipSpaces()
+            guard let byte = peek() else {
+                if html { return nil }
+                throw fail("the start tag `<\(elementName)` is not closed by `>`", at: tagStart)
+            }
+            if byte == UInt8(ascii: ">") {
+                index += 1
+                break
+            }
+            if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: ">") {
+                index += 2
+                return nil
+            }
+            if html && byte == UInt8(ascii: "/") {
+                index += 1
+                continue
+            }
+            if !html && index == beforeSpace {
+                throw fail("expected a space, `>` or `/>` in the start tag `<\(elementName)`")
+            }
+            let attributeStart = index
+            let attribute: String
+            if html {
+                // HTML attribute names are anything up to a space, `=`, `>` or `/`.
+                while let next = peek(), !XMLReader.isSpace(next), next != UInt8(ascii: "="), next != UInt8(ascii: ">"),
+                    !(next == UInt8(ascii: "/") && peek(1) == UInt8(ascii: ">"))
+                {
+                    index += 1
+                }
+                if index == attributeStart { index += 1 }
+                attribute = String(decoding: bytes[attributeStart..<index], as: UTF8.self).lowercased()
+            } else {
+                attribute = try name("an attribute name")
+            }
+            skipSpaces()
+            var value = ""
+            if peek() == UInt8(ascii: "=") {
+                index += 1
+                skipSpaces()
+                value = try attributeValue()
+            } else if !html {
+                throw fail("expected `=` after the attribute `\(attribute)`")
+            }
+            if !seen.insert(attribute).inserted {
+                if html { continue }
+                throw fail("the attribute `\(attribute)` is given twice", at: attributeStart)
+            }
+            tree.append(.attribute, name: attribute, value: value, to: element)
+        }
+        if html {
+            if XMLReader.voidElements.contains(elementName) { return nil }
+            if XMLReader.rawTextElements.contains(elementName) {
+                let start = index
+                while !atEnd && !(looking(at: "</") && lookingIgnoringCase(at: "</" + elementName)) { index += 1 }
+                let raw = String(decoding: bytes[start..<index], as: UTF8.self)
+                if !raw.isEmpty {
+                    let text =
+                        elementName == "textarea" || elementName == "title" ? try decodeReferences(raw, at: start) : raw
+                    tree.append(.text, value: text, to: element)
+                }
+                if !atEnd { _ = try text(until: ">", what: "an end tag") }
+                return nil
+            }
+        }
+        return try readContent(of: element, open: open + [elementName])
+    }
+
+    private mutating func attributeValue() throws(XMLReadError) -> String {
+        guard let quote = peek() else { throw fail("expected an attribute value") }
+        guard quote == UInt8(ascii: "\"") || quote == UInt8(ascii: "'") else {
+            guard html else { throw fail("an attribute value must be quoted") }
+            let start = index
+            while let byte = peek(), !XMLReader.isSpace(byte), byte != UInt8(ascii: ">") { index += 1 }
+            return try decodeReferences(String(decoding: bytes[start..<index], as: UTF8.self), at: start)
+        }
+        let start = index
+        index += 1
+        let valueStart = index
+        while let byte = peek(), byte != quote {
+            if byte == UInt8(ascii: "<") && !html { throw fail("`<` is not allowed in an attribute value") }
+            index += 1
+        }
+        guard !atEnd else {
+            if html {
+                return try decodeReferences(String(decoding: bytes[valueStart...], as: UTF8.self), at: valueStart)
+            }
+            throw fail("the attribute value is not closed", at: start)
+        }
+        let raw = String(decoding: bytes[valueStart..<index], as: UTF8.self)
+        index += 1
+        if html { return try decodeReferences(raw, at: valueStart) }
+        // Attribute-value normalisation (XML 1.0 §3.3.3): white space characters become spaces.
+        let normalised = String(raw.map { $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+        return try decodeReferences(normalised, at: valueStart)
+    }
+
+    /// Reads the content of `element` up to its end tag (for the root of an HTML document, to the end).
+    /// - Returns: for HTML, the name of an end tag that closes an enclosing element (so it closes this one too).
+    @discardableResult
+    private mutating func readContent(of element: Int, open: [String]) throws(XMLReadError) -> String? {
+        let elementName = tree[element].name
+        while true {
+            let textStart = index
+            while let byte = peek(), byte != UInt8(ascii: "<") { index += 1 }
+            if index > textStart {
+                let raw = String(decoding: bytes[textStart..<index], as: UTF8.self)
+                let text = try decodeReferences(raw, at: textStart)
+                tree.append(.text, value: text, to: element)
+            }
+            if atEnd {
+                if html || element == 0 { return nil }
+                throw fail("the element `\(elementName)` is not closed by `</\(elementName)>`")
+            }
+            if looking(at: "</") {
+                let endStart = index
+                index += 2
+                if html {
+                    let nameStart = index
+                    while let byte = peek(), byte != UInt8(ascii: ">"), !XMLReader.isSpace(byte) { index += 1 }
+                    let name = String(decoding: bytes[nameStart..<index], as: UTF8.self).lowercased()
+                    _ = try? text(until: ">", what: "an end tag")
+                    if name == elementName { return nil }
+                    if open.contains(name) { return name }
+                    continue  // an end tag with no open element is ignored
+                }
+                let name = try name("an element name in the end tag")
+                skipSpaces()
+                guard peek() == UInt8(ascii: ">") else { throw fail("expected `>` ending the end tag `</\(name)`") }
+                index += 1
+                guard name == elementName else {
+                    throw fail(
+                        element == 0
+                            ? "the end tag `</\(name)>` has no start tag"
+                            : "the end tag `</\(name)>` does not match the start tag `<\(elementName)>`", at: endStart)
+                }
+                return nil
+            }
+            if looking(at: "<!--") {
+                try readComment(into: element)
+            } else if looking(at: "<![CDATA[") {
+                index += 9
+                let text = try text(until: "]]>", what: "a CDATA section")
+                tree.append(.text, value: text, to: element)
+            } else if looking(at: "<?") {
+                try readProcessingInstruction(into: element)
+            } else if html && looking(at: "<!") {
+                index += 2
+                _ = try? text(until: ">", what: "a declaration")
+            } else if let next = peek(1), XMLReader.isNameStart(next) {
+                if let closed = try readElement(into: element, open: open) {
+                    if closed == elementName { return nil }
+                    return closed
+                }
+            } else if html {
+                tree.append(.text, value: "<", to: element)
+                index += 1
+            } else {
+                throw fail("`<` must start a tag (write `&lt;` for a literal `<`)")
+            }
+        }
+    }
+
+    // MARK: References
+
+    /// Decodes references: character references and the five predefined entities, any other an error
+    /// (XML); or those and the named references HTML pages commonly use, any other kept as written (HTML).
+    /// - Parameter offset: where `text` starts in the document, for errors.
+    private func decodeReferences(_ text: String, at offset: Int) throws(XMLReadError) -> String {
+        guard text.contains("&") else { return text }
+        var result = ""
+        var rest = Substring(text)
+        while let ampersand = rest.firstIndex(of: "&") {
+            result += rest[..<ampersand]
+            let afterAmpersand = rest.index(after: ampersand)
+            let semicolon = rest[afterAmpersand...].prefix(32).firstIndex(of: ";")
+            if let semicolon,
+                let decoded = XMLReader.decode(
+                    String(rest[afterAmpersand..<semicolon]),
+                    named: html ? XMLReader.htmlEntities : XMLReader.xmlEntities)
+            {
+                result += decoded
+                rest = rest[rest.index(after: semicolon)...]
+                continue
+            }
+            guard html else {
+                let position = offset + text.utf8.distance(from: text.startIndex, to: ampersand)
+                guard let semicolon else { throw fail("`&` must start a reference such as `&amp;`", at: position) }
+                throw fail(
+                    "unknown entity `&\(rest[afterAmpersand..<semicolon]);` (XML knows `&lt;`, `&gt;`, `&amp;`, `&apos;`, `&quot;`)",
+                    at: position)
+            }
+            result += "&"
+            rest = rest[afterAmpersand...]
+        }
+        return result + rest
+    }
+
+    private static func decode(_ reference: String, named: [String: String]) -> String? {
+        if reference.hasPrefix("#") {
+            let digits = reference.dropFirst()
+            let code =
+                digits.hasPrefix("x") || digits.hasPrefix("X")
+                ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
+            return code.flatMap(Unicode.Scalar.init).map { String(Character($0)) }
+        }
+        return named[reference]
+    }
+
+    private static let xmlEntities = ["lt": "<", "gt": ">", "amp": "&", "apos": "'", "quot": "\""]
+
+    private static let htmlEntities = xmlEntities.merging([
+        "nbsp": "\u{A0}", "copy": "©", "reg": "®", "trade": "™", "hellip": "…", "mdash": "—", "ndash": "–",
+        "lsquo": "‘", "rsquo": "’", "ldquo": "“", "rdquo": "”", "laquo": "«", "raquo": "»", "middot": "·",
+        "bull": "•", "euro": "€", "pound": "£", "yen": "¥", "cent": "¢", "sect": "§", "deg": "°", "times": "×",
+        "divide": "÷", "plusmn": "±", "para": "¶", "iexcl": "¡", "iquest": "¿",
+    ]) { first, _ in first }
+
+    /// HTML elements that have no content and no end tag.
+    private static let voidElements: Set<String> = [
+        "area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "param", "source", "track", "wbr",
+    ]
+
+    /// HTML elements whose content is text up to their end tag (`textarea` and `title` decode references).
+    private static let rawTextElements: Set<String> = ["script", "style", "textarea", "title"]
+}

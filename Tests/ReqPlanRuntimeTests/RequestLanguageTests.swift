@@ -1,0 +1,351 @@
+import Foundation
+import ReqPlanPlanner
+import ReqPlanSyntax
+import Testing
+
+@testable import ReqPlanRuntime
+
+/// Builds the request of step `id` of a plan written in a test, with `inputs`, recording secrets in `secrets`.
+private func buildRequest(
+    _ yaml: String, step id: String = "a", inputs: [String: Value] = [:], secrets: SecretStore = SecretStore()
+) throws -> PreparedRequest {
+    let graph = try makeGraph(yaml)
+    let node = try #require(graph.node(id))
+    let spec = try #require(node.step.request)
+    let builder = RequestBuilder(
+        defaults: graph.plan.defaults,
+        files: FileAccess(planDirectory: URL(fileURLWithPath: NSTemporaryDirectory())))
+    let context = EvaluationContext(inputs: inputs, environment: [:], step: { _ in nil })
+    return try builder.build(spec, in: context, usesCookies: graph.usesCookies(node.nodeID), secrets: secrets)
+}
+
+private func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
+
+@Suite struct AuthTests {
+    @Test func basicCredentialsBecomeTheAuthorizationHeaderAndSecrets() throws {
+        let secrets = SecretStore()
+        let request = try buildRequest(
+            planHeader + """
+                inputs: { user: alice, password: "pä:ss" }
+                steps:
+                  a: { request: { url: /a, auth: { basic: { username: "${{ inputs.user }}", password: "${{ inputs.password }}" } } } }
+                """, inputs: ["user": .string("alice"), "password": .string("pä:ss")], secrets: secrets)
+        let encoded = base64("alice:pä:ss")
+        #expect(request.header("Authorization") == "Basic \(encoded)")
+        #expect(Set(secrets.all) == ["pä:ss", "alice:pä:ss", encoded, "Basic \(encoded)"])
+    }
+
+    @Test func aBearerTokenIsSentAndHidden() throws {
+        let secrets = SecretStore()
+        let request = try buildRequest(
+            planHeader + """
+                steps:
+                  a: { request: { url: /a, auth: { bearer: tok-123 } } }
+                """, secrets: secrets)
+        #expect(request.header("Authorization") == "Bearer tok-123")
+        #expect(Set(secrets.all) == ["tok-123", "Bearer tok-123"])
+    }
+
+    /// The request's own choice wins over the default's, whichever form either is written in.
+    @Test(arguments: [
+        ("auth: { bearer: own }", "Bearer own"),
+        ("headers: { authorization: Own }", "Own"),
+        ("", "Bearer default"),
+    ])
+    func theRequestsOwnCredentialsReplaceTheDefaultAuth(own: String, expected: String) throws {
+        let request = try buildRequest(
+            """
+            reqplan: 1
+            defaults: { base_url: "http://test", auth: { bearer: default } }
+            steps:
+              a: { request: { url: /a, \(own) } }
+            """)
+        #expect(request.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value) == [expected])
+    }
+
+    @Test func theRequestsOwnAuthReplacesADefaultAuthorizationHeader() throws {
+        let request = try buildRequest(
+            """
+            reqplan: 1
+            defaults: { base_url: "http://test", headers: { Authorization: Default, X-Other: kept } }
+            steps:
+              a: { request: { url: /a, auth: { bearer: own } } }
+            """)
+        #expect(request.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value) == ["Bearer own"])
+        #expect(request.header("X-Other") == "kept")
+    }
+
+    @Test func credentialsInTheURLAreSentAsBasicAuthAndRemovedFromIt() throws {
+        let secrets = SecretStore()
+        let request = try buildRequest(
+            """
+            reqplan: 1
+            steps:
+              a: { request: { url: "http://al%40ice:p%3Ass@h:8080/x@y?q=a@b" } }
+            """, secrets: secrets)
+        #expect(request.url == "http://h:8080/x@y?q=a@b")
+        let encoded = base64("al@ice:p:ss")
+        #expect(request.header("Authorization") == "Basic \(encoded)")
+        #expect(Set(secrets.all).isSuperset(of: ["al@ice", "p:ss", encoded, "Basic \(encoded)"]))
+    }
+
+    @Test func credentialsInTheBaseURLCountToo() throws {
+        let request = try buildRequest(
+            """
+            reqplan: 1
+            defaults: { base_url: "https://bob@h/api" }
+            steps:
+              a: { request: { url: /a } }
+            """)
+        #expect(request.url == "https://h/api/a")
+        #expect(request.header("Authorization") == "Basic \(base64("bob:"))")
+    }
+
+    @Test(arguments: ["auth: { bearer: explicit }", "headers: { Authorization: Bearer explicit }"])
+    func anExplicitAuthorizationWinsOverURLCredentials(own: String) throws {
+        let request = try buildRequest(
+            """
+            reqplan: 1
+            steps:
+              a: { request: { url: "http://u:p@h/a", \(own) } }
+            """)
+        #expect(request.url == "http://h/a")
+        #expect(request.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value) == ["Bearer explicit"])
+    }
+
+    @Test func aDefaultAuthWinsOverURLCredentialsToo() throws {
+        let request = try buildRequest(
+            """
+            reqplan: 1
+            defaults: { auth: { bearer: default } }
+            steps:
+              a: { request: { url: "http://u:p@h/a" } }
+            """)
+        #expect(request.header("Authorization") == "Bearer default")
+    }
+
+    @Test func aURLWithoutUserInformationIsLeftAlone() throws {
+        let request = try buildRequest(
+            """
+            reqplan: 1
+            steps:
+              a: { request: { url: "http://h/a?mail=a@b.c#x@y" } }
+            """)
+        #expect(request.url == "http://h/a?mail=a@b.c#x@y")
+        #expect(request.header("Authorization") == nil)
+    }
+
+    @Test func aStepReferencedFromAuthIsADependency() throws {
+        let graph = try makeGraph(
+            planHeader + """
+                steps:
+                  login: { request: { url: /login } }
+                  me: { request: { url: /me, auth: { bearer: "${{ steps.login.body.token }}" } } }
+                """)
+        let login = try #require(graph.index["login"])
+        #expect(graph.node("me")?.dependencies.map(\.target) == [login])
+        #expect(graph.retention(of: login).body)
+    }
+}
+
+@Suite struct RedirectAndCookieSettingTests {
+    @Test(
+        arguments: [
+            ("", "", nil),
+            ("follow_redirects: false", "", false),
+            ("follow_redirects: false", ", follow_redirects: true", true),
+            ("", ", follow_redirects: false", false),
+        ] as [(String, String, Bool?)])
+    func followRedirectsComesFromTheRequestThenTheDefaults(defaults: String, own: String, expected: Bool?) throws {
+        let request = try buildRequest(
+            """
+            reqplan: 1
+            defaults: { base_url: "http://test", \(defaults) }
+            steps:
+              a: { request: { url: /a\(own) } }
+            """)
+        #expect(request.followRedirects == expected)
+    }
+
+    @Test func theInnermostCookiesSettingWins() throws {
+        let plan =
+            planHeader + """
+                cookies: false
+                steps:
+                  plain: { request: { url: /plain } }
+                  session:
+                    cookies: true
+                    group:
+                      login: { request: { url: /login } }
+                      logout: { cookies: false, request: { url: /logout } }
+                      nested:
+                        sequence:
+                          deep: { request: { url: /deep } }
+                  each:
+                    for_each: [1]
+                    group:
+                      item: { request: { url: /item } }
+                """
+        let expected = ["plain": false, "login": true, "logout": false, "deep": true, "item": false]
+        for (id, usesCookies) in expected {
+            #expect(try buildRequest(plan, step: id).usesCookies == usesCookies, "\(id)")
+        }
+        #expect(try buildRequest(planHeader + "steps:\n  a: { request: { url: /a } }\n").usesCookies)
+    }
+}
+
+/// A transport that answers every request with the cookies its path names (`/c/a=1/b=2/a=3`).
+private struct CookieSettingTransport: Transport {
+    func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
+        let path = URLComponents(string: request.url)?.path ?? ""
+        let cookies = path.split(separator: "/").dropFirst().compactMap { pair -> HeaderField? in
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            return parts.count == 2 ? HeaderField(String(parts[0]), String(parts[1])) : nil
+        }
+        return TransportResponse(
+            status: 200, headers: [HeaderField("Content-Type", "application/json")],
+            body: Array("{}".utf8), setCookies: cookies)
+    }
+}
+
+@Suite struct CookiesResultTests {
+    @Test func cookiesTheResponseSetAreReadableAndALaterOneWins() async throws {
+        let result = try await run(
+            planHeader + """
+                steps:
+                  login: { request: { url: /c/sid=one/theme=dark/sid=two } }
+                  each:
+                    for_each: [x]
+                    request: { url: /c/item=1 }
+                outputs:
+                  sid: ${{ steps.login.cookies.sid }}
+                  all: ${{ steps.login.cookies }}
+                  items: ${{ steps.each.results[*].cookies.item }}
+                """, transport: CookieSettingTransport())
+        #expect(result.exitCode == 0)
+        #expect(result.outputs[0].value == .string("two"))
+        #expect(result.outputs[1].value == .object([.init("sid", .string("two")), .init("theme", .string("dark"))]))
+        #expect(result.outputs[2].value == .list([.string("1")]))
+    }
+
+    @Test func cookiesAreKeptOnlyWhenSomethingReadsThem() async throws {
+        let result = try await run(
+            planHeader + """
+                steps:
+                  unread: { request: { url: /c/a=1 } }
+                  read: { request: { url: /c/b=2 } }
+                outputs:
+                  b: ${{ steps.read.cookies.b }}
+                """, transport: CookieSettingTransport())
+        #expect(result.results["unread"]?.cookies == nil)
+        #expect(result.results["read"]?.cookies == [HeaderField("b", "2")])
+        let graph = try makeGraph(
+            planHeader + """
+                steps:
+                  a: { request: { url: /a } }
+                  b: { request: { url: "/b/${{ steps.a.status }}" } }
+                """)
+        #expect(graph.retention(of: try #require(graph.index["a"])).cookies == false)
+    }
+}
+
+@Suite struct MatchAndXPathTests {
+    private func evaluate(_ text: String) throws -> Value {
+        let parsed = PlanParser.parse(
+            SourceFile(
+                path: "t.yaml",
+                text: "reqplan: 1\nsteps: { a: { request: { url: \"http://h\" } } }\noutputs:\n  x: \(text)\n"))
+        let template = try #require(parsed.plan?.outputs.first?.value)
+        let context = EvaluationContext(inputs: [:], environment: [:], step: { _ in nil })
+        return try ExpressionEvaluator.evaluate(template, in: context)
+    }
+
+    @Test(arguments: [
+        (
+            #"${{ match('<input name="csrf" value="t0k">', 'value="([^"]+)"') }}"#,
+            Value.list([.string(#"value="t0k""#), .string("t0k")])
+        ),
+        (#"${{ match('abc', 'x(y)') }}"#, .null),
+        (#"${{ match('ac', 'a(b)?c') }}"#, .list([.string("ac"), .null])),
+        (#"${{ match(42, '\d') }}"#, .list([.string("4")])),
+        (#"${{ match(null, 'a') }}"#, .null),
+        (#"${{ match('ÄÖ-ü', '(?i)ö-(Ü)')[1] }}"#, .string("ü")),
+        (#"${{ xpath('<a><b>1</b><b>2</b></a>', '//b') }}"#, .list([.string("1"), .string("2")])),
+        (#"${{ xpath('<a><b>1</b><b>2</b></a>', 'sum(//b)') }}"#, .int(3)),
+        (#"${{ xpath(null, '//b') }}"#, .null),
+    ])
+    func evaluatesMatchAndXPath(expression: String, expected: Value) throws {
+        #expect(try evaluate("'\(expression.replacingOccurrences(of: "'", with: "''"))'") == expected)
+    }
+
+    @Test(arguments: [
+        (#"${{ match(from_json('[1]'), 'a') }}"#, "`match` reads a text, found a list"),
+        (
+            #"${{ xpath('not xml', '/') }}"#,
+            "`xpath` cannot read its text as XML: expected `<` starting the root element at line 1, column 1"
+        ),
+        (#"${{ match('a', from_json('1')) }}"#, "`match` takes a regular expression as a string, found a number"),
+        (#"${{ match('a', from_json('"("')) }}"#, "invalid regular expression `(`: expected ')'"),
+        (
+            #"${{ xpath('<a/>', from_json('"//"')) }}"#,
+            "invalid XPath `//`: expected a step (a name, `*`, `text()`, `node()`, `.` or `..`), found the end of the expression at character 3"
+        ),
+    ])
+    func reportsRunTimeProblemsClearly(expression: String, message: String) throws {
+        do {
+            let value = try evaluate("'\(expression.replacingOccurrences(of: "'", with: "''"))'")
+            Issue.record("expected an error, got \(value)")
+        } catch let error as EvaluationError {
+            #expect(error.message == message)
+        }
+    }
+}
+
+@Suite struct RequiredInputTests {
+    private func resolve(_ inputs: String, environment: [String: String], overrides: [(String, String)] = [])
+        throws -> Result<RunInputs, InputErrors>
+    {
+        let parsed = PlanParser.parse(
+            SourceFile(
+                path: "t.yaml",
+                text: "reqplan: 1\ninputs:\n\(inputs)\nsteps: { a: { request: { url: \"http://h\" } } }\n"))
+        let plan = try #require(parsed.plan)
+        #expect(!parsed.hasErrors, "\(parsed.diagnostics.map(\.message))")
+        return InputResolver.resolve(
+            plan: plan, overrides: overrides.map { (name: $0.0, value: $0.1) }, environment: environment)
+    }
+
+    @Test(arguments: [[:], ["TOKEN": ""]])
+    func anUnsetOrEmptyVariableOfARequiredInputIsAnError(environment: [String: String]) throws {
+        guard
+            case .failure(let errors) = try resolve("  token: { env: TOKEN, required: true }", environment: environment)
+        else {
+            Issue.record("a required input without a value was accepted")
+            return
+        }
+        let diagnostic = try #require(errors.diagnostics.first)
+        #expect(diagnostic.code == .missingInput)
+        #expect(
+            diagnostic.message
+                == "input `token` is required, but the environment variable `TOKEN` \(environment.isEmpty ? "is not set" : "is empty")"
+        )
+        #expect(diagnostic.range?.start == SourceLocation(line: 3, column: 3))
+        #expect(diagnostic.notes.first?.range?.start == SourceLocation(line: 3, column: 34))
+    }
+
+    @Test func aRequiredInputTakesItsValueFromTheVariableOrTheCommandLine() throws {
+        let fromEnvironment = try resolve("  token: { env: TOKEN, required: true }", environment: ["TOKEN": "t"])
+        #expect((try? fromEnvironment.get())?.values["token"] == .string("t"))
+        let fromCommandLine = try resolve(
+            "  token: { env: TOKEN, required: true }", environment: [:], overrides: [("token", "")])
+        #expect((try? fromCommandLine.get())?.values["token"] == .string(""))
+    }
+
+    @Test func anInputThatIsNotRequiredIsNullWithoutAValue() throws {
+        let result = try resolve("  token: { env: TOKEN }\n  tenant: { required: false }", environment: [:])
+        let values = try result.get().values
+        #expect(values["token"] == .null)
+        #expect(values["tenant"] == .null)
+        #expect(throws: InputErrors.self) { try self.resolve("  tenant:", environment: [:]).get() }
+    }
+}
