@@ -53,7 +53,8 @@ struct RunCommand: AsyncParsableCommand {
                                + "comma-separated ('*' for all); overrides NO_PROXY.", valueName: "list"))
     var noProxy: String?
 
-    @Option(help: ArgumentHelp("Trust the CA certificates of this PEM file instead of the system's.", valueName: "file"))
+    @Option(help: ArgumentHelp("Trust the CA certificates of this PEM file instead of the system's.",
+                               valueName: "file"))
     var cacert: String?
 
     @Option(help: ArgumentHelp("Client certificate (PEM) for servers that ask for one.", valueName: "file"))

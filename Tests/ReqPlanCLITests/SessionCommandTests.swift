@@ -46,9 +46,10 @@ import Testing
         -> CommandRunner.Output
     {
         let file = try CommandRunner.temporaryPlan(plan)
-        let result = try await CommandRunner.run(["run", file.path] + arguments,
-                                                 environment: Self.noProxy.merging(environment) { $1 },
-                                                 within: .seconds(60))
+        let result = try await CommandRunner.run(
+            ["run", file.path] + arguments,
+            environment: Self.noProxy.merging(environment) { $1 },
+            within: .seconds(60))
         #expect(!result.killedAfterTimeout)
         return result
     }
@@ -112,7 +113,8 @@ import Testing
         // curl logs in and writes its jar; reqplan reads it.
         _ = try runCommand("curl", ["-s", "-X", "POST", "-c", curlJar.path, "\(nginx.plainURL)/login"])
         #expect(try String(contentsOf: curlJar, encoding: .utf8).contains("\tsession\t\(nginx.sessionToken)"))
-        let reading = try await run(Self.reuse, ["--input", "base_url=\(nginx.plainURL)", "--cookie-jar", curlJar.path])
+        let reading = try await run(
+            Self.reuse, ["--input", "base_url=\(nginx.plainURL)", "--cookie-jar", curlJar.path])
         #expect(reading.status == 0, "\(reading.stdout)\(reading.stderr)")
         // reqplan logs in and writes its jar; curl reads it.
         let ours = folder.appendingPathComponent("reqplan.txt")
@@ -135,8 +137,10 @@ import Testing
             """
         let result = try await run(plan, ["--cookie-jar", jar.path])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("error[RP0503]: the cookie jar cannot be read: the secure field must be TRUE or FALSE, not `maybe`"),
-                "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "error[RP0503]: the cookie jar cannot be read: the secure field must be TRUE or FALSE, not `maybe`"),
+            "\(result.stderr)")
         #expect(result.stderr.contains("--> \(jar.path):3:19"), "\(result.stderr)")
         #expect(!nginx.accessLog.contains(marker))
     }
@@ -145,15 +149,18 @@ import Testing
     func aCookieJarThatCannotBeReadOrSavedIsReported() async throws {
         let nginx = try await Nginx.shared()
         let folder = try ExternalServers.makeTemporaryFolder("jar")
-        let unreadable = try await run(Self.reuse, ["--input", "base_url=\(nginx.plainURL)", "--cookie-jar", folder.path])
+        let unreadable = try await run(
+            Self.reuse, ["--input", "base_url=\(nginx.plainURL)", "--cookie-jar", folder.path])
         #expect(unreadable.status == 2)
-        #expect(unreadable.stderr.contains("error[RP0503]: the cookie jar cannot be read: it is a folder, not a file"),
-                "\(unreadable.stderr)")
+        #expect(
+            unreadable.stderr.contains("error[RP0503]: the cookie jar cannot be read: it is a folder, not a file"),
+            "\(unreadable.stderr)")
         let nowhere = folder.appendingPathComponent("missing/cookies.txt").path
         let unsaved = try await run(Self.login, ["--input", "base_url=\(nginx.plainURL)", "--cookie-jar", nowhere])
         #expect(unsaved.status == 1, "the run succeeded, the jar could not be saved")
-        #expect(unsaved.stderr.contains("error: cannot save the cookie jar to `\(nowhere)`: No such file or directory"),
-                "\(unsaved.stderr)")
+        #expect(
+            unsaved.stderr.contains("error: cannot save the cookie jar to `\(nowhere)`: No such file or directory"),
+            "\(unsaved.stderr)")
     }
 
     @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
@@ -161,8 +168,12 @@ import Testing
         let nginx = try await Nginx.shared()
         let folder = try ExternalServers.makeTemporaryFolder("redaction")
         let report = folder.appendingPathComponent("report.json")
-        let result = try await run(Self.login, ["--input", "base_url=\(nginx.plainURL)", "--verbose",
-                                                "--report", "json:\(report.path)"])
+        let result = try await run(
+            Self.login,
+            [
+                "--input", "base_url=\(nginx.plainURL)", "--verbose",
+                "--report", "json:\(report.path)",
+            ])
         #expect(result.status == 0)
         #expect(result.stderr.lowercased().contains("set-cookie: ***"), "the verbose log shows the header, redacted")
         for text in [result.stdout, result.stderr, try String(contentsOf: report, encoding: .utf8)] {
@@ -178,24 +189,37 @@ import Testing
         let proxy = try await Tinyproxy.start()
         defer { proxy.stop() }
         let ca = nginx.certificates.ca.path
-        let viaEnvironment = try await run(Self.login, ["--input", "base_url=\(nginx.plainURL)"],
-                                           environment: ["HTTP_PROXY": proxy.url])
+        let viaEnvironment = try await run(
+            Self.login, ["--input", "base_url=\(nginx.plainURL)"],
+            environment: ["HTTP_PROXY": proxy.url])
         #expect(viaEnvironment.status == 0, "\(viaEnvironment.stdout)\(viaEnvironment.stderr)")
-        let secureViaEnvironment = try await run(Self.login, ["--input", "base_url=\(nginx.tlsURL)", "--cacert", ca],
-                                                 environment: ["HTTPS_PROXY": proxy.url])
+        let secureViaEnvironment = try await run(
+            Self.login, ["--input", "base_url=\(nginx.tlsURL)", "--cacert", ca],
+            environment: ["HTTPS_PROXY": proxy.url])
         #expect(secureViaEnvironment.status == 0, "\(secureViaEnvironment.stdout)\(secureViaEnvironment.stderr)")
-        let viaOption = try await run(Self.login, ["--input", "base_url=\(nginx.tlsURL)", "--cacert", ca,
-                                                   "--proxy", proxy.hostPort],
-                                      environment: ["HTTPS_PROXY": "http://127.0.0.1:1"])
+        let viaOption = try await run(
+            Self.login,
+            [
+                "--input", "base_url=\(nginx.tlsURL)", "--cacert", ca,
+                "--proxy", proxy.hostPort,
+            ],
+            environment: ["HTTPS_PROXY": "http://127.0.0.1:1"])
         #expect(viaOption.status == 0, "--proxy wins over HTTPS_PROXY: \(viaOption.stderr)")
         let requests = proxy.requests
-        #expect(requests.prefix(3) == ["GET \(nginx.plainURL)/me HTTP/1.1", "POST \(nginx.plainURL)/login HTTP/1.1",
-                                       "GET \(nginx.plainURL)/me HTTP/1.1"], "absolute form: \(requests)")
+        #expect(
+            requests.prefix(3) == [
+                "GET \(nginx.plainURL)/me HTTP/1.1", "POST \(nginx.plainURL)/login HTTP/1.1",
+                "GET \(nginx.plainURL)/me HTTP/1.1",
+            ], "absolute form: \(requests)")
         #expect(requests.dropFirst(3).contains("CONNECT 127.0.0.1:\(nginx.tlsPort) HTTP/1.1"), "\(requests)")
         #expect(requests.dropFirst(3).allSatisfy { $0.hasPrefix("CONNECT ") }, "\(requests)")
 
-        let bypassed = try await run(Self.reuse, ["--input", "base_url=\(nginx.plainURL)", "--proxy", proxy.url,
-                                                  "--noproxy", "127.0.0.1"])
+        let bypassed = try await run(
+            Self.reuse,
+            [
+                "--input", "base_url=\(nginx.plainURL)", "--proxy", proxy.url,
+                "--noproxy", "127.0.0.1",
+            ])
         #expect(bypassed.status == 1, "direct to nginx without a session: 401")
         #expect(proxy.requests.count == requests.count, "--noproxy: not through the proxy")
     }
@@ -209,10 +233,16 @@ import Testing
         let report = folder.appendingPathComponent("report.json")
         let base64 = Data("agent:Pr0xy-S3cret".utf8).base64EncodedString()
         for base in [nginx.plainURL, nginx.tlsURL] {
-            let result = try await run(Self.login, ["--input", "base_url=\(base)", "--cacert", nginx.certificates.ca.path,
-                                                    "--verbose", "--report", "json:\(report.path)"],
-                                       environment: ["http_proxy": "http://agent:Pr0xy-S3cret@\(proxy.hostPort)",
-                                                     "https_proxy": "http://agent:Pr0xy-S3cret@\(proxy.hostPort)"])
+            let result = try await run(
+                Self.login,
+                [
+                    "--input", "base_url=\(base)", "--cacert", nginx.certificates.ca.path,
+                    "--verbose", "--report", "json:\(report.path)",
+                ],
+                environment: [
+                    "http_proxy": "http://agent:Pr0xy-S3cret@\(proxy.hostPort)",
+                    "https_proxy": "http://agent:Pr0xy-S3cret@\(proxy.hostPort)",
+                ])
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             for text in [result.stdout, result.stderr, try String(contentsOf: report, encoding: .utf8)] {
                 #expect(!text.contains("Pr0xy-S3cret") && !text.contains(base64))
@@ -224,16 +254,20 @@ import Testing
     func aProxyThatCannotBeReachedFailsTheStepNamingIt() async throws {
         let nginx = try await Nginx.shared()
         let port = try ExternalServers.freePorts(1)[0]
-        let result = try await run(Self.reuse, ["--input", "base_url=\(nginx.plainURL)", "--proxy", "127.0.0.1:\(port)"])
+        let result = try await run(
+            Self.reuse, ["--input", "base_url=\(nginx.plainURL)", "--proxy", "127.0.0.1:\(port)"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("cannot connect to proxy 127.0.0.1:\(port): connection refused"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("cannot connect to proxy 127.0.0.1:\(port): connection refused"), "\(result.stderr)")
     }
 
     @Test func anUnusableProxyIsRefusedBeforeTheRun() async throws {
         let result = try await run(Self.reuse, [], environment: ["https_proxy": "socks5://user:hidden@127.0.0.1:1080"])
         #expect(result.status == 2)
-        #expect(result.stderr.contains("error[RP0503]: https_proxy `socks5://user:***@127.0.0.1:1080` is not a usable proxy: "
-                                       + "`socks5://` proxies are not supported (only `http://`)"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "error[RP0503]: https_proxy `socks5://user:***@127.0.0.1:1080` is not a usable proxy: "
+                    + "`socks5://` proxies are not supported (only `http://`)"), "\(result.stderr)")
         #expect(!result.stderr.contains("hidden"))
     }
 
@@ -252,14 +286,18 @@ import Testing
     @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
     func aServerWithAPrivateCAIsTrustedWithCacert() async throws {
         let nginx = try await Nginx.shared()
-        let trusted = try await run(Self.ping, ["--input", "url=\(nginx.tlsURL)/json", "--cacert", nginx.certificates.ca.path])
+        let trusted = try await run(
+            Self.ping, ["--input", "url=\(nginx.tlsURL)/json", "--cacert", nginx.certificates.ca.path])
         #expect(trusted.status == 0, "\(trusted.stdout)\(trusted.stderr)")
         let untrusted = try await run(Self.ping, ["--input", "url=\(nginx.tlsURL)/json"])
         #expect(untrusted.status == 1)
-        #expect(untrusted.stderr.contains("the TLS certificate of 127.0.0.1:\(nginx.tlsPort) is not trusted: its issuer is unknown"),
-                "\(untrusted.stderr)")
-        let fromEnvironment = try await run(Self.ping, ["--input", "url=\(nginx.tlsURL)/json"],
-                                            environment: ["SSL_CERT_FILE": nginx.certificates.ca.path])
+        #expect(
+            untrusted.stderr.contains(
+                "the TLS certificate of 127.0.0.1:\(nginx.tlsPort) is not trusted: its issuer is unknown"),
+            "\(untrusted.stderr)")
+        let fromEnvironment = try await run(
+            Self.ping, ["--input", "url=\(nginx.tlsURL)/json"],
+            environment: ["SSL_CERT_FILE": nginx.certificates.ca.path])
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
     }
 
@@ -267,9 +305,13 @@ import Testing
     func serversThatWantAClientCertificateGetOneWithCertAndKey() async throws {
         let nginx = try await Nginx.shared()
         let certificates = nginx.certificates
-        let withCertificate = try await run(Self.ping, ["--input", "url=\(nginx.mtlsURL)/", "--cacert", certificates.ca.path,
-                                                        "--cert", certificates.client.certificate.path,
-                                                        "--key", certificates.client.key.path])
+        let withCertificate = try await run(
+            Self.ping,
+            [
+                "--input", "url=\(nginx.mtlsURL)/", "--cacert", certificates.ca.path,
+                "--cert", certificates.client.certificate.path,
+                "--key", certificates.client.key.path,
+            ])
         #expect(withCertificate.status == 0, "\(withCertificate.stdout)\(withCertificate.stderr)")
         #expect(withCertificate.stdout.contains("reqplan-test-client"))
         let without = try await run(Self.ping, ["--input", "url=\(nginx.mtlsURL)/", "--cacert", certificates.ca.path])
@@ -279,13 +321,18 @@ import Testing
         // A server that wants the certificate in the handshake: without one, a TLS failure.
         let strict = try await HandshakeClientCertificateServer.start()
         defer { strict.stop() }
-        let accepted = try await run(Self.ping, ["--input", "url=\(strict.url)/", "--cacert", certificates.ca.path,
-                                                 "--cert", certificates.clientCombined.path])
+        let accepted = try await run(
+            Self.ping,
+            [
+                "--input", "url=\(strict.url)/", "--cacert", certificates.ca.path,
+                "--cert", certificates.clientCombined.path,
+            ])
         #expect(accepted.status == 0, "\(accepted.stdout)\(accepted.stderr)")
         let refused = try await run(Self.ping, ["--input", "url=\(strict.url)/", "--cacert", certificates.ca.path])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("127.0.0.1:\(strict.port) wants a TLS client certificate, and none was given"),
-                "\(refused.stderr)")
+        #expect(
+            refused.stderr.contains("127.0.0.1:\(strict.port) wants a TLS client certificate, and none was given"),
+            "\(refused.stderr)")
     }
 
     @Test(.enabled(if: ExternalServers.canRun(.openssl)))
@@ -294,8 +341,10 @@ import Testing
         let missing = certificates.folder.appendingPathComponent("missing.pem").path
         let cases: [([String], String)] = [
             (["--cacert", missing], "error[RP0503]: --cacert `\(missing)`: no such file"),
-            (["--cert", certificates.client.certificate.path, "--key", certificates.server.key.path],
-             "does not belong to the certificate"),
+            (
+                ["--cert", certificates.client.certificate.path, "--key", certificates.server.key.path],
+                "does not belong to the certificate"
+            ),
             (["--cacert", certificates.client.key.path], "holds no PEM certificate"),
         ]
         for (arguments, message) in cases {

@@ -24,7 +24,8 @@ import Testing
     // MARK: Parsing
 
     @Test func setCookieKeepsNameValueAndAttributes() throws {
-        let cookie = try #require(SetCookie(#" sid = "a b=c" ; Path=/app; Domain=.Example.COM; Secure; HttpOnly; SameSite=Lax"#))
+        let cookie = try #require(
+            SetCookie(#" sid = "a b=c" ; Path=/app; Domain=.Example.COM; Secure; HttpOnly; SameSite=Lax"#))
         #expect(cookie.name == "sid")
         #expect(cookie.value == #""a b=c""#, "quotes are part of the value (RFC 6265 §4.1.1)")
         #expect(cookie.path == "/app")
@@ -44,21 +45,24 @@ import Testing
         #expect(try #require(SetCookie("a=1; Max-Age=5; Max-Age=-3")).maxAge == -3)
     }
 
-    @Test(arguments: [
-        ("Sun, 06 Nov 1994 08:49:37 GMT", Int64(784_111_777)),
-        ("Sunday, 06-Nov-94 08:49:37 GMT", 784_111_777),  // HTTPCookie on Linux reads 94 as the year 94
-        ("Sun Nov  6 08:49:37 1994", 784_111_777),
-        ("06 nov 1994 08:49:37", 784_111_777),
-        ("Wed, 09 Jun 2021 10:18:14 GMT", 1_623_233_894),
-        ("Thu, 01 Jan 70 00:00:00 GMT", 0),
-        ("Mon, 31 Dec 49 23:59:59 GMT", 2_524_607_999),  // a wrong weekday is ignored; 49 is 2049
-    ] as [(String, Int64)])
+    @Test(
+        arguments: [
+            ("Sun, 06 Nov 1994 08:49:37 GMT", Int64(784_111_777)),
+            ("Sunday, 06-Nov-94 08:49:37 GMT", 784_111_777),  // HTTPCookie on Linux reads 94 as the year 94
+            ("Sun Nov  6 08:49:37 1994", 784_111_777),
+            ("06 nov 1994 08:49:37", 784_111_777),
+            ("Wed, 09 Jun 2021 10:18:14 GMT", 1_623_233_894),
+            ("Thu, 01 Jan 70 00:00:00 GMT", 0),
+            ("Mon, 31 Dec 49 23:59:59 GMT", 2_524_607_999),  // a wrong weekday is ignored; 49 is 2049
+        ] as [(String, Int64)])
     func cookieDatesReadEveryFormatServersSend(text: String, expected: Int64) {
         #expect(CookieDate.parse(text) == expected, "\(text)")
     }
 
-    @Test(arguments: ["Mon, 30 Feb 2026 00:00:00 GMT", "Mon, 01 Jan 1600 00:00:00 GMT", "01 Jan 2026", "tomorrow",
-                      "Mon, 01 Foo 2026 00:00:00 GMT", "Mon, 01 Jan 2026 24:00:00 GMT"])
+    @Test(arguments: [
+        "Mon, 30 Feb 2026 00:00:00 GMT", "Mon, 01 Jan 1600 00:00:00 GMT", "01 Jan 2026", "tomorrow",
+        "Mon, 01 Foo 2026 00:00:00 GMT", "Mon, 01 Jan 2026 24:00:00 GMT",
+    ])
     func impossibleCookieDatesAreIgnored(text: String) {
         #expect(CookieDate.parse(text) == nil)
     }
@@ -83,10 +87,12 @@ import Testing
     }
 
     /// Foundation's HTTPCookie on Linux keeps both of these.
-    @Test(arguments: [("a=1; Domain=other.com", "http://www.example.com/"),
-                      ("a=1; Domain=com", "http://www.example.com/"),
-                      ("a=1; Domain=www.example.com", "http://example.com/"),
-                      ("a=1; Domain=0.0.1", "http://127.0.0.1/")])
+    @Test(arguments: [
+        ("a=1; Domain=other.com", "http://www.example.com/"),
+        ("a=1; Domain=com", "http://www.example.com/"),
+        ("a=1; Domain=www.example.com", "http://example.com/"),
+        ("a=1; Domain=0.0.1", "http://127.0.0.1/"),
+    ])
     func aDomainThatDoesNotMatchTheHostOrIsAPublicSuffixIsRefused(header: String, from: String) throws {
         let jar = jar()
         #expect(try !set(header, from: from, in: jar))
@@ -202,8 +208,9 @@ import Testing
 
     @Test func aCookieFileRoundTrips() throws {
         let cookies = [
-            Cookie(name: "sid", value: "abc", domain: "example.com", hostOnly: false, path: "/", secure: true,
-                   httpOnly: true, expires: Self.now + 3600),
+            Cookie(
+                name: "sid", value: "abc", domain: "example.com", hostOnly: false, path: "/", secure: true,
+                httpOnly: true, expires: Self.now + 3600),
             Cookie(name: "s", value: "", domain: "127.0.0.1", path: "/app"),
         ]
         let text = CookieFile.render(cookies)
@@ -219,15 +226,16 @@ import Testing
         #expect(cookies == [Cookie(name: "empty", value: "", domain: "h.example")])
     }
 
-    @Test(arguments: [
-        ("h.example\tFALSE\t/\tFALSE\t0\n", 1, 1, "expected 7 fields"),
-        ("# ok\nh.example\tMAYBE\t/\tFALSE\t0\ta\t1\n", 2, 11, "subdomains field must be TRUE or FALSE"),
-        ("h.example\tFALSE\tpath\tFALSE\t0\ta\t1\n", 1, 17, "path field must start with `/`"),
-        ("#HttpOnly_h.example\tFALSE\t/\tno\t0\ta\t1\n", 1, 29, "secure field must be TRUE or FALSE"),
-        ("h.example\tFALSE\t/\tFALSE\tsoon\ta\t1\n", 1, 25, "expiry field"),
-        ("h.example\tFALSE\t/\tFALSE\t0\t\t1\n", 1, 27, "name field is empty"),
-        ("\tFALSE\t/\tFALSE\t0\ta\t1\n", 1, 1, "domain field is empty"),
-    ] as [(String, Int, Int, String)])
+    @Test(
+        arguments: [
+            ("h.example\tFALSE\t/\tFALSE\t0\n", 1, 1, "expected 7 fields"),
+            ("# ok\nh.example\tMAYBE\t/\tFALSE\t0\ta\t1\n", 2, 11, "subdomains field must be TRUE or FALSE"),
+            ("h.example\tFALSE\tpath\tFALSE\t0\ta\t1\n", 1, 17, "path field must start with `/`"),
+            ("#HttpOnly_h.example\tFALSE\t/\tno\t0\ta\t1\n", 1, 29, "secure field must be TRUE or FALSE"),
+            ("h.example\tFALSE\t/\tFALSE\tsoon\ta\t1\n", 1, 25, "expiry field"),
+            ("h.example\tFALSE\t/\tFALSE\t0\t\t1\n", 1, 27, "name field is empty"),
+            ("\tFALSE\t/\tFALSE\t0\ta\t1\n", 1, 1, "domain field is empty"),
+        ] as [(String, Int, Int, String)])
     func aMalformedCookieFileLineIsNamedWithItsLineAndColumn(text: String, line: Int, column: Int, message: String) {
         #expect {
             try CookieFile.parse(text, now: Self.now)

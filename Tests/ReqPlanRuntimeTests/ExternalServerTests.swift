@@ -8,8 +8,13 @@ import Testing
     func testCertificatesHaveTheDatesAndNamesTheySay() throws {
         let certificates = try TestCertificates.make()
         func text(_ pair: TestCertificates.Pair) throws -> String {
-            try runCommand("openssl", ["x509", "-in", pair.certificate.path, "-noout", "-dates", "-ext",
-                                       "subjectAltName"]).output
+            try runCommand(
+                "openssl",
+                [
+                    "x509", "-in", pair.certificate.path, "-noout", "-dates", "-ext",
+                    "subjectAltName",
+                ]
+            ).output
         }
         #expect(try text(certificates.expired).contains("notAfter=Feb  1 00:00:00 2020 GMT"))
         #expect(try text(certificates.notYetValid).contains("notBefore=Jan  1 00:00:00 2100 GMT"))
@@ -30,12 +35,22 @@ import Testing
         let nginx = try await Nginx.shared()
         let plain = try runCommand("curl", ["-s", "\(nginx.plainURL)/json"]).output
         #expect(plain == #"{"ok":true,"server":"nginx"}"#)
-        let login = try runCommand("curl", ["-s", "-i", "--http2", "--cacert", nginx.certificates.ca.path,
-                                                        "-X", "POST", "\(nginx.tlsURL)/login"]).output
+        let login = try runCommand(
+            "curl",
+            [
+                "-s", "-i", "--http2", "--cacert", nginx.certificates.ca.path,
+                "-X", "POST", "\(nginx.tlsURL)/login",
+            ]
+        ).output
         #expect(login.hasPrefix("HTTP/2 200"))
         #expect(login.contains("set-cookie: session=\(nginx.sessionToken); Path=/; HttpOnly"))
-        let anonymous = try runCommand("curl", ["-s", "-o", "/dev/null", "-w", "%{http_code}",
-                                                            "\(nginx.plainURL)/me"]).output
+        let anonymous = try runCommand(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}",
+                "\(nginx.plainURL)/me",
+            ]
+        ).output
         #expect(anonymous == "401")
         let known = try runCommand("curl", ["-s", "-b", "session=\(nginx.sessionToken)", "\(nginx.plainURL)/me"])
         #expect(known.output == #"{"user":"alice"}"#)
@@ -47,11 +62,19 @@ import Testing
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start()
         defer { proxy.stop() }
-        #expect(try runCommand("curl", ["-s", "-x", proxy.url, "\(nginx.plainURL)/json"]).output
-            .contains("nginx"))
-        #expect(try runCommand("curl", ["-s", "-x", proxy.url, "--cacert", nginx.certificates.ca.path,
-                                                    "\(nginx.tlsURL)/json"]).output.contains("nginx"))
-        #expect(proxy.requests == ["GET \(nginx.plainURL)/json HTTP/1.1", "CONNECT 127.0.0.1:\(nginx.tlsPort) HTTP/1.1"])
+        #expect(
+            try runCommand("curl", ["-s", "-x", proxy.url, "\(nginx.plainURL)/json"]).output
+                .contains("nginx"))
+        #expect(
+            try runCommand(
+                "curl",
+                [
+                    "-s", "-x", proxy.url, "--cacert", nginx.certificates.ca.path,
+                    "\(nginx.tlsURL)/json",
+                ]
+            ).output.contains("nginx"))
+        #expect(
+            proxy.requests == ["GET \(nginx.plainURL)/json HTTP/1.1", "CONNECT 127.0.0.1:\(nginx.tlsPort) HTTP/1.1"])
     }
 
     @Test(.enabled(if: ExternalServers.canRun(.httpbin, .curl)))

@@ -20,10 +20,12 @@ import Testing
         #expect(try ProxyServer(parsing: "http://user@h:1").authorization == "Basic dXNlcjo=")
     }
 
-    @Test(arguments: [("socks5://h:1080", "`socks5://` proxies are not supported"),
-                      ("https://h:443", "`https://` proxies are not supported"),
-                      ("http://:3128", "no host"), ("h:99999", "is not a port"), ("h:x", "is not a port"),
-                      ("[::1:80", "no closing")])
+    @Test(arguments: [
+        ("socks5://h:1080", "`socks5://` proxies are not supported"),
+        ("https://h:443", "`https://` proxies are not supported"),
+        ("http://:3128", "no host"), ("h:99999", "is not a port"), ("h:x", "is not a port"),
+        ("[::1:80", "no closing"),
+    ])
     func unusableProxyURLsAreRefused(text: String, reason: String) {
         #expect {
             try ProxyServer(parsing: text)
@@ -37,7 +39,8 @@ import Testing
             try ProxySettings(environment: ["HTTPS_PROXY": "socks5://u:secret@h:1"], proxy: nil, noProxy: nil)
         } throws: { error in
             let message = (error as? ProxySettings.Failure)?.message ?? ""
-            return message.hasPrefix("HTTPS_PROXY `socks5://u:***@h:1` is not a usable proxy") && !message.contains("secret")
+            return message.hasPrefix("HTTPS_PROXY `socks5://u:***@h:1` is not a usable proxy")
+                && !message.contains("secret")
         }
     }
 

@@ -15,8 +15,9 @@ import Testing
     /// A transport configuration that trusts the test CA (and nothing else).
     private func configuration(_ nginx: Nginx) throws -> HTTPClientTransport.Configuration {
         var configuration = HTTPClientTransport.Configuration()
-        configuration.tls = try TLSSettings(caFile: nginx.certificates.ca.path, certificateFile: nil, keyFile: nil,
-                                            environment: [:])
+        configuration.tls = try TLSSettings(
+            caFile: nginx.certificates.ca.path, certificateFile: nil, keyFile: nil,
+            environment: [:])
         return configuration
     }
 
@@ -24,9 +25,10 @@ import Testing
         scheme == .http ? nginx.plainURL : nginx.tlsURL
     }
 
-    private func request(_ method: HTTPMethodName = .GET, _ url: String, headers: [HeaderField] = [],
-                         cookies: Bool = true) -> PreparedRequest
-    {
+    private func request(
+        _ method: HTTPMethodName = .GET, _ url: String, headers: [HeaderField] = [],
+        cookies: Bool = true
+    ) -> PreparedRequest {
         PreparedRequest(method: method, url: url, headers: headers, body: nil, usesCookies: cookies)
     }
 
@@ -56,8 +58,9 @@ import Testing
     func aCookieSetByARedirectIsSentOnTheNextHop(scheme: Scheme) async throws {
         let nginx = try await Nginx.shared()
         try await HTTPClientTransport.with(try configuration(nginx)) { transport in
-            let response = try await transport.send(request(.POST, "\(base(nginx, scheme))/login-and-go"),
-                                                    timeout: .seconds(10))
+            let response = try await transport.send(
+                request(.POST, "\(base(nginx, scheme))/login-and-go"),
+                timeout: .seconds(10))
             #expect(response.status == 200, "303 to /me, which saw the cookie the 303 set")
             #expect(response.setCookies == [HeaderField("session", nginx.sessionToken)])
         }
@@ -68,8 +71,9 @@ import Testing
         let nginx = try await Nginx.shared()
         let configuration = try configuration(nginx)
         try await HTTPClientTransport.with(configuration) { transport in
-            let login = try await transport.send(request(.POST, "\(base(nginx, scheme))/login", cookies: false),
-                                                 timeout: .seconds(10))
+            let login = try await transport.send(
+                request(.POST, "\(base(nginx, scheme))/login", cookies: false),
+                timeout: .seconds(10))
             #expect(login.setCookies == [HeaderField("session", nginx.sessionToken)])
             let me = try await transport.send(request(.GET, "\(base(nginx, scheme))/me"), timeout: .seconds(10))
             #expect(me.status == 401)
@@ -82,8 +86,9 @@ import Testing
         let nginx = try await Nginx.shared()
         try await HTTPClientTransport.with(try configuration(nginx)) { transport in
             _ = try await transport.send(request(.POST, "\(base(nginx, scheme))/login"), timeout: .seconds(10))
-            let me = try await transport.send(request(.GET, "\(base(nginx, scheme))/me", cookies: false),
-                                              timeout: .seconds(10))
+            let me = try await transport.send(
+                request(.GET, "\(base(nginx, scheme))/me", cookies: false),
+                timeout: .seconds(10))
             #expect(me.status == 401)
         }
     }
@@ -93,8 +98,9 @@ import Testing
         let httpbin = try await Httpbin.shared()
         try await HTTPClientTransport.with(HTTPClientTransport.Configuration()) { transport in
             // /cookies/set answers 302 to /cookies: the cookies it set go on the next hop.
-            let set = try await transport.send(request(.GET, "\(httpbin.url)/cookies/set?jar=1&both=jar"),
-                                               timeout: .seconds(10))
+            let set = try await transport.send(
+                request(.GET, "\(httpbin.url)/cookies/set?jar=1&both=jar"),
+                timeout: .seconds(10))
             #expect(set.status == 200)
             #expect(set.setCookies.map(\.name).sorted() == ["both", "jar"])
             #expect(String(decoding: set.body, as: UTF8.self).contains(#""jar": "1""#))
@@ -128,13 +134,17 @@ import Testing
             #expect(first.status == 200)
             let login = try await transport.send(request(.POST, "\(base(nginx, scheme))/login"), timeout: .seconds(10))
             #expect(login.status == 200)
-            let me = try await transport.send(request(.GET, "\(base(nginx, scheme))/me?via=proxy"), timeout: .seconds(10))
+            let me = try await transport.send(
+                request(.GET, "\(base(nginx, scheme))/me?via=proxy"), timeout: .seconds(10))
             #expect(me.status == 200, "the session cookie went through the proxy too")
         }
         switch scheme {
         case .http:
-            #expect(proxy.requests == ["GET \(nginx.plainURL)/json HTTP/1.1", "POST \(nginx.plainURL)/login HTTP/1.1",
-                                       "GET \(nginx.plainURL)/me?via=proxy HTTP/1.1"])
+            #expect(
+                proxy.requests == [
+                    "GET \(nginx.plainURL)/json HTTP/1.1", "POST \(nginx.plainURL)/login HTTP/1.1",
+                    "GET \(nginx.plainURL)/me?via=proxy HTTP/1.1",
+                ])
         case .https:
             #expect(proxy.requests.first == "CONNECT 127.0.0.1:\(nginx.tlsPort) HTTP/1.1")
             #expect(proxy.requests.allSatisfy { $0.hasPrefix("CONNECT ") })
@@ -147,8 +157,10 @@ import Testing
         let proxy = try await Tinyproxy.start(credentials: ("agent", "pr0xy-pass"))
         defer { proxy.stop() }
         var configuration = HTTPClientTransport.Configuration()
-        try configuration.apply(ConnectionOptions(proxy: "http://agent:pr0xy-pass@\(proxy.hostPort)",
-                                                  caFile: nginx.certificates.ca.path), environment: [:])
+        try configuration.apply(
+            ConnectionOptions(
+                proxy: "http://agent:pr0xy-pass@\(proxy.hostPort)",
+                caFile: nginx.certificates.ca.path), environment: [:])
         try await HTTPClientTransport.with(configuration) { transport in
             let response = try await transport.send(request(.GET, "\(base(nginx, scheme))/json"), timeout: .seconds(10))
             #expect(response.status == 200)
@@ -165,7 +177,8 @@ import Testing
                 let error = await #expect(throws: TransportError.self) {
                     try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
                 }
-                #expect(error?.message == "proxy \(proxy.hostPort) refused CONNECT to 127.0.0.1:\(nginx.tlsPort) with 407 "
+                #expect(
+                    error?.message == "proxy \(proxy.hostPort) refused CONNECT to 127.0.0.1:\(nginx.tlsPort) with 407 "
                         + "(it wants credentials: http://user:password@host:port)")
             }
         }
@@ -176,9 +189,12 @@ import Testing
         let nginx = try await Nginx.shared()
         let port = try ExternalServers.freePorts(1)[0]
         var configuration = try configuration(nginx)
-        configuration.proxies = try ProxySettings(environment: ["http_proxy": "127.0.0.1:\(port)",
-                                                                "https_proxy": "127.0.0.1:\(port)"],
-                                                  proxy: nil, noProxy: nil)
+        configuration.proxies = try ProxySettings(
+            environment: [
+                "http_proxy": "127.0.0.1:\(port)",
+                "https_proxy": "127.0.0.1:\(port)",
+            ],
+            proxy: nil, noProxy: nil)
         try await HTTPClientTransport.with(configuration) { transport in
             let error = await #expect(throws: TransportError.self) {
                 try await transport.send(request(.GET, "\(base(nginx, scheme))/json"), timeout: .seconds(10))
@@ -207,7 +223,8 @@ import Testing
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start()
         defer { proxy.stop() }
-        try await HTTPClientTransport.with(try proxied(proxy, nginx, noProxy: "example.com, 127.0.0.0/8")) { transport in
+        try await HTTPClientTransport.with(try proxied(proxy, nginx, noProxy: "example.com, 127.0.0.0/8")) {
+            transport in
             let response = try await transport.send(request(.GET, "\(base(nginx, scheme))/json"), timeout: .seconds(10))
             #expect(response.status == 200)
         }
@@ -238,19 +255,22 @@ import Testing
         let folder = try ExternalServers.makeTemporaryFolder("cadir")
         try FileManager.default.copyItem(at: nginx.certificates.ca, to: folder.appendingPathComponent("ca.pem"))
         try #require(try runCommand("openssl", ["rehash", folder.path]).status == 0)
-        for environment in [["SSL_CERT_FILE": nginx.certificates.ca.path], ["SSL_CERT_DIR": folder.path],
-                            ["SSL_CERT_FILE": nginx.certificates.otherCA.path, "SSL_CERT_DIR": folder.path]]
-        {
+        for environment in [
+            ["SSL_CERT_FILE": nginx.certificates.ca.path], ["SSL_CERT_DIR": folder.path],
+            ["SSL_CERT_FILE": nginx.certificates.otherCA.path, "SSL_CERT_DIR": folder.path],
+        ] {
             var configuration = HTTPClientTransport.Configuration()
-            configuration.tls = try TLSSettings(caFile: nil, certificateFile: nil, keyFile: nil, environment: environment)
+            configuration.tls = try TLSSettings(
+                caFile: nil, certificateFile: nil, keyFile: nil, environment: environment)
             try await HTTPClientTransport.with(configuration) { transport in
                 let response = try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
                 #expect(response.status == 200, "\(environment)")
             }
         }
         var other = HTTPClientTransport.Configuration()
-        other.tls = try TLSSettings(caFile: nil, certificateFile: nil, keyFile: nil,
-                                    environment: ["SSL_CERT_FILE": nginx.certificates.otherCA.path])
+        other.tls = try TLSSettings(
+            caFile: nil, certificateFile: nil, keyFile: nil,
+            environment: ["SSL_CERT_FILE": nginx.certificates.otherCA.path])
         try await HTTPClientTransport.with(other) { transport in
             let error = await #expect(throws: TransportError.self) {
                 try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
@@ -263,12 +283,14 @@ import Testing
     func aClientCertificateIsPresentedToAServerThatWantsOne() async throws {
         let nginx = try await Nginx.shared()
         let certificates = nginx.certificates
-        for (certificate, key) in [(certificates.client.certificate.path, Optional(certificates.client.key.path)),
-                                   (certificates.clientCombined.path, nil)]
-        {
+        for (certificate, key) in [
+            (certificates.client.certificate.path, Optional(certificates.client.key.path)),
+            (certificates.clientCombined.path, nil),
+        ] {
             var configuration = HTTPClientTransport.Configuration()
-            configuration.tls = try TLSSettings(caFile: certificates.ca.path, certificateFile: certificate,
-                                                keyFile: key, environment: [:])
+            configuration.tls = try TLSSettings(
+                caFile: certificates.ca.path, certificateFile: certificate,
+                keyFile: key, environment: [:])
             try await HTTPClientTransport.with(configuration) { transport in
                 let response = try await transport.send(request(.GET, "\(nginx.mtlsURL)/"), timeout: .seconds(10))
                 #expect(response.status == 200)
@@ -287,14 +309,16 @@ import Testing
         defer { server.stop() }
         let certificates = server.certificates
         var configuration = HTTPClientTransport.Configuration()
-        configuration.tls = try TLSSettings(caFile: certificates.ca.path, certificateFile: certificates.client.certificate.path,
-                                            keyFile: certificates.client.key.path, environment: [:])
+        configuration.tls = try TLSSettings(
+            caFile: certificates.ca.path, certificateFile: certificates.client.certificate.path,
+            keyFile: certificates.client.key.path, environment: [:])
         try await HTTPClientTransport.with(configuration) { transport in
             let response = try await transport.send(request(.GET, "\(server.url)/"), timeout: .seconds(10))
             #expect(response.status == 200)
         }
-        configuration.tls = try TLSSettings(caFile: certificates.ca.path, certificateFile: nil, keyFile: nil,
-                                            environment: [:])
+        configuration.tls = try TLSSettings(
+            caFile: certificates.ca.path, certificateFile: nil, keyFile: nil,
+            environment: [:])
         try await HTTPClientTransport.with(configuration) { transport in
             let error = await #expect(throws: TransportError.self) {
                 try await transport.send(request(.GET, "\(server.url)/"), timeout: .seconds(10))
@@ -310,18 +334,36 @@ import Testing
         let garbage = folder.appendingPathComponent("garbage.pem")
         try "not a certificate".write(to: garbage, atomically: true, encoding: .utf8)
         let encrypted = folder.appendingPathComponent("encrypted.key")
-        try #require(try runCommand("openssl", ["pkey", "-in", certificates.client.key.path, "-aes256",
-                                                           "-passout", "pass:x", "-out", encrypted.path]).status == 0)
+        try #require(
+            try runCommand(
+                "openssl",
+                [
+                    "pkey", "-in", certificates.client.key.path, "-aes256",
+                    "-passout", "pass:x", "-out", encrypted.path,
+                ]
+            ).status == 0)
         let cases: [(String?, String?, String?, [String: String], String)] = [
-            (folder.appendingPathComponent("missing.pem").path, nil, nil, [:], "--cacert `\(folder.path)/missing.pem`: no such file"),
+            (
+                folder.appendingPathComponent("missing.pem").path, nil, nil, [:],
+                "--cacert `\(folder.path)/missing.pem`: no such file"
+            ),
             (folder.path, nil, nil, [:], "is a folder"),
             (garbage.path, nil, nil, [:], "holds no PEM certificate"),
             (nil, certificates.client.certificate.path, nil, [:], "holds no private key: give it with --key"),
             (nil, certificates.client.certificate.path, encrypted.path, [:], "holds an encrypted private key"),
-            (nil, certificates.client.certificate.path, certificates.server.key.path, [:], "does not belong to the certificate"),
+            (
+                nil, certificates.client.certificate.path, certificates.server.key.path, [:],
+                "does not belong to the certificate"
+            ),
             (nil, nil, certificates.client.key.path, [:], "needs --cert"),
-            (nil, nil, nil, ["SSL_CERT_FILE": garbage.path], "SSL_CERT_FILE `\(garbage.path)` holds no PEM certificate"),
-            (nil, nil, nil, ["SSL_CERT_DIR": garbage.path], "SSL_CERT_DIR names `\(garbage.path)`, which is not a folder"),
+            (
+                nil, nil, nil, ["SSL_CERT_FILE": garbage.path],
+                "SSL_CERT_FILE `\(garbage.path)` holds no PEM certificate"
+            ),
+            (
+                nil, nil, nil, ["SSL_CERT_DIR": garbage.path],
+                "SSL_CERT_DIR names `\(garbage.path)`, which is not a folder"
+            ),
         ]
         for (ca, certificate, key, environment, message) in cases {
             #expect {

@@ -92,7 +92,9 @@ public enum ExternalServers {
             sockets.append(fd)  // kept open until all are chosen, so no port is handed out twice
             var address = loopback(port: 0)
             let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
             }
             guard bound == 0 else { throw ServerError("bind() failed: errno \(errno)") }
             var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -115,7 +117,9 @@ public enum ExternalServers {
         defer { close(fd) }
         var address = loopback(port: port)
         return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         } == 0
     }
 
@@ -149,9 +153,10 @@ public final class ServerProcess: Sendable {
     /// then waits until every port in `ports` accepts connections.
     /// - Throws: `ServerError` with the server's own output when it exits or does not listen
     ///   within `limit`.
-    static func start(name: String, program: String, arguments: [String], folder: URL, ports: [Int],
-                      limit: Duration = .seconds(20)) async throws -> ServerProcess
-    {
+    static func start(
+        name: String, program: String, arguments: [String], folder: URL, ports: [Int],
+        limit: Duration = .seconds(20)
+    ) async throws -> ServerProcess {
         let consoleLog = folder.appendingPathComponent("\(name).console.log")
         // The watchdog: runs the server in the background, stops it (TERM, then KILL after 2 s)
         // when told to (TERM, INT, HUP) or when the test process is gone, checked every second.
@@ -170,8 +175,9 @@ public final class ServerProcess: Sendable {
             while kill -0 "$parent" 2>/dev/null && kill -0 "$child" 2>/dev/null; do sleep 1 & wait $!; done
             stop
             """
-        let pid = try spawn(["/bin/sh", "-c", watchdog, "watchdog", String(getpid()), program] + arguments,
-                            output: consoleLog.path)
+        let pid = try spawn(
+            ["/bin/sh", "-c", watchdog, "watchdog", String(getpid()), program] + arguments,
+            output: consoleLog.path)
         let server = ServerProcess(name: name, folder: folder, pid: pid, consoleLog: consoleLog)
         ServerRegistry.add(server.pid)
         let end = ContinuousClock.now + limit

@@ -63,7 +63,8 @@ public struct TestCertificates: Sendable {
             client: client,
             otherClient: try other.issue(names: ["reqplan-other-client"], client: true),
             expired: try authority.issue(names: loopback, notBefore: date("2020-01-01"), notAfter: date("2020-02-01")),
-            notYetValid: try authority.issue(names: loopback, notBefore: date("2100-01-01"), notAfter: date("2101-01-01")),
+            notYetValid: try authority.issue(
+                names: loopback, notBefore: date("2100-01-01"), notAfter: date("2101-01-01")),
             wrongHost: try authority.issue(names: ["other.example"]),
             selfSigned: try selfSigned(names: loopback, in: authority.directory),
             clientCombined: combined)
@@ -71,13 +72,16 @@ public struct TestCertificates: Sendable {
 
     /// A certificate for `names` signed by its own key.
     private static func selfSigned(names: [String], in folder: URL) throws -> Pair {
-        let pair = Pair(certificate: folder.appendingPathComponent("self-signed.pem"),
-                        key: folder.appendingPathComponent("self-signed.key"))
+        let pair = Pair(
+            certificate: folder.appendingPathComponent("self-signed.pem"),
+            key: folder.appendingPathComponent("self-signed.key"))
         let alternativeNames = names.map { $0.contains(where: \.isLetter) ? "DNS:\($0)" : "IP:\($0)" }
         try TestCertificateAuthority.openssl(
-            ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-             "-keyout", pair.key.path, "-out", pair.certificate.path, "-days", "365", "-subj", "/CN=\(names[0])",
-             "-addext", "subjectAltName=\(alternativeNames.joined(separator: ","))"], in: folder)
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", pair.key.path, "-out", pair.certificate.path, "-days", "365", "-subj", "/CN=\(names[0])",
+                "-addext", "subjectAltName=\(alternativeNames.joined(separator: ","))",
+            ], in: folder)
         return pair
     }
 }

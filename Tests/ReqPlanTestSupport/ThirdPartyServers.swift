@@ -81,13 +81,16 @@ public final class Nginx: Sendable {
             let folder = try ExternalServers.makeTemporaryFolder("nginx")
             let token = UUID().uuidString.lowercased()
             let hasEcho = FileManager.default.fileExists(atPath: echoModule)
-            let config = configuration(folder: folder.path, ports: ports, token: token, certificates: certificates,
-                                       echo: hasEcho)
+            let config = configuration(
+                folder: folder.path, ports: ports, token: token, certificates: certificates,
+                echo: hasEcho)
             try config.write(to: folder.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
             let process = try await ServerProcess.start(
                 name: "nginx", program: program,
-                arguments: ["-p", folder.path, "-c", folder.appendingPathComponent("nginx.conf").path,
-                            "-e", folder.appendingPathComponent("error.log").path, "-g", "daemon off;"],
+                arguments: [
+                    "-p", folder.path, "-c", folder.appendingPathComponent("nginx.conf").path,
+                    "-e", folder.appendingPathComponent("error.log").path, "-g", "daemon off;",
+                ],
                 folder: folder, ports: ports)
             return Nginx(process: process, certificates: certificates, ports: ports, token: token, hasEcho: hasEcho)
         }
@@ -105,9 +108,10 @@ public final class Nginx: Sendable {
     /// Stops it.
     public func stop() { process.stop() }
 
-    private static func configuration(folder: String, ports: [Int], token: String, certificates: TestCertificates,
-                                      echo: Bool) -> String
-    {
+    private static func configuration(
+        folder: String, ports: [Int], token: String, certificates: TestCertificates,
+        echo: Bool
+    ) -> String {
         func tls(_ pair: TestCertificates.Pair) -> String {
             "ssl_certificate \(pair.certificate.path); ssl_certificate_key \(pair.key.path);"
         }
@@ -138,10 +142,12 @@ public final class Nginx: Sendable {
                         add_header Set-Cookie "second=2; Path=/";
                         return 200 '{"repeated":true}';
                     }
-            """ + (echo ? """
+            """
+            + (echo
+                ? """
 
-                    location ~ ^/delay/(?<seconds>[0-9.]+)$ { echo_sleep $seconds; echo '{"ok":true}'; }
-            """ : "")
+                        location ~ ^/delay/(?<seconds>[0-9.]+)$ { echo_sleep $seconds; echo '{"ok":true}'; }
+                """ : "")
         let simple = { (port: Int, pair: TestCertificates.Pair) in
             """
                 server {
@@ -213,9 +219,11 @@ public final class HandshakeClientCertificateServer: Sendable {
             let folder = try ExternalServers.makeTemporaryFolder("s_server")
             let process = try await ServerProcess.start(
                 name: "s_server", program: program,
-                arguments: ["s_server", "-accept", "127.0.0.1:\(ports[0])", "-cert", certificates.server.certificate.path,
-                            "-key", certificates.server.key.path, "-CAfile", certificates.ca.path, "-Verify", "1",
-                            "-www", "-quiet"],
+                arguments: [
+                    "s_server", "-accept", "127.0.0.1:\(ports[0])", "-cert", certificates.server.certificate.path,
+                    "-key", certificates.server.key.path, "-CAfile", certificates.ca.path, "-Verify", "1",
+                    "-www", "-quiet",
+                ],
                 folder: folder, ports: ports)
             return HandshakeClientCertificateServer(process: process, port: ports[0], certificates: certificates)
         }
@@ -285,8 +293,9 @@ public final class Tinyproxy: Sendable {
             for port in connectPorts { config += "ConnectPort \(port)\n" }
             let path = folder.appendingPathComponent("tinyproxy.conf")
             try config.write(to: path, atomically: true, encoding: .utf8)
-            let process = try await ServerProcess.start(name: "tinyproxy", program: program,
-                                                        arguments: ["-d", "-c", path.path], folder: folder, ports: ports)
+            let process = try await ServerProcess.start(
+                name: "tinyproxy", program: program,
+                arguments: ["-d", "-c", path.path], folder: folder, ports: ports)
             return Tinyproxy(process: process, port: ports[0])
         }
     }
@@ -327,8 +336,10 @@ public final class Httpbin: Sendable {
             let folder = try ExternalServers.makeTemporaryFolder("httpbin")
             let process = try await ServerProcess.start(
                 name: "httpbin", program: python,
-                arguments: ["-m", "gunicorn", "--bind", "127.0.0.1:\(ports[0])", "--workers", "1", "--threads", "8",
-                            "--access-logfile", folder.appendingPathComponent("access.log").path, "httpbin:app"],
+                arguments: [
+                    "-m", "gunicorn", "--bind", "127.0.0.1:\(ports[0])", "--workers", "1", "--threads", "8",
+                    "--access-logfile", folder.appendingPathComponent("access.log").path, "httpbin:app",
+                ],
                 folder: folder, ports: ports, limit: .seconds(60))
             return Httpbin(process: process, port: ports[0])
         }

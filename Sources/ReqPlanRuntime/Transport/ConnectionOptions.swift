@@ -17,9 +17,10 @@ public struct ConnectionOptions: Sendable {
     public var keyFile: String?
 
     /// No option given.
-    public init(cookieJar: String? = nil, proxy: String? = nil, noProxy: String? = nil, caFile: String? = nil,
-                certificateFile: String? = nil, keyFile: String? = nil)
-    {
+    public init(
+        cookieJar: String? = nil, proxy: String? = nil, noProxy: String? = nil, caFile: String? = nil,
+        certificateFile: String? = nil, keyFile: String? = nil
+    ) {
         self.cookieJar = cookieJar
         self.proxy = proxy
         self.noProxy = noProxy
@@ -49,27 +50,36 @@ extension HTTPClientTransport.Configuration {
             }
         }
         do {
-            tls = try TLSSettings(caFile: options.caFile, certificateFile: options.certificateFile,
-                                  keyFile: options.keyFile, environment: environment)
+            tls = try TLSSettings(
+                caFile: options.caFile, certificateFile: options.certificateFile,
+                keyFile: options.keyFile, environment: environment)
         } catch {
-            throw PlanRun.Failure(diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message, file: error.file)],
-                                  sources: [])
+            throw PlanRun.Failure(
+                diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message, file: error.file)],
+                sources: [])
         }
         if let path = options.cookieJar {
             do {
                 try CookieFile.load(path, into: cookies)
             } catch {
-                let text = error.line == nil ? nil : FileManager.default.contents(atPath: path)
-                    .flatMap { String(data: $0, encoding: .utf8) }
+                let text =
+                    error.line == nil
+                    ? nil
+                    : FileManager.default.contents(atPath: path)
+                        .flatMap { String(data: $0, encoding: .utf8) }
                 let source = text.map { SourceFile(path: path, text: $0) }
                 let range = error.line.map { line in
                     SourceRange(start: SourceLocation(line: line, column: error.column ?? 1), length: 1)
                 }
                 throw PlanRun.Failure(
-                    diagnostics: [Diagnostic(.error, .invalidRunSetting, "the cookie jar cannot be read: \(error.message)",
-                                             file: path, at: range,
-                                             hint: error.line == nil ? nil
-                                                 : "a line is: domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name, value (tabs between)")],
+                    diagnostics: [
+                        Diagnostic(
+                            .error, .invalidRunSetting, "the cookie jar cannot be read: \(error.message)",
+                            file: path, at: range,
+                            hint: error.line == nil
+                                ? nil
+                                : "a line is: domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name, value (tabs between)")
+                    ],
                     sources: source.map { [$0] } ?? [])
             }
             for cookie in cookies.cookies { secrets.add(cookie.value) }

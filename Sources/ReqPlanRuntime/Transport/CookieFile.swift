@@ -51,8 +51,9 @@ public enum CookieFile {
             var fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             if fields.count == 6 { fields.append("") }
             guard fields.count == 7 else {
-                throw Failure(message: "expected 7 fields separated by tabs (domain, subdomains, path, secure, "
-                              + "expiry, name, value), found \(fields.count)", line: lineNumber, column: 1)
+                throw Failure(
+                    message: "expected 7 fields separated by tabs (domain, subdomains, path, secure, "
+                        + "expiry, name, value), found \(fields.count)", line: lineNumber, column: 1)
             }
             /// The 1-based column where field `number` starts.
             func column(_ number: Int) -> Int {
@@ -63,8 +64,9 @@ public enum CookieFile {
                 case "TRUE": return true
                 case "FALSE": return false
                 default:
-                    throw Failure(message: "the \(what) field must be TRUE or FALSE, not `\(fields[number])`",
-                                  line: lineNumber, column: column(number))
+                    throw Failure(
+                        message: "the \(what) field must be TRUE or FALSE, not `\(fields[number])`",
+                        line: lineNumber, column: column(number))
                 }
             }
             var domain = fields[0]
@@ -74,21 +76,25 @@ public enum CookieFile {
             }
             let subdomains = try flag(1, "subdomains")
             guard fields[2].first == "/" else {
-                throw Failure(message: "the path field must start with `/`, not `\(fields[2])`",
-                              line: lineNumber, column: column(2))
+                throw Failure(
+                    message: "the path field must start with `/`, not `\(fields[2])`",
+                    line: lineNumber, column: column(2))
             }
             let secure = try flag(3, "secure")
             guard let expires = Int64(fields[4]), expires >= 0 else {
-                throw Failure(message: "the expiry field must be seconds since 1970 (0 for a session cookie), "
-                              + "not `\(fields[4])`", line: lineNumber, column: column(4))
+                throw Failure(
+                    message: "the expiry field must be seconds since 1970 (0 for a session cookie), "
+                        + "not `\(fields[4])`", line: lineNumber, column: column(4))
             }
             guard !fields[5].isEmpty else {
                 throw Failure(message: "the name field is empty", line: lineNumber, column: column(5))
             }
             if expires != 0 && expires <= now { continue }
-            cookies.append(Cookie(name: String(fields[5]), value: String(fields[6]), domain: domain.lowercased(),
-                                  hostOnly: !subdomains, path: String(fields[2]), secure: secure, httpOnly: httpOnly,
-                                  expires: expires == 0 ? nil : expires))
+            cookies.append(
+                Cookie(
+                    name: String(fields[5]), value: String(fields[6]), domain: domain.lowercased(),
+                    hostOnly: !subdomains, path: String(fields[2]), secure: secure, httpOnly: httpOnly,
+                    expires: expires == 0 ? nil : expires))
         }
         return cookies
     }
@@ -96,7 +102,8 @@ public enum CookieFile {
     /// The file's text for `cookies`: curl's header, then a line per cookie (session cookies
     /// with expiry 0, as curl writes them).
     public static func render(_ cookies: [Cookie]) -> String {
-        var text = header + "\n# https://curl.se/docs/http-cookies.html\n# Written by reqplan: edit at your own risk.\n\n"
+        var text =
+            header + "\n# https://curl.se/docs/http-cookies.html\n# Written by reqplan: edit at your own risk.\n\n"
         for cookie in cookies {
             let fields = [
                 (cookie.httpOnly ? "#HttpOnly_" : "") + (cookie.hostOnly ? "" : ".") + cookie.domain,

@@ -21,9 +21,10 @@ public struct Cookie: Sendable, Hashable {
     public var expires: Int64?
 
     /// A cookie.
-    public init(name: String, value: String, domain: String, hostOnly: Bool = true, path: String = "/",
-                secure: Bool = false, httpOnly: Bool = false, expires: Int64? = nil)
-    {
+    public init(
+        name: String, value: String, domain: String, hostOnly: Bool = true, path: String = "/",
+        secure: Bool = false, httpOnly: Bool = false, expires: Int64? = nil
+    ) {
         self.name = name
         self.value = value
         self.domain = domain
@@ -125,7 +126,9 @@ public final class CookieJar: Sendable {
         let matching = state.withLock { state in
             state.entries.filter { entry in
                 let cookie = entry.cookie
-                let hostMatches = cookie.hostOnly ? url.host == cookie.domain
+                let hostMatches =
+                    cookie.hostOnly
+                    ? url.host == cookie.domain
                     : Self.domainMatches(url.host, cookie.domain) && !(url.hostIsAddress && url.host != cookie.domain)
                 return hostMatches && Self.pathMatches(url.path, cookie.path) && (secure || !cookie.secure)
                     && !Self.isExpired(cookie, at: time)
@@ -142,9 +145,10 @@ public final class CookieJar: Sendable {
 
     /// The cookie a `Set-Cookie` from `url` makes, or nil when it is refused.
     private func cookie(from parsed: SetCookie, url: URLParts, at time: Int64) -> Cookie? {
-        var cookie = Cookie(name: parsed.name, value: parsed.value, domain: url.host, hostOnly: true,
-                            path: parsed.path ?? Self.defaultPath(url.path), secure: parsed.secure,
-                            httpOnly: parsed.httpOnly)
+        var cookie = Cookie(
+            name: parsed.name, value: parsed.value, domain: url.host, hostOnly: true,
+            path: parsed.path ?? Self.defaultPath(url.path), secure: parsed.secure,
+            httpOnly: parsed.httpOnly)
         if let maxAge = parsed.maxAge {
             cookie.expires = maxAge <= 0 ? 0 : time + maxAge
         } else if let expires = parsed.expires {

@@ -6,7 +6,7 @@ extension HTTPClientTransport {
     func addingCookies(to request: PreparedRequest) -> PreparedRequest {
         let jar = configuration.cookies
         guard request.usesCookies, !jar.isEmpty, let url = URLParts(request.url),
-              let stored = jar.header(for: url)
+            let stored = jar.header(for: url)
         else { return request }
         var outgoing = request
         guard let first = request.headers.firstIndex(where: { $0.name.equalsIgnoringCase("cookie") }) else {
@@ -28,10 +28,13 @@ extension HTTPClientTransport {
     /// `setCookies` (whether or not the jar keeps it: `steps.X.cookies` is what the server
     /// set) and their values to the run's secrets; the jar stores them unless the request
     /// turned cookies off.
-    func takeCookies(from response: TransportResponse, of request: PreparedRequest, into setCookies: inout [HeaderField]) {
+    func takeCookies(
+        from response: TransportResponse, of request: PreparedRequest, into setCookies: inout [HeaderField]
+    ) {
         var url: URLParts?
         // The length first: most responses set no cookie, and this runs for every hop.
-        for header in response.headers where header.name.utf8.count == 10 && header.name.equalsIgnoringCase("set-cookie") {
+        for header in response.headers
+        where header.name.utf8.count == 10 && header.name.equalsIgnoringCase("set-cookie") {
             guard let parsed = SetCookie(header.value) else { continue }
             setCookies.append(HeaderField(parsed.name, parsed.value))
             configuration.secrets.add(parsed.value)

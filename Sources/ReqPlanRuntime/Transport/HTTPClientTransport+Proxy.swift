@@ -41,20 +41,26 @@ extension HTTPClientTransport {
         if let error = error as? HTTPClientError {
             switch error {
             case .proxyAuthenticationRequired:
-                return TransportError(.connect, "proxy \(proxy.hostPort) refused CONNECT to \(target) with 407 "
-                                      + (proxy.authorization == nil ? "(it wants credentials: http://user:password@host:port)"
-                                                                    : "(its credentials were not accepted)"))
+                return TransportError(
+                    .connect,
+                    "proxy \(proxy.hostPort) refused CONNECT to \(target) with 407 "
+                        + (proxy.authorization == nil
+                            ? "(it wants credentials: http://user:password@host:port)"
+                            : "(its credentials were not accepted)"))
             case .invalidProxyResponse:
                 // AsyncHTTPClient reports every CONNECT answer but 407 this way, without its status;
                 // the proxy is asked once more, to name it.
                 let status = await connectStatus(through: proxy, to: target, deadline: deadline)
-                return TransportError(.connect, "proxy \(proxy.hostPort) refused CONNECT to \(target)"
-                                      + (status.map { " with \($0)" } ?? ""))
+                return TransportError(
+                    .connect,
+                    "proxy \(proxy.hostPort) refused CONNECT to \(target)"
+                        + (status.map { " with \($0)" } ?? ""))
             case .httpProxyHandshakeTimeout:
                 return TransportError(.connect, "proxy \(proxy.hostPort) did not answer CONNECT to \(target) in time")
             case .connectTimeout:
-                return .proxyUnreachable(proxy, ChannelError.connectTimeout(TimeAmount(configuration.connectTimeout)),
-                                         connectTimeout: configuration.connectTimeout)
+                return .proxyUnreachable(
+                    proxy, ChannelError.connectTimeout(TimeAmount(configuration.connectTimeout)),
+                    connectTimeout: configuration.connectTimeout)
             default:
                 return nil
             }
@@ -74,11 +80,13 @@ extension HTTPClientTransport {
     private func connectStatus(through proxy: ProxyServer, to target: String, deadline: NIODeadline?) async -> Int? {
         var head = HTTPRequestHead(version: .http1_1, method: .CONNECT, uri: target)
         head.headers.add(name: "Host", value: target)
-        if let authorization = proxy.authorization { head.headers.add(name: "Proxy-Authorization", value: authorization) }
+        if let authorization = proxy.authorization {
+            head.headers.add(name: "Proxy-Authorization", value: authorization)
+        }
         let soon = NIODeadline.now() + .seconds(2)
         let request = HTTP1Client.Request(endpoint: proxy.endpoint, head: head, body: nil, idempotent: false)
         guard let response = try? await plain.execute(request, deadline: min(deadline ?? soon, soon)),
-              !(200..<300).contains(response.head.status.code)
+            !(200..<300).contains(response.head.status.code)
         else { return nil }
         return Int(response.head.status.code)
     }

@@ -150,7 +150,9 @@ public struct HTTPClientTransport: Transport {
                 return try await exchange(request, headers: headers, deadline: deadline, collector: collector,
                                           proxy: proxy)
             } catch {
-                if let proxy, let failure = await proxyFailure(error, proxy: proxy, request: request, deadline: deadline) {
+                if let proxy,
+                    let failure = await proxyFailure(error, proxy: proxy, request: request, deadline: deadline)
+                {
                     throw failure
                 }
                 var failure = TransportError.classify(error, failureContext(request, timeout: timeout),
@@ -280,8 +282,10 @@ final class TLSClient: Sendable {
             }
             if let client = state.proxied[proxy] { return client }
             var configuration = configuration
-            configuration.proxy = .server(host: proxy.host, port: proxy.port,
-                                          authorization: proxy.username.map { .basic(username: $0, password: proxy.password ?? "") })
+            let authorization = proxy.username.map {
+                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+            }
+            configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
             state.proxied[proxy] = client
             return client

@@ -106,7 +106,7 @@ enum CookieDate {
         guard let (hour, minute, second) = time, let day, let month, var year else { return nil }
         if (70...99).contains(year) { year += 1900 } else if (0...69).contains(year) { year += 2000 }
         guard (1...31).contains(day), year >= 1601, hour <= 23, minute <= 59, second <= 59,
-              day <= daysIn(month: month, year: year)
+            day <= daysIn(month: month, year: year)
         else { return nil }
         let days = daysSinceEpoch(year: year, month: month, day: day)
         return Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)

@@ -57,8 +57,9 @@ public struct TLSSettings: Sendable {
             if let bundle {
                 let bytes = try Self.read(bundle, named: "SSL_CERT_FILE")
                 guard bytes.starts(with: Self.certificateMarker) || Self.contains(bytes, Self.certificateMarker) else {
-                    throw Failure("SSL_CERT_FILE `\(bundle)` holds no PEM certificate (`-----BEGIN CERTIFICATE-----`)",
-                                  file: bundle)
+                    throw Failure(
+                        "SSL_CERT_FILE `\(bundle)` holds no PEM certificate (`-----BEGIN CERTIFICATE-----`)",
+                        file: bundle)
                 }
             }
             // A folder is looked up by subject hash (as OpenSSL does) only as the main root; a
@@ -74,8 +75,9 @@ public struct TLSSettings: Sendable {
         }
         if let certificateFile {
             certificateChain = try Self.certificates(in: certificateFile, named: "--cert")
-            privateKey = try Self.privateKey(in: keyFile ?? certificateFile, named: keyFile == nil ? "--cert" : "--key",
-                                             certificateFile: certificateFile)
+            privateKey = try Self.privateKey(
+                in: keyFile ?? certificateFile, named: keyFile == nil ? "--cert" : "--key",
+                certificateFile: certificateFile)
             // A key that does not belong to the certificate fails here, not at the first handshake.
             var check = TLSConfiguration.makeClientConfiguration()
             check.trustRoots = .certificates([])  // the roots are not what is checked; loading them costs
@@ -84,8 +86,9 @@ public struct TLSSettings: Sendable {
             do {
                 _ = try NIOSSLContext(configuration: check)
             } catch {
-                throw Failure("the key in `\(keyFile ?? certificateFile)` does not belong to the certificate in "
-                              + "`\(certificateFile)`", file: keyFile ?? certificateFile)
+                throw Failure(
+                    "the key in `\(keyFile ?? certificateFile)` does not belong to the certificate in "
+                        + "`\(certificateFile)`", file: keyFile ?? certificateFile)
             }
         } else if let keyFile {
             throw Failure("--key `\(keyFile)` needs --cert (the certificate it belongs to)", file: keyFile)
@@ -153,13 +156,15 @@ public struct TLSSettings: Sendable {
         let bytes = try read(path, named: option)
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.contains("PRIVATE KEY-----") else {
-            throw Failure(option == "--cert"
-                          ? "--cert `\(path)` holds no private key: give it with --key"
-                          : "--key `\(path)` holds no PEM private key (`-----BEGIN PRIVATE KEY-----`)", file: path)
+            throw Failure(
+                option == "--cert"
+                    ? "--cert `\(path)` holds no private key: give it with --key"
+                    : "--key `\(path)` holds no PEM private key (`-----BEGIN PRIVATE KEY-----`)", file: path)
         }
         guard !text.contains("ENCRYPTED") else {
-            throw Failure("\(option) `\(path)` holds an encrypted private key; reqplan reads unencrypted keys only "
-                          + "(`openssl pkey -in KEY -out PLAIN.key` decrypts one)", file: path)
+            throw Failure(
+                "\(option) `\(path)` holds an encrypted private key; reqplan reads unencrypted keys only "
+                    + "(`openssl pkey -in KEY -out PLAIN.key` decrypts one)", file: path)
         }
         do {
             return try NIOSSLPrivateKey(bytes: bytes, format: .pem)

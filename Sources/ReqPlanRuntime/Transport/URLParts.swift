@@ -28,7 +28,8 @@ struct URLParts: Equatable {
         let authorityEnd = authority.end
         port = authority.port
         host = String(Substring(authority.host)).lowercased()
-        let pathEnd = rest[authorityEnd...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        let pathEnd =
+            rest[authorityEnd...].firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
             ?? rest.endIndex
         let path = rest[authorityEnd..<pathEnd]
         self.path = path.isEmpty ? "/" : String(Substring(path))
@@ -68,7 +69,8 @@ struct URLAuthority {
     /// Nil unless `rest` (what follows `scheme://`) starts with a host, and a port in 1...65535
     /// when one is written.
     init?(_ rest: Bytes, defaultPort: Int) {
-        end = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
+        end =
+            rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
             ?? rest.endIndex
         var authority = rest[..<end]
         if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.index(after: at)...] }
