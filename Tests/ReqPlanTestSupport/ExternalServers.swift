@@ -67,11 +67,12 @@ public enum ExternalServers {
         guard isInstalled(tool) else { throw ServerError("\(tool.rawValue) is not installed (.ci/run installs it)") }
     }
 
-    /// A new private temporary folder.
+    /// A new private temporary folder, removed when the test process exits.
     public static func makeTemporaryFolder(_ prefix: String) throws -> URL {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("reqplan-\(prefix)-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        ServerRegistry.removeAtExit(folder)
         return folder
     }
 
@@ -271,10 +272,12 @@ public final class ServerProcess: Sendable {
     }
 }
 
-/// The watchdogs still running, stopped by an exit handler when the test process exits normally
-/// (a crash leaves them to notice within a second).
+/// The watchdogs still running and the temporary folders made, stopped and removed by an exit
+/// handler when the test process exits normally (a crash leaves the watchdogs to notice within a
+/// second, and the folders behind).
 enum ServerRegistry {
     private static let pids = Mutex<Set<Int32>>([])
+    private static let folders = Mutex<[URL]>([])
     private static let installExitHandler: Void = {
         atexit { ServerRegistry.stopAll() }
     }()
@@ -288,8 +291,15 @@ enum ServerRegistry {
         pids.withLock { _ = $0.remove(pid) }
     }
 
+    /// Removes `folder` when the test process exits (after its servers are told to stop).
+    static func removeAtExit(_ folder: URL) {
+        _ = installExitHandler
+        folders.withLock { $0.append(folder) }
+    }
+
     static func stopAll() {
         for pid in pids.withLock({ $0 }) { kill(pid, SIGTERM) }
+        for folder in folders.withLock({ $0 }) { try? FileManager.default.removeItem(at: folder) }
     }
 }
 

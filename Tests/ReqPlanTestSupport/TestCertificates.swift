@@ -52,6 +52,8 @@ public struct TestCertificates: Sendable {
         try ExternalServers.require(.openssl)
         let authority = try TestCertificateAuthority(name: "reqplan test CA")
         let other = try TestCertificateAuthority(name: "reqplan other CA")
+        ServerRegistry.removeAtExit(authority.directory)
+        ServerRegistry.removeAtExit(other.directory)
         let loopback = ["127.0.0.1", "localhost", "::1"]
         func date(_ text: String) -> Date { ISO8601DateFormatter().date(from: text + "T00:00:00Z") ?? Date() }
         let client = try authority.issue(names: ["reqplan-test-client"], client: true)
