@@ -97,7 +97,8 @@ let package = Package(
             name: "ReqPlanPlannerTests",
             dependencies: ["ReqPlanPlanner", "ReqPlanSyntax"]
         ),
-        // Test doubles shared by the runtime and report tests (not a product).
+        // Test doubles shared by the runtime and report tests, and the third-party servers (nginx,
+        // tinyproxy, httpbin) and test certificates the transport and end-to-end tests use (not a product).
         .target(
             name: "ReqPlanTestSupport",
             dependencies: ["ReqPlanRuntime", "ReqPlanSyntax"],

@@ -11,7 +11,8 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Run a plan: every step starts the moment its dependencies end.",
         discussion: """
             Exit status: 0 every step succeeded or was skipped by its own `if`; 1 a step failed or was \
-            skipped because of a failure; 2 the plan is invalid (nothing is sent); 130 interrupted.
+            skipped because of a failure; 2 the plan, its inputs or a cookie, proxy or TLS setting is invalid \
+            (nothing is sent); 130 interrupted.
             """
     )
 
@@ -37,6 +38,30 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-follow-redirects"),
           help: "Return 3xx responses as they are, unless a request says `follow_redirects: true`.")
     var noFollowRedirects = false
+
+    @Option(name: .customLong("cookie-jar"),
+            help: ArgumentHelp("Load cookies from FILE before the run (if it exists) and save them to it after "
+                               + "(the Netscape format of curl -b/-c and Hurl).", valueName: "file"))
+    var cookieJar: String?
+
+    @Option(help: ArgumentHelp("Send requests through this HTTP proxy, [http://][user:password@]host[:port] "
+                               + "('' for none); overrides HTTP_PROXY, HTTPS_PROXY and ALL_PROXY.", valueName: "url"))
+    var proxy: String?
+
+    @Option(name: .customLong("noproxy"),
+            help: ArgumentHelp("Hosts reached without the proxy: names, domains, addresses and CIDR networks, "
+                               + "comma-separated ('*' for all); overrides NO_PROXY.", valueName: "list"))
+    var noProxy: String?
+
+    @Option(help: ArgumentHelp("Trust the CA certificates of this PEM file instead of the system's.",
+                               valueName: "file"))
+    var cacert: String?
+
+    @Option(help: ArgumentHelp("Client certificate (PEM) for servers that ask for one.", valueName: "file"))
+    var cert: String?
+
+    @Option(help: ArgumentHelp("Private key (unencrypted PEM) of --cert, if not in its file.", valueName: "file"))
+    var key: String?
 
     @Flag(name: .customLong("allow-files-outside"), help: "Let request files come from outside the plan's folder.")
     var allowFilesOutside = false
@@ -128,6 +153,15 @@ struct RunCommand: AsyncParsableCommand {
                               allowOutside: allowFilesOutside))
         configuration.backoffScale = 1
         transportConfiguration.secrets = configuration.secrets
+        do {
+            try transportConfiguration.apply(
+                ConnectionOptions(cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
+                                  certificateFile: cert, keyFile: key),
+                environment: ProcessInfo.processInfo.environment)
+        } catch {
+            writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")
+            throw ExitCode(2)
+        }
         configuration.logger = logging.logger(label: "reqplan.executor")
         let redactor = Redactor(secrets: prepared.inputs.secrets, store: configuration.secrets)
         let mode: LiveProgress.Mode
@@ -165,10 +199,26 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         let reportsWritten = writeReports(of: result, prepared: prepared)
+        let jarSaved = saveCookieJar(transportConfiguration.cookies)
         // A signal after the run ended let the summary and reports finish; the status still says it came.
         if InterruptSignals.interrupted { throw ExitCode(130) }
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
-        if !reportsWritten { throw ExitCode(1) }
+        if !reportsWritten || !jarSaved { throw ExitCode(1) }
+    }
+
+    /// Saves the run's cookies to `--cookie-jar`, whatever the outcome of the run.
+    /// - Returns: whether they were saved (a failure is printed to standard error).
+    private func saveCookieJar(_ jar: CookieJar) -> Bool {
+        guard let cookieJar else { return true }
+        do {
+            try CookieFile.save(jar, to: cookieJar)
+            return true
+        } catch {
+            let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+                ?? error.localizedDescription
+            writeError("error: cannot save the cookie jar to `\(cookieJar)`: \(reason)\n")
+            return false
+        }
     }
 
     /// Writes the `--report` files, after the summary, whatever the outcome of the run.

@@ -3,9 +3,9 @@ import ReqPlanPlanner
 import ReqPlanReports
 import ReqPlanRuntime
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Synchronization
 import Testing
-import ReqPlanTestSupport
 
 enum ReportTestError: Error {
     case invalidPlan

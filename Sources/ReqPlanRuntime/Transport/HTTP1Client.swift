@@ -35,6 +35,10 @@ final class HTTP1Client: Sendable {
         var body: [UInt8]?
         /// May go again when a kept-alive connection turns out closed.
         var idempotent: Bool
+        /// Sent to a forward proxy: its connection is kept only when the response says
+        /// `Connection: keep-alive` (tinyproxy, like many proxies, closes it after each response
+        /// without saying so, and a POST on such a connection would fail).
+        var viaProxy = false
     }
 
     struct Response: Sendable {
@@ -96,7 +100,8 @@ final class HTTP1Client: Sendable {
             let (channel, reused) = try await acquire(request.endpoint, deadline: deadline)
             do {
                 let response = try await exchange(on: channel, request, deadline: deadline)
-                release(channel, of: request.endpoint, reusable: response.head.isKeepAlive)
+                let reusable = request.viaProxy ? response.head.announcesKeepAlive : response.head.isKeepAlive
+                release(channel, of: request.endpoint, reusable: reusable)
                 return response
             } catch {
                 release(channel, of: request.endpoint, reusable: false)

@@ -16,8 +16,18 @@ public struct HTTPClientTransport: Transport {
     public struct Configuration: Sendable {
         /// Verify TLS certificates (off only with `--insecure`).
         public var verifyCertificates = true
-        /// The certificates trusted to sign servers' certificates; nil: the system's.
-        public var trustRoots: [NIOSSLCertificate]?
+        /// The certificates trusted to sign servers' certificates, replacing the system's (and
+        /// those `tls` names); nil: the system's, or `tls`'s.
+        public var trustRoots: [NIOSSLCertificate]? {
+            get {
+                guard case .certificates(let certificates) = tls.trustRoots else { return nil }
+                return certificates
+            }
+            set {
+                tls.trustRoots = newValue.map { .certificates($0) } ?? .default
+                tls.additionalTrustRoots = []
+            }
+        }
         /// Redirects followed before giving up.
         public var maxRedirects = 10
         /// Whether 3xx redirects are followed when the request does not say (`follow_redirects`);
@@ -38,6 +48,13 @@ public struct HTTPClientTransport: Transport {
         /// Where the transport records secrets it learns (cookie values, proxy and URL credentials),
         /// so every output hides them; the run's `RunConfiguration.secrets`.
         public var secrets = SecretStore()
+        /// The run's cookie jar: `Set-Cookie` stored and sent back (`--cookie-jar` loads and saves it).
+        public var cookies = CookieJar()
+        /// Proxies (`--proxy`, `--noproxy`, `HTTP_PROXY`…); none by default.
+        public var proxies = ProxySettings()
+        /// Trust roots and client certificate (`--cacert`, `--cert`, `--key`, `SSL_CERT_FILE`…);
+        /// the system's roots and no client certificate by default.
+        public var tls = TLSSettings()
 
         public init() {}
     }
@@ -77,9 +94,14 @@ public struct HTTPClientTransport: Transport {
         var current = request
         var visited: Set<String> = [request.url]
         var redirects = 0
+        var setCookies: [HeaderField] = []
         while true {
-            let response = try await sendOnce(current, deadline: deadline, timeout: timeout)
-            guard follow, let next = Redirect.request(following: response, of: current) else { return response }
+            var response = try await sendOnce(addingCookies(to: current), deadline: deadline, timeout: timeout)
+            takeCookies(from: response, of: current, into: &setCookies)
+            guard follow, let next = Redirect.request(following: response, of: current) else {
+                response.setCookies = setCookies
+                return response
+            }
             redirects += 1
             guard redirects <= configuration.maxRedirects else {
                 throw TransportError(.other, "too many redirects from \(request.host) (more than \(configuration.maxRedirects))")
@@ -95,10 +117,11 @@ public struct HTTPClientTransport: Transport {
     func sendOnce(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?)
         async throws(TransportError) -> TransportResponse
     {
+        let proxy = proxy(for: request)
         guard request.url.hasPrefix("https://") else {
-            return try await sendPlain(request, deadline: deadline, timeout: timeout)
+            return try await sendPlain(request, deadline: deadline, timeout: timeout, proxy: proxy)
         }
-        return try await sendSecure(request, deadline: deadline, timeout: timeout)
+        return try await sendSecure(request, deadline: deadline, timeout: timeout, proxy: proxy)
     }
 
     /// What a failure of `request` is worded with (made only on failure: the host is parsed from the URL).
@@ -113,7 +136,7 @@ public struct HTTPClientTransport: Transport {
     /// One request over AsyncHTTPClient. As `HTTP1Client` does for plain HTTP, a request whose
     /// connection closed before any of the response came goes again when its method is idempotent;
     /// a TLS failure is diagnosed (`TLSDiagnosis`) to name its cause.
-    func sendSecure(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?)
+    func sendSecure(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?, proxy: ProxyServer? = nil)
         async throws(TransportError) -> TransportResponse
     {
         var headers = HTTPHeaders()
@@ -124,8 +147,14 @@ public struct HTTPClientTransport: Transport {
             attemptsLeft -= 1
             let collector = ResponseCollector(method: request.method, limit: responseLimit)
             do {
-                return try await exchange(request, headers: headers, deadline: deadline, collector: collector)
+                return try await exchange(request, headers: headers, deadline: deadline, collector: collector,
+                                          proxy: proxy)
             } catch {
+                if let proxy,
+                    let failure = await proxyFailure(error, proxy: proxy, request: request, deadline: deadline)
+                {
+                    throw failure
+                }
                 var failure = TransportError.classify(error, failureContext(request, timeout: timeout),
                                                       responseStarted: collector.responseStarted)
                 if failure.kind == .cancelled, !Task.isCancelled {
@@ -136,6 +165,8 @@ public struct HTTPClientTransport: Transport {
                 if failure.kind == .reset, !collector.responseStarted, attemptsLeft > 0, !Task.isCancelled { continue }
                 guard TLSDiagnosis.isTLSFailure(error), let target = URL(string: request.url), let host = target.host
                 else { throw failure }
+                // The diagnosis shakes hands with the server directly, which a proxy may not allow.
+                if proxy != nil { throw .tls(request.host, .unknown) }
                 let cause = await TLSDiagnosis.cause(
                     of: error, host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")),
                     port: target.port ?? 443, configuration: tls.tlsConfiguration,
@@ -148,7 +179,7 @@ public struct HTTPClientTransport: Transport {
 
     /// One exchange over AsyncHTTPClient.
     private func exchange(_ request: PreparedRequest, headers: HTTPHeaders, deadline: NIODeadline?,
-                         collector: ResponseCollector) async throws -> TransportResponse
+                         collector: ResponseCollector, proxy: ProxyServer?) async throws -> TransportResponse
     {
         let outgoing = try HTTPClient.Request(
             url: request.url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers,
@@ -156,7 +187,7 @@ public struct HTTPClientTransport: Transport {
         // The delegate API collects the body on the event loop and answers once, and its deadline
         // covers the whole response, body included: one hand-off per request instead of one per
         // body part, and no timer task racing the request.
-        guard let client = tls.client() else { throw CancellationError() }
+        guard let client = tls.client(through: proxy) else { throw CancellationError() }
         let task = client.execute(request: outgoing, delegate: collector, deadline: deadline)
         return try await withTaskCancellationHandler {
             try await task.futureResult.get()
@@ -165,7 +196,7 @@ public struct HTTPClientTransport: Transport {
         }
     }
 
-    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?)
+    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?, proxy: ProxyServer? = nil)
         async throws(TransportError) -> TransportResponse
     {
         guard let target = RequestTarget(request.url) else { throw .invalidURL(request.host) }
@@ -174,14 +205,18 @@ public struct HTTPClientTransport: Transport {
         head.headers.reserveCapacity(request.headers.count + 2)
         if request.header("host") == nil { head.headers.add(name: "Host", value: target.hostHeader) }
         try RequestFraming.add(request, to: &head.headers)
-        let outgoing = HTTP1Client.Request(endpoint: target.endpoint, head: head, body: request.body,
+        var outgoing = HTTP1Client.Request(endpoint: target.endpoint, head: head, body: request.body,
                                            idempotent: request.method.isIdempotent)
+        if let proxy { Self.throughProxy(&outgoing, target: target, proxy: proxy) }
         do {
             let response = try await plain.execute(outgoing, deadline: deadline)
             return TransportResponse(status: Int(response.head.status.code),
                                      headers: response.head.headers.map { HeaderField($0.name, $0.value) },
                                      body: response.body)
         } catch {
+            if let proxy, case .connect(let cause) = error {
+                throw .proxyUnreachable(proxy, cause, connectTimeout: configuration.connectTimeout)
+            }
             throw .classify(error, failureContext(request, timeout: timeout))
         }
     }
@@ -197,16 +232,28 @@ extension TimeAmount {
 /// AsyncHTTPClient, for `https://`: made on the first such request, so a run that only speaks
 /// plain HTTP never starts (or stops) it.
 final class TLSClient: Sendable {
+    private struct State {
+        /// The client for direct requests, once made.
+        var direct: HTTPClient?
+        /// A client per proxy (AsyncHTTPClient takes its proxy in its configuration), once made.
+        var proxied: [ProxyServer: HTTPClient] = [:]
+        /// After shutdown, when no new client is made.
+        var closed = false
+    }
+
     private let configuration: HTTPClient.Configuration
     /// The TLS settings the client uses (before AsyncHTTPClient adds ALPN), for `TLSDiagnosis`.
     let tlsConfiguration: TLSConfiguration
-    /// The client once made; `closed` after shutdown, when no new one is made.
-    private let state = NIOLockedValueBox<(client: HTTPClient?, closed: Bool)>((nil, false))
+    private let state = NIOLockedValueBox(State())
 
     init(_ settings: HTTPClientTransport.Configuration) {
         var tls = TLSConfiguration.makeClientConfiguration()
-        if !settings.verifyCertificates { tls.certificateVerification = .none }
-        if let roots = settings.trustRoots { tls.trustRoots = .certificates(roots) }
+        settings.tls.apply(to: &tls)
+        if !settings.verifyCertificates {
+            tls.certificateVerification = .none
+            // NIOSSL reads additional roots when it makes its context, verifying or not.
+            tls.additionalTrustRoots = []
+        }
         var configuration = HTTPClient.Configuration(
             tlsConfiguration: tls,
             redirectConfiguration: .disallow,  // followed in `HTTPClientTransport.send`, for both clients alike
@@ -223,22 +270,33 @@ final class TLSClient: Sendable {
         self.tlsConfiguration = tls
     }
 
-    /// The client, made on first use; nil after `shutdown()`.
-    func client() -> HTTPClient? {
+    /// The client for requests through `proxy` (nil: direct), made on first use; nil after `shutdown()`.
+    func client(through proxy: ProxyServer? = nil) -> HTTPClient? {
         state.withLockedValue { state in
             if state.closed { return nil }
-            if let client = state.client { return client }
+            guard let proxy else {
+                if let client = state.direct { return client }
+                let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
+                state.direct = client
+                return client
+            }
+            if let client = state.proxied[proxy] { return client }
+            var configuration = configuration
+            let authorization = proxy.username.map {
+                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+            }
+            configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            state.client = client
+            state.proxied[proxy] = client
             return client
         }
     }
 
     func shutdown() async {
-        let client = state.withLockedValue { state in
+        let clients = state.withLockedValue { state in
             state.closed = true
-            return state.client
+            return [state.direct].compactMap { $0 } + state.proxied.values
         }
-        try? await client?.shutdown()
+        for client in clients { try? await client.shutdown() }
     }
 }

@@ -11,37 +11,12 @@ struct RequestTarget: Equatable {
         let bytes = url.utf8
         guard bytes.starts(with: "http://".utf8) else { return nil }
         let rest = bytes.dropFirst(7)
-        let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") }
-            ?? rest.endIndex
-        var authority = rest[..<authorityEnd]
         // Credentials in the URL are not sent (as with AsyncHTTPClient); they are not part of the host.
-        if let at = authority.lastIndex(of: UInt8(ascii: "@")) { authority = authority[authority.index(after: at)...] }
-        var host = authority
-        var portBytes = authority[authority.endIndex...]
-        if authority.first == UInt8(ascii: "[") {
-            // An IPv6 literal: [::1]:8080
-            guard let close = authority.firstIndex(of: UInt8(ascii: "]")) else { return nil }
-            host = authority[authority.index(after: authority.startIndex)..<close]
-            let after = authority[authority.index(after: close)...]
-            if let colon = after.first {
-                guard colon == UInt8(ascii: ":") else { return nil }
-                portBytes = after.dropFirst()
-            }
-        } else if let colon = authority.lastIndex(of: UInt8(ascii: ":")) {
-            host = authority[..<colon]
-            portBytes = authority[authority.index(after: colon)...]
-        }
-        var port = 80
-        if !portBytes.isEmpty {
-            guard portBytes.count <= 5, portBytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
-            else { return nil }
-            port = portBytes.reduce(0) { $0 * 10 + Int($1 - UInt8(ascii: "0")) }
-        }
-        guard !host.isEmpty, (1...65535).contains(port) else { return nil }
-        var path = rest[authorityEnd...]
+        guard let authority = URLAuthority(rest, defaultPort: 80) else { return nil }
+        var path = rest[authority.end...]
         if let hash = path.firstIndex(of: UInt8(ascii: "#")) { path = path[..<hash] }
-        endpoint = HTTP1Client.Endpoint(host: String(Substring(host)), port: port)
-        hostHeader = String(Substring(authority))
+        endpoint = HTTP1Client.Endpoint(host: String(Substring(authority.host)), port: authority.port)
+        hostHeader = String(Substring(authority.hostAndPort))
         if path.isEmpty {
             self.path = "/"
         } else if path.first == UInt8(ascii: "?") {

@@ -110,6 +110,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let invalidInput = DiagnosticCode("RP0501", "invalid input")
     /// A required input without a value.
     public static let missingInput = DiagnosticCode("RP0502", "missing input")
+    /// A `run` option or environment variable for cookies, proxies or TLS that cannot be used
+    /// (a malformed cookie file, a proxy URL that is not `http://`, a missing or invalid PEM file).
+    public static let invalidRunSetting = DiagnosticCode("RP0503", "invalid run setting")
     /// A request could not be sent or its connection failed (refused, reset, TLS).
     public static let requestFailed = DiagnosticCode("RP0510", "request failed")
     /// A request, group, for_each or the plan ran out of time.
@@ -143,7 +146,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
         unknownNeed, cycle,
-        invalidInput, missingInput, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
+        invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
         responseTooLarge, membersFailed, cancelled,
         unusedInput, neverTrue, redundantNeed,
     ]

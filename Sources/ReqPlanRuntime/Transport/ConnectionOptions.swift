@@ -1,0 +1,88 @@
+import Foundation
+import ReqPlanSyntax
+
+/// The `reqplan run` options for sessions, proxies and TLS, as given on the command line.
+public struct ConnectionOptions: Sendable {
+    /// `--cookie-jar FILE`: cookies loaded from it before the run and saved to it after.
+    public var cookieJar: String?
+    /// `--proxy URL` (`''` turns proxies off).
+    public var proxy: String?
+    /// `--noproxy LIST`.
+    public var noProxy: String?
+    /// `--cacert FILE`.
+    public var caFile: String?
+    /// `--cert FILE`.
+    public var certificateFile: String?
+    /// `--key FILE`.
+    public var keyFile: String?
+
+    /// No option given.
+    public init(
+        cookieJar: String? = nil, proxy: String? = nil, noProxy: String? = nil, caFile: String? = nil,
+        certificateFile: String? = nil, keyFile: String? = nil
+    ) {
+        self.cookieJar = cookieJar
+        self.proxy = proxy
+        self.noProxy = noProxy
+        self.caFile = caFile
+        self.certificateFile = certificateFile
+        self.keyFile = keyFile
+    }
+}
+
+extension HTTPClientTransport.Configuration {
+    /// Reads what `options` and `environment` say about proxies, TLS files and the cookie file,
+    /// before anything is sent: the proxies (their credentials become secrets of the run), the
+    /// trust roots and client certificate, and the cookies of the `--cookie-jar` file (their
+    /// values become secrets too).
+    /// - Throws: a failure with one diagnostic (RP0503) naming the option, variable or file at
+    ///   fault, and for a malformed cookie file its line, with the file to render it.
+    public mutating func apply(_ options: ConnectionOptions, environment: [String: String]) throws(PlanRun.Failure) {
+        do {
+            proxies = try ProxySettings(environment: environment, proxy: options.proxy, noProxy: options.noProxy)
+        } catch {
+            throw PlanRun.Failure(diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message)], sources: [])
+        }
+        for proxy in [proxies.http, proxies.https].compactMap({ $0 }) {
+            if let password = proxy.password { secrets.add(password) }
+            if let authorization = proxy.authorization {
+                secrets.add(String(authorization.dropFirst("Basic ".count)))
+            }
+        }
+        do {
+            tls = try TLSSettings(
+                caFile: options.caFile, certificateFile: options.certificateFile,
+                keyFile: options.keyFile, environment: environment)
+        } catch {
+            throw PlanRun.Failure(
+                diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message, file: error.file)],
+                sources: [])
+        }
+        if let path = options.cookieJar {
+            do {
+                try CookieFile.load(path, into: cookies)
+            } catch {
+                let text =
+                    error.line == nil
+                    ? nil
+                    : FileManager.default.contents(atPath: path)
+                        .flatMap { String(data: $0, encoding: .utf8) }
+                let source = text.map { SourceFile(path: path, text: $0) }
+                let range = error.line.map { line in
+                    SourceRange(start: SourceLocation(line: line, column: error.column ?? 1), length: 1)
+                }
+                throw PlanRun.Failure(
+                    diagnostics: [
+                        Diagnostic(
+                            .error, .invalidRunSetting, "the cookie jar cannot be read: \(error.message)",
+                            file: path, at: range,
+                            hint: error.line == nil
+                                ? nil
+                                : "a line is: domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name, value (tabs between)")
+                    ],
+                    sources: source.map { [$0] } ?? [])
+            }
+            for cookie in cookies.cookies { secrets.add(cookie.value) }
+        }
+    }
+}

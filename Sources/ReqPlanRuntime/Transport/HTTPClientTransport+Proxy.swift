@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+import AsyncHTTPClient
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+
+/// Requests through a forward proxy: plain `http://` in absolute form on a connection to the
+/// proxy (`HTTP1Client`, its pool keyed by the proxy), `https://` through a `CONNECT` tunnel
+/// (AsyncHTTPClient's proxy support, one client per proxy).
+extension HTTPClientTransport {
+    /// The proxy `request` goes through, or nil to go directly. Nothing is parsed when the run
+    /// has no proxy.
+    func proxy(for request: PreparedRequest) -> ProxyServer? {
+        guard configuration.proxies.isEnabled, let url = URLParts(request.url) else { return nil }
+        return configuration.proxies.server(for: url)
+    }
+
+    /// A plain-HTTP request as a proxy wants it: sent to the proxy, the request target in
+    /// absolute form (`GET http://host:port/path HTTP/1.1`), `Proxy-Authorization` from the
+    /// proxy's credentials unless the plan wrote one.
+    static func throughProxy(_ outgoing: inout HTTP1Client.Request, target: RequestTarget, proxy: ProxyServer) {
+        outgoing.endpoint = proxy.endpoint
+        outgoing.viaProxy = true
+        outgoing.head.uri = "http://" + target.hostHeader + target.path
+        if let authorization = proxy.authorization, !outgoing.head.headers.contains(name: "proxy-authorization") {
+            outgoing.head.headers.add(name: "Proxy-Authorization", value: authorization)
+        }
+    }
+
+    /// Why an `https://` request through `proxy` failed, when the proxy is the cause: it could
+    /// not be reached, or it answered `CONNECT` with an error. Nil for any other failure (the
+    /// tunnel was made and the server's TLS or HTTP failed), which is worded as without a proxy.
+    func proxyFailure(_ error: any Error, proxy: ProxyServer, request: PreparedRequest, deadline: NIODeadline?)
+        async -> TransportError?
+    {
+        let target = URLParts(request.url)?.hostPort ?? request.host
+        if let error = error as? HTTPClientError {
+            switch error {
+            case .proxyAuthenticationRequired:
+                return TransportError(
+                    .connect,
+                    "proxy \(proxy.hostPort) refused CONNECT to \(target) with 407 "
+                        + (proxy.authorization == nil
+                            ? "(it wants credentials: http://user:password@host:port)"
+                            : "(its credentials were not accepted)"))
+            case .invalidProxyResponse:
+                // AsyncHTTPClient reports every CONNECT answer but 407 this way, without its status;
+                // the proxy is asked once more, to name it.
+                let status = await connectStatus(through: proxy, to: target, deadline: deadline)
+                return TransportError(
+                    .connect,
+                    "proxy \(proxy.hostPort) refused CONNECT to \(target)"
+                        + (status.map { " with \($0)" } ?? ""))
+            case .httpProxyHandshakeTimeout:
+                return TransportError(.connect, "proxy \(proxy.hostPort) did not answer CONNECT to \(target) in time")
+            case .connectTimeout:
+                return .proxyUnreachable(
+                    proxy, ChannelError.connectTimeout(TimeAmount(configuration.connectTimeout)),
+                    connectTimeout: configuration.connectTimeout)
+            default:
+                return nil
+            }
+        }
+        switch error {
+        case is NIOConnectionError, ChannelError.connectTimeout:
+            return .proxyUnreachable(proxy, error, connectTimeout: configuration.connectTimeout)
+        case let error as IOError where [ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT].contains(error.errnoCode):
+            return .proxyUnreachable(proxy, error, connectTimeout: configuration.connectTimeout)
+        default:
+            return nil
+        }
+    }
+
+    /// The status the proxy answers `CONNECT target` with (a second ask, for the message), or nil
+    /// when it cannot be had within two seconds.
+    private func connectStatus(through proxy: ProxyServer, to target: String, deadline: NIODeadline?) async -> Int? {
+        var head = HTTPRequestHead(version: .http1_1, method: .CONNECT, uri: target)
+        head.headers.add(name: "Host", value: target)
+        if let authorization = proxy.authorization {
+            head.headers.add(name: "Proxy-Authorization", value: authorization)
+        }
+        let soon = NIODeadline.now() + .seconds(2)
+        let request = HTTP1Client.Request(endpoint: proxy.endpoint, head: head, body: nil, idempotent: false)
+        guard let response = try? await plain.execute(request, deadline: min(deadline ?? soon, soon)),
+            !(200..<300).contains(response.head.status.code)
+        else { return nil }
+        return Int(response.head.status.code)
+    }
+}
+
+extension ProxyServer {
+    /// Where `HTTP1Client` connects to reach it (its pool keeps the proxy's connections under it).
+    var endpoint: HTTP1Client.Endpoint {
+        HTTP1Client.Endpoint(host: host, port: port)
+    }
+}
+
+extension HTTPResponseHead {
+    /// Whether the response says its connection stays open (`Connection: keep-alive`, or the
+    /// older `Proxy-Connection: keep-alive`), rather than leaving it to HTTP/1.1's default.
+    var announcesKeepAlive: Bool {
+        (headers[canonicalForm: "connection"] + headers[canonicalForm: "proxy-connection"])
+            .contains { $0.lowercased() == "keep-alive" }
+    }
+}
+
+extension TransportError {
+    /// A proxy that could not be reached, named as one ("cannot connect to proxy 127.0.0.1:3128:
+    /// connection refused"); `cause` is SwiftNIO's error, told apart by its type.
+    static func proxyUnreachable(_ proxy: ProxyServer, _ cause: any Error, connectTimeout: Duration) -> TransportError {
+        let reason: String
+        switch cause {
+        case let error as NIOConnectionError:
+            // Every address tried failed: the first one's error says why; none tried: DNS did.
+            if let first = error.connectionErrors.first {
+                return proxyUnreachable(proxy, first.error, connectTimeout: connectTimeout)
+            }
+            reason = "its name \(proxy.host) cannot be resolved"
+        case let error as IOError:
+            switch error.errnoCode {
+            case ECONNREFUSED: reason = "connection refused"
+            case ENETUNREACH, EHOSTUNREACH: reason = "it is unreachable"
+            case ETIMEDOUT: reason = "timed out after \(format(connectTimeout))"
+            default: reason = systemMessage(error.errnoCode)
+            }
+        case ChannelError.connectTimeout:
+            reason = "timed out after \(format(connectTimeout))"
+        default:
+            reason = "the connection failed"
+        }
+        return TransportError(.connect, "cannot connect to proxy \(proxy.hostPort): \(reason)")
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+import ReqPlanTestSupport
+import Testing
+
+/// The third-party servers the transport tests use start, answer as described and stop.
+@Suite struct ExternalServerTests {
+    @Test(.enabled(if: ExternalServers.canRun(.openssl)))
+    func testCertificatesHaveTheDatesAndNamesTheySay() throws {
+        let certificates = try TestCertificates.make()
+        func text(_ pair: TestCertificates.Pair) throws -> String {
+            try runCommand(
+                "openssl",
+                [
+                    "x509", "-in", pair.certificate.path, "-noout", "-dates", "-ext",
+                    "subjectAltName",
+                ]
+            ).output
+        }
+        #expect(try text(certificates.expired).contains("notAfter=Feb  1 00:00:00 2020 GMT"))
+        #expect(try text(certificates.notYetValid).contains("notBefore=Jan  1 00:00:00 2100 GMT"))
+        #expect(try text(certificates.wrongHost).contains("DNS:other.example"))
+        #expect(try text(certificates.server).contains("IP Address:127.0.0.1"))
+        let verify = { (pair: TestCertificates.Pair) in
+            try runCommand("openssl", ["verify", "-CAfile", certificates.ca.path, pair.certificate.path])
+        }
+        #expect(try verify(certificates.server).status == 0)
+        #expect(try verify(certificates.client).status == 0)
+        #expect(try verify(certificates.expired).output.contains("expired"))
+        #expect(try verify(certificates.selfSigned).status != 0)
+        #expect(try verify(certificates.otherClient).status != 0)
+    }
+
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .curl)))
+    func nginxServesTheSessionAPIOverHTTPAndHTTPS() async throws {
+        let nginx = try await Nginx.shared()
+        let plain = try runCommand("curl", ["-s", "\(nginx.plainURL)/json"]).output
+        #expect(plain == #"{"ok":true,"server":"nginx"}"#)
+        let login = try runCommand(
+            "curl",
+            [
+                "-s", "-i", "--http2", "--cacert", nginx.certificates.ca.path,
+                "-X", "POST", "\(nginx.tlsURL)/login",
+            ]
+        ).output
+        #expect(login.hasPrefix("HTTP/2 200"))
+        #expect(login.contains("set-cookie: session=\(nginx.sessionToken); Path=/; HttpOnly"))
+        let anonymous = try runCommand(
+            "curl",
+            [
+                "-s", "-o", "/dev/null", "-w", "%{http_code}",
+                "\(nginx.plainURL)/me",
+            ]
+        ).output
+        #expect(anonymous == "401")
+        let known = try runCommand("curl", ["-s", "-b", "session=\(nginx.sessionToken)", "\(nginx.plainURL)/me"])
+        #expect(known.output == #"{"user":"alice"}"#)
+        #expect(nginx.accessLog.contains("GET /me"))
+    }
+
+    @Test(.enabled(if: ExternalServers.canRun(.tinyproxy, .nginx, .openssl, .curl)))
+    func tinyproxyLogsAbsoluteFormRequestsAndConnects() async throws {
+        let nginx = try await Nginx.shared()
+        let proxy = try await Tinyproxy.start()
+        defer { proxy.stop() }
+        #expect(
+            try runCommand("curl", ["-s", "-x", proxy.url, "\(nginx.plainURL)/json"]).output
+                .contains("nginx"))
+        #expect(
+            try runCommand(
+                "curl",
+                [
+                    "-s", "-x", proxy.url, "--cacert", nginx.certificates.ca.path,
+                    "\(nginx.tlsURL)/json",
+                ]
+            ).output.contains("nginx"))
+        #expect(
+            proxy.requests == ["GET \(nginx.plainURL)/json HTTP/1.1", "CONNECT 127.0.0.1:\(nginx.tlsPort) HTTP/1.1"])
+    }
+
+    @Test(.enabled(if: ExternalServers.canRun(.httpbin, .curl)))
+    func httpbinAnswersUnderGunicorn() async throws {
+        let httpbin = try await Httpbin.shared()
+        let output = try runCommand("curl", ["-s", "\(httpbin.url)/cookies/set?a=1", "-c", "-"]).output
+        #expect(output.contains("\ta\t1"))
+    }
+
+    @Test(.enabled(if: ExternalServers.canRun(.tinyproxy)))
+    func aServerInheritsNoDescriptorOfTheTestProcess() async throws {
+        // A pipe open while the server starts, as a test reading a child's output has one.
+        let pipe = Pipe()
+        let ours = try FileManager.default.destinationOfSymbolicLink(
+            atPath: "/proc/self/fd/\(pipe.fileHandleForWriting.fileDescriptor)")
+        let proxy = try await Tinyproxy.start()
+        defer { proxy.stop() }
+        let folder = "/proc/\(proxy.process.pid)/fd"
+        let theirs = try FileManager.default.contentsOfDirectory(atPath: folder).compactMap {
+            try? FileManager.default.destinationOfSymbolicLink(atPath: "\(folder)/\($0)")
+        }
+        #expect(ours.hasPrefix("pipe:"))
+        #expect(!theirs.isEmpty && !theirs.contains(ours), "\(theirs)")
+        try pipe.fileHandleForWriting.close()
+    }
+
+    @Test(.enabled(if: ExternalServers.canRun(.tinyproxy)))
+    func aStoppedServerNoLongerListens() async throws {
+        let proxy = try await Tinyproxy.start()
+        #expect(ExternalServers.isListening(proxy.port))
+        proxy.stop()
+        let end = ContinuousClock.now + .seconds(5)
+        while ExternalServers.isListening(proxy.port), ContinuousClock.now < end {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(!ExternalServers.isListening(proxy.port))
+    }
+}

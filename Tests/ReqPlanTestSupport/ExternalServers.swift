@@ -1,0 +1,326 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Third-party programs the tests run as real servers on loopback: nginx (plain HTTP, HTTPS
+/// with a test CA and HTTP/2, client certificates, a session API), tinyproxy (a forward proxy
+/// whose log shows each request) and httpbin (under gunicorn), with certificates made by the
+/// openssl command.
+///
+/// Each server gets free loopback ports and its configuration in a fresh temporary folder, is
+/// waited for on its port (never a sleep) and is stopped when the test process exits, however
+/// it exits: a small shell watchdog stops it when the test process is gone, and `stop()` or
+/// the exit handler stop it earlier.
+///
+/// A test that needs one uses `.enabled(if: ExternalServers.canRun(.nginx))`: where the tool is
+/// missing it is skipped, unless `REQPLAN_REQUIRE_SERVERS=1` (set by `.ci/run`, which installs
+/// them), where it runs and fails.
+public enum ExternalServers {
+    /// A third-party program a test can need.
+    public enum Tool: String, Sendable, CaseIterable {
+        case nginx, tinyproxy, openssl, curl
+        /// PyPI `httpbin` run by PyPI `gunicorn`, through `python3`.
+        case httpbin
+    }
+
+    /// Whether a missing tool fails the tests that need it (`REQPLAN_REQUIRE_SERVERS=1`, set in CI).
+    public static var required: Bool { ProcessInfo.processInfo.environment["REQPLAN_REQUIRE_SERVERS"] == "1" }
+
+    /// Whether tests needing `tools` should run: all of them are installed, or they are required.
+    public static func canRun(_ tools: Tool...) -> Bool {
+        required || tools.allSatisfy(isInstalled)
+    }
+
+    /// Whether `tool` can be run here (looked up once per process).
+    public static func isInstalled(_ tool: Tool) -> Bool {
+        installed.withLock { cache in
+            if let known = cache[tool] { return known }
+            let found: Bool
+            switch tool {
+            case .httpbin:
+                found = (try? runCommand("python3", ["-c", "import httpbin, gunicorn"]).status) == 0
+            default:
+                found = executable(tool.rawValue) != nil
+            }
+            cache[tool] = found
+            return found
+        }
+    }
+
+    private static let installed = Mutex<[Tool: Bool]>([:])
+
+    /// The full path of a program on `PATH` (and in the `sbin` folders, where Debian puts nginx).
+    public static func executable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let folders = path.split(separator: ":").map(String.init) + ["/usr/sbin", "/sbin", "/usr/local/sbin"]
+        return folders.map { $0 + "/" + name }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Fails with a clear message when `tool` is missing (a test only gets here when it is
+    /// installed or required).
+    static func require(_ tool: Tool) throws {
+        guard isInstalled(tool) else { throw ServerError("\(tool.rawValue) is not installed (.ci/run installs it)") }
+    }
+
+    /// A new private temporary folder, removed when the test process exits.
+    public static func makeTemporaryFolder(_ prefix: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("reqplan-\(prefix)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        ServerRegistry.removeAtExit(folder)
+        return folder
+    }
+
+    /// Ports nobody listens on now: each bound on 127.0.0.1 with port 0 and closed again. The
+    /// server that gets them binds them a moment later; `start` tries again with new ports if
+    /// one was taken meanwhile.
+    public static func freePorts(_ count: Int) throws -> [Int] {
+        var sockets: [Int32] = []
+        defer { sockets.forEach { close($0) } }
+        var ports: [Int] = []
+        for _ in 0..<count {
+            #if canImport(Glibc)
+                let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            #else
+                let fd = socket(AF_INET, SOCK_STREAM, 0)
+            #endif
+            guard fd >= 0 else { throw ServerError("socket() failed: errno \(errno)") }
+            sockets.append(fd)  // kept open until all are chosen, so no port is handed out twice
+            var address = loopback(port: 0)
+            let bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else { throw ServerError("bind() failed: errno \(errno)") }
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            _ = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+            }
+            ports.append(Int(UInt16(bigEndian: address.sin_port)))
+        }
+        return ports
+    }
+
+    /// Whether something accepts connections on 127.0.0.1:`port`.
+    public static func isListening(_ port: Int) -> Bool {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        } == 0
+    }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = UInt16(port).bigEndian
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        return address
+    }
+}
+
+/// Why a server could not be started.
+public struct ServerError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}
+
+/// A server process started by a test, with its folder (configuration, logs) and ports.
+public final class ServerProcess: Sendable {
+    /// What it is, for messages ("nginx").
+    public let name: String
+    /// Its temporary folder: configuration, certificates, logs.
+    public let folder: URL
+    /// The watchdog shell's process id (the server is its child).
+    public let pid: Int32
+    /// Where the server's own standard output and error go.
+    let consoleLog: URL
+
+    /// Starts `program arguments…` under a watchdog that stops it when the test process exits,
+    /// then waits until every port in `ports` accepts connections.
+    /// - Throws: `ServerError` with the server's own output when it exits or does not listen
+    ///   within `limit`.
+    static func start(
+        name: String, program: String, arguments: [String], folder: URL, ports: [Int],
+        limit: Duration = .seconds(20)
+    ) async throws -> ServerProcess {
+        let consoleLog = folder.appendingPathComponent("\(name).console.log")
+        // The watchdog: runs the server in the background, stops it (TERM, then KILL after 2 s)
+        // when told to (TERM, INT, HUP) or when the test process is gone, checked every second.
+        let watchdog = """
+            parent=$1; shift
+            "$@" &
+            child=$!
+            stop() {
+              kill -TERM "$child" 2>/dev/null
+              i=0
+              while kill -0 "$child" 2>/dev/null && [ $i -lt 20 ]; do sleep 0.1; i=$((i+1)); done
+              kill -KILL "$child" 2>/dev/null
+              exit 0
+            }
+            trap stop TERM INT HUP
+            while kill -0 "$parent" 2>/dev/null && kill -0 "$child" 2>/dev/null; do sleep 1 & wait $!; done
+            stop
+            """
+        let pid = try spawn(
+            ["/bin/sh", "-c", watchdog, "watchdog", String(getpid()), program] + arguments,
+            output: consoleLog.path)
+        let server = ServerProcess(name: name, folder: folder, pid: pid, consoleLog: consoleLog)
+        ServerRegistry.add(server.pid)
+        let end = ContinuousClock.now + limit
+        while !ports.allSatisfy(ExternalServers.isListening) {
+            guard server.isRunning, ContinuousClock.now < end else {
+                server.stop()
+                let output = (try? String(contentsOf: consoleLog, encoding: .utf8)) ?? ""
+                throw ServerError("\(name) did not start listening on \(ports) (its output: \(output))")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return server
+    }
+
+    /// Starts `arguments` (the program first, by path) with standard input from /dev/null and
+    /// both outputs appended to `output`. Through `posix_spawn` rather than Foundation's
+    /// `Process`, to give the child an empty signal mask and default handlers: a child inherits
+    /// the mask of the thread that starts it, and the test's threads block most signals, which
+    /// would leave the watchdog and the server deaf to SIGTERM.
+    private static func spawn(_ arguments: [String], output: String) throws -> pid_t {
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+        posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        // Nothing else the test process has open goes to the server: a server holding the write end
+        // of a pipe another test reads to its end (a `reqplan` child's output, say) would keep that
+        // test waiting for as long as the server lives.
+        closeOtherDescriptors(&actions)
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        var all = sigset_t()
+        sigfillset(&all)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let cArguments = arguments.map { strdup($0) } + [nil]
+        defer { cArguments.forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, arguments[0], &actions, &attributes, cArguments, environ)
+        guard status == 0 else { throw ServerError("cannot start \(arguments[0]): error \(status)") }
+        return pid
+    }
+
+    /// Adds "close every descriptor from 3 on" to `actions`: glibc's
+    /// `posix_spawn_file_actions_addclosefrom_np` (2.34+; looked up at run time, as Swift's Glibc
+    /// module does not declare it), else a close of each descriptor open now.
+    private static func closeOtherDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+        if let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np") {
+            _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
+            return
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for descriptor in open.compactMap({ Int32($0) }) where descriptor > 2 {
+            posix_spawn_file_actions_addclose(&actions, descriptor)
+        }
+    }
+
+    /// Whether the watchdog (and so the server) is still running; reaps it once it has exited.
+    var isRunning: Bool {
+        var status: Int32 = 0
+        return waitpid(pid, &status, WNOHANG) == 0
+    }
+
+    private init(name: String, folder: URL, pid: Int32, consoleLog: URL) {
+        self.name = name
+        self.folder = folder
+        self.pid = pid
+        self.consoleLog = consoleLog
+    }
+
+    /// Stops the server (its watchdog stops it and exits).
+    public func stop() {
+        kill(pid, SIGTERM)
+        ServerRegistry.remove(pid)
+    }
+
+    /// The text of a file in the server's folder (a log), empty when it does not exist.
+    public func read(_ name: String) -> String {
+        (try? String(contentsOf: folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+    }
+
+    /// What the server printed on its standard output and error.
+    public var console: String {
+        (try? String(contentsOf: consoleLog, encoding: .utf8)) ?? ""
+    }
+}
+
+/// The watchdogs still running and the temporary folders made, stopped and removed by an exit
+/// handler when the test process exits normally (a crash leaves the watchdogs to notice within a
+/// second, and the folders behind).
+enum ServerRegistry {
+    private static let pids = Mutex<Set<Int32>>([])
+    private static let folders = Mutex<[URL]>([])
+    private static let installExitHandler: Void = {
+        atexit { ServerRegistry.stopAll() }
+    }()
+
+    static func add(_ pid: Int32) {
+        _ = installExitHandler
+        pids.withLock { _ = $0.insert(pid) }
+    }
+
+    static func remove(_ pid: Int32) {
+        pids.withLock { _ = $0.remove(pid) }
+    }
+
+    /// Removes `folder` when the test process exits (after its servers are told to stop).
+    static func removeAtExit(_ folder: URL) {
+        _ = installExitHandler
+        folders.withLock { $0.append(folder) }
+    }
+
+    static func stopAll() {
+        for pid in pids.withLock({ $0 }) { kill(pid, SIGTERM) }
+        for folder in folders.withLock({ $0 }) { try? FileManager.default.removeItem(at: folder) }
+    }
+}
+
+/// A value made once per test process, on first use, and shared by every test that asks for
+/// it (a server a whole suite uses). A failure to make it is shared too.
+public actor SharedResource<Value: Sendable> {
+    private var making: Task<Value, any Error>?
+    private let make: @Sendable () async throws -> Value
+
+    /// A resource `make` makes on the first `value()`.
+    public init(_ make: @escaping @Sendable () async throws -> Value) {
+        self.make = make
+    }
+
+    /// The value, made now if this is the first call.
+    public func value() async throws -> Value {
+        if let making { return try await making.value }
+        // Unstructured on purpose: the value outlives the test that first asks for it, and
+        // every later test waits for the same start.
+        let task = Task { [make] in try await make() }
+        making = task
+        return try await task.value
+    }
+}
