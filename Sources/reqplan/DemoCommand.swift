@@ -46,8 +46,9 @@ struct DemoCommand: AsyncParsableCommand {
                 }
                 let configuration = RunConfiguration(
                     files: FileAccess(planDirectory: URL(fileURLWithPath: path).deletingLastPathComponent()))
-                let result = try await PlanRun.execute(prepared, configuration: configuration,
-                                                       transport: HTTPClientTransport.Configuration())
+                var transport = HTTPClientTransport.Configuration()
+                transport.secrets = configuration.secrets
+                let result = try await PlanRun.execute(prepared, configuration: configuration, transport: transport)
                 write(Redactor(secrets: prepared.inputs.secrets + result.secrets).redact(result.summaryText(graph: prepared.graph)))
                 if result.exitCode == 130 { throw ExitCode(130) }
             }

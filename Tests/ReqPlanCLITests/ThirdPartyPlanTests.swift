@@ -139,4 +139,42 @@ import Testing
         #expect(result.stderr.contains("< x-multi: a, b\n"), "\(result.stderr)")
         #expect(result.stderr.components(separatedBy: "x-multi:").count == 2)
     }
+
+    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    func longCookieValuesAreHiddenAndShortPreferencesShown() async throws {
+        let httpbin = try await Httpbin.shared()
+        let session = "sess-7f3a9c2e41"
+        let file = try CommandRunner.temporaryPlan("""
+            reqplan: 1
+            inputs:
+              base_url: { default: "http://127.0.0.1:1" }
+            steps:
+              set:
+                request: { url: "${{ inputs.base_url }}/cookies/set?lang=en&session=\(session)", follow_redirects: false }
+                expect: { status: 302 }
+              echo:
+                needs: [set]
+                request: { url: "${{ inputs.base_url }}/cookies" }
+            outputs:
+              lang: ${{ steps.set.cookies.lang }}
+              session: ${{ steps.set.cookies.session }}
+              sent: ${{ steps.echo.body.cookies }}
+            """)
+        let result = try await CommandRunner.run(
+            ["run", file.path, "--input", "base_url=\(httpbin.url)", "--output", "json", "--verbose",
+             "--progress", "none"],
+            environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        // httpbin sets the cookie the URL names, so the value is in the first request line, logged before the
+        // response made it a cookie; from the response on it is hidden.
+        let afterRequest = result.stderr.components(separatedBy: "\n").dropFirst().joined(separator: "\n")
+        #expect(result.stderr.hasPrefix("> set: GET "), "\(result.stderr)")
+        #expect(!result.stdout.contains(session) && !afterRequest.contains(session), "\(result.stderr)")
+        #expect(afterRequest.contains("< set-cookie: ***"))
+        let outputs = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(outputs["lang"] as? String == "en")
+        #expect(outputs["session"] as? String == "***")
+        #expect(outputs["sent"] as? [String: String] == ["lang": "en", "session": "***"])
+    }
 }

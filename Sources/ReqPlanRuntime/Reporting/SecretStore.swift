@@ -17,6 +17,17 @@ public final class SecretStore: Sendable {
         values.withLock { _ = $0.insert(secret) }
     }
 
+    /// The shortest cookie value taken for a secret. Session ids and tokens are long; the short values
+    /// cookies also carry (`lang=en`, `theme=dark`, `consent=1`) are preferences, and hiding every `en`
+    /// or `dark` in every output would garble it without protecting anything.
+    public static let minimumCookieSecretLength = 8
+
+    /// Adds a cookie's value, when it is long enough to be a credential (`minimumCookieSecretLength`).
+    public func addCookieValue(_ value: String) {
+        guard value.count >= Self.minimumCookieSecretLength else { return }
+        add(value)
+    }
+
     /// Every secret added so far.
     public var all: [String] {
         values.withLock { Array($0) }

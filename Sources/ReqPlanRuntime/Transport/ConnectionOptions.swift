@@ -82,7 +82,7 @@ extension HTTPClientTransport.Configuration {
                     ],
                     sources: source.map { [$0] } ?? [])
             }
-            for cookie in cookies.cookies { secrets.add(cookie.value) }
+            for cookie in cookies.cookies { secrets.addCookieValue(cookie.value) }
         }
     }
 }

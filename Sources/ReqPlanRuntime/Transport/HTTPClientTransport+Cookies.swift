@@ -37,7 +37,7 @@ extension HTTPClientTransport {
         where header.name.utf8.count == 10 && header.name.equalsIgnoringCase("set-cookie") {
             guard let parsed = SetCookie(header.value) else { continue }
             setCookies.append(HeaderField(parsed.name, parsed.value))
-            configuration.secrets.add(parsed.value)
+            configuration.secrets.addCookieValue(parsed.value)
             guard request.usesCookies else { continue }
             if url == nil { url = URLParts(request.url) }
             if let url { configuration.cookies.store(parsed, from: url) }
