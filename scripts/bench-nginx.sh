@@ -13,8 +13,8 @@
 #    alternate, ROUNDS rounds (default 40); medians, quartiles, CPU and how often reqplan was faster.
 # 2. Fidelity: 200 requests to a 50 ms endpoint at concurrency 50 (ideal 0.2 s), a 10-layer × 20-wide
 #    DAG of 20 ms requests (ideal 0.2 s), a 50-step chain of 10 ms requests (ideal 0.5 s); the delays
-#    are nginx's echo_sleep. The server's floor for the sequential shapes comes from a minimal client
-#    (Python, one kept-alive connection) in the same run.
+#    are nginx's echo_sleep. The server's floor for each shape comes from a minimal client
+#    (Python threads, one kept-alive connection each) in the same run.
 set -euo pipefail
 R=${1:-.build-release/release/reqplan}
 ROUNDS=${2:-40}
@@ -150,20 +150,45 @@ for label, base, options, config, curl_options in cases:
     print(f"   ratio reqplan/curl {medians['reqplan'] / medians['curl']:.2f}; reqplan faster in {wins} of {rounds} rounds")
 PY
 
-echo "== server floor: one kept-alive connection, requests one after another (median of 5)"
+echo "== server floor: a minimal client (Python threads, one kept-alive connection each), same shapes (median of 5)"
 python3 - "$PLAIN" <<'PY'
-import http.client, statistics, sys, time
-connection = http.client.HTTPConnection("127.0.0.1", int(sys.argv[1]))
-def sequence(path, count):
+import http.client, statistics, sys, threading, time
+port = int(sys.argv[1])
+def run_threads(count, body):
+    threads = [threading.Thread(target=body, args=(i,)) for i in range(count)]
     start = time.perf_counter()
-    for _ in range(count):
-        connection.request("GET", path)
+    for thread in threads: thread.start()
+    for thread in threads: thread.join()
+    return time.perf_counter() - start
+def fanout():
+    # 200 requests to /delay/50 over 50 connections: each connection asks 4 times.
+    def worker(_):
+        connection = http.client.HTTPConnection("127.0.0.1", port)
+        for _ in range(4):
+            connection.request("GET", "/delay/50")
+            connection.getresponse().read()
+    return run_threads(50, worker)
+def layers():
+    # 10 layers of 20 requests to /delay/20; a layer starts when the one before has ended.
+    barrier = threading.Barrier(20)
+    def worker(_):
+        connection = http.client.HTTPConnection("127.0.0.1", port)
+        for _ in range(10):
+            connection.request("GET", "/delay/20")
+            connection.getresponse().read()
+            barrier.wait()
+    return run_threads(20, worker)
+def chain():
+    connection = http.client.HTTPConnection("127.0.0.1", port)
+    start = time.perf_counter()
+    for _ in range(50):
+        connection.request("GET", "/delay/10")
         connection.getresponse().read()
     return time.perf_counter() - start
-for path, count in [("/delay/20", 10), ("/delay/10", 50)]:
-    sequence(path, 2)
-    runs = [sequence(path, count) for _ in range(5)]
-    print(f"{count} x {path}: {statistics.median(runs):.3f} s (min {min(runs):.3f})")
+for name, shape in [("fanout", fanout), ("layers", layers), ("chain", chain)]:
+    shape()
+    runs = sorted(shape() for _ in range(5))
+    print(f"{name}: {statistics.median(runs):.3f} s (min {runs[0]:.3f})")
 PY
 for plan in fanout layers chain; do
   echo "== $plan: run durations reported by reqplan (9 runs, sorted)"
