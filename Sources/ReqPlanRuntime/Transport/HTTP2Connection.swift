@@ -1,0 +1,236 @@
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOHTTPCompression
+
+/// One HTTP/2 connection of `ReqPlanClient`: every exchange with its endpoint goes on it, each on a
+/// stream of its own (NIOHTTP2's inline stream multiplexer), whose pipeline is NIOHTTP2's
+/// `HTTP2FramePayloadToHTTP1ClientCodec`, the decompressor and the same `ExchangeHandler` as an
+/// HTTP/1.1 connection.
+///
+/// NIOHTTP2 keeps to the server's `SETTINGS_MAX_CONCURRENT_STREAMS` by holding back the streams
+/// beyond it until others close; their deadlines run meanwhile. The connection is made ready only
+/// once the server's first SETTINGS came, so that limit is known before the first stream. Flow-control
+/// windows are large (16 MiB per stream, 64 MiB for the connection), so a large body is not held
+/// back by window updates. At a GOAWAY the connection takes no new streams (the pool forgets it);
+/// streams above the GOAWAY's last stream id, and streams the server refuses (`REFUSED_STREAM`) or
+/// that never left because the connection died, fail as unprocessed and go again on a new connection.
+/// A stream reset otherwise fails only its own exchange. With no stream open for the idle timeout,
+/// the connection closes.
+final class HTTP2Connection: Sendable {
+    let channel: any Channel
+    private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
+    private let handler: NIOLoopBound<HTTP2ConnectionHandler>
+    private let maxBodySize: Int
+
+    /// The per-stream flow-control window reqplan announces and keeps open.
+    static let streamWindow = 16 << 20
+    /// The connection's flow-control window.
+    static let connectionWindow = 64 << 20
+
+    private init(channel: any Channel, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
+                 handler: NIOLoopBound<HTTP2ConnectionHandler>, maxBodySize: Int)
+    {
+        self.channel = channel
+        self.multiplexer = multiplexer
+        self.handler = handler
+        self.maxBodySize = maxBodySize
+    }
+
+    /// Adds HTTP/2 to `channel` (TLS done, `h2` negotiated), on its event loop; `ready` succeeds
+    /// with the connection when the server's first SETTINGS arrives, and fails when the connection
+    /// closes (or says GOAWAY) before.
+    static func configure(_ channel: any Channel, maxBodySize: Int, idleTimeout: TimeAmount,
+                          ready: EventLoopPromise<HTTP2Connection>) throws
+    {
+        let loop = channel.eventLoop
+        let handler = HTTP2ConnectionHandler(idleTimeout: idleTimeout)
+        let bound = NIOLoopBound(handler, eventLoop: loop)
+        var connection = NIOHTTP2Handler.ConnectionConfiguration()
+        connection.initialSettings = nioDefaultSettings + [
+            HTTP2Setting(parameter: .enablePush, value: 0),
+            HTTP2Setting(parameter: .initialWindowSize, value: streamWindow),
+        ]
+        connection.targetWindowSize = connectionWindow
+        var stream = NIOHTTP2Handler.StreamConfiguration()
+        stream.targetWindowSize = streamWindow
+        let http2 = NIOHTTP2Handler(
+            mode: .client, eventLoop: loop, connectionConfiguration: connection, streamConfiguration: stream,
+            streamDelegate: StreamEvents(handler: bound)
+        ) { pushed in
+            // Server push is turned off in the settings; a pushed stream is refused.
+            pushed.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
+        }
+        let pipeline = channel.pipeline.syncOperations
+        try pipeline.addHandler(http2)
+        try pipeline.addHandler(handler)
+        let made = HTTP2Connection(channel: channel, multiplexer: try http2.syncMultiplexer(), handler: bound,
+                                   maxBodySize: maxBodySize)
+        handler.ready = { succeeded in
+            if succeeded { ready.succeed(made) } else { ready.fail(Failure.closed(early: true)) }
+        }
+    }
+
+    typealias Failure = ReqPlanClient.Failure
+
+    /// Calls `body` once, on the event loop, when the connection takes no more streams (GOAWAY
+    /// received, or closed).
+    func whenUnusable(_ body: @escaping @Sendable () -> Void) {
+        handler.eventLoop.execute { [handler] in
+            handler.value.whenUnusable(body)
+        }
+    }
+
+    /// Closes the connection (its streams fail).
+    func close() {
+        channel.close(promise: nil)
+    }
+
+    /// Sends `request` on a new stream and reads its whole response by `deadline`.
+    func exchange(_ request: ReqPlanClient.Request, deadline: NIODeadline?) async throws(Failure)
+        -> ReqPlanClient.Response
+    {
+        let loop = channel.eventLoop
+        let promise = loop.makePromise(of: ReqPlanClient.Response.self)
+        let exchange = Exchange(head: request.head, body: request.body.map { ByteBuffer(bytes: $0) },
+                                deadline: deadline, promise: promise)
+        let opened = loop.makePromise(of: (any Channel).self)
+        multiplexer.createStreamChannel(promise: opened) { [handler, maxBodySize] stream in
+            stream.eventLoop.makeCompletedFuture {
+                let pipeline = stream.pipeline.syncOperations
+                try pipeline.addHandler(HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: .https))
+                try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(100)))
+                try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize, connection: handler.value))
+            }
+        }
+        opened.futureResult.whenComplete { result in
+            switch result {
+            case .success(let stream):
+                // A write to a stream that closed meanwhile never reaches the handler: nothing was sent.
+                stream.writeAndFlush(exchange).whenFailure { _ in promise.fail(Failure.unprocessed) }
+            case .failure:
+                promise.fail(Failure.unprocessed)
+            }
+        }
+        do {
+            return try await withTaskCancellationHandler {
+                try await promise.futureResult.get()
+            } onCancel: {
+                opened.futureResult.whenSuccess { $0.triggerUserOutboundEvent(ExchangeHandler.Cancel(), promise: nil) }
+            }
+        } catch {
+            throw Failure(error)
+        }
+    }
+
+    /// Tells the connection's handler when streams open and close (NIOHTTP2 calls it on the event loop).
+    private struct StreamEvents: NIOHTTP2StreamDelegate {
+        let handler: NIOLoopBound<HTTP2ConnectionHandler>
+
+        func streamCreated(_ id: HTTP2StreamID, channel: any Channel) {
+            handler.value.streamOpened()
+        }
+
+        func streamClosed(_ id: HTTP2StreamID, channel: any Channel) {
+            handler.value.streamClosed()
+        }
+    }
+}
+
+/// The last handler of an HTTP/2 connection's own pipeline: learns when the connection is ready (the
+/// server's SETTINGS) and when it stops taking streams (GOAWAY, closed), remembers the GOAWAY's last
+/// stream id for the streams to read, and closes the connection when no stream has been open for
+/// the idle timeout.
+final class HTTP2ConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = HTTP2Frame
+
+    /// Called once: true at the server's first SETTINGS, false if the connection ends before.
+    var ready: ((Bool) -> Void)?
+    /// The last stream the server said it processes or may process (GOAWAY), once it said so.
+    private(set) var goAwayLastStreamID: HTTP2StreamID?
+    /// The TLS failure the connection ended with, if it did (a TLS 1.3 server checks a client
+    /// certificate after the handshake): its streams fail with it.
+    private(set) var tlsFailure: (any Error)?
+    private var unusable = false
+    private var onUnusable: [@Sendable () -> Void] = []
+    private let idleTimeout: TimeAmount
+    private var openStreams = 0
+    private var idleTimer: Scheduled<Void>?
+    private var context: ChannelHandlerContext?
+
+    init(idleTimeout: TimeAmount) {
+        self.idleTimeout = idleTimeout
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+        startIdleTimer()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+        idleTimer?.cancel()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let frame = unwrapInboundIn(data)
+        switch frame.payload {
+        case .settings(.settings):
+            ready?(true)
+            ready = nil
+        case .goAway(let lastStreamID, _, _):
+            goAwayLastStreamID = lastStreamID
+            becomeUnusable()
+        default:
+            break
+        }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        becomeUnusable()
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A connection error (NIOHTTP2 sends GOAWAY itself), TLS or a broken socket: the connection
+        // closes, and each stream fails on its own.
+        if TLSDiagnosis.isTLSFailure(error) { tlsFailure = error }
+        context.close(promise: nil)
+    }
+
+    func whenUnusable(_ body: @escaping @Sendable () -> Void) {
+        if unusable { return body() }
+        onUnusable.append(body)
+    }
+
+    private func becomeUnusable() {
+        ready?(false)
+        ready = nil
+        guard !unusable else { return }
+        unusable = true
+        let callbacks = onUnusable
+        onUnusable = []
+        for callback in callbacks { callback() }
+    }
+
+    func streamOpened() {
+        openStreams += 1
+        idleTimer?.cancel()
+        idleTimer = nil
+    }
+
+    func streamClosed() {
+        openStreams -= 1
+        if openStreams == 0 { startIdleTimer() }
+    }
+
+    private func startIdleTimer() {
+        guard let context else { return }
+        idleTimer?.cancel()
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) { [self] in
+            guard openStreams == 0, let context = self.context else { return }
+            context.close(promise: nil)
+        }
+    }
+}

@@ -1,0 +1,186 @@
+import NIOCore
+
+/// The pool of `ReqPlanClient`: per endpoint, its HTTP/1.1 connections (idle ones, how many are
+/// open, the requests waiting for one) or its one HTTP/2 connection. Only touched under the
+/// client's lock.
+///
+/// An endpoint over TLS may answer HTTP/2 or HTTP/1.1 (ALPN). While its first connection is being
+/// made, further requests wait for it to say which, rather than each opening a connection: with
+/// HTTP/2 they all take a stream on it; with HTTP/1.1 they open their own, up to the limit.
+extension ReqPlanClient {
+    /// What a request gets from the pool.
+    enum Lease {
+        /// An idle HTTP/1.1 connection.
+        case reuse(any Channel)
+        /// Leave to open a connection (its slot is taken).
+        case connect
+        /// A stream on the endpoint's HTTP/2 connection.
+        case stream(HTTP2Connection)
+    }
+
+    struct Waiter {
+        var id: Int
+        var continuation: CheckedContinuation<Lease, any Error>
+        /// Fails the wait at the request's deadline.
+        var timer: Scheduled<Void>?
+
+        /// Ends the wait (and its deadline's timer).
+        func resume(_ result: Result<Lease, any Error>) {
+            timer?.cancel()
+            continuation.resume(with: result)
+        }
+    }
+
+    struct Host {
+        var idle: [any Channel] = []
+        /// Connections open or opening, idle ones and the HTTP/2 one included.
+        var open = 0
+        var waiters: [Waiter] = []
+        /// The HTTP/2 connection new streams go on, while it takes them.
+        var http2: HTTP2Connection?
+        /// Whether the endpoint answered HTTP/2 (nil: not known yet).
+        var speaksHTTP2: Bool?
+    }
+
+    struct Pool {
+        var hosts: [Endpoint: Host] = [:]
+        /// HTTP/2 connections that take no new streams (GOAWAY) but still finish theirs, until closed.
+        var draining: [ObjectIdentifier: HTTP2Connection] = [:]
+        var isShutDown = false
+        var nextWaiterID = 0
+
+        mutating func makeWaiterID() -> Int {
+            nextWaiterID += 1
+            return nextWaiterID
+        }
+
+        /// `body` on the host's entry, in place (a copy would copy its arrays on every change).
+        mutating func withHost<Result>(_ endpoint: Endpoint, _ body: (inout Host) -> Result) -> Result {
+            body(&hosts[endpoint, default: Host()])
+        }
+
+        /// A stream on the HTTP/2 connection, an idle connection, or leave to open one; nil when the
+        /// request must wait (the host is at its limit, or its protocol is being learnt).
+        mutating func lease(_ endpoint: Endpoint, limit: Int, mayUseHTTP2: Bool) -> Result<Lease?, Failure> {
+            if isShutDown { return .failure(.cancelled) }
+            return withHost(endpoint) { host in
+                if let http2 = host.http2 { return .success(.stream(http2)) }
+                while let channel = host.idle.popLast() {
+                    if channel.isActive { return .success(.reuse(channel)) }
+                    host.open -= 1
+                }
+                // A connection being made will say whether it speaks HTTP/2: wait for it.
+                if mayUseHTTP2, host.speaksHTTP2 != false, host.open > 0 { return .success(nil) }
+                guard host.open < limit else { return .success(nil) }
+                host.open += 1
+                return .success(.connect)
+            }
+        }
+
+        mutating func enqueue(_ waiter: Waiter, for endpoint: Endpoint) {
+            hosts[endpoint, default: Host()].waiters.append(waiter)
+        }
+
+        /// Gives a waiter its deadline's timer; false when it no longer waits.
+        mutating func attach(_ timer: Scheduled<Void>, toWaiter id: Int, of endpoint: Endpoint) -> Bool {
+            guard let index = hosts[endpoint]?.waiters.firstIndex(where: { $0.id == id }) else { return false }
+            hosts[endpoint]?.waiters[index].timer = timer
+            return true
+        }
+
+        mutating func removeWaiter(_ id: Int, of endpoint: Endpoint) -> Waiter? {
+            guard let index = hosts[endpoint]?.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+            return hosts[endpoint]?.waiters.remove(at: index)
+        }
+
+        /// A new connection came up speaking HTTP/2 (`http2`) or HTTP/1.1 (nil). The waiters it
+        /// serves: every one with HTTP/2 (a stream each); with HTTP/1.1, as many as may open a
+        /// connection of their own within `limit` (their slots taken).
+        mutating func learned(_ endpoint: Endpoint, http2: HTTP2Connection?, limit: Int) -> [Waiter] {
+            let shutDown = isShutDown
+            return withHost(endpoint) { host in
+                host.speaksHTTP2 = http2 != nil
+                if let http2 {
+                    if shutDown {
+                        http2.close()
+                        return []
+                    }
+                    host.http2 = http2
+                    defer { host.waiters = [] }
+                    return host.waiters
+                }
+                let count = min(host.waiters.count, max(0, limit - host.open))
+                host.open += count
+                defer { host.waiters.removeFirst(count) }
+                return Array(host.waiters.prefix(count))
+            }
+        }
+
+        /// The HTTP/2 connection takes no more streams (GOAWAY, or closed): its slot is free. Until
+        /// it closes, it is closed at shutdown.
+        mutating func forget(_ connection: HTTP2Connection, of endpoint: Endpoint) {
+            if connection.channel.isActive, !isShutDown { draining[ObjectIdentifier(connection)] = connection }
+            withHost(endpoint) { host in
+                guard host.http2 === connection else { return }
+                host.http2 = nil
+                host.open -= 1
+            }
+        }
+
+        /// The HTTP/2 connection closed.
+        mutating func closed(_ connection: HTTP2Connection) {
+            draining[ObjectIdentifier(connection)] = nil
+        }
+
+        /// A connection is back: to the first waiter, or idle; a closed one frees its slot.
+        mutating func release(_ channel: any Channel, of endpoint: Endpoint, kept: Bool) -> (Waiter, Lease)? {
+            let open = !isShutDown
+            return withHost(endpoint) { host in
+                if kept && open {
+                    if host.waiters.isEmpty {
+                        host.idle.append(channel)
+                        return nil
+                    }
+                    return (host.waiters.removeFirst(), .reuse(channel))
+                }
+                if kept { channel.close(promise: nil) }
+                guard !host.waiters.isEmpty else {
+                    host.open -= 1
+                    return nil
+                }
+                return (host.waiters.removeFirst(), .connect)
+            }
+        }
+
+        /// A connection could not be made: its slot goes to the first waiter (`next`), unless the
+        /// waiters were waiting to learn the endpoint's protocol from it and `failingLearners`:
+        /// then they fail with it (`failed`).
+        mutating func giveUpSlot(_ endpoint: Endpoint, failingLearners: Bool, mayUseHTTP2: Bool)
+            -> (next: Waiter?, failed: [Waiter])
+        {
+            withHost(endpoint) { host in
+                let learning = mayUseHTTP2 && host.speaksHTTP2 != false && host.http2 == nil
+                if learning && failingLearners && host.open == 1 {
+                    host.open = 0
+                    defer { host.waiters = [] }
+                    return (nil, host.waiters)
+                }
+                guard !host.waiters.isEmpty else {
+                    host.open -= 1
+                    return (nil, [])
+                }
+                return (host.waiters.removeFirst(), [])
+            }
+        }
+
+        /// Every idle connection and HTTP/2 connection to close, and the waiters to fail.
+        mutating func shutDown() -> (channels: [any Channel], waiters: [Waiter]) {
+            isShutDown = true
+            defer { hosts = [:] }
+            defer { draining = [:] }
+            let channels = hosts.values.flatMap(\.idle) + hosts.values.compactMap(\.http2?.channel)
+                + draining.values.map(\.channel)
+            return (channels, hosts.values.flatMap(\.waiters))
+        }
+    }
+}
