@@ -88,9 +88,16 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 headSent = true
                 return
             }
-            // Not sent at all: the connection (or stream) closed first.
-            let closed = error is ChannelError || error is IOError || error is NIOHTTP2Errors.StreamClosed
-            finish(context: context, .failure(closed ? ReqPlanClient.Failure.unprocessed
+            // Not sent at all: the connection (or stream) closed first, or an HTTP/2 server said
+            // GOAWAY before the stream could start.
+            let unsent = switch error {
+            case is ChannelError, is IOError, is NIOHTTP2Errors.StreamClosed, is NIOHTTP2Errors.IOOnClosedConnection,
+                 is NIOHTTP2Errors.CreatedStreamAfterGoaway, is NIOHTTP2Errors.NoStreamIDAvailable:
+                true
+            default:
+                false
+            }
+            finish(context: context, .failure(unsent ? ReqPlanClient.Failure.unprocessed
                                                      : ReqPlanClient.Failure.invalid(error)))
         }
         context.write(wrapOutboundOut(.head(exchange.head)), promise: headWritten)

@@ -8,9 +8,10 @@ import NIOHTTPCompression
 /// `HTTP2FramePayloadToHTTP1ClientCodec`, the decompressor and the same `ExchangeHandler` as an
 /// HTTP/1.1 connection.
 ///
-/// NIOHTTP2 keeps to the server's `SETTINGS_MAX_CONCURRENT_STREAMS` by holding back the streams
-/// beyond it until others close; their deadlines run meanwhile. The connection is made ready only
-/// once the server's first SETTINGS came, so that limit is known before the first stream. Flow-control
+/// The connection is made ready only once the server's first SETTINGS came, so its
+/// `SETTINGS_MAX_CONCURRENT_STREAMS` is known before the first stream: the pool gives out no more
+/// streams at once (and learns when the server changes it); NIOHTTP2 would hold back any beyond it
+/// too. Flow-control
 /// windows are large (16 MiB per stream, 64 MiB for the connection), so a large body is not held
 /// back by window updates. At a GOAWAY the connection takes no new streams (the pool forgets it);
 /// streams above the GOAWAY's last stream id, and streams the server refuses (`REFUSED_STREAM`) or
@@ -19,6 +20,8 @@ import NIOHTTPCompression
 /// the connection closes.
 final class HTTP2Connection: Sendable {
     let channel: any Channel
+    /// How many streams the server takes at once, as its first SETTINGS said (100 when it did not say).
+    let initialStreamLimit: Int
     private let multiplexer: NIOHTTP2Handler.StreamMultiplexer
     private let handler: NIOLoopBound<HTTP2ConnectionHandler>
     private let maxBodySize: Int
@@ -28,10 +31,11 @@ final class HTTP2Connection: Sendable {
     /// The connection's flow-control window.
     static let connectionWindow = 64 << 20
 
-    private init(channel: any Channel, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
+    private init(channel: any Channel, initialStreamLimit: Int, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
                  handler: NIOLoopBound<HTTP2ConnectionHandler>, maxBodySize: Int)
     {
         self.channel = channel
+        self.initialStreamLimit = initialStreamLimit
         self.multiplexer = multiplexer
         self.handler = handler
         self.maxBodySize = maxBodySize
@@ -64,20 +68,21 @@ final class HTTP2Connection: Sendable {
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHandler(http2)
         try pipeline.addHandler(handler)
-        let made = HTTP2Connection(channel: channel, multiplexer: try http2.syncMultiplexer(), handler: bound,
-                                   maxBodySize: maxBodySize)
-        handler.ready = { succeeded in
-            if succeeded { ready.succeed(made) } else { ready.fail(Failure.closed(early: true)) }
+        let multiplexer = try http2.syncMultiplexer()
+        handler.ready = { limit in
+            guard let limit else { return ready.fail(Failure.closed(early: true)) }
+            ready.succeed(HTTP2Connection(channel: channel, initialStreamLimit: limit, multiplexer: multiplexer,
+                                          handler: bound, maxBodySize: maxBodySize))
         }
     }
 
     typealias Failure = ReqPlanClient.Failure
 
-    /// Calls `body` once, on the event loop, when the connection takes no more streams (GOAWAY
-    /// received, or closed).
-    func whenUnusable(_ body: @escaping @Sendable () -> Void) {
+    /// Calls `limitChanged` on the event loop when the server changes how many streams it takes at
+    /// once, and `unusable` once when the connection takes no more streams (GOAWAY received, or closed).
+    func observe(limitChanged: @escaping @Sendable (Int) -> Void, unusable: @escaping @Sendable () -> Void) {
         handler.eventLoop.execute { [handler] in
-            handler.value.whenUnusable(body)
+            handler.value.observe(limitChanged: limitChanged, unusable: unusable)
         }
     }
 
@@ -144,15 +149,19 @@ final class HTTP2Connection: Sendable {
 final class HTTP2ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
 
-    /// Called once: true at the server's first SETTINGS, false if the connection ends before.
-    var ready: ((Bool) -> Void)?
+    /// Called once: at the server's first SETTINGS with its stream limit, or with nil if the
+    /// connection ends before.
+    var ready: ((Int?) -> Void)?
     /// The last stream the server said it processes or may process (GOAWAY), once it said so.
     private(set) var goAwayLastStreamID: HTTP2StreamID?
     /// The TLS failure the connection ended with, if it did (a TLS 1.3 server checks a client
     /// certificate after the handshake): its streams fail with it.
     private(set) var tlsFailure: (any Error)?
     private var unusable = false
-    private var onUnusable: [@Sendable () -> Void] = []
+    private var onUnusable: (@Sendable () -> Void)?
+    private var onLimitChanged: (@Sendable (Int) -> Void)?
+    /// The server's stream limit while it has not announced one (NIOHTTP2 assumes the same).
+    static let defaultStreamLimit = 100
     private let idleTimeout: TimeAmount
     private var openStreams = 0
     private var idleTimer: Scheduled<Void>?
@@ -175,9 +184,14 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let frame = unwrapInboundIn(data)
         switch frame.payload {
-        case .settings(.settings):
-            ready?(true)
-            ready = nil
+        case .settings(.settings(let settings)):
+            let limit = settings.last { $0.parameter == .maxConcurrentStreams }.map(\.value)
+            if let ready {
+                self.ready = nil
+                ready(limit ?? Self.defaultStreamLimit)
+            } else if let limit {
+                onLimitChanged?(limit)
+            }
         case .goAway(let lastStreamID, _, _):
             goAwayLastStreamID = lastStreamID
             becomeUnusable()
@@ -193,25 +207,27 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        // A connection error (NIOHTTP2 sends GOAWAY itself), TLS or a broken socket: the connection
-        // closes, and each stream fails on its own.
+        // NIOHTTP2 reports a stream's error here too, and closes the connection itself on a
+        // connection error (after its GOAWAY), as NIOSSL does on a TLS failure and SwiftNIO on a
+        // broken socket: nothing to close here. The streams fail on their own.
         if TLSDiagnosis.isTLSFailure(error) { tlsFailure = error }
-        context.close(promise: nil)
     }
 
-    func whenUnusable(_ body: @escaping @Sendable () -> Void) {
-        if unusable { return body() }
-        onUnusable.append(body)
+    func observe(limitChanged: @escaping @Sendable (Int) -> Void, unusable: @escaping @Sendable () -> Void) {
+        onLimitChanged = limitChanged
+        if self.unusable { return unusable() }
+        onUnusable = unusable
     }
 
     private func becomeUnusable() {
-        ready?(false)
+        ready?(nil)
         ready = nil
+        onLimitChanged = nil
         guard !unusable else { return }
         unusable = true
-        let callbacks = onUnusable
-        onUnusable = []
-        for callback in callbacks { callback() }
+        let callback = onUnusable
+        onUnusable = nil
+        callback?()
     }
 
     func streamOpened() {

@@ -1,12 +1,17 @@
 import NIOCore
 
 /// The pool of `ReqPlanClient`: per endpoint, its HTTP/1.1 connections (idle ones, how many are
-/// open, the requests waiting for one) or its one HTTP/2 connection. Only touched under the
-/// client's lock.
+/// open, the requests waiting for one) or its one HTTP/2 connection and how many of its streams are
+/// in use. Only touched under the client's lock.
 ///
 /// An endpoint over TLS may answer HTTP/2 or HTTP/1.1 (ALPN). While its first connection is being
 /// made, further requests wait for it to say which, rather than each opening a connection: with
-/// HTTP/2 they all take a stream on it; with HTTP/1.1 they open their own, up to the limit.
+/// HTTP/2 they take a stream on it; with HTTP/1.1 they open their own, up to the limit.
+///
+/// An HTTP/2 connection takes as many streams at once as the server allows
+/// (`SETTINGS_MAX_CONCURRENT_STREAMS`, 100 when it does not say); further requests wait in the queue
+/// for a stream to end. So at a GOAWAY only the streams in flight can be above its last stream, and
+/// the queue goes to the next connection.
 extension ReqPlanClient {
     /// What a request gets from the pool.
     enum Lease {
@@ -38,6 +43,9 @@ extension ReqPlanClient {
         var waiters: [Waiter] = []
         /// The HTTP/2 connection new streams go on, while it takes them.
         var http2: HTTP2Connection?
+        /// Streams of `http2` in use, and how many it takes at once.
+        var streamsInUse = 0
+        var streamLimit = 0
         /// Whether the endpoint answered HTTP/2 (nil: not known yet).
         var speaksHTTP2: Bool?
     }
@@ -64,7 +72,11 @@ extension ReqPlanClient {
         mutating func lease(_ endpoint: Endpoint, limit: Int, mayUseHTTP2: Bool) -> Result<Lease?, Failure> {
             if isShutDown { return .failure(.cancelled) }
             return withHost(endpoint) { host in
-                if let http2 = host.http2 { return .success(.stream(http2)) }
+                if let http2 = host.http2 {
+                    guard host.streamsInUse < host.streamLimit else { return .success(nil) }
+                    host.streamsInUse += 1
+                    return .success(.stream(http2))
+                }
                 while let channel = host.idle.popLast() {
                     if channel.isActive { return .success(.reuse(channel)) }
                     host.open -= 1
@@ -93,9 +105,10 @@ extension ReqPlanClient {
             return hosts[endpoint]?.waiters.remove(at: index)
         }
 
-        /// A new connection came up speaking HTTP/2 (`http2`) or HTTP/1.1 (nil). The waiters it
-        /// serves: every one with HTTP/2 (a stream each); with HTTP/1.1, as many as may open a
-        /// connection of their own within `limit` (their slots taken).
+        /// A new connection came up speaking HTTP/2 (`http2`, its first stream taken by the request
+        /// that opened it) or HTTP/1.1 (nil). The waiters it serves: with HTTP/2, as many as it has
+        /// streams for (a stream each); with HTTP/1.1, as many as may open a connection of their own
+        /// within `limit` (their slots taken).
         mutating func learned(_ endpoint: Endpoint, http2: HTTP2Connection?, limit: Int) -> [Waiter] {
             let shutDown = isShutDown
             return withHost(endpoint) { host in
@@ -106,8 +119,9 @@ extension ReqPlanClient {
                         return []
                     }
                     host.http2 = http2
-                    defer { host.waiters = [] }
-                    return host.waiters
+                    host.streamLimit = http2.initialStreamLimit
+                    host.streamsInUse = 1
+                    return Self.grantStreams(&host)
                 }
                 let count = min(host.waiters.count, max(0, limit - host.open))
                 host.open += count
@@ -116,14 +130,51 @@ extension ReqPlanClient {
             }
         }
 
-        /// The HTTP/2 connection takes no more streams (GOAWAY, or closed): its slot is free. Until
-        /// it closes, it is closed at shutdown.
-        mutating func forget(_ connection: HTTP2Connection, of endpoint: Endpoint) {
-            if connection.channel.isActive, !isShutDown { draining[ObjectIdentifier(connection)] = connection }
+        /// Streams for the first waiters, while the HTTP/2 connection has some free.
+        private static func grantStreams(_ host: inout Host) -> [Waiter] {
+            let count = min(host.waiters.count, max(0, host.streamLimit - host.streamsInUse))
+            host.streamsInUse += count
+            defer { host.waiters.removeFirst(count) }
+            return Array(host.waiters.prefix(count))
+        }
+
+        /// A stream of `connection` ended: to the first waiter, or free. Nil when nobody gets it
+        /// (or the connection takes no more streams).
+        mutating func streamEnded(on connection: HTTP2Connection, of endpoint: Endpoint) -> Waiter? {
             withHost(endpoint) { host in
-                guard host.http2 === connection else { return }
+                guard host.http2 === connection else { return nil }
+                if host.streamsInUse <= host.streamLimit, !host.waiters.isEmpty { return host.waiters.removeFirst() }
+                host.streamsInUse -= 1
+                return nil
+            }
+        }
+
+        /// The server changed how many streams `connection` takes at once: the waiters that get one now.
+        mutating func streamLimitChanged(to limit: Int, on connection: HTTP2Connection, of endpoint: Endpoint)
+            -> [Waiter]
+        {
+            withHost(endpoint) { host in
+                guard host.http2 === connection else { return [] }
+                host.streamLimit = limit
+                return Self.grantStreams(&host)
+            }
+        }
+
+        /// The HTTP/2 connection takes no more streams (GOAWAY, or closed): its slot is free, and the
+        /// first waiter, if any, opens the next connection (the others wait to learn its protocol).
+        /// Until it closes, it is closed at shutdown.
+        mutating func forget(_ connection: HTTP2Connection, of endpoint: Endpoint) -> Waiter? {
+            if connection.channel.isActive, !isShutDown { draining[ObjectIdentifier(connection)] = connection }
+            return withHost(endpoint) { host in
+                guard host.http2 === connection else { return nil }
                 host.http2 = nil
-                host.open -= 1
+                host.streamsInUse = 0
+                host.streamLimit = 0
+                guard !host.waiters.isEmpty else {
+                    host.open -= 1
+                    return nil
+                }
+                return host.waiters.removeFirst()
             }
         }
 

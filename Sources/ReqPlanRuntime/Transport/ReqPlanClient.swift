@@ -137,6 +137,10 @@ final class ReqPlanClient: Sendable {
                         throw error
                     }
                 case .http2(let connection):
+                    defer {
+                        pool.withLockedValue { $0.streamEnded(on: connection, of: request.endpoint) }?
+                            .resume(.success(.stream(connection)))
+                    }
                     return try await connection.exchange(request, deadline: deadline)
                 }
             } catch {
@@ -236,9 +240,12 @@ final class ReqPlanClient: Sendable {
                     $0.learned(endpoint, http2: http2, limit: settings.connectionsPerHost)
                 }
                 for waiter in granted { waiter.resume(.success(.stream(http2))) }
-                // Gone for new streams at GOAWAY or when it closes; the next request opens another.
-                http2.whenUnusable { [self] in
-                    pool.withLockedValue { $0.forget(http2, of: endpoint) }
+                http2.observe { [self] limit in
+                    let granted = pool.withLockedValue { $0.streamLimitChanged(to: limit, on: http2, of: endpoint) }
+                    for waiter in granted { waiter.resume(.success(.stream(http2))) }
+                } unusable: { [self] in
+                    // Gone for new streams at GOAWAY or when it closes: the next request opens another.
+                    pool.withLockedValue { $0.forget(http2, of: endpoint) }?.resume(.success(.connect))
                 }
                 http2.channel.closeFuture.whenComplete { [self] _ in
                     pool.withLockedValue { $0.closed(http2) }
