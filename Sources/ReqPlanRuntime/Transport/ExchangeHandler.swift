@@ -102,7 +102,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         context.write(wrapOutboundOut(.head(exchange.head)), promise: headWritten)
         if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
-        context.write(wrapOutboundOut(.end(nil)), promise: promise)
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        // The exchange reached the handler: its outcome goes to its own promise from here on.
+        promise?.succeed()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -156,7 +158,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         guard promise != nil else { return context.close(promise: nil) }
         let failure: ReqPlanClient.Failure
         switch error {
-        case is NIOHTTPDecompression.DecompressionError, is HTTPParserError:
+        case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError,
+            is HTTPParserError:
             failure = .invalid(error)
         case _ where TLSDiagnosis.isTLSFailure(error):
             // After the handshake: a TLS 1.3 server checks the client certificate only then.

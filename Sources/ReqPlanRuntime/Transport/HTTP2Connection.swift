@@ -1,12 +1,11 @@
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
-import NIOHTTPCompression
 
 /// One HTTP/2 connection of `ReqPlanClient`: every exchange with its endpoint goes on it, each on a
 /// stream of its own (NIOHTTP2's inline stream multiplexer), whose pipeline is NIOHTTP2's
-/// `HTTP2FramePayloadToHTTP1ClientCodec`, the decompressor and the same `ExchangeHandler` as an
-/// HTTP/1.1 connection.
+/// `HTTP2FramePayloadToHTTP1ClientCodec`, the decompressor (`ResponseDecompression`) and the same
+/// `ExchangeHandler` as an HTTP/1.1 connection.
 ///
 /// The connection is made ready only once the server's first SETTINGS came, so its
 /// `SETTINGS_MAX_CONCURRENT_STREAMS` is known before the first stream: the pool gives out no more
@@ -66,6 +65,7 @@ final class HTTP2Connection: Sendable {
             pushed.eventLoop.makeFailedFuture(ChannelError.operationUnsupported)
         }
         let pipeline = channel.pipeline.syncOperations
+        try pipeline.addHandler(FlushCoalescingHandler())
         try pipeline.addHandler(http2)
         try pipeline.addHandler(handler)
         let multiplexer = try http2.syncMultiplexer()
@@ -104,19 +104,14 @@ final class HTTP2Connection: Sendable {
             stream.eventLoop.makeCompletedFuture {
                 let pipeline = stream.pipeline.syncOperations
                 try pipeline.addHandler(HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: .https))
-                try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(100)))
+                try pipeline.addHandler(ResponseDecompression())
                 try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize, connection: handler.value))
+                // Goes out when the stream is activated, right after this.
+                pipeline.writeAndFlush(NIOAny(exchange), promise: nil)
             }
         }
-        opened.futureResult.whenComplete { result in
-            switch result {
-            case .success(let stream):
-                // A write to a stream that closed meanwhile never reaches the handler: nothing was sent.
-                stream.writeAndFlush(exchange).whenFailure { _ in promise.fail(Failure.unprocessed) }
-            case .failure:
-                promise.fail(Failure.unprocessed)
-            }
-        }
+        // A stream that could not be opened sent nothing.
+        opened.futureResult.whenFailure { _ in promise.fail(Failure.unprocessed) }
         do {
             return try await withTaskCancellationHandler {
                 try await promise.futureResult.get()
@@ -247,6 +242,23 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
         idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: idleTimeout) { [self] in
             guard openStreams == 0, let context = self.context else { return }
             context.close(promise: nil)
+        }
+    }
+}
+
+/// Between TLS and HTTP/2: a flush waits for the event loop's other queued work, so the requests
+/// that reach the connection in one turn of the loop (each its own stream, each flushed) leave in
+/// one TLS record and one write, as curl sends them, instead of one each.
+private final class FlushCoalescingHandler: ChannelOutboundHandler {
+    typealias OutboundIn = NIOAny
+    private var flushPending = false
+
+    func flush(context: ChannelHandlerContext) {
+        guard !flushPending else { return }
+        flushPending = true
+        context.eventLoop.assumeIsolated().execute { [self] in
+            flushPending = false
+            context.flush()
         }
     }
 }

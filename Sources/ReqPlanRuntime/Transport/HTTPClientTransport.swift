@@ -171,9 +171,12 @@ public struct HTTPClientTransport: Transport {
         guard let target = RequestTarget(request.url) else { throw .invalidURL(request.host) }
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
                                    uri: target.path)
-        head.headers.reserveCapacity(request.headers.count + 2)
+        head.headers.reserveCapacity(request.headers.count + 3)
         if request.header("host") == nil { head.headers.add(name: "Host", value: target.hostHeader) }
         try RequestFraming.add(request, to: &head.headers)
+        if !head.headers.contains(name: "accept-encoding") {
+            head.headers.add(name: "Accept-Encoding", value: ResponseDecompression.acceptEncoding)
+        }
         var outgoing = ReqPlanClient.Request(endpoint: target.endpoint, head: head, body: request.body,
                                              idempotent: request.method.isIdempotent)
         if let proxy { Self.throughProxy(&outgoing, target: target, proxy: proxy) }

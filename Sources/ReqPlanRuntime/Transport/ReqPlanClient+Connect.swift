@@ -1,7 +1,6 @@
 import NIOCore
 import NIOExtras
 import NIOHTTP1
-import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
 import NIOTLS
@@ -87,7 +86,7 @@ extension ReqPlanClient {
     static func addHTTP1(to channel: any Channel, maxBodySize: Int, idleTimeout: TimeAmount) throws {
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHTTPClientHandlers()
-        try pipeline.addHandler(NIOHTTPResponseDecompressor(limit: .ratio(100)))
+        try pipeline.addHandler(ResponseDecompression())
         try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize, idleTimeout: idleTimeout))
     }
 

@@ -10,7 +10,7 @@ import NIOSSL
 /// chooses it through ALPN (one connection carrying every exchange, a stream each).
 ///
 /// It is made of SwiftNIO's libraries, not hand-written protocol code: NIOHTTP1's codec,
-/// NIOHTTPCompression's decompressor, NIOSSL's `NIOSSLClientHandler`, NIOHTTP2's handler and stream
+/// NIOHTTPCompression's decompressor (added when a response is compressed), NIOSSL's `NIOSSLClientHandler`, NIOHTTP2's handler and stream
 /// multiplexer with `HTTP2FramePayloadToHTTP1ClientCodec` (so one `ExchangeHandler` serves both
 /// versions), and swift-nio-extras' `NIOHTTP1ProxyConnectHandler` for `CONNECT` tunnels. It exists
 /// for speed: it takes about half the CPU of AsyncHTTPClient per request (BENCHMARKS.md, "One
