@@ -21,7 +21,8 @@ struct Exchange: Sendable {
 /// One timer per connection serves both the exchange's deadline and the idle expiry, and is moved
 /// only when it would fire too late: a run of requests whose deadlines (or idle periods) end later
 /// than the timer's time leaves it alone, and when it fires it is set again for whatever is then
-/// due. So a busy connection schedules no timer per request.
+/// due. So a busy connection schedules no timer per request. An HTTP/2 stream's deadline is kept
+/// by its connection's handler, with one such timer for all its streams.
 final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias OutboundIn = Exchange
@@ -78,7 +79,13 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         bodiless = exchange.head.method == .HEAD
         idleSince = nil
         deadline = exchange.deadline
-        if let deadline = exchange.deadline { setTimer(context: context, due: deadline) }
+        if let deadline = exchange.deadline {
+            if let connection {
+                connection.watch(self, context: context, until: deadline)
+            } else {
+                setTimer(context: context, due: deadline)
+            }
+        }
         // A write fails when the connection closed meanwhile (nothing of the response came), or
         // when NIO refuses a header (the transport checks them first).
         headSent = false
@@ -187,6 +194,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     {
         guard let promise else { return }
         self.promise = nil
+        if deadline != nil { connection?.unwatch(self) }
         deadline = nil
         head = nil
         body = []
@@ -213,6 +221,11 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             timerDue = nil
             timerFired(context: context)
         }
+    }
+
+    /// The exchange's deadline passed (an HTTP/2 stream's, told by its connection).
+    func deadlinePassed(context: ChannelHandlerContext) {
+        finish(context: context, .failure(ReqPlanClient.Failure.timeout))
     }
 
     /// Fails an exchange past its deadline, closes a connection idle too long, or sets the timer

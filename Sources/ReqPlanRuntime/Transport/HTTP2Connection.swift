@@ -139,8 +139,9 @@ final class HTTP2Connection: Sendable {
 
 /// The last handler of an HTTP/2 connection's own pipeline: learns when the connection is ready (the
 /// server's SETTINGS) and when it stops taking streams (GOAWAY, closed), remembers the GOAWAY's last
-/// stream id for the streams to read, and closes the connection when no stream has been open for
-/// the idle timeout.
+/// stream id for the streams to read, keeps the deadlines of the exchanges on its streams (one timer
+/// for all of them, moved only when it would fire too late, as `ExchangeHandler` does for an HTTP/1.1
+/// connection), and closes the connection when no stream has been open for the idle timeout.
 final class HTTP2ConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = HTTP2Frame
 
@@ -161,6 +162,11 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
     private var openStreams = 0
     private var idleTimer: Scheduled<Void>?
     private var context: ChannelHandlerContext?
+    /// The exchanges on streams with a deadline, and the one timer that fails those past it.
+    private var deadlines: [ObjectIdentifier: (deadline: NIODeadline, exchange: ExchangeHandler,
+                                               context: ChannelHandlerContext)] = [:]
+    private var deadlineTimer: Scheduled<Void>?
+    private var deadlineTimerDue: NIODeadline?
 
     init(idleTimeout: TimeAmount) {
         self.idleTimeout = idleTimeout
@@ -174,6 +180,8 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
     func handlerRemoved(context: ChannelHandlerContext) {
         self.context = nil
         idleTimer?.cancel()
+        deadlineTimer?.cancel()
+        deadlines = [:]
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -223,6 +231,31 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
         let callback = onUnusable
         onUnusable = nil
         callback?()
+    }
+
+    /// Fails `exchange` (on `context`, its stream's) at `deadline` unless it ends first (`unwatch`).
+    func watch(_ exchange: ExchangeHandler, context: ChannelHandlerContext, until deadline: NIODeadline) {
+        deadlines[ObjectIdentifier(exchange)] = (deadline, exchange, context)
+        if let deadlineTimerDue, deadlineTimerDue <= deadline { return }
+        setDeadlineTimer(due: deadline)
+    }
+
+    func unwatch(_ exchange: ExchangeHandler) {
+        deadlines[ObjectIdentifier(exchange)] = nil
+    }
+
+    private func setDeadlineTimer(due: NIODeadline) {
+        guard let context else { return }
+        deadlineTimer?.cancel()
+        deadlineTimerDue = due
+        deadlineTimer = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
+            deadlineTimer = nil
+            deadlineTimerDue = nil
+            let now = NIODeadline.now()
+            let passed = deadlines.values.filter { $0.deadline <= now }
+            for watched in passed { watched.exchange.deadlinePassed(context: watched.context) }
+            if let next = deadlines.values.lazy.map(\.deadline).min() { setDeadlineTimer(due: next) }
+        }
     }
 
     func streamOpened() {
