@@ -38,6 +38,11 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let connection: HTTP2ConnectionHandler?
     /// Whether the request's head went out (an HTTP/2 stream's may wait for the server's stream limit).
     private var headSent = false
+    /// The TLS failure the connection met, if it did: after the handshake, a TLS 1.3 server checks a
+    /// client certificate and may end the connection between exchanges (an HTTP/2 stream's is its
+    /// connection's).
+    var tlsFailure: (any Error)? { ownTLSFailure ?? connection?.tlsFailure }
+    private var ownTLSFailure: (any Error)?
     private var promise: EventLoopPromise<ReqPlanClient.Response>?
     /// The exchange's deadline, while there is one.
     private var deadline: NIODeadline?
@@ -148,7 +153,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // connection closed was not sent.
         let unsent = connection != nil && !headSent
         let failure: ReqPlanClient.Failure
-        if let tls = connection?.tlsFailure {
+        if let tls = tlsFailure {
             failure = .tls(tls)
         } else {
             failure = unsent ? .unprocessed : .closed(early: !receivedAny)
@@ -160,6 +165,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if TLSDiagnosis.isTLSFailure(error) { ownTLSFailure = error }
         // Between exchanges (an unsolicited response, a reset while idle) the connection is
         // closed, so the pool drops it.
         guard promise != nil else { return context.close(promise: nil) }

@@ -110,8 +110,10 @@ final class HTTP2Connection: Sendable {
                 pipeline.writeAndFlush(NIOAny(exchange), promise: nil)
             }
         }
-        // A stream that could not be opened sent nothing.
-        opened.futureResult.whenFailure { _ in promise.fail(Failure.unprocessed) }
+        // A stream that could not be opened sent nothing, unless the connection's TLS failed.
+        opened.futureResult.whenFailure { [handler] _ in
+            promise.fail(handler.value.tlsFailure.map(Failure.tls) ?? Failure.unprocessed)
+        }
         do {
             return try await withTaskCancellationHandler {
                 try await promise.futureResult.get()
@@ -285,13 +287,18 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
 private final class FlushCoalescingHandler: ChannelOutboundHandler {
     typealias OutboundIn = NIOAny
     private var flushPending = false
+    private var removed = false
 
     func flush(context: ChannelHandlerContext) {
         guard !flushPending else { return }
         flushPending = true
         context.eventLoop.assumeIsolated().execute { [self] in
             flushPending = false
-            context.flush()
+            if !removed { context.flush() }
         }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        removed = true
     }
 }

@@ -57,7 +57,7 @@ extension ReqPlanClient {
                     ready.fail(Failure.connect(error))
                 }
             case .success(let channel):
-                if plain { return ready.succeed(.http1(channel)) }
+                if plain { return ready.completeWith(Result { .http1(try HTTP1Connection(channel)) }) }
                 let setup = Setup(channel: channel, endpoint: endpoint, deadline: setupDeadline,
                                   deadlineFirst: deadlineFirst, maxBodySize: maxBodySize,
                                   idleTimeout: idleTimeout, ready: ready)
@@ -168,7 +168,7 @@ extension ReqPlanClient {
                 case .success:
                     do {
                         try ReqPlanClient.addHTTP1(to: channel, maxBodySize: maxBodySize, idleTimeout: idleTimeout)
-                        ready.succeed(.http1(channel))
+                        ready.succeed(.http1(try HTTP1Connection(channel)))
                     } catch {
                         ready.fail(Failure.invalid(error))
                     }

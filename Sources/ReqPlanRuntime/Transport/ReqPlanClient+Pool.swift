@@ -16,7 +16,7 @@ extension ReqPlanClient {
     /// What a request gets from the pool.
     enum Lease {
         /// An idle HTTP/1.1 connection.
-        case reuse(any Channel)
+        case reuse(HTTP1Connection)
         /// Leave to open a connection (its slot is taken).
         case connect
         /// A stream on the endpoint's HTTP/2 connection.
@@ -37,7 +37,7 @@ extension ReqPlanClient {
     }
 
     struct Host {
-        var idle: [any Channel] = []
+        var idle: [HTTP1Connection] = []
         /// Connections open or opening, idle ones and the HTTP/2 one included.
         var open = 0
         var waiters: [Waiter] = []
@@ -77,8 +77,8 @@ extension ReqPlanClient {
                     host.streamsInUse += 1
                     return .success(.stream(http2))
                 }
-                while let channel = host.idle.popLast() {
-                    if channel.isActive { return .success(.reuse(channel)) }
+                while let connection = host.idle.popLast() {
+                    if connection.channel.isActive { return .success(.reuse(connection)) }
                     host.open -= 1
                 }
                 // A connection being made will say whether it speaks HTTP/2: wait for it.
@@ -184,17 +184,17 @@ extension ReqPlanClient {
         }
 
         /// A connection is back: to the first waiter, or idle; a closed one frees its slot.
-        mutating func release(_ channel: any Channel, of endpoint: Endpoint, kept: Bool) -> (Waiter, Lease)? {
+        mutating func release(_ connection: HTTP1Connection, of endpoint: Endpoint, kept: Bool) -> (Waiter, Lease)? {
             let open = !isShutDown
             return withHost(endpoint) { host in
                 if kept && open {
                     if host.waiters.isEmpty {
-                        host.idle.append(channel)
+                        host.idle.append(connection)
                         return nil
                     }
-                    return (host.waiters.removeFirst(), .reuse(channel))
+                    return (host.waiters.removeFirst(), .reuse(connection))
                 }
-                if kept { channel.close(promise: nil) }
+                if kept { connection.channel.close(promise: nil) }
                 guard !host.waiters.isEmpty else {
                     host.open -= 1
                     return nil
@@ -229,7 +229,7 @@ extension ReqPlanClient {
             isShutDown = true
             defer { hosts = [:] }
             defer { draining = [:] }
-            let channels = hosts.values.flatMap(\.idle) + hosts.values.compactMap(\.http2?.channel)
+            let channels = hosts.values.flatMap { $0.idle.map(\.channel) } + hosts.values.compactMap(\.http2?.channel)
                 + draining.values.map(\.channel)
             return (channels, hosts.values.flatMap(\.waiters))
         }

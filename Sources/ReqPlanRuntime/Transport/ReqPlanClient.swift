@@ -126,14 +126,14 @@ final class ReqPlanClient: Sendable {
             let (connection, reused) = try await acquire(request.endpoint, deadline: deadline)
             do throws(Failure) {
                 switch connection {
-                case .http1(let channel):
+                case .http1(let connection):
                     do throws(Failure) {
-                        let response = try await exchange(on: channel, request, deadline: deadline)
+                        let response = try await exchange(on: connection, request, deadline: deadline)
                         let reusable = request.viaProxy ? response.head.announcesKeepAlive : response.head.isKeepAlive
-                        release(channel, of: request.endpoint, reusable: reusable)
+                        release(connection, of: request.endpoint, reusable: reusable)
                         return response
                     } catch {
-                        release(channel, of: request.endpoint, reusable: false)
+                        release(connection, of: request.endpoint, reusable: false)
                         throw error
                     }
                 case .http2(let connection):
@@ -160,14 +160,18 @@ final class ReqPlanClient: Sendable {
 
     // MARK: - One HTTP/1.1 exchange
 
-    private func exchange(on channel: any Channel, _ request: Request, deadline: NIODeadline?)
+    private func exchange(on connection: HTTP1Connection, _ request: Request, deadline: NIODeadline?)
         async throws(Failure) -> Response
     {
+        let channel = connection.channel
         let promise = channel.eventLoop.makePromise(of: Response.self)
         let exchange = Exchange(head: request.head, body: request.body.map { ByteBuffer(bytes: $0) },
                                 deadline: deadline, promise: promise)
-        // A write to a channel that closed meanwhile never reaches the handler: nothing was sent.
-        channel.writeAndFlush(exchange).whenFailure { _ in promise.fail(Failure.unprocessed) }
+        // A write to a channel that closed meanwhile never reaches the handler: nothing was sent,
+        // unless TLS failed after the handshake (a TLS 1.3 server checks a client certificate then).
+        channel.writeAndFlush(exchange).whenFailure { [handler = connection.handler] _ in
+            promise.fail(handler.value.tlsFailure.map(Failure.tls) ?? Failure.unprocessed)
+        }
         do {
             return try await withTaskCancellationHandler {
                 try await promise.futureResult.get()
@@ -181,10 +185,23 @@ final class ReqPlanClient: Sendable {
 
     // MARK: - Connections
 
+    /// An HTTP/1.1 connection: its channel and its last handler.
+    struct HTTP1Connection: Sendable {
+        let channel: any Channel
+        let handler: NIOLoopBound<ExchangeHandler>
+
+        /// The connection on `channel`, whose pipeline ends with an `ExchangeHandler` (on its event loop).
+        init(_ channel: any Channel) throws {
+            self.channel = channel
+            handler = NIOLoopBound(try channel.pipeline.syncOperations.handler(type: ExchangeHandler.self),
+                                   eventLoop: channel.eventLoop)
+        }
+    }
+
     /// A connection that can carry an exchange.
     enum Connection: Sendable {
         /// An HTTP/1.1 connection, leased to one exchange until released.
-        case http1(any Channel)
+        case http1(HTTP1Connection)
         /// An HTTP/2 connection, shared: each exchange opens a stream on it.
         case http2(HTTP2Connection)
     }
@@ -205,8 +222,8 @@ final class ReqPlanClient: Sendable {
             lease = try await waitForLease(endpoint, deadline: deadline)
         }
         switch lease {
-        case .reuse(let channel):
-            return (.http1(channel), true)
+        case .reuse(let connection):
+            return (.http1(connection), true)
         case .stream(let connection):
             return (.http2(connection), true)
         case .connect:
@@ -284,10 +301,10 @@ final class ReqPlanClient: Sendable {
         }
     }
 
-    private func release(_ channel: any Channel, of endpoint: Endpoint, reusable: Bool) {
-        let keep = reusable && channel.isActive
-        if !keep { channel.close(promise: nil) }
-        guard let (waiter, lease) = pool.withLockedValue({ $0.release(channel, of: endpoint, kept: keep) }) else {
+    private func release(_ connection: HTTP1Connection, of endpoint: Endpoint, reusable: Bool) {
+        let keep = reusable && connection.channel.isActive
+        if !keep { connection.channel.close(promise: nil) }
+        guard let (waiter, lease) = pool.withLockedValue({ $0.release(connection, of: endpoint, kept: keep) }) else {
             return
         }
         waiter.resume(.success(lease))
