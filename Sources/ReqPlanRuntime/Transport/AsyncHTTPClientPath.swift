@@ -58,12 +58,27 @@ final class AsyncHTTPClientPath: Sendable {
         }
     }
 
+    /// How long `shutdown()` waits for a client to shut down.
+    static let shutdownLimit = TimeAmount.seconds(2)
+
+    /// Shuts the clients down, waiting at most `shutdownLimit` for each. AsyncHTTPClient 1.37.0's
+    /// shutdown sometimes never returns after HTTP/2 connections to two names of one server
+    /// (`127.0.0.1` and `localhost`; every request answered, yet in one run in 5 to 40 of
+    /// `WireTests.redirectsAcrossHostsDropCredentialsOverTheNetwork` the test hung there): a run must
+    /// not hang on it, so it is left to finish in the background.
     func shutdown() async {
         let clients = state.withLockedValue { state in
             state.closed = true
             return [state.direct].compactMap { $0 } + state.proxied.values
         }
-        for client in clients { try? await client.shutdown() }
+        for client in clients {
+            let loop = client.eventLoopGroup.any()
+            let done = loop.makePromise(of: Void.self)
+            client.shutdown().whenComplete { _ in done.succeed() }
+            let limit = loop.scheduleTask(in: Self.shutdownLimit) { done.succeed() }
+            try? await done.futureResult.get()
+            limit.cancel()
+        }
     }
 }
 
