@@ -36,7 +36,7 @@ let package = Package(
             dependencies: ["ReqPlanSyntax"]
         ),
         // The executor (structured concurrency) over a Transport; the HTTP transport (reqplan's own
-        // HTTP/1.1 client over SwiftNIO for http://, AsyncHTTPClient for https://).
+        // client over SwiftNIO, HTTP/1.1 and HTTP/2, and AsyncHTTPClient as the library path).
         .target(
             name: "ReqPlanRuntime",
             dependencies: [
@@ -48,6 +48,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),

@@ -63,6 +63,12 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Private key (unencrypted PEM) of --cert, if not in its file.", valueName: "file"))
     var key: String?
 
+    @Option(name: .customLong("http-client"),
+            help: ArgumentHelp("The HTTP client: reqplan (its own, the default) or asynchttpclient (the library "
+                               + "fallback, should reqplan's client misbehave against some server).",
+                               valueName: "client"))
+    var httpClient: HTTPClientTransport.Client = .reqplan
+
     @Flag(name: .customLong("allow-files-outside"), help: "Let request files come from outside the plan's folder.")
     var allowFilesOutside = false
 
@@ -142,6 +148,7 @@ struct RunCommand: AsyncParsableCommand {
         var transportConfiguration = HTTPClientTransport.Configuration()
         transportConfiguration.verifyCertificates = !insecure
         transportConfiguration.followRedirects = !noFollowRedirects
+        transportConfiguration.client = httpClient
         if let timeout = connectTimeout.flatMap({ try? PlanDuration.parse($0) }) {
             transportConfiguration.connectTimeout = timeout.duration
         }
@@ -245,3 +252,5 @@ struct RunCommand: AsyncParsableCommand {
         return written
     }
 }
+
+extension HTTPClientTransport.Client: ExpressibleByArgument {}

@@ -3,7 +3,8 @@ import ReqPlanDemoAPI
 import ReqPlanTestSupport
 import Testing
 
-/// `reqplan run`'s transport options, end to end: `--connect-timeout` and `--no-follow-redirects`.
+/// `reqplan run`'s transport options, end to end: `--connect-timeout`, `--no-follow-redirects` and
+/// `--http-client`.
 @Suite struct TransportOptionTests {
     static let redirectPlan = """
         reqplan: 1
@@ -49,5 +50,22 @@ import Testing
         let result = try CommandRunner.run(["run", file.path, "--connect-timeout", value])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--connect-timeout must be a duration such as 5s or 500ms"), "\(result.stderr)")
+    }
+
+    @Test(arguments: ["reqplan", "asynchttpclient"]) func eitherHTTPClientRunsThePlan(_ client: String) async throws {
+        let file = try CommandRunner.temporaryPlan(Self.redirectPlan)
+        try await DemoAPI.withServer(tls: true) { base in
+            let result = try await CommandRunner.run(
+                ["run", file.path, "--input", "base_url=\(base)", "--insecure", "--no-follow-redirects",
+                 "--http-client", client], within: .seconds(30))
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        }
+    }
+
+    @Test func anUnknownHTTPClientIsAUsageError() throws {
+        let file = try CommandRunner.temporaryPlan(Self.redirectPlan)
+        let result = try CommandRunner.run(["run", file.path, "--http-client", "curl"])
+        #expect(result.status == 64)
+        #expect(result.stderr.contains("reqplan") && result.stderr.contains("asynchttpclient"), "\(result.stderr)")
     }
 }

@@ -39,7 +39,11 @@ import Testing
         let encoded = try #require(RequestTarget("http://h/caf\u{e9}?q=a|b&r=%20"))
         #expect(encoded.path == "/caf%C3%A9?q=a%7Cb&r=%20")
 
-        for bad in ["https://h/", "http://", "http://:80/", "http://h:0/", "http://h:65536/", "http://h:8x/",
+        let secure = try #require(RequestTarget("HTTPS://example.com/x"))
+        #expect(secure.endpoint == .init(host: "example.com", port: 443, tls: true))
+        #expect(secure.hostHeader == "example.com" && secure.path == "/x")
+
+        for bad in ["ftp://h/", "http://", "http://:80/", "http://h:0/", "http://h:65536/", "http://h:8x/",
                     "http://[::1/", "http://[::1]x/"] {
             #expect(RequestTarget(bad) == nil, "\(bad)")
         }
@@ -97,7 +101,7 @@ import Testing
         #expect(Redirect.request(following: redirect(200, to: "/x"), of: get) == nil)
     }
 
-    // MARK: The plain-HTTP connection pool (HTTP1Client's own; AsyncHTTPClient has its own pool)
+    // MARK: The connection pool (ReqPlanClient's own; AsyncHTTPClient has its own pool)
 
     @Test func connectionsPerHostBoundsConnectionsAndQueuesTheRest() async throws {
         try await DemoAPI.withServer { base in
@@ -124,19 +128,19 @@ import Testing
 
     @Test func waitingForAConnectionCountsAgainstTheDeadline() async throws {
         try await DemoAPI.withServer { base in
-            let client = HTTP1Client(settings: .init(connectTimeout: .seconds(10), maxBodySize: 1 << 20,
+            let client = ReqPlanClient(settings: .init(connectTimeout: .seconds(10), maxBodySize: 1 << 20,
                                                      connectionsPerHost: 1))
             let target = try #require(RequestTarget(base + "/delay/1000"))
-            func request(_ path: String) -> HTTP1Client.Request {
+            func request(_ path: String) -> ReqPlanClient.Request {
                 var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)
                 head.headers.add(name: "Host", value: target.hostHeader)
-                return HTTP1Client.Request(endpoint: target.endpoint, head: head, body: nil, idempotent: true)
+                return ReqPlanClient.Request(endpoint: target.endpoint, head: head, body: nil, idempotent: true)
             }
             // The first request holds the only connection for a second; the second waits for it.
             async let holder = client.execute(request("/delay/1000"), deadline: nil)
             try await Task.sleep(for: .milliseconds(200))
             let start = ContinuousClock.now
-            await #expect(throws: HTTP1Client.Failure.self) {
+            await #expect(throws: ReqPlanClient.Failure.self) {
                 _ = try await client.execute(request("/connection/0"), deadline: .now() + .milliseconds(200))
             }
             let waited = ContinuousClock.now - start

@@ -6,23 +6,28 @@ import Testing
 @testable import ReqPlanRuntime
 
 /// Cookies, proxies and TLS settings of the transport against servers not written here: nginx,
-/// tinyproxy and httpbin on loopback. Each behaviour runs over `http://` and `https://`.
+/// tinyproxy and httpbin on loopback. Each behaviour runs with both clients, over `http://` and
+/// `https://` (HTTP/2 with nginx) where the scheme matters.
 @Suite struct SessionTransportTests {
-    enum Scheme: String, CaseIterable, Sendable {
-        case http, https
-    }
+    /// Each client over each scheme.
+    static let wires = [Wire.reqplanHTTP, .reqplanHTTPS, .libraryHTTP, .libraryHTTPS]
+    /// Each client over `https://`.
+    static let secureWires = [Wire.reqplanHTTPS, .libraryHTTPS]
+    /// Each client.
+    static let clients = HTTPClientTransport.Client.allCases
 
-    /// A transport configuration that trusts the test CA (and nothing else).
-    private func configuration(_ nginx: Nginx) throws -> HTTPClientTransport.Configuration {
+    /// A transport configuration for `wire`'s client that trusts the test CA (and nothing else).
+    private func configuration(_ nginx: Nginx, _ wire: Wire) throws -> HTTPClientTransport.Configuration {
         var configuration = HTTPClientTransport.Configuration()
+        configuration.client = wire.client
         configuration.tls = try TLSSettings(
             caFile: nginx.certificates.ca.path, certificateFile: nil, keyFile: nil,
             environment: [:])
         return configuration
     }
 
-    private func base(_ nginx: Nginx, _ scheme: Scheme) -> String {
-        scheme == .http ? nginx.plainURL : nginx.tlsURL
+    private func base(_ nginx: Nginx, _ wire: Wire) -> String {
+        wire.scheme == .http ? nginx.plainURL : nginx.tlsURL
     }
 
     private func request(
@@ -34,69 +39,73 @@ import Testing
 
     // MARK: Cookies
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: Scheme.allCases)
-    func aSessionCookieFromALoginIsSentBackWithoutACookieHeaderWritten(scheme: Scheme) async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: wires)
+    func aSessionCookieFromALoginIsSentBackWithoutACookieHeaderWritten(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
-        let configuration = try configuration(nginx)
+        let configuration = try configuration(nginx, wire)
         try await HTTPClientTransport.with(configuration) { transport in
-            let before = try await transport.send(request(.GET, "\(base(nginx, scheme))/me"), timeout: .seconds(10))
+            let before = try await transport.send(request(.GET, "\(base(nginx, wire))/me"), timeout: .seconds(10))
             #expect(before.status == 401)
-            let login = try await transport.send(request(.POST, "\(base(nginx, scheme))/login"), timeout: .seconds(10))
+            let login = try await transport.send(request(.POST, "\(base(nginx, wire))/login"), timeout: .seconds(10))
             #expect(login.status == 200)
             #expect(login.setCookies == [HeaderField("session", nginx.sessionToken)])
-            let me = try await transport.send(request(.GET, "\(base(nginx, scheme))/me"), timeout: .seconds(10))
+            let me = try await transport.send(request(.GET, "\(base(nginx, wire))/me"), timeout: .seconds(10))
             #expect(me.status == 200 && String(decoding: me.body, as: UTF8.self) == #"{"user":"alice"}"#)
-            let logout = try await transport.send(request(.GET, "\(base(nginx, scheme))/logout"), timeout: .seconds(10))
+            let logout = try await transport.send(request(.GET, "\(base(nginx, wire))/logout"), timeout: .seconds(10))
             #expect(logout.setCookies == [HeaderField("session", "")])
-            let after = try await transport.send(request(.GET, "\(base(nginx, scheme))/me"), timeout: .seconds(10))
+            let after = try await transport.send(request(.GET, "\(base(nginx, wire))/me"), timeout: .seconds(10))
             #expect(after.status == 401, "Max-Age=0 deleted the session")
         }
         #expect(configuration.secrets.all.contains(nginx.sessionToken))
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: Scheme.allCases)
-    func aCookieSetByARedirectIsSentOnTheNextHop(scheme: Scheme) async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: wires)
+    func aCookieSetByARedirectIsSentOnTheNextHop(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
-        try await HTTPClientTransport.with(try configuration(nginx)) { transport in
+        try await HTTPClientTransport.with(try configuration(nginx, wire)) { transport in
             let response = try await transport.send(
-                request(.POST, "\(base(nginx, scheme))/login-and-go"),
+                request(.POST, "\(base(nginx, wire))/login-and-go"),
                 timeout: .seconds(10))
             #expect(response.status == 200, "303 to /me, which saw the cookie the 303 set")
             #expect(response.setCookies == [HeaderField("session", nginx.sessionToken)])
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: Scheme.allCases)
-    func withCookiesOffNothingIsStoredButTheCookiesSetAreStillReported(scheme: Scheme) async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: wires)
+    func withCookiesOffNothingIsStoredButTheCookiesSetAreStillReported(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
-        let configuration = try configuration(nginx)
+        let configuration = try configuration(nginx, wire)
         try await HTTPClientTransport.with(configuration) { transport in
             let login = try await transport.send(
-                request(.POST, "\(base(nginx, scheme))/login", cookies: false),
+                request(.POST, "\(base(nginx, wire))/login", cookies: false),
                 timeout: .seconds(10))
             #expect(login.setCookies == [HeaderField("session", nginx.sessionToken)])
-            let me = try await transport.send(request(.GET, "\(base(nginx, scheme))/me"), timeout: .seconds(10))
+            let me = try await transport.send(request(.GET, "\(base(nginx, wire))/me"), timeout: .seconds(10))
             #expect(me.status == 401)
         }
         #expect(configuration.cookies.isEmpty)
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: Scheme.allCases)
-    func aRequestWithCookiesOffDoesNotSendTheJars(scheme: Scheme) async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: wires)
+    func aRequestWithCookiesOffDoesNotSendTheJars(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
-        try await HTTPClientTransport.with(try configuration(nginx)) { transport in
-            _ = try await transport.send(request(.POST, "\(base(nginx, scheme))/login"), timeout: .seconds(10))
+        try await HTTPClientTransport.with(try configuration(nginx, wire)) { transport in
+            _ = try await transport.send(request(.POST, "\(base(nginx, wire))/login"), timeout: .seconds(10))
             let me = try await transport.send(
-                request(.GET, "\(base(nginx, scheme))/me", cookies: false),
+                request(.GET, "\(base(nginx, wire))/me", cookies: false),
                 timeout: .seconds(10))
             #expect(me.status == 401)
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
-    func anExplicitCookieHeaderIsSentFirstAndMergedWithTheJarsIntoOneHeader() async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.httpbin)), arguments: clients)
+    func anExplicitCookieHeaderIsSentFirstAndMergedWithTheJarsIntoOneHeader(client: HTTPClientTransport.Client)
+        async throws
+    {
         let httpbin = try await Httpbin.shared()
-        try await HTTPClientTransport.with(HTTPClientTransport.Configuration()) { transport in
+        var configuration = HTTPClientTransport.Configuration()
+        configuration.client = client
+        try await HTTPClientTransport.with(configuration) { transport in
             // /cookies/set answers 302 to /cookies: the cookies it set go on the next hop.
             let set = try await transport.send(
                 request(.GET, "\(httpbin.url)/cookies/set?jar=1&both=jar"),
@@ -114,31 +123,31 @@ import Testing
 
     // MARK: Proxies
 
-    private func proxied(_ proxy: Tinyproxy, _ nginx: Nginx, noProxy: String? = nil)
+    private func proxied(_ proxy: Tinyproxy, _ nginx: Nginx, _ wire: Wire, noProxy: String? = nil)
         throws -> HTTPClientTransport.Configuration
     {
-        var configuration = try configuration(nginx)
+        var configuration = try configuration(nginx, wire)
         configuration.proxies = try ProxySettings(environment: [:], proxy: proxy.url, noProxy: noProxy)
         return configuration
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: Scheme.allCases)
-    func requestsGoThroughTheProxyInAbsoluteFormOrThroughConnect(scheme: Scheme) async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: wires)
+    func requestsGoThroughTheProxyInAbsoluteFormOrThroughConnect(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start()
         defer { proxy.stop() }
-        try await HTTPClientTransport.with(try proxied(proxy, nginx)) { transport in
+        try await HTTPClientTransport.with(try proxied(proxy, nginx, wire)) { transport in
             // tinyproxy closes its client connection after each response without saying so: the
             // POST after the GET must not go on that connection.
-            let first = try await transport.send(request(.GET, "\(base(nginx, scheme))/json"), timeout: .seconds(10))
+            let first = try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(10))
             #expect(first.status == 200)
-            let login = try await transport.send(request(.POST, "\(base(nginx, scheme))/login"), timeout: .seconds(10))
+            let login = try await transport.send(request(.POST, "\(base(nginx, wire))/login"), timeout: .seconds(10))
             #expect(login.status == 200)
             let me = try await transport.send(
-                request(.GET, "\(base(nginx, scheme))/me?via=proxy"), timeout: .seconds(10))
+                request(.GET, "\(base(nginx, wire))/me?via=proxy"), timeout: .seconds(10))
             #expect(me.status == 200, "the session cookie went through the proxy too")
         }
-        switch scheme {
+        switch wire.scheme {
         case .http:
             #expect(
                 proxy.requests == [
@@ -151,25 +160,26 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: Scheme.allCases)
-    func proxyCredentialsAreSentAndKeptSecret(scheme: Scheme) async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: wires)
+    func proxyCredentialsAreSentAndKeptSecret(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start(credentials: ("agent", "pr0xy-pass"))
         defer { proxy.stop() }
         var configuration = HTTPClientTransport.Configuration()
+        configuration.client = wire.client
         try configuration.apply(
             ConnectionOptions(
                 proxy: "http://agent:pr0xy-pass@\(proxy.hostPort)",
                 caFile: nginx.certificates.ca.path), environment: [:])
         try await HTTPClientTransport.with(configuration) { transport in
-            let response = try await transport.send(request(.GET, "\(base(nginx, scheme))/json"), timeout: .seconds(10))
+            let response = try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(10))
             #expect(response.status == 200)
         }
         #expect(configuration.secrets.all.contains("pr0xy-pass"))
         #expect(configuration.secrets.all.contains(Data("agent:pr0xy-pass".utf8).base64EncodedString()))
         // Without them: plain HTTP gets the proxy's 407 as the response; CONNECT fails, naming it.
-        try await HTTPClientTransport.with(try proxied(proxy, nginx)) { transport in
-            switch scheme {
+        try await HTTPClientTransport.with(try proxied(proxy, nginx, wire)) { transport in
+            switch wire.scheme {
             case .http:
                 let response = try await transport.send(request(.GET, "\(nginx.plainURL)/json"), timeout: .seconds(10))
                 #expect(response.status == 407)
@@ -184,11 +194,11 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: Scheme.allCases)
-    func aProxyThatRefusesTheConnectionIsNamed(scheme: Scheme) async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: wires)
+    func aProxyThatRefusesTheConnectionIsNamed(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let port = try ExternalServers.freePorts(1)[0]
-        var configuration = try configuration(nginx)
+        var configuration = try configuration(nginx, wire)
         configuration.proxies = try ProxySettings(
             environment: [
                 "http_proxy": "127.0.0.1:\(port)",
@@ -197,19 +207,19 @@ import Testing
             proxy: nil, noProxy: nil)
         try await HTTPClientTransport.with(configuration) { transport in
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(request(.GET, "\(base(nginx, scheme))/json"), timeout: .seconds(10))
+                try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(10))
             }
             #expect(error?.kind == .connect)
             #expect(error?.message == "cannot connect to proxy 127.0.0.1:\(port): connection refused")
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)))
-    func aProxyThatRefusesConnectIsNamedWithItsStatus() async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: secureWires)
+    func aProxyThatRefusesConnectIsNamedWithItsStatus(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start(connectPorts: [443])
         defer { proxy.stop() }
-        try await HTTPClientTransport.with(try proxied(proxy, nginx)) { transport in
+        try await HTTPClientTransport.with(try proxied(proxy, nginx, wire)) { transport in
             let error = await #expect(throws: TransportError.self) {
                 try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
             }
@@ -218,14 +228,14 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: Scheme.allCases)
-    func hostsInNoProxyAreReachedDirectly(scheme: Scheme) async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: wires)
+    func hostsInNoProxyAreReachedDirectly(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start()
         defer { proxy.stop() }
-        try await HTTPClientTransport.with(try proxied(proxy, nginx, noProxy: "example.com, 127.0.0.0/8")) {
+        try await HTTPClientTransport.with(try proxied(proxy, nginx, wire, noProxy: "example.com, 127.0.0.0/8")) {
             transport in
-            let response = try await transport.send(request(.GET, "\(base(nginx, scheme))/json"), timeout: .seconds(10))
+            let response = try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(10))
             #expect(response.status == 200)
         }
         #expect(proxy.requests.isEmpty)
@@ -233,14 +243,16 @@ import Testing
 
     // MARK: TLS
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
-    func theTestCAIsTrustedOnlyWhenGiven() async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: secureWires)
+    func theTestCAIsTrustedOnlyWhenGiven(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
-        try await HTTPClientTransport.with(try configuration(nginx)) { transport in
+        try await HTTPClientTransport.with(try configuration(nginx, wire)) { transport in
             let response = try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
             #expect(response.status == 200)
         }
-        try await HTTPClientTransport.with(HTTPClientTransport.Configuration()) { transport in
+        var system = HTTPClientTransport.Configuration()
+        system.client = wire.client
+        try await HTTPClientTransport.with(system) { transport in
             let error = await #expect(throws: TransportError.self) {
                 try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
             }
@@ -248,8 +260,8 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
-    func sslCertFileAndSSLCertDirReplaceTheSystemRoots() async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: secureWires)
+    func sslCertFileAndSSLCertDirReplaceTheSystemRoots(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         // `openssl rehash` names a folder's certificates by their subject hash, as SSL_CERT_DIR needs.
         let folder = try ExternalServers.makeTemporaryFolder("cadir")
@@ -260,6 +272,7 @@ import Testing
             ["SSL_CERT_FILE": nginx.certificates.otherCA.path, "SSL_CERT_DIR": folder.path],
         ] {
             var configuration = HTTPClientTransport.Configuration()
+            configuration.client = wire.client
             configuration.tls = try TLSSettings(
                 caFile: nil, certificateFile: nil, keyFile: nil, environment: environment)
             try await HTTPClientTransport.with(configuration) { transport in
@@ -268,6 +281,7 @@ import Testing
             }
         }
         var other = HTTPClientTransport.Configuration()
+        other.client = wire.client
         other.tls = try TLSSettings(
             caFile: nil, certificateFile: nil, keyFile: nil,
             environment: ["SSL_CERT_FILE": nginx.certificates.otherCA.path])
@@ -279,8 +293,8 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
-    func aClientCertificateIsPresentedToAServerThatWantsOne() async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: secureWires)
+    func aClientCertificateIsPresentedToAServerThatWantsOne(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let certificates = nginx.certificates
         for (certificate, key) in [
@@ -288,6 +302,7 @@ import Testing
             (certificates.clientCombined.path, nil),
         ] {
             var configuration = HTTPClientTransport.Configuration()
+            configuration.client = wire.client
             configuration.tls = try TLSSettings(
                 caFile: certificates.ca.path, certificateFile: certificate,
                 keyFile: key, environment: [:])
@@ -297,18 +312,19 @@ import Testing
                 #expect(String(decoding: response.body, as: UTF8.self).contains("reqplan-test-client"))
             }
         }
-        try await HTTPClientTransport.with(try configuration(nginx)) { transport in
+        try await HTTPClientTransport.with(try configuration(nginx, wire)) { transport in
             let response = try await transport.send(request(.GET, "\(nginx.mtlsURL)/"), timeout: .seconds(10))
             #expect(response.status == 400, "nginx answers 400 (no required SSL certificate) at the HTTP level")
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.openssl)))
-    func aServerThatRequiresAClientCertificateInTheHandshakeFailsWithoutOneAsTLS() async throws {
+    @Test(.enabled(if: ExternalServers.canRun(.openssl)), arguments: secureWires)
+    func aServerThatRequiresAClientCertificateInTheHandshakeFailsWithoutOneAsTLS(wire: Wire) async throws {
         let server = try await HandshakeClientCertificateServer.start()
         defer { server.stop() }
         let certificates = server.certificates
         var configuration = HTTPClientTransport.Configuration()
+        configuration.client = wire.client
         configuration.tls = try TLSSettings(
             caFile: certificates.ca.path, certificateFile: certificates.client.certificate.path,
             keyFile: certificates.client.key.path, environment: [:])

@@ -9,7 +9,8 @@ import Testing
 
 /// TLS failures name their cause in plain words, each against a real TLS server on loopback whose
 /// certificate is made for the test (`openssl`): unknown issuer, expired, not yet valid, host name
-/// mismatch, a client certificate wanted (TLS 1.3 and 1.2) or refused, no cipher in common.
+/// mismatch, a client certificate wanted (TLS 1.3 and 1.2) or refused, no cipher in common. The same
+/// words through reqplan's client and through AsyncHTTPClient.
 @Suite(.serialized) struct TLSFailureTests {
     /// The authority the transport trusts, and one it does not.
     let trusted: TestCertificateAuthority
@@ -24,17 +25,18 @@ import Testing
     /// certificates fails them.
     static var openSSLAvailable: Bool { TestCertificateAuthority.available || TestCertificateAuthority.required }
 
-    /// The transport's settings, trusting `trusted` only.
-    func configuration() throws -> HTTPClientTransport.Configuration {
+    /// The transport's settings for `client`, trusting `trusted` only.
+    func configuration(_ client: HTTPClientTransport.Client) throws -> HTTPClientTransport.Configuration {
         var configuration = HTTPClientTransport.Configuration()
+        configuration.client = client
         configuration.trustRoots = try NIOSSLCertificate.fromPEMFile(trusted.root.certificate.path)
         configuration.connectTimeout = .seconds(5)
         return configuration
     }
 
-    /// The failure of one GET to `url`, or nil when it succeeded.
-    func failure(_ url: String, configuration: HTTPClientTransport.Configuration? = nil) async throws -> TransportError? {
-        try await HTTPClientTransport.with(configuration ?? self.configuration()) { transport -> TransportError? in
+    /// The failure of one GET to `url` through `client`, or nil when it succeeded.
+    func failure(_ url: String, _ client: HTTPClientTransport.Client) async throws -> TransportError? {
+        try await HTTPClientTransport.with(configuration(client)) { transport -> TransportError? in
             do {
                 _ = try await transport.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil),
                                              timeout: .seconds(10))
@@ -53,53 +55,57 @@ import Testing
         return configuration
     }
 
-    @Test(.enabled(if: openSSLAvailable)) func aTrustedCertificateWorks() async throws {
-        let error = try await TLSTestServer.with(server(try trusted.issue())) { base in try await failure(base + "/") }
+    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    func aTrustedCertificateWorks(_ client: HTTPClientTransport.Client) async throws {
+        let error = try await TLSTestServer.with(server(try trusted.issue())) { base in try await failure(base + "/", client) }
         #expect(error == nil)
     }
 
-    @Test(.enabled(if: openSSLAvailable)) func anUnknownIssuerIsNamed() async throws {
-        let error = try await TLSTestServer.with(server(try unknown.issue())) { base in try await failure(base + "/") }
+    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    func anUnknownIssuerIsNamed(_ client: HTTPClientTransport.Client) async throws {
+        let error = try await TLSTestServer.with(server(try unknown.issue())) { base in try await failure(base + "/", client) }
         #expect(error?.kind == .tls)
         #expect(error?.message.hasPrefix("the TLS certificate of 127.0.0.1:") == true, "\(error?.message ?? "")")
         #expect(error?.message.hasSuffix("is not trusted: its issuer is unknown (a private CA or a self-signed certificate)") == true,
                 "\(error?.message ?? "")")
     }
 
-    @Test(.enabled(if: openSSLAvailable)) func anExpiredCertificateIsNamedWithItsDate() async throws {
+    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    func anExpiredCertificateIsNamedWithItsDate(_ client: HTTPClientTransport.Client) async throws {
         let end = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 - 86_400)
         let issued = try trusted.issue(notBefore: end.addingTimeInterval(-30 * 86_400), notAfter: end)
-        let error = try await TLSTestServer.with(server(issued)) { base in try await failure(base + "/") }
+        let error = try await TLSTestServer.with(server(issued)) { base in try await failure(base + "/", client) }
         #expect(error?.kind == .tls)
         #expect(error?.message.hasSuffix("expired on \(TransportError.format(end))") == true, "\(error?.message ?? "")")
     }
 
-    @Test(.enabled(if: openSSLAvailable)) func aCertificateNotYetValidIsNamedWithItsDate() async throws {
+    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    func aCertificateNotYetValidIsNamedWithItsDate(_ client: HTTPClientTransport.Client) async throws {
         let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 2 * 86_400)
         let issued = try trusted.issue(notBefore: start, notAfter: start.addingTimeInterval(30 * 86_400))
-        let error = try await TLSTestServer.with(server(issued)) { base in try await failure(base + "/") }
+        let error = try await TLSTestServer.with(server(issued)) { base in try await failure(base + "/", client) }
         #expect(error?.kind == .tls)
         #expect(error?.message.hasSuffix("is not valid until \(TransportError.format(start))") == true, "\(error?.message ?? "")")
     }
 
-    @Test(.enabled(if: openSSLAvailable), arguments: ["127.0.0.1", "localhost"])
-    func aCertificateForAnotherHostIsAMismatch(_ host: String) async throws {
+    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases, ["127.0.0.1", "localhost"])
+    func aCertificateForAnotherHostIsAMismatch(_ client: HTTPClientTransport.Client, _ host: String) async throws {
         let issued = try trusted.issue(names: ["app.example"])
         let error = try await TLSTestServer.with(server(issued)) { base in
-            try await failure(base.replacingOccurrences(of: "127.0.0.1", with: host) + "/")
+            try await failure(base.replacingOccurrences(of: "127.0.0.1", with: host) + "/", client)
         }
         #expect(error?.kind == .tls)
         #expect(error?.message.hasSuffix("is for another host name (host name mismatch)") == true, "\(error?.message ?? "")")
     }
 
-    @Test(.enabled(if: openSSLAvailable), arguments: [TLSVersion.tlsv13, .tlsv12])
-    func aServerWantingAClientCertificateSaysSo(_ version: TLSVersion) async throws {
+    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases, [TLSVersion.tlsv13, .tlsv12])
+    func aServerWantingAClientCertificateSaysSo(_ client: HTTPClientTransport.Client, _ version: TLSVersion) async throws {
         let roots = trusted.root.certificate.path
         let error = try await TLSTestServer.with(server(try trusted.issue()) { tls in
             tls.certificateVerification = .fullVerification
             tls.trustRoots = .file(roots)
             tls.maximumTLSVersion = version
-        }) { base in try await failure(base + "/") }
+        }) { base in try await failure(base + "/", client) }
         #expect(error?.kind == .tls)
         #expect(error?.message.hasSuffix("wants a TLS client certificate, and none was given") == true, "\(error?.message ?? "")")
     }
@@ -127,22 +133,24 @@ import Testing
         #expect(TransportError.tls("h", cause).message == "h did not accept the TLS client certificate")
     }
 
-    @Test(.enabled(if: openSSLAvailable)) func noCipherInCommonIsAHandshakeFailure() async throws {
+    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    func noCipherInCommonIsAHandshakeFailure(_ client: HTTPClientTransport.Client) async throws {
         let error = try await TLSTestServer.with(server(try trusted.issue()) { tls in
             tls.maximumTLSVersion = .tlsv12
             tls.cipherSuites = "DES-CBC3-SHA"  // a cipher reqplan does not offer
-        }) { base in try await failure(base + "/") }
+        }) { base in try await failure(base + "/", client) }
         #expect(error?.kind == .tls)
         #expect(error?.message.hasSuffix("failed: no TLS version or cipher suite in common") == true, "\(error?.message ?? "")")
     }
 
-    @Test(.enabled(if: openSSLAvailable)) func certificateFailuresAreNotRetried() async throws {
+    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    func certificateFailuresAreNotRetried(_ client: HTTPClientTransport.Client) async throws {
         try await TLSTestServer.with(server(try unknown.issue())) { base in
             let result = try await runAgainstDemo("""
                 reqplan: 1
                 steps:
                   home: { retry: 3, request: { url: "\(base)/" } }
-                """, baseURL: base, transport: try configuration())
+                """, baseURL: base, transport: try configuration(client))
             let home = try #require(result.results["home"])
             #expect(home.state == .failed)
             #expect(home.attempts.count == 1, "a certificate failure is not retried")

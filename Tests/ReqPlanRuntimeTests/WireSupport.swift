@@ -8,23 +8,49 @@ import Testing
 
 @testable import ReqPlanRuntime
 
-/// The two clients behind the transport, which must behave alike: `http://` goes through reqplan's
-/// own HTTP/1.1 client, `https://` through AsyncHTTPClient (HTTP/2 with the demo API, through ALPN).
-/// Every transport behaviour test takes one as its argument.
-enum Wire: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case http, https
+/// The ways a request can go on the wire, which must behave alike: reqplan's own client over `http://`
+/// (HTTP/1.1) and `https://` (HTTP/2 with the demo API, through ALPN; and HTTP/1.1 over TLS when HTTP/2
+/// is not offered), and AsyncHTTPClient, the library path, over both schemes. Every transport behaviour
+/// test takes one as its argument.
+struct Wire: Sendable, Hashable, CustomTestStringConvertible {
+    enum Scheme: String, Sendable {
+        case http, https
+    }
 
-    var testDescription: String { rawValue }
+    var client: HTTPClientTransport.Client
+    var scheme: Scheme
+    /// Over TLS, whether HTTP/2 is offered (the demo API takes it); false: HTTP/1.1 over TLS.
+    var http2 = true
+
+    static let reqplanHTTP = Wire(client: .reqplan, scheme: .http)
+    static let reqplanHTTPS = Wire(client: .reqplan, scheme: .https)
+    static let reqplanHTTPSOverHTTP1 = Wire(client: .reqplan, scheme: .https, http2: false)
+    static let libraryHTTP = Wire(client: .asyncHTTPClient, scheme: .http)
+    static let libraryHTTPS = Wire(client: .asyncHTTPClient, scheme: .https)
+
+    /// Every client over every scheme, and reqplan's client over TLS with HTTP/1.1 (its own
+    /// pipeline). AsyncHTTPClient's HTTP/1.1 over TLS is the library's own business.
+    static let allCases: [Wire] = [reqplanHTTP, reqplanHTTPS, reqplanHTTPSOverHTTP1, libraryHTTP, libraryHTTPS]
+
+    var testDescription: String {
+        "\(client.rawValue) \(scheme.rawValue)" + (scheme == .https ? (http2 ? " h2" : " http/1.1") : "")
+    }
+
+    /// The protocol the demo API sees (`HTTP/1.1`, `HTTP/2`).
+    var protocolVersion: String { scheme == .https && http2 ? "HTTP/2" : "HTTP/1.1" }
 
     /// Runs `body` with the base URL of a demo API served over this scheme.
     func withDemo<Result: Sendable>(_ body: @escaping @Sendable (String) async throws -> Result) async throws -> Result {
-        try await DemoAPI.withServer(tls: self == .https, body)
+        try await DemoAPI.withServer(tls: scheme == .https, body)
     }
 
-    /// The transport's default settings, trusting the demo API's certificate (as `--cacert` would).
+    /// The transport's default settings for this client, trusting the demo API's certificate (as
+    /// `--cacert` would).
     func configuration() -> HTTPClientTransport.Configuration {
         var configuration = HTTPClientTransport.Configuration()
         configuration.trustRoots = Self.demoRoots
+        configuration.client = client
+        configuration.offersHTTP2 = http2
         return configuration
     }
 
@@ -80,8 +106,10 @@ struct Echo {
 /// first bytes with `response`, exactly as given, then closes the connection. Over `https` it
 /// presents the demo API's certificate.
 enum RawServer {
-    static func with(_ response: String, wire: Wire = .http, _ body: (String) async throws -> Void) async throws {
-        let context = try wire == .https ? NIOSSLContext(configuration: DemoTLS.configuration()) : nil
+    static func with(_ response: String, wire: Wire = .reqplanHTTP, _ body: (String) async throws -> Void)
+        async throws
+    {
+        let context = try wire.scheme == .https ? NIOSSLContext(configuration: DemoTLS.configuration()) : nil
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
@@ -92,7 +120,7 @@ enum RawServer {
             .bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(server.localAddress?.port)
         do {
-            try await body("\(wire.rawValue)://127.0.0.1:\(port)")
+            try await body("\(wire.scheme.rawValue)://127.0.0.1:\(port)")
         } catch {
             try? await server.close()
             throw error

@@ -7,10 +7,10 @@ import Testing
 
 @testable import ReqPlanRuntime
 
-/// Every behaviour of the transport, over both of its clients (`Wire`): reqplan's HTTP/1.1 client for
-/// `http://` and AsyncHTTPClient for `https://` answer the same requests with the same results and fail
-/// with the same words. Against the demo API on loopback (over HTTPS with its certificate trusted),
-/// and raw servers for what the demo API cannot send.
+/// Every behaviour of the transport, over both of its clients and both schemes (`Wire`): reqplan's own
+/// client (HTTP/1.1, HTTP/2 over TLS, HTTP/1.1 over TLS) and AsyncHTTPClient answer the same requests
+/// with the same results and fail with the same words. Against the demo API on loopback (over HTTPS
+/// with its certificate trusted), and raw servers for what the demo API cannot send.
 @Suite(.serialized) struct WireTests {
     // MARK: Redirects
 
@@ -273,7 +273,7 @@ import Testing
     }
     @Test(arguments: Wire.allCases) func schemesCountOnlyAtTheStartAndInAnyCase(_ wire: Wire) async throws {
         try await wire.withDemo { base in
-            let upper = base.replacingOccurrences(of: "\(wire.rawValue)://", with: "\(wire.rawValue.uppercased())://")
+            let upper = base.replacingOccurrences(of: "\(wire.scheme.rawValue)://", with: "\(wire.scheme.rawValue.uppercased())://")
             let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
                   upper: { request: { url: "\(upper)/echo" } }
@@ -325,7 +325,7 @@ import Testing
         defer { silent.close() }
         var configuration = wire.configuration()
         configuration.connectTimeout = .milliseconds(300)
-        let url = "\(wire.rawValue)://127.0.0.1:\(silent.port)/"
+        let url = "\(wire.scheme.rawValue)://127.0.0.1:\(silent.port)/"
         let start = ContinuousClock.now
         let error = try await wire.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil),
                                         configuration: configuration).failure
@@ -408,7 +408,7 @@ import Testing
             let host = try #require(base.split(separator: "/").last)
             let result = try await runAgainstDemo(demoPlanHeader + """
                 steps:
-                  refused: { request: { url: "\(wire.rawValue)://127.0.0.1:1/nothing" } }
+                  refused: { request: { url: "\(wire.scheme.rawValue)://127.0.0.1:1/nothing" } }
                   reset: { request: { url: /reset } }
                   invalid: { request: { url: /invalid-json }, expect: { body: { ok: { exists: true } } } }
                 """, baseURL: base, transport: wire.configuration())
@@ -418,7 +418,7 @@ import Testing
             #expect(result.results["reset"]?.reason?.kind == .transport)
             #expect(result.results["reset"]?.reason?.message == "connection to \(host) was closed before the response ended")
             #expect(result.results["invalid"]?.reason?.kind == .expectation)
-            let unresolvable = try await wire.send(PreparedRequest(method: .GET, url: "\(wire.rawValue)://no-such-host.invalid/",
+            let unresolvable = try await wire.send(PreparedRequest(method: .GET, url: "\(wire.scheme.rawValue)://no-such-host.invalid/",
                                                                    headers: [], body: nil)).failure
             #expect(unresolvable == TransportError(.connect, "could not resolve no-such-host.invalid"))
         }
@@ -456,19 +456,21 @@ import Testing
     @Test(arguments: Wire.allCases) func plainHTTPIsHTTP11AndTLSNegotiatesHTTP2(_ wire: Wire) async throws {
         try await wire.withDemo { base in
             let echo = try Echo(try await wire.send(PreparedRequest(method: .GET, url: base + "/echo", headers: [], body: nil)).get())
-            #expect(echo.protocolVersion == (wire == .http ? "HTTP/1.1" : "HTTP/2"))
+            #expect(echo.protocolVersion == wire.protocolVersion)
         }
     }
 
-    @Test func certificatesAreVerifiedUnlessInsecure() async throws {
+    @Test(arguments: [Wire.reqplanHTTPS, .libraryHTTPS]) func certificatesAreVerifiedUnlessInsecure(_ wire: Wire) async throws {
         try await DemoAPI.withServer(tls: true) { base in
             let request = PreparedRequest(method: .GET, url: base + "/home", headers: [], body: nil)
             // Not trusted: the demo API's certificate is self-signed.
-            let strict = try await Wire.https.send(request, configuration: HTTPClientTransport.Configuration()).failure
-            #expect(strict?.kind == .tls, "\(strict?.message ?? "")")
-            var insecure = HTTPClientTransport.Configuration()
+            var strict = HTTPClientTransport.Configuration()
+            strict.client = wire.client
+            let failure = try await wire.send(request, configuration: strict).failure
+            #expect(failure?.kind == .tls, "\(failure?.message ?? "")")
+            var insecure = strict
             insecure.verifyCertificates = false
-            #expect(try await Wire.https.send(request, configuration: insecure).get().status == 200)
+            #expect(try await wire.send(request, configuration: insecure).get().status == 200)
         }
     }
 }

@@ -38,6 +38,12 @@ private func startWithFreePorts<Server>(_ count: Int, _ start: ([Int]) async thr
 /// `mtlsPort` answers `{"client":"<subject>"}` only to a client certificate the test CA signed
 /// (nginx answers 400 at the HTTP level without one); `expiredPort`, `notYetValidPort`,
 /// `wrongHostPort` and `selfSignedPort` present those certificates.
+///
+/// `http2LimitsPort` (HTTPS, HTTP/2) has low HTTP/2 limits: at most 3 streams at once
+/// (`SETTINGS_MAX_CONCURRENT_STREAMS`; nginx refuses a stream beyond it and logs "concurrent
+/// streams exceeded" in `http2-limits.log`) and 5 requests per connection (then GOAWAY). `GET /` answers
+/// `{"connection":N}` (nginx's connection serial number; after 50 ms when the echo module is
+/// installed); `GET /reset` resets its stream (`return 444`).
 public final class Nginx: Sendable {
     public let process: ServerProcess
     public let certificates: TestCertificates
@@ -48,6 +54,7 @@ public final class Nginx: Sendable {
     public let notYetValidPort: Int
     public let wrongHostPort: Int
     public let selfSignedPort: Int
+    public let http2LimitsPort: Int
     /// The session cookie's value `/login` sets (random per start).
     public let sessionToken: String
     /// Whether `/delay/SECONDS` exists (the echo module is installed).
@@ -61,6 +68,8 @@ public final class Nginx: Sendable {
     public var mtlsURL: String { "https://127.0.0.1:\(mtlsPort)" }
     /// The access log so far.
     public var accessLog: String { process.read("access.log") }
+    /// What nginx logged (at level info) about the clients of `http2LimitsPort`.
+    public var http2LimitsLog: String { process.read("http2-limits.log") }
 
     private static let started = SharedResource<Nginx> { try await Nginx.start() }
 
@@ -77,7 +86,7 @@ public final class Nginx: Sendable {
         try ExternalServers.require(.nginx)
         guard let program = ExternalServers.executable("nginx") else { throw ServerError("nginx is not installed") }
         let certificates = try await TestCertificates.shared()
-        return try await startWithFreePorts(7) { ports in
+        return try await startWithFreePorts(8) { ports in
             let folder = try ExternalServers.makeTemporaryFolder("nginx")
             let token = UUID().uuidString.lowercased()
             let hasEcho = FileManager.default.fileExists(atPath: echoModule)
@@ -100,7 +109,7 @@ public final class Nginx: Sendable {
         self.process = process
         self.certificates = certificates
         (plainPort, tlsPort, mtlsPort, expiredPort) = (ports[0], ports[1], ports[2], ports[3])
-        (notYetValidPort, wrongHostPort, selfSignedPort) = (ports[4], ports[5], ports[6])
+        (notYetValidPort, wrongHostPort, selfSignedPort, http2LimitsPort) = (ports[4], ports[5], ports[6], ports[7])
         sessionToken = token
         self.hasEcho = hasEcho
     }
@@ -191,6 +200,18 @@ public final class Nginx: Sendable {
             \(simple(ports[4], certificates.notYetValid))
             \(simple(ports[5], certificates.wrongHost))
             \(simple(ports[6], certificates.selfSigned))
+                server {
+                    listen 127.0.0.1:\(ports[7]) ssl http2;
+                    \(tls(certificates.server))
+                    error_log \(folder)/http2-limits.log info;
+                    http2_max_concurrent_streams 3;
+                    keepalive_requests 5;
+                    default_type application/json;
+                    location = /reset { return 444; }
+                    location / {
+                        \(echo ? "echo_sleep 0.05; echo '{\"connection\":$connection}';" : "return 200 '{\"connection\":$connection}';")
+                    }
+                }
             }
             """
     }

@@ -9,8 +9,11 @@ import NIOHTTP1
 import NIOPosix
 
 /// Requests through a forward proxy: plain `http://` in absolute form on a connection to the
-/// proxy (`HTTP1Client`, its pool keyed by the proxy), `https://` through a `CONNECT` tunnel
-/// (AsyncHTTPClient's proxy support, one client per proxy).
+/// proxy, `https://` through a `CONNECT` tunnel. With reqplan's client the pool keeps the proxy's
+/// connections under the proxy, and tunnels under the server and the proxy (the tunnel is made by
+/// `NIOHTTP1ProxyConnectHandler`); with AsyncHTTPClient, its own proxy support, one client per proxy.
+/// Either way, credentials in the proxy's URL go as `Proxy-Authorization`, and a proxy that cannot
+/// be reached or refuses `CONNECT` is named in the failure.
 extension HTTPClientTransport {
     /// The proxy `request` goes through, or nil to go directly. Nothing is parsed when the run
     /// has no proxy.
@@ -19,10 +22,14 @@ extension HTTPClientTransport {
         return configuration.proxies.server(for: url)
     }
 
-    /// A plain-HTTP request as a proxy wants it: sent to the proxy, the request target in
-    /// absolute form (`GET http://host:port/path HTTP/1.1`), `Proxy-Authorization` from the
-    /// proxy's credentials unless the plan wrote one.
-    static func throughProxy(_ outgoing: inout HTTP1Client.Request, target: RequestTarget, proxy: ProxyServer) {
+    /// A request as it goes through `proxy`: over TLS, through a tunnel to the server; plain HTTP
+    /// sent to the proxy, the request target in absolute form (`GET http://host:port/path HTTP/1.1`),
+    /// `Proxy-Authorization` from the proxy's credentials unless the plan wrote one.
+    static func throughProxy(_ outgoing: inout ReqPlanClient.Request, target: RequestTarget, proxy: ProxyServer) {
+        if target.endpoint.tls {
+            outgoing.endpoint.tunnel = proxy
+            return
+        }
         outgoing.endpoint = proxy.endpoint
         outgoing.viaProxy = true
         outgoing.head.uri = "http://" + target.hostHeader + target.path
@@ -31,9 +38,30 @@ extension HTTPClientTransport {
         }
     }
 
-    /// Why an `https://` request through `proxy` failed, when the proxy is the cause: it could
-    /// not be reached, or it answered `CONNECT` with an error. Nil for any other failure (the
-    /// tunnel was made and the server's TLS or HTTP failed), which is worded as without a proxy.
+    /// Why a request through `proxy` with reqplan's client failed, when the proxy is the cause: it
+    /// could not be reached, or it did not open the tunnel. Nil for any other failure (the server's
+    /// TLS or HTTP failed), which is worded as without a proxy.
+    func proxyFailure(_ error: ReqPlanClient.Failure, proxy: ProxyServer, target: RequestTarget) -> TransportError? {
+        let server = URLAuthority.hostPort(target.endpoint.host, target.endpoint.port)
+        switch error {
+        case .connect(let cause):
+            return .proxyUnreachable(proxy, cause, connectTimeout: configuration.connectTimeout)
+        case .proxyRefused(let status):
+            return .proxyRefused(proxy, target: server, status: status)
+        case .proxyHandshakeFailed(timedOut: true):
+            return TransportError(.connect, "proxy \(proxy.hostPort) did not answer CONNECT to \(server) in time")
+        case .proxyHandshakeFailed(timedOut: false):
+            return TransportError(.connect, "proxy \(proxy.hostPort) closed the connection instead of answering "
+                                            + "CONNECT to \(server)")
+        default:
+            return nil
+        }
+    }
+
+    /// Why an `https://` request through `proxy` with AsyncHTTPClient failed, when the proxy is the
+    /// cause: it could not be reached, or it answered `CONNECT` with an error. Nil for any other
+    /// failure (the tunnel was made and the server's TLS or HTTP failed), which is worded as without
+    /// a proxy.
     func proxyFailure(_ error: any Error, proxy: ProxyServer, request: PreparedRequest, deadline: NIODeadline?)
         async -> TransportError?
     {
@@ -41,20 +69,12 @@ extension HTTPClientTransport {
         if let error = error as? HTTPClientError {
             switch error {
             case .proxyAuthenticationRequired:
-                return TransportError(
-                    .connect,
-                    "proxy \(proxy.hostPort) refused CONNECT to \(target) with 407 "
-                        + (proxy.authorization == nil
-                            ? "(it wants credentials: http://user:password@host:port)"
-                            : "(its credentials were not accepted)"))
+                return .proxyRefused(proxy, target: target, status: 407)
             case .invalidProxyResponse:
                 // AsyncHTTPClient reports every CONNECT answer but 407 this way, without its status;
                 // the proxy is asked once more, to name it.
                 let status = await connectStatus(through: proxy, to: target, deadline: deadline)
-                return TransportError(
-                    .connect,
-                    "proxy \(proxy.hostPort) refused CONNECT to \(target)"
-                        + (status.map { " with \($0)" } ?? ""))
+                return .proxyRefused(proxy, target: target, status: status)
             case .httpProxyHandshakeTimeout:
                 return TransportError(.connect, "proxy \(proxy.hostPort) did not answer CONNECT to \(target) in time")
             case .connectTimeout:
@@ -84,8 +104,8 @@ extension HTTPClientTransport {
             head.headers.add(name: "Proxy-Authorization", value: authorization)
         }
         let soon = NIODeadline.now() + .seconds(2)
-        let request = HTTP1Client.Request(endpoint: proxy.endpoint, head: head, body: nil, idempotent: false)
-        guard let response = try? await plain.execute(request, deadline: min(deadline ?? soon, soon)),
+        let request = ReqPlanClient.Request(endpoint: proxy.endpoint, head: head, body: nil, idempotent: false)
+        guard let response = try? await own.execute(request, deadline: min(deadline ?? soon, soon)),
             !(200..<300).contains(response.head.status.code)
         else { return nil }
         return Int(response.head.status.code)
@@ -93,9 +113,9 @@ extension HTTPClientTransport {
 }
 
 extension ProxyServer {
-    /// Where `HTTP1Client` connects to reach it (its pool keeps the proxy's connections under it).
-    var endpoint: HTTP1Client.Endpoint {
-        HTTP1Client.Endpoint(host: host, port: port)
+    /// Where `ReqPlanClient` connects to reach it (its pool keeps the proxy's connections under it).
+    var endpoint: ReqPlanClient.Endpoint {
+        ReqPlanClient.Endpoint(host: host, port: port)
     }
 }
 
@@ -109,6 +129,16 @@ extension HTTPResponseHead {
 }
 
 extension TransportError {
+    /// A proxy that answered `CONNECT target` with `status` (nil: not known) instead of opening a tunnel.
+    static func proxyRefused(_ proxy: ProxyServer, target: String, status: Int?) -> TransportError {
+        var message = "proxy \(proxy.hostPort) refused CONNECT to \(target)" + (status.map { " with \($0)" } ?? "")
+        if status == 407 {
+            message += proxy.authorization == nil
+                ? " (it wants credentials: http://user:password@host:port)" : " (its credentials were not accepted)"
+        }
+        return TransportError(.connect, message)
+    }
+
     /// A proxy that could not be reached, named as one ("cannot connect to proxy 127.0.0.1:3128:
     /// connection refused"); `cause` is SwiftNIO's error, told apart by its type.
     static func proxyUnreachable(_ proxy: ProxyServer, _ cause: any Error, connectTimeout: Duration) -> TransportError {

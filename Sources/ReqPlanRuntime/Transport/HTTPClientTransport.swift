@@ -1,16 +1,17 @@
 import AsyncHTTPClient
 import Foundation
-import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOSSL
 
-/// The production transport, one per run: `http://` requests go through reqplan's own
-/// HTTP/1.1 client (`HTTP1Client`), `https://` requests through one shared AsyncHTTPClient
-/// (TLS verification, HTTP/2 through ALPN). Both pool connections and expire idle ones after the
-/// same time, decompress, cap the response size, resend an idempotent request whose connection
-/// closed before any of the response came, and get the same framing (`RequestFraming`), redirects
-/// (here, one hop at a time), deadlines and failure wording (`TransportError.classify`).
+/// The production transport, one per run. Its requests, `http://` and `https://` alike, go through
+/// reqplan's own client (`ReqPlanClient`: HTTP/1.1, and HTTP/2 over TLS when the server offers it),
+/// or through AsyncHTTPClient when the run asks for it (`--http-client asynchttpclient`: the library
+/// path, which the shared transport suites hold reqplan's client to). Both pool connections and
+/// expire idle ones after the same time, decompress, cap the response size, resend an idempotent
+/// request whose connection closed before any of the response came, and get the same framing
+/// (`RequestFraming`), redirects (here, one hop at a time), cookies, proxies, deadlines, TLS
+/// settings and failure wording (`TransportError.classify`, `TLSDiagnosis`).
 public struct HTTPClientTransport: Transport {
     /// Settings, with documented defaults.
     public struct Configuration: Sendable {
@@ -55,23 +56,45 @@ public struct HTTPClientTransport: Transport {
         /// Trust roots and client certificate (`--cacert`, `--cert`, `--key`, `SSL_CERT_FILE`…);
         /// the system's roots and no client certificate by default.
         public var tls = TLSSettings()
+        /// Which HTTP client sends the requests (`--http-client`); reqplan's own by default.
+        public var client = Client.reqplan
+        /// Whether HTTP/2 is offered to `https://` servers (ALPN `h2`, then `http/1.1`); false:
+        /// HTTP/1.1 only, as `curl --http1.1`. Plain `http://` is always HTTP/1.1.
+        public var offersHTTP2 = true
 
         public init() {}
     }
 
-    let tls: TLSClient
-    let plain: HTTP1Client
+    /// The HTTP clients a run can send its requests with; they behave alike (the transport tests
+    /// run over both).
+    public enum Client: String, Sendable, CaseIterable {
+        /// reqplan's own client over SwiftNIO: HTTP/1.1, and HTTP/2 over TLS (the default; about half
+        /// the CPU per request).
+        case reqplan
+        /// AsyncHTTPClient: the library path, a fallback should reqplan's client misbehave against
+        /// some server.
+        case asyncHTTPClient = "asynchttpclient"
+    }
+
+    /// reqplan's own client (also used by the AsyncHTTPClient path to ask a proxy why it refused `CONNECT`).
+    let own: ReqPlanClient
+    /// AsyncHTTPClient, made on first use, when the run chose it.
+    let library: AsyncHTTPClientPath
     let configuration: Configuration
 
     /// Runs `body` with a transport whose clients are shut down when `body` returns, in every path.
     public static func with<Result: Sendable>(
         _ configuration: Configuration, _ body: (HTTPClientTransport) async throws -> Result
     ) async throws -> Result {
-        let plain = HTTP1Client(settings: .init(connectTimeout: configuration.connectTimeout,
-                                                maxBodySize: min(configuration.maxBodySize, Int(UInt32.max)),
-                                                connectionsPerHost: configuration.connectionsPerHost,
-                                                idleTimeout: configuration.idleTimeout))
-        let transport = HTTPClientTransport(tls: TLSClient(configuration), plain: plain, configuration: configuration)
+        let own = ReqPlanClient(settings: .init(
+            connectTimeout: configuration.connectTimeout,
+            maxBodySize: min(configuration.maxBodySize, Int(UInt32.max)),
+            connectionsPerHost: configuration.connectionsPerHost,
+            idleTimeout: configuration.idleTimeout,
+            tls: configuration.tlsConfiguration,
+            offersHTTP2: configuration.offersHTTP2))
+        let transport = HTTPClientTransport(own: own, library: AsyncHTTPClientPath(configuration),
+                                            configuration: configuration)
         do {
             let result = try await body(transport)
             await transport.shutdown()
@@ -83,8 +106,8 @@ public struct HTTPClientTransport: Transport {
     }
 
     func shutdown() async {
-        await plain.shutdown()
-        await tls.shutdown()
+        await own.shutdown()
+        await library.shutdown()
     }
 
     public func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
@@ -113,15 +136,23 @@ public struct HTTPClientTransport: Transport {
         }
     }
 
-    /// One request, no redirects followed: plain HTTP through `HTTP1Client`, TLS through AsyncHTTPClient.
+    /// One request, no redirects followed, through the run's client.
     func sendOnce(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?)
         async throws(TransportError) -> TransportResponse
     {
         let proxy = proxy(for: request)
-        guard request.url.hasPrefix("https://") else {
-            return try await sendPlain(request, deadline: deadline, timeout: timeout, proxy: proxy)
+        switch configuration.client {
+        case .reqplan:
+            return try await sendWithOwnClient(request, deadline: deadline, timeout: timeout, proxy: proxy)
+        case .asyncHTTPClient:
+            // AsyncHTTPClient tunnels every proxied request through CONNECT, plain HTTP included,
+            // which proxies commonly refuse for port 80: plain HTTP through a proxy goes in absolute
+            // form (as curl sends it), through reqplan's client.
+            if let proxy, URLParts(request.url)?.isHTTPS == false {
+                return try await sendWithOwnClient(request, deadline: deadline, timeout: timeout, proxy: proxy)
+            }
+            return try await sendWithAsyncHTTPClient(request, deadline: deadline, timeout: timeout, proxy: proxy)
         }
-        return try await sendSecure(request, deadline: deadline, timeout: timeout, proxy: proxy)
     }
 
     /// What a failure of `request` is worded with (made only on failure: the host is parsed from the URL).
@@ -133,92 +164,46 @@ public struct HTTPClientTransport: Transport {
     /// The largest response body accepted (a `ByteBuffer` holds at most 4 GiB).
     var responseLimit: Int { min(configuration.maxBodySize, Int(UInt32.max)) }
 
-    /// One request over AsyncHTTPClient. As `HTTP1Client` does for plain HTTP, a request whose
-    /// connection closed before any of the response came goes again when its method is idempotent;
-    /// a TLS failure is diagnosed (`TLSDiagnosis`) to name its cause.
-    func sendSecure(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?, proxy: ProxyServer? = nil)
-        async throws(TransportError) -> TransportResponse
-    {
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(request.headers.count + 1)
-        try RequestFraming.add(request, to: &headers)
-        var attemptsLeft = request.method.isIdempotent ? 3 : 1
-        while true {
-            attemptsLeft -= 1
-            let collector = ResponseCollector(method: request.method, limit: responseLimit)
-            do {
-                return try await exchange(request, headers: headers, deadline: deadline, collector: collector,
-                                          proxy: proxy)
-            } catch {
-                if let proxy,
-                    let failure = await proxyFailure(error, proxy: proxy, request: request, deadline: deadline)
-                {
-                    throw failure
-                }
-                var failure = TransportError.classify(error, failureContext(request, timeout: timeout),
-                                                      responseStarted: collector.responseStarted)
-                if failure.kind == .cancelled, !Task.isCancelled {
-                    // Not this task's cancellation: AsyncHTTPClient cancelled the request because its
-                    // connection went away.
-                    failure = collector.responseStarted ? .closedEarly(request.host) : .reset(request.host)
-                }
-                if failure.kind == .reset, !collector.responseStarted, attemptsLeft > 0, !Task.isCancelled { continue }
-                guard TLSDiagnosis.isTLSFailure(error), let target = URL(string: request.url), let host = target.host
-                else { throw failure }
-                // The diagnosis shakes hands with the server directly, which a proxy may not allow.
-                if proxy != nil { throw .tls(request.host, .unknown) }
-                let cause = await TLSDiagnosis.cause(
-                    of: error, host: host.trimmingCharacters(in: CharacterSet(charactersIn: "[]")),
-                    port: target.port ?? 443, configuration: tls.tlsConfiguration,
-                    connectTimeout: TimeAmount(configuration.connectTimeout), deadline: deadline,
-                    group: HTTPClient.defaultEventLoopGroup)
-                throw .tls(request.host, cause)
-            }
-        }
-    }
-
-    /// One exchange over AsyncHTTPClient.
-    private func exchange(_ request: PreparedRequest, headers: HTTPHeaders, deadline: NIODeadline?,
-                         collector: ResponseCollector, proxy: ProxyServer?) async throws -> TransportResponse
-    {
-        let outgoing = try HTTPClient.Request(
-            url: request.url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers,
-            body: request.body.map { .bytes($0) })
-        // The delegate API collects the body on the event loop and answers once, and its deadline
-        // covers the whole response, body included: one hand-off per request instead of one per
-        // body part, and no timer task racing the request.
-        guard let client = tls.client(through: proxy) else { throw CancellationError() }
-        let task = client.execute(request: outgoing, delegate: collector, deadline: deadline)
-        return try await withTaskCancellationHandler {
-            try await task.futureResult.get()
-        } onCancel: {
-            task.cancel()
-        }
-    }
-
-    func sendPlain(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?, proxy: ProxyServer? = nil)
-        async throws(TransportError) -> TransportResponse
+    /// One request through `ReqPlanClient`.
+    func sendWithOwnClient(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?,
+                           proxy: ProxyServer? = nil) async throws(TransportError) -> TransportResponse
     {
         guard let target = RequestTarget(request.url) else { throw .invalidURL(request.host) }
         var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
                                    uri: target.path)
-        head.headers.reserveCapacity(request.headers.count + 2)
+        head.headers.reserveCapacity(request.headers.count + 3)
         if request.header("host") == nil { head.headers.add(name: "Host", value: target.hostHeader) }
         try RequestFraming.add(request, to: &head.headers)
-        var outgoing = HTTP1Client.Request(endpoint: target.endpoint, head: head, body: request.body,
-                                           idempotent: request.method.isIdempotent)
+        if !head.headers.contains(name: "accept-encoding") {
+            head.headers.add(name: "Accept-Encoding", value: ResponseDecompression.acceptEncoding)
+        }
+        var outgoing = ReqPlanClient.Request(endpoint: target.endpoint, head: head, body: request.body,
+                                             idempotent: request.method.isIdempotent)
         if let proxy { Self.throughProxy(&outgoing, target: target, proxy: proxy) }
         do {
-            let response = try await plain.execute(outgoing, deadline: deadline)
+            let response = try await own.execute(outgoing, deadline: deadline)
             return TransportResponse(status: Int(response.head.status.code),
                                      headers: response.head.headers.map { HeaderField($0.name, $0.value) },
                                      body: response.body)
         } catch {
-            if let proxy, case .connect(let cause) = error {
-                throw .proxyUnreachable(proxy, cause, connectTimeout: configuration.connectTimeout)
+            if let proxy, let failure = proxyFailure(error, proxy: proxy, target: target) { throw failure }
+            switch error {
+            case .tls(let cause) where TLSDiagnosis.isTLSFailure(cause):
+                // The diagnosis shakes hands with the server directly, which a proxy may not allow.
+                if proxy != nil { throw .tls(request.host, .unknown) }
+                throw await .tls(request.host, diagnose(cause, host: target.endpoint.host, port: target.endpoint.port,
+                                                         deadline: deadline))
+            default:
+                throw .classify(error, failureContext(request, timeout: timeout))
             }
-            throw .classify(error, failureContext(request, timeout: timeout))
         }
+    }
+
+    /// Why a TLS connection to `host`:`port` failed with `error`, found by shaking hands again.
+    func diagnose(_ error: any Error, host: String, port: Int, deadline: NIODeadline?) async -> TLSDiagnosis.Cause {
+        await TLSDiagnosis.cause(
+            of: error, host: host, port: port, configuration: configuration.tlsConfiguration,
+            connectTimeout: TimeAmount(configuration.connectTimeout), deadline: deadline, group: own.group)
     }
 }
 
@@ -226,77 +211,5 @@ extension TimeAmount {
     /// A duration as SwiftNIO's time amount, to the millisecond.
     init(_ duration: Duration) {
         self = .milliseconds(duration.milliseconds)
-    }
-}
-
-/// AsyncHTTPClient, for `https://`: made on the first such request, so a run that only speaks
-/// plain HTTP never starts (or stops) it.
-final class TLSClient: Sendable {
-    private struct State {
-        /// The client for direct requests, once made.
-        var direct: HTTPClient?
-        /// A client per proxy (AsyncHTTPClient takes its proxy in its configuration), once made.
-        var proxied: [ProxyServer: HTTPClient] = [:]
-        /// After shutdown, when no new client is made.
-        var closed = false
-    }
-
-    private let configuration: HTTPClient.Configuration
-    /// The TLS settings the client uses (before AsyncHTTPClient adds ALPN), for `TLSDiagnosis`.
-    let tlsConfiguration: TLSConfiguration
-    private let state = NIOLockedValueBox(State())
-
-    init(_ settings: HTTPClientTransport.Configuration) {
-        var tls = TLSConfiguration.makeClientConfiguration()
-        settings.tls.apply(to: &tls)
-        if !settings.verifyCertificates {
-            tls.certificateVerification = .none
-            // NIOSSL reads additional roots when it makes its context, verifying or not.
-            tls.additionalTrustRoots = []
-        }
-        var configuration = HTTPClient.Configuration(
-            tlsConfiguration: tls,
-            redirectConfiguration: .disallow,  // followed in `HTTPClientTransport.send`, for both clients alike
-            timeout: .init(connect: TimeAmount(settings.connectTimeout)),
-            decompression: .enabled(limit: .ratio(100)))
-        configuration.connectionPool.idleTimeout = TimeAmount(settings.idleTimeout)
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = settings.connectionsPerHost
-        // The executor retries by policy; a refused connection must fail at once, not after the connect timeout.
-        configuration.connectionPool.retryConnectionEstablishment = false
-        configuration.httpVersion = .automatic
-        // No distributed tracing: a span per request costs about 5 % of a small request's CPU.
-        configuration.tracing.tracer = nil
-        self.configuration = configuration
-        self.tlsConfiguration = tls
-    }
-
-    /// The client for requests through `proxy` (nil: direct), made on first use; nil after `shutdown()`.
-    func client(through proxy: ProxyServer? = nil) -> HTTPClient? {
-        state.withLockedValue { state in
-            if state.closed { return nil }
-            guard let proxy else {
-                if let client = state.direct { return client }
-                let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-                state.direct = client
-                return client
-            }
-            if let client = state.proxied[proxy] { return client }
-            var configuration = configuration
-            let authorization = proxy.username.map {
-                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
-            }
-            configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            state.proxied[proxy] = client
-            return client
-        }
-    }
-
-    func shutdown() async {
-        let clients = state.withLockedValue { state in
-            state.closed = true
-            return [state.direct].compactMap { $0 } + state.proxied.values
-        }
-        for client in clients { try? await client.shutdown() }
     }
 }

@@ -13,7 +13,7 @@ public struct ProxyServer: Sendable, Hashable {
 
     /// `host:port` (`[::1]:3128` for IPv6), as messages name it.
     public var hostPort: String {
-        (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+        URLAuthority.hostPort(host, port)
     }
 
     /// The `Proxy-Authorization` value its credentials make (`Basic …`), if it has any.

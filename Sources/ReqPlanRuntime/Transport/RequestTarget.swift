@@ -1,21 +1,30 @@
-/// The parts of an `http://` URL a request on the wire needs: where to connect, the `Host`
-/// header and the request target (path and query, percent-encoded).
+/// The parts of an `http://` or `https://` URL a request on the wire needs: where to connect
+/// (and whether over TLS), the `Host` header and the request target (path and query,
+/// percent-encoded).
 struct RequestTarget: Equatable {
-    var endpoint: HTTP1Client.Endpoint
+    var endpoint: ReqPlanClient.Endpoint
     var hostHeader: String
     var path: String
 
-    /// Nil unless `url` is `http://host[:port][/path][?query][#fragment]` with a host and a
-    /// port in 1...65535. Works on the UTF-8 bytes: this runs for every request.
+    /// Nil unless `url` is `http://` or `https://` (the scheme in any case), then
+    /// `host[:port][/path][?query][#fragment]` with a host and a port in 1...65535. Works on the
+    /// UTF-8 bytes: this runs for every request.
     init?(_ url: String) {
         let bytes = url.utf8
-        guard bytes.starts(with: "http://".utf8) else { return nil }
-        let rest = bytes.dropFirst(7)
+        let tls: Bool
+        if Self.hasScheme(bytes, "http://") {
+            tls = false
+        } else if Self.hasScheme(bytes, "https://") {
+            tls = true
+        } else {
+            return nil
+        }
+        let rest = bytes.dropFirst(tls ? 8 : 7)
         // Credentials in the URL are not sent (as with AsyncHTTPClient); they are not part of the host.
-        guard let authority = URLAuthority(rest, defaultPort: 80) else { return nil }
+        guard let authority = URLAuthority(rest, defaultPort: tls ? 443 : 80) else { return nil }
         var path = rest[authority.end...]
         if let hash = path.firstIndex(of: UInt8(ascii: "#")) { path = path[..<hash] }
-        endpoint = HTTP1Client.Endpoint(host: String(Substring(authority.host)), port: authority.port)
+        endpoint = ReqPlanClient.Endpoint(host: String(Substring(authority.host)), port: authority.port, tls: tls)
         hostHeader = String(Substring(authority.hostAndPort))
         if path.isEmpty {
             self.path = "/"
@@ -24,6 +33,12 @@ struct RequestTarget: Equatable {
         } else {
             self.path = Self.encode(path)
         }
+    }
+
+    /// Whether `bytes` starts with `scheme` (lower case, with `://`), in any case.
+    private static func hasScheme(_ bytes: String.UTF8View, _ scheme: StaticString) -> Bool {
+        let expected = UnsafeBufferPointer(start: scheme.utf8Start, count: scheme.utf8CodeUnitCount)
+        return bytes.starts(with: expected) { ($0 >= 65 && $0 <= 90 ? $0 | 0x20 : $0) == $1 }
     }
 
     /// Percent-encodes what may not appear raw in a request line (spaces, controls, non-ASCII,

@@ -5,7 +5,7 @@ import NIOHTTP1
 import ReqPlanSyntax
 
 /// Collects an AsyncHTTPClient response whole, on the event loop, under the same size rule as
-/// `HTTP1Client`'s `ExchangeHandler`, and remembers whether any of it arrived (so a connection
+/// `ReqPlanClient`'s `ExchangeHandler`, and remembers whether any of it arrived (so a connection
 /// closed before the response started can be told from one closed in its middle).
 final class ResponseCollector: HTTPClientResponseDelegate {
     typealias Response = TransportResponse

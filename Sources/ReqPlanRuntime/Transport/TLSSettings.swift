@@ -95,7 +95,7 @@ public struct TLSSettings: Sendable {
         }
     }
 
-    /// Puts the trust roots and client certificate into AsyncHTTPClient's TLS configuration.
+    /// Puts the trust roots and client certificate into a TLS configuration.
     func apply(to configuration: inout TLSConfiguration) {
         configuration.trustRoots = trustRoots
         configuration.additionalTrustRoots = additionalTrustRoots
@@ -171,5 +171,20 @@ public struct TLSSettings: Sendable {
         } catch {
             throw Failure("\(option) `\(path)`: the private key cannot be read", file: path)
         }
+    }
+}
+
+extension HTTPClientTransport.Configuration {
+    /// The TLS configuration of the run's connections, whichever client makes them (each adds its
+    /// ALPN protocols): `tls`'s trust roots and client certificate, verification unless `--insecure`.
+    var tlsConfiguration: TLSConfiguration {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        tls.apply(to: &configuration)
+        if !verifyCertificates {
+            configuration.certificateVerification = .none
+            // NIOSSL reads additional roots when it makes its context, verifying or not.
+            configuration.additionalTrustRoots = []
+        }
+        return configuration
     }
 }

@@ -30,7 +30,7 @@ extension TransportError {
 
     /// The failure `error` stands for; TLS failures are worded by `tls(_:_:)` once diagnosed.
     /// - Parameters:
-    ///   - error: what `HTTP1Client`, AsyncHTTPClient, SwiftNIO or NIOSSL threw.
+    ///   - error: what `ReqPlanClient`, AsyncHTTPClient, SwiftNIO or NIOSSL threw.
     ///   - context: the request's host, deadline and limits.
     ///   - responseStarted: whether any of the response had arrived (a connection closed before
     ///     reads as reset, after it as closed early).
@@ -41,12 +41,19 @@ extension TransportError {
             return error
         case is CancellationError:
             return .cancelled
-        case let failure as HTTP1Client.Failure:
+        case let failure as ReqPlanClient.Failure:
             switch failure {
             case .connect(let cause): return connectFailure(cause, context)
+            case .tls(let cause):
+                // Diagnosed by the transport when it is TLS's own failure; else the connection's.
+                return TLSDiagnosis.isTLSFailure(cause) ? .tls(host, .unknown) : classify(cause, context)
+            case .tlsHandshakeTimeout: return .tls(host, .handshakeTimedOut)
+            case .proxyRefused(let status): return TransportError(.connect, "the proxy refused CONNECT to \(host) with \(status)")
+            case .proxyHandshakeFailed: return TransportError(.connect, "the proxy did not open a tunnel to \(host)")
             case .timeout: return .timedOut(host, after: context.timeout)
             case .cancelled: return .cancelled
             case .closed(let early): return early ? .reset(host) : .closedEarly(host)
+            case .unprocessed: return .reset(host)
             case .tooLarge: return .tooLarge(host, limit: context.limit)
             case .invalid(let cause): return classify(cause, context, responseStarted: true)
             }
@@ -119,7 +126,7 @@ extension TransportError {
             }
         case ChannelError.connectTimeout:
             return .connectTimedOut(host, after: context.connectTimeout)
-        case let failure as HTTP1Client.Failure:
+        case let failure as ReqPlanClient.Failure:
             return classify(failure, context)
         default:
             return TransportError(.connect, "could not connect to \(host)")

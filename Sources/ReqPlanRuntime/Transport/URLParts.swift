@@ -37,7 +37,7 @@ struct URLParts: Equatable {
 
     /// `host:port` (an IPv6 address in brackets), as `CONNECT` names it.
     var hostPort: String {
-        (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+        URLAuthority.hostPort(host, port)
     }
 
     /// Whether the host is an IPv4 or IPv6 address rather than a name.
@@ -58,6 +58,11 @@ struct URLParts: Equatable {
 /// The authority part of an `http(s)://` URL, split on UTF-8 bytes: credentials (`user:pw@`)
 /// left out, the host (an IPv6 literal without its brackets) and the port (the default when none).
 struct URLAuthority {
+    /// `host:port`, an IPv6 address in brackets (`[::1]:443`), as `CONNECT` and messages name it.
+    static func hostPort(_ host: String, _ port: Int) -> String {
+        (host.contains(":") ? "[\(host)]" : host) + ":\(port)"
+    }
+
     typealias Bytes = Substring.UTF8View
     /// `host[:port]` as written, without credentials (a `Host` header).
     var hostAndPort: Bytes

@@ -1,0 +1,256 @@
+import NIOCore
+import NIOHTTP1
+import NIOHTTP2
+import NIOHTTPCompression
+
+/// What the transport writes into a connection's pipeline: the request and where its
+/// response goes.
+struct Exchange: Sendable {
+    var head: HTTPRequestHead
+    var body: ByteBuffer?
+    var deadline: NIODeadline?
+    var promise: EventLoopPromise<ReqPlanClient.Response>
+}
+
+/// The last handler of an HTTP/1.1 connection, or of an HTTP/2 stream (behind NIOHTTP2's
+/// `HTTP2FramePayloadToHTTP1ClientCodec`): writes one request, collects its response (already
+/// decompressed), and answers the exchange's promise once: with the response, or with why
+/// there is none (deadline, cancellation, closed connection, too large, malformed, not processed).
+/// Between exchanges it closes an HTTP/1.1 connection once it has been idle for `idleTimeout`.
+///
+/// One timer per connection serves both the exchange's deadline and the idle expiry, and is moved
+/// only when it would fire too late: a run of requests whose deadlines (or idle periods) end later
+/// than the timer's time leaves it alone, and when it fires it is set again for whatever is then
+/// due. So a busy connection schedules no timer per request. An HTTP/2 stream's deadline is kept
+/// by its connection's handler, with one such timer for all its streams.
+final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    typealias OutboundIn = Exchange
+    typealias OutboundOut = HTTPClientRequestPart
+
+    /// Sent by a cancelled task: fail the exchange and close the connection.
+    struct Cancel: Sendable {}
+
+    private let maxBodySize: Int
+    /// Nil on an HTTP/2 stream, which carries one exchange.
+    private let idleTimeout: TimeAmount?
+    /// The HTTP/2 connection a stream belongs to (its GOAWAY tells which streams it did not process).
+    private let connection: HTTP2ConnectionHandler?
+    /// Whether the request's head went out (an HTTP/2 stream's may wait for the server's stream limit).
+    private var headSent = false
+    /// The TLS failure the connection met, if it did: after the handshake, a TLS 1.3 server checks a
+    /// client certificate and may end the connection between exchanges (an HTTP/2 stream's is its
+    /// connection's).
+    var tlsFailure: (any Error)? { ownTLSFailure ?? connection?.tlsFailure }
+    private var ownTLSFailure: (any Error)?
+    private var promise: EventLoopPromise<ReqPlanClient.Response>?
+    /// The exchange's deadline, while there is one.
+    private var deadline: NIODeadline?
+    /// Since when the connection has been idle, between exchanges.
+    private var idleSince: NIODeadline?
+    private var timer: Scheduled<Void>?
+    /// When `timer` fires.
+    private var timerDue: NIODeadline?
+    /// Whether the response may have a body longer than it announces it (a HEAD request's).
+    private var bodiless = false
+    private var head: HTTPResponseHead?
+    private var body: [UInt8] = []
+    private var receivedAny = false
+
+    /// The handler of an HTTP/1.1 connection.
+    init(maxBodySize: Int, idleTimeout: TimeAmount) {
+        self.maxBodySize = maxBodySize
+        self.idleTimeout = idleTimeout
+        self.connection = nil
+    }
+
+    /// The handler of a stream of `connection`.
+    init(maxBodySize: Int, connection: HTTP2ConnectionHandler) {
+        self.maxBodySize = maxBodySize
+        self.idleTimeout = nil
+        self.connection = connection
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        let exchange = unwrapOutboundIn(data)
+        guard self.promise == nil else {
+            // One request at a time; the pool never does this.
+            exchange.promise.fail(ReqPlanClient.Failure.invalid(ChannelError.inappropriateOperationForState))
+            promise?.fail(ChannelError.inappropriateOperationForState)
+            return
+        }
+        self.promise = exchange.promise
+        receivedAny = false
+        bodiless = exchange.head.method == .HEAD
+        idleSince = nil
+        deadline = exchange.deadline
+        if let deadline = exchange.deadline {
+            if let connection {
+                connection.watch(self, context: context, until: deadline)
+            } else {
+                setTimer(context: context, due: deadline)
+            }
+        }
+        // A write fails when the connection closed meanwhile (nothing of the response came), or
+        // when NIO refuses a header (the transport checks them first).
+        headSent = false
+        let headWritten = context.eventLoop.makePromise(of: Void.self)
+        headWritten.futureResult.assumeIsolated().whenComplete { [self] result in
+            guard case .failure(let error) = result else {
+                headSent = true
+                return
+            }
+            // Not sent at all: the connection (or stream) closed first, or an HTTP/2 server said
+            // GOAWAY before the stream could start.
+            let unsent = switch error {
+            case is ChannelError, is IOError, is NIOHTTP2Errors.StreamClosed, is NIOHTTP2Errors.IOOnClosedConnection,
+                 is NIOHTTP2Errors.CreatedStreamAfterGoaway, is NIOHTTP2Errors.NoStreamIDAvailable:
+                true
+            default:
+                false
+            }
+            finish(context: context, .failure(unsent ? ReqPlanClient.Failure.unprocessed
+                                                     : ReqPlanClient.Failure.invalid(error)))
+        }
+        context.write(wrapOutboundOut(.head(exchange.head)), promise: headWritten)
+        if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        // The exchange reached the handler: its outcome goes to its own promise from here on.
+        promise?.succeed()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        receivedAny = true
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+            // A HEAD response, a 204 or a 304 announces a length it does not send.
+            if !bodiless, head.status != .noContent, head.status != .notModified,
+               let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodySize
+            {
+                finish(context: context, .failure(ReqPlanClient.Failure.tooLarge))
+            }
+        case .body(let buffer):
+            guard promise != nil else { return }
+            guard body.count + buffer.readableBytes <= maxBodySize else {
+                return finish(context: context, .failure(ReqPlanClient.Failure.tooLarge))
+            }
+            body.append(contentsOf: buffer.readableBytesView)
+        case .end:
+            guard let head else { return }
+            finish(context: context, .success(ReqPlanClient.Response(head: head, body: body)))
+        }
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard event is Cancel else { return context.triggerUserOutboundEvent(event, promise: promise) }
+        finish(context: context, .failure(ReqPlanClient.Failure.cancelled))
+        promise?.succeed()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        // An HTTP/2 stream whose head never left (held back by the server's stream limit) when the
+        // connection closed was not sent.
+        let unsent = connection != nil && !headSent
+        let failure: ReqPlanClient.Failure
+        if let tls = tlsFailure {
+            failure = .tls(tls)
+        } else {
+            failure = unsent ? .unprocessed : .closed(early: !receivedAny)
+        }
+        finish(context: context, .failure(failure), close: false)
+        timer?.cancel()
+        timer = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if TLSDiagnosis.isTLSFailure(error) { ownTLSFailure = error }
+        // Between exchanges (an unsolicited response, a reset while idle) the connection is
+        // closed, so the pool drops it.
+        guard promise != nil else { return context.close(promise: nil) }
+        let failure: ReqPlanClient.Failure
+        switch error {
+        case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError,
+            is HTTPParserError:
+            failure = .invalid(error)
+        case _ where TLSDiagnosis.isTLSFailure(error):
+            // After the handshake: a TLS 1.3 server checks the client certificate only then.
+            failure = .tls(error)
+        case let closed as NIOHTTP2Errors.StreamClosed where !receivedAny && isUnprocessed(closed):
+            failure = .unprocessed
+        default:
+            failure = .closed(early: !receivedAny)
+        }
+        finish(context: context, .failure(failure))
+    }
+
+    /// Whether the server did not process the stream: it refused it, or it is above the last
+    /// stream of the connection's GOAWAY (RFC 9113, section 8.7).
+    private func isUnprocessed(_ closed: NIOHTTP2Errors.StreamClosed) -> Bool {
+        if closed.errorCode == .refusedStream { return true }
+        guard let last = connection?.goAwayLastStreamID else { return false }
+        return closed.streamID > last
+    }
+
+    /// Answers the exchange once; on failure the connection closes (whatever it was in the
+    /// middle of cannot be reused), on success its idle time starts.
+    private func finish(context: ChannelHandlerContext, _ result: Result<ReqPlanClient.Response, any Error>,
+                        close: Bool = true)
+    {
+        guard let promise else { return }
+        self.promise = nil
+        if deadline != nil { connection?.unwatch(self) }
+        deadline = nil
+        head = nil
+        body = []
+        switch result {
+        case .failure:
+            if close { context.close(promise: nil) }
+        case .success:
+            if let idleTimeout {
+                let now = NIODeadline.now()
+                idleSince = now
+                setTimer(context: context, due: now + idleTimeout)
+            }
+        }
+        promise.completeWith(result)
+    }
+
+    /// Makes the timer fire by `due`: moved only when it would fire later (or not at all).
+    private func setTimer(context: ChannelHandlerContext, due: NIODeadline) {
+        if let timerDue, timerDue <= due { return }
+        timer?.cancel()
+        timerDue = due
+        timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: due) { [self] in
+            timer = nil
+            timerDue = nil
+            timerFired(context: context)
+        }
+    }
+
+    /// The exchange's deadline passed (an HTTP/2 stream's, told by its connection).
+    func deadlinePassed(context: ChannelHandlerContext) {
+        finish(context: context, .failure(ReqPlanClient.Failure.timeout))
+    }
+
+    /// Fails an exchange past its deadline, closes a connection idle too long, or sets the timer
+    /// again for what is due next.
+    private func timerFired(context: ChannelHandlerContext) {
+        let now = NIODeadline.now()
+        if promise != nil {
+            guard let deadline else { return }
+            if deadline <= now {
+                finish(context: context, .failure(ReqPlanClient.Failure.timeout))
+            } else {
+                setTimer(context: context, due: deadline)
+            }
+        } else if let idleSince, let idleTimeout {
+            if idleSince + idleTimeout <= now {
+                context.close(promise: nil)
+            } else {
+                setTimer(context: context, due: idleSince + idleTimeout)
+            }
+        }
+    }
+}
