@@ -190,11 +190,13 @@ extension RunReport {
         if let reason = stepResult.reason { lines.append("\(step.kind.rawValue) `\(step.id)` failed: \(redact(reason.message))") }
         if let method = stepResult.method, let url = stepResult.url { lines.append("request: \(method) \(redact(url))") }
         for attempt in stepResult.attempts {
-            var line = "attempt \(attempt.number): "
+            var line = "attempt \(attempt.number)" + (attempt.poll.map { " (poll \($0))" } ?? "") + ": "
             line += attempt.status.map { "status \($0)" } ?? "no response"
             line += " in \(Self.milliseconds(attempt.duration)) ms"
             if let error = attempt.error { line += ": " + redact(error) }
-            if let delay = attempt.retryDelay { line += "; retried after \(Self.milliseconds(delay)) ms" }
+            if let delay = attempt.retryDelay {
+                line += "; \(attempt.poll == nil ? "retried" : "next try") after \(Self.milliseconds(delay)) ms"
+            }
             lines.append(line)
         }
         return lines.joined(separator: "\n")

@@ -105,16 +105,20 @@ extension RunReport {
         var list: [TraceInterval] = []
         for step in allSteps where step.kind == .request {
             let stepResult = step.result
+            var triesPerPoll: [Int: Int] = [:]
+            for attempt in stepResult.attempts { if let poll = attempt.poll { triesPerPoll[poll, default: 0] += 1 } }
             for attempt in stepResult.attempts {
                 let start = attempt.start.microseconds
                 let end = max(start + 1, (attempt.start + attempt.duration).microseconds)
-                let name = stepResult.attempts.count > 1 ? "\(step.id) (attempt \(attempt.number))" : step.id
+                let name = Self.attemptName(step.id, attempt, attempts: stepResult.attempts.count,
+                                            triesInPoll: attempt.poll.flatMap { triesPerPoll[$0] } ?? 1)
                 let args = Value.object([
                     .init("id", .string(step.id)),
                     .init("step", .string(step.step)),
                     .init("parent", step.parent.map(Value.string) ?? .null),
                     .init("item", step.itemPath.last.map(Value.int) ?? .null),
                     .init("attempt", .int(attempt.number)),
+                    .init("poll", attempt.poll.map(Value.int) ?? .null),
                     .init("status", attempt.status.map(Value.int) ?? .null),
                     .init("state", .string(stepResult.state.rawValue)),
                     .init("error", attempt.error.map { .string(redact($0)) } ?? .null),
@@ -272,5 +276,16 @@ struct Heap<Element> {
             parent = smallest
         }
         return top
+    }
+}
+
+extension RunReport {
+    /// A request attempt's event name: the report id alone for a single attempt; with `(attempt N)`
+    /// after retries; with `(poll N)` for a polled request (`(poll N, attempt M)` for a retry within a poll).
+    static func attemptName(_ id: String, _ attempt: AttemptRecord, attempts: Int, triesInPoll: Int) -> String {
+        guard let poll = attempt.poll else {
+            return attempts > 1 ? "\(id) (attempt \(attempt.number))" : id
+        }
+        return "\(id) (poll \(poll)" + (triesInPoll > 1 ? ", attempt \(attempt.number))" : ")")
     }
 }

@@ -115,6 +115,12 @@ import Testing
             #expect(summary.outputs["home_status"] == "200")
             #expect(summary.steps["home"]?.symbol == "✓")
         },
+        "plans/job-polling.yaml": Expectation(status: 0) { summary, _ in
+            #expect(summary.ids(withSymbol: "✓").count == 5)
+            #expect(summary.outputs["polls"] == "4")
+            #expect(summary.steps["wait_for_job"]?.text.contains("(4 polls)") == true)
+            #expect(summary.outputs["doomed_state"] == #""failed""#)
+        },
         "plans/partial-failure.yaml": Expectation(status: 1) { summary, result in
             #expect(summary.ids(withSymbol: "✗") == ["widgets", "recommendations"])
             #expect(summary.ids(withSymbol: "-") == ["home"])

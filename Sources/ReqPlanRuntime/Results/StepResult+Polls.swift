@@ -1,0 +1,14 @@
+extension StepResult {
+    /// How many polls a step with `poll:` made (the last attempt's poll); nil for other steps.
+    public var polls: Int? { attempts.last?.poll }
+
+    /// The tries of a request in words: `3 polls`, `3 polls, 4 attempts` (retries within polls),
+    /// `2 attempts`; nil for one attempt of a request that does not poll.
+    public var triesText: String? { Self.triesText(attempts: attempts.count, polls: polls) }
+
+    /// The tries in words, from their counts (see `triesText`).
+    public static func triesText(attempts: Int, polls: Int?) -> String? {
+        guard let polls else { return attempts > 1 ? "\(attempts) attempts" : nil }
+        return "\(polls) poll\(polls == 1 ? "" : "s")" + (attempts > polls ? ", \(attempts) attempts" : "")
+    }
+}
