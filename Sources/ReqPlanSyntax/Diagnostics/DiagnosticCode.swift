@@ -134,6 +134,10 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let responseOutsidePoll = DiagnosticCode("RP0701", "response read outside poll")
     /// `poll` on a method that is not idempotent without `unsafe: true`.
     public static let unsafePoll = DiagnosticCode("RP0702", "polling a method that is not idempotent")
+    /// A folder given to `run` or `validate` that holds no plan file.
+    public static let noPlans = DiagnosticCode("RP0710", "no plans found")
+    /// Reports given to `reqplan report merge` that cannot be merged (not reports, shards missing or repeated).
+    public static let unmergeableReports = DiagnosticCode("RP0711", "reports cannot be merged")
 
     // MARK: Warnings
 
@@ -155,7 +159,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         unknownNeed, cycle,
         invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
         responseTooLarge, membersFailed, cancelled,
-        responseOutsidePoll, unsafePoll,
+        responseOutsidePoll, unsafePoll, noPlans, unmergeableReports,
         unusedInput, neverTrue, redundantNeed,
     ]
 }

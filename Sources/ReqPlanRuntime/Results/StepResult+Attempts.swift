@@ -12,3 +12,12 @@ extension StepResult {
         return "\(polls) poll\(polls == 1 ? "" : "s")" + (attempts > polls ? ", \(attempts) attempts" : "")
     }
 }
+
+extension AttemptRecord {
+    /// A try that started at `start` (since the run started) and took `duration`; the rest is set after.
+    public init(number: Int, start: Duration, duration: Duration) {
+        self.number = number
+        self.start = start
+        self.duration = duration
+    }
+}
