@@ -173,7 +173,7 @@ import Testing
     }
 
     @Test func schemaAcceptsEveryExamplePlan() throws {
-        let plans = try CommandRunner.examplePlans()
+        let plans = try CommandRunner.allExamplePlans()
         #expect(plans.count >= 6)
         let report = try SchemaChecker.check(plans)
         #expect(report.files.count == plans.count)
