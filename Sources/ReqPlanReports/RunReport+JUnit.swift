@@ -116,11 +116,10 @@ struct JUnitPlan {
 
     /// The run's start, ISO 8601 in UTC to the second (`2025-01-31T09:30:00Z`).
     var timestamp: String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: startedAt)
+        Self.timestampStyle.format(startedAt)
     }
+
+    private static let timestampStyle = Date.ISO8601FormatStyle(timeZone: .gmt)
 
     /// Properties of the plan's suite: the plan, the run, the inputs and the outputs.
     var properties: [(String, String)] {

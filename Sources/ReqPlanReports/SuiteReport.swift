@@ -47,11 +47,8 @@ public struct SuiteReport: Sendable {
 
     /// The reports of a suite run: each plan's run with when it started since the suite started.
     public init(runs: [(report: RunReport, offset: Duration)], startedAt: Date, duration: Duration, shard: ShardInfo?) {
-        var plans: [Value] = []
-        for run in runs {
-            // The rendered report is redacted in every encoding; read it back as the suite's part.
-            if let value = try? Value.parseJSON(run.report.jsonText()) { plans.append(value) }
-        }
+        // Each plan's report with its secrets hidden in every string (and key): what its JSON text says.
+        let plans = runs.map { $0.report.redact($0.report.jsonValue) }
         self.init(
             plans: plans, startedAt: startedAt, duration: duration, shard: shard, runs: runs,
             redactor: RunReport.redactor(hiding: runs.flatMap { $0.report.inputs.secrets + $0.report.result.secrets }))

@@ -48,6 +48,7 @@ extension RunCommand {
                 write: { writeError($0) })
         let verbose = self.verbose
         let command = self
+        let logger = logging.logger(label: "reqplan.executor")
         let observer: @Sendable (Int) -> any ExecutionObserver = { index in
             var observers: [any ExecutionObserver] = []
             if let live { observers.append(live.observer(for: index)) }
@@ -63,7 +64,7 @@ extension RunCommand {
         if let live { refresh = { live.redraw() } }
         let result = try await SuiteRun.execute(
             prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, transport: transportConfiguration,
-            configuration: { command.runConfiguration(for: $0, secrets: secrets) }, observer: observer,
+            configuration: { command.runConfiguration(for: $0, secrets: secrets, logger: logger) }, observer: observer,
             started: { live?.started($0) }, finished: { live?.finished($0, result: $1.result) }, refresh: refresh)
 
         let report = SuiteReport(

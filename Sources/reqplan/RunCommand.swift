@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ReqPlanPlanner
 import ReqPlanReports
 import ReqPlanRuntime
@@ -245,15 +246,18 @@ struct RunCommand: AsyncParsableCommand {
         return transportConfiguration
     }
 
-    /// The run settings of one plan: its folder for request files, `--concurrency`, the run's secrets.
-    func runConfiguration(for prepared: PlanRun.Prepared, secrets: SecretStore) -> RunConfiguration {
+    /// The run settings of one plan: its folder for request files, `--concurrency`, the run's secrets,
+    /// the developer log (`logger`, made once for a suite's plans).
+    func runConfiguration(for prepared: PlanRun.Prepared, secrets: SecretStore, logger: Logger? = nil)
+        -> RunConfiguration
+    {
         var configuration = RunConfiguration(
             concurrency: concurrency,
             files: FileAccess(planDirectory: URL(fileURLWithPath: prepared.graph.plan.source.path).deletingLastPathComponent(),
                               allowOutside: allowFilesOutside))
         configuration.backoffScale = 1
         configuration.secrets = secrets
-        configuration.logger = logging.logger(label: "reqplan.executor")
+        configuration.logger = logger ?? logging.logger(label: "reqplan.executor")
         return configuration
     }
 
