@@ -221,7 +221,9 @@ struct JUnitPlan {
     private func failureDetails(_ step: ReportStep) -> String {
         let stepResult = step.result
         var lines: [String] = []
-        if let reason = stepResult.reason { lines.append("\(step.kind.rawValue) `\(step.id)` failed: \(reason.message)") }
+        if let reason = stepResult.reason {
+            lines.append("\(step.kind.rawValue) `\(step.id)` failed: \(reason.message)")
+        }
         if let method = stepResult.method, let url = stepResult.url { lines.append("request: \(method) \(url)") }
         for attempt in stepResult.attempts {
             var line = "attempt \(attempt.number)" + (attempt.poll.map { " (poll \($0))" } ?? "") + ": "
@@ -262,7 +264,9 @@ enum JUnitWriter {
     }
 
     /// One `<testsuite>`, with `properties` first when given.
-    static func write(_ suite: JUnitSuite, timestamp: String, properties: [(String, String)]?, to xml: inout XMLWriter) {
+    static func write(
+        _ suite: JUnitSuite, timestamp: String, properties: [(String, String)]?, to xml: inout XMLWriter
+    ) {
         var attributes = [("name", suite.name)] + suite.counts.attributes
         attributes.append(("time", seconds(suite.duration)))
         attributes.append(("timestamp", timestamp))

@@ -132,7 +132,8 @@ struct RunCommand: AsyncParsableCommand {
             }
         }
         if isSuite, let cookieJar {
-            throw ValidationError("--cookie-jar `\(cookieJar)` takes one plan: each plan of a suite has a cookie jar of its own")
+            throw ValidationError(
+                "--cookie-jar `\(cookieJar)` takes one plan: each plan of a suite has a cookie jar of its own")
         }
         if let connectTimeout, (try? PlanDuration.parse(connectTimeout))?.milliseconds ?? 0 <= 0 {
             throw ValidationError("--connect-timeout must be a duration such as 5s or 500ms, not `\(connectTimeout)`")
@@ -251,10 +252,9 @@ struct RunCommand: AsyncParsableCommand {
     func runConfiguration(for prepared: PlanRun.Prepared, secrets: SecretStore, logger: Logger? = nil)
         -> RunConfiguration
     {
+        let folder = URL(fileURLWithPath: prepared.graph.plan.source.path).deletingLastPathComponent()
         var configuration = RunConfiguration(
-            concurrency: concurrency,
-            files: FileAccess(planDirectory: URL(fileURLWithPath: prepared.graph.plan.source.path).deletingLastPathComponent(),
-                              allowOutside: allowFilesOutside))
+            concurrency: concurrency, files: FileAccess(planDirectory: folder, allowOutside: allowFilesOutside))
         configuration.backoffScale = 1
         configuration.secrets = secrets
         configuration.logger = logger ?? logging.logger(label: "reqplan.executor")

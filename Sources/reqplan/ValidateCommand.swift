@@ -12,7 +12,8 @@ struct ValidateCommand: ParsableCommand {
         case text, json, github
     }
 
-    @Argument(help: "Plan files to check, or folders of plans (their .yaml and .yml files, at any depth, but for names starting with _ or .).")
+    @Argument(help: "Plan files to check, or folders of plans (their .yaml and .yml files, at any depth, "
+                  + "but for names starting with _ or .).")
     var plans: [String]
 
     @Option(help: "Output format: text, json or github (workflow annotations).")

@@ -64,7 +64,8 @@ struct CommandRunner {
         let folder = packageRoot.appendingPathComponent("plans")
         return try FileManager.default.subpathsOfDirectory(atPath: folder.path)
             .filter { path in
-                path.hasSuffix(".yaml") && !path.split(separator: "/").contains { $0.hasPrefix("_") || $0.hasPrefix(".") }
+                path.hasSuffix(".yaml")
+                    && !path.split(separator: "/").contains { $0.hasPrefix("_") || $0.hasPrefix(".") }
             }
             .sorted().map { "plans/" + $0 }
     }

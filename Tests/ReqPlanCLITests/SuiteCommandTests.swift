@@ -40,7 +40,8 @@ import Testing
             outputs: "  theme: ${{ steps.prefs.body.theme }}"),
         "nested/broken.yaml": plan(
             "  checks:\n    group:\n      fine: { request: { url: /health } }\n"
-                + "      broken: { request: { url: /status/500 } }\n  after: { needs: [checks], request: { url: /health } }"
+                + "      broken: { request: { url: /status/500 } }\n"
+                + "  after: { needs: [checks], request: { url: /health } }"
         ),
         "nested/polled.yaml": plan(
             "  wait:\n    request: { url: /status/200 }\n"

@@ -41,7 +41,8 @@ extension PlanGraph {
         switch poll.interval {
         case .fixed(let interval): text = "every \(interval)"
         case .backoff(let initial, let factor, let max):
-            text = "every \(initial) × \(factor.rounded() == factor ? String(Int(factor)) : String(factor)) up to \(max)"
+            let times = factor.rounded() == factor ? String(Int(factor)) : String(factor)
+            text = "every \(initial) × \(times) up to \(max)"
         }
         if let attempts = poll.attempts?.value { text += ", at most \(attempts) poll\(attempts == 1 ? "" : "s")" }
         if let timeout = poll.timeout?.value { text += ", for at most \(timeout)" }

@@ -173,7 +173,8 @@ extension Executor {
             }
             for limiter in held { limiter.release() }
             let attemptDuration = now() - attemptStart
-            var record = AttemptRecord(number: result.attempts.count + 1, start: attemptStart, duration: attemptDuration)
+            var record = AttemptRecord(
+                number: result.attempts.count + 1, start: attemptStart, duration: attemptDuration)
             record.poll = poll
             if case .failure(let error) = outcome {
                 configuration.logger.debug("attempt failed", metadata: [
@@ -253,8 +254,9 @@ extension Executor {
             result.attempts.append(record)
             observer.attemptFinished(node.id, item: itemIndex, attempt: record)
             if result.state == .failed, retryable, !run.mayRetry, run.retry.attempts > 1, let reason = result.reason {
-                result.reason = StepReason(reason.kind, reason.message
-                    + " (not retried: \(run.prepared.method) is not idempotent; set `retry: { unsafe: true }` to allow)")
+                result.reason = StepReason(
+                    reason.kind, reason.message + " (not retried: \(run.prepared.method) is not idempotent; "
+                        + "set `retry: { unsafe: true }` to allow)")
             }
             return pending ? .pending : .finished
         }

@@ -135,8 +135,8 @@ extension PlanReader {
             .flatMap { readPoll($0.value, "`poll` of \(what)", key: $0.key) } : nil
 
         guard let kind else { return nil }
-        let step = Step(id: id, kind: kind, needs: needs, condition: condition, description: description, timeout: timeout,
-                        retry: retry, expect: expect, concurrency: concurrency, onFailure: onFailure,
+        let step = Step(id: id, kind: kind, needs: needs, condition: condition, description: description,
+                        timeout: timeout, retry: retry, expect: expect, concurrency: concurrency, onFailure: onFailure,
                         range: SourceRange(start: id.range.start, end: id.range.end), cookies: cookies, poll: poll)
         if let poll { checkPollMethod(poll, of: step.request, in: what) }
         return step
