@@ -96,7 +96,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReqPlanPlannerTests",
-            dependencies: ["ReqPlanPlanner", "ReqPlanSyntax"]
+            dependencies: [
+                "ReqPlanPlanner", "ReqPlanSyntax", .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         // Test doubles shared by the runtime and report tests, and the third-party servers (nginx,
         // tinyproxy, httpbin) and test certificates the transport and end-to-end tests use (not a product).

@@ -18,62 +18,9 @@
 set -euo pipefail
 R=${1:-.build-release/release/reqplan}
 ROUNDS=${2:-40}
-PLAIN=${PLAIN_PORT:-18180}
-H2=${H2_PORT:-18443}
-H1S=${H1S_PORT:-18444}
-WORK=$(mktemp -d)
-trap '[ -f "$WORK/nginx.pid" ] && kill "$(cat "$WORK/nginx.pid")" 2>/dev/null; rm -rf "$WORK"' EXIT
-
-# A test CA and a certificate for 127.0.0.1 signed by it.
-openssl req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=reqplan bench CA" \
-  -keyout "$WORK/ca.key" -out "$WORK/ca.pem" 2>/dev/null
-openssl req -newkey rsa:2048 -nodes -subj "/CN=127.0.0.1" -keyout "$WORK/server.key" -out "$WORK/server.csr" 2>/dev/null
-printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' > "$WORK/san.ext"
-openssl x509 -req -in "$WORK/server.csr" -CA "$WORK/ca.pem" -CAkey "$WORK/ca.key" -CAcreateserial -days 2 \
-  -extfile "$WORK/san.ext" -out "$WORK/server.pem" 2>/dev/null
-
-mkdir -p "$WORK/www"
-chmod 755 "$WORK"   # nginx's workers run as an unprivileged user when started by root
-printf '{"id":1,"name":"reqplan","tags":["bench","nginx"],"ok":true}\n' > "$WORK/www/small.json"
-ECHO_MODULE=$(ls /usr/lib/nginx/modules/ngx_http_echo_module.so)
-cat > "$WORK/nginx.conf" <<CONF
-load_module $ECHO_MODULE;
-worker_processes 1;
-daemon on;
-pid $WORK/nginx.pid;
-error_log $WORK/error.log warn;
-events { worker_connections 4096; }
-http {
-  access_log off;
-  client_body_temp_path $WORK/tmp; proxy_temp_path $WORK/tmp; fastcgi_temp_path $WORK/tmp;
-  uwsgi_temp_path $WORK/tmp; scgi_temp_path $WORK/tmp;
-  keepalive_requests 1000000;
-  default_type application/json;
-  ssl_certificate $WORK/server.pem;
-  ssl_certificate_key $WORK/server.key;
-  server {
-    listen 127.0.0.1:$PLAIN;
-    listen 127.0.0.1:$H2 ssl http2;
-    root $WORK/www;
-    location = /delay/10 { echo_sleep 0.010; echo '{"ok":true}'; }
-    location = /delay/20 { echo_sleep 0.020; echo '{"ok":true}'; }
-    location = /delay/50 { echo_sleep 0.050; echo '{"ok":true}'; }
-  }
-  server {
-    listen 127.0.0.1:$H1S ssl;
-    root $WORK/www;
-  }
-}
-CONF
-mkdir -p "$WORK/tmp"
-nginx -c "$WORK/nginx.conf" -p "$WORK"
-for _ in $(seq 50); do curl -sf "http://127.0.0.1:$PLAIN/small.json" > /dev/null && break; sleep 0.1; done
-curl -sf "http://127.0.0.1:$PLAIN/small.json" > /dev/null || { cat "$WORK/error.log"; exit 1; }
-curl -sf --cacert "$WORK/ca.pem" "https://127.0.0.1:$H2/small.json" > /dev/null
-curl -sf --cacert "$WORK/ca.pem" "https://127.0.0.1:$H1S/small.json" > /dev/null
-
-# How reqplan trusts the test CA: --cacert when this build has it, else --insecure.
-if "$R" run --help 2>&1 | grep -q -- '--cacert'; then TLS=(--cacert "$WORK/ca.pem"); else TLS=(--insecure); fi
+# nginx on loopback (plain HTTP, HTTPS with HTTP/2, HTTPS with HTTP/1.1), its test CA, and how reqplan
+# trusts it: WORK, PLAIN, H2, H1S and TLS (scripts/bench-nginx-server.sh).
+source "$(dirname "$0")/bench-nginx-server.sh"
 echo "== machine: $(nproc) cores, $(uname -r); nginx $(nginx -v 2>&1 | sed 's/.*\///'); $(curl --version | head -1 | cut -d' ' -f1-2)"
 echo "== reqplan TLS trust: ${TLS[*]}"
 

@@ -23,6 +23,7 @@ import NIOCore
 /// | `PUT /cart/{id}` | add or update one line `{"item_id", "quantity"}` |
 /// | `POST /cart/{id}/order` | place the order (201, `{"order_id", "status", "lines"}`), then `/items/{order_id}` |
 /// | `POST /upload`, `GET /files/{id}/{name}` | multipart upload (201, `{"id", "url", "name", "size"}`); download |
+/// | `POST /jobs`, `GET /jobs/{id}`, `GET /jobs/{id}/result` | a long job: 202 with a status URL; `running` for a few polls, then `done` (with `result_url`) or `failed`; its result (`DemoRoutes+Jobs.swift`) |
 ///
 /// Fault endpoints (tests and benchmarks) are documented in `DemoRoutes+Faults.swift`, header
 /// endpoints in `DemoRoutes+Headers.swift`, the transport's wire endpoints in `DemoRoutes+Wire.swift`;
@@ -45,6 +46,7 @@ struct DemoRoutes: Sendable {
         registerItems(on: router)
         registerCarts(on: router)
         registerFiles(on: router)
+        registerJobs(on: router)
         registerFaults(on: router)
         registerHeaders(on: router)
         registerWire(on: router)

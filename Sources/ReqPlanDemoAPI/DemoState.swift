@@ -87,6 +87,10 @@ struct DemoStore: Sendable {
     var fileBytes = 0
     /// The next file id.
     var nextFileID = 1
+    /// Jobs by id (`POST /jobs`).
+    var jobs: [Int: DemoJob] = [:]
+    /// The next job id.
+    var nextJobID = 1
 
     /// A store with the demo catalogue, notifications and messages (items 1–12).
     init() {

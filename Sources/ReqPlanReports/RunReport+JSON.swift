@@ -51,6 +51,7 @@ extension RunReport {
         let attempts: [Value] = stepResult.attempts.map { attempt in
             .object([
                 .init("number", .int(attempt.number)),
+                .init("poll", optional(attempt.poll)),
                 .init("start_ms", attempt.start.millisecondsValue),
                 .init("duration_ms", attempt.duration.millisecondsValue),
                 .init("status", optional(attempt.status)),

@@ -33,66 +33,105 @@ import ReqPlanSyntax
 extension RunReport {
     /// The run as JUnit XML, for CI test reporters (`--report junit:PATH`).
     public func junitXML() -> String {
-        let suites = junitSuites()
-        let total = suites.reduce(into: JUnitCounts()) { $0.add($1.counts) }
+        redact(JUnitPlan(self).xml())
+    }
+
+    /// The suites of the JUnit report, in document order.
+    func junitSuites() -> [JUnitSuite] {
+        JUnitPlan(self).suites()
+    }
+
+    /// Seconds with three decimals, as JUnit times are written.
+    static func seconds(_ duration: Duration?) -> String {
+        JUnitWriter.seconds(duration)
+    }
+}
+
+/// What the JUnit report says about one plan's run: its steps and the facts of the run, taken from a
+/// `RunReport` or read back from a JSON report (a suite's report, `reqplan report merge`), so both
+/// are written by the same code. Texts are taken as they are: a `RunReport` redacts the document.
+struct JUnitPlan {
+    /// The plan's `name`, else its file name without the extension.
+    var label: String
+    /// The plan's path.
+    var file: String
+    /// When the run started.
+    var startedAt: Date
+    /// The exit code of the run.
+    var exitCode: Int
+    var interrupted: Bool
+    var timedOut: Bool
+    /// The plan's `timeout`, as written, when known.
+    var timeout: String?
+    /// How long the run took.
+    var duration: Duration
+    /// Inputs (secret ones as `***`) and outputs, in order.
+    var inputs: [(name: String, value: Value)]
+    var outputs: [(name: String, value: Value)]
+    var outputErrors: [String]
+    /// The top-level steps, members and items nested.
+    var steps: [ReportStep]
+
+    /// The JUnit facts of a run.
+    init(_ report: RunReport) {
+        self.init(
+            label: report.planLabel, file: report.graph.plan.source.path, startedAt: report.result.startedAt,
+            exitCode: Int(report.result.exitCode), interrupted: report.result.interrupted,
+            timedOut: report.result.timedOut, timeout: report.graph.plan.timeout.map { "\($0.value)" },
+            duration: report.result.duration, inputs: report.inputValues,
+            outputs: report.result.outputs.map { ($0.name, report.redact($0.value)) },
+            outputErrors: report.result.outputErrors, steps: report.steps)
+    }
+
+    init(
+        label: String, file: String, startedAt: Date, exitCode: Int, interrupted: Bool, timedOut: Bool,
+        timeout: String?, duration: Duration, inputs: [(name: String, value: Value)],
+        outputs: [(name: String, value: Value)], outputErrors: [String], steps: [ReportStep]
+    ) {
+        self.label = label
+        self.file = file
+        self.startedAt = startedAt
+        self.exitCode = exitCode
+        self.interrupted = interrupted
+        self.timedOut = timedOut
+        self.timeout = timeout
+        self.duration = duration
+        self.inputs = inputs
+        self.outputs = outputs
+        self.outputErrors = outputErrors
+        self.steps = steps
+    }
+
+    /// The document of one plan: a suite per scope, the plan's first, carrying the properties.
+    func xml() -> String {
+        let suites = self.suites()
         var xml = XMLWriter()
-        xml.start("testsuites", [("name", planLabel)] + total.attributes + [("time", Self.seconds(result.duration))])
-        let timestamp = junitTimestamp
+        JUnitWriter.start(&xml, name: label, suites: suites, duration: duration)
         for (index, suite) in suites.enumerated() {
-            var attributes = [("name", suite.name)] + suite.counts.attributes
-            attributes.append(("time", Self.seconds(suite.duration)))
-            attributes.append(("timestamp", timestamp))
-            xml.start("testsuite", attributes)
-            if index == 0 {
-                xml.start("properties")
-                for (name, value) in junitProperties { xml.element("property", [("name", name), ("value", value)]) }
-                xml.end()
-            }
-            for testCase in suite.cases {
-                let attributes = [("name", testCase.name), ("classname", suite.classname),
-                                  ("time", Self.seconds(testCase.duration))]
-                switch testCase.outcome {
-                case .passed:
-                    xml.element("testcase", attributes)
-                case .failure(let type, let message, let details):
-                    xml.start("testcase", attributes)
-                    xml.element("failure", [("message", message), ("type", type)], content: details)
-                    xml.end()
-                case .error(let type, let message, let details):
-                    xml.start("testcase", attributes)
-                    xml.element("error", [("message", message), ("type", type)], content: details)
-                    xml.end()
-                case .skipped(let message):
-                    xml.start("testcase", attributes)
-                    xml.element("skipped", [("message", message)])
-                    xml.end()
-                }
-            }
-            xml.end()
+            JUnitWriter.write(suite, timestamp: timestamp, properties: index == 0 ? properties : nil, to: &xml)
         }
         xml.end()
-        return redact(xml.text)
+        return xml.text
     }
 
     /// The run's start, ISO 8601 in UTC to the second (`2025-01-31T09:30:00Z`).
-    private var junitTimestamp: String {
-        let formatter = ISO8601DateFormatter()
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: result.startedAt)
+    var timestamp: String {
+        Self.timestampStyle.format(startedAt)
     }
 
+    private static let timestampStyle = Date.ISO8601FormatStyle(timeZone: .gmt)
+
     /// Properties of the plan's suite: the plan, the run, the inputs and the outputs.
-    private var junitProperties: [(String, String)] {
+    var properties: [(String, String)] {
         var properties: [(String, String)] = [
-            ("plan.file", graph.plan.source.path),
-            ("run.started_at", startedAtText),
-            ("run.exit_code", String(result.exitCode)),
-            ("run.interrupted", String(result.interrupted)),
-            ("run.timed_out", String(result.timedOut)),
+            ("plan.file", file),
+            ("run.started_at", RunReport.timeText(startedAt)),
+            ("run.exit_code", String(exitCode)),
+            ("run.interrupted", String(interrupted)),
+            ("run.timed_out", String(timedOut)),
         ]
-        for (name, value) in inputValues { properties.append(("input." + name, Self.propertyText(value))) }
-        for output in result.outputs { properties.append(("output." + output.name, Self.propertyText(redact(output.value)))) }
+        for (name, value) in inputs { properties.append(("input." + name, Self.propertyText(value))) }
+        for output in outputs { properties.append(("output." + output.name, Self.propertyText(output.value))) }
         return properties
     }
 
@@ -104,35 +143,31 @@ extension RunReport {
     // MARK: Suites and cases
 
     /// The suites in document order, the plan's first; suites without test cases are left out.
-    func junitSuites() -> [JUnitSuite] {
-        var suites = [JUnitSuite(name: planLabel, classname: Self.classname([planLabel]))]
+    func suites() -> [JUnitSuite] {
+        var suites = [JUnitSuite(name: label, classname: Self.classname([label]))]
         suites[0].start = .zero
-        suites[0].end = result.duration
-        var suiteOfNode: [NodeID: Int] = [:]
+        suites[0].end = duration
+        var suiteOfScope: [[String]: Int] = [:]
 
-        func suite(for node: StepNode) -> Int {
-            if let index = suiteOfNode[node.nodeID] { return index }
-            var path: [String] = []
-            var current: StepNode? = node
-            while let step = current {
-                path.insert(step.id, at: 0)
-                current = step.parent.map { graph.nodes[$0] }
-            }
-            suites.append(JUnitSuite(name: ([planLabel] + path).joined(separator: "/"),
-                                     classname: Self.classname([planLabel] + path)))
-            suiteOfNode[node.nodeID] = suites.count - 1
+        /// The suite of the group, sequence or for_each at `path` (its step ids, outermost first).
+        func suite(for path: [String]) -> Int {
+            if let index = suiteOfScope[path] { return index }
+            suites.append(JUnitSuite(name: ([label] + path).joined(separator: "/"),
+                                     classname: Self.classname([label] + path)))
+            suiteOfScope[path] = suites.count - 1
             return suites.count - 1
         }
 
-        func visit(_ step: ReportStep, suite index: Int) {
+        func visit(_ step: ReportStep, suite index: Int, path: [String]) {
             switch step.kind {
             case .request:
                 suites[index].cases.append(JUnitCase(name: step.id, duration: Self.duration(of: step.result),
                                                      outcome: outcome(of: step)))
             case .group where step.isItem:
-                for child in step.children { visit(child, suite: index) }
+                for child in step.children { visit(child, suite: index, path: path) }
             case .group, .sequence, .forEach:
-                let own = suite(for: graph.nodes[step.nodeID])
+                let scope = path + [step.step]
+                let own = suite(for: scope)
                 suites[own].include(step.result)
                 let stepResult = step.result
                 let failedItself = stepResult.state == .failed && stepResult.reason?.kind != .members
@@ -141,37 +176,36 @@ extension RunReport {
                     suites[own].cases.append(JUnitCase(name: step.id, duration: Self.duration(of: stepResult),
                                                        outcome: outcome(of: step)))
                 }
-                for child in step.children { visit(child, suite: own) }
+                for child in step.children { visit(child, suite: own, path: scope) }
             }
         }
-        for step in steps { visit(step, suite: 0) }
+        for step in steps { visit(step, suite: 0, path: []) }
 
-        if result.timedOut {
-            let limit = graph.plan.timeout.map { " after \($0.value)" } ?? ""
+        if timedOut {
+            let limit = timeout.map { " after \($0)" } ?? ""
             suites[0].cases.append(JUnitCase(
-                name: "(plan timeout)", duration: result.duration,
+                name: "(plan timeout)", duration: duration,
                 outcome: .failure(type: StepReason.Kind.timeout.rawValue, message: "the plan timed out\(limit)",
                                   details: "the plan's `timeout` ran out: running steps were cancelled and the others did not start")))
         }
-        if result.interrupted {
+        if interrupted {
             suites[0].cases.append(JUnitCase(
-                name: "(interrupted)", duration: result.duration,
+                name: "(interrupted)", duration: duration,
                 outcome: .error(type: "interrupted", message: "the run was interrupted (SIGINT or SIGTERM)",
                                 details: "running steps were cancelled and the others did not start")))
         }
-        if !result.outputErrors.isEmpty {
-            let errors = result.outputErrors.map(redact)
+        if !outputErrors.isEmpty {
             suites[0].cases.append(JUnitCase(
                 name: "(outputs)", duration: nil,
-                outcome: .error(type: StepReason.Kind.evaluation.rawValue, message: errors[0],
-                                details: errors.joined(separator: "\n"))))
+                outcome: .error(type: StepReason.Kind.evaluation.rawValue, message: outputErrors[0],
+                                details: outputErrors.joined(separator: "\n"))))
         }
         return suites.enumerated().filter { $0.offset == 0 || !$0.element.cases.isEmpty }.map(\.element)
     }
 
     private func outcome(of step: ReportStep) -> JUnitCase.Outcome {
         let stepResult = step.result
-        let message = stepResult.reason.map { redact($0.message) }
+        let message = stepResult.reason?.message
         switch stepResult.state {
         case .succeeded:
             return .passed
@@ -187,14 +221,18 @@ extension RunReport {
     private func failureDetails(_ step: ReportStep) -> String {
         let stepResult = step.result
         var lines: [String] = []
-        if let reason = stepResult.reason { lines.append("\(step.kind.rawValue) `\(step.id)` failed: \(redact(reason.message))") }
-        if let method = stepResult.method, let url = stepResult.url { lines.append("request: \(method) \(redact(url))") }
+        if let reason = stepResult.reason {
+            lines.append("\(step.kind.rawValue) `\(step.id)` failed: \(reason.message)")
+        }
+        if let method = stepResult.method, let url = stepResult.url { lines.append("request: \(method) \(url)") }
         for attempt in stepResult.attempts {
-            var line = "attempt \(attempt.number): "
+            var line = "attempt \(attempt.number)" + (attempt.poll.map { " (poll \($0))" } ?? "") + ": "
             line += attempt.status.map { "status \($0)" } ?? "no response"
             line += " in \(Self.milliseconds(attempt.duration)) ms"
-            if let error = attempt.error { line += ": " + redact(error) }
-            if let delay = attempt.retryDelay { line += "; retried after \(Self.milliseconds(delay)) ms" }
+            if let error = attempt.error { line += ": " + error }
+            if let delay = attempt.retryDelay {
+                line += "; \(attempt.poll == nil ? "retried" : "next try") after \(Self.milliseconds(delay)) ms"
+            }
             lines.append(line)
         }
         return lines.joined(separator: "\n")
@@ -207,13 +245,6 @@ extension RunReport {
         return end - start
     }
 
-    /// Seconds with three decimals (`0.125`); `0.000` when there is no duration.
-    static func seconds(_ duration: Duration?) -> String {
-        let millis = max(0, (duration?.microseconds ?? 0) + 500) / 1000
-        let fraction = String(millis % 1000)
-        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
-    }
-
     private static func milliseconds(_ duration: Duration) -> String {
         duration.millisecondsValue.jsonText()
     }
@@ -221,6 +252,58 @@ extension RunReport {
     /// A JUnit class name: the path joined with dots (dots inside a part become `_`).
     private static func classname(_ path: [String]) -> String {
         path.map { $0.replacingOccurrences(of: ".", with: "_") }.joined(separator: ".")
+    }
+}
+
+/// Writes JUnit elements: the root with its counts, and one `<testsuite>` with its cases.
+enum JUnitWriter {
+    /// Opens `<testsuites>` with the sums of `suites`' counts.
+    static func start(_ xml: inout XMLWriter, name: String, suites: [JUnitSuite], duration: Duration?) {
+        let total = suites.reduce(into: JUnitCounts()) { $0.add($1.counts) }
+        xml.start("testsuites", [("name", name)] + total.attributes + [("time", seconds(duration))])
+    }
+
+    /// One `<testsuite>`, with `properties` first when given.
+    static func write(
+        _ suite: JUnitSuite, timestamp: String, properties: [(String, String)]?, to xml: inout XMLWriter
+    ) {
+        var attributes = [("name", suite.name)] + suite.counts.attributes
+        attributes.append(("time", seconds(suite.duration)))
+        attributes.append(("timestamp", timestamp))
+        xml.start("testsuite", attributes)
+        if let properties {
+            xml.start("properties")
+            for (name, value) in properties { xml.element("property", [("name", name), ("value", value)]) }
+            xml.end()
+        }
+        for testCase in suite.cases {
+            let attributes = [("name", testCase.name), ("classname", testCase.classname ?? suite.classname),
+                              ("time", seconds(testCase.duration))]
+            switch testCase.outcome {
+            case .passed:
+                xml.element("testcase", attributes)
+            case .failure(let type, let message, let details):
+                xml.start("testcase", attributes)
+                xml.element("failure", [("message", message), ("type", type)], content: details)
+                xml.end()
+            case .error(let type, let message, let details):
+                xml.start("testcase", attributes)
+                xml.element("error", [("message", message), ("type", type)], content: details)
+                xml.end()
+            case .skipped(let message):
+                xml.start("testcase", attributes)
+                xml.element("skipped", [("message", message)])
+                xml.end()
+            }
+        }
+        xml.end()
+    }
+
+    /// Seconds with three decimals (`0.125`); `0.000` when there is no duration.
+    static func seconds(_ duration: Duration?) -> String {
+        let millis = max(0, (duration?.microseconds ?? 0) + 500) / 1000
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }
 
@@ -256,6 +339,8 @@ struct JUnitCase {
     var name: String
     var duration: Duration?
     var outcome: Outcome
+    /// The class name, when it is not its suite's (a suite's report gathers a plan's scopes in one suite).
+    var classname: String? = nil
 }
 
 /// One `<testsuite>`: a scope of the plan and the test cases directly in it.

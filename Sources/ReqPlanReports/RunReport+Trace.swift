@@ -24,47 +24,7 @@ import ReqPlanSyntax
 extension RunReport {
     /// The run as Chrome trace-event JSON (`--report trace:PATH`), one event per line.
     public func traceJSON() -> String {
-        let attempts = traceAttempts()
-        let requestLanes = TraceLanes.disjoint(attempts.map { ($0.start, $0.end) })
-        let spans = traceSpans()
-        let spanLanes = TraceLanes.nested(spans.map { ($0.start, $0.end, $0.parent) })
-
-        var events: [Value] = []
-        func metadata(_ name: String, pid: Int, tid: Int, _ key: String, _ value: Value) {
-            events.append(.object([
-                .init("name", .string(name)), .init("ph", .string("M")), .init("pid", .int(pid)),
-                .init("tid", .int(tid)), .init("args", .object([.init(key, value)])),
-            ]))
-        }
-        metadata("process_name", pid: 1, tid: 0, "name", .string("requests"))
-        metadata("process_sort_index", pid: 1, tid: 0, "sort_index", .int(1))
-        for lane in stride(from: 1, through: requestLanes.max() ?? 0, by: 1) {
-            metadata("thread_name", pid: 1, tid: lane, "name", .string("slot \(lane)"))
-            metadata("thread_sort_index", pid: 1, tid: lane, "sort_index", .int(lane))
-        }
-        if let spanLaneCount = spanLanes.max() {
-            metadata("process_name", pid: 2, tid: 0, "name", .string("groups, sequences, for_each"))
-            metadata("process_sort_index", pid: 2, tid: 0, "sort_index", .int(2))
-            for lane in 1...spanLaneCount {
-                metadata("thread_name", pid: 2, tid: lane, "name", .string("lane \(lane)"))
-                metadata("thread_sort_index", pid: 2, tid: lane, "sort_index", .int(lane))
-            }
-        }
-
-        var complete: [(start: Int64, pid: Int, tid: Int, order: Int, event: Value)] = []
-        for (index, attempt) in attempts.enumerated() {
-            complete.append((attempt.start, 1, requestLanes[index], index,
-                             completeEvent(attempt.name, category: "request", attempt.start, attempt.end,
-                                           pid: 1, tid: requestLanes[index], args: attempt.args)))
-        }
-        for (index, span) in spans.enumerated() {
-            complete.append((span.start, 2, spanLanes[index], index,
-                             completeEvent(span.name, category: span.category, span.start, span.end,
-                                           pid: 2, tid: spanLanes[index], args: span.args)))
-        }
-        complete.sort { ($0.start, $0.pid, $0.tid, $0.order) < ($1.start, $1.pid, $1.tid, $1.order) }
-        events += complete.map(\.event)
-
+        let events = traceEvents()
         let otherData = Value.object([
             .init("format", .string("reqplan-trace/1")),
             .init("plan", .string(planLabel)),
@@ -78,6 +38,55 @@ extension RunReport {
             + otherData.jsonText() + "}\n"
         return redact(text)
     }
+
+    /// The trace's events: metadata, then complete events by start. A suite's trace puts each plan's
+    /// events in processes of its own: `firstPid` and the next one, named after the plan (`prefix`), its
+    /// times moved by `offset` (microseconds from the suite's start to the plan's).
+    func traceEvents(offset: Int64 = 0, firstPid: Int = 1, prefix: String = "") -> [Value] {
+        let attempts = traceAttempts()
+        let requestLanes = TraceLanes.disjoint(attempts.map { ($0.start, $0.end) })
+        let spans = traceSpans()
+        let spanLanes = TraceLanes.nested(spans.map { ($0.start, $0.end, $0.parent) })
+
+        var events: [Value] = []
+        func metadata(_ name: String, pid: Int, tid: Int, _ key: String, _ value: Value) {
+            events.append(.object([
+                .init("name", .string(name)), .init("ph", .string("M")), .init("pid", .int(pid)),
+                .init("tid", .int(tid)), .init("args", .object([.init(key, value)])),
+            ]))
+        }
+        metadata("process_name", pid: firstPid, tid: 0, "name", .string(prefix + "requests"))
+        metadata("process_sort_index", pid: firstPid, tid: 0, "sort_index", .int(firstPid))
+        for lane in stride(from: 1, through: requestLanes.max() ?? 0, by: 1) {
+            metadata("thread_name", pid: firstPid, tid: lane, "name", .string("slot \(lane)"))
+            metadata("thread_sort_index", pid: firstPid, tid: lane, "sort_index", .int(lane))
+        }
+        if let spanLaneCount = spanLanes.max() {
+            metadata("process_name", pid: firstPid + 1, tid: 0, "name", .string(prefix + "groups, sequences, for_each"))
+            metadata("process_sort_index", pid: firstPid + 1, tid: 0, "sort_index", .int(firstPid + 1))
+            for lane in 1...spanLaneCount {
+                metadata("thread_name", pid: firstPid + 1, tid: lane, "name", .string("lane \(lane)"))
+                metadata("thread_sort_index", pid: firstPid + 1, tid: lane, "sort_index", .int(lane))
+            }
+        }
+
+        var complete: [(start: Int64, pid: Int, tid: Int, order: Int, event: Value)] = []
+        for (index, attempt) in attempts.enumerated() {
+            complete.append((attempt.start, 1, requestLanes[index], index,
+                             completeEvent(attempt.name, category: "request", attempt.start + offset,
+                                           attempt.end + offset, pid: firstPid, tid: requestLanes[index],
+                                           args: attempt.args)))
+        }
+        for (index, span) in spans.enumerated() {
+            complete.append((span.start, 2, spanLanes[index], index,
+                             completeEvent(span.name, category: span.category, span.start + offset, span.end + offset,
+                                           pid: firstPid + 1, tid: spanLanes[index], args: span.args)))
+        }
+        complete.sort { ($0.start, $0.pid, $0.tid, $0.order) < ($1.start, $1.pid, $1.tid, $1.order) }
+        events += complete.map(\.event)
+        return events
+    }
+
 
     private func completeEvent(_ name: String, category: String, _ start: Int64, _ end: Int64, pid: Int, tid: Int,
                                args: Value) -> Value
@@ -105,16 +114,20 @@ extension RunReport {
         var list: [TraceInterval] = []
         for step in allSteps where step.kind == .request {
             let stepResult = step.result
+            var triesPerPoll: [Int: Int] = [:]
+            for attempt in stepResult.attempts { if let poll = attempt.poll { triesPerPoll[poll, default: 0] += 1 } }
             for attempt in stepResult.attempts {
                 let start = attempt.start.microseconds
                 let end = max(start + 1, (attempt.start + attempt.duration).microseconds)
-                let name = stepResult.attempts.count > 1 ? "\(step.id) (attempt \(attempt.number))" : step.id
+                let name = Self.attemptName(step.id, attempt, attempts: stepResult.attempts.count,
+                                            triesInPoll: attempt.poll.flatMap { triesPerPoll[$0] } ?? 1)
                 let args = Value.object([
                     .init("id", .string(step.id)),
                     .init("step", .string(step.step)),
                     .init("parent", step.parent.map(Value.string) ?? .null),
                     .init("item", step.itemPath.last.map(Value.int) ?? .null),
                     .init("attempt", .int(attempt.number)),
+                    .init("poll", attempt.poll.map(Value.int) ?? .null),
                     .init("status", attempt.status.map(Value.int) ?? .null),
                     .init("state", .string(stepResult.state.rawValue)),
                     .init("error", attempt.error.map { .string(redact($0)) } ?? .null),
@@ -272,5 +285,16 @@ struct Heap<Element> {
             parent = smallest
         }
         return top
+    }
+}
+
+extension RunReport {
+    /// A request attempt's event name: the report id alone for a single attempt; with `(attempt N)`
+    /// after retries; with `(poll N)` for a polled request (`(poll N, attempt M)` for a retry within a poll).
+    static func attemptName(_ id: String, _ attempt: AttemptRecord, attempts: Int, triesInPoll: Int) -> String {
+        guard let poll = attempt.poll else {
+            return attempts > 1 ? "\(id) (attempt \(attempt.number))" : id
+        }
+        return "\(id) (poll \(poll)" + (triesInPoll > 1 ? ", attempt \(attempt.number))" : ")")
     }
 }

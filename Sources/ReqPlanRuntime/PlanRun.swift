@@ -16,6 +16,18 @@ public enum PlanRun {
     public struct Failure: Error, Sendable {
         public var diagnostics: [Diagnostic]
         public var sources: [SourceFile]
+
+        /// Creates a failure.
+        public init(diagnostics: [Diagnostic], sources: [SourceFile]) {
+            self.diagnostics = diagnostics
+            self.sources = sources
+        }
+
+        /// The errors of a plan that is not valid.
+        init(invalid report: ValidationReport) {
+            self.init(diagnostics: report.diagnostics.filter { $0.severity == .error },
+                      sources: [report.source].compactMap { $0 })
+        }
     }
 
     /// Validates the plan and resolves its inputs.
@@ -25,19 +37,12 @@ public enum PlanRun {
         environment: [String: String], ignoreUndeclared: Bool = false
     ) async -> Result<Prepared, Failure> {
         let report = PlanValidator.validate(fileAt: path, limits: limits)
+        guard report.errorCount == 0, report.graph != nil else { return .failure(Failure(invalid: report)) }
         let sources = [report.source].compactMap { $0 }
-        guard report.errorCount == 0, let graph = report.graph else {
-            return .failure(Failure(diagnostics: report.diagnostics.filter { $0.severity == .error }, sources: sources))
-        }
-        FreedMemory.release()
-        var pairs: [(name: String, value: String)] = []
-        for text in overrides {
-            guard let pair = InputResolver.parseOverride(text) else {
-                return .failure(Failure(diagnostics: [Diagnostic(.error, .invalidInput,
-                    "--input `\(text)` is not of the form name=value", file: path)], sources: sources))
-            }
-            if ignoreUndeclared && !graph.plan.inputs.contains(where: { $0.name.value == pair.name }) { continue }
-            pairs.append(pair)
+        let pairs: [(name: String, value: String)]
+        switch parseOverrides(overrides, file: path) {
+        case .success(let value): pairs = value
+        case .failure(let diagnostic): return .failure(Failure(diagnostics: [diagnostic], sources: sources))
         }
         var fileValues: [String: Value] = [:]
         if let inputsFile {
@@ -46,14 +51,50 @@ public enum PlanRun {
             case .failure(let diagnostic): return .failure(Failure(diagnostics: [diagnostic], sources: sources))
             }
         }
+        FreedMemory.release()
+        return resolveInputs(of: report, overrides: pairs, file: fileValues, environment: environment,
+                             ignoreUndeclared: ignoreUndeclared)
+    }
+
+    /// Resolves the inputs of a validated plan.
+    /// - Parameter ignoreUndeclared: drop the `--input`s and inputs-file values the plan does not
+    ///   declare (`demo`, and each plan of a suite).
+    public static func resolveInputs(
+        of report: ValidationReport, overrides: [(name: String, value: String)], file: [String: Value],
+        environment: [String: String], ignoreUndeclared: Bool = false
+    ) -> Result<Prepared, Failure> {
+        guard report.errorCount == 0, let graph = report.graph else { return .failure(Failure(invalid: report)) }
+        var pairs = overrides
+        var fileValues = file
+        if ignoreUndeclared {
+            let declared = Set(graph.plan.inputs.map(\.name.value))
+            pairs.removeAll { !declared.contains($0.name) }
+            fileValues = fileValues.filter { declared.contains($0.key) }
+        }
         switch InputResolver.resolve(plan: graph.plan, overrides: pairs, file: fileValues, environment: environment) {
-        case .failure(let errors): return .failure(Failure(diagnostics: errors.diagnostics, sources: sources))
+        case .failure(let errors):
+            return .failure(Failure(diagnostics: errors.diagnostics, sources: [report.source].compactMap { $0 }))
         case .success(let inputs): return .success(Prepared(graph: graph, inputs: inputs))
         }
     }
 
+    /// `--input name=value` texts as pairs, or the diagnostic for the first that is not of that form.
+    public static func parseOverrides(_ texts: [String], file: String? = nil)
+        -> Result<[(name: String, value: String)], Diagnostic>
+    {
+        var pairs: [(name: String, value: String)] = []
+        for text in texts {
+            guard let pair = InputResolver.parseOverride(text) else {
+                return .failure(Diagnostic(.error, .invalidInput, "--input `\(text)` is not of the form name=value",
+                                           file: file))
+            }
+            pairs.append(pair)
+        }
+        return .success(pairs)
+    }
+
     /// Reads `--inputs-file`: a JSON or YAML mapping of names to values.
-    static func readInputsFile(_ path: String, limit: Int) -> Result<[String: Value], Diagnostic> {
+    public static func readInputsFile(_ path: String, limit: Int) -> Result<[String: Value], Diagnostic> {
         let text: String
         switch TextFile.read(atPath: path, limit: limit, what: "the inputs file") {
         case .failure(let failure):
@@ -87,31 +128,33 @@ public enum PlanRun {
             let executor = Executor(graph: prepared.graph, transport: client, inputs: prepared.inputs,
                                     configuration: configuration,
                                     observer: progress.map { ObserverGroup([$0, observer]) } ?? observer)
-            guard let progress else {
-                return await InterruptSignals.cancellingOnSignal { await executor.run() }
-            }
-            // The display is redrawn ten times a second while the run goes on. This timer only
-            // refreshes what people see; the executor itself never polls.
-            return await withTaskGroup(of: Void.self) { group in
-                group.addTask {
-                    while !Task.isCancelled {
-                        progress.redraw()
-                        try? await Task.sleep(for: .milliseconds(100))
-                    }
-                }
-                let result = await InterruptSignals.cancellingOnSignal { await executor.run() }
-                group.cancelAll()
-                await group.waitForAll()
-                progress.redraw()
-                return result
-            }
+            // The display is redrawn ten times a second while the run goes on.
+            var redraw: (@Sendable () -> Void)?
+            if let progress { redraw = { progress.redraw() } }
+            return await refreshing(every: .milliseconds(100), redraw) { await executor.run() }
         }
     }
 
-    /// The `.yaml` files of a folder, sorted.
-    public static func examplePlans(in folder: String) throws -> [String] {
-        try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasSuffix(".yaml") }.sorted()
-            .map { folder + "/" + $0 }
+    /// Runs `body`, cancelled by SIGINT and SIGTERM; meanwhile calls `refresh` every `interval`, and
+    /// once after. The timer only refreshes what people see (a progress display): the executor itself
+    /// never polls.
+    static func refreshing<Value: Sendable>(
+        every interval: Duration, _ refresh: (@Sendable () -> Void)?, _ body: @escaping @Sendable () async -> Value
+    ) async -> Value {
+        guard let refresh else { return await InterruptSignals.cancellingOnSignal(body) }
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while !Task.isCancelled {
+                    refresh()
+                    try? await Task.sleep(for: interval)
+                }
+            }
+            let value = await InterruptSignals.cancellingOnSignal(body)
+            group.cancelAll()
+            await group.waitForAll()
+            refresh()
+            return value
+        }
     }
 }
 

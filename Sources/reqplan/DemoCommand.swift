@@ -11,7 +11,7 @@ struct DemoCommand: AsyncParsableCommand {
         abstract: "Start the demo API on a free loopback port and run the example plans against it."
     )
 
-    @Argument(help: "Plans to run (default: every plan in ./plans).")
+    @Argument(help: "Plans, or folders of plans, to run one by one (default: every plan in ./plans, at any depth).")
     var plans: [String] = []
 
     @Option(help: "Serve the demo API only, on this port, until interrupted.")
@@ -24,7 +24,7 @@ struct DemoCommand: AsyncParsableCommand {
             try await DemoAPI.run(port: port, logLevel: logging.swiftLogLevel) { bound in write("demo API listening on http://127.0.0.1:\(bound)\n") }
             return
         }
-        let paths = try plans.isEmpty ? PlanRun.examplePlans(in: "plans") : plans
+        let paths = SuiteFiles(plans.isEmpty ? ["plans"] : plans).files
         guard !paths.isEmpty else { throw ValidationError("no plans found in ./plans; pass plan files") }
         let failures = try await DemoAPI.withServer { baseURL in
             write("demo API listening on \(baseURL)\n")

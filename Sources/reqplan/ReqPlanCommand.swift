@@ -6,6 +6,9 @@ struct ReqPlanCommand: AsyncParsableCommand {
         commandName: "reqplan",
         abstract: "Declarative HTTP request plans: validate them statically, run them concurrently.",
         version: "0.1.0",
-        subcommands: [ValidateCommand.self, RunCommand.self, PlanCommand.self, GraphCommand.self, DemoCommand.self, SchemaCommand.self]
+        subcommands: [
+            ValidateCommand.self, RunCommand.self, PlanCommand.self, GraphCommand.self, DemoCommand.self,
+            SchemaCommand.self, ReportCommand.self,
+        ]
     )
 }

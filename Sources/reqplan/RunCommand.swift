@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Logging
 import ReqPlanPlanner
 import ReqPlanReports
 import ReqPlanRuntime
@@ -8,16 +9,27 @@ import ReqPlanSyntax
 struct RunCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "run",
-        abstract: "Run a plan: every step starts the moment its dependencies end.",
+        abstract: "Run a plan, or a suite of plans: every step starts the moment its dependencies end.",
         discussion: """
+            Several plan files, or folders of plans (their .yaml and .yml files, at any depth, but for names \
+            starting with _ or .), make a suite: each plan runs on its own, up to --jobs at once, with one \
+            summary and reports holding every plan. \
             Exit status: 0 every step succeeded or was skipped by its own `if`; 1 a step failed or was \
-            skipped because of a failure; 2 the plan, its inputs or a cookie, proxy or TLS setting is invalid \
-            (nothing is sent); 130 interrupted.
+            skipped because of a failure; 2 a plan, its inputs or a cookie, proxy or TLS setting is invalid \
+            (nothing is sent); 130 interrupted. A suite exits with the worst status of its plans.
             """
     )
 
-    @Argument(help: "The plan file.")
-    var plan: String
+    @Argument(help: "The plan file; several files, or folders of plans, make a suite.")
+    var plans: [String]
+
+    @Option(help: ArgumentHelp("Suite: most plans running at once (default: the number of cores).", valueName: "n"))
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Suite: run part K of N (1 ≤ K ≤ N), the files dealt out in path order; "
+                               + "JOB_COMPLETION_INDEX/N takes K from that variable plus one (Kubernetes).",
+                               valueName: "K/N"))
+    var shard: String?
 
     @Option(name: .customLong("input"), help: "Set an input: --input name=value (repeatable).")
     var inputs: [String] = []
@@ -115,7 +127,20 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func validate() throws {
+        if plans.isEmpty { throw ValidationError("give a plan file, or several files or folders (a suite)") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let shard {
+            do {
+                _ = try Shard(parsing: shard, environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw ValidationError(error.message)
+            }
+        }
+        if isSuite, let cookieJar {
+            throw ValidationError(
+                "--cookie-jar `\(cookieJar)` takes one plan: each plan of a suite has a cookie jar of its own")
+        }
         if let connectTimeout, (try? PlanDuration.parse(connectTimeout))?.milliseconds ?? 0 <= 0 {
             throw ValidationError("--connect-timeout must be a duration such as 5s or 500ms, not `\(connectTimeout)`")
         }
@@ -128,10 +153,24 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
+    /// Whether the command runs a suite: several paths, a folder, or a shard.
+    var isSuite: Bool {
+        plans.count > 1 || shard != nil || plans.contains { SuiteFiles.isFolder($0) }
+    }
+
     func run() async throws {
         InterruptSignals.monitor { number in
             writeError("reqplan: \(number == SIGTERM ? "SIGTERM" : "SIGINT") received, stopping the run\n")
         }
+        if isSuite {
+            try await runSuite()
+        } else {
+            try await runPlan(plans[0])
+        }
+    }
+
+    /// Runs one plan: the summary, diagnostics and reports of that plan.
+    private func runPlan(_ plan: String) async throws {
         let outcome = await PlanRun.prepare(
             path: plan, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
             environment: ProcessInfo.processInfo.environment)
@@ -144,40 +183,12 @@ struct RunCommand: AsyncParsableCommand {
         case .success(let value):
             prepared = value
         }
-        if insecure { writeError("warning: TLS certificate verification is OFF (--insecure)\n") }
-        var transportConfiguration = HTTPClientTransport.Configuration()
-        transportConfiguration.verifyCertificates = !insecure
-        transportConfiguration.followRedirects = !noFollowRedirects
-        transportConfiguration.client = httpClient
-        if let timeout = connectTimeout.flatMap({ try? PlanDuration.parse($0) }) {
-            transportConfiguration.connectTimeout = timeout.duration
-        }
-        transportConfiguration.maxBodySize = maxResponseSize
-        transportConfiguration.connectionsPerHost = max(8, concurrency ?? prepared.graph.plan.concurrency?.value ?? 64)
-        var configuration = RunConfiguration(
-            concurrency: concurrency,
-            files: FileAccess(planDirectory: URL(fileURLWithPath: plan).deletingLastPathComponent(),
-                              allowOutside: allowFilesOutside))
-        configuration.backoffScale = 1
-        transportConfiguration.secrets = configuration.secrets
-        do {
-            try transportConfiguration.apply(
-                ConnectionOptions(cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
-                                  certificateFile: cert, keyFile: key),
-                environment: ProcessInfo.processInfo.environment)
-        } catch {
-            writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")
-            throw ExitCode(2)
-        }
-        configuration.logger = logging.logger(label: "reqplan.executor")
+        let secrets = SecretStore()
+        let transportConfiguration = try transport(planConcurrency: [prepared.graph.plan.concurrency?.value],
+                                                   secrets: secrets)
+        let configuration = runConfiguration(for: prepared, secrets: secrets)
         let redactor = Redactor(secrets: prepared.inputs.secrets, store: configuration.secrets)
-        let mode: LiveProgress.Mode
-        switch (progress, quiet) {
-        case (.none, _), (.auto, true): mode = .silent
-        case (.tree, _): mode = .tree
-        case (.lines, _): mode = .lines
-        case (.auto, false): mode = isatty(STDERR_FILENO) == 1 ? .tree : .lines
-        }
+        let mode = progressMode
         let live = mode == .silent ? nil : LiveProgress(
             graph: prepared.graph, mode: mode, colors: color.enabled(for: STDERR_FILENO), redactor: redactor,
             terminalRows: terminalRows(), write: { writeError($0) })
@@ -211,6 +222,60 @@ struct RunCommand: AsyncParsableCommand {
         if InterruptSignals.interrupted { throw ExitCode(130) }
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
         if !reportsWritten || !jarSaved { throw ExitCode(1) }
+    }
+
+    /// The transport of a run (one plan, or every plan of a suite): TLS, redirects, timeouts, the
+    /// connection pool (as many connections per host as the largest concurrency limit, at least 8),
+    /// cookies, proxies; `--insecure` is announced.
+    /// - Parameter planConcurrency: each plan's `concurrency` (nil: none).
+    /// - Throws: exit code 2, after printing why, when a cookie, proxy or TLS setting cannot be used.
+    func transport(planConcurrency: [Int?], secrets: SecretStore) throws -> HTTPClientTransport.Configuration {
+        if insecure { writeError("warning: TLS certificate verification is OFF (--insecure)\n") }
+        var transportConfiguration = HTTPClientTransport.Configuration()
+        transportConfiguration.verifyCertificates = !insecure
+        transportConfiguration.followRedirects = !noFollowRedirects
+        transportConfiguration.client = httpClient
+        if let timeout = connectTimeout.flatMap({ try? PlanDuration.parse($0) }) {
+            transportConfiguration.connectTimeout = timeout.duration
+        }
+        transportConfiguration.maxBodySize = maxResponseSize
+        let widest = planConcurrency.map { concurrency ?? $0 ?? 64 }.max() ?? 64
+        transportConfiguration.connectionsPerHost = max(8, widest)
+        transportConfiguration.secrets = secrets
+        do {
+            try transportConfiguration.apply(
+                ConnectionOptions(cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
+                                  certificateFile: cert, keyFile: key),
+                environment: ProcessInfo.processInfo.environment)
+        } catch {
+            writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")
+            throw ExitCode(2)
+        }
+        return transportConfiguration
+    }
+
+    /// The run settings of one plan: its folder for request files, `--concurrency`, the run's secrets,
+    /// the developer log (`logger`, made once for a suite's plans).
+    func runConfiguration(for prepared: PlanRun.Prepared, secrets: SecretStore, logger: Logger? = nil)
+        -> RunConfiguration
+    {
+        let folder = URL(fileURLWithPath: prepared.graph.plan.source.path).deletingLastPathComponent()
+        var configuration = RunConfiguration(
+            concurrency: concurrency, files: FileAccess(planDirectory: folder, allowOutside: allowFilesOutside))
+        configuration.backoffScale = 1
+        configuration.secrets = secrets
+        configuration.logger = logger ?? logging.logger(label: "reqplan.executor")
+        return configuration
+    }
+
+    /// How progress is shown: `--progress`, and `--quiet` silences `auto`.
+    var progressMode: LiveProgress.Mode {
+        switch (progress, quiet) {
+        case (.none, _), (.auto, true): .silent
+        case (.tree, _): .tree
+        case (.lines, _): .lines
+        case (.auto, false): isatty(STDERR_FILENO) == 1 ? .tree : .lines
+        }
     }
 
     /// Saves the run's cookies to `--cookie-jar`, whatever the outcome of the run.

@@ -12,7 +12,8 @@ struct ValidateCommand: ParsableCommand {
         case text, json, github
     }
 
-    @Argument(help: "Plan files to check.")
+    @Argument(help: ArgumentHelp("Plan files to check, or folders of plans (their .yaml and .yml files, at any depth, "
+                                  + "but for names starting with _ or .)."))
     var plans: [String]
 
     @Option(help: "Output format: text, json or github (workflow annotations).")
@@ -30,7 +31,7 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var reading: PlanReadingOptions
 
     func run() throws {
-        let reports = plans.map { PlanValidator.validate(fileAt: $0, limits: reading.limits) }
+        let reports = PlanValidator.validate(suite: SuiteFiles(plans), limits: reading.limits)
         switch format {
         case .text:
             write(ValidationOutput.text(reports, colors: color.enabled, explain: explain, strict: strict))

@@ -58,6 +58,18 @@ struct CommandRunner {
             .filter { $0.hasSuffix(".yaml") }.sorted().map { "plans/" + $0 }
     }
 
+    /// Every example plan under `plans/`, the `plans/suite/` folder included, as paths relative to the
+    /// package root (the rule of a suite's folder: `.yaml` files, not starting with `_` or `.`).
+    static func allExamplePlans() throws -> [String] {
+        let folder = packageRoot.appendingPathComponent("plans")
+        return try FileManager.default.subpathsOfDirectory(atPath: folder.path)
+            .filter { path in
+                path.hasSuffix(".yaml")
+                    && !path.split(separator: "/").contains { $0.hasPrefix("_") || $0.hasPrefix(".") }
+            }
+            .sorted().map { "plans/" + $0 }
+    }
+
     /// Writes `text` to a new temporary file and returns its path.
     static func temporaryPlan(_ text: String, name: String = "plan.yaml") throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-tests-\(UUID().uuidString)")

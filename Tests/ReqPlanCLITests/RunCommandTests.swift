@@ -115,6 +115,12 @@ import Testing
             #expect(summary.outputs["home_status"] == "200")
             #expect(summary.steps["home"]?.symbol == "✓")
         },
+        "plans/job-polling.yaml": Expectation(status: 0) { summary, _ in
+            #expect(summary.ids(withSymbol: "✓").count == 5)
+            #expect(summary.outputs["polls"] == "4")
+            #expect(summary.steps["wait_for_job"]?.text.contains("(4 polls)") == true)
+            #expect(summary.outputs["doomed_state"] == #""failed""#)
+        },
         "plans/partial-failure.yaml": Expectation(status: 1) { summary, result in
             #expect(summary.ids(withSymbol: "✗") == ["widgets", "recommendations"])
             #expect(summary.ids(withSymbol: "-") == ["home"])
@@ -367,9 +373,10 @@ import Testing
     @Test func demoRunsEveryExamplePlan() async throws {
         let result = try await CommandRunner.run(["demo"], within: .seconds(60))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(!Self.examplePlans.isEmpty)
-        #expect(result.stdout.contains("\nran \(Self.examplePlans.count) plans against the demo API\n"))
-        for plan in Self.examplePlans { #expect(result.stdout.contains("\n== \(plan)\n"), "\(plan)") }
+        let plans = try CommandRunner.allExamplePlans()
+        #expect(plans.contains("plans/suite/health.yaml"), "the suite's folder too")
+        #expect(result.stdout.contains("\nran \(plans.count) plans against the demo API\n"))
+        for plan in plans { #expect(result.stdout.contains("\n== \(plan)\n"), "\(plan)") }
         #expect(!result.stdout.contains("(interrupted)"))
     }
 }

@@ -82,6 +82,15 @@ import Testing
         "096-defaults-auth-and-authorization-header": (
             ["$.defaults.headers"], "`auth` and an `Authorization` header in `defaults` (if/then, propertyNames)"
         ),
+        "150-poll-without-until": (["$.steps.job.poll"], "missing required key `until`"),
+        "151-poll-without-bound": (["$.steps.job.poll"], "neither `timeout` nor `attempts` (anyOf of required)"),
+        "152-poll-on-group": (["$.steps.jobs.poll"], "`poll` not allowed on a group (oneOf)"),
+        "155-poll-post-without-unsafe": (["$.steps.job.poll"], "polling a POST without `unsafe: true` (if/then)"),
+        "156-poll-every-max-shorter": (
+            ["$.steps.job.poll.every.factor"], "a factor above 10 (the ceiling below `initial` is beyond the schema)"
+        ),
+        "157-for-each-as-response": (["$.steps.statuses.as"], "reserved item name `response`"),
+        "158-unknown-poll-key": (["$.steps.job.poll"], "unknown key in `poll`"),
     ]
 
     /// Why the schema cannot judge a corpus case.
@@ -146,6 +155,8 @@ import Testing
         "092-invalid-regex-in-match": .beyondSchema("a regular expression inside an expression is compiled by the parser"),
         "093-invalid-xpath": .beyondSchema("an XPath expression inside an expression is compiled by the parser"),
         "094-cookies-field-on-group": .beyondSchema("result fields depend on the kind of the step an expression reads"),
+        "153-response-outside-until": .beyondSchema("where `response` may be read inside expressions"),
+        "154-response-unknown-field": .beyondSchema("fields of `response` inside an expression"),
     ]
 
     @Test func schemaCommandPrintsAValidDraft202012Schema() throws {
@@ -162,7 +173,7 @@ import Testing
     }
 
     @Test func schemaAcceptsEveryExamplePlan() throws {
-        let plans = try CommandRunner.examplePlans()
+        let plans = try CommandRunner.allExamplePlans()
         #expect(plans.count >= 6)
         let report = try SchemaChecker.check(plans)
         #expect(report.files.count == plans.count)
@@ -255,6 +266,8 @@ import Testing
         #expect(keys(def("auth")) == Set(PlanReader.authKeys))
         #expect(keys(def("basicAuth")) == Set(PlanReader.basicAuthKeys))
         #expect(keys(def("retryPolicy")) == Set(PlanReader.retryKeys))
+        #expect(keys(def("poll")) == Set(PlanReader.pollKeys))
+        #expect(keys((def("pollInterval")?["anyOf"] as? [Any])?.last) == Set(PlanReader.pollIntervalKeys))
         #expect(keys(def("expect")) == Set(PlanReader.expectKeys))
         #expect(keys(def("matcherChecks")) == Set(PlanReader.matcherKeys))
         #expect(words("method") == Set(HTTPMethodName.allCases.map(\.rawValue)))
@@ -378,6 +391,15 @@ import Testing
             "match-and-xpath",
             step("request: { url: \"/a/${{ match('x', 'a(b)?') }}/${{ xpath('<a/>', 'count(//a)') }}\" }"),
             accepted: true),
+        .agree(
+            "poll-forms",
+            head + "steps:\n  a: { request: { url: /a }, poll: { until: true, attempts: 2 } }\n"
+                + "  b: { request: { url: /b },\n"
+                + "       poll: { until: \"${{ response.status == 404 }}\", every: 2s, timeout: 1m } }\n"
+                + "  c: { for_each: [1], request: { url: /c },\n"
+                + "       poll: { until: false, every: { factor: 1.5 }, attempts: 3 } }\n"
+                + "  d: { request: { method: POST, url: /d }, poll: { until: true, attempts: 2, unsafe: true } }\n",
+            accepted: true),
         // Rejected by both.
         .agree("auth-empty", step("request: { url: /a, auth: {} }"), accepted: false),
         .agree("auth-null", step("request: { url: /a, auth: }"), accepted: false),
@@ -457,6 +479,26 @@ import Testing
             "body-path-space-after-dollar", step("request: { url: /a }\nexpect: { body: { \"$ .a\": 1 } }"),
             accepted: false),
         .agree("redact-number", top("redact_headers: [5]"), accepted: false),
+        .agree(
+            "poll-in-defaults",
+            "reqplan: 1\ndefaults: { base_url: \"http://h\", poll: { until: true, attempts: 2 } }\n"
+                + "steps:\n  a: { request: { url: /a } }\n", accepted: false),
+        .agree(
+            "poll-on-for-each-group",
+            step("for_each: [1]\npoll: { until: true, attempts: 2 }\ngroup: { b: { request: { url: /b } } }"),
+            accepted: false),
+        .agree(
+            "poll-patch-unsafe-false",
+            step("request: { method: PATCH, url: /a }\npoll: { until: true, attempts: 2, unsafe: false }"),
+            accepted: false),
+        .agree("poll-attempts-zero", step("request: { url: /a }\npoll: { until: true, attempts: 0 }"), accepted: false),
+        .agree(
+            "poll-every-number", step("request: { url: /a }\npoll: { until: true, attempts: 2, every: 5 }"),
+            accepted: false),
+        .agree(
+            "poll-until-text-around", step("request: { url: /a }\npoll: { until: \"x ${{ true }}\", attempts: 2 }"),
+            accepted: false),
+        .agree("poll-a-list", step("request: { url: /a }\npoll: [1]"), accepted: false),
         // Known differences: the schema is looser.
         .looser(
             "integer-written-as-decimal", top("concurrency: 2.0"),
@@ -476,6 +518,14 @@ import Testing
         .looser(
             "headers-repeated-ignoring-case", step("request: { url: /a, headers: { X-A: 1, x-a: 2 } }"),
             "names unique ignoring case: JSON Schema compares keys exactly"),
+        .looser(
+            "poll-max-below-initial",
+            step("request: { url: /a }\npoll: { until: true, attempts: 2, every: { initial: 2s, max: 1s } }"),
+            "comparing two durations is beyond a schema"),
+        .looser(
+            "poll-max-below-default-initial",
+            step("request: { url: /a }\npoll: { until: true, attempts: 2, every: { max: 500ms } }"),
+            "comparing a duration with the default of another is beyond a schema"),
         .looser(
             "max-backoff-below-backoff", step("request: { url: /a }\nretry: { backoff: 2s, max_backoff: 1s }"),
             "comparing two durations is beyond a schema"),

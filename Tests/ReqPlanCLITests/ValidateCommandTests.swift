@@ -117,6 +117,18 @@ import Testing
         #expect(result.stdout.contains("inputs: base_url, user, images, token (secret)"))
     }
 
+    @Test func planShowsHowEachPolledRequestWaitsAndIsBounded() throws {
+        let result = try CommandRunner.run(["plan", "plans/job-polling.yaml"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains(
+            "polling (requests sent again until their `until` holds):\n"
+                + "  wait_for_job: every 100ms × 2 up to 1s, for at most 10s\n"
+                + "  doomed_job_ends: every 100ms, at most 20 polls\n\n"))
+        let json = try CommandRunner.run(["plan", "--format", "json", "plans/job-polling.yaml"])
+        #expect(json.stdout.contains(#""poll" : "every 100ms, at most 20 polls""#)
+                || json.stdout.contains(#""poll": "every 100ms, at most 20 polls""#))
+    }
+
     @Test func planAsJSON() throws {
         let result = try CommandRunner.run(["plan", "--format", "json", "plans/app-launch.yaml"])
         let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]

@@ -35,6 +35,21 @@ extension PlanGraph {
         return parts.joined(separator: ", ")
     }
 
+    /// A polled request's waits and bound: `every 1s, at most 30 polls`, `every 200ms × 2 up to 5s, for at most 2m`.
+    private static func pollText(_ poll: PollPolicy) -> String {
+        var text: String
+        switch poll.interval {
+        case .fixed(let interval): text = "every \(interval)"
+        case .backoff(let initial, let factor, let max):
+            let times = factor.rounded() == factor ? String(Int(factor)) : String(factor)
+            text = "every \(initial) × \(times) up to \(max)"
+        }
+        if let attempts = poll.attempts?.value { text += ", at most \(attempts) poll\(attempts == 1 ? "" : "s")" }
+        if let timeout = poll.timeout?.value { text += ", for at most \(timeout)" }
+        if poll.unsafe?.value == true { text += ", unsafe" }
+        return text
+    }
+
     /// The schedule the executor will follow, for people (`reqplan plan`).
     public func explanation() -> String {
         var out = ""
@@ -45,6 +60,11 @@ extension PlanGraph {
         for node in nodes { if let limit = node.step.concurrency { limits.append("\(node.id) \(limit.value)") } }
         out += "concurrency: " + limits.joined(separator: ", ") + "\n"
         out += "on failure: \(plan.onFailure?.value.rawValue ?? FailurePolicy.continue.rawValue)\n"
+        let polled = nodes.compactMap { node in node.step.poll.map { (node.id, $0) } }
+        if !polled.isEmpty {
+            out += "\npolling (requests sent again until their `until` holds):\n"
+            for (id, poll) in polled { out += "  \(id): \(Self.pollText(poll))\n" }
+        }
         out += "\nwaves (steps that can start together):\n"
         let width = String(waves.count).count
         for (number, wave) in waves.enumerated() {
@@ -95,6 +115,7 @@ extension PlanGraph {
                 })),
             ]
             if let usage = usage[node.nodeID] { fields.append(.init("read_later", .string(usageText(usage)))) }
+            if let poll = node.step.poll { fields.append(.init("poll", .string(Self.pollText(poll)))) }
             steps.append(.object(fields))
         }
         return .object([

@@ -14,6 +14,8 @@ struct ExpressionScope {
     var createsDependencies: Bool
     /// "`defaults`", "output `x`", for messages.
     var context: String
+    /// Whether `response` (the latest response of a polled request) may be read: only in `poll.until`.
+    var allowsResponse = false
 }
 
 /// Resolves every name in every expression of a plan: `inputs.X`, `steps.X`,
@@ -127,6 +129,10 @@ struct NameResolver {
             inner.items = itemScope(of: id, includingOwn: true)
             for expression in request.expressions { resolve(expression, in: inner) }
             for expression in step.expect?.expressions ?? [] { resolve(expression, in: inner) }
+            if let poll = step.poll {
+                inner.allowsResponse = true
+                resolve(poll.until, in: inner)
+            }
         }
     }
 
@@ -274,6 +280,8 @@ struct NameResolver {
             }
         case "steps":
             resolveStepReference(reference, in: scope)
+        case "response":
+            resolveResponseReference(reference, in: scope)
         default:
             if scope.items.contains(where: { $0.name == root.value }) { return }
             if let loop = allItemNames[root.value] {
@@ -284,6 +292,7 @@ struct NameResolver {
                 return
             }
             var candidates = ["inputs", "steps", "env"] + scope.items.map(\.name)
+            if scope.allowsResponse { candidates.append("response") }
             candidates += BuiltinFunction.allCases.map(\.rawValue)
             let suggestion = Suggestion.closest(to: root.value, in: candidates)
             if suggestion == "inputs", let name = reference.memberName(at: 0), inputNames.contains(name.value) {
@@ -295,6 +304,26 @@ struct NameResolver {
             diagnostics.error(.unknownRoot, "unknown name `\(root.value)` in expression", at: root.range,
                               hint: hint ?? "expressions start from `inputs`, `steps`, `env`"
                                 + (scope.items.isEmpty ? "" : " or " + scope.items.map { "`\($0.name)`" }.joined(separator: ", ")))
+        }
+    }
+
+    /// `response.FIELD`: the latest response of the step, readable in its `poll.until` only.
+    private mutating func resolveResponseReference(_ reference: Reference, in scope: ExpressionScope) {
+        guard scope.allowsResponse else {
+            diagnostics.error(.responseOutsidePoll, "`response` exists only in the `until` of a `poll`",
+                              at: reference.root.range,
+                              hint: "read a finished step's response as `steps.ID.body`, `steps.ID.status`…")
+            return
+        }
+        let fields = PollPolicy.responseFields
+        if !reference.components.isEmpty, reference.memberName(at: 0).map({ fields.contains($0.value) }) != true {
+            let written = reference.memberName(at: 0)
+            diagnostics.error(
+                .unknownField,
+                written.map { "`response` has no field `\($0.value)`" } ?? "expected a field name after `response`",
+                at: written?.range ?? reference.components[0].range,
+                hint: written.flatMap { Suggestion.didYouMean($0.value, in: fields) }
+                    ?? "fields are " + fields.map { "`\($0)`" }.joined(separator: ", "))
         }
     }
 

@@ -21,9 +21,50 @@ extension Executor {
         }
     }
 
-    /// Sends a request with its retries, checks the expectations, and keeps what later steps read.
+    /// Everything a request step needs across its attempts (and polls).
+    struct RequestRun: Sendable {
+        let node: StepNode
+        let prepared: PreparedRequest
+        let scope: Scope
+        let itemIndex: Int?
+        let context: EvaluationContext
+        let retry: EffectiveRetry
+        /// Each attempt's deadline (`timeout`, else `defaults.timeout`); nil: the transport's.
+        let timeout: Duration?
+        let expectation: Expectation?
+        /// Whether failed attempts may be repeated: the method is idempotent, or `retry.unsafe`.
+        let mayRetry: Bool
+        /// What later steps read of the response (the rest is dropped once checked).
+        let retention: Retention
+        /// Told when the request starts (`true`) and ends (`false`) waiting for a retry or the next poll.
+        let retryWait: (@Sendable (Bool) -> Void)?
+    }
+
+    /// What one response means for the exchange it may end.
+    enum Verdict {
+        /// The request succeeded with it.
+        case succeeded
+        /// The request failed with it (`attemptError`: what the attempt records); `retryable` when
+        /// `retry.on` covers it.
+        case failed(StepReason, attemptError: String, retryable: Bool, retryAfter: Duration?)
+        /// Polling goes on: the response is accepted, but `until` does not hold on it yet.
+        case pending
+    }
+
+    /// How an exchange (one request with its retries) ended.
+    enum ExchangeEnd {
+        /// With a success or a failure in the result.
+        case finished
+        /// With a response polling does not stop at.
+        case pending
+        /// Cancelled (the result says why).
+        case cancelled
+    }
+
+    /// Sends a request with its retries (or polls it, with `poll:`), checks the expectations, and keeps
+    /// what later steps read.
     /// - Parameter retryWait: told when the request starts (`true`) and ends (`false`) waiting for a
-    ///   retry; a for_each's worker starts another worker in its place meanwhile.
+    ///   retry or the next poll; a for_each's worker starts another worker in its place meanwhile.
     func runRequest(
         _ node: StepNode, _ spec: RequestSpec, frame: Frame, scope: Scope, itemIndex: Int?, context: EvaluationContext,
         retryWait: (@Sendable (Bool) -> Void)? = nil
@@ -44,20 +85,71 @@ extension Executor {
 
         let defaults = graph.plan.defaults
         let retry = EffectiveRetry(node.step.retry?.merged(over: defaults.retry) ?? defaults.retry)
-        let timeout = (node.step.timeout ?? defaults.timeout)?.value.duration
-        let expectation = node.step.expect?.merged(over: defaults.expect) ?? defaults.expect
-        let mayRetry = prepared.method.isIdempotent || retry.unsafe
-        let retention = graph.retention(of: node.nodeID)
-        let keepBody = retention.body
-        let keepHeaders = retention.headers
-        let keepCookies = retention.cookies
+        let run = RequestRun(
+            node: node, prepared: prepared, scope: scope, itemIndex: itemIndex, context: context, retry: retry,
+            timeout: (node.step.timeout ?? defaults.timeout)?.value.duration,
+            expectation: node.step.expect?.merged(over: defaults.expect) ?? defaults.expect,
+            mayRetry: prepared.method.isIdempotent || retry.unsafe, retention: graph.retention(of: node.nodeID),
+            retryWait: retryWait)
+        if let poll = node.step.poll { return await runPolling(run, poll, result: result) }
+        let decodes = run.retention.body || run.expectation?.body != nil
+        _ = await exchange(run, result: &result, decodingBody: decodes) { response, body, problem, duration in
+            self.verdict(on: response, body: body, bodyProblem: problem, duration: duration, of: run)
+        }
+        return result
+    }
 
-        var attempt = 1
+    /// Whether a response meets the step's `expect:` (or `expectation`, when given), and if not,
+    /// whether `retry:` repeats it.
+    func verdict(on response: TransportResponse, body: Value, bodyProblem: String?, duration: Duration,
+                 of run: RequestRun, expectation: Expectation?? = nil) -> Verdict
+    {
+        let expectation = expectation ?? run.expectation
+        let problems = ExpectationChecker.check(
+            expectation, status: response.status, headers: response.headers, body: body,
+            bodyProblem: bodyProblem, duration: duration, in: run.context)
+        guard !problems.isEmpty else { return .succeeded }
+        return .failed(StepReason(.expectation, problems.joined(separator: "; ")), attemptError: problems[0],
+                       retryable: retryable(response.status, run: run, expectation: expectation),
+                       retryAfter: Self.retryAfter(response.header("retry-after")))
+    }
+
+    /// Whether `retry:` repeats a response with this status: a 5xx or 429 that `expect.status` does not
+    /// accept (a status the expectation accepts is not retried, even if a body matcher failed).
+    func retryable(_ status: Int, run: RequestRun, expectation: Expectation?) -> Bool {
+        guard !Self.accepts(expectation, status: status) else { return false }
+        return ((status >= 500 && run.retry.on.contains(.serverError))
+                || (status == 429 && run.retry.on.contains(.tooManyRequests)))
+    }
+
+    /// Whether `expect.status` (by default `2xx`) accepts `status`.
+    static func accepts(_ expectation: Expectation?, status: Int) -> Bool {
+        (expectation?.status?.map(\.value) ?? [.classOf(2)]).contains { $0.matches(status) }
+    }
+
+    /// Sends the request and repeats it as `retry:` allows, until an attempt's response or failure ends
+    /// the exchange; records every attempt in `result`, with the last response's status, size, and the
+    /// parts of it later steps read.
+    /// - Parameters:
+    ///   - poll: the poll this exchange is, when polling (recorded with each attempt).
+    ///   - timeout: the attempt's deadline, replacing the step's (polling shortens it to the time left).
+    ///   - deadline: no retry starts after this time since the run started (polling's bound).
+    ///   - decodingBody: whether the body is parsed for `judge` and kept.
+    ///   - judge: what a response means.
+    func exchange(
+        _ run: RequestRun, result: inout StepResult, poll: Int? = nil, timeout: Duration?? = nil,
+        deadline: Duration? = nil, decodingBody: Bool,
+        judge: (TransportResponse, Value, String?, Duration) -> Verdict
+    ) async -> ExchangeEnd {
+        let node = run.node
+        let itemIndex = run.itemIndex
+        var tries = 0
         while true {
+            tries += 1
             // Take every slot that applies, innermost first, only for the time of the attempt.
             var held: [AsyncLimiter] = []
             var cancelledWaiting = false
-            for limiter in scope.limiters {
+            for limiter in run.scope.limiters {
                 guard await limiter.acquire() else {
                     cancelledWaiting = true
                     break
@@ -66,13 +158,14 @@ extension Executor {
             }
             if cancelledWaiting || Task.isCancelled {
                 for limiter in held { limiter.release() }
-                return cancelled(result, scope: scope, node: node, started: attempt > 1)
+                result = cancelled(result, scope: run.scope, node: node, started: !result.attempts.isEmpty)
+                return .cancelled
             }
             let attemptStart = now()
-            observer.requestSent(node.id, item: itemIndex, request: prepared)
+            observer.requestSent(node.id, item: itemIndex, request: run.prepared)
             let outcome: Result<TransportResponse, TransportError>
             do {
-                let response = try await transport.send(prepared, timeout: timeout)
+                let response = try await transport.send(run.prepared, timeout: timeout ?? run.timeout)
                 observer.responseReceived(node.id, item: itemIndex, response: response)
                 outcome = .success(response)
             } catch {
@@ -80,22 +173,26 @@ extension Executor {
             }
             for limiter in held { limiter.release() }
             let attemptDuration = now() - attemptStart
-            var record = AttemptRecord(number: attempt, start: attemptStart, duration: attemptDuration)
+            var record = AttemptRecord(
+                number: result.attempts.count + 1, start: attemptStart, duration: attemptDuration)
+            record.poll = poll
             if case .failure(let error) = outcome {
                 configuration.logger.debug("attempt failed", metadata: [
-                    "step": "\(node.id)", "attempt": "\(attempt)", "transport": "\(error.kind.rawValue)",
+                    "step": "\(node.id)", "attempt": "\(record.number)", "transport": "\(error.kind.rawValue)",
                 ])
             }
 
             var retryable = false
             var retryAfter: Duration?
+            var pending = false
             switch outcome {
             case .failure(let error):
                 if error.kind == .cancelled || Task.isCancelled {
                     record.error = "cancelled"
                     result.attempts.append(record)
                     observer.attemptFinished(node.id, item: itemIndex, attempt: record)
-                    return cancelled(result, scope: scope, node: node, started: true)
+                    result = cancelled(result, scope: run.scope, node: node, started: true)
+                    return .cancelled
                 }
                 record.error = error.message
                 result.state = .failed
@@ -103,10 +200,10 @@ extension Executor {
                 switch error.kind {
                 case .timeout:
                     result.reason = StepReason(.timeout, error.message)
-                    retryable = retry.on.contains(.timeout)
+                    retryable = run.retry.on.contains(.timeout)
                 case .connect, .reset, .tls:
                     result.reason = StepReason(.transport, error.message)
-                    retryable = retry.on.contains(.connect) && error.kind != .tls
+                    retryable = run.retry.on.contains(.connect) && error.kind != .tls
                 case .bodyTooLarge:
                     result.reason = StepReason(.bodyTooLarge, error.message)
                 default:
@@ -116,61 +213,69 @@ extension Executor {
                 record.status = response.status
                 result.status = response.status
                 result.responseSize = response.body.count
-                // Parse the body only when a matcher or a later step reads it.
-                let (body, bodyProblem) = keepBody || expectation?.body != nil ? Self.decodeBody(response) : (.null, nil)
-                let problems = ExpectationChecker.check(
-                    expectation, status: response.status, headers: response.headers, body: body,
-                    bodyProblem: bodyProblem, duration: attemptDuration, in: context)
-                if problems.isEmpty {
+                // Parse the body only when a matcher, a later step or polling reads it.
+                let (body, bodyProblem) = decodingBody ? Self.decodeBody(response) : (.null, nil)
+                switch judge(response, body, bodyProblem, attemptDuration) {
+                case .succeeded:
                     result.state = .succeeded
                     result.reason = nil
-                } else {
+                case .pending:
+                    result.state = .succeeded
+                    result.reason = nil
+                    pending = true
+                case .failed(let reason, let attemptError, let repeatable, let delay):
                     result.state = .failed
-                    result.reason = StepReason(.expectation, problems.joined(separator: "; "))
-                    record.error = problems.first
-                    // A status the expectation accepts is not retried, even if a body matcher failed.
-                    let statusExpected = (expectation?.status?.map(\.value) ?? [.classOf(2)])
-                        .contains { $0.matches(response.status) }
-                    retryable = !statusExpected
-                        && ((response.status >= 500 && retry.on.contains(.serverError))
-                            || (response.status == 429 && retry.on.contains(.tooManyRequests)))
-                    retryAfter = Self.retryAfter(response.header("retry-after"))
+                    result.reason = reason
+                    record.error = attemptError
+                    retryable = repeatable
+                    retryAfter = delay
                 }
-                result.body = keepBody ? body : nil
-                result.bodyProblem = keepBody ? bodyProblem : nil
-                result.headers = keepHeaders ? response.headers.map { ($0.name, $0.value) } : nil
-                result.cookies = keepCookies ? response.setCookies : nil
+                result.body = run.retention.body ? body : nil
+                result.bodyProblem = run.retention.body ? bodyProblem : nil
+                result.headers = run.retention.headers ? response.headers.map { ($0.name, $0.value) } : nil
+                result.cookies = run.retention.cookies ? response.setCookies : nil
             }
 
-            if retryable && mayRetry && attempt < retry.attempts {
+            if retryable && run.mayRetry && tries < run.retry.attempts {
                 let delay = retryAfter.map { min($0, configuration.maxRetryAfter) }
-                    ?? Self.backoff(attempt: attempt, base: retry.backoff, cap: retry.maxBackoff)
+                    ?? Self.backoff(attempt: tries, base: run.retry.backoff, cap: run.retry.maxBackoff)
                 let scaled = delay * configuration.backoffScale
-                record.retryDelay = scaled
-                result.attempts.append(record)
-                observer.attemptFinished(node.id, item: itemIndex, attempt: record)
-                retryWait?(true)
-                do {
-                    try await Task.sleep(for: scaled)
-                } catch {
-                    retryWait?(false)
-                    return cancelled(result, scope: scope, node: node, started: true)
+                if deadline.map({ now() + scaled < $0 }) ?? true {
+                    record.retryDelay = scaled
+                    result.attempts.append(record)
+                    observer.attemptFinished(node.id, item: itemIndex, attempt: record)
+                    guard await wait(scaled, run: run) else {
+                        result = cancelled(result, scope: run.scope, node: node, started: true)
+                        return .cancelled
+                    }
+                    continue
                 }
-                retryWait?(false)
-                attempt += 1
-                continue
             }
             result.attempts.append(record)
             observer.attemptFinished(node.id, item: itemIndex, attempt: record)
-            if result.state == .failed, retryable, !mayRetry, retry.attempts > 1, let reason = result.reason {
-                result.reason = StepReason(reason.kind, reason.message
-                    + " (not retried: \(prepared.method) is not idempotent; set `retry: { unsafe: true }` to allow)")
+            if result.state == .failed, retryable, !run.mayRetry, run.retry.attempts > 1, let reason = result.reason {
+                result.reason = StepReason(
+                    reason.kind, reason.message + " (not retried: \(run.prepared.method) is not idempotent; "
+                        + "set `retry: { unsafe: true }` to allow)")
             }
-            return result
+            return pending ? .pending : .finished
         }
     }
 
-    private func cancelled(_ partial: StepResult, scope: Scope, node: StepNode, started: Bool) -> StepResult {
+    /// Waits `delay` before a retry or the next poll, holding no concurrency slot.
+    /// - Returns: `false` when the task was cancelled meanwhile.
+    func wait(_ delay: Duration, run: RequestRun) async -> Bool {
+        run.retryWait?(true)
+        defer { run.retryWait?(false) }
+        do {
+            try await Task.sleep(for: delay)
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    func cancelled(_ partial: StepResult, scope: Scope, node: StepNode, started: Bool) -> StepResult {
         var result = partial
         let reason = cancelledResult(node, scope: scope, started: started).reason
         result.state = .cancelled

@@ -28,6 +28,8 @@ public final class LiveProgress: ExecutionObserver, Sendable {
         var duration: Int?
         var status: Int?
         var attempts = 0
+        /// Polls made so far, for a step with `poll:`.
+        var polls: Int?
         var itemsDone = 0
         var itemsTotal: Int?
         var reason: String?
@@ -96,6 +98,7 @@ public final class LiveProgress: ExecutionObserver, Sendable {
         state.withLock { state in
             guard let row = state.index[id] else { return }
             state.rows[row].attempts = attempt.number
+            state.rows[row].polls = attempt.poll
         }
     }
 
@@ -112,6 +115,7 @@ public final class LiveProgress: ExecutionObserver, Sendable {
             state.rows[row].duration = result.durationMilliseconds
             state.rows[row].status = result.status
             state.rows[row].attempts = result.attempts.count
+            state.rows[row].polls = result.polls
             if let children = result.children, state.rows[row].isLoop {
                 state.rows[row].itemsTotal = children.count
                 state.rows[row].itemsDone = children.count
@@ -167,11 +171,12 @@ public final class LiveProgress: ExecutionObserver, Sendable {
         } else if row.running, let start = row.start {
             line += "  " + Self.format(milliseconds: Int((now - start).milliseconds))
         }
-        if row.attempts > 1 { line += "  (\(row.attempts) attempts)" }
+        if let tries = StepResult.triesText(attempts: row.attempts, polls: row.polls) { line += "  (\(tries))" }
         if let reason = row.reason { line += "  " + paint(reason, "2") }
         return line
     }
 
+    /// `250ms` under a second, `1.2s` from one.
     static func format(milliseconds: Int) -> String {
         milliseconds < 1000 ? "\(milliseconds)ms" : String(format: "%.1fs", Double(milliseconds) / 1000)
     }

@@ -26,7 +26,7 @@ extension RunResult {
             let item = result.itemIndex.map { " (item #\($0))" } ?? ""
             var notes: [Diagnostic.Note] = []
             if let method = result.method, let url = result.url { notes.append(.init("request: \(method) \(url)")) }
-            if result.attempts.count > 1 { notes.append(.init("after \(result.attempts.count) attempts")) }
+            if let tries = result.triesText { notes.append(.init("after \(tries)")) }
             var diagnostic = Diagnostic.error(code, "step `\(result.id)`\(item) failed: \(reason.message)",
                                               at: node?.step.id.range, notes: notes)
             diagnostic.file = graph.plan.source.path
@@ -95,7 +95,7 @@ extension RunResult {
                 line += "  \(done)/\(children.count) items"
             }
             if let milliseconds = result.durationMilliseconds, result.state != .skipped { line += "  \(milliseconds)ms" }
-            if result.attempts.count > 1 { line += "  (\(result.attempts.count) attempts)" }
+            if let tries = result.triesText { line += "  (\(tries))" }
             if result.state != .succeeded, let reason = result.reason { line += "  " + reason.message }
             out += line + "\n"
         }

@@ -53,8 +53,10 @@ public struct AttemptRecord: Sendable, Hashable {
     public var status: Int?
     /// What went wrong, if anything.
     public var error: String?
-    /// The delay before the next try, if one followed.
+    /// The delay before the next try, if one followed (a retry, or the next poll).
     public var retryDelay: Duration?
+    /// The poll this try belongs to (1 for the first), for a step with `poll:`; nil otherwise.
+    public var poll: Int? = nil
 }
 
 /// Everything known about how one step (or one for_each item) ended.

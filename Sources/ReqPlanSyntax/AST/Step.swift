@@ -26,6 +26,8 @@ public final class Step: Sendable {
     /// `cookies:` — whether the run's cookie jar applies to this step's requests (on a group, sequence or
     /// for_each, to every request inside; the innermost setting wins).
     public let cookies: Located<Bool>?
+    /// `poll:` — request steps and for_each over a request: repeat the request until `until` holds.
+    public let poll: PollPolicy?
     /// The whole step, from its id to its last line.
     public let range: SourceRange
 
@@ -33,7 +35,8 @@ public final class Step: Sendable {
     public init(
         id: Located<String>, kind: Kind, needs: [Located<String>], condition: Expression?, description: String?,
         timeout: Located<PlanDuration>?, retry: RetryPolicy?, expect: Expectation?, concurrency: Located<Int>?,
-        onFailure: Located<FailurePolicy>?, range: SourceRange, cookies: Located<Bool>? = nil
+        onFailure: Located<FailurePolicy>?, range: SourceRange, cookies: Located<Bool>? = nil,
+        poll: PollPolicy? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -46,6 +49,7 @@ public final class Step: Sendable {
         self.concurrency = concurrency
         self.onFailure = onFailure
         self.cookies = cookies
+        self.poll = poll
         self.range = range
     }
 

@@ -2,7 +2,7 @@
 ///
 /// Codes never change meaning once published; grammar.md lists them all.
 /// Ranges: `RP00xx` files and YAML, `RP01xx` plan structure, `RP02xx` expressions,
-/// `RP03xx` dependencies, `RP05xx` run errors, `RP09xx` warnings.
+/// `RP03xx` dependencies, `RP05xx` run errors, `RP07xx` polling and suites, `RP09xx` warnings.
 public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The code as printed, such as `RP0101`.
     public let rawValue: String
@@ -128,6 +128,17 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// The run was interrupted, or a scope cancelled the step.
     public static let cancelled = DiagnosticCode("RP0516", "cancelled")
 
+    // MARK: Polling and suites
+
+    /// `response` read outside the `until` of a `poll`.
+    public static let responseOutsidePoll = DiagnosticCode("RP0701", "response read outside poll")
+    /// `poll` on a method that is not idempotent without `unsafe: true`.
+    public static let unsafePoll = DiagnosticCode("RP0702", "polling a method that is not idempotent")
+    /// A folder given to `run` or `validate` that holds no plan file.
+    public static let noPlans = DiagnosticCode("RP0710", "no plans found")
+    /// Reports given to `reqplan report merge` that cannot be merged (not reports, shards missing or repeated).
+    public static let unmergeableReports = DiagnosticCode("RP0711", "reports cannot be merged")
+
     // MARK: Warnings
 
     /// An input no expression reads.
@@ -148,6 +159,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         unknownNeed, cycle,
         invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
         responseTooLarge, membersFailed, cancelled,
+        responseOutsidePoll, unsafePoll, noPlans, unmergeableReports,
         unusedInput, neverTrue, redundantNeed,
     ]
 }

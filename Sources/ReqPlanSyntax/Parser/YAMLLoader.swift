@@ -33,7 +33,9 @@ enum YAMLLoader {
                 at: SourceRange(at: complexKey), hint: "plan keys are plain names"))
         }
         do {
-            guard let node = try Yams.compose(yaml: source.text, Resolver.basic) else {
+            // UTF-8, Swift's native encoding, as Yams' default would choose; naming it spares reading the
+            // whole environment for `YAMS_DEFAULT_ENCODING` at every file (a suite reads hundreds).
+            guard let node = try Yams.compose(yaml: source.text, Resolver.basic, .default, .utf8) else {
                 return .failure(.error(.notAPlan, "the document is empty", at: SourceRange(at: .init(line: 1, column: 1)),
                                        hint: "a plan starts with `reqplan: 1`"))
             }

@@ -3,7 +3,7 @@ import Yams
 extension PlanReader {
     static let stepKindKeys = ["request", "group", "sequence", "for_each"]
     static let commonStepKeys = ["needs", "if", "description", "timeout", "cookies"]
-    static let requestOnlyKeys = ["retry", "expect"]
+    static let requestOnlyKeys = ["retry", "expect", "poll"]
     static let collectionOnlyKeys = ["concurrency", "on_failure"]
     static let allStepKeys = stepKindKeys + commonStepKeys + requestOnlyKeys + collectionOnlyKeys + ["as"]
 
@@ -131,11 +131,15 @@ extension PlanReader {
             : fields.value("on_failure").flatMap { choice($0, "`on_failure` of \(what)", FailurePolicy.self) }
 
         let cookies = fields.value("cookies").flatMap { bool($0, "`cookies` of \(what)") }
+        let poll = requestBody ? fields.entries.first { $0.key.value == "poll" }
+            .flatMap { readPoll($0.value, "`poll` of \(what)", key: $0.key) } : nil
 
         guard let kind else { return nil }
-        return Step(id: id, kind: kind, needs: needs, condition: condition, description: description, timeout: timeout,
-                    retry: retry, expect: expect, concurrency: concurrency, onFailure: onFailure,
-                    range: SourceRange(start: id.range.start, end: id.range.end), cookies: cookies)
+        let step = Step(id: id, kind: kind, needs: needs, condition: condition, description: description,
+                        timeout: timeout, retry: retry, expect: expect, concurrency: concurrency, onFailure: onFailure,
+                        range: SourceRange(start: id.range.start, end: id.range.end), cookies: cookies, poll: poll)
+        if let poll { checkPollMethod(poll, of: step.request, in: what) }
+        return step
     }
 
     /// Records the ids of the members of a step that is not read (under `group:`, `sequence:`
@@ -185,7 +189,7 @@ extension PlanReader {
         var validItemName = true
         if let asNode = fields.value("as") {
             if let name = string(asNode, "`as` of \(what)"), checkName(name, "item name") {
-                if ["inputs", "steps", "env"].contains(name.value) {
+                if ["inputs", "steps", "env", "response"].contains(name.value) {
                     diagnostics.error(.invalidName, "`\(name.value)` is reserved and cannot name a for_each item",
                                       at: name.range, hint: "choose another name, such as `item`")
                     validItemName = false

@@ -15,7 +15,7 @@
 ///   `status`, `method`, `onFailure`, `concurrency`, `valueType`, `mergeKey`); `inputs`;
 ///   `defaults`; `outputs`; steps (`steps`, `step` with a `oneOf` of the five kinds, `needs`,
 ///   `condition`, `forEachItems`, `itemName`); requests (`request` with `dependentSchemas` for
-///   "at most one body", `headers`, `parameters`, `multipart`…); `retry`; `expect` and matchers.
+///   "at most one body", `headers`, `parameters`, `multipart`…); `retry`; `poll`; `expect` and matchers.
 ///
 /// Conventions:
 /// - `additionalProperties: false` wherever the parser reports unknown keys (RP0101);
@@ -648,6 +648,9 @@ public enum PlanSchema {
                 "cookies": {
                   "description": "Whether the run's cookie jar applies to this step's requests (on a group, sequence or for_each, to every request inside): with `false` no stored cookie is sent and no `Set-Cookie` is stored. The innermost setting wins, then the plan's `cookies`.",
                   "type": "boolean"
+                },
+                "poll": {
+                  "$ref": "#/$defs/poll"
                 }
               },
               "patternProperties": {
@@ -656,6 +659,41 @@ public enum PlanSchema {
                 }
               },
               "additionalProperties": false,
+              "if": {
+                "required": [
+                  "poll",
+                  "request"
+                ],
+                "properties": {
+                  "request": {
+                    "required": [
+                      "method"
+                    ],
+                    "properties": {
+                      "method": {
+                        "enum": [
+                          "POST",
+                          "PATCH"
+                        ]
+                      }
+                    }
+                  }
+                }
+              },
+              "then": {
+                "properties": {
+                  "poll": {
+                    "required": [
+                      "unsafe"
+                    ],
+                    "properties": {
+                      "unsafe": {
+                        "const": true
+                      }
+                    }
+                  }
+                }
+              },
               "oneOf": [
                 {
                   "title": "request step",
@@ -682,7 +720,8 @@ public enum PlanSchema {
                     "for_each": false,
                     "as": false,
                     "retry": false,
-                    "expect": false
+                    "expect": false,
+                    "poll": false
                   }
                 },
                 {
@@ -696,7 +735,8 @@ public enum PlanSchema {
                     "for_each": false,
                     "as": false,
                     "retry": false,
-                    "expect": false
+                    "expect": false,
+                    "poll": false
                   }
                 },
                 {
@@ -720,7 +760,8 @@ public enum PlanSchema {
                     "request": false,
                     "sequence": false,
                     "retry": false,
-                    "expect": false
+                    "expect": false,
+                    "poll": false
                   }
                 }
               ]
@@ -768,7 +809,7 @@ public enum PlanSchema {
               ]
             },
             "itemName": {
-              "description": "The item's name inside the body (default `item`): a name, not `inputs`, `steps` or `env` (RP0106). Only on for_each steps (RP0114).",
+              "description": "The item's name inside the body (default `item`): a name, not `inputs`, `steps`, `env` or `response` (RP0106). Only on for_each steps (RP0114).",
               "type": "string",
               "pattern": "^[A-Za-z_][A-Za-z0-9_-]*(?![\\s\\S])",
               "patternErrorMessage": "A name starts with a letter or `_` and contains letters, digits, `_` and `-`.",
@@ -776,7 +817,8 @@ public enum PlanSchema {
                 "enum": [
                   "inputs",
                   "steps",
-                  "env"
+                  "env",
+                  "response"
                 ]
               },
               "default": "item"
@@ -1198,6 +1240,91 @@ public enum PlanSchema {
                 429,
                 "timeout",
                 "connect"
+              ]
+            },
+            "poll": {
+              "description": "Polling (request steps and for_each over a request; RP0114 elsewhere): send the request again and again until `until` holds on its response. Each poll is one request with its `retry`; between polls the step waits `every` and holds no concurrency slot. A response `until` does not accept and `expect.status` does not accept fails the step; when the bound (`timeout`, `attempts`) runs out the step fails with reason `timeout`. `POST` and `PATCH` poll only with `unsafe: true` (RP0702).",
+              "type": "object",
+              "required": [
+                "until"
+              ],
+              "anyOf": [
+                {
+                  "required": [
+                    "timeout"
+                  ]
+                },
+                {
+                  "required": [
+                    "attempts"
+                  ]
+                }
+              ],
+              "properties": {
+                "until": {
+                  "$ref": "#/$defs/condition",
+                  "description": "When to stop: a condition on the latest response, read as `response` (`status`, `headers`, `body`, `cookies`, `duration`; RP0701 anywhere else). Required (RP0103). When it holds, polling ends with that response, which must meet `expect` apart from its status."
+                },
+                "every": {
+                  "$ref": "#/$defs/pollInterval"
+                },
+                "timeout": {
+                  "$ref": "#/$defs/duration",
+                  "description": "The longest time polling may take, from the start of the first poll: no poll starts after it, and one in flight gets only the time left. `timeout`, `attempts` or both are required (RP0103)."
+                },
+                "attempts": {
+                  "description": "The most polls (1–10 000). `timeout`, `attempts` or both are required (RP0103).",
+                  "type": "integer",
+                  "minimum": 1,
+                  "maximum": 10000
+                },
+                "unsafe": {
+                  "description": "Allow polling methods that are not idempotent (`POST`, `PATCH`; RP0702 without it).",
+                  "type": "boolean",
+                  "default": false
+                }
+              },
+              "patternProperties": {
+                "^<<$": {
+                  "$ref": "#/$defs/mergeKey"
+                }
+              },
+              "additionalProperties": false
+            },
+            "pollInterval": {
+              "description": "The wait between polls (default `1s`): a duration, or a backoff `{ initial, factor, max }` whose first wait is `initial` and each later one `factor` times the one before, at most `max`. A response's `Retry-After` replaces the wait (up to 60 s).",
+              "anyOf": [
+                {
+                  "$ref": "#/$defs/duration"
+                },
+                {
+                  "type": "object",
+                  "properties": {
+                    "initial": {
+                      "$ref": "#/$defs/duration",
+                      "description": "The first wait (default `1s`).",
+                      "default": "1s"
+                    },
+                    "factor": {
+                      "description": "Each wait is the one before times this (1–10, default 2).",
+                      "type": "number",
+                      "minimum": 1,
+                      "maximum": 10,
+                      "default": 2
+                    },
+                    "max": {
+                      "$ref": "#/$defs/duration",
+                      "description": "The longest wait (default `30s`); shorter than `initial` is RP0105.",
+                      "default": "30s"
+                    }
+                  },
+                  "patternProperties": {
+                    "^<<$": {
+                      "$ref": "#/$defs/mergeKey"
+                    }
+                  },
+                  "additionalProperties": false
+                }
               ]
             },
             "expect": {

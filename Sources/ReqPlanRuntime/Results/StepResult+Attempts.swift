@@ -1,0 +1,23 @@
+extension StepResult {
+    /// How many polls a step with `poll:` made (the last attempt's poll); nil for other steps.
+    public var polls: Int? { attempts.last?.poll }
+
+    /// The tries of a request in words: `3 polls`, `3 polls, 4 attempts` (retries within polls),
+    /// `2 attempts`; nil for one attempt of a request that does not poll.
+    public var triesText: String? { Self.triesText(attempts: attempts.count, polls: polls) }
+
+    /// The tries in words, from their counts (see `triesText`).
+    public static func triesText(attempts: Int, polls: Int?) -> String? {
+        guard let polls else { return attempts > 1 ? "\(attempts) attempts" : nil }
+        return "\(polls) poll\(polls == 1 ? "" : "s")" + (attempts > polls ? ", \(attempts) attempts" : "")
+    }
+}
+
+extension AttemptRecord {
+    /// A try that started at `start` (since the run started) and took `duration`; the rest is set after.
+    public init(number: Int, start: Duration, duration: Duration) {
+        self.number = number
+        self.start = start
+        self.duration = duration
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import ReqPlanPlanner
+import ReqPlanSyntax
+
+/// Several plan files run by one `reqplan run` (a suite), as a library call.
+///
+/// Each file is one plan with its own inputs, outputs, result and cookie jar; up to `jobs` plans run
+/// at once over one transport (one connection pool), every plan under its own concurrency limits.
+/// Every plan is validated and its inputs resolved before anything is sent: one invalid plan stops the
+/// suite, as an invalid plan stops a run.
+public enum SuiteRun {
+    /// One plan of a suite and how its run went.
+    public struct Outcome: Sendable {
+        /// The plan that ran.
+        public var prepared: PlanRun.Prepared
+        /// How it ended.
+        public var result: RunResult
+        /// When it started, since the suite started.
+        public var offset: Duration
+    }
+
+    /// How a suite ended.
+    public struct Result: Sendable {
+        /// One outcome per plan, in suite order.
+        public var outcomes: [Outcome]
+        /// When the suite started.
+        public var startedAt: Date
+        /// How long it took.
+        public var duration: Duration
+
+        /// The worst exit code of its plans: `130` when interrupted, else `1` when one failed, else `0`.
+        public var exitCode: Int32 {
+            SuiteRun.worst(outcomes.map(\.result.exitCode))
+        }
+    }
+
+    /// The worst of several exit codes of `reqplan run`: `130` (interrupted) over `2` (invalid) over `1`
+    /// (failed) over `0`.
+    public static func worst(_ codes: [Int32]) -> Int32 {
+        let rank: [Int32: Int] = [0: 0, 1: 1, 2: 2, 130: 3]
+        return codes.max { rank[$0, default: 1] < rank[$1, default: 1] } ?? 0
+    }
+
+    /// Validates every plan and resolves its inputs: `--input` and `--inputs-file` values go to every
+    /// plan that declares the input; a value no plan declares is an error (RP0501).
+    /// - Returns: the plans in suite order, or every problem found, with the sources to render them.
+    public static func prepare(
+        _ suite: SuiteFiles, limits: ParseLimits, overrides: [String], inputsFile: String?,
+        environment: [String: String]
+    ) -> Swift.Result<[PlanRun.Prepared], PlanRun.Failure> {
+        let reports = PlanValidator.validate(suite: suite, limits: limits)
+        var diagnostics: [Diagnostic] = []
+        var sources: [SourceFile] = []
+        for report in reports where report.errorCount > 0 || report.graph == nil {
+            diagnostics += report.diagnostics.filter { $0.severity == .error }
+            sources += [report.source].compactMap { $0 }
+        }
+        let pairs: [(name: String, value: String)]
+        switch PlanRun.parseOverrides(overrides) {
+        case .success(let value): pairs = value
+        case .failure(let diagnostic):
+            return .failure(PlanRun.Failure(diagnostics: diagnostics + [diagnostic], sources: sources))
+        }
+        var fileValues: [String: Value] = [:]
+        if let inputsFile {
+            switch PlanRun.readInputsFile(inputsFile, limit: limits.maxFileSize) {
+            case .success(let values): fileValues = values
+            case .failure(let diagnostic): diagnostics.append(diagnostic)
+            }
+        }
+        guard diagnostics.isEmpty else { return .failure(PlanRun.Failure(diagnostics: diagnostics, sources: sources)) }
+
+        let declared = Set(reports.flatMap { $0.plan?.inputs.map(\.name.value) ?? [] })
+        for name in Set(pairs.map(\.name)).subtracting(declared).sorted() {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .invalidInput, "--input `\(name)` is declared by no plan of the suite",
+                    hint: Suggestion.didYouMean(name, in: declared.sorted())))
+        }
+        for name in Set(fileValues.keys).subtracting(declared).sorted() {
+            diagnostics.append(
+                Diagnostic(
+                    .error, .invalidInput, "the inputs file sets `\(name)`, which no plan of the suite declares",
+                    file: inputsFile, hint: Suggestion.didYouMean(name, in: declared.sorted())))
+        }
+        FreedMemory.release()
+        var plans: [PlanRun.Prepared] = []
+        for report in reports {
+            switch PlanRun.resolveInputs(
+                of: report, overrides: pairs, file: fileValues, environment: environment, ignoreUndeclared: true)
+            {
+            case .success(let prepared): plans.append(prepared)
+            case .failure(let failure):
+                diagnostics += failure.diagnostics
+                sources += failure.sources
+            }
+        }
+        guard diagnostics.isEmpty else { return .failure(PlanRun.Failure(diagnostics: diagnostics, sources: sources)) }
+        return .success(plans)
+    }
+
+    /// Runs the plans, up to `jobs` at once, over one HTTP transport; SIGINT and SIGTERM cancel the
+    /// plans running and those not started (each still gets a result, every step `cancelled`).
+    /// - Parameters:
+    ///   - configuration: the run settings of each plan (its files, concurrency, the suite's secrets).
+    ///   - observer: what watches each plan's run (by its position).
+    ///   - started: told when a plan starts (by its position).
+    ///   - finished: told when a plan ends, with its outcome.
+    ///   - refresh: called ten times a second while the suite runs, and once at the end (to redraw a
+    ///     progress display; the suite itself never polls).
+    public static func execute(
+        _ plans: [PlanRun.Prepared], jobs: Int, transport: HTTPClientTransport.Configuration,
+        configuration: @escaping @Sendable (PlanRun.Prepared) -> RunConfiguration,
+        observer: @escaping @Sendable (Int) -> any ExecutionObserver = { _ in NoObserver() },
+        started: @escaping @Sendable (Int) -> Void = { _ in },
+        finished: @escaping @Sendable (Int, Outcome) -> Void = { _, _ in },
+        refresh: (@Sendable () -> Void)? = nil
+    ) async throws -> Result {
+        let startedAt = Date()
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcomes = try await HTTPClientTransport.with(transport) { client in
+            await PlanRun.refreshing(every: .milliseconds(100), refresh) {
+                await withTaskGroup(of: (Int, Outcome).self) { group in
+                    var outcomes: [Outcome?] = Array(repeating: nil, count: plans.count)
+                    var next = 0
+                    func startNext() {
+                        let index = next
+                        next += 1
+                        group.addTask {
+                            started(index)
+                            let offset = clock.now - start
+                            let prepared = plans[index]
+                            // Each plan keeps its cookies to itself; connections are shared.
+                            let executor = Executor(
+                                graph: prepared.graph, transport: client.sharingConnections(cookies: CookieJar()),
+                                inputs: prepared.inputs, configuration: configuration(prepared),
+                                observer: observer(index))
+                            let outcome = Outcome(prepared: prepared, result: await executor.run(), offset: offset)
+                            finished(index, outcome)
+                            return (index, outcome)
+                        }
+                    }
+                    while next < min(max(1, jobs), plans.count) { startNext() }
+                    while let (index, outcome) = await group.next() {
+                        outcomes[index] = outcome
+                        if next < plans.count { startNext() }
+                    }
+                    return outcomes.compactMap { $0 }
+                }
+            }
+        }
+        return Result(outcomes: outcomes, startedAt: startedAt, duration: clock.now - start)
+    }
+
+}
+
+extension HTTPClientTransport {
+    /// This transport's clients and connection pools, with a cookie jar of its own: the plans of a
+    /// suite share connections, not cookies.
+    func sharingConnections(cookies: CookieJar) -> HTTPClientTransport {
+        var settings = configuration
+        settings.cookies = cookies
+        return HTTPClientTransport(own: own, library: library, configuration: settings)
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import Foundation
+import ReqPlanReports
+import ReqPlanSyntax
+
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Work with the reports of runs.",
+        subcommands: [MergeCommand.self]
+    )
+
+    struct MergeCommand: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "merge",
+            abstract: "Combine the JSON reports of the shards of a suite into one summary, JSON report and JUnit file.",
+            discussion: """
+                Give the files `reqplan run --shard K/N --report json:PATH` wrote, one per shard (or any suite \
+                and plan reports): the plans are put in suite order, and the summary, `--report json:` and \
+                `--report junit:` are those of the whole suite run on one machine, apart from timings. A shard \
+                missing or given twice, shards of different suites, or a plan in two reports is an error. \
+                Exit status: the worst of the merged plans' (0, 1, 130); 2 when the reports cannot be merged.
+                """
+        )
+
+        @Argument(help: "The JSON reports to combine.")
+        var files: [String]
+
+        @Option(
+            name: .customLong("report"),
+            help: ArgumentHelp(
+                "Write the combined report: json:PATH or junit:PATH (repeatable).",
+                valueName: "kind:path"))
+        var reports: [String] = []
+
+        @Flag(help: "Print only the plans that did not pass, their failures and the totals.")
+        var quiet = false
+
+        @Option(help: "Color for diagnostics: auto, always or never.")
+        var color: ColorChoice = .auto
+
+        /// The largest report read, in bytes.
+        static let maxReportSize = 1 << 30
+
+        func validate() throws {
+            if files.isEmpty { throw ValidationError("give the JSON reports to merge") }
+            for report in reports {
+                do {
+                    let destination = try ReportDestination(parsing: report)
+                    if destination.kind == .trace {
+                        throw ValidationError("--report `\(report)`: merged reports have no trace; write json or junit")
+                    }
+                } catch let error as ReportDestination.ParseError {
+                    throw ValidationError(error.message)
+                }
+            }
+        }
+
+        func run() throws {
+            var documents: [(path: String, text: String)] = []
+            var unreadable: [Diagnostic] = []
+            for file in files {
+                switch TextFile.read(atPath: file, limit: Self.maxReportSize, what: "the report") {
+                case .success(let text): documents.append((file, text))
+                case .failure(let failure):
+                    unreadable.append(Diagnostic(.error, .unreadableFile, failure.text, file: file))
+                }
+            }
+            let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: [])
+            guard unreadable.isEmpty else {
+                writeError(renderer.text(unreadable) + "\n")
+                throw ExitCode(2)
+            }
+            let report: SuiteReport
+            switch SuiteReport.merging(documents) {
+            case .failure(let failure):
+                writeError(renderer.text(failure.diagnostics) + "\n")
+                throw ExitCode(2)
+            case .success(let value):
+                report = value
+            }
+            write(report.summaryText(quiet: quiet))
+            var written = true
+            for text in reports {
+                guard let destination = try? ReportDestination(parsing: text) else { continue }
+                do {
+                    try report.write(to: destination)
+                } catch {
+                    writeError(
+                        "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: "
+                            + "\(error.localizedDescription)\n")
+                    written = false
+                }
+            }
+            if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+            if !written { throw ExitCode(1) }
+        }
+    }
+}
