@@ -92,7 +92,9 @@ extension RunReport {
             ("run.timed_out", String(result.timedOut)),
         ]
         for (name, value) in inputValues { properties.append(("input." + name, Self.propertyText(value))) }
-        for output in result.outputs { properties.append(("output." + output.name, Self.propertyText(redact(output.value)))) }
+        for output in result.outputs {
+            properties.append(("output." + output.name, Self.propertyText(redact(result.shownValue(of: output)))))
+        }
         return properties
     }
 
@@ -112,10 +114,11 @@ extension RunReport {
 
         func suite(for node: StepNode) -> Int {
             if let index = suiteOfNode[node.nodeID] { return index }
+            // The path of ids as written in each file: `App/login/checks` for group `checks` of sub-plan `login`.
             var path: [String] = []
             var current: StepNode? = node
             while let step = current {
-                path.insert(step.id, at: 0)
+                path.insert(step.localID, at: 0)
                 current = step.parent.map { graph.nodes[$0] }
             }
             suites.append(JUnitSuite(name: ([planLabel] + path).joined(separator: "/"),
@@ -131,7 +134,7 @@ extension RunReport {
                                                      outcome: outcome(of: step)))
             case .group where step.isItem:
                 for child in step.children { visit(child, suite: index) }
-            case .group, .sequence, .forEach:
+            case .group, .sequence, .forEach, .plan:
                 let own = suite(for: graph.nodes[step.nodeID])
                 suites[own].include(step.result)
                 let stepResult = step.result

@@ -18,14 +18,19 @@ public enum PlanRun {
         public var sources: [SourceFile]
     }
 
-    /// Validates the plan and resolves its inputs.
-    /// - Parameter ignoreUndeclared: drop `--input`s the plan does not declare (for `demo`).
+    /// Validates the plan (and its sub-plans) and resolves its inputs.
+    /// - Parameters:
+    ///   - ignoreUndeclared: drop `--input`s the plan does not declare (for `demo`).
+    ///   - allowFilesOutside: let the files the plan names be outside its folder.
+    ///   - library: where checked plan files are kept (one per command, so shared sub-plans are read once).
     public static func prepare(
         path: String, limits: ParseLimits, overrides: [String], inputsFile: String?,
-        environment: [String: String], ignoreUndeclared: Bool = false
+        environment: [String: String], ignoreUndeclared: Bool = false, allowFilesOutside: Bool = false,
+        library: PlanLibrary = PlanLibrary()
     ) async -> Result<Prepared, Failure> {
-        let report = PlanValidator.validate(fileAt: path, limits: limits)
-        let sources = [report.source].compactMap { $0 }
+        let report = PlanValidator.validate(fileAt: path, limits: limits, allowFilesOutside: allowFilesOutside,
+                                            library: library)
+        let sources = report.sources
         guard report.errorCount == 0, let graph = report.graph else {
             return .failure(Failure(diagnostics: report.diagnostics.filter { $0.severity == .error }, sources: sources))
         }
@@ -48,7 +53,12 @@ public enum PlanRun {
         }
         switch InputResolver.resolve(plan: graph.plan, overrides: pairs, file: fileValues, environment: environment) {
         case .failure(let errors): return .failure(Failure(diagnostics: errors.diagnostics, sources: sources))
-        case .success(let inputs): return .success(Prepared(graph: graph, inputs: inputs))
+        case .success(var inputs):
+            switch InputResolver.resolveSubPlanEnvironment(of: graph, environment: environment) {
+            case .failure(let errors): return .failure(Failure(diagnostics: errors.diagnostics, sources: sources))
+            case .success(let variables): inputs.environment.merge(variables, uniquingKeysWith: { own, _ in own })
+            }
+            return .success(Prepared(graph: graph, inputs: inputs))
         }
     }
 

@@ -63,9 +63,6 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Private key (unencrypted PEM) of --cert, if not in its file.", valueName: "file"))
     var key: String?
 
-    @Flag(name: .customLong("allow-files-outside"), help: "Let request files come from outside the plan's folder.")
-    var allowFilesOutside = false
-
     @Option(name: .customLong("max-response-size"), help: "Largest response body accepted, in bytes.")
     var maxResponseSize: Int = HTTPClientTransport.Configuration().maxBodySize
 
@@ -128,7 +125,7 @@ struct RunCommand: AsyncParsableCommand {
         }
         let outcome = await PlanRun.prepare(
             path: plan, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environment: ProcessInfo.processInfo.environment)
+            environment: ProcessInfo.processInfo.environment, allowFilesOutside: reading.allowFilesOutside)
         let prepared: PlanRun.Prepared
         switch outcome {
         case .failure(let failure):
@@ -150,7 +147,7 @@ struct RunCommand: AsyncParsableCommand {
         var configuration = RunConfiguration(
             concurrency: concurrency,
             files: FileAccess(planDirectory: URL(fileURLWithPath: plan).deletingLastPathComponent(),
-                              allowOutside: allowFilesOutside))
+                              allowOutside: reading.allowFilesOutside))
         configuration.backoffScale = 1
         transportConfiguration.secrets = configuration.secrets
         do {
@@ -175,7 +172,8 @@ struct RunCommand: AsyncParsableCommand {
             graph: prepared.graph, mode: mode, colors: color.enabled(for: STDERR_FILENO), redactor: redactor,
             terminalRows: terminalRows(), write: { writeError($0) })
         let verboseLog: any ExecutionObserver = verbose
-            ? VerboseLog(redactHeaders: prepared.graph.plan.redactHeaders.map(\.value), redactor: redactor,
+            ? VerboseLog(redactHeaders: prepared.graph.instances.flatMap(\.plan.redactHeaders).map(\.value),
+                         redactor: redactor,
                          write: { writeError($0) })
             : NoObserver()
         let result = try await PlanRun.execute(
@@ -183,7 +181,7 @@ struct RunCommand: AsyncParsableCommand {
             progress: live)
         switch output {
         case .json:
-            write(redactor.redact(result.outputsJSON()) + "\n")
+            write(result.outputsJSON(redactedBy: redactor) + "\n")
         case .text:
             write(redactor.redact(quiet ? result.totalsText(withOutputs: true) : result.summaryText(graph: prepared.graph)))
         }
@@ -192,7 +190,7 @@ struct RunCommand: AsyncParsableCommand {
             switch format {
             case .text:
                 let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO),
-                                                  files: [prepared.graph.plan.source])
+                                                  files: prepared.graph.sources)
                 writeError("\n" + redactor.redact(renderer.text(diagnostics)))
             case .github:
                 writeError(redactor.redact(DiagnosticRenderer(files: []).github(diagnostics)))

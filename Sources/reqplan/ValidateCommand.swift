@@ -30,7 +30,12 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var reading: PlanReadingOptions
 
     func run() throws {
-        let reports = plans.map { PlanValidator.validate(fileAt: $0, limits: reading.limits) }
+        // One library for every file: a sub-plan they share is read and checked once.
+        let library = PlanLibrary()
+        let reports = plans.map {
+            PlanValidator.validate(fileAt: $0, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
+                                   library: library)
+        }
         switch format {
         case .text:
             write(ValidationOutput.text(reports, colors: color.enabled, explain: explain, strict: strict))

@@ -31,7 +31,7 @@ import Testing
         let keys =
             PlanReader.planKeys + PlanReader.inputKeys + PlanReader.defaultsKeys + PlanReader.requestKeys
             + PlanReader.retryKeys + PlanReader.expectKeys + PlanReader.matcherKeys + PlanReader.multipartKeys
-            + PlanReader.commonStepKeys
+            + PlanReader.commonStepKeys + PlanReader.subPlanKeys + PlanReader.outputKeys
         for key in Set(keys) {
             #expect(Self.grammar.contains("| `\(key)` |"), "`\(key)` is in no keys table")
         }

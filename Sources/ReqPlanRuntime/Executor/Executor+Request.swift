@@ -32,8 +32,8 @@ extension Executor {
         result.itemIndex = itemIndex
         let prepared: PreparedRequest
         do {
-            prepared = try builder.build(spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
-                                         secrets: configuration.secrets)
+            prepared = try builders[node.instance].build(spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
+                                                         secrets: configuration.secrets)
         } catch {
             result.state = .failed
             result.reason = StepReason(.evaluation, "\(error)")
@@ -42,7 +42,7 @@ extension Executor {
         result.method = prepared.method.rawValue
         result.url = prepared.url
 
-        let defaults = graph.plan.defaults
+        let defaults = graph.plan(of: node.nodeID).defaults
         let retry = EffectiveRetry(node.step.retry?.merged(over: defaults.retry) ?? defaults.retry)
         let timeout = (node.step.timeout ?? defaults.timeout)?.value.duration
         let expectation = node.step.expect?.merged(over: defaults.expect) ?? defaults.expect
