@@ -197,8 +197,9 @@ public enum Planner {
     /// Each sequence member waits for the one before it.
     private static func addSequenceEdges(_ nodes: inout [StepNode]) {
         // A sub-plan's sequences have their edges already, from its own planning.
-        for node in nodes where node.kind == .sequence && node.instance == 0 {
-            for (previous, next) in zip(node.children, node.children.dropFirst()) {
+        for id in nodes.indices where nodes[id].kind == .sequence && nodes[id].instance == 0 {
+            let children = nodes[id].children
+            for (previous, next) in zip(children, children.dropFirst()) {
                 if nodes[next].dependencies.contains(where: { $0.target == previous }) { continue }
                 nodes[next].dependencies.append(
                     Dependency(target: previous, reason: .sequence, range: nodes[next].step.id.range))
@@ -300,11 +301,12 @@ public enum Planner {
         var distance = [Int](repeating: 0, count: schedule.vertexCount)
         var previous = [Int](repeating: -1, count: schedule.vertexCount)
         for vertex in order {
-            let node = nodes[vertex / 2]
+            // Only the kind is read: copying the whole node would retain its strings and arrays.
+            let isUnit = nodes[vertex / 2].isUnit
             var best = 0
             var bestPrevious = -1
             for edge in schedule.waitsFor[vertex] {
-                let weight = (edge.kind == .run && node.isUnit) ? 1 : 0
+                let weight = (edge.kind == .run && isUnit) ? 1 : 0
                 let candidate = distance[edge.to] + weight
                 if bestPrevious == -1 || candidate > best {
                     best = candidate

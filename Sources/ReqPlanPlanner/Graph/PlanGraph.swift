@@ -15,6 +15,16 @@ public typealias NodeID = Int
 /// path, the retention analysis and every report see one graph. Each copy is an *instance* of its file
 /// (`instances`): expressions inside it resolve against that file's steps, inputs and vars, and its
 /// requests use that file's `defaults`.
+///
+/// - Edges: a sub-plan's own edges come from its check (they point inside it); the `plan` step gets the
+///   edges of what its `inputs` read, and its members start after it starts, like a group's. Reading
+///   `steps.X.outputs` (or needing `X`) waits for the step's end, so for every step of the sub-plan.
+/// - Retention: a sub-plan's `usage` is what its own expressions and outputs read (its outputs are
+///   evaluated when its step ends, from the results it kept); the including plan adds its reads of the
+///   step (`results[*].…`, the whole result) through the ancestor walk of `retention(of:)`. Reading
+///   `outputs` keeps nothing more.
+/// - A file used by two steps is checked once and copied twice (two instances, two sets of nodes), since
+///   each run of it has its own results.
 public struct PlanGraph: Sendable {
     /// The plan it was built from.
     public let plan: Plan

@@ -123,14 +123,15 @@ public final class PlanLibrary: Sendable {
                 diagnostics: diagnostics, sources: parsed.source.map { [$0] } ?? [], includedFiles: [],
                 involvesCycle: false)
         }
-        if context.checksFiles { diagnostics += literalFileDiagnostics(plan, context) }
+        let steps = plan.allSteps
+        if context.checksFiles { diagnostics += literalFileDiagnostics(steps, context) }
 
         var subPlans: [String: IncludedPlan] = [:]
         var sources = [plan.source]
         var included: [String] = []
         var attached: Set<String> = []
         var involvesCycle = false
-        for step in plan.allSteps {
+        for step in steps {
             guard let call = step.subPlan else { continue }
             switch subPlanFile(call, context) {
             case .failure(let diagnostic):
@@ -205,9 +206,9 @@ public final class PlanLibrary: Sendable {
     // MARK: Literal files
 
     /// RP0601/RP0602 for each file a request names with a literal path (`body_file`, multipart `file`).
-    private func literalFileDiagnostics(_ plan: Plan, _ context: Context) -> [Diagnostic] {
+    private func literalFileDiagnostics(_ steps: [Step], _ context: Context) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
-        for step in plan.allSteps {
+        for step in steps {
             guard let request = step.request else { continue }
             var paths: [(template: Template, what: (String) -> String)] = []
             switch request.body {

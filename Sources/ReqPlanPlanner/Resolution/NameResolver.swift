@@ -103,7 +103,7 @@ struct NameResolver {
                                             createsDependencies: false, context: "`defaults`")
         for expression in plan.defaults.expressions { resolve(expression, in: defaultsScope) }
 
-        for node in nodes where node.instance == 0 { resolveStep(node.nodeID) }
+        for id in nodes.indices where nodes[id].instance == 0 { resolveStep(id) }
 
         for output in plan.outputs {
             let scope = ExpressionScope(node: nil, items: [], allowsSteps: true, allowsStatusFunctions: false,
