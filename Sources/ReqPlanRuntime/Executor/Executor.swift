@@ -413,7 +413,7 @@ public struct Executor: Sendable {
     func evaluationContext(frame: Frame, instance: Int, succeeded: Bool, failed: Bool) -> EvaluationContext {
         let index = graph.instances[instance].index
         var context = EvaluationContext(
-            inputs: frame.state(of: instance)?.inputs ?? (instance == 0 ? inputs.values : [:]),
+            inputs: instance == 0 ? inputs.values : frame.state(of: instance)?.inputs ?? [:],
             environment: inputs.environment,
             step: { id in
                 guard let node = index[id] else { return nil }
@@ -424,7 +424,10 @@ public struct Executor: Sendable {
             guard let node = index[id] else { return nil }
             return frame.completion(of: node)?.result?.bodyProblem
         }
-        context.variable = { name in self.variableValue(name, frame: frame, instance: instance) }
+        // Only a plan with vars pays for the closure (it holds the executor, to evaluate them).
+        if !graph.instances[instance].plan.vars.isEmpty {
+            context.variable = { name in self.variableValue(name, frame: frame, instance: instance) }
+        }
         return context
     }
 }
