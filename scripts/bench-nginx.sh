@@ -5,6 +5,7 @@
 #
 #   swift build -c release --static-swift-stdlib --scratch-path .build-release
 #   scripts/bench-nginx.sh [.build-release/release/reqplan] [ROUNDS]
+#   REQPLAN_ARGS="--http-client asynchttpclient" scripts/bench-nginx.sh ...   # extra options for reqplan run
 #
 # Scenarios:
 # 1. Throughput: 2,000 small GETs (a 60-byte static JSON file) at concurrency 64, over http://,
@@ -53,9 +54,10 @@ python3 scripts/generate-plan.py --shape chain --steps 50 --url /delay/10 > "$WO
 
 echo "== throughput: 2,000 GETs at concurrency 64, reqplan and curl alternating ($ROUNDS rounds each)"
 python3 - "$R" "$WORK" "$ROUNDS" "$PLAIN" "$H2" "$H1S" "${TLS[@]}" <<'PY'
-import resource, statistics, subprocess, sys, time
+import os, resource, statistics, subprocess, sys, time
 reqplan, work, rounds, plain, h2, h1s = sys.argv[1:7]
 tls = sys.argv[7:]
+extra = os.environ.get("REQPLAN_ARGS", "").split()
 rounds = int(rounds)
 cases = [
     ("http://", f"http://127.0.0.1:{plain}", [], "curl-plain", []),
@@ -74,7 +76,7 @@ def measure(command):
 for label, base, options, config, curl_options in cases:
     commands = {
         "reqplan": [reqplan, "run", f"{work}/throughput.yaml", "--input", f"base_url={base}", "--color", "never",
-                    "--progress", "none", *options],
+                    "--progress", "none", *options, *extra],
         "curl": ["curl", "--parallel", "--parallel-max", "64", "-s", "--fail", *curl_options, "-K", f"{work}/{config}.cfg"],
     }
     times = {name: [] for name in commands}
@@ -140,7 +142,7 @@ PY
 for plan in fanout layers chain; do
   echo "== $plan: run durations reported by reqplan (9 runs, sorted)"
   for _ in 1 2 3 4 5 6 7 8 9; do
-    "$R" run "$WORK/$plan.yaml" --input "base_url=http://127.0.0.1:$PLAIN" --color never --progress none | tail -1 | sed 's/.* in //'
+    "$R" run "$WORK/$plan.yaml" --input "base_url=http://127.0.0.1:$PLAIN" --color never --progress none ${REQPLAN_ARGS:-} | tail -1 | sed 's/.* in //'
   done | sort -n | tr '\n' ' '
   echo
 done

@@ -8,10 +8,14 @@ public struct ValidationReport: Sendable {
     public var source: SourceFile?
     /// The AST, when the file is a plan.
     public var plan: Plan?
-    /// The DAG, when the plan has no errors.
+    /// The DAG, when the plan has no errors (nor any sub-plan it includes).
     public var graph: PlanGraph?
-    /// Every diagnostic from every stage, ordered by position.
+    /// Every diagnostic from every stage, of the plan and of the sub-plans it includes, ordered by position.
     public var diagnostics: [Diagnostic]
+    /// The text of the plan and of every file it includes, for rendering diagnostics.
+    public var sources: [SourceFile] = []
+    /// The display paths of the plan files it includes as sub-plans, directly or not.
+    public var includedFiles: [String] = []
 
     /// Errors found.
     public var errorCount: Int { diagnostics.count { $0.severity == .error } }
@@ -24,35 +28,37 @@ public struct ValidationReport: Sendable {
     }
 }
 
-/// Runs the static pipeline on a plan: YAML → AST → DAG, collecting every diagnostic.
+/// Runs the static pipeline on a plan: YAML → AST → DAG, sub-plans included, collecting every diagnostic.
 public enum PlanValidator {
-    /// Validates the plan file at `path`.
+    /// Validates the plan file at `path`, and the files it names (sub-plans, `body_file`, multipart `file`).
     /// - Parameters:
     ///   - path: the file to read.
     ///   - displayPath: the path shown in diagnostics and the summary (default: `path`).
     ///   - limits: size and alias-expansion limits.
+    ///   - allowFilesOutside: let the files it names be outside its folder (`--allow-files-outside`).
+    ///   - library: where checked files are kept; share one across the files of one command, so a
+    ///     sub-plan they all include is read and checked once.
     public static func validate(
-        fileAt path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits()
+        fileAt path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits(),
+        allowFilesOutside: Bool = false, library: PlanLibrary = PlanLibrary()
     ) -> ValidationReport {
-        let shown = displayPath ?? path
-        return report(PlanParser.parseFile(atPath: path, displayPath: shown, limits: limits), path: shown)
+        let boundary = FileBoundary(planFile: path, allowOutside: allowFilesOutside)
+        return report(library.check(fileAt: path, displayPath: displayPath ?? path, limits: limits,
+                                    boundary: boundary))
     }
 
-    /// Validates plan text.
-    public static func validate(_ source: SourceFile, limits: ParseLimits = ParseLimits()) -> ValidationReport {
-        report(PlanParser.parse(source, limits: limits), path: source.path)
+    /// Validates plan text (its sub-plans are read relative to the folder of `source.path`; the other
+    /// files it names are not checked, as there is no plan file to find them from).
+    public static func validate(_ source: SourceFile, limits: ParseLimits = ParseLimits(),
+                                library: PlanLibrary = PlanLibrary()) -> ValidationReport
+    {
+        report(library.check(source, limits: limits))
     }
 
-    private static func report(_ parsed: ParseResult, path: String) -> ValidationReport {
-        var diagnostics = parsed.diagnostics
-        var graph: PlanGraph?
-        if let plan = parsed.plan {
-            let planned = Planner.plan(plan)
-            diagnostics += planned.diagnostics
-            if !parsed.hasErrors { graph = planned.graph }
-        }
-        return ValidationReport(path: path, source: parsed.source, plan: parsed.plan, graph: graph,
-                                diagnostics: deduplicated(diagnostics).sortedBySource())
+    private static func report(_ checked: CheckedPlan) -> ValidationReport {
+        ValidationReport(path: checked.path, source: checked.source, plan: checked.plan, graph: checked.graph,
+                         diagnostics: deduplicated(checked.diagnostics).sortedBySource(), sources: checked.sources,
+                         includedFiles: checked.includedFiles)
     }
 
     /// Drops exact repeats (the same problem reached twice through merge keys or aliases).

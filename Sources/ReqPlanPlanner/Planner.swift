@@ -8,19 +8,41 @@ public struct PlanningResult: Sendable {
     public var diagnostics: [Diagnostic]
 }
 
+/// A sub-plan as the planner of an including plan sees it: the result of checking its file, done once per
+/// file (`PlanLibrary`).
+public struct IncludedPlan: Sendable {
+    /// Its AST, when the file is a plan: the call's inputs and the outputs read are checked against it.
+    public var plan: Plan?
+    /// Its graph, when it and its own sub-plans have no errors: its steps nest under the `plan` step.
+    public var graph: PlanGraph?
+
+    /// Creates the view of a sub-plan.
+    public init(plan: Plan?, graph: PlanGraph?) {
+        self.plan = plan
+        self.graph = graph
+    }
+}
+
 /// Turns a parsed plan into a DAG (AST → DAG): resolves names, collects
 /// explicit and implicit edges, finds cycles, and computes waves, the
 /// critical path and which results later steps read.
 public enum Planner {
     /// Plans a parsed plan.
-    /// - Parameter plan: the AST from `PlanParser`.
+    /// - Parameters:
+    ///   - plan: the AST from `PlanParser`.
+    ///   - file: the plan's file, absolute, when it has one (a sub-plan's relative paths resolve against its folder).
+    ///   - subPlans: the sub-plan of each `plan` step, by step id (`PlanLibrary` reads and checks them);
+    ///     a step without one nests nothing, and its call is not checked.
     /// - Returns: the graph (when there are no errors) and the diagnostics.
-    /// - Complexity: O(*n* + *e*) in steps and dependencies.
-    public static func plan(_ plan: Plan) -> PlanningResult {
+    /// - Complexity: O(*n* + *e*) in steps (sub-plans' included) and dependencies.
+    public static func plan(_ plan: Plan, file: String? = nil, subPlans: [String: IncludedPlan] = [:])
+        -> PlanningResult
+    {
         var collector = DiagnosticCollector(file: plan.source.path)
-        let (nodes, roots, index) = buildNodes(plan)
+        let built = buildNodes(plan, subPlans: subPlans)
 
-        var resolver = NameResolver(plan: plan, nodes: nodes, index: index, diagnostics: collector)
+        var resolver = NameResolver(plan: plan, nodes: built.nodes, index: built.localIndex, diagnostics: collector,
+                                    subPlans: subPlans)
         resolver.resolveAll()
         addSequenceEdges(&resolver.nodes)
         collector = resolver.diagnostics
@@ -35,7 +57,7 @@ public enum Planner {
             collector.warning(.unusedInput, "input `\(input.name.value)` is never used", at: input.name.range,
                               hint: "remove it, or read it with `${{ inputs.\(input.name.value) }}`")
         }
-        for node in resolved {
+        for node in resolved where node.instance == 0 {
             guard let condition = node.step.condition, let value = ConstantFolder.value(of: condition),
                 !value.isTrue
             else { continue }
@@ -63,25 +85,48 @@ public enum Planner {
                 environment.append(env)
             }
         }
+        // What the sub-plans read of the environment is read by this plan too.
+        for included in subPlans.values {
+            for env in included.graph?.environmentRead ?? [] where !environment.contains(env) {
+                environment.append(env)
+            }
+        }
+        var usage = built.usage
+        for (node, own) in resolver.usage { usage[node] = own }
+        let top = PlanInstance(plan: plan, file: file, caller: nil, index: built.localIndex,
+                               roots: built.roots, varSteps: resolver.varSteps)
         let graph = PlanGraph(
-            plan: plan, nodes: resolved, roots: roots, index: index, schedule: schedule, usage: resolver.usage,
-            inputsRead: inputsRead, environmentRead: environment, waves: waves, criticalPath: criticalPath)
+            plan: plan, nodes: resolved, roots: built.roots, index: built.index, instances: [top] + built.instances,
+            callees: built.callees, schedule: schedule, usage: usage, inputsRead: inputsRead,
+            environmentRead: environment, waves: waves, criticalPath: criticalPath)
         return PlanningResult(graph: graph, diagnostics: collector.diagnostics)
     }
 
     // MARK: Nodes
 
-    private static func buildNodes(_ plan: Plan) -> ([StepNode], [NodeID], [String: NodeID]) {
+    /// The nodes of a plan before resolution, its sub-plans' nested.
+    private struct BuiltNodes {
         var nodes: [StepNode] = []
+        var roots: [NodeID] = []
+        /// Every step: the plan's by id, the sub-plans' by path.
         var index: [String: NodeID] = [:]
+        /// The plan's own steps by id.
+        var localIndex: [String: NodeID] = [:]
+        /// The sub-plans' instances (the plan itself is instance 0, not in this list).
+        var instances: [PlanInstance] = []
+        var callees: [NodeID: Int] = [:]
+        /// What the sub-plans' own expressions read of their steps.
+        var usage: [NodeID: ResultUsage] = [:]
+    }
+
+    private static func buildNodes(_ plan: Plan, subPlans: [String: IncludedPlan]) -> BuiltNodes {
+        var built = BuiltNodes()
         // Iterative depth-first walk: (step, parent, loop, depth). Children ids are patched after.
         var childIDs: [[NodeID]] = []
         var stack: [(step: Step, parent: NodeID?, loop: NodeID?, depth: Int)] =
             plan.steps.reversed().map { ($0, nil, nil, 0) }
-        var roots: [NodeID] = []
-        var pending: [(NodeID, NodeID?, Int)] = []
         while let (step, parent, loop, depth) = stack.popLast() {
-            let id = nodes.count
+            let id = built.nodes.count
             let kind: StepNode.Kind
             switch step.kind {
             case .request: kind = .request
@@ -89,29 +134,72 @@ public enum Planner {
             case .sequence: kind = .sequence
             case .forEach(let forEach):
                 if case .request = forEach.body { kind = .forEachRequest } else { kind = .forEachGroup }
+            case .plan: kind = .plan
             }
-            nodes.append(StepNode(nodeID: id, id: step.id.value, kind: kind, step: step, parent: parent, children: [],
-                                  loop: loop, depth: depth, dependencies: []))
+            built.nodes.append(StepNode(nodeID: id, id: step.id.value, localID: step.id.value, kind: kind, step: step,
+                                        parent: parent, children: [], loop: loop, depth: depth, dependencies: [],
+                                        instance: 0))
             childIDs.append([])
-            if index[step.id.value] == nil { index[step.id.value] = id }
-            if let parent { childIDs[parent].append(id) } else { roots.append(id) }
-            pending.append((id, parent, depth))
+            if built.index[step.id.value] == nil { built.index[step.id.value] = id }
+            if built.localIndex[step.id.value] == nil { built.localIndex[step.id.value] = id }
+            if let parent { childIDs[parent].append(id) } else { built.roots.append(id) }
             let memberLoop = kind == .forEachGroup ? id : loop
             for member in step.members.reversed() {
                 stack.append((member, id, memberLoop, depth + 1))
             }
+            if kind == .plan, let sub = subPlans[step.id.value]?.graph {
+                nest(sub, under: id, loop: loop, depth: depth, into: &built, childIDs: &childIDs)
+            }
         }
-        let finished = nodes.map { node in
-            StepNode(nodeID: node.nodeID, id: node.id, kind: node.kind, step: node.step, parent: node.parent,
-                     children: childIDs[node.nodeID], loop: node.loop, depth: node.depth, dependencies: [])
+        built.nodes = built.nodes.map { node in
+            StepNode(nodeID: node.nodeID, id: node.id, localID: node.localID, kind: node.kind, step: node.step,
+                     parent: node.parent, children: childIDs[node.nodeID], loop: node.loop, depth: node.depth,
+                     dependencies: node.dependencies, instance: node.instance)
         }
-        return (finished, roots, index)
+        return built
+    }
+
+    /// Copies a sub-plan's graph under its `plan` step `caller`, right after it (so nodes stay in document
+    /// order, parents first): node ids shift by the number of nodes before, step ids get the step's id and
+    /// `/` in front, its instances follow this plan's, and its resolved dependencies and what its
+    /// expressions read come along (it was checked once, as its own file).
+    private static func nest(_ sub: PlanGraph, under caller: NodeID, loop: NodeID?, depth: Int,
+                             into built: inout BuiltNodes, childIDs: inout [[NodeID]])
+    {
+        let offset = built.nodes.count
+        let instanceOffset = built.instances.count + 1
+        let prefix = built.nodes[caller].id + "/"
+        for node in sub.nodes {
+            let id = node.nodeID + offset
+            built.nodes.append(StepNode(
+                nodeID: id, id: prefix + node.id, localID: node.localID, kind: node.kind, step: node.step,
+                parent: node.parent.map { $0 + offset } ?? caller, children: [],
+                loop: node.loop.map { $0 + offset } ?? loop, depth: depth + 1 + node.depth,
+                dependencies: node.dependencies.map {
+                    Dependency(target: $0.target + offset, reason: $0.reason, range: $0.range)
+                },
+                instance: node.instance + instanceOffset))
+            childIDs.append(node.children.map { $0 + offset })
+            built.index[prefix + node.id] = id
+        }
+        childIDs[caller] = sub.roots.map { $0 + offset }
+        for instance in sub.instances {
+            built.instances.append(PlanInstance(
+                plan: instance.plan, file: instance.file, caller: instance.caller.map { $0 + offset } ?? caller,
+                index: instance.index.mapValues { $0 + offset }, roots: instance.roots.map { $0 + offset },
+                varSteps: instance.varSteps.mapValues { $0.map { $0 + offset } }))
+        }
+        built.callees[caller] = instanceOffset
+        for (node, instance) in sub.callees { built.callees[node + offset] = instance + instanceOffset }
+        for (node, usage) in sub.usage { built.usage[node + offset] = usage }
     }
 
     /// Each sequence member waits for the one before it.
     private static func addSequenceEdges(_ nodes: inout [StepNode]) {
-        for node in nodes where node.kind == .sequence {
-            for (previous, next) in zip(node.children, node.children.dropFirst()) {
+        // A sub-plan's sequences have their edges already, from its own planning.
+        for id in nodes.indices where nodes[id].kind == .sequence && nodes[id].instance == 0 {
+            let children = nodes[id].children
+            for (previous, next) in zip(children, children.dropFirst()) {
                 if nodes[next].dependencies.contains(where: { $0.target == previous }) { continue }
                 nodes[next].dependencies.append(
                     Dependency(target: previous, reason: .sequence, range: nodes[next].step.id.range))
@@ -146,6 +234,8 @@ public enum Planner {
                     let sequence = source.parent.map { nodes[$0].id } ?? ""
                     note = "`\(source.id)` comes after `\(target.id)` in sequence `\(sequence)`"
                     throughSequence = true
+                case .variable(let name):
+                    note = "`\(source.id)` reads `vars.\(name)`, which reads the result of `\(target.id)`, here"
                 }
                 notes.append(.init(note, at: dependency.range))
                 if primary == nil { primary = dependency.range }
@@ -163,7 +253,10 @@ public enum Planner {
         if collapsed.count == 1, let only = collapsed.first { collapsed.append(only) }
         let message: String
         let hint: String
-        if collapsed.count == 2 && collapsed[0] == collapsed[1] {
+        if collapsed.count == 2 && collapsed[0] == collapsed[1], let variable = selfVariable(cycle) {
+            message = "step `\(collapsed[0])` depends on itself through `vars.\(variable)`"
+            hint = "`vars.\(variable)` reads the result of `\(collapsed[0])`, so `\(collapsed[0])` cannot read it"
+        } else if collapsed.count == 2 && collapsed[0] == collapsed[1] {
             message = "step `\(collapsed[0])` depends on itself"
             hint = "a step cannot read its own result or need itself"
         } else {
@@ -178,6 +271,16 @@ public enum Planner {
         }
         // The primary location is the first edge; the notes explain the edges after it.
         return .error(.cycle, message, at: primary, notes: Array(notes.dropFirst()), hint: hint)
+    }
+
+    /// The var through which a step depends on itself, when that is how.
+    private static func selfVariable(_ cycle: [(from: Int, edge: ScheduleGraph.Edge)]) -> String? {
+        for (_, edge) in cycle {
+            if case .dependency(let dependency) = edge.kind, case .variable(let name) = dependency.reason {
+                return name
+            }
+        }
+        return nil
     }
 
     private static func isAncestor(_ ancestor: NodeID, of node: NodeID, in nodes: [StepNode]) -> Bool {
@@ -198,11 +301,12 @@ public enum Planner {
         var distance = [Int](repeating: 0, count: schedule.vertexCount)
         var previous = [Int](repeating: -1, count: schedule.vertexCount)
         for vertex in order {
-            let node = nodes[vertex / 2]
+            // Only the kind is read: copying the whole node would retain its strings and arrays.
+            let isUnit = nodes[vertex / 2].isUnit
             var best = 0
             var bestPrevious = -1
             for edge in schedule.waitsFor[vertex] {
-                let weight = (edge.kind == .run && node.isUnit) ? 1 : 0
+                let weight = (edge.kind == .run && isUnit) ? 1 : 0
                 let candidate = distance[edge.to] + weight
                 if bestPrevious == -1 || candidate > best {
                     best = candidate

@@ -20,6 +20,8 @@ public struct ReportStep: Sendable {
         case sequence
         /// A for_each (its items are its children).
         case forEach = "for_each"
+        /// A sub-plan (its steps are its children, ids `login/token`).
+        case plan
     }
 
     /// The stable report id.
@@ -30,7 +32,7 @@ public struct ReportStep: Sendable {
     public var item: Int?
     /// The kind.
     public var kind: Kind
-    /// The report id of the enclosing group, sequence, for_each or item.
+    /// The report id of the enclosing group, sequence, for_each, item or sub-plan.
     public var parent: String?
     /// How it ended.
     public var result: StepResult
@@ -71,8 +73,8 @@ struct ReportTreeBuilder {
         switch node.kind {
         case .request:
             kind = .request
-        case .group, .sequence:
-            kind = node.kind == .group ? .group : .sequence
+        case .group, .sequence, .plan:
+            kind = node.kind == .group ? .group : node.kind == .sequence ? .sequence : .plan
             children = members(of: node, in: stepResult, parent: id, path: path)
         case .forEachRequest, .forEachGroup:
             kind = .forEach

@@ -31,7 +31,7 @@ extension RunReport {
             .init("interrupted", .bool(result.interrupted)),
             .init("timed_out", .bool(result.timedOut)),
             .init("counts", .object(StepState.allCases.map { .init($0.rawValue, .int(counts[$0] ?? 0)) })),
-            .init("outputs", .object(result.outputs.map { .init($0.name, redact($0.value)) })),
+            .init("outputs", .object(result.outputs.map { .init($0.name, redact(result.shownValue(of: $0))) })),
             .init("output_errors", .list(result.outputErrors.map { .string(redact($0)) })),
             .init("steps", .list(steps.map(jsonValue(of:)))),
         ])

@@ -79,7 +79,7 @@ struct JUnitPlan {
             exitCode: Int(report.result.exitCode), interrupted: report.result.interrupted,
             timedOut: report.result.timedOut, timeout: report.graph.plan.timeout.map { "\($0.value)" },
             duration: report.result.duration, inputs: report.inputValues,
-            outputs: report.result.outputs.map { ($0.name, report.redact($0.value)) },
+            outputs: report.result.outputs.map { ($0.name, report.redact(report.result.shownValue(of: $0))) },
             outputErrors: report.result.outputErrors, steps: report.steps)
     }
 
@@ -149,7 +149,8 @@ struct JUnitPlan {
         suites[0].end = duration
         var suiteOfScope: [[String]: Int] = [:]
 
-        /// The suite of the group, sequence or for_each at `path` (its step ids, outermost first).
+        /// The suite of the group, sequence, for_each or sub-plan at `path` (the ids as written in each
+        /// file, outermost first: `App/login/checks` for group `checks` of sub-plan `login`).
         func suite(for path: [String]) -> Int {
             if let index = suiteOfScope[path] { return index }
             suites.append(JUnitSuite(name: ([label] + path).joined(separator: "/"),
@@ -158,15 +159,16 @@ struct JUnitPlan {
             return suites.count - 1
         }
 
-        func visit(_ step: ReportStep, suite index: Int, path: [String]) {
+        /// `prefix` is the id of the sub-plan step the steps are in, with a `/` (`login/`), or empty.
+        func visit(_ step: ReportStep, suite index: Int, path: [String], prefix: Substring) {
             switch step.kind {
             case .request:
                 suites[index].cases.append(JUnitCase(name: step.id, duration: Self.duration(of: step.result),
                                                      outcome: outcome(of: step)))
             case .group where step.isItem:
-                for child in step.children { visit(child, suite: index, path: path) }
-            case .group, .sequence, .forEach:
-                let scope = path + [step.step]
+                for child in step.children { visit(child, suite: index, path: path, prefix: prefix) }
+            case .group, .sequence, .forEach, .plan:
+                let scope = path + [String(step.step.dropFirst(prefix.count))]
                 let own = suite(for: scope)
                 suites[own].include(step.result)
                 let stepResult = step.result
@@ -176,10 +178,12 @@ struct JUnitPlan {
                     suites[own].cases.append(JUnitCase(name: step.id, duration: Self.duration(of: stepResult),
                                                        outcome: outcome(of: step)))
                 }
-                for child in step.children { visit(child, suite: own, path: scope) }
+                // A sub-plan's steps have ids `login/token`.
+                let inner = step.kind == .plan ? Substring(step.step + "/") : prefix
+                for child in step.children { visit(child, suite: own, path: scope, prefix: inner) }
             }
         }
-        for step in steps { visit(step, suite: 0, path: []) }
+        for step in steps { visit(step, suite: 0, path: [], prefix: "") }
 
         if timedOut {
             let limit = timeout.map { " after \($0)" } ?? ""

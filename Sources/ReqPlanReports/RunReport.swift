@@ -83,12 +83,7 @@ public struct RunReport: Sendable {
 
     /// `value` with every secret in its strings (and object keys) replaced by `***`.
     func redact(_ value: Value) -> Value {
-        switch value {
-        case .string(let text): .string(redact(text))
-        case .list(let items): .list(items.map(redact))
-        case .object(let fields): .object(fields.map { Value.Field(redact($0.key), redact($0.value)) })
-        default: value
-        }
+        redactor.redact(value)
     }
 
     /// A redactor for `secrets` as written and as they appear once encoded into a URL, a form body,

@@ -25,20 +25,24 @@ public enum PlanRun {
 
         /// The errors of a plan that is not valid.
         init(invalid report: ValidationReport) {
-            self.init(diagnostics: report.diagnostics.filter { $0.severity == .error },
-                      sources: [report.source].compactMap { $0 })
+            self.init(diagnostics: report.diagnostics.filter { $0.severity == .error }, sources: report.sources)
         }
     }
 
-    /// Validates the plan and resolves its inputs.
-    /// - Parameter ignoreUndeclared: drop `--input`s the plan does not declare (for `demo`).
+    /// Validates the plan (and its sub-plans) and resolves its inputs.
+    /// - Parameters:
+    ///   - ignoreUndeclared: drop `--input`s the plan does not declare (for `demo`).
+    ///   - allowFilesOutside: let the files the plan names be outside its folder.
+    ///   - library: where checked plan files are kept (one per command, so shared sub-plans are read once).
     public static func prepare(
         path: String, limits: ParseLimits, overrides: [String], inputsFile: String?,
-        environment: [String: String], ignoreUndeclared: Bool = false
+        environment: [String: String], ignoreUndeclared: Bool = false, allowFilesOutside: Bool = false,
+        library: PlanLibrary = PlanLibrary()
     ) async -> Result<Prepared, Failure> {
-        let report = PlanValidator.validate(fileAt: path, limits: limits)
+        let report = PlanValidator.validate(fileAt: path, limits: limits, allowFilesOutside: allowFilesOutside,
+                                            library: library)
         guard report.errorCount == 0, report.graph != nil else { return .failure(Failure(invalid: report)) }
-        let sources = [report.source].compactMap { $0 }
+        let sources = report.sources
         let pairs: [(name: String, value: String)]
         switch parseOverrides(overrides, file: path) {
         case .success(let value): pairs = value
@@ -72,9 +76,14 @@ public enum PlanRun {
             fileValues = fileValues.filter { declared.contains($0.key) }
         }
         switch InputResolver.resolve(plan: graph.plan, overrides: pairs, file: fileValues, environment: environment) {
-        case .failure(let errors):
-            return .failure(Failure(diagnostics: errors.diagnostics, sources: [report.source].compactMap { $0 }))
-        case .success(let inputs): return .success(Prepared(graph: graph, inputs: inputs))
+        case .failure(let errors): return .failure(Failure(diagnostics: errors.diagnostics, sources: report.sources))
+        case .success(var inputs):
+            switch InputResolver.resolveSubPlanEnvironment(of: graph, environment: environment) {
+            case .failure(let errors):
+                return .failure(Failure(diagnostics: errors.diagnostics, sources: report.sources))
+            case .success(let variables): inputs.environment.merge(variables, uniquingKeysWith: { own, _ in own })
+            }
+            return .success(Prepared(graph: graph, inputs: inputs))
         }
     }
 

@@ -27,6 +27,10 @@ struct PlanReadingOptions: ParsableArguments {
     @Option(name: .customLong("max-plan-size"), help: "Largest plan file accepted, in bytes.")
     var maxPlanSize: Int = ParseLimits().maxFileSize
 
+    @Flag(name: .customLong("allow-files-outside"),
+          help: "Let the files a plan names (sub-plans, body_file, multipart files) come from outside its folder.")
+    var allowFilesOutside = false
+
     var limits: ParseLimits { ParseLimits(maxFileSize: maxPlanSize) }
 }
 

@@ -80,10 +80,6 @@ struct RunCommand: AsyncParsableCommand {
                                + "fallback, should reqplan's client misbehave against some server).",
                                valueName: "client"))
     var httpClient: HTTPClientTransport.Client = .reqplan
-
-    @Flag(name: .customLong("allow-files-outside"), help: "Let request files come from outside the plan's folder.")
-    var allowFilesOutside = false
-
     @Option(name: .customLong("max-response-size"), help: "Largest response body accepted, in bytes.")
     var maxResponseSize: Int = HTTPClientTransport.Configuration().maxBodySize
 
@@ -173,7 +169,7 @@ struct RunCommand: AsyncParsableCommand {
     private func runPlan(_ plan: String) async throws {
         let outcome = await PlanRun.prepare(
             path: plan, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environment: ProcessInfo.processInfo.environment)
+            environment: ProcessInfo.processInfo.environment, allowFilesOutside: reading.allowFilesOutside)
         let prepared: PlanRun.Prepared
         switch outcome {
         case .failure(let failure):
@@ -193,7 +189,8 @@ struct RunCommand: AsyncParsableCommand {
             graph: prepared.graph, mode: mode, colors: color.enabled(for: STDERR_FILENO), redactor: redactor,
             terminalRows: terminalRows(), write: { writeError($0) })
         let verboseLog: any ExecutionObserver = verbose
-            ? VerboseLog(redactHeaders: prepared.graph.plan.redactHeaders.map(\.value), redactor: redactor,
+            ? VerboseLog(redactHeaders: prepared.graph.instances.flatMap(\.plan.redactHeaders).map(\.value),
+                         redactor: redactor,
                          write: { writeError($0) })
             : NoObserver()
         let result = try await PlanRun.execute(
@@ -201,7 +198,7 @@ struct RunCommand: AsyncParsableCommand {
             progress: live)
         switch output {
         case .json:
-            write(redactor.redact(result.outputsJSON()) + "\n")
+            write(result.outputsJSON(redactedBy: redactor) + "\n")
         case .text:
             write(redactor.redact(quiet ? result.totalsText(withOutputs: true) : result.summaryText(graph: prepared.graph)))
         }
@@ -210,7 +207,7 @@ struct RunCommand: AsyncParsableCommand {
             switch format {
             case .text:
                 let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO),
-                                                  files: [prepared.graph.plan.source])
+                                                  files: prepared.graph.sources)
                 writeError("\n" + redactor.redact(renderer.text(diagnostics)))
             case .github:
                 writeError(redactor.redact(DiagnosticRenderer(files: []).github(diagnostics)))
@@ -261,7 +258,7 @@ struct RunCommand: AsyncParsableCommand {
     {
         let folder = URL(fileURLWithPath: prepared.graph.plan.source.path).deletingLastPathComponent()
         var configuration = RunConfiguration(
-            concurrency: concurrency, files: FileAccess(planDirectory: folder, allowOutside: allowFilesOutside))
+            concurrency: concurrency, files: FileAccess(planDirectory: folder, allowOutside: reading.allowFilesOutside))
         configuration.backoffScale = 1
         configuration.secrets = secrets
         configuration.logger = logger ?? logging.logger(label: "reqplan.executor")

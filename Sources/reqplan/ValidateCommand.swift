@@ -31,7 +31,8 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var reading: PlanReadingOptions
 
     func run() throws {
-        let reports = PlanValidator.validate(suite: SuiteFiles(plans), limits: reading.limits)
+        let reports = PlanValidator.validate(suite: SuiteFiles(plans), limits: reading.limits,
+                                             allowFilesOutside: reading.allowFilesOutside)
         switch format {
         case .text:
             write(ValidationOutput.text(reports, colors: color.enabled, explain: explain, strict: strict))

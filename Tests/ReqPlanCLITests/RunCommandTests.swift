@@ -64,6 +64,22 @@ import Testing
             #expect(urls.isUploaded(["a.png", "b.png", "c.png"]), "\(urls)")
             #expect(summary.outputs["errors"] == "[]")
         },
+        "plans/account-report.yaml": Expectation(status: 0) { summary, result in
+            #expect(summary.order == ["login", "login/form", "login/submit", "account", "preferences"])
+            #expect(summary.ids(withSymbol: "✓").count == 5)
+            #expect(summary.steps["login/form"]?.text.hasPrefix("  ✓ login/form") == true, "nested under its step")
+            #expect(summary.outputs["user"] == #""carol""#)
+            #expect(summary.outputs["plan"] == #""pro""#)
+            #expect(summary.outputs["theme"] == #""solarized""#)
+            #expect(!result.stdout.contains("rp.carol."), "the session token is a secret output of the sub-plan")
+        },
+        "plans/signed-in-home.yaml": Expectation(status: 0) { summary, result in
+            #expect(summary.order == ["login", "login/form", "login/submit", "screens", "config", "home", "logout"])
+            #expect(summary.ids(withSymbol: "✓").count == 7)
+            #expect(summary.outputs["user"] == #""dana""#)
+            #expect(summary.outputs["session"] == #""***""#)
+            #expect(!result.stdout.contains("rp.dana."))
+        },
         "plans/auth.yaml": Expectation(status: 0) { summary, result in
             #expect(summary.ids(withSymbol: "✓") == ["basic", "form", "login", "account"])
             #expect(summary.outputs["plan"] == #""pro""#)

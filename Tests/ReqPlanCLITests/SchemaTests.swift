@@ -91,6 +91,10 @@ import Testing
         ),
         "157-for-each-as-response": (["$.steps.statuses.as"], "reserved item name `response`"),
         "158-unknown-poll-key": (["$.steps.job.poll"], "unknown key in `poll`"),
+        "113-output-declaration-unknown-key": (["$.outputs.token"], "unknown key in an output declaration"),
+        "115-plan-step-keys": (["$.steps.login"], "`on_failure` and `retry` on a plan step (oneOf)"),
+        "116-for-each-over-plan": (["$.steps.logins"], "a for_each whose body is a `plan` (oneOf)"),
+        "117-subplan-file-computed": (["$.steps.login.plan.file"], "`${{ }}` in a sub-plan's file (not pattern)"),
     ]
 
     /// Why the schema cannot judge a corpus case.
@@ -154,6 +158,21 @@ import Testing
             "YAML syntax error: unquoted `${{ }}` in a flow mapping"),
         "092-invalid-regex-in-match": .beyondSchema("a regular expression inside an expression is compiled by the parser"),
         "093-invalid-xpath": .beyondSchema("an XPath expression inside an expression is compiled by the parser"),
+        "100-subplan-unknown-input": .beyondSchema("an input given to a sub-plan is checked against the other file"),
+        "101-subplan-input-type": .beyondSchema("the type an input is declared with in the other file"),
+        "102-subplan-missing-input": .beyondSchema("the inputs the other file requires"),
+        "103-subplan-unknown-output": .beyondSchema("the outputs the other file declares"),
+        "104-subplan-cycle": .beyondSchema("a cycle between files: the schema sees one file"),
+        "105-subplan-file-missing": .beyondSchema("whether a file exists"),
+        "106-subplan-file-outside": .beyondSchema("where a file is, from the plan's folder"),
+        "107-literal-files-missing": .beyondSchema("whether files exist, and where they are"),
+        "108-error-inside-subplan": .beyondSchema("the problem is in the other file"),
+        "109-unknown-var": .beyondSchema("a var named inside an expression"),
+        "110-var-cycle": .beyondSchema("vars reading each other inside expressions"),
+        "111-var-reading-step-in-defaults": .beyondSchema("what a var reads, inside expressions"),
+        "112-cycle-through-var": .beyondSchema("a dependency cycle through a var"),
+        "114-outputs-on-group": .beyondSchema("result fields depend on the kind of the step an expression reads"),
+        "118-subplan-not-yaml": .beyondSchema("the other file is not YAML; this one is valid"),
         "094-cookies-field-on-group": .beyondSchema("result fields depend on the kind of the step an expression reads"),
         "153-response-outside-until": .beyondSchema("where `response` may be read inside expressions"),
         "154-response-unknown-field": .beyondSchema("fields of `response` inside an expression"),
@@ -259,6 +278,8 @@ import Testing
         #expect(keys(def("inputDeclaration")) == Set(PlanReader.inputKeys))
         #expect(keys(def("defaults")) == Set(PlanReader.defaultsKeys))
         #expect(keys(def("step")) == Set(PlanReader.allStepKeys))
+        #expect(keys(def("subPlan")) == Set(PlanReader.subPlanKeys))
+        #expect(keys(def("outputDeclaration")) == Set(PlanReader.outputKeys))
         #expect(keys(def("request")) == Set(PlanReader.requestKeys))
         let bodies = try #require(def("request")?["dependentSchemas"] as? [String: Any])
         #expect(Set(bodies.keys) == Set(PlanReader.bodyKeys))
@@ -537,6 +558,20 @@ import Testing
             step("request: { url: /a }\nexpect: { body: { \"a[99999999999999999999]\": 1 } }"),
             "an index too large for 64 bits is not an integer to the parser"),
         .agree("input-env-empty", top("inputs: { x: { env: \"\" } }"), accepted: false),
+        // Vars, secret outputs and sub-plans (`sub.yaml`, beside the edge cases, declares a number input `n`).
+        .agree(
+            "vars-and-output-forms",
+            top("inputs: { x: a }\nvars: { api: \"${{ inputs.x }}/v2\" }\noutputs:\n  s: { value: \"${{ vars.api }}\", secret: true }\n  o: { a: 1 }"),
+            accepted: true),
+        .agree("output-declaration-unknown-key", top("outputs: { s: { value: 1, secrett: true } }"), accepted: false),
+        .agree("plan-step", step("plan: { file: sub.yaml, inputs: { n: 1 } }\nconcurrency: 2\ntimeout: 5s"), accepted: true),
+        .agree("plan-step-and-request", step("plan: { file: sub.yaml, inputs: { n: 1 } }\nrequest: { url: /a }"), accepted: false),
+        .agree("plan-step-without-file", step("plan: { inputs: { n: 1 } }"), accepted: false),
+        .agree("plan-step-computed-file", step("plan: { file: \"${{ 'sub.yaml' }}\", inputs: { n: 1 } }"), accepted: false),
+        .agree("plan-step-on-failure", step("plan: { file: sub.yaml, inputs: { n: 1 } }\non_failure: continue"), accepted: false),
+        .agree("plan-step-unknown-key", step("plan: { file: sub.yaml, input: { n: 1 } }"), accepted: false),
+        .agree("for-each-over-plan", step("for_each: [1]\nplan: { file: sub.yaml, inputs: { n: 1 } }"), accepted: false),
+        .agree("item-named-vars", step("for_each: [1]\nas: vars\nrequest: { url: /a }"), accepted: false),
     ]
 
     @Test func schemaAndParserAgreeOnSmallPlans() throws {
@@ -544,6 +579,10 @@ import Testing
             "reqplan-schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
+        // The files the edge cases name literally (`validate` checks that they exist).
+        try Data().write(to: directory.appendingPathComponent("f"))
+        try Data("reqplan: 1\ninputs: { n: { type: number } }\nsteps: { s: { request: { url: \"http://h/${{ inputs.n }}\" } } }\n".utf8)
+            .write(to: directory.appendingPathComponent("sub.yaml"))
         var paths: [String: String] = [:]
         for edge in Self.edgeCases {
             let file = directory.appendingPathComponent("\(edge.name).yaml")

@@ -137,7 +137,9 @@ struct TimingNormaliser {
             stepResult.ready = original.ready.map { _ in Self.ms(time) }
             stepResult.end = original.end.map { _ in Self.ms(time) }
             // A group or sequence that never ran: its members' results are in the run's results.
-            if node.loop == nil, original.children == nil, node.kind == .group || node.kind == .sequence {
+            if node.loop == nil, original.children == nil,
+                node.kind == .group || node.kind == .sequence || node.kind == .plan
+            {
                 let members = node.children.map { run.results[graph.nodes[$0].id] }
                 _ = layoutScope(node.children, members, at: time, ends: &ends, in: &run)
             }
@@ -149,7 +151,7 @@ struct TimingNormaliser {
         switch node.kind {
         case .request:
             cursor = layoutAttempts(&stepResult, from: cursor)
-        case .group, .sequence:
+        case .group, .sequence, .plan:
             if let children = original.children, children.count == node.children.count {
                 let (laidOut, end) = layoutScope(node.children, children, at: cursor, ends: &ends, in: &run)
                 stepResult.children = laidOut.compactMap { $0 }

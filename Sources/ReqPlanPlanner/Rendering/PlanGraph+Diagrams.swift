@@ -2,9 +2,10 @@ import Foundation
 import ReqPlanSyntax
 
 extension PlanGraph {
-    /// The DAG as a Mermaid flowchart; groups, sequences and for_each over groups are subgraphs.
+    /// The DAG as a Mermaid flowchart; groups, sequences, for_each over groups and sub-plans are subgraphs.
     ///
-    /// Solid arrows are `needs` and sequence order; dotted arrows carry data (`steps.X` references).
+    /// Solid arrows are `needs` and sequence order; dotted arrows carry data (`steps.X` references, and
+    /// `vars.X` of a var that reads the step).
     public func mermaid() -> String {
         var out = "flowchart LR\n"
         func label(_ node: StepNode) -> String {
@@ -24,9 +25,10 @@ extension PlanGraph {
                 out += indent + "n\(id)[\(label(node))]\n"
             case .forEachRequest:
                 out += indent + "n\(id)[[\(label(node))]]\n"
-            case .group, .sequence, .forEachGroup:
+            case .group, .sequence, .forEachGroup, .plan:
                 let title = "\(node.id) · \(node.step.kindName)"
                     + (node.kind == .forEachGroup ? " " + (loopItemName(node) ?? "") : "")
+                    + (node.step.subPlan.map { " " + $0.file.value } ?? "")
                 out += indent + "subgraph n\(id)[\"\(mermaidEscape(title))\"]\n"
                 if node.kind == .sequence { out += indent + "  direction LR\n" }
                 for child in node.children { emit(child, indent: indent + "  ") }
@@ -36,14 +38,14 @@ extension PlanGraph {
         for root in roots { emit(root, indent: "  ") }
         for node in nodes {
             for dependency in node.dependencies {
-                let arrow = dependency.reason == .reference ? "-.->" : "-->"
+                let arrow = dependency.carriesData ? "-.->" : "-->"
                 out += "  n\(dependency.target) \(arrow) n\(node.nodeID)\n"
             }
         }
         return out
     }
 
-    /// The DAG in Graphviz DOT; groups, sequences and for_each over groups are clusters.
+    /// The DAG in Graphviz DOT; groups, sequences, for_each over groups and sub-plans are clusters.
     public func dot() -> String {
         var out = "digraph plan {\n  rankdir=LR;\n  compound=true;\n"
         out += "  node [shape=box, style=rounded, fontname=\"Helvetica\"];\n"
@@ -59,10 +61,11 @@ extension PlanGraph {
                 if let item = loopItemName(node) { text += "\nfor each " + item }
                 let shape = node.kind == .forEachRequest ? ", shape=box3d" : ""
                 out += indent + "n\(id) [label=\(dotQuote(text))\(shape)];\n"
-            case .group, .sequence, .forEachGroup:
+            case .group, .sequence, .forEachGroup, .plan:
                 out += indent + "subgraph cluster_n\(id) {\n"
                 var title = "\(node.id) (\(node.step.kindName))"
                 if let item = loopItemName(node) { title += " for each " + item }
+                if let call = node.step.subPlan { title += " " + call.file.value }
                 out += indent + "  label=\(dotQuote(title));\n"
                 for child in node.children { emit(child, indent: indent + "  ") }
                 out += indent + "}\n"
@@ -75,7 +78,7 @@ extension PlanGraph {
                     continue
                 }
                 var attributes: [String] = []
-                if dependency.reason == .reference { attributes.append("style=dashed") }
+                if dependency.carriesData { attributes.append("style=dashed") }
                 if !nodes[dependency.target].isUnit { attributes.append("ltail=cluster_n\(dependency.target)") }
                 if !node.isUnit { attributes.append("lhead=cluster_n\(node.nodeID)") }
                 let suffix = attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]"

@@ -12,18 +12,21 @@ extension PlanGraph {
         var loops = 0
         var groups = 0
         var sequences = 0
+        var subPlans = 0
         for node in nodes {
             switch node.kind {
             case .request: requests += 1
             case .forEachRequest, .forEachGroup: loops += 1
             case .group: groups += 1
             case .sequence: sequences += 1
+            case .plan: subPlans += 1
             }
         }
         var parts = ["\(requests) request\(requests == 1 ? "" : "s")"]
         if loops > 0 { parts.append("\(loops) for_each") }
         if groups > 0 { parts.append("\(groups) group\(groups == 1 ? "" : "s")") }
         if sequences > 0 { parts.append("\(sequences) sequence\(sequences == 1 ? "" : "s")") }
+        if subPlans > 0 { parts.append("\(subPlans) sub-plan\(subPlans == 1 ? "" : "s")") }
         return "\(nodes.count) (" + parts.joined(separator: ", ") + ")"
     }
 
@@ -57,7 +60,13 @@ extension PlanGraph {
         out += "file: \(plan.source.path)\n"
         out += "steps: \(counts)\n"
         var limits = ["plan-wide \(plan.concurrency.map { String($0.value) } ?? "unlimited")"]
-        for node in nodes { if let limit = node.step.concurrency { limits.append("\(node.id) \(limit.value)") } }
+        for node in nodes {
+            // A sub-plan's own `concurrency` bounds its requests, as the step's does.
+            let own = [node.step.concurrency?.value, subPlanInstance(of: node.nodeID).flatMap {
+                instances[$0].plan.concurrency?.value
+            }].compactMap { $0 }
+            if let limit = own.min() { limits.append("\(node.id) \(limit)") }
+        }
         out += "concurrency: " + limits.joined(separator: ", ") + "\n"
         out += "on failure: \(plan.onFailure?.value.rawValue ?? FailurePolicy.continue.rawValue)\n"
         let polled = nodes.compactMap { node in node.step.poll.map { (node.id, $0) } }
@@ -82,6 +91,8 @@ extension PlanGraph {
         }
         out += "  inputs: " + (inputs.isEmpty ? "none" : inputs.joined(separator: ", ")) + "\n"
         out += "  environment: " + (environmentRead.isEmpty ? "none" : environmentRead.joined(separator: ", ")) + "\n"
+
+        out += subPlansText()
 
         let kept = nodes.filter { usage[$0.nodeID] != nil }
         out += "\nresults read later (the rest keep only status, size and timing):\n"
@@ -109,6 +120,7 @@ extension PlanGraph {
                             case .needs: "needs"
                             case .reference: "reference"
                             case .sequence: "sequence"
+                            case .variable: "var"
                             }
                         }())),
                     ])
@@ -116,6 +128,9 @@ extension PlanGraph {
             ]
             if let usage = usage[node.nodeID] { fields.append(.init("read_later", .string(usageText(usage)))) }
             if let poll = node.step.poll { fields.append(.init("poll", .string(Self.pollText(poll)))) }
+            if let call = node.step.subPlan, let instance = subPlanInstance(of: node.nodeID) {
+                fields.append(.init("sub_plan", subPlanJSON(call, instances[instance])))
+            }
             steps.append(.object(fields))
         }
         return .object([
@@ -126,7 +141,53 @@ extension PlanGraph {
             .init("critical_path", ids(criticalPath)),
             .init("inputs", .list(inputsRead.map(Value.string))),
             .init("environment", .list(environmentRead.map(Value.string))),
+            .init("vars", .list(plan.vars.map { .string($0.name.value) })),
             .init("steps", .list(steps)),
+        ])
+    }
+
+    // MARK: Sub-plans and vars
+
+    /// The vars and the sub-plans: what each sub-plan step runs, what it is given and what it returns.
+    private func subPlansText() -> String {
+        var out = ""
+        if !plan.vars.isEmpty {
+            out += "\nvars:\n"
+            for variable in plan.vars {
+                let steps = instances[0].varSteps[variable.name.value] ?? []
+                let names = steps.map { nodes[$0].id }.joined(separator: ", ")
+                let waits = steps.isEmpty ? "" : " (waits for \(names))"
+                out += "  \(variable.name.value)\(waits)\n"
+            }
+        }
+        let calls = nodes.filter { $0.kind == .plan }
+        guard !calls.isEmpty else { return out }
+        out += "\nsub-plans:\n"
+        for node in calls {
+            guard let call = node.step.subPlan, let instance = subPlanInstance(of: node.nodeID) else { continue }
+            let sub = instances[instance].plan
+            out += "  \(node.id): \(sub.source.path)\n"
+            let given = Set(call.inputs.map(\.name.value))
+            let inputs = sub.inputs.map { input -> String in
+                var text = input.name.value
+                if input.secret { text += " (secret)" }
+                if !given.contains(input.name.value) { text += input.isRequired ? " (missing)" : " (default)" }
+                return text
+            }
+            out += "    inputs: " + (inputs.isEmpty ? "none" : inputs.joined(separator: ", ")) + "\n"
+            let outputs = sub.outputs.map { $0.name.value + ($0.isSecret ? " (secret)" : "") }
+            out += "    outputs: " + (outputs.isEmpty ? "none" : outputs.joined(separator: ", ")) + "\n"
+        }
+        return out
+    }
+
+    private func subPlanJSON(_ call: SubPlanCall, _ instance: PlanInstance) -> Value {
+        .object([
+            .init("file", .string(instance.plan.source.path)),
+            .init("inputs", .list(call.inputs.map { .string($0.name.value) })),
+            .init("outputs", .list(instance.plan.outputs.map { output in
+                .object([.init("name", .string(output.name.value)), .init("secret", .bool(output.isSecret))])
+            })),
         ])
     }
 }

@@ -8,7 +8,7 @@ public enum ValidationOutput {
     ///   - colors: color with ANSI escapes.
     ///   - explain: after each valid plan, print the schedule (`--explain`).
     public static func text(_ reports: [ValidationReport], colors: Bool, explain: Bool, strict: Bool) -> String {
-        let renderer = DiagnosticRenderer(colors: colors, files: reports.compactMap(\.source))
+        let renderer = DiagnosticRenderer(colors: colors, files: reports.flatMap(\.sources))
         var out = ""
         for report in reports {
             if !report.diagnostics.isEmpty {

@@ -16,15 +16,23 @@ struct ExpressionScope {
     var context: String
     /// Whether `response` (the latest response of a polled request) may be read: only in `poll.until`.
     var allowsResponse = false
+    /// The var whose value this is: what it reads is recorded for the var, and becomes a dependency of
+    /// whatever reads the var.
+    var variable: String? = nil
 }
 
 /// Resolves every name in every expression of a plan: `inputs.X`, `steps.X`,
-/// `env.X`, item names and functions. Records the implicit dependencies and
-/// what each step's result must keep.
+/// `env.X`, `vars.X`, item names and functions. Records the implicit dependencies and
+/// what each step's result must keep. A sub-plan's own steps (nested in `nodes`) were
+/// resolved when its file was checked: only the plan's own steps are resolved here, with
+/// the calls of its `plan` steps checked against their sub-plans.
 struct NameResolver {
     let plan: Plan
     var nodes: [StepNode]
+    /// The plan's own step ids → nodes.
     let index: [String: NodeID]
+    /// The sub-plan of each `plan` step, by step id.
+    let subPlans: [String: IncludedPlan]
     var diagnostics: DiagnosticCollector
     var usage: [NodeID: ResultUsage] = [:]
     var inputsUsed: Set<String> = []
@@ -33,19 +41,31 @@ struct NameResolver {
     var inputsSuggested: Set<String> = []
     /// Every for_each item name, with its loop, for "used outside its for_each" messages.
     let allItemNames: [String: NodeID]
+    /// The plan's vars by name.
+    let varsByName: [String: Variable]
+    /// For each var, the steps it reads itself (its own `steps.X`), with where.
+    var varStepReads: [String: [(target: NodeID, range: SourceRange)]] = [:]
+    /// For each var, the vars it reads, with where.
+    var varVarReads: [String: [Located<String>]] = [:]
+    /// For each var, the steps it reads directly or through other vars (`PlanInstance.varSteps`).
+    var varSteps: [String: [NodeID]] = [:]
 
     private let inputNames: Set<String>
     private let declaredEnv: Set<String>
 
-    init(plan: Plan, nodes: [StepNode], index: [String: NodeID], diagnostics: DiagnosticCollector) {
+    init(plan: Plan, nodes: [StepNode], index: [String: NodeID], diagnostics: DiagnosticCollector,
+         subPlans: [String: IncludedPlan] = [:])
+    {
         self.plan = plan
         self.nodes = nodes
         self.index = index
+        self.subPlans = subPlans
         self.diagnostics = diagnostics
         self.inputNames = Set(plan.inputs.map(\.name.value))
         self.declaredEnv = Set(plan.inputs.compactMap { $0.env?.value })
+        self.varsByName = Dictionary(plan.vars.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         var items: [String: NodeID] = [:]
-        for node in nodes {
+        for node in nodes where node.instance == 0 {
             if case .forEach(let loop) = node.step.kind, items[loop.itemName.value] == nil {
                 items[loop.itemName.value] = node.nodeID
             }
@@ -77,12 +97,15 @@ struct NameResolver {
     // MARK: Walking the plan
 
     mutating func resolveAll() {
-        // Defaults: inputs and env only.
+        // Vars first: what they read becomes the dependencies of whatever reads them.
+        resolveVars()
+
+        // Defaults: inputs, env, and vars that read no step.
         let defaultsScope = ExpressionScope(node: nil, items: [], allowsSteps: false, allowsStatusFunctions: false,
                                             createsDependencies: false, context: "`defaults`")
         for expression in plan.defaults.expressions { resolve(expression, in: defaultsScope) }
 
-        for node in nodes { resolveStep(node.nodeID) }
+        for id in nodes.indices where nodes[id].instance == 0 { resolveStep(id) }
 
         for output in plan.outputs {
             let scope = ExpressionScope(node: nil, items: [], allowsSteps: true, allowsStatusFunctions: false,
@@ -123,6 +146,14 @@ struct NameResolver {
             for expression in loop.items.expressions { resolve(expression, in: outer) }
         }
 
+        // The inputs a sub-plan is given are evaluated when the step starts, like its `if:`.
+        if case .plan(let call) = step.kind {
+            for input in call.inputs {
+                for expression in input.value.expressions { resolve(expression, in: outer) }
+            }
+            checkCall(call, of: id, in: outer)
+        }
+
         // The request (and its expectations) run per item inside a for_each.
         if let request = step.request {
             var inner = outer
@@ -136,7 +167,7 @@ struct NameResolver {
         }
     }
 
-    private mutating func addDependency(of node: NodeID, on target: NodeID, reason: Dependency.Reason,
+    mutating func addDependency(of node: NodeID, on target: NodeID, reason: Dependency.Reason,
                                         range: SourceRange)
     {
         if nodes[node].dependencies.contains(where: { $0.target == target }) { return }
@@ -151,7 +182,7 @@ struct NameResolver {
             if plan.unreadStepIDs.contains(name.value) { return nil }
             // `steps.a.b` when a step is (invalidly) named `a.b`: its id is reported already.
             if index.keys.contains(where: { $0.hasPrefix(name.value + ".") }) { return nil }
-            let hint = Suggestion.didYouMean(name.value, in: nodes.map(\.id))
+            let hint = Suggestion.didYouMean(name.value, in: nodes.filter { $0.instance == 0 }.map(\.id))
             diagnostics.error(what == "`needs`" ? .unknownNeed : .unknownStep,
                               what == "`needs`" ? "`needs` names `\(name.value)`, but there is no such step"
                                 : "unknown step `\(name.value)`",
@@ -282,6 +313,8 @@ struct NameResolver {
             resolveStepReference(reference, in: scope)
         case "response":
             resolveResponseReference(reference, in: scope)
+        case "vars":
+            resolveVarReference(reference, in: scope)
         default:
             if scope.items.contains(where: { $0.name == root.value }) { return }
             if let loop = allItemNames[root.value] {
@@ -291,7 +324,7 @@ struct NameResolver {
                     at: root.range, hint: "read `steps.\(nodes[loop].id).results` from outside the for_each")
                 return
             }
-            var candidates = ["inputs", "steps", "env"] + scope.items.map(\.name)
+            var candidates = ["inputs", "steps", "env", "vars"] + scope.items.map(\.name)
             if scope.allowsResponse { candidates.append("response") }
             candidates += BuiltinFunction.allCases.map(\.rawValue)
             let suggestion = Suggestion.closest(to: root.value, in: candidates)
@@ -302,7 +335,7 @@ struct NameResolver {
             var hint = suggestion.map { "did you mean `\($0)`?" }
             if let function = BuiltinFunction(rawValue: root.value) { hint = "call it: `\(function.rawValue)()`" }
             diagnostics.error(.unknownRoot, "unknown name `\(root.value)` in expression", at: root.range,
-                              hint: hint ?? "expressions start from `inputs`, `steps`, `env`"
+                              hint: hint ?? "expressions start from `inputs`, `steps`, `env`, `vars`"
                                 + (scope.items.isEmpty ? "" : " or " + scope.items.map { "`\($0.name)`" }.joined(separator: ", ")))
         }
     }
@@ -357,11 +390,23 @@ struct NameResolver {
                                   at: fieldName.range, hint: "read `steps.\(name.value).body` or `.status` instead")
                 return
             }
+            if field.isSubPlanField && targetNode.kind != .plan {
+                diagnostics.error(
+                    .unknownField,
+                    "`\(field.rawValue)` exists only on plan steps; `\(name.value)` is a \(targetNode.step.kindName)",
+                    at: fieldName.range, hint: "a `plan` step gives the outputs of the plan file it runs")
+                return
+            }
+            if field == .outputs, let output = reference.memberName(at: 2) {
+                checkOutput(output, of: target)
+            }
             if field.isRequestField && targetNode.step.isCollection {
                 diagnostics.error(.unknownField,
                                   "`\(field.rawValue)` exists only on requests; `\(name.value)` is a \(targetNode.step.kindName)",
                                   at: fieldName.range,
-                                  hint: "read its members' results through `steps.\(name.value).results`")
+                                  hint: targetNode.kind == .plan
+                                    ? "read what the sub-plan returns through `steps.\(name.value).outputs`"
+                                    : "read its members' results through `steps.\(name.value).results`")
                 return
             }
             recorded.fields.insert(field)
@@ -380,6 +425,9 @@ struct NameResolver {
             return
         }
 
+        if let variable = scope.variable {
+            varStepReads[variable, default: []].append((target, reference.range))
+        }
         if scope.createsDependencies, let node = scope.node {
             addDependency(of: node, on: target, reason: .reference, range: reference.range)
         }

@@ -1,7 +1,7 @@
 import ReqPlanSyntax
 
 /// What an expression can see when it is evaluated: inputs, declared environment
-/// variables, the results of finished steps, for_each items, and (in `if:`) how
+/// variables, vars, the results of finished steps, for_each items, and (in `if:`) how
 /// the step's dependencies ended.
 public struct EvaluationContext: Sendable {
     /// Input values by name.
@@ -13,6 +13,8 @@ public struct EvaluationContext: Sendable {
     /// Why a finished step's body could not be read as the JSON its response announced, if so
     /// (`StepResult.bodyProblem`): a path into that body fails with it.
     public var stepBodyProblem: @Sendable (String) -> String? = { _ in nil }
+    /// The value of a var (`vars.NAME`), computed once per run of its plan; `nil` for an unknown name.
+    public var variable: @Sendable (String) -> Result<Value, EvaluationError>? = { _ in nil }
     /// for_each item values in scope, by item name.
     public var items: [String: Value]
     /// `success()`: every dependency succeeded.

@@ -85,6 +85,7 @@ public enum ExpressionEvaluator {
         case "inputs": return .object(context.inputs.sorted { $0.key < $1.key }.map { .init($0.key, $0.value) })
         case "env": return .object(context.environment.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })
         case "steps": throw EvaluationError("`steps` needs a step id", at: name.range)
+        case "vars": throw EvaluationError("`vars` needs a var name", at: name.range)
         default:
             if let item = context.items[name.value] { return item }
             throw EvaluationError("unknown name `\(name.value)`", at: name.range)
@@ -135,6 +136,10 @@ public enum ExpressionEvaluator {
                 guard case .member(let variable)? = rest.first?.value else { return try root(name, in: context) }
                 start = context.environment[variable].map(Value.string) ?? .null
                 rest = rest.dropFirst()
+            case "vars":
+                guard case .member(let variable)? = rest.first?.value else { return try root(name, in: context) }
+                start = try variableValue(variable, at: name.range, in: context)
+                rest = rest.dropFirst()
             default:
                 start = try root(name, in: context)
             }
@@ -142,6 +147,17 @@ public enum ExpressionEvaluator {
             start = try evaluate(base, in: context)
         }
         return follow(start, Array(rest.map(\.value)))
+    }
+
+    /// The value of a var: computed once by whoever provides the context, its failure repeated to each reader.
+    private static func variableValue(_ name: String, at range: SourceRange, in context: EvaluationContext)
+        throws(EvaluationError) -> Value
+    {
+        switch context.variable(name) {
+        case .success(let value)?: return value
+        case .failure(let error)?: throw error
+        case nil: throw EvaluationError("unknown var `\(name)`", at: range)
+        }
     }
 
     /// Follows path components from `value`; `[*]` maps the rest of the path over each element.

@@ -150,7 +150,7 @@ extension Executor {
         var result: StepResult
         switch loop.body {
         case .request(let spec):
-            let context = evaluationContext(frame: frame, succeeded: true, failed: false)
+            let context = evaluationContext(frame: frame, instance: node.instance, succeeded: true, failed: false)
             result = await runRequest(node, spec, frame: frame, scope: scope, itemIndex: index, context: context,
                                       retryWait: retryWait)
         case .group:

@@ -73,8 +73,8 @@ extension Executor {
         result.itemIndex = itemIndex
         let prepared: PreparedRequest
         do {
-            prepared = try builder.build(spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
-                                         secrets: configuration.secrets)
+            prepared = try builders[node.instance].build(spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
+                                                         secrets: configuration.secrets)
         } catch {
             result.state = .failed
             result.reason = StepReason(.evaluation, "\(error)")
@@ -83,7 +83,7 @@ extension Executor {
         result.method = prepared.method.rawValue
         result.url = prepared.url
 
-        let defaults = graph.plan.defaults
+        let defaults = graph.plan(of: node.nodeID).defaults
         let retry = EffectiveRetry(node.step.retry?.merged(over: defaults.retry) ?? defaults.retry)
         let run = RequestRun(
             node: node, prepared: prepared, scope: scope, itemIndex: itemIndex, context: context, retry: retry,

@@ -16,7 +16,8 @@ public struct Executor: Sendable {
     let configuration: RunConfiguration
     let observer: any ExecutionObserver
     let inputs: RunInputs
-    let builder: RequestBuilder
+    /// The request builder of each plan instance (its `defaults`, its folder for relative files).
+    let builders: [RequestBuilder]
     let clock = ContinuousClock()
     let startInstant: ContinuousClock.Instant
     /// The wall-clock time of `startInstant`, for reports.
@@ -34,7 +35,12 @@ public struct Executor: Sendable {
         self.inputs = inputs
         self.configuration = configuration
         self.observer = observer
-        self.builder = RequestBuilder(defaults: graph.plan.defaults, files: configuration.files)
+        self.builders = graph.instances.enumerated().map { index, instance in
+            let files = index == 0 ? configuration.files : instance.file.map {
+                configuration.files.relative(to: URL(fileURLWithPath: $0).deletingLastPathComponent())
+            } ?? configuration.files
+            return RequestBuilder(defaults: instance.plan.defaults, files: files)
+        }
         self.startInstant = ContinuousClock.now
         self.startDate = Date()
         var byLoop: [NodeID?: [NodeID]] = [:]
@@ -49,6 +55,7 @@ public struct Executor: Sendable {
     /// Always returns the results gathered, even when interrupted.
     public func run() async -> RunResult {
         let root = Frame(parent: nil, loop: nil, itemIndex: nil, items: [:], nodes: nodesByLoop[nil] ?? [])
+        root.record(InstanceState(inputs: inputs.values, variables: graph.plan.vars), for: 0)
         let rootReason = CancellationReason()
         let planLimit = configuration.concurrency ?? graph.plan.concurrency?.value
         let scope = Scope(policy: graph.plan.onFailure?.value ?? .continue,
@@ -64,12 +71,14 @@ public struct Executor: Sendable {
         }
         let interrupted = Task.isCancelled && !timedOut
 
-        let context = evaluationContext(frame: root, succeeded: true, failed: false)
+        let context = evaluationContext(frame: root, instance: 0, succeeded: true, failed: false)
         var outputs: [(name: String, value: Value)] = []
         var outputErrors: [String] = []
         for output in graph.plan.outputs {
             do {
-                outputs.append((output.name.value, try ExpressionEvaluator.evaluate(output.value, in: context)))
+                let value = try ExpressionEvaluator.evaluate(output.value, in: context)
+                if output.isSecret { configuration.secrets.addValue(value) }
+                outputs.append((output.name.value, value))
             } catch {
                 outputs.append((output.name.value, .null))
                 outputErrors.append("output `\(output.name.value)`: \(error.message)")
@@ -91,6 +100,7 @@ public struct Executor: Sendable {
         var result = RunResult(results: results, order: order, outputs: outputs, outputErrors: outputErrors,
                                interrupted: interrupted, timedOut: timedOut, duration: now(), startedAt: startDate)
         result.secrets = configuration.secrets.all
+        result.secretOutputs = Set(graph.plan.outputs.filter(\.isSecret).map(\.name.value))
         return result
     }
 
@@ -241,7 +251,8 @@ public struct Executor: Sendable {
 
         let allSucceeded = dependencies.allSatisfy { $0.state == .succeeded }
         let failure = dependencies.first { $0.state == .failed || $0.state == .cancelled || $0.causedByFailure }
-        let context = evaluationContext(frame: frame, succeeded: allSucceeded, failed: failure != nil)
+        let context = evaluationContext(frame: frame, instance: node.instance, succeeded: allSucceeded,
+                                        failed: failure != nil)
 
         if let condition = node.step.condition {
             do {
@@ -280,6 +291,8 @@ public struct Executor: Sendable {
             result = await runComposite(node, scope: scope) { inner in
                 await self.runMembers(node.children, frame: frame, scope: inner)
             }
+        case .plan(let call):
+            result = await runSubPlan(node, call, frame: frame, scope: scope, context: context)
         case .forEach(let loop):
             do {
                 let items = try forEachItems(loop, context: context)
@@ -295,15 +308,22 @@ public struct Executor: Sendable {
         return finish(id, frame: frame, result, ready: ready)
     }
 
-    /// Runs a group, sequence or for_each body under its own scope and timeout, and aggregates the results.
-    private func runComposite(
-        _ node: StepNode, scope: Scope, body: @escaping @Sendable (Scope) async -> [StepResult]
+    /// Runs a group, sequence, for_each body or sub-plan under its own scope and timeout, and aggregates the
+    /// results. A sub-plan's own `on_failure`, `concurrency` and `timeout` hold inside it (its `timeout` and
+    /// the step's both run from the step's start: the shorter one ends it).
+    func runComposite(
+        _ node: StepNode, scope: Scope, subPlan: Plan? = nil, body: @escaping @Sendable (Scope) async -> [StepResult]
     ) async -> StepResult {
         let reason = CancellationReason()
-        let inner = scope.entering(node.step, reason: reason)
+        let entered = scope.entering(node.step, reason: reason)
+        let inner = subPlan.map { entered.including($0) } ?? entered
+        var limit = node.step.timeout.map { ($0.value, "timed out after \($0.value)") }
+        if let own = subPlan?.timeout?.value, limit.map({ own < $0.0 }) ?? true {
+            limit = (own, "the sub-plan's `timeout` ran out after \(own)")
+        }
         let box = MemberResultsBox()
         var timedOut = false
-        if let timeout = node.step.timeout?.value {
+        if let (timeout, _) = limit {
             timedOut = await withTimeout(timeout.duration, reason: reason,
                                          message: "\(node.step.kindName) `\(node.id)` timed out after \(timeout)") {
                 box.set(await body(inner))
@@ -312,9 +332,9 @@ public struct Executor: Sendable {
             box.set(await body(inner))
         }
         var result = aggregate(node, box.value ?? [])
-        if timedOut, let timeout = node.step.timeout?.value {
+        if timedOut, let (_, message) = limit {
             result.state = .failed
-            result.reason = StepReason(.timeout, "timed out after \(timeout)")
+            result.reason = StepReason(.timeout, message)
         }
         return result
     }
@@ -326,7 +346,8 @@ public struct Executor: Sendable {
         let failed = children.filter { $0.state == .failed }
         let cancelled = children.filter { $0.state == .cancelled }
         let blocked = children.filter { $0.state == .skipped && $0.causedByFailure }
-        let noun = node.kind == .forEachRequest || node.kind == .forEachGroup ? "item" : "member"
+        let noun = node.kind == .forEachRequest || node.kind == .forEachGroup ? "item"
+            : node.kind == .plan ? "step" : "member"
         func names(_ list: [StepResult]) -> String {
             list.prefix(5).map { $0.itemIndex.map { "#\($0)" } ?? "`\($0.id)`" }.joined(separator: ", ")
                 + (list.count > 5 ? ", …" : "")
@@ -387,10 +408,13 @@ public struct Executor: Sendable {
 
     // MARK: Expressions
 
-    func evaluationContext(frame: Frame, succeeded: Bool, failed: Bool) -> EvaluationContext {
-        let index = graph.index
+    /// What the expressions of `instance` (the plan, or one run of a sub-plan) see from `frame`: its own
+    /// steps, inputs and vars.
+    func evaluationContext(frame: Frame, instance: Int, succeeded: Bool, failed: Bool) -> EvaluationContext {
+        let index = graph.instances[instance].index
         var context = EvaluationContext(
-            inputs: inputs.values, environment: inputs.environment,
+            inputs: instance == 0 ? inputs.values : frame.state(of: instance)?.inputs ?? [:],
+            environment: inputs.environment,
             step: { id in
                 guard let node = index[id] else { return nil }
                 return frame.completion(of: node)?.result?.value
@@ -399,6 +423,10 @@ public struct Executor: Sendable {
         context.stepBodyProblem = { id in
             guard let node = index[id] else { return nil }
             return frame.completion(of: node)?.result?.bodyProblem
+        }
+        // Only a plan with vars pays for the closure (it holds the executor, to evaluate them).
+        if !graph.instances[instance].plan.vars.isEmpty {
+            context.variable = { name in self.variableValue(name, frame: frame, instance: instance) }
         }
         return context
     }

@@ -1,5 +1,6 @@
 import ReqPlanPlanner
 import ReqPlanSyntax
+import Synchronization
 
 /// The steps of one iteration of a for_each (or of the whole plan, for the root
 /// frame): their completion events and the item values visible inside.
@@ -13,6 +14,9 @@ final class Frame: Sendable {
     let items: [String: Value]
     /// Completion events of the steps that run once per this frame.
     let completions: [NodeID: Completion]
+    /// The inputs and vars of the plan instances that run in this frame (the plan itself in the root
+    /// frame; a sub-plan in the frame of its `plan` step), set when they start.
+    private let instances = Mutex<[Int: InstanceState]>([:])
 
     init(parent: Frame?, loop: NodeID?, itemIndex: Int?, items: [String: Value], nodes: [NodeID]) {
         self.parent = parent
@@ -23,6 +27,21 @@ final class Frame: Sendable {
         completions.reserveCapacity(nodes.count)
         for node in nodes { completions[node] = Completion() }
         self.completions = completions
+    }
+
+    /// Records the inputs and vars of an instance that starts in this frame.
+    func record(_ state: InstanceState, for instance: Int) {
+        instances.withLock { $0[instance] = state }
+    }
+
+    /// The inputs and vars of `instance`, looked up from this frame outwards.
+    func state(of instance: Int) -> InstanceState? {
+        var frame: Frame? = self
+        while let current = frame {
+            if let state = current.instances.withLock({ $0[instance] }) { return state }
+            frame = current.parent
+        }
+        return nil
     }
 
     /// The completion event of `node`, looked up from this frame outwards.
@@ -49,6 +68,13 @@ struct Scope: Sendable {
     var cancellationReason: StepReason? {
         for reason in reasons { if let value = reason.value { return value } }
         return nil
+    }
+
+    /// The scope inside a sub-plan: its own `on_failure` holds for its steps (else this scope's), its own
+    /// `concurrency` bounds its requests inside the limits around it.
+    func including(_ plan: Plan) -> Scope {
+        let limiter = plan.concurrency.map { [AsyncLimiter(limit: $0.value)] } ?? []
+        return Scope(policy: plan.onFailure?.value ?? policy, limiters: limiter + limiters, reasons: reasons)
     }
 
     /// The scope inside a group, sequence or for_each `step`.

@@ -118,9 +118,12 @@ public struct RunResult: Sendable {
     public var duration: Duration
     /// The wall-clock time the run started: the instant every `Duration` "since the run started" counts from.
     public var startedAt: Date
-    /// Secret values learnt during the run (credentials, cookie values): every output hides them,
-    /// as it hides secret inputs.
+    /// Secret values learnt during the run (credentials, cookie values, secret outputs of the plan and of
+    /// its sub-plans): every output hides them, as it hides secret inputs.
     public var secrets: [String] = []
+    /// The names of the plan's outputs declared `secret: true`: `***` in the summary and reports, whole
+    /// in `outputsJSON(redactedBy:)`.
+    public var secretOutputs: Set<String> = []
 
     /// `0` all succeeded or were skipped by their own `if`; `1` something failed; `130` interrupted.
     public var exitCode: Int32 {

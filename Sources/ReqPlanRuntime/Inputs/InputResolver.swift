@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanPlanner
 import ReqPlanSyntax
 
 /// Every problem with a run's inputs.
@@ -88,6 +89,35 @@ public enum InputResolver {
         }
         if diagnostics.hasErrors { return .failure(InputErrors(diagnostics: diagnostics.diagnostics)) }
         return .success(RunInputs(values: values, environment: env, secrets: secrets))
+    }
+
+    /// The environment variables the sub-plans of `graph` declare (for their inputs' `env:` and `env.X`), and
+    /// RP0502 for a sub-plan input with `required: true` whose `plan` step does not give it and whose variable
+    /// is unset or empty: that run would fail, so nothing is sent.
+    public static func resolveSubPlanEnvironment(of graph: PlanGraph, environment: [String: String])
+        -> Result<[String: String], InputErrors>
+    {
+        var variables: [String: String] = [:]
+        var diagnostics: [Diagnostic] = []
+        for (index, instance) in graph.instances.enumerated() where index > 0 {
+            let given = Set(instance.caller.flatMap { graph.nodes[$0].step.subPlan }?.inputs.map(\.name.value) ?? [])
+            for input in instance.plan.inputs {
+                guard let variable = input.env?.value else { continue }
+                if let text = environment[variable] { variables[variable] = text }
+                guard input.required?.value == true, !given.contains(input.name.value),
+                    (environment[variable] ?? "").isEmpty
+                else { continue }
+                let state = environment[variable] == nil ? "is not set" : "is empty"
+                var diagnostic = Diagnostic.error(
+                    .missingInput,
+                    "input `\(input.name.value)` is required, but the environment variable `\(variable)` \(state)",
+                    at: input.name.range, notes: graph.inclusionNotes(of: index),
+                    hint: "set `\(variable)`, or give the input in the `plan` step's `inputs:`")
+                diagnostic.file = instance.plan.source.path
+                if !diagnostics.contains(diagnostic) { diagnostics.append(diagnostic) }
+            }
+        }
+        return diagnostics.isEmpty ? .success(variables) : .failure(InputErrors(diagnostics: diagnostics))
     }
 
     /// Parses `name=value` as given to `--input`.

@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanSyntax
 
 /// Hides secret values in everything reqplan prints: each occurrence becomes `***`.
 public struct Redactor: Sendable {
@@ -22,6 +23,16 @@ public struct Redactor: Sendable {
             result = result.replacingOccurrences(of: secret, with: "***")
         }
         return result
+    }
+
+    /// `value` with every secret in its strings (and object keys) replaced by `***`.
+    public func redact(_ value: Value) -> Value {
+        switch value {
+        case .string(let text): .string(redact(text))
+        case .list(let items): .list(items.map(redact))
+        case .object(let fields): .object(fields.map { Value.Field(redact($0.key), redact($0.value)) })
+        default: value
+        }
     }
 
     private static func ordered(_ secrets: [String]) -> [String] {

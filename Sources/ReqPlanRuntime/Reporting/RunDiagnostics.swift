@@ -27,9 +27,11 @@ extension RunResult {
             var notes: [Diagnostic.Note] = []
             if let method = result.method, let url = result.url { notes.append(.init("request: \(method) \(url)")) }
             if let tries = result.triesText { notes.append(.init("after \(tries)")) }
+            // A step of a sub-plan is located in its own file, with the chain of plans that include it.
+            if let node { notes += graph.inclusionNotes(of: node.instance) }
             var diagnostic = Diagnostic.error(code, "step `\(result.id)`\(item) failed: \(reason.message)",
                                               at: node?.step.id.range, notes: notes)
-            diagnostic.file = graph.plan.source.path
+            diagnostic.file = node.map { graph.plan(of: $0.nodeID).source.path } ?? graph.plan.source.path
             diagnostics.append(diagnostic)
             for child in result.children ?? [] { visit(child) }
         }
@@ -47,9 +49,18 @@ extension RunResult {
         return diagnostics
     }
 
-    /// The plan's outputs as one JSON object, in order (`reqplan run --output json`).
-    public func outputsJSON() -> String {
-        Value.object(outputs.map { .init($0.name, $0.value) }).jsonText(pretty: true)
+    /// The plan's outputs as one JSON object, in order (`reqplan run --output json`, for piping): secrets
+    /// hidden by `redactor`, except in the outputs declared `secret: true`, which are given whole.
+    public func outputsJSON(redactedBy redactor: Redactor? = nil) -> String {
+        Value.object(outputs.map { output in
+            let keep = redactor == nil || secretOutputs.contains(output.name)
+            return .init(output.name, keep ? output.value : redactor?.redact(output.value) ?? output.value)
+        }).jsonText(pretty: true)
+    }
+
+    /// An output's value as the summary and reports show it: `"***"` for a secret output.
+    public func shownValue(of output: (name: String, value: Value)) -> Value {
+        secretOutputs.contains(output.name) ? .string("***") : output.value
     }
 
     /// Only the counts line, and the outputs if asked (`--quiet`).
@@ -57,7 +68,7 @@ extension RunResult {
         var out = ""
         if withOutputs && !outputs.isEmpty {
             out += "outputs:\n"
-            for output in outputs { out += "  \(output.name): \(output.value.jsonText())\n" }
+            for output in outputs { out += "  \(output.name): \(shownValue(of: output).jsonText())\n" }
             out += "\n"
         }
         return out + totalsLine + "\n"
@@ -76,7 +87,8 @@ extension RunResult {
     /// A compact text summary: one line per step, the outputs, the counts.
     public func summaryText(graph: PlanGraph) -> String {
         var out = ""
-        let width = min(32, order.map(\.count).max() ?? 0)
+        // Ids line up after their indentation (members and sub-plan steps are indented by their depth).
+        let width = min(32, order.map { id in id.count + 2 * (graph.node(id)?.depth ?? 0) }.max() ?? 0)
         for id in order {
             guard let result = results[id], let node = graph.node(id) else { continue }
             let symbol: String
@@ -101,7 +113,7 @@ extension RunResult {
         }
         if !outputs.isEmpty {
             out += "\noutputs:\n"
-            for output in outputs { out += "  \(output.name): \(output.value.jsonText())\n" }
+            for output in outputs { out += "  \(output.name): \(shownValue(of: output).jsonText())\n" }
         }
         // The slowest requests, to see where the time went.
         let slowest = order.compactMap { id -> (String, Int)? in

@@ -1,3 +1,4 @@
+import ReqPlanSyntax
 import Synchronization
 
 /// Secrets a run learns while it goes: credentials from `auth:` and from URLs (with their base64
@@ -31,5 +32,14 @@ public final class SecretStore: Sendable {
     /// Every secret added so far.
     public var all: [String] {
         values.withLock { Array($0) }
+    }
+
+    /// Adds a secret value (a secret input or output): a string as it is, anything else as its JSON text.
+    public func addValue(_ value: Value) {
+        switch value {
+        case .null: return
+        case .string(let text): add(text)
+        default: add(value.jsonText())
+        }
     }
 }

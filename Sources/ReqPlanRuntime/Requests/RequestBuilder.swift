@@ -3,24 +3,34 @@ import ReqPlanSyntax
 
 /// Where request files (`multipart` file parts, `body_file`) may be read from.
 public struct FileAccess: Sendable {
-    /// The plan's folder: relative paths resolve against it.
+    /// The plan's folder: files must stay inside it (unless `allowOutside`).
     public var planDirectory: URL
     /// Whether paths may leave the plan's folder (`--allow-files-outside`).
     public var allowOutside: Bool
+    /// The folder relative paths resolve against: the plan's, or a sub-plan's for the requests it sends.
+    public var baseDirectory: URL
 
     public init(planDirectory: URL, allowOutside: Bool = false) {
         self.planDirectory = planDirectory.standardizedFileURL
         self.allowOutside = allowOutside
+        self.baseDirectory = self.planDirectory
+    }
+
+    /// The same access for the requests of a plan file in `directory` (a sub-plan): its relative paths
+    /// resolve against its own folder, and must still stay inside the top plan's.
+    public func relative(to directory: URL) -> FileAccess {
+        var access = self
+        access.baseDirectory = directory.standardizedFileURL
+        return access
     }
 
     /// Reads a file named in the plan.
     func read(_ path: String, at range: SourceRange?) throws(EvaluationError) -> (bytes: [UInt8], name: String) {
-        let url = (path.hasPrefix("/") ? URL(fileURLWithPath: path) : planDirectory.appendingPathComponent(path))
-            .standardizedFileURL.resolvingSymlinksInPath()
-        let root = planDirectory.resolvingSymlinksInPath().path
-        if !allowOutside && !(url.path == root || url.path.hasPrefix(root.hasSuffix("/") ? root : root + "/")) {
+        let boundary = FileBoundary(root: planDirectory, allowOutside: allowOutside)
+        let url = FileBoundary.resolve(path, relativeTo: baseDirectory)
+        if !boundary.permits(url) {
             throw EvaluationError(
-                "file `\(path)` is outside the plan's folder (\(root)); pass --allow-files-outside to read it",
+                "file `\(path)` is outside the plan's folder (\(boundary.root)); pass --allow-files-outside to read it",
                 at: range)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {

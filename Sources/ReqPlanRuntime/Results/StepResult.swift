@@ -93,8 +93,10 @@ public struct StepResult: Sendable {
     public var ready: Duration?
     public var start: Duration?
     public var end: Duration?
-    /// Members' or items' results in order (groups, sequences, for_each).
+    /// Members' or items' results in order (groups, sequences, for_each, the steps of a sub-plan).
     public var children: [StepResult]?
+    /// A sub-plan's outputs, an object name → value (`steps.X.outputs`), once it has run.
+    public var outputs: Value?
 
     public init(id: String, state: StepState, reason: StepReason? = nil) {
         self.id = id
@@ -149,6 +151,7 @@ public struct StepResult: Sendable {
         if let children {
             fields.append(.init("results", .list(children.map(\.value))))
             fields.append(.init("errors", errorsValue))
+            if let outputs { fields.append(.init("outputs", outputs)) }
         } else {
             fields.append(.init("status", status.map(Value.int) ?? .null))
             fields.append(.init("headers", ResponseHeaders(headers ?? []).value))

@@ -46,14 +46,14 @@ public enum SuiteRun {
     /// - Returns: the plans in suite order, or every problem found, with the sources to render them.
     public static func prepare(
         _ suite: SuiteFiles, limits: ParseLimits, overrides: [String], inputsFile: String?,
-        environment: [String: String]
+        environment: [String: String], allowFilesOutside: Bool = false
     ) -> Swift.Result<[PlanRun.Prepared], PlanRun.Failure> {
-        let reports = PlanValidator.validate(suite: suite, limits: limits)
+        let reports = PlanValidator.validate(suite: suite, limits: limits, allowFilesOutside: allowFilesOutside)
         var diagnostics: [Diagnostic] = []
         var sources: [SourceFile] = []
         for report in reports where report.errorCount > 0 || report.graph == nil {
             diagnostics += report.diagnostics.filter { $0.severity == .error }
-            sources += [report.source].compactMap { $0 }
+            sources += report.sources
         }
         let pairs: [(name: String, value: String)]
         switch PlanRun.parseOverrides(overrides) {

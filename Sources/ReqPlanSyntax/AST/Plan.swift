@@ -28,10 +28,14 @@ public struct Plan: Sendable {
     public var steps: [Step]
     /// `outputs:`, in the order written.
     public var outputs: [Output]
+    /// `vars:` — named values computed once, read as `vars.NAME`, in the order written.
+    public var vars: [Variable] = []
     /// Step ids that are declared but whose step had errors (so later stages do not report them as unknown).
     public var unreadStepIDs: Set<String> = []
     /// Input names that are declared but whose declaration had errors.
     public var unreadInputNames: Set<String> = []
+    /// Var names that are declared but whose value had errors.
+    public var unreadVarNames: Set<String> = []
     /// Whether some `${{ }}` did not parse, so what the plan reads is not fully known.
     public var hasMalformedExpressions = false
 
@@ -93,6 +97,36 @@ public struct Output: Sendable {
     public var name: Located<String>
     /// Its value.
     public var value: ValueTemplate
+    /// `secret: true` (in the `{ value, secret }` form): `***` in the summary, JUnit and reports, still
+    /// given whole to a plan that runs this one as a sub-plan, and to `--output json`.
+    public var secret: Located<Bool>? = nil
+    /// `description:` (in the `{ value, description }` form).
+    public var description: String? = nil
+
+    /// Creates an output.
+    public init(name: Located<String>, value: ValueTemplate, secret: Located<Bool>? = nil, description: String? = nil) {
+        self.name = name
+        self.value = value
+        self.secret = secret
+        self.description = description
+    }
+
+    /// Whether the output is secret.
+    public var isSecret: Bool { secret?.value == true }
+}
+
+/// One entry of `vars:`: a named value computed once, read as `vars.NAME`.
+public struct Variable: Sendable {
+    /// The var's name.
+    public var name: Located<String>
+    /// Its value: any YAML value whose strings may hold `${{ }}` over `inputs`, `env`, `steps` and other vars.
+    public var value: ValueTemplate
+
+    /// Creates a var.
+    public init(name: Located<String>, value: ValueTemplate) {
+        self.name = name
+        self.value = value
+    }
 }
 
 /// `defaults:` — applied to every request unless the step overrides.

@@ -63,22 +63,26 @@ public final class Step: Sendable {
         case sequence([Step])
         /// One request or group per item of a list; results keep the input order.
         case forEach(ForEach)
+        /// Another plan file, run as one step with its inputs; its steps nest under this one.
+        case plan(SubPlanCall)
     }
 
-    /// The kind as written: `request`, `group`, `sequence` or `for_each`.
+    /// The kind as written: `request`, `group`, `sequence`, `for_each` or `plan`.
     public var kindName: String {
         switch kind {
         case .request: "request"
         case .group: "group"
         case .sequence: "sequence"
         case .forEach: "for_each"
+        case .plan: "plan"
         }
     }
 
-    /// Direct members: of a group or sequence, or of a for_each's group body.
+    /// Direct members: of a group or sequence, or of a for_each's group body. (A sub-plan's steps are in
+    /// its own file: the planner nests them under the step.)
     public var members: [Step] {
         switch kind {
-        case .request: []
+        case .request, .plan: []
         case .group(let members), .sequence(let members): members
         case .forEach(let loop):
             if case .group(let members) = loop.body { members } else { [] }
@@ -95,10 +99,53 @@ public final class Step: Sendable {
         }
     }
 
-    /// Whether the step has `results` and `errors` (groups, sequences, for_each).
+    /// The sub-plan call, for a `plan` step.
+    public var subPlan: SubPlanCall? {
+        if case .plan(let call) = kind { return call }
+        return nil
+    }
+
+    /// Whether the step has `results` and `errors` (groups, sequences, for_each, sub-plans).
     public var isCollection: Bool {
         if case .request = kind { return false }
         return true
+    }
+}
+
+/// `plan:` — runs another plan file as one step: `plan: { file: auth/login.yaml, inputs: { user: … } }`.
+public struct SubPlanCall: Sendable {
+    /// `file:` — the plan file, relative to the file this step is written in (a literal path).
+    public var file: Located<String>
+    /// `inputs:` — values for the sub-plan's inputs, in the order written.
+    public var inputs: [SubPlanInput]
+    /// The `plan` key of the step.
+    public var key: Located<String>
+    /// The `inputs` key, when written.
+    public var inputsKey: Located<String>?
+
+    /// Creates a call.
+    public init(file: Located<String>, inputs: [SubPlanInput], key: Located<String>, inputsKey: Located<String>?) {
+        self.file = file
+        self.inputs = inputs
+        self.key = key
+        self.inputsKey = inputsKey
+    }
+
+    /// Every expression of the inputs given.
+    public var expressions: [Expression] { inputs.flatMap(\.value.expressions) }
+}
+
+/// One input given to a sub-plan.
+public struct SubPlanInput: Sendable {
+    /// The input's name in the sub-plan.
+    public var name: Located<String>
+    /// The value: any YAML value, strings may hold `${{ }}` (evaluated in the calling plan).
+    public var value: ValueTemplate
+
+    /// Creates an input value.
+    public init(name: Located<String>, value: ValueTemplate) {
+        self.name = name
+        self.value = value
     }
 }
 

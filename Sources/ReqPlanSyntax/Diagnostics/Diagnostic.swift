@@ -24,17 +24,31 @@ public enum Severity: String, Sendable, Hashable, Comparable, CaseIterable {
 /// a user reads looks alike: code, message, `--> file:line:col`, the source
 /// line with a caret, notes and a hint.
 public struct Diagnostic: Sendable, Hashable, Error {
-    /// A secondary location that explains the main one ("first defined here").
+    /// A secondary location that explains the main one ("first defined here"), possibly in another file
+    /// (the sub-plan that declares an input, the plan that includes a sub-plan).
     public struct Note: Sendable, Hashable {
         /// What the note says.
         public var message: String
         /// Where it points, if anywhere.
         public var range: SourceRange?
+        /// The file `range` is in, when it is not the diagnostic's own file.
+        public var file: String?
+        /// Whether the text form shows the source line under the note; an `included from FILE:LINE:COL`
+        /// note says where it points in its message and is one line.
+        public var showsSource: Bool
 
         /// Creates a note.
-        public init(_ message: String, at range: SourceRange? = nil) {
+        public init(_ message: String, at range: SourceRange? = nil, in file: String? = nil, showsSource: Bool = true) {
             self.message = message
             self.range = range
+            self.file = file
+            self.showsSource = showsSource
+        }
+
+        /// `included from FILE:LINE:COL`: the place a sub-plan is included, one of a diagnostic's chain of them.
+        public static func includedFrom(_ file: String, at range: SourceRange) -> Note {
+            Note("included from \(file):\(range.start.line):\(range.start.column)", at: range, in: file,
+                 showsSource: false)
         }
     }
 

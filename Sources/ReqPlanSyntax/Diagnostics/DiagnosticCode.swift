@@ -2,7 +2,8 @@
 ///
 /// Codes never change meaning once published; grammar.md lists them all.
 /// Ranges: `RP00xx` files and YAML, `RP01xx` plan structure, `RP02xx` expressions,
-/// `RP03xx` dependencies, `RP05xx` run errors, `RP07xx` polling and suites, `RP09xx` warnings.
+/// `RP03xx` dependencies, `RP05xx` run errors, `RP06xx` sub-plans, files named in a plan and vars,
+/// `RP07xx` polling and suites, `RP09xx` warnings.
 public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The code as printed, such as `RP0101`.
     public let rawValue: String
@@ -103,6 +104,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let unknownNeed = DiagnosticCode("RP0301", "needs names a missing step")
     /// Dependencies that form a cycle.
     public static let cycle = DiagnosticCode("RP0302", "dependency cycle")
+    /// Plan files that include each other as sub-plans.
+    public static let fileCycle = DiagnosticCode("RP0303", "cycle between plan files")
 
     // MARK: Run errors
 
@@ -127,6 +130,24 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let membersFailed = DiagnosticCode("RP0515", "members failed")
     /// The run was interrupted, or a scope cancelled the step.
     public static let cancelled = DiagnosticCode("RP0516", "cancelled")
+
+    // MARK: Sub-plans, files and vars
+
+    /// A file named literally in a plan (a sub-plan, `body_file`, a multipart `file`) does not exist or
+    /// cannot be read.
+    public static let fileNotFound = DiagnosticCode("RP0601", "file not found")
+    /// A file named literally in a plan is outside the plan's folder (without `--allow-files-outside`).
+    public static let fileOutsideFolder = DiagnosticCode("RP0602", "file outside the plan's folder")
+    /// An input given to a sub-plan that it does not declare.
+    public static let unknownSubPlanInput = DiagnosticCode("RP0603", "unknown sub-plan input")
+    /// An input given to a sub-plan whose value is not of the declared type.
+    public static let subPlanInputType = DiagnosticCode("RP0604", "sub-plan input of the wrong type")
+    /// A required input of a sub-plan that the step does not give.
+    public static let missingSubPlanInput = DiagnosticCode("RP0605", "missing sub-plan input")
+    /// `steps.X.outputs.NAME` where the sub-plan declares no output `NAME`.
+    public static let unknownSubPlanOutput = DiagnosticCode("RP0606", "unknown sub-plan output")
+    /// `vars.X` where the plan declares no var `X`.
+    public static let unknownVar = DiagnosticCode("RP0607", "unknown var")
 
     // MARK: Polling and suites
 
@@ -156,9 +177,11 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         keyNotAllowed, emptyCollection, invalidXPath,
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
-        unknownNeed, cycle,
+        unknownNeed, cycle, fileCycle,
         invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
         responseTooLarge, membersFailed, cancelled,
+        fileNotFound, fileOutsideFolder, unknownSubPlanInput, subPlanInputType, missingSubPlanInput,
+        unknownSubPlanOutput, unknownVar,
         responseOutsidePoll, unsafePoll, noPlans, unmergeableReports,
         unusedInput, neverTrue, redundantNeed,
     ]

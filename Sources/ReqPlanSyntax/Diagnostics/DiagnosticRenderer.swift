@@ -42,7 +42,7 @@ public struct DiagnosticRenderer: Sendable {
     public func text(_ diagnostic: Diagnostic) -> String {
         let source = diagnostic.file.flatMap(sources)
         var lineNumbers = [diagnostic.range?.start.line].compactMap { $0 }
-        lineNumbers += diagnostic.notes.compactMap { $0.range?.start.line }
+        lineNumbers += diagnostic.notes.filter(\.showsSource).compactMap { $0.range?.start.line }
         let gutterWidth = String(lineNumbers.max() ?? 0).count
         let pad = String(repeating: " ", count: gutterWidth)
 
@@ -54,9 +54,11 @@ public struct DiagnosticRenderer: Sendable {
                            caretColor: severityColor(diagnostic.severity), label: nil)
         }
         for note in diagnostic.notes {
-            if let range = note.range, let file = diagnostic.file {
+            // A note may point into another file (a sub-plan's declaration, the plan including a sub-plan).
+            if note.showsSource, let range = note.range, let file = note.file ?? diagnostic.file {
+                let noteSource = note.file.map { $0 == diagnostic.file ? source : sources($0) } ?? source
                 out += style("note", cyan) + ": " + note.message + "\n"
-                out += excerpt(file: file, source: source, range: range, pad: pad, caretColor: cyan, label: nil)
+                out += excerpt(file: file, source: noteSource, range: range, pad: pad, caretColor: cyan, label: nil)
             } else {
                 out += pad + style(" = ", blue) + style("note", bold) + ": " + note.message + "\n"
             }
@@ -122,7 +124,13 @@ public struct DiagnosticRenderer: Sendable {
             var message = diagnostic.message
             for note in diagnostic.notes {
                 message += "\nnote: " + note.message
-                if let range = note.range { message += " (line \(range.start.line))" }
+                if let range = note.range, note.showsSource {
+                    if let file = note.file, file != diagnostic.file {
+                        message += " (\(file):\(range.start.line))"
+                    } else {
+                        message += " (line \(range.start.line))"
+                    }
+                }
             }
             if let hint = diagnostic.hint { message += "\nhint: " + hint }
             return "::\(command) " + properties.joined(separator: ",") + "::" + escapeData(message)
@@ -155,7 +163,10 @@ public struct DiagnosticRenderer: Sendable {
         fields += rangeFields(diagnostic.range)
         fields.append(.init("hint", diagnostic.hint.map(Value.string) ?? .null))
         fields.append(.init("notes", .list(diagnostic.notes.map { note in
-            .object([.init("message", .string(note.message))] + rangeFields(note.range))
+            var fields: [Value.Field] = [.init("message", .string(note.message))]
+            // Only a note into another file says which: the key is new, and the other notes keep their shape.
+            if let file = note.file, file != diagnostic.file { fields.append(.init("file", .string(file))) }
+            return .object(fields + rangeFields(note.range))
         })))
         return .object(fields)
     }

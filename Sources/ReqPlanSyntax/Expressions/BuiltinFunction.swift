@@ -62,9 +62,14 @@ public enum ResultField: String, Sendable, Hashable, CaseIterable, Comparable {
     case results
     /// Groups, sequences and for_each: member or item errors, in order.
     case errors
+    /// Sub-plan steps: the sub-plan's outputs, an object name → value.
+    case outputs
 
-    /// Whether only groups, sequences and for_each steps have it.
+    /// Whether only groups, sequences, for_each and sub-plan steps have it.
     public var isCollectionField: Bool { self == .results || self == .errors }
+
+    /// Whether only sub-plan steps have it.
+    public var isSubPlanField: Bool { self == .outputs }
 
     /// Whether only request steps (and each for_each item) have it.
     public var isRequestField: Bool {

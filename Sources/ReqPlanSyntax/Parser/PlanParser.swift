@@ -50,7 +50,7 @@ public enum PlanParser {
         -> ParseResult
     {
         let shown = displayPath ?? path
-        switch TextFile.read(atPath: path, limit: limits.maxFileSize, what: "plan") {
+        switch TextFile.read(atPath: path, limit: limits.maxFileSize, what: "plan", shownAs: shown) {
         case .failure(let message):
             var diagnostic = Diagnostic.error(
                 message.isTooLarge ? .fileTooLarge : .unreadableFile, message.text, at: nil,
@@ -68,7 +68,7 @@ public enum PlanParser {
 extension PlanReader {
     static let planKeys = [
         "reqplan", "name", "description", "inputs", "defaults", "concurrency", "on_failure", "timeout",
-        "redact_headers", "cookies", "steps", "outputs",
+        "redact_headers", "cookies", "vars", "steps", "outputs",
     ]
 
     mutating func readPlan(_ root: Node) -> Plan? {
@@ -114,6 +114,7 @@ extension PlanReader {
                               hint: "a plan lists its steps under `steps:`")
         }
         let outputs = top.value("outputs").map { readOutputs($0) } ?? []
+        let vars = top.value("vars").map { readVars($0) } ?? []
         for need in invalidNeeds where !invalidStepIDs.contains(need.value) {
             // `group.member`: ids are unique plan-wide, so the member's own id is meant.
             let last = need.value.split(separator: ".").last.map(String.init)
@@ -131,6 +132,10 @@ extension PlanReader {
             inputs: inputs, defaults: defaults, concurrency: concurrency, onFailure: onFailure, timeout: timeout,
             redactHeaders: redact, cookies: top.value("cookies").flatMap { bool($0, "`cookies`") }, steps: steps,
             outputs: outputs)
+        plan.vars = vars
+        if let varsNode = top.value("vars"), case .mapping(let mapping) = varsNode {
+            plan.unreadVarNames = Set(mapping.compactMap { $0.key.string }).subtracting(vars.map(\.name.value))
+        }
         let readIDs = Set(plan.allSteps.map(\.id.value))
         plan.unreadStepIDs = Set(stepIDs.keys).subtracting(readIDs)
         plan.hasMalformedExpressions = sawMalformedExpression
@@ -223,13 +228,50 @@ extension PlanReader {
 
     // MARK: Outputs
 
+    static let outputKeys = ["value", "secret", "description"]
+
+    /// `outputs:`: name → value, or name → `{ value, secret, description }` — a mapping with a `value` key is
+    /// that declaration (to output an object that has a `value` key, write `{ value: { value: … } }`).
     mutating func readOutputs(_ node: Node) -> [Output] {
         guard let entries = mapping(node, "`outputs`") else { return [] }
         var result: [Output] = []
         for (name, value) in entries.entries {
             guard checkName(name, "output name") else { continue }
-            if let template = valueTemplate(value, "output `\(name.value)`") {
+            let what = "output `\(name.value)`"
+            if case .mapping(let raw) = value, raw.keys.contains(where: { $0.string == "value" }),
+                let fields = mapping(value, what), let valueNode = fields.value("value")
+            {
+                for entry in fields.entries where !PlanReader.outputKeys.contains(entry.key.value) {
+                    let hint = Suggestion.didYouMean(entry.key.value, in: PlanReader.outputKeys)
+                        ?? "an output written as a mapping with `value` takes `value`, `secret` and `description`; "
+                        + "to output an object with a `value` key, write `value: { … }`"
+                    diagnostics.error(.unknownKey, "unknown key `\(entry.key.value)` in \(what)", at: entry.key.range,
+                                      hint: hint)
+                }
+                let secret = fields.value("secret").flatMap { bool($0, "`secret` of \(what)") }
+                let description = fields.value("description").flatMap { text($0, "`description` of \(what)") }?.value
+                if let template = valueTemplate(valueNode, what) {
+                    result.append(Output(name: name, value: template, secret: secret, description: description))
+                }
+                continue
+            }
+            if let template = valueTemplate(value, what) {
                 result.append(Output(name: name, value: template))
+            }
+        }
+        return result
+    }
+
+    // MARK: Vars
+
+    /// `vars:`: name → any YAML value whose strings may hold `${{ }}`.
+    mutating func readVars(_ node: Node) -> [Variable] {
+        guard let entries = mapping(node, "`vars`") else { return [] }
+        var result: [Variable] = []
+        for (name, value) in entries.entries {
+            guard checkName(name, "var name") else { continue }
+            if let template = valueTemplate(value, "var `\(name.value)`") {
+                result.append(Variable(name: name, value: template))
             }
         }
         return result

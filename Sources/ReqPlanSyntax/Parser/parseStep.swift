@@ -1,7 +1,7 @@
 import Yams
 
 extension PlanReader {
-    static let stepKindKeys = ["request", "group", "sequence", "for_each"]
+    static let stepKindKeys = ["request", "group", "sequence", "for_each", "plan"]
     static let commonStepKeys = ["needs", "if", "description", "timeout", "cookies"]
     static let requestOnlyKeys = ["retry", "expect", "poll"]
     static let collectionOnlyKeys = ["concurrency", "on_failure"]
@@ -51,8 +51,9 @@ extension PlanReader {
         if kinds.isEmpty {
             registerUnreadMembers(node)
             if !misspeltKind {
-                diagnostics.error(.missingKey, "\(what) has no `request`, `group`, `sequence` or `for_each`",
-                                  at: id.range, hint: "a step is exactly one of `request`, `group`, `sequence`, `for_each`")
+                diagnostics.error(.missingKey, "\(what) has no `request`, `group`, `sequence`, `for_each` or `plan`",
+                                  at: id.range,
+                                  hint: "a step is exactly one of `request`, `group`, `sequence`, `for_each`, `plan`")
             }
             return nil
         }
@@ -62,7 +63,7 @@ extension PlanReader {
                 diagnostics.error(.conflictingKeys, "\(what) has both `\(first.key.value)` and `\(extra.key.value)`",
                                   at: extra.key.range, notes: [.init("`\(first.key.value)` is given here", at: first.key.range)],
                                   hint: isForEach ? "a for_each body is one `request` or one `group`"
-                                    : "a step is exactly one of `request`, `group`, `sequence`, `for_each`")
+                                    : "a step is exactly one of `request`, `group`, `sequence`, `for_each`, `plan`")
             }
             registerUnreadMembers(node)
             return nil
@@ -72,9 +73,10 @@ extension PlanReader {
                               hint: "add a `request:` or a `group:` to run for each item")
             return nil
         }
-        if isForEach, let body = bodies.first, body.key.value == "sequence" {
-            diagnostics.error(.conflictingKeys, "a for_each body is a `request` or a `group`, not a `sequence`",
-                              at: body.key.range, hint: "use a `group` with a `sequence` member")
+        if isForEach, let body = bodies.first, body.key.value == "sequence" || body.key.value == "plan" {
+            diagnostics.error(.conflictingKeys,
+                              "a for_each body is a `request` or a `group`, not a `\(body.key.value)`",
+                              at: body.key.range, hint: "use a `group` with a `\(body.key.value)` member")
             registerUnreadMembers(node)
             return nil
         }
@@ -92,6 +94,9 @@ extension PlanReader {
         case (false, "group"):
             kindName = "group"
             kind = .group(readSteps(body.value, in: "`group` of \(what)", key: body.key))
+        case (false, "plan"):
+            kindName = "plan"
+            kind = readSubPlanCall(body.value, "`plan` of \(what)", key: body.key).map(Step.Kind.plan)
         case (false, _):
             kindName = "sequence"
             kind = .sequence(readSteps(body.value, in: "`sequence` of \(what)", key: body.key))
@@ -107,11 +112,19 @@ extension PlanReader {
             if PlanReader.requestOnlyKeys.contains(key) && !requestBody {
                 diagnostics.error(.keyNotAllowed, "`\(key)` is not allowed on a \(describeKind(kindName, body.key.value)) step",
                                   at: entry.key.range,
-                                  hint: "`\(key)` applies to requests; set it on the members instead")
+                                  hint: kindName == "plan"
+                                    ? "`\(key)` applies to requests; set it in the sub-plan, on its steps"
+                                        + (PlanReader.defaultsKeys.contains(key) ? " or in its `defaults`" : "")
+                                    : "`\(key)` applies to requests; set it on the members instead")
             }
             if PlanReader.collectionOnlyKeys.contains(key) && kindName == "request" {
                 diagnostics.error(.keyNotAllowed, "`\(key)` is not allowed on a request step", at: entry.key.range,
-                                  hint: "`\(key)` applies to `group`, `sequence` and `for_each` steps")
+                                  hint: "`\(key)` applies to `group`, `sequence`, `for_each` and `plan` steps")
+            }
+            if key == "on_failure" && kindName == "plan" {
+                diagnostics.error(.keyNotAllowed, "`on_failure` is not allowed on a plan step", at: entry.key.range,
+                                  hint: "the sub-plan's own `on_failure` applies inside it; "
+                                    + "set it in the sub-plan file")
             }
         }
 
@@ -127,7 +140,7 @@ extension PlanReader {
         let expect = requestBody ? fields.value("expect").flatMap { readExpect($0, "`expect` of \(what)") } : nil
         let concurrency = kindName == "request" ? nil
             : fields.value("concurrency").flatMap { integer($0, "`concurrency` of \(what)", in: 1...100_000) }
-        let onFailure = kindName == "request" ? nil
+        let onFailure = kindName == "request" || kindName == "plan" ? nil
             : fields.value("on_failure").flatMap { choice($0, "`on_failure` of \(what)", FailurePolicy.self) }
 
         let cookies = fields.value("cookies").flatMap { bool($0, "`cookies` of \(what)") }
@@ -189,7 +202,7 @@ extension PlanReader {
         var validItemName = true
         if let asNode = fields.value("as") {
             if let name = string(asNode, "`as` of \(what)"), checkName(name, "item name") {
-                if ["inputs", "steps", "env", "response"].contains(name.value) {
+                if ["inputs", "steps", "env", "vars", "response"].contains(name.value) {
                     diagnostics.error(.invalidName, "`\(name.value)` is reserved and cannot name a for_each item",
                                       at: name.range, hint: "choose another name, such as `item`")
                     validItemName = false

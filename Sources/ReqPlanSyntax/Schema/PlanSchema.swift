@@ -89,6 +89,9 @@ public enum PlanSchema {
               "type": "boolean",
               "default": true
             },
+            "vars": {
+              "$ref": "#/$defs/vars"
+            },
             "steps": {
               "$ref": "#/$defs/steps",
               "description": "What the plan does: a non-empty mapping of step id → step (RP0103 when missing, RP0115 when empty). Top-level steps with no dependencies between them start together; the order written matters only for display."
@@ -560,7 +563,68 @@ public enum PlanSchema {
               ]
             },
             "outputs": {
-              "description": "The plan's result: output name → any YAML value, in which strings may hold `${{ }}`. Evaluated once, after the run, with the results that exist; they may read `steps`, `inputs` and `env` (not `success()`/`failure()`/`always()`, not members of a for_each body). Outputs create no dependencies.",
+              "description": "The plan's result: output name → any YAML value, in which strings may hold `${{ }}`, or `{ value, secret, description }`. Evaluated once, after the run, with the results that exist; they may read `steps`, `inputs`, `env` and `vars` (not `success()`/`failure()`/`always()`, not members of a for_each body). Outputs create no dependencies. A plan run as a sub-plan gives them to its step (`steps.X.outputs.NAME`).",
+              "type": [
+                "object",
+                "null"
+              ],
+              "propertyNames": {
+                "$ref": "#/$defs/nameKey"
+              },
+              "patternProperties": {
+                "^<<$": {
+                  "$ref": "#/$defs/mergeKey"
+                }
+              },
+              "additionalProperties": {
+                "$ref": "#/$defs/output"
+              }
+            },
+            "output": {
+              "description": "An output: any value, or a mapping with a `value` key, which is the declaration `{ value, secret, description }` (to output an object with a `value` key, write it under `value:`).",
+              "if": {
+                "type": "object",
+                "required": [
+                  "value"
+                ]
+              },
+              "then": {
+                "$ref": "#/$defs/outputDeclaration"
+              },
+              "else": {
+                "$ref": "#/$defs/value"
+              }
+            },
+            "outputDeclaration": {
+              "description": "An output declaration (RP0101 for another key).",
+              "type": "object",
+              "required": [
+                "value"
+              ],
+              "properties": {
+                "value": {
+                  "$ref": "#/$defs/value",
+                  "description": "The output's value."
+                },
+                "secret": {
+                  "description": "`***` in the summary, the reports and every other output of the run, like a secret input; still given whole to a plan that runs this one as a sub-plan, and to `reqplan run --output json`.",
+                  "type": "boolean",
+                  "default": false
+                },
+                "description": {
+                  "$ref": "#/$defs/text",
+                  "description": "Free text."
+                }
+              },
+              "patternProperties": {
+                "^<<$": {
+                  "$ref": "#/$defs/mergeKey"
+                }
+              },
+              "additionalProperties": false
+            },
+            "vars": {
+              "description": "Named values computed once, read as `vars.NAME`: var name → any YAML value whose strings may hold `${{ }}` over `inputs`, `env`, `steps` (outside for_each bodies) and other vars. A step that reads a var waits for the steps the var reads.",
               "type": [
                 "object",
                 "null"
@@ -576,6 +640,47 @@ public enum PlanSchema {
               "additionalProperties": {
                 "$ref": "#/$defs/value"
               }
+            },
+            "subPlan": {
+              "description": "Runs another plan file as one step: `{ file: PATH, inputs: { NAME: VALUE } }`. Its steps nest under the step (`login/form`); `steps.X.outputs` gives its outputs. Checked across the files by `reqplan validate`: the file exists inside the plan's folder, inputs are declared and of their type, required inputs are given.",
+              "type": "object",
+              "required": [
+                "file"
+              ],
+              "properties": {
+                "file": {
+                  "description": "The plan file, relative to the file this step is written in; a literal path (no `${{ }}`, RP0210), not empty (RP0105).",
+                  "type": "string",
+                  "minLength": 1,
+                  "not": {
+                    "pattern": "\\$\\{\\{"
+                  }
+                },
+                "inputs": {
+                  "description": "Values of the sub-plan's inputs: input name → any YAML value, strings may hold `${{ }}` evaluated in this plan when the step starts.",
+                  "type": [
+                    "object",
+                    "null"
+                  ],
+                  "propertyNames": {
+                    "$ref": "#/$defs/nameKey"
+                  },
+                  "patternProperties": {
+                    "^<<$": {
+                      "$ref": "#/$defs/mergeKey"
+                    }
+                  },
+                  "additionalProperties": {
+                    "$ref": "#/$defs/value"
+                  }
+                }
+              },
+              "patternProperties": {
+                "^<<$": {
+                  "$ref": "#/$defs/mergeKey"
+                }
+              },
+              "additionalProperties": false
             },
             "steps": {
               "description": "A non-empty mapping of step id → step. Step ids are unique across the whole plan, members included (RP0107).",
@@ -594,7 +699,7 @@ public enum PlanSchema {
               }
             },
             "step": {
-              "description": "A step: exactly one of `request`, `group`, `sequence` or `for_each` (with a `request` or a `group` body), plus the keys that kind allows.",
+              "description": "A step: exactly one of `request`, `group`, `sequence`, `for_each` (with a `request` or a `group` body) or `plan` (a sub-plan), plus the keys that kind allows.",
               "type": "object",
               "properties": {
                 "request": {
@@ -611,6 +716,9 @@ public enum PlanSchema {
                 },
                 "for_each": {
                   "$ref": "#/$defs/forEachItems"
+                },
+                "plan": {
+                  "$ref": "#/$defs/subPlan"
                 },
                 "as": {
                   "$ref": "#/$defs/itemName"
@@ -701,6 +809,7 @@ public enum PlanSchema {
                     "request"
                   ],
                   "properties": {
+                    "plan": false,
                     "group": false,
                     "sequence": false,
                     "for_each": false,
@@ -715,6 +824,7 @@ public enum PlanSchema {
                     "group"
                   ],
                   "properties": {
+                    "plan": false,
                     "request": false,
                     "sequence": false,
                     "for_each": false,
@@ -730,6 +840,7 @@ public enum PlanSchema {
                     "sequence"
                   ],
                   "properties": {
+                    "plan": false,
                     "request": false,
                     "group": false,
                     "for_each": false,
@@ -746,6 +857,7 @@ public enum PlanSchema {
                     "request"
                   ],
                   "properties": {
+                    "plan": false,
                     "group": false,
                     "sequence": false
                   }
@@ -757,11 +869,28 @@ public enum PlanSchema {
                     "group"
                   ],
                   "properties": {
+                    "plan": false,
                     "request": false,
                     "sequence": false,
                     "retry": false,
                     "expect": false,
                     "poll": false
+                  }
+                },
+                {
+                  "title": "plan step (a sub-plan)",
+                  "required": [
+                    "plan"
+                  ],
+                  "properties": {
+                    "request": false,
+                    "group": false,
+                    "sequence": false,
+                    "for_each": false,
+                    "as": false,
+                    "retry": false,
+                    "expect": false,
+                    "on_failure": false
                   }
                 }
               ]
@@ -809,7 +938,7 @@ public enum PlanSchema {
               ]
             },
             "itemName": {
-              "description": "The item's name inside the body (default `item`): a name, not `inputs`, `steps`, `env` or `response` (RP0106). Only on for_each steps (RP0114).",
+              "description": "The item's name inside the body (default `item`): a name, not `inputs`, `steps`, `env`, `vars` or `response` (RP0106). Only on for_each steps (RP0114).",
               "type": "string",
               "pattern": "^[A-Za-z_][A-Za-z0-9_-]*(?![\\s\\S])",
               "patternErrorMessage": "A name starts with a letter or `_` and contains letters, digits, `_` and `-`.",
@@ -818,6 +947,7 @@ public enum PlanSchema {
                   "inputs",
                   "steps",
                   "env",
+                  "vars",
                   "response"
                 ]
               },

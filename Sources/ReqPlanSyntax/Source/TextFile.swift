@@ -17,17 +17,22 @@ public enum TextFile {
     }
 
     /// Reads the file at `path`, refusing more than `limit` bytes without reading them all.
-    /// - Parameter what: what the file is, for the too-large message (`plan`, `inputs file`).
-    public static func read(atPath path: String, limit: Int, what: String) -> Result<String, Failure> {
+    /// - Parameters:
+    ///   - what: what the file is, for the too-large message (`plan`, `inputs file`).
+    ///   - shown: how messages name the file (default: `path`).
+    public static func read(atPath path: String, limit: Int, what: String, shownAs shown: String? = nil)
+        -> Result<String, Failure>
+    {
+        let name = shown ?? path
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            return .failure(Failure(text: "cannot read `\(path)`: no such file"))
+            return .failure(Failure(text: "cannot read `\(name)`: no such file"))
         }
-        if isDirectory.boolValue { return .failure(Failure(text: "cannot read `\(path)`: it is a directory")) }
+        if isDirectory.boolValue { return .failure(Failure(text: "cannot read `\(name)`: it is a directory")) }
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             let reason = errno == EACCES ? "permission denied" : String(cString: strerror(errno))
-            return .failure(Failure(text: "cannot read `\(path)`: \(reason)"))
+            return .failure(Failure(text: "cannot read `\(name)`: \(reason)"))
         }
         defer { close(descriptor) }
         // Read one byte past the limit, so a huge file is refused without reading it all. A pipe
@@ -40,7 +45,7 @@ public enum TextFile {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                return .failure(Failure(text: "cannot read `\(path)`: \(String(cString: strerror(errno)))"))
+                return .failure(Failure(text: "cannot read `\(name)`: \(String(cString: strerror(errno)))"))
             }
             bytes.append(contentsOf: chunk[..<count])
         }
@@ -49,7 +54,7 @@ public enum TextFile {
             return .failure(Failure(text: "\(what) is larger than the limit of \(limit) bytes", isTooLarge: true))
         }
         guard let text = String(data: data, encoding: .utf8) else {
-            return .failure(Failure(text: "cannot read `\(path)`: the file is not UTF-8 text"))
+            return .failure(Failure(text: "cannot read `\(name)`: the file is not UTF-8 text"))
         }
         return .success(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
     }

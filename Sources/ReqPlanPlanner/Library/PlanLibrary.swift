@@ -1,0 +1,276 @@
+import Foundation
+import ReqPlanSyntax
+import Synchronization
+
+/// A plan file after the static pipeline, its sub-plans included: what `validate` reports of it.
+public struct CheckedPlan: Sendable {
+    /// The path shown in diagnostics.
+    public let path: String
+    /// The file, absolute with symbolic links resolved; `nil` for plan text not read from a file.
+    public let file: String?
+    /// Its text, when it could be read.
+    public let source: SourceFile?
+    /// Its AST, when it is a plan.
+    public let plan: Plan?
+    /// Its graph, sub-plans nested, when neither it nor any file it includes has errors.
+    public let graph: PlanGraph?
+    /// Every diagnostic of the file and of the files it includes; those of an included file carry an
+    /// `included from FILE:LINE:COL` note for each inclusion between it and this file, innermost first.
+    public let diagnostics: [Diagnostic]
+    /// The text of this file and of every file it includes, for excerpts.
+    public let sources: [SourceFile]
+    /// The display paths of the files it includes, directly or not, each once.
+    public let includedFiles: [String]
+    /// Whether a cycle between files was met below it: the result then depends on where the walk entered
+    /// the cycle, and is not kept in the cache.
+    let involvesCycle: Bool
+}
+
+/// Reads and checks plan files for the static pipeline, each file **once** however many plans include it:
+/// results are kept by file (absolute path with symbolic links resolved), for one boundary and one set of
+/// limits. One library serves one `validate` (or `run`) invocation, however many files it is given, so a
+/// suite of plans sharing a sub-plan reads that sub-plan once. Safe to use from several threads (two
+/// threads may check the same file at the same moment; both get the same result).
+///
+/// Checking a file reads it, parses it, checks the files it names literally (`body_file`, multipart
+/// `file`, sub-plans: they exist and stay inside the boundary), checks its sub-plans first (recursively,
+/// reporting a cycle between files with the chain of files), then plans it with its sub-plans nested.
+public final class PlanLibrary: Sendable {
+    private struct Key: Hashable {
+        var file: String
+        var boundary: FileBoundary
+        var limits: ParseLimits
+    }
+
+    private let cache = Mutex<[Key: CheckedPlan]>([:])
+    private let reads = Atomic<Int>(0)
+
+    /// An empty library.
+    public init() {}
+
+    /// How many files have been read (and parsed) so far: one per file, however many plans include it.
+    public var filesRead: Int { reads.load(ordering: .relaxed) }
+
+    /// Checks the plan file at `path`.
+    /// - Parameters:
+    ///   - path: the file to read.
+    ///   - displayPath: how diagnostics name it (default: `path`); included files are named relative to it.
+    ///   - limits: size and alias-expansion limits, for it and every file it includes.
+    ///   - boundary: where the files it names may be; default: its folder.
+    public func check(
+        fileAt path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits(),
+        boundary: FileBoundary? = nil
+    ) -> CheckedPlan {
+        let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
+        return check(
+            file: file, display: displayPath ?? path, limits: limits,
+            boundary: boundary ?? FileBoundary(planFile: file), chain: [])
+    }
+
+    /// Checks plan text that was not read from a file (tests, editors): sub-plans are read relative to the
+    /// folder of `source.path`; the other files it names (`body_file`, multipart `file`) are not checked.
+    public func check(_ source: SourceFile, limits: ParseLimits = ParseLimits(), boundary: FileBoundary? = nil)
+        -> CheckedPlan
+    {
+        let folder = URL(fileURLWithPath: source.path).deletingLastPathComponent()
+        let context = Context(
+            file: nil, display: source.path, folder: folder.standardizedFileURL,
+            limits: limits, boundary: boundary ?? FileBoundary(root: folder), chain: [],
+            checksFiles: false)
+        return assemble(PlanParser.parse(source, limits: limits), context)
+    }
+
+    // MARK: Checking
+
+    /// What checking one file needs to know about where it is.
+    private struct Context {
+        var file: String?
+        var display: String
+        var folder: URL
+        var limits: ParseLimits
+        var boundary: FileBoundary
+        /// The files being checked above this one, outermost first: (file, display path).
+        var chain: [(file: String, display: String)]
+        /// Whether to check the files it names literally (only for a file on disk).
+        var checksFiles: Bool
+    }
+
+    private func check(
+        file: String, display: String, limits: ParseLimits, boundary: FileBoundary,
+        chain: [(file: String, display: String)]
+    ) -> CheckedPlan {
+        let key = Key(file: file, boundary: boundary, limits: limits)
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        reads.add(1, ordering: .relaxed)
+        let context = Context(
+            file: file, display: display,
+            folder: URL(fileURLWithPath: file).deletingLastPathComponent(), limits: limits,
+            boundary: boundary, chain: chain, checksFiles: true)
+        let checked = assemble(PlanParser.parseFile(atPath: file, displayPath: display, limits: limits), context)
+        if !checked.involvesCycle {
+            cache.withLock { cache in
+                if cache[key] == nil { cache[key] = checked }
+            }
+        }
+        return checked
+    }
+
+    private func assemble(_ parsed: ParseResult, _ context: Context) -> CheckedPlan {
+        var diagnostics = parsed.diagnostics
+        guard let plan = parsed.plan else {
+            return CheckedPlan(
+                path: context.display, file: context.file, source: parsed.source, plan: nil, graph: nil,
+                diagnostics: diagnostics, sources: parsed.source.map { [$0] } ?? [], includedFiles: [],
+                involvesCycle: false)
+        }
+        let steps = plan.allSteps
+        if context.checksFiles { diagnostics += literalFileDiagnostics(steps, context) }
+
+        var subPlans: [String: IncludedPlan] = [:]
+        var sources = [plan.source]
+        var included: [String] = []
+        var attached: Set<String> = []
+        var involvesCycle = false
+        for step in steps {
+            guard let call = step.subPlan else { continue }
+            switch subPlanFile(call, context) {
+            case .failure(let diagnostic):
+                diagnostics.append(diagnostic)
+            case .success(let file):
+                if let start = context.chain.firstIndex(where: { $0.file == file })
+                    ?? (file == context.file ? context.chain.count : nil)
+                {
+                    diagnostics.append(cycleDiagnostic(call, startingAt: start, context))
+                    involvesCycle = true
+                    continue
+                }
+                let display = FileBoundary.displayPath(of: call.file.value, includedFrom: context.display)
+                let sub = check(
+                    file: file, display: display, limits: context.limits, boundary: context.boundary,
+                    chain: context.chain + [(context.file ?? context.display, context.display)])
+                involvesCycle = involvesCycle || sub.involvesCycle
+                subPlans[step.id.value] = IncludedPlan(plan: sub.plan, graph: sub.graph)
+                // A file included twice reports its problems once, from its first inclusion.
+                guard attached.insert(file).inserted else { continue }
+                for var diagnostic in sub.diagnostics {
+                    diagnostic.notes.append(.includedFrom(context.display, at: call.file.range))
+                    diagnostics.append(diagnostic)
+                }
+                for source in sub.sources where !sources.contains(where: { $0.path == source.path }) {
+                    sources.append(source)
+                }
+                for path in [sub.path] + sub.includedFiles where !included.contains(path) { included.append(path) }
+            }
+        }
+
+        let planned = Planner.plan(plan, file: context.file, subPlans: subPlans)
+        diagnostics += planned.diagnostics
+        let hasErrors = diagnostics.contains { $0.severity == .error }
+        return CheckedPlan(
+            path: context.display, file: context.file, source: parsed.source, plan: plan,
+            graph: hasErrors ? nil : planned.graph, diagnostics: diagnostics, sources: sources,
+            includedFiles: included, involvesCycle: involvesCycle)
+    }
+
+    // MARK: Sub-plan files
+
+    /// The file a `plan` step names, resolved; or why it cannot be read.
+    private func subPlanFile(_ call: SubPlanCall, _ context: Context) -> Result<String, Diagnostic> {
+        let resolved = FileBoundary.resolve(call.file.value, relativeTo: context.folder)
+        if let problem = problem(
+            with: resolved, written: call.file, what: "sub-plan file `\(call.file.value)`", context)
+        {
+            return .failure(problem)
+        }
+        return .success(resolved.path)
+    }
+
+    private func cycleDiagnostic(_ call: SubPlanCall, startingAt start: Int, _ context: Context) -> Diagnostic {
+        let files = context.chain[start...].map(\.display) + [context.display]
+        let message: String
+        if files.count == 1 {
+            message = "plan file `\(context.display)` includes itself"
+        } else {
+            message = "cycle between plan files: " + (files + [files[0]]).map { "`\($0)`" }.joined(separator: " → ")
+        }
+        var diagnostic = Diagnostic.error(
+            .fileCycle, message, at: call.file.range,
+            hint:
+                "a plan cannot run itself, directly or through the plans it runs; "
+                + "move what they share into a third file"
+        )
+        diagnostic.file = context.display
+        return diagnostic
+    }
+
+    // MARK: Literal files
+
+    /// RP0601/RP0602 for each file a request names with a literal path (`body_file`, multipart `file`).
+    private func literalFileDiagnostics(_ steps: [Step], _ context: Context) -> [Diagnostic] {
+        var diagnostics: [Diagnostic] = []
+        for step in steps {
+            guard let request = step.request else { continue }
+            var paths: [(template: Template, what: (String) -> String)] = []
+            switch request.body {
+            case .file(let template)?:
+                paths.append((template, { "`body_file` `\($0)`" }))
+            case .multipart(let parts)?:
+                for part in parts {
+                    if case .file(let template) = part.content {
+                        paths.append((template, { "file `\($0)` of multipart part `\(part.name.value)`" }))
+                    }
+                }
+            default:
+                break
+            }
+            for (template, what) in paths {
+                guard let text = template.literalText, !text.contains("${{"), !text.isEmpty else { continue }
+                let resolved = FileBoundary.resolve(text, relativeTo: context.folder)
+                if let problem = problem(
+                    with: resolved, written: Located(text, at: template.range),
+                    what: what(text), context)
+                {
+                    diagnostics.append(problem)
+                }
+            }
+        }
+        return diagnostics
+    }
+
+    /// Why a file a plan names cannot be used: outside the boundary, missing, or a folder. `what` names it
+    /// (``sub-plan file `x` ``).
+    private func problem(with resolved: URL, written: Located<String>, what: String, _ context: Context) -> Diagnostic?
+    {
+        var diagnostic: Diagnostic
+        var isDirectory: ObjCBool = false
+        if !context.boundary.permits(resolved) {
+            diagnostic = .error(
+                .fileOutsideFolder, "\(what) is outside the plan's folder", at: written.range,
+                hint: "a plan reads files in its own folder and below it; pass --allow-files-outside to read others")
+        } else if !FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory) {
+            diagnostic = .error(
+                .fileNotFound, "\(what) does not exist", at: written.range,
+                hint: Self.closestFile(to: written.value, near: resolved))
+        } else if isDirectory.boolValue {
+            diagnostic = .error(.fileNotFound, "\(what) is a folder, not a file", at: written.range)
+        } else if !FileManager.default.isReadableFile(atPath: resolved.path) {
+            diagnostic = .error(
+                .fileNotFound, "\(what) cannot be read: permission denied",
+                at: written.range)
+        } else {
+            return nil
+        }
+        diagnostic.file = context.display
+        return diagnostic
+    }
+
+    /// "did you mean `shared/login.yaml`?" when a file of the same folder has a close name.
+    private static func closestFile(to written: String, near resolved: URL) -> String? {
+        let folder = resolved.deletingLastPathComponent()
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return nil }
+        let wanted = resolved.lastPathComponent
+        guard let name = Suggestion.closest(to: wanted, in: names.sorted()) else { return nil }
+        let prefix = written.hasSuffix(wanted) ? String(written.dropLast(wanted.count)) : ""
+        return "did you mean `\(prefix + name)`?"
+    }
+}
