@@ -273,6 +273,9 @@ private struct CookieSettingTransport: Transport {
         (#"${{ xpath('<a><b>1</b><b>2</b></a>', '//b') }}"#, .list([.string("1"), .string("2")])),
         (#"${{ xpath('<a><b>1</b><b>2</b></a>', 'sum(//b)') }}"#, .int(3)),
         (#"${{ xpath(null, '//b') }}"#, .null),
+        // An absent field reads as null, whose length is 0 (grammar.md §10.9).
+        (#"${{ length(null) }}"#, .int(0)),
+        (#"${{ length(from_json('{"a":1}').items) }}"#, .int(0)),
     ])
     func evaluatesMatchAndXPath(expression: String, expected: Value) throws {
         #expect(try evaluate("'\(expression.replacingOccurrences(of: "'", with: "''"))'") == expected)
@@ -285,6 +288,7 @@ private struct CookieSettingTransport: Transport {
             "`xpath` cannot read its text as XML: expected `<` starting the root element at line 1, column 1"
         ),
         (#"${{ match('a', from_json('1')) }}"#, "`match` takes a regular expression as a string, found a number"),
+        (#"${{ length(from_json('1')) }}"#, "`length` takes a string, a list or an object, found a number"),
         (#"${{ match('a', from_json('"("')) }}"#, "invalid regular expression `(`: expected ')'"),
         (
             #"${{ xpath('<a/>', from_json('"//"')) }}"#,

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Why a pattern is not a regular expression.
 public struct RegularExpressionError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -11,10 +12,22 @@ public struct RegularExpressionError: Error, Sendable, Hashable, CustomStringCon
 /// The language's regular expressions (`matches`, `match()`): ICU syntax, through Foundation's
 /// `NSRegularExpression`.
 public enum RegularExpression {
-    /// Compiles `pattern`.
+    /// Patterns compiled so far: a plan's patterns are literals, evaluated once per response (a `match()`
+    /// in a for_each of 2,000 items compiles once). Bounded: emptied when it reaches `cacheLimit`.
+    private static let cache = Mutex<[String: NSRegularExpression]>([:])
+    private static let cacheLimit = 256
+
+    /// Compiles `pattern` (or finds it compiled already).
     /// - Throws: `RegularExpressionError` with the reason it is not a regular expression.
     public static func compile(_ pattern: String) throws(RegularExpressionError) -> NSRegularExpression {
-        if let regex = try? NSRegularExpression(pattern: pattern) { return regex }
+        if let regex = cache.withLock({ $0[pattern] }) { return regex }
+        if let regex = try? NSRegularExpression(pattern: pattern) {
+            cache.withLock { cache in
+                if cache.count >= cacheLimit { cache.removeAll(keepingCapacity: true) }
+                cache[pattern] = regex
+            }
+            return regex
+        }
         // On Linux, NSRegularExpression's error gives no reason (ICU's status is not kept), so the reason
         // comes from the standard library's parser, whose syntax is ICU's for what plans use (groups,
         // classes, quantifiers, escapes).
