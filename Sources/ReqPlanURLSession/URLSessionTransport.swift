@@ -118,6 +118,10 @@ public struct URLSessionTransport: Transport {
         guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(),
             scheme == "http" || scheme == "https", url.host?.isEmpty == false
         else { throw .invalidURL(request.host) }
+        if request.method == .GET, request.body?.isEmpty == false {
+            // FoundationNetworking refuses it ("GET method must not have a body").
+            throw TransportError(.other, "a GET request with a body cannot be sent over URLSession")
+        }
         var outgoing = URLRequest(url: url)
         outgoing.httpMethod = request.method.rawValue
         outgoing.httpShouldHandleCookies = false
@@ -203,8 +207,27 @@ final class Exchange: @unchecked Sendable {
         case .serverCertificateNotYetValid, .serverCertificateHasBadDate, .secureConnectionFailed,
             .clientCertificateRejected, .clientCertificateRequired:
             return .tls(host, .unknown)
+        case .unknown: return libcurlFailure(error.localizedDescription)
         default: return .failed(host, error.localizedDescription)
         }
+    }
+
+    /// A failure FoundationNetworking passes on from libcurl without a code of its own (`URLError.unknown`,
+    /// libcurl's message as its description), told apart by libcurl's words.
+    private func libcurlFailure(_ message: String) -> TransportError {
+        if message.hasPrefix("SSL certificate problem") {
+            return .tls(host, message.contains("expired") || message.contains("not yet valid") ? .unknown : .untrusted)
+        }
+        if message.hasPrefix("SSL") || message.contains("TLS") { return .tls(host, .unknown) }
+        // CURLE_BAD_CONTENT_ENCODING
+        if message.contains("content unencoding") {
+            return TransportError(.other, "the response body from \(host) could not be decompressed")
+        }
+        // CURLE_PARTIAL_FILE, CURLE_RECV_ERROR
+        if message.hasPrefix("transfer closed") || message.contains("Connection reset") {
+            return response == nil ? .reset(host) : .closedEarly(host)
+        }
+        return .failed(host, message)
     }
 
     /// The response's headers. `HTTPURLResponse` keeps one value per name, repeated headers joined by

@@ -120,11 +120,12 @@ import Glibc
         #expect([SIGINT, SIGTERM].map(Self.action) == before)
     }
 
-    /// The disposition of `signal` in this process, as bytes (handler, mask, flags).
+    /// The disposition of `signal` in this process: its handler (`SIG_DFL`, `SIG_IGN` or a function) and
+    /// flags, as bytes.
     static func action(_ signal: Int32) -> [UInt8] {
         var action = sigaction()
         sigaction(signal, nil, &action)
-        return withUnsafeBytes(of: &action) { Array($0) }
+        return withUnsafeBytes(of: action.__sigaction_handler) { Array($0) } + withUnsafeBytes(of: action.sa_flags) { Array($0) }
     }
 
     @Test func theURLSessionTransportRunsTheSamePlanAlike() async throws {
@@ -156,7 +157,7 @@ import Glibc
                 Issue.record("\(inputs) accepted")
             } catch {
                 #expect(error == .invalidInputs)
-                #expect(!error.description.contains("--"), "\(error.description)")
+                #expect(error.description.firstMatch(of: /--[a-z]/) == nil, "\(error.description)")
             }
         }
     }
@@ -173,7 +174,11 @@ import Glibc
     }
 
     @Test func aMissingOutputOrOneOfAnotherTypeIsAnErrorOfItsKind() async throws {
-        let plan = try RequestPlan(yaml: "reqplan: 1\nsteps: {}\noutputs: { n: '${{ 1 + 1 }}' }\n")
+        let plan = try RequestPlan(yaml: """
+            reqplan: 1
+            steps: { a: { if: false, request: { url: "http://127.0.0.1:1" } } }
+            outputs: { n: "${{ length('ab') }}" }
+            """)
         let outcome = try await plan.run()
         #expect(try outcome.output("n", as: Int.self) == 2)
         #expect(throws: ReqPlanError.outputMissing) { try outcome.output("m", as: Int.self) }

@@ -27,6 +27,11 @@ import Testing
 /// - **Not resending a non-idempotent request**: libcurl resends a request whose reused connection closed
 ///   before any of the response came, POST included.
 /// - **A response that is not HTTP**: libcurl reads it as HTTP/0.9 rather than failing.
+/// - **A GET with a body**: FoundationNetworking refuses it; the transport fails it before sending, with a
+///   message saying so (`bodiesAreFramedByTheirLengthWhateverTheMethod` sends a body on DELETE only).
+///
+/// One difference is not tested against: URLSession adds `Content-Type: application/x-www-form-urlencoded`
+/// to a request with a body and no `Content-Type`.
 struct Wire: Sendable, Hashable, CustomTestStringConvertible {
     enum Scheme: String, Sendable {
         case http, https

@@ -225,8 +225,8 @@ import Testing
                 try Echo(try await wire.send(PreparedRequest(method: method, url: base + "/echo", headers: headers,
                                                              body: body.map { Array($0.utf8) })).get())
             }
-            // A body on GET and DELETE is sent, with its length.
-            for method in [HTTPMethodName.GET, .DELETE] {
+            // A body on GET and DELETE is sent, with its length (URLSession refuses a GET with a body: see `Wire`).
+            for method in wire.urlSession ? [HTTPMethodName.DELETE] : [.GET, .DELETE] {
                 let sent = try await echo(method, body: "hello")
                 #expect(sent.body == "hello" && sent.header("content-length") == ["5"], "\(method)")
             }
