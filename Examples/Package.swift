@@ -2,7 +2,8 @@
 import PackageDescription
 
 // A program that embeds reqplan through the `ReqPlan` library, depending on this repository by path.
-// Run it from the repository: `swift run --package-path Examples embed-plan`.
+// Run it from the repository: `swift run --package-path Examples --scratch-path .build embed-plan`
+// (the scratch path shares the repository's build, so the dependencies are not built twice).
 let package = Package(
     name: "reqplan-examples",
     platforms: [.macOS(.v15)],
