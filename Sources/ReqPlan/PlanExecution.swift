@@ -75,7 +75,9 @@ extension RequestPlan {
 /// Cancellation is Swift's: cancelling the task that awaits `start()` cancels the run, which ends with the
 /// steps that were running and those not started `cancelled`, and returns what it gathered.
 public final class PlanExecution: Sendable {
-    /// The run's progress, in the order the executor reports it; it ends when the run ends.
+    /// The run's progress, in the order the executor reports it; it ends when the run ends (or when the
+    /// execution is released without having started). A reader that falls behind by more than
+    /// `RunOptions.eventBufferSize` events loses the oldest.
     public let events: AsyncStream<ProgressEvent>
     private let continuation: AsyncStream<ProgressEvent>.Continuation
     private let prepared: PlanRun.Prepared
@@ -89,6 +91,10 @@ public final class PlanExecution: Sendable {
         self.prepared = prepared
         self.plan = plan
         self.options = options
+    }
+
+    deinit {
+        continuation.finish()
     }
 
     /// Runs the plan to its end, in the calling task, over the options' transport.
