@@ -10,6 +10,10 @@ let package = Package(
         .library(name: "ReqPlanPlanner", targets: ["ReqPlanPlanner"]),
         .library(name: "ReqPlanRuntime", targets: ["ReqPlanRuntime"]),
         .library(name: "ReqPlanReports", targets: ["ReqPlanReports"]),
+        // The library for embedders: one import to load, validate and run a plan.
+        .library(name: "ReqPlan", targets: ["ReqPlan"]),
+        // The demo API, for `Examples/` and programs that try reqplan out against it.
+        .library(name: "ReqPlanDemoAPI", targets: ["ReqPlanDemoAPI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
@@ -54,6 +58,18 @@ let package = Package(
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        // A transport over Foundation's URLSession (FoundationNetworking, libcurl, on Linux), for embedders;
+        // the command line does not link it.
+        .target(
+            name: "ReqPlanURLSession",
+            dependencies: ["ReqPlanRuntime", "ReqPlanSyntax"]
+        ),
+        // The library façade (`import ReqPlan`): load, validate and run a plan with typed inputs and
+        // outputs, progress events and task cancellation, over the NIO or the URLSession transport.
+        .target(
+            name: "ReqPlan",
+            dependencies: ["ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanRuntime", "ReqPlanURLSession"]
         ),
         // Machine-readable run reports: JSON, JUnit XML, Chrome trace events (`reqplan run --report`).
         .target(
@@ -111,12 +127,17 @@ let package = Package(
             name: "ReqPlanRuntimeTests",
             dependencies: [
                 "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport",
+                "ReqPlanURLSession",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
+        ),
+        .testTarget(
+            name: "ReqPlanLibraryTests",
+            dependencies: ["ReqPlan", "ReqPlanDemoAPI"]
         ),
         .testTarget(
             name: "ReqPlanReportsTests",

@@ -3,8 +3,10 @@ import ReqPlanPlanner
 import ReqPlanSyntax
 import Yams
 
-/// The whole of `reqplan run` as a library call: validate, resolve inputs, execute
-/// with an interrupt handler, so the command-line target only parses and prints.
+/// The whole of `reqplan run` as a library call: validate, resolve inputs, execute, so the
+/// command-line target only parses and prints. Nothing here touches the process: the CLI turns
+/// SIGINT and SIGTERM into cancellation (`RunSupervisor`) and trims freed memory itself; embedders
+/// use the `ReqPlan` library, which runs plans on the same executor.
 public enum PlanRun {
     /// A plan ready to run.
     public struct Prepared: Sendable {
@@ -55,17 +57,18 @@ public enum PlanRun {
             case .failure(let diagnostic): return .failure(Failure(diagnostics: [diagnostic], sources: sources))
             }
         }
-        FreedMemory.release()
         return resolveInputs(of: report, overrides: pairs, file: fileValues, environment: environment,
-                             ignoreUndeclared: ignoreUndeclared)
+                             ignoreUndeclared: ignoreUndeclared, naming: .commandLine)
     }
 
     /// Resolves the inputs of a validated plan.
-    /// - Parameter ignoreUndeclared: drop the `--input`s and inputs-file values the plan does not
-    ///   declare (`demo`, and each plan of a suite).
+    /// - Parameters:
+    ///   - ignoreUndeclared: drop the `--input`s and inputs-file values the plan does not
+    ///     declare (`demo`, and each plan of a suite).
+    ///   - naming: how messages name the inputs given (`--input`, or plain names for a library caller).
     public static func resolveInputs(
         of report: ValidationReport, overrides: [(name: String, value: String)], file: [String: Value],
-        environment: [String: String], ignoreUndeclared: Bool = false
+        environment: [String: String], ignoreUndeclared: Bool = false, naming: InputResolver.Naming = .library
     ) -> Result<Prepared, Failure> {
         guard report.errorCount == 0, let graph = report.graph else { return .failure(Failure(invalid: report)) }
         var pairs = overrides
@@ -75,7 +78,9 @@ public enum PlanRun {
             pairs.removeAll { !declared.contains($0.name) }
             fileValues = fileValues.filter { declared.contains($0.key) }
         }
-        switch InputResolver.resolve(plan: graph.plan, overrides: pairs, file: fileValues, environment: environment) {
+        switch InputResolver.resolve(plan: graph.plan, overrides: pairs, file: fileValues, environment: environment,
+                                     naming: naming)
+        {
         case .failure(let errors): return .failure(Failure(diagnostics: errors.diagnostics, sources: report.sources))
         case .success(var inputs):
             switch InputResolver.resolveSubPlanEnvironment(of: graph, environment: environment) {
@@ -127,11 +132,14 @@ public enum PlanRun {
         }
     }
 
-    /// Runs a prepared plan over the HTTP transport (`HTTPClientTransport`). SIGINT and SIGTERM
-    /// cancel the run; the results gathered so far are still returned (with `interrupted` set).
+    /// Runs a prepared plan over the HTTP transport (`HTTPClientTransport`). Cancelling the calling
+    /// task, or the supervisor, cancels the run; the results gathered so far are still returned (with
+    /// `interrupted` set).
+    /// - Parameter supervisor: what the run goes on under (the CLI's cancels it on SIGINT and SIGTERM).
     public static func execute(
         _ prepared: Prepared, configuration: RunConfiguration, transport: HTTPClientTransport.Configuration,
-        observer: any ExecutionObserver = NoObserver(), progress: LiveProgress? = nil
+        observer: any ExecutionObserver = NoObserver(), progress: LiveProgress? = nil,
+        supervisor: any RunSupervisor = UnsupervisedRun()
     ) async throws -> RunResult {
         try await HTTPClientTransport.with(transport) { client in
             let executor = Executor(graph: prepared.graph, transport: client, inputs: prepared.inputs,
@@ -140,17 +148,17 @@ public enum PlanRun {
             // The display is redrawn ten times a second while the run goes on.
             var redraw: (@Sendable () -> Void)?
             if let progress { redraw = { progress.redraw() } }
-            return await refreshing(every: .milliseconds(100), redraw) { await executor.run() }
+            return await refreshing(every: .milliseconds(100), redraw, supervisor: supervisor) { await executor.run() }
         }
     }
 
-    /// Runs `body`, cancelled by SIGINT and SIGTERM; meanwhile calls `refresh` every `interval`, and
-    /// once after. The timer only refreshes what people see (a progress display): the executor itself
-    /// never polls.
+    /// Runs `body` under `supervisor`; meanwhile calls `refresh` every `interval`, and once after. The
+    /// timer only refreshes what people see (a progress display): the executor itself never polls.
     static func refreshing<Value: Sendable>(
-        every interval: Duration, _ refresh: (@Sendable () -> Void)?, _ body: @escaping @Sendable () async -> Value
+        every interval: Duration, _ refresh: (@Sendable () -> Void)?, supervisor: any RunSupervisor,
+        _ body: @escaping @Sendable () async -> Value
     ) async -> Value {
-        guard let refresh else { return await InterruptSignals.cancellingOnSignal(body) }
+        guard let refresh else { return await supervisor.supervise(body) }
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 while !Task.isCancelled {
@@ -158,7 +166,7 @@ public enum PlanRun {
                     try? await Task.sleep(for: interval)
                 }
             }
-            let value = await InterruptSignals.cancellingOnSignal(body)
+            let value = await supervisor.supervise(body)
             group.cancelAll()
             await group.waitForAll()
             refresh()

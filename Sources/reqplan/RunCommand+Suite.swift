@@ -33,6 +33,8 @@ extension RunCommand {
         case .success(let value):
             prepared = value
         }
+        // The plans' YAML trees are freed: give their pages back before the run allocates elsewhere.
+        FreedMemory.release()
         let secrets = SecretStore()
         let transportConfiguration = try transport(
             planConcurrency: prepared.map { $0.graph.plan.concurrency?.value }, secrets: secrets)
@@ -65,7 +67,8 @@ extension RunCommand {
         let result = try await SuiteRun.execute(
             prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, transport: transportConfiguration,
             configuration: { command.runConfiguration(for: $0, secrets: secrets, logger: logger) }, observer: observer,
-            started: { live?.started($0) }, finished: { live?.finished($0, result: $1.result) }, refresh: refresh)
+            started: { live?.started($0) }, finished: { live?.finished($0, result: $1.result) }, refresh: refresh,
+            supervisor: SignalSupervisor())
 
         let report = SuiteReport(
             runs: result.outcomes.map { outcome in

@@ -179,6 +179,8 @@ struct RunCommand: AsyncParsableCommand {
         case .success(let value):
             prepared = value
         }
+        // The plan's YAML tree is freed: give its pages back before the run allocates elsewhere.
+        FreedMemory.release()
         let secrets = SecretStore()
         let transportConfiguration = try transport(planConcurrency: [prepared.graph.plan.concurrency?.value],
                                                    secrets: secrets)
@@ -195,7 +197,7 @@ struct RunCommand: AsyncParsableCommand {
             : NoObserver()
         let result = try await PlanRun.execute(
             prepared, configuration: configuration, transport: transportConfiguration, observer: verboseLog,
-            progress: live)
+            progress: live, supervisor: SignalSupervisor())
         switch output {
         case .json:
             write(result.outputsJSON(redactedBy: redactor) + "\n")

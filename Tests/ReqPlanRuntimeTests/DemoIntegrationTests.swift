@@ -12,14 +12,24 @@ func runAgainstDemo(
     planDirectory: URL = URL(fileURLWithPath: NSTemporaryDirectory()), backoffScale: Double = 0.05,
     observer: any ExecutionObserver = NoObserver()
 ) async throws -> RunResult {
+    try await HTTPClientTransport.with(transport) { client in
+        try await runPlan(yaml, baseURL: baseURL, over: client, planDirectory: planDirectory,
+                          backoffScale: backoffScale, observer: observer)
+    }
+}
+
+/// Runs a plan over `transport` (`BASE_URL` in the plan is replaced by `baseURL`).
+func runPlan(
+    _ yaml: String, baseURL: String, over transport: any Transport,
+    planDirectory: URL = URL(fileURLWithPath: NSTemporaryDirectory()), backoffScale: Double = 0.05,
+    observer: any ExecutionObserver = NoObserver()
+) async throws -> RunResult {
     let graph = try makeGraph(yaml.replacingOccurrences(of: "BASE_URL", with: baseURL))
     var configuration = RunConfiguration(files: FileAccess(planDirectory: planDirectory))
     configuration.backoffScale = backoffScale
-    return try await HTTPClientTransport.with(transport) { client in
-        let executor = Executor(graph: graph, transport: client, inputs: RunInputs(values: [:], environment: [:]),
-                                configuration: configuration, observer: observer)
-        return await executor.run()
-    }
+    let executor = Executor(graph: graph, transport: transport, inputs: RunInputs(values: [:], environment: [:]),
+                            configuration: configuration, observer: observer)
+    return await executor.run()
 }
 
 /// The start of a plan against the demo API (`BASE_URL` is replaced by its address).

@@ -4,14 +4,34 @@ import NIOPosix
 import NIOSSL
 import ReqPlanDemoAPI
 import ReqPlanSyntax
+import ReqPlanURLSession
 import Testing
 
 @testable import ReqPlanRuntime
 
 /// The ways a request can go on the wire, which must behave alike: reqplan's own client over `http://`
 /// (HTTP/1.1) and `https://` (HTTP/2 with the demo API, through ALPN; and HTTP/1.1 over TLS when HTTP/2
-/// is not offered), and AsyncHTTPClient, the library path, over both schemes. Every transport behaviour
-/// test takes one as its argument.
+/// is not offered), AsyncHTTPClient, the library path, over both schemes, and `URLSessionTransport`
+/// (FoundationNetworking, over libcurl, on Linux) over `http://`. Every transport behaviour test takes one
+/// as its argument.
+///
+/// URLSession sits out only what FoundationNetworking cannot do (`Wire.withoutURLSession`); each test that
+/// leaves it out says which of these it needs:
+/// - **Trusting a certificate, or not verifying** (`https://` against the demo API): FoundationNetworking
+///   verifies against the system's trust store only; it has no per-session trust roots and no way to turn
+///   verification off (libcurl's CA file is read from `URLSessionCertificateAuthorityInfoFile` on Android
+///   only). Over `https://` it is tested that an untrusted certificate fails as `tls`.
+/// - **A connect timeout**: URLSession has none of its own (`timeoutIntervalForRequest` is an idle timeout),
+///   so a silent host fails at the attempt's deadline, not at `connectTimeout`.
+/// - **An idle timeout for pooled connections**: libcurl keeps its connections as it sees fit.
+/// - **Not resending a non-idempotent request**: libcurl resends a request whose reused connection closed
+///   before any of the response came, POST included.
+/// - **A response that is not HTTP**: libcurl reads it as HTTP/0.9 rather than failing.
+/// - **A GET with a body**: FoundationNetworking refuses it; the transport fails it before sending, with a
+///   message saying so (`bodiesAreFramedByTheirLengthWhateverTheMethod` sends a body on DELETE only).
+///
+/// One difference is not tested against: URLSession adds `Content-Type: application/x-www-form-urlencoded`
+/// to a request with a body and no `Content-Type`.
 struct Wire: Sendable, Hashable, CustomTestStringConvertible {
     enum Scheme: String, Sendable {
         case http, https
@@ -21,19 +41,27 @@ struct Wire: Sendable, Hashable, CustomTestStringConvertible {
     var scheme: Scheme
     /// Over TLS, whether HTTP/2 is offered (the demo API takes it); false: HTTP/1.1 over TLS.
     var http2 = true
+    /// Whether requests go through `URLSessionTransport` instead of `client`.
+    var urlSession = false
 
     static let reqplanHTTP = Wire(client: .reqplan, scheme: .http)
     static let reqplanHTTPS = Wire(client: .reqplan, scheme: .https)
     static let reqplanHTTPSOverHTTP1 = Wire(client: .reqplan, scheme: .https, http2: false)
     static let libraryHTTP = Wire(client: .asyncHTTPClient, scheme: .http)
     static let libraryHTTPS = Wire(client: .asyncHTTPClient, scheme: .https)
+    static let urlSessionHTTP = Wire(client: .reqplan, scheme: .http, urlSession: true)
+    static let urlSessionHTTPS = Wire(client: .reqplan, scheme: .https, urlSession: true)
 
     /// Every client over every scheme, and reqplan's client over TLS with HTTP/1.1 (its own
     /// pipeline). AsyncHTTPClient's HTTP/1.1 over TLS is the library's own business.
-    static let allCases: [Wire] = [reqplanHTTP, reqplanHTTPS, reqplanHTTPSOverHTTP1, libraryHTTP, libraryHTTPS]
+    static let withoutURLSession: [Wire] = [reqplanHTTP, reqplanHTTPS, reqplanHTTPSOverHTTP1, libraryHTTP, libraryHTTPS]
+
+    /// Every way, URLSession over plain HTTP included.
+    static let allCases: [Wire] = withoutURLSession + [urlSessionHTTP]
 
     var testDescription: String {
-        "\(client.rawValue) \(scheme.rawValue)" + (scheme == .https ? (http2 ? " h2" : " http/1.1") : "")
+        if urlSession { return "urlsession \(scheme.rawValue)" }
+        return "\(client.rawValue) \(scheme.rawValue)" + (scheme == .https ? (http2 ? " h2" : " http/1.1") : "")
     }
 
     /// The protocol the demo API sees (`HTTP/1.1`, `HTTP/2`).
@@ -61,13 +89,41 @@ struct Wire: Sendable, Hashable, CustomTestStringConvertible {
     func send(_ request: PreparedRequest, configuration: HTTPClientTransport.Configuration? = nil,
               timeout: Duration? = nil) async throws -> Result<TransportResponse, TransportError>
     {
-        try await HTTPClientTransport.with(configuration ?? self.configuration()) { transport in
+        try await withTransport(configuration ?? self.configuration()) { transport in
             do throws(TransportError) {
                 return .success(try await transport.send(request, timeout: timeout))
             } catch {
                 return .failure(error)
             }
         }
+    }
+}
+
+extension Wire {
+    /// Runs `body` with this wire's transport made from `configuration`: the NIO transport, or
+    /// `URLSessionTransport` with the settings it shares (redirects, body limit, deadline, pool, cookies).
+    func withTransport<Result: Sendable>(
+        _ configuration: HTTPClientTransport.Configuration, _ body: (any Transport) async throws -> Result
+    ) async throws -> Result {
+        guard urlSession else { return try await HTTPClientTransport.with(configuration) { try await body($0) } }
+        var settings = URLSessionTransport.Configuration()
+        settings.followRedirects = configuration.followRedirects
+        settings.maxRedirects = configuration.maxRedirects
+        settings.maxBodySize = configuration.maxBodySize
+        settings.requestTimeout = configuration.requestTimeout
+        settings.connectionsPerHost = configuration.connectionsPerHost
+        settings.cookies = configuration.cookies
+        settings.secrets = configuration.secrets
+        return try await URLSessionTransport.with(settings) { try await body($0) }
+    }
+}
+
+/// Runs a plan against a server (`BASE_URL` in the plan is replaced by its address) over `wire`.
+func runAgainstDemo(
+    _ yaml: String, baseURL: String, wire: Wire, planDirectory: URL = URL(fileURLWithPath: NSTemporaryDirectory())
+) async throws -> RunResult {
+    try await wire.withTransport(wire.configuration()) { transport in
+        try await runPlan(yaml, baseURL: baseURL, over: transport, planDirectory: planDirectory)
     }
 }
 

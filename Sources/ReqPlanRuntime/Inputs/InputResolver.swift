@@ -10,16 +10,26 @@ public struct InputErrors: Error, Sendable {
 /// Gives every declared input its value for a run: `--input` over `--inputs-file`
 /// over the environment over the default. Every problem is a located diagnostic.
 public enum InputResolver {
+    /// How messages name the values given for inputs: the command line's options, or, for a program that
+    /// gives typed values (the `ReqPlan` library), the inputs' own names with no option in sight.
+    public enum Naming: Sendable {
+        /// `--input name=value` and `--inputs-file`.
+        case commandLine
+        /// Values given by name.
+        case library
+    }
+
     /// Resolves the inputs of `plan`.
     /// - Parameters:
     ///   - plan: the parsed plan.
     ///   - overrides: `--input name=value` pairs, in order (later wins).
-    ///   - file: values from `--inputs-file`, if given.
+    ///   - file: values from `--inputs-file` (or typed values a program gives), if any.
     ///   - environment: the process environment.
+    ///   - naming: how messages name the values given.
     /// - Returns: the run's inputs, or every problem found.
     public static func resolve(
         plan: Plan, overrides: [(name: String, value: String)], file: [String: Value] = [:],
-        environment: [String: String]
+        environment: [String: String], naming: Naming = .library
     ) -> Result<RunInputs, InputErrors> {
         var diagnostics = DiagnosticCollector(file: plan.source.path)
         let declared = Dictionary(plan.inputs.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
@@ -28,7 +38,10 @@ public enum InputResolver {
         var secrets: [String] = []
 
         for name in file.keys.sorted() where declared[name] == nil {
-            diagnostics.error(.invalidInput, "the inputs file sets `\(name)`, which the plan does not declare", at: nil,
+            let message = naming == .commandLine
+                ? "the inputs file sets `\(name)`, which the plan does not declare"
+                : "input `\(name)` is not declared by the plan"
+            diagnostics.error(.invalidInput, message, at: nil,
                               hint: Suggestion.didYouMean(name, in: declared.keys.sorted()))
         }
         for override in overrides where declared[override.name] == nil {
@@ -65,16 +78,16 @@ public enum InputResolver {
                 let state = environment[variable] == nil ? "is not set" : "is empty"
                 diagnostics.error(.missingInput, "input `\(name)` is required, but the environment variable `\(variable)` \(state)",
                                   at: input.name.range, notes: [.init("`required: true` is given here", at: input.required?.range)],
-                                  hint: "set `\(variable)`, or pass `--input \(name)=…`")
+                                  hint: "set `\(variable)`, or \(naming.give(name))")
                 continue
             }
             if value == nil, !required { value = input.defaultValue?.value }
             // An input read from the environment, or declared `required: false`, is optional: unset, it is null.
             if value == nil, !required, input.env != nil || input.required != nil { value = .null }
             guard let value else {
-                let source = input.env.map { "set the environment variable `\($0.value)` or pass" } ?? "pass"
+                let source = input.env.map { "set the environment variable `\($0.value)` or " } ?? ""
                 diagnostics.error(.missingInput, "input `\(name)` has no value", at: input.name.range,
-                                  hint: "\(source) `--input \(name)=…`")
+                                  hint: source + naming.give(name))
                 continue
             }
             if value != .null && value.type != type && !(type == .number && value.type == .number) {
@@ -159,6 +172,16 @@ public enum InputResolver {
         case .list: "give a JSON list (`'[\"a\",\"b\"]'`) or comma-separated values"
         case .object: "give a JSON object"
         default: "give a value"
+        }
+    }
+}
+
+extension InputResolver.Naming {
+    /// How a hint tells the user to give input `name` a value.
+    func give(_ name: String) -> String {
+        switch self {
+        case .commandLine: "pass `--input \(name)=…`"
+        case .library: "give the input `\(name)` a value"
         }
     }
 }

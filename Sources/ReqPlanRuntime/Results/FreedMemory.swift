@@ -3,6 +3,9 @@ import Glibc
 #endif
 
 /// Gives memory freed after planning back to the operating system.
+///
+/// A process-wide act, so the library never does it on its own: the command line (and the benchmark)
+/// call `release()` between planning and the run.
 public enum FreedMemory {
     /// Reading a plan builds a YAML node tree that is freed once the plan is planned; glibc keeps
     /// those pages, and the run then allocates on other threads (other malloc arenas), so a large

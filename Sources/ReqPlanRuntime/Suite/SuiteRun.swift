@@ -83,11 +83,11 @@ public enum SuiteRun {
                     .error, .invalidInput, "the inputs file sets `\(name)`, which no plan of the suite declares",
                     file: inputsFile, hint: Suggestion.didYouMean(name, in: declared.sorted())))
         }
-        FreedMemory.release()
         var plans: [PlanRun.Prepared] = []
         for report in reports {
             switch PlanRun.resolveInputs(
-                of: report, overrides: pairs, file: fileValues, environment: environment, ignoreUndeclared: true)
+                of: report, overrides: pairs, file: fileValues, environment: environment, ignoreUndeclared: true,
+                naming: .commandLine)
             {
             case .success(let prepared): plans.append(prepared)
             case .failure(let failure):
@@ -99,8 +99,9 @@ public enum SuiteRun {
         return .success(plans)
     }
 
-    /// Runs the plans, up to `jobs` at once, over one HTTP transport; SIGINT and SIGTERM cancel the
-    /// plans running and those not started (each still gets a result, every step `cancelled`).
+    /// Runs the plans, up to `jobs` at once, over one HTTP transport; cancelling the calling task, or the
+    /// supervisor, cancels the plans running and those not started (each still gets a result, every
+    /// step `cancelled`).
     /// - Parameters:
     ///   - configuration: the run settings of each plan (its files, concurrency, the suite's secrets).
     ///   - observer: what watches each plan's run (by its position).
@@ -108,19 +109,20 @@ public enum SuiteRun {
     ///   - finished: told when a plan ends, with its outcome.
     ///   - refresh: called ten times a second while the suite runs, and once at the end (to redraw a
     ///     progress display; the suite itself never polls).
+    ///   - supervisor: what the suite goes on under (the CLI's cancels it on SIGINT and SIGTERM).
     public static func execute(
         _ plans: [PlanRun.Prepared], jobs: Int, transport: HTTPClientTransport.Configuration,
         configuration: @escaping @Sendable (PlanRun.Prepared) -> RunConfiguration,
         observer: @escaping @Sendable (Int) -> any ExecutionObserver = { _ in NoObserver() },
         started: @escaping @Sendable (Int) -> Void = { _ in },
         finished: @escaping @Sendable (Int, Outcome) -> Void = { _, _ in },
-        refresh: (@Sendable () -> Void)? = nil
+        refresh: (@Sendable () -> Void)? = nil, supervisor: any RunSupervisor = UnsupervisedRun()
     ) async throws -> Result {
         let startedAt = Date()
         let clock = ContinuousClock()
         let start = clock.now
         let outcomes = try await HTTPClientTransport.with(transport) { client in
-            await PlanRun.refreshing(every: .milliseconds(100), refresh) {
+            await PlanRun.refreshing(every: .milliseconds(100), refresh, supervisor: supervisor) {
                 await withTaskGroup(of: (Int, Outcome).self) { group in
                     var outcomes: [Outcome?] = Array(repeating: nil, count: plans.count)
                     var next = 0

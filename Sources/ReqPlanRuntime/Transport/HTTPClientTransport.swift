@@ -113,27 +113,15 @@ public struct HTTPClientTransport: Transport {
     public func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
         let timeout = timeout ?? configuration.requestTimeout
         let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) }
-        let follow = request.followRedirects ?? configuration.followRedirects
-        var current = request
-        var visited: Set<String> = [request.url]
-        var redirects = 0
-        var setCookies: [HeaderField] = []
-        while true {
-            var response = try await sendOnce(addingCookies(to: current), deadline: deadline, timeout: timeout)
-            takeCookies(from: response, of: current, into: &setCookies)
-            guard follow, let next = Redirect.request(following: response, of: current) else {
-                response.setCookies = setCookies
-                return response
-            }
-            redirects += 1
-            guard redirects <= configuration.maxRedirects else {
-                throw TransportError(.other, "too many redirects from \(request.host) (more than \(configuration.maxRedirects))")
-            }
-            guard visited.insert(next.url).inserted else {
-                throw TransportError(.other, "too many redirects from \(request.host) (\(next.url) redirects back to itself)")
-            }
-            current = next
+        return try await hops.send(request) { hop async throws(TransportError) in
+            try await sendOnce(hop, deadline: deadline, timeout: timeout)
         }
+    }
+
+    /// The cookies and redirects around each hop, as every transport has them.
+    var hops: RequestHops {
+        RequestHops(followRedirects: configuration.followRedirects, maxRedirects: configuration.maxRedirects,
+                    cookies: configuration.cookies, secrets: configuration.secrets)
     }
 
     /// One request, no redirects followed, through the run's client.

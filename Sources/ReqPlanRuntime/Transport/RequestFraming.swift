@@ -13,10 +13,16 @@ import ReqPlanSyntax
 ///   its exact `Content-Length` whatever the method (GET, HEAD and DELETE included); no body means
 ///   no `Content-Length` for GET, HEAD, DELETE, CONNECT and TRACE, whose semantics expect none, and
 ///   `Content-Length: 0` for the other methods (RFC 9110, section 8.6).
-enum RequestFraming {
+package enum RequestFraming {
     /// Adds the headers to send for `request` to `headers`: the plan's, framed as above.
     /// - Throws: `TransportError` for a request that cannot be sent as it is.
     static func add(_ request: PreparedRequest, to headers: inout HTTPHeaders) throws(TransportError) {
+        try frame(request) { headers.add(name: $0, value: $1) }
+    }
+
+    /// Gives `add` each header to send for `request`, in order: the plan's, framed as above.
+    /// - Throws: `TransportError` for a request that cannot be sent as it is.
+    package static func frame(_ request: PreparedRequest, _ add: (String, String) -> Void) throws(TransportError) {
         let bodyLength = request.body?.count ?? 0
         if request.method == .TRACE, bodyLength > 0 { throw .traceWithBody }
         for header in request.headers {
@@ -30,15 +36,15 @@ enum RequestFraming {
             if header.name.equalsIgnoringCase("content-length") || header.name.equalsIgnoringCase("transfer-encoding") {
                 continue
             }
-            headers.add(name: header.name, value: header.value)
+            add(header.name, header.value)
         }
         if bodyLength > 0 || !expectsNoBody(request.method) {
-            headers.add(name: "Content-Length", value: String(bodyLength))
+            add("Content-Length", String(bodyLength))
         }
     }
 
     /// Methods whose semantics do not anticipate a body: without one they get no `Content-Length`.
-    static func expectsNoBody(_ method: HTTPMethodName) -> Bool {
+    package static func expectsNoBody(_ method: HTTPMethodName) -> Bool {
         switch method {
         case .GET, .HEAD, .DELETE, .TRACE: true
         default: false

@@ -23,9 +23,9 @@ import NIOTLS
 ///    passed and the server wants a client certificate (or, when the run gives one, did not accept
 ///    it); failing without being asked, when the first handshake got through, means the certificate
 ///    is not trusted.
-enum TLSDiagnosis {
+package enum TLSDiagnosis {
     /// A cause of a TLS failure.
-    enum Cause: Equatable, Sendable {
+    package enum Cause: Equatable, Sendable {
         /// The server's certificate was issued by an authority not trusted here.
         case untrusted
         /// The server's certificate (or one of its chain) expired on that date.

@@ -141,44 +141,44 @@ extension TransportError {
 
 /// The causes both clients share, worded once.
 extension TransportError {
-    static let cancelled = TransportError(.cancelled, "cancelled")
+    package static let cancelled = TransportError(.cancelled, "cancelled")
 
-    static let traceWithBody = TransportError(.other, "a TRACE request cannot have a body (RFC 9110, section 9.3.8)")
+    package static let traceWithBody = TransportError(.other, "a TRACE request cannot have a body (RFC 9110, section 9.3.8)")
 
-    static func timedOut(_ host: String, after timeout: Duration?) -> TransportError {
+    package static func timedOut(_ host: String, after timeout: Duration?) -> TransportError {
         TransportError(.timeout, "request to \(host) timed out" + (timeout.map { " after \(format($0))" } ?? ""))
     }
 
-    static func connectTimedOut(_ host: String, after timeout: Duration) -> TransportError {
+    package static func connectTimedOut(_ host: String, after timeout: Duration) -> TransportError {
         TransportError(.connect, "connecting to \(host) timed out after \(format(timeout))")
     }
 
-    static func tooLarge(_ host: String, limit: Int) -> TransportError {
+    package static func tooLarge(_ host: String, limit: Int) -> TransportError {
         TransportError(.bodyTooLarge, "the response from \(host) is larger than \(limit) bytes")
     }
 
-    static func reset(_ host: String) -> TransportError {
+    package static func reset(_ host: String) -> TransportError {
         TransportError(.reset, "connection to \(host) was reset")
     }
 
-    static func closedEarly(_ host: String) -> TransportError {
+    package static func closedEarly(_ host: String) -> TransportError {
         TransportError(.reset, "connection to \(host) was closed before the response ended")
     }
 
-    static func invalidResponse(_ host: String) -> TransportError {
+    package static func invalidResponse(_ host: String) -> TransportError {
         TransportError(.other, "the response from \(host) is not valid HTTP")
     }
 
-    static func invalidURL(_ host: String) -> TransportError {
+    package static func invalidURL(_ host: String) -> TransportError {
         TransportError(.other, "invalid URL for \(host)")
     }
 
-    static func failed(_ host: String, _ detail: String) -> TransportError {
+    package static func failed(_ host: String, _ detail: String) -> TransportError {
         TransportError(.other, "request to \(host) failed: \(detail)")
     }
 
     /// A TLS failure in plain words.
-    static func tls(_ host: String, _ cause: TLSDiagnosis.Cause) -> TransportError {
+    package static func tls(_ host: String, _ cause: TLSDiagnosis.Cause) -> TransportError {
         let message = switch cause {
         case .untrusted:
             "the TLS certificate of \(host) is not trusted: its issuer is unknown (a private CA or a self-signed certificate)"
@@ -203,7 +203,7 @@ extension TransportError {
     }
 
     /// `10s`, `250ms`.
-    static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let milliseconds = duration.milliseconds
         return milliseconds % 1000 == 0 ? "\(milliseconds / 1000)s" : "\(milliseconds)ms"
     }

@@ -54,7 +54,7 @@ public enum PlanParser {
         case .failure(let message):
             var diagnostic = Diagnostic.error(
                 message.isTooLarge ? .fileTooLarge : .unreadableFile, message.text, at: nil,
-                hint: message.isTooLarge ? "split the plan, or raise the limit with --max-plan-size" : nil)
+                hint: message.isTooLarge ? limits.tooLargeHint : nil)
             diagnostic.file = shown
             return ParseResult(plan: nil, diagnostics: [diagnostic], source: nil)
         case .success(let text):

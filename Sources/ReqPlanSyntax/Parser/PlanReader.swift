@@ -395,7 +395,7 @@ struct PlanReader {
         guard let value = template.literalValue else {
             let first = template.expressions.first?.range ?? template.range
             diagnostics.error(.invalidExpression, "\(what) is a literal value; `${{ }}` is not evaluated here",
-                              at: first, hint: "give the value itself, or pass it with --input")
+                              at: first, hint: "give the value itself, or give the input its value when the plan runs")
             return nil
         }
         return Located(value, at: template.range)

@@ -6,11 +6,20 @@ public struct ParseLimits: Sendable, Hashable {
     public var maxFileSize: Int
     /// The most YAML nodes the plan may expand to through aliases (default 1,000,000).
     public var maxNodes: Int
+    /// How the host lets its user raise `maxFileSize` (the command line's `--max-plan-size`), named in the
+    /// hint of a plan that is too large; nil: the hint names no setting.
+    public var sizeSetting: String?
 
     /// Creates limits; the defaults suit plans of tens of thousands of steps.
-    public init(maxFileSize: Int = 8 << 20, maxNodes: Int = 1_000_000) {
+    public init(maxFileSize: Int = 8 << 20, maxNodes: Int = 1_000_000, sizeSetting: String? = nil) {
         self.maxFileSize = maxFileSize
         self.maxNodes = maxNodes
+        self.sizeSetting = sizeSetting
+    }
+
+    /// The hint of a plan larger than `maxFileSize`.
+    var tooLargeHint: String {
+        "split the plan, or raise the limit" + (sizeSetting.map { " with \($0)" } ?? "")
     }
 }
 
@@ -25,7 +34,7 @@ enum YAMLLoader {
             return .failure(.error(
                 .fileTooLarge,
                 "plan is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
-                at: nil, hint: "split the plan, or raise the limit with --max-plan-size"))
+                at: nil, hint: limits.tooLargeHint))
         }
         if let complexKey = ComplexKeyScanner.firstComplexKey(in: source) {
             return .failure(.error(

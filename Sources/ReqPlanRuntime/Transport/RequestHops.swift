@@ -1,10 +1,59 @@
-/// The run's cookie jar around each hop of a request (redirects included).
-extension HTTPClientTransport {
+/// The part of sending a request every HTTP client shares, around each hop: the run's cookie jar (sent
+/// and filled on every hop), redirects followed one hop at a time (`Redirect`), up to a limit and never
+/// back to a URL visited. `HTTPClientTransport` (both of its clients) and `URLSessionTransport` send each
+/// hop their own way and leave the rest to this.
+package struct RequestHops: Sendable {
+    /// Whether 3xx redirects are followed when the request does not say (`follow_redirects`).
+    package var followRedirects: Bool
+    /// Redirects followed before giving up.
+    package var maxRedirects: Int
+    /// The run's cookie jar.
+    package var cookies: CookieJar
+    /// Where cookie values go, so every output hides them.
+    package var secrets: SecretStore
+
+    /// Creates the hop rules of a transport.
+    package init(followRedirects: Bool, maxRedirects: Int, cookies: CookieJar, secrets: SecretStore) {
+        self.followRedirects = followRedirects
+        self.maxRedirects = maxRedirects
+        self.cookies = cookies
+        self.secrets = secrets
+    }
+
+    /// Sends `request` one hop at a time through `hop` (one exchange, no redirect followed), with the
+    /// jar's cookies, following redirects as the request or the transport says.
+    /// - Returns: the last response, with every cookie the hops set (`setCookies`).
+    package func send(
+        _ request: PreparedRequest, hop: (PreparedRequest) async throws(TransportError) -> TransportResponse
+    ) async throws(TransportError) -> TransportResponse {
+        let follow = request.followRedirects ?? followRedirects
+        var current = request
+        var visited: Set<String> = [request.url]
+        var redirects = 0
+        var setCookies: [HeaderField] = []
+        while true {
+            var response = try await hop(addingCookies(to: current))
+            takeCookies(from: response, of: current, into: &setCookies)
+            guard follow, let next = Redirect.request(following: response, of: current) else {
+                response.setCookies = setCookies
+                return response
+            }
+            redirects += 1
+            guard redirects <= maxRedirects else {
+                throw TransportError(.other, "too many redirects from \(request.host) (more than \(maxRedirects))")
+            }
+            guard visited.insert(next.url).inserted else {
+                throw TransportError(.other, "too many redirects from \(request.host) (\(next.url) redirects back to itself)")
+            }
+            current = next
+        }
+    }
+
     /// `request` as it goes on the wire: the jar's cookies for its URL merged into its `Cookie`
     /// header. The request's own pairs come first and win: a jar cookie whose name the request
     /// already sets is left out. Costs nothing more than a check while the jar is empty.
     func addingCookies(to request: PreparedRequest) -> PreparedRequest {
-        let jar = configuration.cookies
+        let jar = cookies
         guard request.usesCookies, !jar.isEmpty, let url = URLParts(request.url),
             let stored = jar.header(for: url)
         else { return request }
@@ -37,10 +86,10 @@ extension HTTPClientTransport {
         where header.name.utf8.count == 10 && header.name.equalsIgnoringCase("set-cookie") {
             guard let parsed = SetCookie(header.value) else { continue }
             setCookies.append(HeaderField(parsed.name, parsed.value))
-            configuration.secrets.addCookieValue(parsed.value)
+            secrets.addCookieValue(parsed.value)
             guard request.usesCookies else { continue }
             if url == nil { url = URLParts(request.url) }
-            if let url { configuration.cookies.store(parsed, from: url) }
+            if let url { cookies.store(parsed, from: url) }
         }
     }
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import ReqPlanRuntime
 import Synchronization
 
 /// Turns SIGINT and SIGTERM into cancellation of the run.
@@ -8,7 +9,10 @@ import Synchronization
 /// process dying mid-way): one that arrives while the plan is still being read makes the run
 /// start cancelled (nothing is sent), one during the run cancels it, and one while the summary
 /// and reports are written lets them finish. In every case the run ends with exit status 130.
-public enum InterruptSignals {
+///
+/// Signal handling is the command line's: the runtime and the `ReqPlan` library never change how the
+/// host process handles a signal.
+enum InterruptSignals {
     private struct State {
         var monitoring = false
         var interrupted = false
@@ -23,13 +27,13 @@ public enum InterruptSignals {
     private static let state = Mutex(State())
 
     /// Whether SIGINT or SIGTERM has arrived since `monitor()`.
-    public static var interrupted: Bool { state.withLock { $0.interrupted } }
+    static var interrupted: Bool { state.withLock { $0.interrupted } }
 
     /// From now on SIGINT and SIGTERM are recorded (and cancel the run in progress) instead of
     /// ending the process. Call once, early, from the main task; later calls do nothing.
     /// - Parameter onFirstSignal: called with the first signal's number once it is recorded
     ///   (`interrupted` is then true), e.g. to tell the user the run is stopping.
-    public static func monitor(onFirstSignal: (@Sendable (Int32) -> Void)? = nil) {
+    static func monitor(onFirstSignal: (@Sendable (Int32) -> Void)? = nil) {
         state.withLock { state in
             guard !state.monitoring else { return }
             state.monitoring = true
@@ -57,7 +61,7 @@ public enum InterruptSignals {
     /// Runs `body`; if SIGINT or SIGTERM arrives first (or arrived before, while monitoring),
     /// cancels it and still returns its result. Without `monitor()`, it monitors for the
     /// duration of the call.
-    public static func cancellingOnSignal<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) async
+    static func cancellingOnSignal<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) async
         -> Result
     {
         monitor()
@@ -81,5 +85,12 @@ public enum InterruptSignals {
         } onCancel: {
             task.cancel()
         }
+    }
+}
+
+/// The command line's supervisor of a run: SIGINT and SIGTERM cancel it (`InterruptSignals`).
+struct SignalSupervisor: RunSupervisor {
+    func supervise<Value: Sendable>(_ body: @escaping @Sendable () async -> Value) async -> Value {
+        await InterruptSignals.cancellingOnSignal(body)
     }
 }

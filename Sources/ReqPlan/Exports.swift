@@ -1,0 +1,31 @@
+import ReqPlanRuntime
+import ReqPlanSyntax
+import ReqPlanURLSession
+
+// The types of other reqplan modules that appear in the library's API, named here so `import ReqPlan`
+// is the only import an embedder needs.
+
+/// A value of the plan language: inputs, outputs, response bodies (JSON's values).
+public typealias Value = ReqPlanSyntax.Value
+/// A problem found in a plan or its inputs: a stable code, a message, a location, a hint.
+public typealias Diagnostic = ReqPlanSyntax.Diagnostic
+/// Size and alias-expansion limits for reading a plan.
+public typealias ParseLimits = ReqPlanSyntax.ParseLimits
+/// How a step ended: succeeded, failed, skipped, cancelled.
+public typealias StepState = ReqPlanRuntime.StepState
+/// Why a step did not succeed: a stable kind and a sentence.
+public typealias StepReason = ReqPlanRuntime.StepReason
+/// One try of a request: its number, timing, status or error, and the poll it belongs to.
+public typealias AttemptRecord = ReqPlanRuntime.AttemptRecord
+/// What a program's own transport implements (`PlanTransport.custom`).
+public typealias Transport = ReqPlanRuntime.Transport
+/// A request ready to send, as a transport receives it.
+public typealias PreparedRequest = ReqPlanRuntime.PreparedRequest
+/// A response, as a transport returns it.
+public typealias TransportResponse = ReqPlanRuntime.TransportResponse
+/// Why a transport got no response.
+public typealias TransportError = ReqPlanRuntime.TransportError
+/// The settings of the SwiftNIO transport (`PlanTransport.nio`).
+public typealias NIOTransportConfiguration = ReqPlanRuntime.HTTPClientTransport.Configuration
+/// The transport over Foundation's `URLSession` (`PlanTransport.urlSession`).
+public typealias URLSessionTransport = ReqPlanURLSession.URLSessionTransport
