@@ -261,6 +261,28 @@ import Testing
 
     // MARK: - The parser's own tables
 
+    @Test func everyKeyOfTheParsersTablesHasOneSchemaEntry() {
+        #expect(PlanSchema.problems == [], "add the key's entry beside its table in Sources/ReqPlanSyntax/Schema/")
+    }
+
+    @Test func aKeyAddedToATableWithoutAnEntryIsReported() throws {
+        var builder = SchemaBuilder()
+        let object = builder.closedObject(
+            "a test mapping", ["type": "object"], keys: ["first", "added"],
+            properties: ["first": ["type": "string"], "stale": ["type": "string"]])
+        #expect(
+            builder.problems == [
+                "`added` of a test mapping is in the parser's key table but has no schema entry",
+                "`stale` of a test mapping has a schema entry but is not in the parser's key table",
+            ])
+        // The properties follow the table; unknown keys are refused and `<<` merges let through, once for all.
+        let printed = try #require(
+            JSONSerialization.jsonObject(with: Data(object.printed().utf8)) as? [String: Any])
+        #expect(Set((printed["properties"] as? [String: Any] ?? [:]).keys) == ["first", "added"])
+        #expect(printed["additionalProperties"] as? Bool == false)
+        #expect((printed["patternProperties"] as? [String: Any])?["^<<$"] != nil)
+    }
+
     @Test func keysAndWordsAreTheParsersOwn() throws {
         let object = try JSONSerialization.jsonObject(with: Data(PlanSchema.json.utf8)) as? [String: Any]
         let schema = try #require(object)
@@ -572,6 +594,10 @@ import Testing
         .agree("plan-step-unknown-key", step("plan: { file: sub.yaml, input: { n: 1 } }"), accepted: false),
         .agree("for-each-over-plan", step("for_each: [1]\nplan: { file: sub.yaml, inputs: { n: 1 } }"), accepted: false),
         .agree("item-named-vars", step("for_each: [1]\nas: vars\nrequest: { url: /a }"), accepted: false),
+        // The hand-written schema let `poll` through on a plan step; the generated one forbids the request-only keys.
+        .agree(
+            "plan-step-poll", step("plan: { file: sub.yaml, inputs: { n: 1 } }\npoll: { until: true, attempts: 2 }"),
+            accepted: false),
     ]
 
     @Test func schemaAndParserAgreeOnSmallPlans() throws {
