@@ -42,6 +42,7 @@ let package = Package(
             dependencies: [
                 "ReqPlanPlanner",
                 "ReqPlanSyntax",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
