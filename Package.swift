@@ -98,7 +98,8 @@ let package = Package(
         .testTarget(
             name: "ReqPlanPlannerTests",
             dependencies: [
-                "ReqPlanPlanner", "ReqPlanSyntax", .product(name: "PropertyBased", package: "swift-property-based"),
+                "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // Test doubles shared by the runtime and report tests, and the third-party servers (nginx,

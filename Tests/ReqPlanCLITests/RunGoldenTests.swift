@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
 /// What `reqplan run` prints, compared with golden files in `Golden/` (`RECORD_GOLDEN=1` re-records).
@@ -29,14 +30,8 @@ import Testing
         return out
     }
 
-    func check(_ actual: String, _ name: String) throws {
-        let file = Self.golden.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
-            try actual.write(to: file, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: file, encoding: .utf8)
-        #expect(actual == expected, "\(name) differs:\n--- expected\n\(expected)\n--- actual\n\(actual)")
+    func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try Golden.check(actual, against: Self.golden.appendingPathComponent(name), sourceLocation: sourceLocation)
     }
 
     @Test func partialFailureAsSeenInALogAndAsJSON() async throws {
