@@ -54,7 +54,7 @@ struct DemoCommand: AsyncParsableCommand {
             }
             return failures
         }
-        write("\nran \(paths.count) plans against the demo API\n")
+        write("\nran \(paths.count) plan\(paths.count == 1 ? "" : "s") against the demo API\n")
         if failures > 0 { throw ExitCode(1) }
     }
 }
