@@ -95,6 +95,7 @@ import Testing
         "115-plan-step-keys": (["$.steps.login"], "`on_failure` and `retry` on a plan step (oneOf)"),
         "116-for-each-over-plan": (["$.steps.logins"], "a for_each whose body is a `plan` (oneOf)"),
         "117-subplan-file-computed": (["$.steps.login.plan.file"], "`${{ }}` in a sub-plan's file (not pattern)"),
+        "159-input-default-reads-input": (["$.inputs.url.default"], "`${{ }}` in an input's default (literal)"),
     ]
 
     /// Why the schema cannot judge a corpus case.

@@ -139,6 +139,7 @@ extension PlanReader {
         let readIDs = Set(plan.allSteps.map(\.id.value))
         plan.unreadStepIDs = Set(stepIDs.keys).subtracting(readIDs)
         plan.hasMalformedExpressions = sawMalformedExpression
+        plan.inputsReadWhereNotEvaluated = inputsReadWhereNotEvaluated
         if let inputsNode = top.value("inputs"), case .mapping(let mapping) = inputsNode {
             let declared = mapping.compactMap { $0.key.string }
             plan.unreadInputNames = Set(declared).subtracting(inputs.map(\.name.value))
