@@ -46,6 +46,7 @@ let package = Package(
             dependencies: [
                 "ReqPlanPlanner",
                 "ReqPlanSyntax",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -113,7 +114,8 @@ let package = Package(
         .testTarget(
             name: "ReqPlanPlannerTests",
             dependencies: [
-                "ReqPlanPlanner", "ReqPlanSyntax", .product(name: "PropertyBased", package: "swift-property-based"),
+                "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
         // Test doubles shared by the runtime and report tests, and the third-party servers (nginx,

@@ -54,6 +54,7 @@ public enum Planner {
         for input in inputsToCheck where !resolver.inputsUsed.contains(input.name.value) {
             if let env = input.env?.value, resolver.envUsed.contains(env) { continue }
             if resolver.inputsSuggested.contains(input.name.value) { continue }
+            if plan.inputsReadWhereNotEvaluated.contains(input.name.value) { continue }
             collector.warning(.unusedInput, "input `\(input.name.value)` is never used", at: input.name.range,
                               hint: "remove it, or read it with `${{ inputs.\(input.name.value) }}`")
         }

@@ -24,7 +24,15 @@ struct DemoCommand: AsyncParsableCommand {
             try await DemoAPI.run(port: port, logLevel: logging.swiftLogLevel) { bound in write("demo API listening on http://127.0.0.1:\(bound)\n") }
             return
         }
-        let paths = SuiteFiles(plans.isEmpty ? ["plans"] : plans).files
+        var isFolder: ObjCBool = false
+        if plans.isEmpty, !FileManager.default.fileExists(atPath: Self.examplePlans, isDirectory: &isFolder)
+            || !isFolder.boolValue
+        {
+            // The example plans are not part of the binary: they are the `plans/` folder of the repository.
+            writeError("error: " + Self.noExamplePlans(in: FileManager.default.currentDirectoryPath) + "\n")
+            throw ExitCode(2)
+        }
+        let paths = SuiteFiles(plans.isEmpty ? [Self.examplePlans] : plans).files
         guard !paths.isEmpty else { throw ValidationError("no plans found in ./plans; pass plan files") }
         let failures = try await DemoAPI.withServer { baseURL in
             write("demo API listening on \(baseURL)\n")
@@ -54,7 +62,21 @@ struct DemoCommand: AsyncParsableCommand {
             }
             return failures
         }
-        write("\nran \(paths.count) plans against the demo API\n")
+        write("\nran \(paths.count) plan\(paths.count == 1 ? "" : "s") against the demo API\n")
         if failures > 0 { throw ExitCode(1) }
+    }
+
+    /// Where `reqplan demo` looks for the example plans without arguments: `plans` in the current folder.
+    static let examplePlans = "plans"
+
+    /// What `reqplan demo` says when there is no `./plans` folder (run outside a clone of the repository).
+    static func noExamplePlans(in folder: String) -> String {
+        """
+        reqplan demo runs the example plans of the reqplan repository, which it looks for in ./plans \
+        (here: \(folder)/plans), and there is no such folder.
+          - run it from a clone of the repository (its plans/ folder), or
+          - name plans or folders of plans to run against the demo API: reqplan demo path/to/plans, or
+          - serve the demo API alone and point your own plans at it: reqplan demo --serve 8080
+        """
     }
 }

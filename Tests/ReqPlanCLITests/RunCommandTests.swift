@@ -395,6 +395,47 @@ import Testing
         for plan in plans { #expect(result.stdout.contains("\n== \(plan)\n"), "\(plan)") }
         #expect(!result.stdout.contains("(interrupted)"))
     }
+
+    /// README's quick start, as written: its five-line plan validates, and runs (against the demo API's `/health`
+    /// in place of `https://api.example.com`) with one step that succeeds.
+    @Test func readmeQuickStartPlanValidatesAndRuns() async throws {
+        let readme = try String(
+            contentsOf: CommandRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        let start = try #require(readme.range(of: "## Quick start"))
+        let block = try #require(readme[start.upperBound...].firstMatch(of: /```yaml\n([\s\S]*?)```/))
+        let plan = String(block.output.1)
+        #expect(plan.split(separator: "\n").count == 5, "a five-line plan")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-quick-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("health.yaml")
+        try plan.write(to: file, atomically: true, encoding: .utf8)
+        let validation = try await CommandRunner.run(["validate", file.path], within: .seconds(30))
+        #expect(validation.status == 0, "\(validation.stdout)\(validation.stderr)")
+        try await DemoAPI.withServer { base in
+            try plan.replacingOccurrences(of: "https://api.example.com", with: base)
+                .write(to: file, atomically: true, encoding: .utf8)
+            let run = try await CommandRunner.run(["run", file.path, "--progress", "none"], within: .seconds(30))
+            #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
+            #expect(run.stdout.contains("1 step: 1 succeeded"), "\(run.stdout)")
+        }
+    }
+
+    /// Outside a clone of the repository there is no `./plans`: `demo` says in plain words where it looked and
+    /// what to do instead, and starts nothing (it used to print an `NSCocoaErrorDomain Code=260` dump).
+    @Test func demoOutsideTheRepositorySaysWhereItLooksForThePlans() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-demo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try await CommandRunner.run(["demo"], in: folder, within: .seconds(30))
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty, "the demo API did not start: \(result.stdout)")
+        #expect(result.stderr.hasPrefix("error: reqplan demo runs the example plans of the reqplan repository"))
+        #expect(result.stderr.contains("(here: \(folder.path)/plans)") || result.stderr.contains("/plans), and there is no such folder"))
+        #expect(result.stderr.contains("reqplan demo path/to/plans"))
+        #expect(result.stderr.contains("reqplan demo --serve 8080"))
+        #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+    }
 }
 
 // MARK: - Helpers

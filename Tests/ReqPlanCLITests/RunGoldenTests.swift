@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
 /// What `reqplan run` prints, compared with golden files in `Golden/` (`RECORD_GOLDEN=1` re-records).
@@ -29,14 +30,8 @@ import Testing
         return out
     }
 
-    func check(_ actual: String, _ name: String) throws {
-        let file = Self.golden.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
-            try actual.write(to: file, atomically: true, encoding: .utf8)
-            return
-        }
-        let expected = try String(contentsOf: file, encoding: .utf8)
-        #expect(actual == expected, "\(name) differs:\n--- expected\n\(expected)\n--- actual\n\(actual)")
+    func check(_ actual: String, _ name: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        try Golden.check(actual, against: Self.golden.appendingPathComponent(name), sourceLocation: sourceLocation)
     }
 
     @Test func partialFailureAsSeenInALogAndAsJSON() async throws {
@@ -56,6 +51,35 @@ import Testing
 
             let quiet = try await CommandRunner.run(arguments + ["--quiet"], within: .seconds(30))
             try check(Self.normalise(quiet.stdout), "partial-failure.quiet.txt")
+        }
+    }
+
+    /// The summary's columns line up when a member's id is longer than the id column, and counts of one are
+    /// singular ("1 step").
+    @Test func summaryColumnsAndCountsOfOne() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-golden-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let head = "reqplan: 1\ninputs: { base_url: { type: string } }\ndefaults: { base_url: \"${{ inputs.base_url }}\" }\n"
+        let long = folder.appendingPathComponent("long-ids.yaml")
+        try (head + """
+            steps:
+              health: { request: { url: /health } }
+              bootstrap:
+                group:
+                  fetch_the_configuration_of_the_application_for_this_user: { request: { url: /items } }
+                  items: { request: { url: /items/none }, expect: { status: 404 } }
+
+            """).write(to: long, atomically: true, encoding: .utf8)
+        let one = folder.appendingPathComponent("one-step.yaml")
+        try (head + "steps:\n  health: { request: { url: /health } }\n").write(to: one, atomically: true, encoding: .utf8)
+        try await DemoAPI.withServer { base in
+            for (plan, golden) in [(long, "long-ids.summary.txt"), (one, "one-step.summary.txt")] {
+                let run = try await CommandRunner.run(
+                    ["run", plan.path, "--input", "base_url=\(base)", "--progress", "none"], within: .seconds(30))
+                #expect(run.status == 0, "\(run.stderr)")
+                try check(Self.normalise(run.stdout, collapseSpaces: false), golden)
+            }
         }
     }
 

@@ -95,6 +95,7 @@ import Testing
         "115-plan-step-keys": (["$.steps.login"], "`on_failure` and `retry` on a plan step (oneOf)"),
         "116-for-each-over-plan": (["$.steps.logins"], "a for_each whose body is a `plan` (oneOf)"),
         "117-subplan-file-computed": (["$.steps.login.plan.file"], "`${{ }}` in a sub-plan's file (not pattern)"),
+        "159-input-default-reads-input": (["$.inputs.url.default"], "`${{ }}` in an input's default (literal)"),
     ]
 
     /// Why the schema cannot judge a corpus case.
@@ -176,6 +177,7 @@ import Testing
         "094-cookies-field-on-group": .beyondSchema("result fields depend on the kind of the step an expression reads"),
         "153-response-outside-until": .beyondSchema("where `response` may be read inside expressions"),
         "154-response-unknown-field": .beyondSchema("fields of `response` inside an expression"),
+        "160-caret-after-escape": .beyondSchema("expression errors: a call's arity, an unknown root name"),
     ]
 
     @Test func schemaCommandPrintsAValidDraft202012Schema() throws {
@@ -260,6 +262,28 @@ import Testing
     static func corpusPath(_ name: String) -> String { "Tests/Corpus/invalid/\(name).yaml" }
 
     // MARK: - The parser's own tables
+
+    @Test func everyKeyOfTheParsersTablesHasOneSchemaEntry() {
+        #expect(PlanSchema.problems == [], "add the key's entry beside its table in Sources/ReqPlanSyntax/Schema/")
+    }
+
+    @Test func aKeyAddedToATableWithoutAnEntryIsReported() throws {
+        var builder = SchemaBuilder()
+        let object = builder.closedObject(
+            "a test mapping", ["type": "object"], keys: ["first", "added"],
+            properties: ["first": ["type": "string"], "stale": ["type": "string"]])
+        #expect(
+            builder.problems == [
+                "`added` of a test mapping is in the parser's key table but has no schema entry",
+                "`stale` of a test mapping has a schema entry but is not in the parser's key table",
+            ])
+        // The properties follow the table; unknown keys are refused and `<<` merges let through, once for all.
+        let printed = try #require(
+            JSONSerialization.jsonObject(with: Data(object.printed().utf8)) as? [String: Any])
+        #expect(Set((printed["properties"] as? [String: Any] ?? [:]).keys) == ["first", "added"])
+        #expect(printed["additionalProperties"] as? Bool == false)
+        #expect((printed["patternProperties"] as? [String: Any])?["^<<$"] != nil)
+    }
 
     @Test func keysAndWordsAreTheParsersOwn() throws {
         let object = try JSONSerialization.jsonObject(with: Data(PlanSchema.json.utf8)) as? [String: Any]
@@ -572,6 +596,10 @@ import Testing
         .agree("plan-step-unknown-key", step("plan: { file: sub.yaml, input: { n: 1 } }"), accepted: false),
         .agree("for-each-over-plan", step("for_each: [1]\nplan: { file: sub.yaml, inputs: { n: 1 } }"), accepted: false),
         .agree("item-named-vars", step("for_each: [1]\nas: vars\nrequest: { url: /a }"), accepted: false),
+        // The hand-written schema let `poll` through on a plan step; the generated one forbids the request-only keys.
+        .agree(
+            "plan-step-poll", step("plan: { file: sub.yaml, inputs: { n: 1 } }\npoll: { until: true, attempts: 2 }"),
+            accepted: false),
     ]
 
     @Test func schemaAndParserAgreeOnSmallPlans() throws {

@@ -136,6 +136,29 @@ struct JUnitReportTests {
         #expect(xml.contains(#"<skipped message="skipped: dependency `bootstrap` failed"/>"#))
     }
 
+    /// An attempt that fails two checks lists both in the `<failure>` text, as the failure's message does.
+    @Test func aFailureListsEveryFailedCheckOfEachAttempt() async throws {
+        let scenario = Scenario(name: "two-checks", plan: """
+            reqplan: 1
+            name: report-two-checks
+            defaults: { base_url: "http://test" }
+            steps:
+              checked:
+                request: { url: "/s/checked?status=500" }
+                expect: { status: 200, headers: { X-Request-Id: { exists: true } } }
+            """, expectedExitCode: 1)
+        let report = try await scenario.run().normalised.report
+        let failure = report.junitSuites().flatMap(\.cases).first { $0.name == "checked" }?.outcome
+        guard case .failure(type: "expectation", let message, let details)? = failure else {
+            Issue.record("no expectation failure: \(String(describing: failure))")
+            return
+        }
+        let checks = message.components(separatedBy: "; ")
+        #expect(checks.count == 2, "\(message)")
+        let attempt = try #require(details.split(separator: "\n").first { $0.hasPrefix("attempt 1") })
+        for check in checks { #expect(attempt.contains(check), "attempt line lacks `\(check)`: \(attempt)") }
+    }
+
     @Test func collectionFailuresAndRunProblemsAreTestCases() async throws {
         let failures = try await Scenario.failures.run().normalised.report
         let cases = failures.junitSuites().flatMap { suite in suite.cases.map { (suite.name, $0) } }

@@ -5,7 +5,7 @@ import ReqPlanSyntax
 import Testing
 
 /// Each scenario's three reports, with times normalised, against `Golden/<scenario>.{json,junit.xml,trace.json}`.
-/// Run with `RECORD_GOLDEN=1` to rewrite the golden files from the current output.
+/// Run with `RECORD_GOLDEN=1` to rewrite the golden files from the current output (the recording run fails).
 @Suite("Run reports against golden files")
 struct ReportGoldenTests {
     @Test("golden reports", arguments: Scenario.all)
@@ -13,13 +13,13 @@ struct ReportGoldenTests {
         let run = try await scenario.run()
         #expect(run.result.exitCode == scenario.expectedExitCode, "\(run.result.summaryText(graph: run.graph))")
         let report = run.normalised.report
-        try Golden.check(report.jsonText(), against: "\(scenario.name).json")
-        try Golden.check(report.junitXML(), against: "\(scenario.name).junit.xml")
-        try Golden.check(report.traceJSON(), against: "\(scenario.name).trace.json")
+        try ReportGolden.check(report.jsonText(), against: "\(scenario.name).json")
+        try ReportGolden.check(report.junitXML(), against: "\(scenario.name).junit.xml")
+        try ReportGolden.check(report.traceJSON(), against: "\(scenario.name).trace.json")
     }
 
     @Test func everyGoldenFileBelongsToAScenario() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Golden.directory.path)
+        let files = try FileManager.default.contentsOfDirectory(atPath: ReportGolden.directory.path)
         let expected = Set(Scenario.all.flatMap { ["\($0.name).json", "\($0.name).junit.xml", "\($0.name).trace.json"] })
         for file in files { #expect(expected.contains(file), "\(file) is not produced by any scenario") }
     }

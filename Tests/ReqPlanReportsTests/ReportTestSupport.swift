@@ -212,41 +212,15 @@ struct TimingNormaliser {
     }
 }
 
-/// Golden files in `Tests/ReqPlanReportsTests/Golden`; `RECORD_GOLDEN=1` rewrites them.
-enum Golden {
+/// The reports' golden files, in `Tests/ReqPlanReportsTests/Golden` (checked by ``Golden`` of the test support).
+enum ReportGolden {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
-    static var isRecording: Bool { ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" }
-
-    /// Compares `actual` with the golden file `name`, or records it.
+    /// Compares `actual` with the golden file `name` (see ``Golden/check(_:against:recording:sourceLocation:)``).
     static func check(_ actual: String, against name: String, sourceLocation: Testing.SourceLocation = #_sourceLocation)
         throws
     {
-        let file = directory.appendingPathComponent(name)
-        if isRecording {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-            try actual.write(to: file, atomically: true, encoding: .utf8)
-            return
-        }
-        guard let expected = try? String(contentsOf: file, encoding: .utf8) else {
-            Issue.record("missing golden file \(name) (run with RECORD_GOLDEN=1 to record it)",
-                         sourceLocation: sourceLocation)
-            return
-        }
-        if actual != expected {
-            let old = expected.split(separator: "\n", omittingEmptySubsequences: false)
-            let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
-            var line = 0
-            while line < old.count, line < new.count, old[line] == new[line] { line += 1 }
-            let want = line < old.count ? String(old[line]) : "<end of file>"
-            let got = line < new.count ? String(new[line]) : "<end of file>"
-            Issue.record("""
-                \(name) differs at line \(line + 1)
-                  expected: \(want)
-                  actual:   \(got)
-                (rerun with RECORD_GOLDEN=1 to accept the new output)
-                """, sourceLocation: sourceLocation)
-        }
+        try Golden.check(actual, against: directory.appendingPathComponent(name), sourceLocation: sourceLocation)
     }
 }
 

@@ -18,6 +18,26 @@ import Testing
         }
     }
 
+    /// Every code written anywhere in `Sources/` (a `DiagnosticCode("RP…"` or any `RPnnnn` in a string), not only
+    /// those listed in `DiagnosticCode.all`: the run-time ones (RP05xx) included.
+    @Test func everyCodeInTheSourcesIsInDiagnosticCodeAllAndDocumented() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let sources = root.appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+        var found: Set<String> = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in text.matches(of: /RP[0-9]{4}/) { found.insert(String(match.output)) }
+        }
+        #expect(found.count >= DiagnosticCode.all.count)
+        let listed = Set(DiagnosticCode.all.map(\.rawValue))
+        for code in found.sorted() {
+            #expect(listed.contains(code), "\(code) is in Sources/ but not in DiagnosticCode.all")
+            #expect(Self.grammar.contains("| \(code) |"), "\(code) is in Sources/ but not in grammar.md §14")
+        }
+    }
+
     @Test func everyFunctionAndResultFieldIsDocumented() {
         for function in BuiltinFunction.allCases {
             #expect(Self.grammar.contains("| `\(function.signature)` |"), "\(function.signature) is not in §10.9")

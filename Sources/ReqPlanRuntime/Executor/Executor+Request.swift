@@ -109,7 +109,9 @@ extension Executor {
             expectation, status: response.status, headers: response.headers, body: body,
             bodyProblem: bodyProblem, duration: duration, in: run.context)
         guard !problems.isEmpty else { return .succeeded }
-        return .failed(StepReason(.expectation, problems.joined(separator: "; ")), attemptError: problems[0],
+        // The attempt records every failed check, as the reason does (JUnit lists each attempt's).
+        let checks = problems.joined(separator: "; ")
+        return .failed(StepReason(.expectation, checks), attemptError: checks,
                        retryable: retryable(response.status, run: run, expectation: expectation),
                        retryAfter: Self.retryAfter(response.header("retry-after")))
     }

@@ -77,7 +77,7 @@ extension RunResult {
     private var totalsLine: String {
         let counts = self.counts
         let parts = StepState.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
-        var line = "\(results.count) steps: " + parts.joined(separator: ", ")
+        var line = "\(results.count) step\(results.count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
             + " in \(Double(duration.milliseconds) / 1000)s"
         if interrupted { line += " (interrupted)" }
         if timedOut { line += " (timed out)" }
@@ -85,10 +85,15 @@ extension RunResult {
     }
 
     /// A compact text summary: one line per step, the outputs, the counts.
+    ///
+    /// Columns line up: the ids after their indentation (members and sub-plan steps are indented by their
+    /// depth), then the request (`GET → 200`, blank for groups), then the rest. An id longer than the id
+    /// column (at most 32 wide) ends its line, and its columns follow on the next line, in place.
     public func summaryText(graph: PlanGraph) -> String {
         var out = ""
-        // Ids line up after their indentation (members and sub-plan steps are indented by their depth).
-        let width = min(32, order.map { id in id.count + 2 * (graph.node(id)?.depth ?? 0) }.max() ?? 0)
+        let idWidth = { (id: String) in id.count + 2 * (graph.node(id)?.depth ?? 0) }
+        let width = order.map(idWidth).filter { $0 <= Self.idColumnLimit }.max() ?? 0
+        let requestWidth = order.compactMap { results[$0].map(Self.requestText) }.map(\.count).max() ?? 0
         for id in order {
             guard let result = results[id], let node = graph.node(id) else { continue }
             let symbol: String
@@ -100,8 +105,11 @@ extension RunResult {
             }
             let indent = String(repeating: "  ", count: node.depth)
             var line = indent + symbol + " " + id.padding(to: max(0, width - indent.count))
-            if let method = result.method { line += "  " + method }
-            if let status = result.status { line += " → \(status)" }
+            if idWidth(id) > width {
+                // Too long for the column: the details go on the next line, under the columns.
+                line += "\n" + String(repeating: " ", count: width + 2)
+            }
+            if requestWidth > 0 { line += "  " + Self.requestText(result).padding(to: requestWidth) }
             if let children = result.children, node.kind == .forEachRequest || node.kind == .forEachGroup {
                 let done = children.filter { $0.state == .succeeded }.count
                 line += "  \(done)/\(children.count) items"
@@ -109,7 +117,7 @@ extension RunResult {
             if let milliseconds = result.durationMilliseconds, result.state != .skipped { line += "  \(milliseconds)ms" }
             if let tries = result.triesText { line += "  (\(tries))" }
             if result.state != .succeeded, let reason = result.reason { line += "  " + reason.message }
-            out += line + "\n"
+            out += line.trimmingTrailingSpaces() + "\n"
         }
         if !outputs.isEmpty {
             out += "\noutputs:\n"
@@ -129,7 +137,23 @@ extension RunResult {
     }
 }
 
+extension RunResult {
+    /// The widest id column of the summary; a longer id puts its details on the next line.
+    static let idColumnLimit = 32
+
+    /// `GET → 200`, `POST`, or empty for a step that sent no request.
+    static func requestText(_ result: StepResult) -> String {
+        (result.method ?? "") + (result.status.map { " → \($0)" } ?? "")
+    }
+}
+
 extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = Substring(self)
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+
     func padding(to width: Int) -> String {
         count >= width ? self : self + String(repeating: " ", count: width - count)
     }

@@ -38,6 +38,9 @@ public struct Plan: Sendable {
     public var unreadVarNames: Set<String> = []
     /// Whether some `${{ }}` did not parse, so what the plan reads is not fully known.
     public var hasMalformedExpressions = false
+    /// Inputs named by a `${{ }}` written where none is evaluated (an input's default; an error, RP0210):
+    /// not reported as unused on top of that error.
+    public var inputsReadWhereNotEvaluated: Set<String> = []
 
     /// Every step in the plan, members included, in document order (depth first).
     public var allSteps: [Step] {

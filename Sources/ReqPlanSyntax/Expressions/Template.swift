@@ -152,6 +152,10 @@ public struct TemplateParser: Sendable {
     /// from the nearest `${{` is searched instead, and failing that the scalar's
     /// start is used.
     private func locator(for scalars: [Unicode.Scalar], scalarStart: SourceLocation) -> (Int) -> SourceLocation {
+        // A one-line quoted scalar is decoded from the file itself, escapes included: every offset is exact.
+        if let exact = quotedScalarLocations(of: scalars, at: scalarStart), let last = exact.last {
+            return { offset in offset < exact.count ? exact[offset] : last.advanced(by: offset - exact.count + 1) }
+        }
         let source = self.source
         var segments: [(start: Int, end: Int)] = []
         var segmentStart = 0
@@ -181,6 +185,69 @@ public struct TemplateParser: Sendable {
             guard let anchor = anchors[number] ?? nil, offset >= anchor.valueOffset else { return scalarStart }
             return anchor.location.advanced(by: offset - anchor.valueOffset)
         }
+    }
+}
+
+extension TemplateParser {
+    /// Where each scalar of `value` is written, when `value` is a quoted scalar (`"…"` or `'…'`) on one line
+    /// starting at `start`: the token is decoded as YAML does (`\\`, `\"`, `\t`, `\x41`, `\u00e9`, … in double
+    /// quotes; `''` in single quotes), and used only if that gives exactly `value`.
+    /// - Returns: one location per scalar of `value`, or `nil` (plain or block scalars, several lines).
+    fileprivate func quotedScalarLocations(of value: [Unicode.Scalar], at start: SourceLocation) -> [SourceLocation]? {
+        guard let line = source.line(start.line), start.column >= 1 else { return nil }
+        let text = Array(line.unicodeScalars)
+        var index = start.column - 1
+        guard index < text.count, text[index] == "\"" || text[index] == "'" else { return nil }
+        let quote = text[index]
+        index += 1
+        var decoded: [Unicode.Scalar] = []
+        var locations: [SourceLocation] = []
+        while index < text.count {
+            let scalar = text[index]
+            let here = SourceLocation(line: start.line, column: index + 1)
+            if scalar == quote {
+                guard quote == "'", index + 1 < text.count, text[index + 1] == "'" else {
+                    return decoded == value ? locations : nil
+                }
+                decoded.append("'")
+                locations.append(here)
+                index += 2
+                continue
+            }
+            if quote == "\"", scalar == "\\" {
+                guard index + 1 < text.count, let (escaped, width) = Self.escape(text, at: index + 1) else { return nil }
+                decoded.append(escaped)
+                locations.append(here)
+                index += 1 + width
+                continue
+            }
+            decoded.append(scalar)
+            locations.append(here)
+            index += 1
+        }
+        return nil  // no closing quote on this line: the scalar goes on
+    }
+
+    /// The scalar a YAML double-quoted escape stands for (`text[index]` is the character after `\`), and how
+    /// many source scalars it takes after the backslash.
+    private static func escape(_ text: [Unicode.Scalar], at index: Int) -> (Unicode.Scalar, Int)? {
+        let simple: [Unicode.Scalar: UInt32] = [
+            "0": 0, "a": 7, "b": 8, "t": 9, "\t": 9, "n": 10, "v": 11, "f": 12, "r": 13, "e": 27, " ": 32,
+            "\"": 34, "/": 47, "\\": 92, "N": 0x85, "_": 0xA0, "L": 0x2028, "P": 0x2029,
+        ]
+        let letter = text[index]
+        if let code = simple[letter], let scalar = Unicode.Scalar(code) { return (scalar, 1) }
+        let digits: Int
+        switch letter {
+        case "x": digits = 2
+        case "u": digits = 4
+        case "U": digits = 8
+        default: return nil
+        }
+        guard index + digits < text.count else { return nil }
+        let hex = String(String.UnicodeScalarView(text[(index + 1)...(index + digits)]))
+        guard let code = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(code) else { return nil }
+        return (scalar, 1 + digits)
     }
 }
 

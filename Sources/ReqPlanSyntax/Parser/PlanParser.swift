@@ -99,7 +99,7 @@ extension PlanReader {
 
         let inputs = top.value("inputs").map { readInputs($0) } ?? []
         let defaults = top.value("defaults").map { readDefaults($0) } ?? .none
-        let concurrency = top.value("concurrency").flatMap { integer($0, "`concurrency`", in: 1...100_000) }
+        let concurrency = top.value("concurrency").flatMap { integer($0, "`concurrency`", in: PlanReader.concurrencyRange) }
         let onFailure = top.value("on_failure").flatMap { choice($0, "`on_failure`", FailurePolicy.self) }
         let timeout = top.value("timeout").flatMap { duration($0, "`timeout`") }
         let redact = top.value("redact_headers").map { names($0, "`redact_headers`") } ?? []
@@ -139,6 +139,7 @@ extension PlanReader {
         let readIDs = Set(plan.allSteps.map(\.id.value))
         plan.unreadStepIDs = Set(stepIDs.keys).subtracting(readIDs)
         plan.hasMalformedExpressions = sawMalformedExpression
+        plan.inputsReadWhereNotEvaluated = inputsReadWhereNotEvaluated
         if let inputsNode = top.value("inputs"), case .mapping(let mapping) = inputsNode {
             let declared = mapping.compactMap { $0.key.string }
             plan.unreadInputNames = Set(declared).subtracting(inputs.map(\.name.value))

@@ -41,6 +41,8 @@ struct PlanReader {
     var hasBaseURL = false
     /// Whether some `${{ }}` did not parse (so what it reads is unknown).
     var sawMalformedExpression = false
+    /// Inputs read by a `${{ }}` where none is evaluated (an input's default, RP0210).
+    var inputsReadWhereNotEvaluated: Set<String> = []
 
     init(source: SourceFile, limits: ParseLimits) {
         self.source = source
@@ -396,6 +398,16 @@ struct PlanReader {
             let first = template.expressions.first?.range ?? template.range
             diagnostics.error(.invalidExpression, "\(what) is a literal value; `${{ }}` is not evaluated here",
                               at: first, hint: "give the value itself, or give the input its value when the plan runs")
+            // The input it meant to read is not unused (RP0901 would contradict this error).
+            for expression in template.expressions {
+                expression.forEachNode { node in
+                    if let reference = node.reference, reference.root.value == "inputs",
+                        case .member(let name)? = reference.components.first?.value
+                    {
+                        inputsReadWhereNotEvaluated.insert(name)
+                    }
+                }
+            }
             return nil
         }
         return Located(value, at: template.range)

@@ -3,6 +3,10 @@ import Yams
 extension PlanReader {
     static let pollKeys = ["until", "every", "timeout", "attempts", "unsafe"]
     static let pollIntervalKeys = ["initial", "factor", "max"]
+    /// The most polls (`poll.attempts`).
+    static let pollAttemptsRange = 1...10_000
+    /// How much each wait grows (`poll.every.factor`).
+    static let pollFactorRange = 1.0...10.0
 
     /// `poll:` — `until` (required), `every`, and a bound: `timeout`, `attempts` or both.
     /// - Parameter key: the `poll` key, where a missing key is reported.
@@ -19,7 +23,7 @@ extension PlanReader {
                 hint: "say when to stop, as in `until: ${{ response.body.state == 'done' }}`")
         }
         let timeout = fields.value("timeout").flatMap { duration($0, "`timeout` of \(what)") }
-        let attempts = fields.value("attempts").flatMap { integer($0, "`attempts` of \(what)", in: 1...10_000) }
+        let attempts = fields.value("attempts").flatMap { integer($0, "`attempts` of \(what)", in: PlanReader.pollAttemptsRange) }
         if !fields.has("timeout") && !fields.has("attempts") {
             diagnostics.error(
                 .missingKey, "\(what) has no bound: neither `timeout` nor `attempts`", at: key.range,
@@ -43,7 +47,7 @@ extension PlanReader {
         let initial = fields.value("initial").flatMap { duration($0, "`initial` of \(what)") }
         let max = fields.value("max").flatMap { duration($0, "`max` of \(what)") }
         let factor =
-            fields.value("factor").map { number($0, "`factor` of \(what)", in: 1...10) }
+            fields.value("factor").map { number($0, "`factor` of \(what)", in: PlanReader.pollFactorRange) }
             ?? PollInterval.defaultFactor
         let first = initial?.value ?? PollInterval.defaultInitial
         let ceiling = max?.value ?? PollInterval.defaultMax

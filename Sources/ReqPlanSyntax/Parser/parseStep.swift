@@ -6,6 +6,12 @@ extension PlanReader {
     static let requestOnlyKeys = ["retry", "expect", "poll"]
     static let collectionOnlyKeys = ["concurrency", "on_failure"]
     static let allStepKeys = stepKindKeys + commonStepKeys + requestOnlyKeys + collectionOnlyKeys + ["as"]
+    /// Names a for_each item cannot take: the roots of expressions.
+    static let reservedItemNames = ["inputs", "steps", "env", "vars", "response"]
+    /// The most requests in flight (`concurrency:` of the plan and of a step).
+    static let concurrencyRange = 1...100_000
+    /// Tries of a request, the first included (`retry:`).
+    static let retryAttemptsRange = 1...100
 
     /// A mapping of step id → step (`steps:`, `group:`, `sequence:`).
     mutating func readSteps(_ node: Node, in what: String, key: Located<String>?) -> [Step] {
@@ -139,7 +145,7 @@ extension PlanReader {
         let retry = requestBody ? fields.value("retry").flatMap { readRetry($0, "`retry` of \(what)") } : nil
         let expect = requestBody ? fields.value("expect").flatMap { readExpect($0, "`expect` of \(what)") } : nil
         let concurrency = kindName == "request" ? nil
-            : fields.value("concurrency").flatMap { integer($0, "`concurrency` of \(what)", in: 1...100_000) }
+            : fields.value("concurrency").flatMap { integer($0, "`concurrency` of \(what)", in: PlanReader.concurrencyRange) }
         let onFailure = kindName == "request" || kindName == "plan" ? nil
             : fields.value("on_failure").flatMap { choice($0, "`on_failure` of \(what)", FailurePolicy.self) }
 
@@ -202,7 +208,7 @@ extension PlanReader {
         var validItemName = true
         if let asNode = fields.value("as") {
             if let name = string(asNode, "`as` of \(what)"), checkName(name, "item name") {
-                if ["inputs", "steps", "env", "vars", "response"].contains(name.value) {
+                if PlanReader.reservedItemNames.contains(name.value) {
                     diagnostics.error(.invalidName, "`\(name.value)` is reserved and cannot name a for_each item",
                                       at: name.range, hint: "choose another name, such as `item`")
                     validItemName = false
@@ -230,7 +236,7 @@ extension PlanReader {
     mutating func readRetry(_ node: Node, _ what: String) -> RetryPolicy? {
         if case .int = scalarValue(node) {
             // Shorthand: `retry: 3` means three attempts.
-            guard let attempts = integer(node, "\(what)", in: 1...100) else { return nil }
+            guard let attempts = integer(node, "\(what)", in: PlanReader.retryAttemptsRange) else { return nil }
             return RetryPolicy(attempts: attempts, backoff: nil, maxBackoff: nil, on: nil, unsafe: nil,
                                range: attempts.range)
         }
@@ -252,7 +258,7 @@ extension PlanReader {
                               at: maxBackoff.range)
         }
         return RetryPolicy(
-            attempts: fields.value("attempts").flatMap { integer($0, "`attempts`", in: 1...100) },
+            attempts: fields.value("attempts").flatMap { integer($0, "`attempts`", in: PlanReader.retryAttemptsRange) },
             backoff: backoff, maxBackoff: maxBackoff, on: on,
             unsafe: fields.value("unsafe").flatMap { bool($0, "`unsafe`") },
             range: fields.range)

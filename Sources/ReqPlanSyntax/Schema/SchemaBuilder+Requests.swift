@@ -1,0 +1,151 @@
+/// The schema of a request: `request` (at most one body), `auth`, headers, parameters and multipart parts.
+extension SchemaBuilder {
+    /// `request` … `multipartPartMapping`, in the order they are printed.
+    mutating func requestDefinitions() -> SchemaJSON {
+        let bodies = PlanReader.bodyKeys
+        // At most one body: each body key forbids the others.
+        let oneBody = SchemaJSON.object(
+            bodies.map { body in .init(key: body, value: Self.forbidding(bodies.filter { $0 != body })) })
+        return [
+            "request": closedObject(
+                "a request",
+                [
+                    "description": .string(
+                        "One HTTP request: `url` (required), `method`, `query`, `headers`, at most one body ("
+                            + bodies.map { "`\($0)`" }.joined(separator: ", ")
+                            + "), `auth` and `follow_redirects`. Credentials in the URL (`http://user:password@host/`) are sent as basic credentials unless `auth` or an `Authorization` header is in force."),
+                    "type": "object",
+                    "required": ["url"],
+                ],
+                keys: PlanReader.requestKeys,
+                properties: [
+                    "method": Self.ref("method"),
+                    "url": [
+                        "description": "Absolute (`http://…`, `https://…`) or relative to `defaults.base_url` (which must then be set, RP0105). A text template. A URL written without `${{ }}` MUST NOT be empty, and when it starts with a scheme and `://` the scheme MUST be http or https (RP0105); `/login?next=https://x/` is relative.",
+                        "type": ["string", "number", "boolean"],
+                        "minLength": 1,
+                        "pattern": #"^(?:[\s\S]*\$\{\{[\s\S]*|(?![A-Za-z][A-Za-z0-9+.-]*://)[\s\S]+|[hH][tT][tT][pP][sS]?://[\s\S]*)(?![\s\S])"#,
+                        "patternErrorMessage": "A URL is relative or starts with `http://` or `https://`.",
+                    ],
+                    "query": Self.ref("parameters", "Query parameters appended to the URL, percent-encoded. A list repeats the parameter; a value that is one `${{ }}` giving null leaves the parameter out."),
+                    "headers": Self.ref("headers", "Request headers (a header of `defaults.headers` with the same name is replaced)."),
+                    "json": Self.ref("value", "Body: any YAML value, sent as JSON (`application/json`). A string that is exactly one `${{ }}` keeps its type."),
+                    "form": Self.ref("parameters", "Body: name → value or list, sent as `application/x-www-form-urlencoded`."),
+                    "multipart": Self.ref("multipart"),
+                    "body": Self.ref("textTemplate", "Body: raw text, sent as written (UTF-8, `text/plain; charset=utf-8`)."),
+                    "body_file": Self.ref("textTemplate", "Body: the bytes of a file, path relative to the plan file (`application/octet-stream`)."),
+                    "auth": Self.ref("auth", "Credentials sent as the `Authorization` header; replaces `defaults.auth` and a default `Authorization` header."),
+                    "follow_redirects": Self.ref("followRedirects"),
+                ],
+                then: [
+                    "allOf": [
+                        Self.ref("authExcludesAuthorizationHeader"),
+                        [
+                            "description": "A TRACE request has no body (RFC 9110; RP0104).",
+                            "if": ["required": ["method"], "properties": ["method": ["const": .string(HTTPMethodName.TRACE.rawValue)]]],
+                            "then": Self.forbidding(bodies),
+                        ],
+                    ],
+                    "dependentSchemas": oneBody,
+                ]),
+            "auth": closedObject(
+                "`auth`",
+                [
+                    "description": "Credentials sent as the `Authorization` header: `{ basic: { username, password } }` (`Basic` and the base64 of `username:password`) or `{ bearer: TOKEN }` (`Bearer TOKEN`); expressions allowed. They are hidden in every output, the base64 form included. Exactly one of `basic` and `bearer` (RP0104 for both, RP0103 for neither).",
+                    "type": "object",
+                ],
+                keys: PlanReader.authKeys,
+                properties: [
+                    "basic": Self.ref("basicAuth"),
+                    "bearer": Self.ref("textTemplate", "The token, sent as `Authorization: Bearer TOKEN`."),
+                ],
+                then: ["oneOf": Self.exactlyOne(of: PlanReader.authKeys, titles: ["basic credentials", "a bearer token"])]),
+            "basicAuth": closedObject(
+                "`basic`",
+                [
+                    "description": #"Basic credentials (RFC 7617): `username` and `password`, both required (RP0103); an empty password is `""`."#,
+                    "type": "object",
+                    "required": Self.strings(PlanReader.basicAuthKeys),
+                ],
+                keys: PlanReader.basicAuthKeys,
+                properties: [
+                    "username": Self.ref("textTemplate", "The user name."),
+                    "password": Self.ref("textTemplate", "The password."),
+                ]),
+            "authExcludesAuthorizationHeader": [
+                "description": "`auth` writes the `Authorization` header, so the same request (or `defaults`) cannot also set one (RP0104).",
+                "if": ["required": ["auth"]],
+                "then": [
+                    "properties": [
+                        "headers": ["propertyNames": ["not": ["pattern": .string(Self.anchored(Self.ignoringCase("Authorization")))]]]
+                    ]
+                ],
+            ],
+            "followRedirects": [
+                "description": "Whether 3xx redirects are followed (default `true`: up to 10, by the method rules of browsers and AsyncHTTPClient). With `false` the 3xx response itself is the step's response, so `expect` can check its status and `Location`. A request's own setting wins over `defaults`.",
+                "type": "boolean",
+            ],
+            "headers": Self.map(
+                [
+                    "description": "Header name (an HTTP token, RFC 9110) → text template. Names MUST NOT repeat ignoring case (RP0003); values are text (numbers and booleans as written; null is RP0102).",
+                    "type": ["object", "null"],
+                ], names: "headerNameKey", values: Self.ref("textTemplate")),
+            "parameters": Self.map(
+                [
+                    "description": "Parameter name → a scalar, a template, or a list of scalars/templates (a list repeats the parameter). A mapping, or a list holding a list or mapping, is RP0102.",
+                    "type": ["object", "null"],
+                ], values: Self.ref("parameterValue")),
+            "parameterValue": [
+                "description": "A scalar (strings may hold `${{ }}`), or a list of scalars that repeats the parameter.",
+                "type": ["string", "number", "boolean", "null", "array"],
+                "items": ["type": ["string", "number", "boolean", "null"]],
+            ],
+            "multipart": Self.map(
+                [
+                    "description": "Body: part name → part, sent as `multipart/form-data` with a generated boundary.",
+                    "type": ["object", "null"],
+                ], values: Self.ref("multipartPart")),
+            "multipartPart": [
+                "description": "A part: text (a text field), `{ value: text, content_type }` (a text field with a content type) or `{ file: path, content_type, filename }` (a file, path relative to the plan). A list is not a part (RP0102).",
+                "anyOf": [Self.ref("textTemplate"), Self.ref("multipartPartMapping")],
+            ],
+            "multipartPartMapping": closedObject(
+                "a multipart part",
+                [
+                    "description": "A part with exactly one of `file` and `value` (both: RP0104; neither: RP0103).",
+                    "type": "object",
+                ],
+                keys: PlanReader.multipartKeys,
+                properties: [
+                    "value": Self.ref("textTemplate", "The field's text."),
+                    "file": Self.ref("textTemplate", "Path of the file to send, relative to the plan file."),
+                    "content_type": Self.ref("textTemplate", "The part's Content-Type (default: none for text fields, `application/octet-stream` for files)."),
+                    "filename": Self.ref("textTemplate", "The file name sent (default: the last component of `file`). File parts only (RP0114 on a `value` part)."),
+                ],
+                then: [
+                    "oneOf": [
+                        ["title": "file part", "required": ["file"]] + Self.forbidding(["value"]),
+                        ["title": "text part", "required": ["value"]] + Self.forbidding(["file", "filename"]),
+                    ]
+                ]),
+        ]
+    }
+
+    /// One `oneOf` branch per key: it is required and the others are forbidden.
+    static func exactlyOne(of keys: [String], titles: [String]) -> SchemaJSON {
+        .array(
+            zip(keys, titles).map { key, title in
+                ["title": .string(title), "required": Self.strings([key])]
+                    + Self.forbidding(keys.filter { $0 != key })
+            })
+    }
+
+    /// A pattern matching `word` in any case (`[Aa][Bb]…`; JSON Schema patterns have no flags).
+    static func ignoringCase(_ word: String) -> String {
+        word.map { character in
+            let upper = character.uppercased()
+            let lower = character.lowercased()
+            return upper == lower ? String(character) : "[\(upper)\(lower)]"
+        }.joined()
+    }
+}

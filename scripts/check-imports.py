@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""Checks that every module a target imports is declared in Package.swift.
+
+Usage: scripts/check-imports.py   (from the package root; reads `swift package dump-package`)
+
+SwiftPM lets a target import a module that only a dependency of one of its dependencies declares
+(it is on the search path anyway), until a change elsewhere in the graph removes it. Every target
+here names what it imports: a module of another target, or a product of a package dependency.
+Modules of the toolchain (Foundation, Dispatch, Glibc, Testing, ...) need no declaration.
+Exit status 0 when all are declared, 1 otherwise (each missing module is printed).
+"""
+import json
+import pathlib
+import re
+import subprocess
+import sys
+
+TOOLCHAIN = {
+    "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Dispatch", "Glibc", "Musl",
+    "Darwin", "Android", "WinSDK", "Synchronization", "Testing", "XCTest", "os", "_Concurrency", "Observation",
+    "RegexBuilder", "Swift", "_StringProcessing",
+}
+IMPORT = re.compile(r"^\s*(?:@[\w()]+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)",
+                    re.MULTILINE)
+STRING_BLOCK = re.compile(r'#*"""[\s\S]*?"""#*')
+
+
+def main() -> int:
+    package = json.loads(subprocess.run(["swift", "package", "dump-package"], check=True, capture_output=True,
+                                        text=True).stdout)
+    problems = []
+    for target in package["targets"]:
+        if target["type"] in ("system", "binary", "plugin"):
+            continue
+        declared = set()
+        for dependency in target["dependencies"]:
+            for kind in ("byName", "target", "product"):
+                if kind in dependency:
+                    declared.add(dependency[kind][0])
+        default = "Tests" if target["type"] == "test" else "Sources"
+        folder = pathlib.Path(target.get("path") or f"{default}/{target['name']}")
+        imported = set()
+        for source in folder.rglob("*.swift"):
+            # Text inside multi-line string literals (a Python script a test runs) is not Swift.
+            code = STRING_BLOCK.sub("", source.read_text(encoding="utf-8"))
+            imported.update(IMPORT.findall(code))
+        for module in sorted(imported - declared - TOOLCHAIN - {target["name"]}):
+            problems.append(f"{target['name']} imports {module}, which Package.swift does not declare for it")
+    for problem in problems:
+        print(problem)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
