@@ -56,7 +56,8 @@ struct DemoCommand: AsyncParsableCommand {
                     files: FileAccess(planDirectory: URL(fileURLWithPath: path).deletingLastPathComponent()))
                 var transport = HTTPClientTransport.Configuration()
                 transport.secrets = configuration.secrets
-                let result = try await PlanRun.execute(prepared, configuration: configuration, transport: transport)
+                let result = try await PlanRun.execute(
+                    prepared, configuration: configuration, transport: transport, supervisor: SignalSupervisor())
                 write(Redactor(secrets: prepared.inputs.secrets + result.secrets).redact(result.summaryText(graph: prepared.graph)))
                 if result.exitCode == 130 { throw ExitCode(130) }
             }

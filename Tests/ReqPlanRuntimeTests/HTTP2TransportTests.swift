@@ -18,19 +18,28 @@ import Testing
         try await HTTPClientTransport.with(configuration) { transport in
             await withTaskGroup(of: (Int, Result<TransportResponse, TransportError>).self) { group in
                 for index in 0..<count {
+                    // The outcome comes from a function, not from a `do throws(TransportError)` in this
+                    // closure: with that, release builds (Swift 6.3.1, -O -enable-testing) returned the
+                    // tuple with `index` corrupted (pointer-like values), every time.
                     group.addTask {
-                        do throws(TransportError) {
-                            let request = PreparedRequest(method: method, url: url, headers: [], body: nil)
-                            return (index, .success(try await transport.send(request, timeout: .seconds(20))))
-                        } catch {
-                            return (index, .failure(error))
-                        }
+                        (index, await Self.outcome(of: PreparedRequest(method: method, url: url, headers: [], body: nil),
+                                                   through: transport))
                     }
                 }
                 var results = [Result<TransportResponse, TransportError>?](repeating: nil, count: count)
                 for await (index, result) in group { results[index] = result }
                 return results.compactMap { $0 }
             }
+        }
+    }
+
+    private static func outcome(of request: PreparedRequest, through transport: HTTPClientTransport) async
+        -> Result<TransportResponse, TransportError>
+    {
+        do throws(TransportError) {
+            return .success(try await transport.send(request, timeout: .seconds(20)))
+        } catch {
+            return .failure(error)
         }
     }
 

@@ -104,6 +104,12 @@ extension Executor {
             guard await wait(delay, run: run) else {
                 return cancelled(result, scope: run.scope, node: run.node, started: true)
             }
+            // A wait that overslept (a loaded machine) must not start a poll after the bound.
+            if let deadline, let timeout = poll.timeout, now() >= deadline {
+                result.state = .failed
+                result.reason = StepReason(.timeout, Self.timedOut(after: timeout.value, polls: number, lastSeen))
+                return result
+            }
         }
     }
 
