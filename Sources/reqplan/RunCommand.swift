@@ -169,7 +169,8 @@ struct RunCommand: AsyncParsableCommand {
     private func runPlan(_ plan: String) async throws {
         let outcome = await PlanRun.prepare(
             path: plan, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environment: ProcessInfo.processInfo.environment, allowFilesOutside: reading.allowFilesOutside)
+            environment: ProcessInfo.processInfo.environment, allowFilesOutside: reading.allowFilesOutside,
+            library: .forCommand())
         let prepared: PlanRun.Prepared
         switch outcome {
         case .failure(let failure):

@@ -89,6 +89,9 @@ public enum PlanSchema {
               "type": "boolean",
               "default": true
             },
+            "openapi": {
+              "$ref": "#/$defs/openapi"
+            },
             "vars": {
               "$ref": "#/$defs/vars"
             },
@@ -110,6 +113,60 @@ public enum PlanSchema {
           },
           "additionalProperties": false,
           "$defs": {
+            "openapi": {
+              "description": "API descriptions the plan's requests are checked against (grammar.md §4.13): name → an OpenAPI 3.0/3.1 document (YAML or JSON, relative to the plan's file), or `{ file, base_url }`.",
+              "type": [
+                "object",
+                "null"
+              ],
+              "propertyNames": {
+                "pattern": "^[A-Za-z_][A-Za-z0-9_-]*(?![\\s\\S])"
+              },
+              "additionalProperties": {
+                "oneOf": [
+                  {
+                    "type": "string",
+                    "minLength": 1
+                  },
+                  {
+                    "type": "object",
+                    "required": [
+                      "file"
+                    ],
+                    "properties": {
+                      "file": {
+                        "type": "string",
+                        "minLength": 1,
+                        "description": "The OpenAPI document, relative to the plan's file (a literal path)."
+                      },
+                      "base_url": {
+                        "$ref": "#/$defs/textTemplate",
+                        "description": "Where the API is served; `operation:` requests are sent below it. When absent, their paths are relative to `defaults.base_url`."
+                      }
+                    },
+                    "additionalProperties": false
+                  }
+                ]
+              }
+            },
+            "operation": {
+              "description": "An operation of a bound API description, `API.operationId` (grammar.md §6.9): it gives the method and URL, so `method` and `url` are not written (RP0104).",
+              "type": "string",
+              "pattern": "^[A-Za-z_][A-Za-z0-9_-]*\\.[\\s\\S]+"
+            },
+            "pathParameters": {
+              "$ref": "#/$defs/parameters",
+              "description": "Values of the operation's path parameters (with `operation` only)."
+            },
+            "operationRequest": {
+              "required": [
+                "operation"
+              ],
+              "properties": {
+                "method": false,
+                "url": false
+              }
+            },
             "name": {
               "description": "A name: `[A-Za-z_][A-Za-z0-9_-]*` (ASCII letters only; RP0106 otherwise).",
               "type": "string",
@@ -956,10 +1013,23 @@ public enum PlanSchema {
             "request": {
               "description": "One HTTP request: `url` (required), `method`, `query`, `headers`, at most one body (`json`, `form`, `multipart`, `body`, `body_file`), `auth` and `follow_redirects`. Credentials in the URL (`http://user:password@host/`) are sent as basic credentials unless `auth` or an `Authorization` header is in force.",
               "type": "object",
-              "required": [
-                "url"
+              "anyOf": [
+                {
+                  "required": [
+                    "url"
+                  ]
+                },
+                {
+                  "$ref": "#/$defs/operationRequest"
+                }
               ],
               "properties": {
+                "operation": {
+                  "$ref": "#/$defs/operation"
+                },
+                "path": {
+                  "$ref": "#/$defs/pathParameters"
+                },
                 "method": {
                   "$ref": "#/$defs/method"
                 },
