@@ -28,7 +28,8 @@ extension APIChecker {
             if case .forEach(let loop) = step.kind { expressions += loop.items.expressions }
             if let call = step.subPlan { expressions += call.expressions }
             if let bound = bound[step.id.value], let body = step.expect?.body {
-                for expectation in body {
+                // A key checked with `exists: false` says the field must be absent: nothing to type.
+                for expectation in body where expectation.matcher.exists?.value != false {
                     _ = walk(
                         expectation.path.value, at: expectation.path.range, from: step, bound,
                         what: "`\(expectation.pathText)`")
