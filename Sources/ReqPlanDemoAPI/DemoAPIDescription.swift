@@ -191,7 +191,7 @@ components:
             role: { type: string }
     ItemID:
       description: A number for items created through `POST /items`; text for those named by `PUT` or orders.
-      type: [integer, string]
+      oneOf: [{ type: integer }, { type: string }]   # not `type: [integer, string]`: OpenAPIKit 6.4 keeps its first type only
     NewItem:
       type: object
       additionalProperties: true
