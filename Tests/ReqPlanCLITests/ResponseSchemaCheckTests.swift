@@ -105,3 +105,27 @@ import Testing
         }
     }
 }
+
+/// The demo's data-flow example (`plans/_openapi/data-flow-mistake.yaml`), corrected, is valid and runs.
+@Suite struct DemoDataFlowExampleTests {
+    @Test func theCorrectedExampleValidatesStrictlyAndRunsWithResponseChecks() async throws {
+        let example = CommandRunner.packageRoot.appendingPathComponent("plans/_openapi/data-flow-mistake.yaml")
+        var text = try String(contentsOf: example, encoding: .utf8)
+        for (wrong, right) in [("body.access_token", "body.token"), ("stock: \"${{ steps.login.body.user }}\"", "stock: 3")] {
+            #expect(text.contains(wrong))
+            text = text.replacingOccurrences(of: wrong, with: right)
+        }
+        let plan = try CommandRunner.temporaryPlan(text)
+        try FileManager.default.copyItem(
+            at: ResponseSchemaCheckTests.document,
+            to: plan.deletingLastPathComponent().appendingPathComponent("demo-api.yaml"))
+        let validated = try CommandRunner.run(["validate", "--strict", plan.path])
+        #expect(validated.status == 0, "\(validated.stdout)\(validated.stderr)")
+        try await DemoAPI.withServer { base in
+            let result = try await CommandRunner.run(
+                ["run", plan.path, "--input", "base_url=\(base)", "--progress", "none"], within: .seconds(30))
+            #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+            #expect(result.stdout.contains("item: \"Demo item\""))
+        }
+    }
+}

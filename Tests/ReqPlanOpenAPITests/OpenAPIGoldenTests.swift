@@ -61,4 +61,24 @@ struct OpenAPIGoldenTests {
         #expect(found == ["RP0802@7", "RP0807@11", "RP0809@15", "RP0804@17", "RP0808@20"])
         #expect(report.diagnostics.allSatisfy { $0.hint != nil && $0.range != nil })
     }
+
+    /// `plans/_openapi/data-flow-mistake.yaml`, the example of the demo API's own document.
+    static let demoExample = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("plans/_openapi/data-flow-mistake.yaml")
+
+    @Test("the demo example's data-flow mistakes are caught by validate, as recorded")
+    func demoExampleMistakes() throws {
+        let report = PlanValidator.validate(
+            fileAt: Self.demoExample.path, displayPath: "plans/_openapi/data-flow-mistake.yaml",
+            allowFilesOutside: false, library: PlanLibrary(apiLoader: OpenAPIDocumentLoader()))
+        let actual = ValidationOutput.text([report], colors: false, explain: false, strict: true)
+        let expectedFile = Self.fixtures.appendingPathComponent("demo/data-flow-mistake.expected")
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+            try actual.write(to: expectedFile, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(report.diagnostics.map(\.code.rawValue) == ["RP0808", "RP0809"])
+        let expected = try String(contentsOf: expectedFile, encoding: .utf8)
+        #expect(actual == expected, "plans/_openapi/data-flow-mistake.yaml: output differs:\n\(actual)")
+    }
 }
