@@ -129,3 +129,29 @@ import Testing
         }
     }
 }
+
+/// `reqplan plan`, the JSON report and JUnit name each bound request's operation.
+@Suite struct OperationInReportsTests {
+    @Test func planAndReportsNameEachRequestsOperation() async throws {
+        let plan = try ResponseSchemaCheckTests.boundPlan(ResponseSchemaCheckTests.stockReport)
+        let shown = try CommandRunner.run(["plan", plan.path])
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout.contains("operations (openapi:):\n  health: demo.health (GET /health)\n  stock: demo.stockReport (GET /stock-report)\n"), "\(shown.stdout)")
+        let folder = plan.deletingLastPathComponent()
+        let json = folder.appendingPathComponent("report.json")
+        let junit = folder.appendingPathComponent("report.xml")
+        try await DemoAPI.withServer { base in
+            let result = try await CommandRunner.run(
+                ["run", plan.path, "--input", "base_url=\(base)", "--progress", "none",
+                 "--report", "json:\(json.path)", "--report", "junit:\(junit.path)"],
+                environment: ["REQPLAN_TEST_TOKEN": "unused"], within: .seconds(30))
+            #expect(result.status == 1, "\(result.stderr)")
+        }
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any]
+        let steps = report?["steps"] as? [[String: Any]] ?? []
+        #expect(steps.map { $0["operation"] as? String } == ["demo.health", "demo.stockReport"])
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        #expect(xml.contains("<system-out>operation: demo.health</system-out>"))
+        #expect(xml.contains("operation: demo.stockReport\n"))  // in the failure's details too
+    }
+}
