@@ -27,6 +27,7 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
     ],
     targets: [
         // Source files, locations, diagnostics, the AST, the YAML reader and the `${{ }}` language.
@@ -38,6 +39,19 @@ let package = Package(
         .target(
             name: "ReqPlanPlanner",
             dependencies: ["ReqPlanSyntax"]
+        ),
+        // Reads OpenAPI 3.0/3.1 documents (OpenAPIKit) into the planner's API description model
+        // (`ReqPlanPlanner/APITypes`): the only target that imports OpenAPIKit.
+        .target(
+            name: "ReqPlanOpenAPI",
+            dependencies: [
+                "ReqPlanPlanner",
+                "ReqPlanSyntax",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKit30", package: "OpenAPIKit"),
+                .product(name: "OpenAPIKitCompat", package: "OpenAPIKit"),
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         // The executor (structured concurrency) over a Transport; the HTTP transport (reqplan's own
         // client over SwiftNIO, HTTP/1.1 and HTTP/2, and AsyncHTTPClient as the library path).
@@ -97,6 +111,7 @@ let package = Package(
                 "ReqPlanRuntime",
                 "ReqPlanReports",
                 "ReqPlanDemoAPI",
+                "ReqPlanOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -145,6 +160,13 @@ let package = Package(
             name: "ReqPlanReportsTests",
             dependencies: ["ReqPlanReports", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport"],
             exclude: ["Golden"]
+        ),
+        .testTarget(
+            name: "ReqPlanOpenAPITests",
+            dependencies: [
+                "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "ReqPlanCLITests",

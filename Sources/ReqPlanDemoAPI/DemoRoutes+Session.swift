@@ -76,6 +76,7 @@ extension DemoRoutes {
                     "GET /slow-body", "GET /connection/{ms}", "GET /close-next", "ANY /redirect-to?url=U&status=S", "GET /redirect-loop", "GET /huge?mb=N", "GET /invalid-json", "ANY /echo",
                     "GET /stream?kb=N", "GET /bad-gzip",
                     "GET /basic-auth/{user}/{password}", "GET /bearer", "GET /account.xml", "GET|POST /login-form",
+                    "GET /openapi.yaml", "GET /stock-report",
                 ]),
             ])
         }

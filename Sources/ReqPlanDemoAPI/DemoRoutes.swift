@@ -23,6 +23,8 @@ import NIOCore
 /// | `PUT /cart/{id}` | add or update one line `{"item_id", "quantity"}` |
 /// | `POST /cart/{id}/order` | place the order (201, `{"order_id", "status", "lines"}`), then `/items/{order_id}` |
 /// | `POST /upload`, `GET /files/{id}/{name}` | multipart upload (201, `{"id", "url", "name", "size"}`); download |
+/// | `GET /openapi.yaml` | this API's OpenAPI document (`plans/_openapi/demo-api.yaml`) |
+/// | `GET /stock-report` | `{"products": [{"sku", "in_stock"}]}`, off-spec on purpose (`in_stock` as text) |
 /// | `POST /jobs`, `GET /jobs/{id}`, `GET /jobs/{id}/result` | a long job: 202 with a status URL; `running` for a few polls, then `done` (with `result_url`) or `failed`; its result (`DemoRoutes+Jobs.swift`) |
 ///
 /// Fault endpoints (tests and benchmarks) are documented in `DemoRoutes+Faults.swift`, header
@@ -51,6 +53,7 @@ struct DemoRoutes: Sendable {
         registerHeaders(on: router)
         registerWire(on: router)
         registerAuth(on: router)
+        registerDescription(on: router)
     }
 
     // MARK: Responses

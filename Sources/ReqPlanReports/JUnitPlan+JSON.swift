@@ -156,6 +156,7 @@ struct JSONReportReader {
         return ReportStep(
             id: id, step: result.id, item: item, kind: kind,
             parent: try optionalString(value["parent"], "\(field).parent"),
-            result: result, children: children, itemPath: path, nodeID: -1)
+            result: result, children: children, itemPath: path, nodeID: -1,
+            operation: try optionalString(value["operation"], "\(field).operation"))
     }
 }

@@ -42,6 +42,8 @@ public struct ReportStep: Sendable {
     public var itemPath: [Int]
     /// The node of the step in the plan's graph (for an item, the for_each's).
     public var nodeID: NodeID
+    /// A request's operation in the plan's API description (`openapi:`): `petstore.showPetById`.
+    public var operation: String? = nil
 
     /// Whether this is an item of a for_each.
     public var isItem: Bool { item != nil }
@@ -83,7 +85,7 @@ struct ReportTreeBuilder {
             }
         }
         return ReportStep(id: id, step: node.id, item: nil, kind: kind, parent: parent, result: stepResult,
-                          children: children, itemPath: path, nodeID: node.nodeID)
+                          children: children, itemPath: path, nodeID: node.nodeID, operation: operation(of: node))
     }
 
     private func item(_ node: StepNode, _ itemResult: StepResult, parent: String, path: [Int]) -> ReportStep {
@@ -91,7 +93,13 @@ struct ReportTreeBuilder {
         let isGroup = node.kind == .forEachGroup
         let children = isGroup ? members(of: node, in: itemResult, parent: id, path: path) : []
         return ReportStep(id: id, step: node.id, item: path.last, kind: isGroup ? .group : .request, parent: parent,
-                          result: itemResult, children: children, itemPath: path, nodeID: node.nodeID)
+                          result: itemResult, children: children, itemPath: path, nodeID: node.nodeID,
+                          operation: operation(of: node))
+    }
+
+    /// The operation label of a request (or for_each over a request) bound to an API description.
+    private func operation(of node: StepNode) -> String? {
+        node.kind == .request || node.kind == .forEachRequest ? graph.apiOperations[node.id]?.label : nil
     }
 
     /// The members of a group, sequence or for_each group body, with their results: those the

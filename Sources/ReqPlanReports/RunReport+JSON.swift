@@ -70,6 +70,7 @@ extension RunReport {
             .init("caused_by_failure", .bool(stepResult.causedByFailure)),
             .init("method", stepResult.method.map(Value.string) ?? .null),
             .init("url", stepResult.url.map { .string(redact($0)) } ?? .null),
+            .init("operation", step.operation.map(Value.string) ?? .null),
             .init("status", optional(stepResult.status)),
             .init("response_size", optional(stepResult.responseSize)),
             .init("attempts", .list(attempts)),

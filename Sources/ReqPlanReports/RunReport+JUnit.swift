@@ -164,7 +164,7 @@ struct JUnitPlan {
             switch step.kind {
             case .request:
                 suites[index].cases.append(JUnitCase(name: step.id, duration: Self.duration(of: step.result),
-                                                     outcome: outcome(of: step)))
+                                                     outcome: outcome(of: step), operation: step.operation))
             case .group where step.isItem:
                 for child in step.children { visit(child, suite: index, path: path, prefix: prefix) }
             case .group, .sequence, .forEach, .plan:
@@ -229,6 +229,7 @@ struct JUnitPlan {
             lines.append("\(step.kind.rawValue) `\(step.id)` failed: \(reason.message)")
         }
         if let method = stepResult.method, let url = stepResult.url { lines.append("request: \(method) \(url)") }
+        if let operation = step.operation { lines.append("operation: \(operation)") }
         for attempt in stepResult.attempts {
             var line = "attempt \(attempt.number)" + (attempt.poll.map { " (poll \($0))" } ?? "") + ": "
             line += attempt.status.map { "status \($0)" } ?? "no response"
@@ -283,22 +284,23 @@ enum JUnitWriter {
         for testCase in suite.cases {
             let attributes = [("name", testCase.name), ("classname", testCase.classname ?? suite.classname),
                               ("time", seconds(testCase.duration))]
+            if case .passed = testCase.outcome, testCase.operation == nil {
+                xml.element("testcase", attributes)
+                continue
+            }
+            xml.start("testcase", attributes)
             switch testCase.outcome {
             case .passed:
-                xml.element("testcase", attributes)
+                break
             case .failure(let type, let message, let details):
-                xml.start("testcase", attributes)
                 xml.element("failure", [("message", message), ("type", type)], content: details)
-                xml.end()
             case .error(let type, let message, let details):
-                xml.start("testcase", attributes)
                 xml.element("error", [("message", message), ("type", type)], content: details)
-                xml.end()
             case .skipped(let message):
-                xml.start("testcase", attributes)
                 xml.element("skipped", [("message", message)])
-                xml.end()
             }
+            if let operation = testCase.operation { xml.element("system-out", [], content: "operation: \(operation)") }
+            xml.end()
         }
         xml.end()
     }
@@ -345,6 +347,8 @@ struct JUnitCase {
     var outcome: Outcome
     /// The class name, when it is not its suite's (a suite's report gathers a plan's scopes in one suite).
     var classname: String? = nil
+    /// A request's operation (`openapi:`), written as `<system-out>operation: …</system-out>`.
+    var operation: String? = nil
 }
 
 /// One `<testsuite>`: a scope of the plan and the test cases directly in it.

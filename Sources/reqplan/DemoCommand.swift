@@ -44,7 +44,7 @@ struct DemoCommand: AsyncParsableCommand {
                     environment: ["DEMO_TOKEN": "demo-secret-token", "DEMO_PASSWORD": "demo-password",
                                   "DEMO_API_KEY": "demo-api-key"].merging(
                         ProcessInfo.processInfo.environment, uniquingKeysWith: { _, real in real }),
-                    ignoreUndeclared: true)
+                    ignoreUndeclared: true, library: .forCommand())
                 guard case .success(let prepared) = outcome else {
                     if case .failure(let failure) = outcome {
                         writeError(DiagnosticRenderer(files: failure.sources).text(failure.diagnostics))

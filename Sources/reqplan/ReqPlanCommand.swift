@@ -8,7 +8,7 @@ struct ReqPlanCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             ValidateCommand.self, RunCommand.self, PlanCommand.self, GraphCommand.self, DemoCommand.self,
-            SchemaCommand.self, ReportCommand.self,
+            SchemaCommand.self, ReportCommand.self, CoverageCommand.self,
         ]
     )
 }

@@ -24,7 +24,7 @@ extension RunCommand {
         let prepared: [PlanRun.Prepared]
         switch SuiteRun.prepare(
             suite, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environment: environment, allowFilesOutside: reading.allowFilesOutside)
+            environment: environment, allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
         {
         case .failure(let failure):
             let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)

@@ -83,6 +83,10 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-response-size"), help: "Largest response body accepted, in bytes.")
     var maxResponseSize: Int = HTTPClientTransport.Configuration().maxBodySize
 
+    @Flag(name: .customLong("no-response-schema-check"),
+          help: "Do not check responses against the schemas of the plan's API descriptions (`openapi:`).")
+    var noResponseSchemaCheck = false
+
     @Option(help: "Color: auto, always or never.")
     var color: ColorChoice = .auto
 
@@ -169,7 +173,8 @@ struct RunCommand: AsyncParsableCommand {
     private func runPlan(_ plan: String) async throws {
         let outcome = await PlanRun.prepare(
             path: plan, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environment: ProcessInfo.processInfo.environment, allowFilesOutside: reading.allowFilesOutside)
+            environment: ProcessInfo.processInfo.environment, allowFilesOutside: reading.allowFilesOutside,
+            library: .forCommand())
         let prepared: PlanRun.Prepared
         switch outcome {
         case .failure(let failure):
@@ -263,6 +268,7 @@ struct RunCommand: AsyncParsableCommand {
             concurrency: concurrency, files: FileAccess(planDirectory: folder, allowOutside: reading.allowFilesOutside))
         configuration.backoffScale = 1
         configuration.secrets = secrets
+        configuration.checksResponseSchemas = !noResponseSchemaCheck
         configuration.logger = logger ?? logging.logger(label: "reqplan.executor")
         return configuration
     }

@@ -32,7 +32,7 @@ struct ValidateCommand: ParsableCommand {
 
     func run() throws {
         let reports = PlanValidator.validate(suite: SuiteFiles(plans), limits: reading.limits,
-                                             allowFilesOutside: reading.allowFilesOutside)
+                                             allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
         switch format {
         case .text:
             write(ValidationOutput.text(reports, colors: color.enabled, explain: explain, strict: strict))

@@ -52,6 +52,9 @@ public struct PlanGraph: Sendable {
     public let waves: [[NodeID]]
     /// The longest chain of units that must run one after another.
     public let criticalPath: [NodeID]
+    /// The operation of each request step bound to an API description (`openapi:`), by the step's path
+    /// (`login/token` for a sub-plan's step).
+    public internal(set) var apiOperations: [String: BoundOperation] = [:]
 
     /// The node of a step id (a sub-plan's step by its path, `login/token`).
     public func node(_ id: String) -> StepNode? {

@@ -44,9 +44,17 @@ public final class PlanLibrary: Sendable {
 
     private let cache = Mutex<[Key: CheckedPlan]>([:])
     private let reads = Atomic<Int>(0)
+    /// Reads the API descriptions plans bind with `openapi:`; `nil`: a plan that binds one is an error.
+    let apiLoader: (any APIDescriptionLoader)?
+    /// API descriptions read so far, by file and boundary: each is read once per library.
+    let apiCache = Mutex<[APICacheKey: Result<APIDescription, APIDescriptionLoadError>]>([:])
 
     /// An empty library.
-    public init() {}
+    /// - Parameter apiLoader: reads the API descriptions plans bind (`openapi:`); the command line passes
+    ///   `ReqPlanOpenAPI`'s OpenAPI reader.
+    public init(apiLoader: (any APIDescriptionLoader)? = nil) {
+        self.apiLoader = apiLoader
+    }
 
     /// How many files have been read (and parsed) so far: one per file, however many plans include it.
     public var filesRead: Int { reads.load(ordering: .relaxed) }
@@ -83,7 +91,7 @@ public final class PlanLibrary: Sendable {
     // MARK: Checking
 
     /// What checking one file needs to know about where it is.
-    private struct Context {
+    struct Context {
         var file: String?
         var display: String
         var folder: URL
@@ -117,11 +125,19 @@ public final class PlanLibrary: Sendable {
 
     private func assemble(_ parsed: ParseResult, _ context: Context) -> CheckedPlan {
         var diagnostics = parsed.diagnostics
-        guard let plan = parsed.plan else {
+        guard let parsedPlan = parsed.plan else {
             return CheckedPlan(
                 path: context.display, file: context.file, source: parsed.source, plan: nil, graph: nil,
                 diagnostics: diagnostics, sources: parsed.source.map { [$0] } ?? [], includedFiles: [],
                 involvesCycle: false)
+        }
+        var plan = parsedPlan
+        var operations: [String: BoundOperation] = [:]
+        if !plan.apis.isEmpty {
+            let checked = checkAPIs(plan, context)
+            diagnostics += checked.diagnostics
+            plan = checked.plan
+            operations = checked.operations
         }
         let steps = plan.allSteps
         if context.checksFiles { diagnostics += literalFileDiagnostics(steps, context) }
@@ -163,8 +179,12 @@ public final class PlanLibrary: Sendable {
             }
         }
 
-        let planned = Planner.plan(plan, file: context.file, subPlans: subPlans)
+        var planned = Planner.plan(plan, file: context.file, subPlans: subPlans)
         diagnostics += planned.diagnostics
+        for (stepID, sub) in subPlans {
+            for (id, operation) in sub.graph?.apiOperations ?? [:] { operations["\(stepID)/\(id)"] = operation }
+        }
+        planned.graph?.apiOperations = operations
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return CheckedPlan(
             path: context.display, file: context.file, source: parsed.source, plan: plan,
@@ -239,7 +259,7 @@ public final class PlanLibrary: Sendable {
 
     /// Why a file a plan names cannot be used: outside the boundary, missing, or a folder. `what` names it
     /// (``sub-plan file `x` ``).
-    private func problem(with resolved: URL, written: Located<String>, what: String, _ context: Context) -> Diagnostic?
+    func problem(with resolved: URL, written: Located<String>, what: String, _ context: Context) -> Diagnostic?
     {
         var diagnostic: Diagnostic
         var isDirectory: ObjCBool = false

@@ -94,6 +94,16 @@ extension PlanGraph {
 
         out += subPlansText()
 
+        // Each request's operation in the plan's API descriptions (`openapi:`), sub-plans' included.
+        let bound = nodes.compactMap { node in apiOperations[node.id].map { (node.id, $0) } }
+        if !bound.isEmpty {
+            out += "\noperations (openapi:):\n"
+            for (id, operation) in bound {
+                out += "  \(id): \(operation.label)"
+                out += operation.operation.id == nil ? "\n" : " (\(operation.operation.label))\n"
+            }
+        }
+
         let kept = nodes.filter { usage[$0.nodeID] != nil }
         out += "\nresults read later (the rest keep only status, size and timing):\n"
         if kept.isEmpty { out += "  none\n" }
@@ -128,6 +138,7 @@ extension PlanGraph {
             ]
             if let usage = usage[node.nodeID] { fields.append(.init("read_later", .string(usageText(usage)))) }
             if let poll = node.step.poll { fields.append(.init("poll", .string(Self.pollText(poll)))) }
+            if let bound = apiOperations[node.id] { fields.append(.init("operation", .string(bound.label))) }
             if let call = node.step.subPlan, let instance = subPlanInstance(of: node.nodeID) {
                 fields.append(.init("sub_plan", subPlanJSON(call, instances[instance])))
             }

@@ -38,6 +38,9 @@ extension Executor {
         let retention: Retention
         /// Told when the request starts (`true`) and ends (`false`) waiting for a retry or the next poll.
         let retryWait: (@Sendable (Bool) -> Void)?
+        /// The operation whose response schemas each response is checked against (`openapi:`), unless
+        /// `--no-response-schema-check`.
+        let responseCheck: BoundOperation?
     }
 
     /// What one response means for the exchange it may end.
@@ -90,9 +93,10 @@ extension Executor {
             timeout: (node.step.timeout ?? defaults.timeout)?.value.duration,
             expectation: node.step.expect?.merged(over: defaults.expect) ?? defaults.expect,
             mayRetry: prepared.method.isIdempotent || retry.unsafe, retention: graph.retention(of: node.nodeID),
-            retryWait: retryWait)
+            retryWait: retryWait,
+            responseCheck: configuration.checksResponseSchemas ? graph.apiOperations[node.id] : nil)
         if let poll = node.step.poll { return await runPolling(run, poll, result: result) }
-        let decodes = run.retention.body || run.expectation?.body != nil
+        let decodes = run.retention.body || run.expectation?.body != nil || run.responseCheck != nil
         _ = await exchange(run, result: &result, decodingBody: decodes) { response, body, problem, duration in
             self.verdict(on: response, body: body, bodyProblem: problem, duration: duration, of: run)
         }
@@ -108,12 +112,25 @@ extension Executor {
         let problems = ExpectationChecker.check(
             expectation, status: response.status, headers: response.headers, body: body,
             bodyProblem: bodyProblem, duration: duration, in: run.context)
-        guard !problems.isEmpty else { return .succeeded }
+        guard !problems.isEmpty else { return schemaVerdict(on: response, body: body, bodyProblem: bodyProblem, of: run) }
         // The attempt records every failed check, as the reason does (JUnit lists each attempt's).
         let checks = problems.joined(separator: "; ")
         return .failed(StepReason(.expectation, checks), attemptError: checks,
                        retryable: retryable(response.status, run: run, expectation: expectation),
                        retryAfter: Self.retryAfter(response.header("retry-after")))
+    }
+
+    /// Whether a response that met `expect:` fits its schema in the bound API description: a mismatch
+    /// fails the step (not retried: the same server answers alike) with the first wrong value's pointer.
+    func schemaVerdict(on response: TransportResponse, body: Value, bodyProblem: String?, of run: RequestRun)
+        -> Verdict
+    {
+        guard let bound = run.responseCheck, bodyProblem == nil, !response.body.isEmpty,
+            let found = bound.responseMismatch(
+                status: response.status, contentType: response.header("content-type"), body: body)
+        else { return .succeeded }
+        let message = "the response does not fit `\(bound.label)` (\(found.response)): \(found.mismatch)"
+        return .failed(StepReason(.schema, message), attemptError: message, retryable: false, retryAfter: nil)
     }
 
     /// Whether `retry:` repeats a response with this status: a 5xx or 429 that `expect.status` does not

@@ -22,6 +22,9 @@ public struct RunConfiguration: Sendable {
     /// Secrets learnt during the run (credentials, cookie values), shared with the transport so every
     /// output hides them; they end up in `RunResult.secrets`.
     public var secrets = SecretStore()
+    /// Whether each response of a request bound to an API description (`openapi:`) is checked against
+    /// the schema of its status and content type (`--no-response-schema-check` turns it off).
+    public var checksResponseSchemas = true
 
     public init(concurrency: Int? = nil, files: FileAccess) {
         self.concurrency = concurrency

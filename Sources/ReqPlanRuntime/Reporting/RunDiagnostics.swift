@@ -18,6 +18,7 @@ extension RunResult {
             case .transport: code = .requestFailed
             case .timeout: code = .timedOut
             case .expectation: code = .expectationFailed
+            case .schema: code = .responseSchema
             case .bodyTooLarge: code = .responseTooLarge
             case .members: code = .membersFailed
             default: code = .runtimeEvaluation

@@ -15,6 +15,8 @@ public struct StepReason: Sendable, Hashable, CustomStringConvertible {
         case timeout
         /// The response did not meet `expect:`.
         case expectation
+        /// The response did not fit its schema in the bound API description (`openapi:`).
+        case schema
         /// An expression could not be evaluated, or a request could not be built.
         case evaluation
         /// The response body was larger than the limit.

@@ -46,9 +46,10 @@ public enum SuiteRun {
     /// - Returns: the plans in suite order, or every problem found, with the sources to render them.
     public static func prepare(
         _ suite: SuiteFiles, limits: ParseLimits, overrides: [String], inputsFile: String?,
-        environment: [String: String], allowFilesOutside: Bool = false
+        environment: [String: String], allowFilesOutside: Bool = false, library: PlanLibrary = PlanLibrary()
     ) -> Swift.Result<[PlanRun.Prepared], PlanRun.Failure> {
-        let reports = PlanValidator.validate(suite: suite, limits: limits, allowFilesOutside: allowFilesOutside)
+        let reports = PlanValidator.validate(suite: suite, limits: limits, allowFilesOutside: allowFilesOutside,
+                                             library: library)
         var diagnostics: [Diagnostic] = []
         var sources: [SourceFile] = []
         for report in reports where report.errorCount > 0 || report.graph == nil {

@@ -30,6 +30,8 @@ public struct Plan: Sendable {
     public var outputs: [Output]
     /// `vars:` — named values computed once, read as `vars.NAME`, in the order written.
     public var vars: [Variable] = []
+    /// `openapi:` — the API descriptions the plan's requests are checked against, in the order written.
+    public var apis: [APIBinding] = []
     /// Step ids that are declared but whose step had errors (so later stages do not report them as unknown).
     public var unreadStepIDs: Set<String> = []
     /// Input names that are declared but whose declaration had errors.

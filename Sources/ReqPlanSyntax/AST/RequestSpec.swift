@@ -16,6 +16,9 @@ public struct RequestSpec: Sendable {
     public var followRedirects: Located<Bool>?
     /// Where `request:` was written.
     public var range: SourceRange
+    /// `operation:` (with `path:`) — an operation of a bound API description. The planner fills `method`
+    /// and `url` from the description; until then `url` is empty.
+    public var operation: OperationReference? = nil
 
     /// The method, GET when not given.
     public var effectiveMethod: HTTPMethodName { method?.value ?? .GET }
@@ -27,6 +30,7 @@ public struct RequestSpec: Sendable {
         result += headers.flatMap(\.value.expressions)
         if let body { result += body.expressions }
         result += auth?.value.expressions ?? []
+        result += operation?.pathParameters.flatMap(\.value.expressions) ?? []
         return result
     }
 

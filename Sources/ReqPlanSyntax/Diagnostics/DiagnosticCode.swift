@@ -160,6 +160,37 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// Reports given to `reqplan report merge` that cannot be merged (not reports, shards missing or repeated).
     public static let unmergeableReports = DiagnosticCode("RP0711", "reports cannot be merged")
 
+    // MARK: API descriptions (`openapi:`)
+
+    /// An OpenAPI document named by `openapi:` that cannot be read as one.
+    public static let apiDescriptionUnreadable = DiagnosticCode("RP0801", "API description cannot be loaded")
+    /// `operation:` naming no operation of a bound description, or no bound description.
+    public static let unknownOperation = DiagnosticCode("RP0802", "unknown operation")
+    /// A `method` + `url` under a bound description that matches none of its operations.
+    public static let requestNotInAPI = DiagnosticCode("RP0803", "request not in the API description")
+    /// A path parameter of the operation not given, or one given that it does not have.
+    public static let pathParameter = DiagnosticCode("RP0804", "path parameter missing or unknown")
+    /// A required query or header parameter not given.
+    public static let missingParameter = DiagnosticCode("RP0805", "missing required parameter")
+    /// A literal parameter value that does not fit the parameter's schema (type, enum, pattern).
+    public static let parameterValue = DiagnosticCode("RP0806", "parameter value does not fit its schema")
+    /// A request body that does not fit the operation's request schema, or a body it does not accept.
+    public static let requestBodySchema = DiagnosticCode("RP0807", "request body does not fit its schema")
+    /// `steps.X.body…` naming a property the response schema of `X` does not have.
+    public static let unknownResponseField = DiagnosticCode("RP0808", "unknown response field")
+    /// A value read from a response whose schema type cannot fit where it is used.
+    public static let dataFlowType = DiagnosticCode("RP0809", "value of the wrong type for its use")
+    /// **Run:** a response that does not fit the schema of its status and content type.
+    public static let responseSchema = DiagnosticCode("RP0810", "response does not fit the API description")
+    /// **Warning:** a query or header parameter the operation does not declare.
+    public static let undeclaredParameter = DiagnosticCode("RP0851", "parameter not in the API description")
+    /// **Warning:** a response field not declared by a schema that allows other properties.
+    public static let undeclaredResponseField = DiagnosticCode("RP0852", "response field not declared")
+    /// **Warning:** a possibly absent or nullable response value used where a value is required.
+    public static let possiblyAbsent = DiagnosticCode("RP0853", "value may be absent where one is required")
+    /// **Warning:** an `expect.status` the operation does not declare.
+    public static let undeclaredStatus = DiagnosticCode("RP0854", "status not in the API description")
+
     // MARK: Warnings
 
     /// An input no expression reads.
@@ -183,6 +214,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         fileNotFound, fileOutsideFolder, unknownSubPlanInput, subPlanInputType, missingSubPlanInput,
         unknownSubPlanOutput, unknownVar,
         responseOutsidePoll, unsafePoll, noPlans, unmergeableReports,
+        apiDescriptionUnreadable, unknownOperation, requestNotInAPI, pathParameter, missingParameter,
+        parameterValue, requestBodySchema, unknownResponseField, dataFlowType, responseSchema,
+        undeclaredParameter, undeclaredResponseField, possiblyAbsent, undeclaredStatus,
         unusedInput, neverTrue, redundantNeed,
     ]
 }

@@ -68,7 +68,7 @@ public enum PlanParser {
 extension PlanReader {
     static let planKeys = [
         "reqplan", "name", "description", "inputs", "defaults", "concurrency", "on_failure", "timeout",
-        "redact_headers", "cookies", "vars", "steps", "outputs",
+        "redact_headers", "cookies", "vars", "steps", "outputs", "openapi",
     ]
 
     mutating func readPlan(_ root: Node) -> Plan? {
@@ -133,6 +133,7 @@ extension PlanReader {
             redactHeaders: redact, cookies: top.value("cookies").flatMap { bool($0, "`cookies`") }, steps: steps,
             outputs: outputs)
         plan.vars = vars
+        plan.apis = top.value("openapi").map { readAPIBindings($0) } ?? []
         if let varsNode = top.value("vars"), case .mapping(let mapping) = varsNode {
             plan.unreadVarNames = Set(mapping.compactMap { $0.key.string }).subtracting(vars.map(\.name.value))
         }

@@ -3,6 +3,7 @@ import Yams
 extension PlanReader {
     static let requestKeys = [
         "method", "url", "query", "headers", "json", "form", "multipart", "body", "body_file", "auth", "follow_redirects",
+        "operation", "path",
     ]
     static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
 
@@ -11,6 +12,7 @@ extension PlanReader {
     mutating func readRequest(_ node: Node, _ what: String, key: Located<String>? = nil) -> RequestSpec? {
         guard let fields = mapping(node, what) else { return nil }
         checkKeys(fields, allowed: PlanReader.requestKeys, in: what)
+        let operation = readOperation(fields, what)
 
         var method: Located<HTTPMethodName>?
         if let methodNode = fields.value("method"), let text = text(methodNode, "`method`") {
@@ -29,7 +31,10 @@ extension PlanReader {
         }
 
         var url: Template?
-        if let urlNode = fields.value("url") {
+        if let operation {
+            // The planner fills the URL in from the API description.
+            url = Template(parts: [], range: operation.written.range)
+        } else if let urlNode = fields.value("url") {
             url = template(urlNode, "`url`")
             if let url, let literal = url.literalText { checkURL(literal, at: url.range) }
         } else {
@@ -65,9 +70,10 @@ extension PlanReader {
 
         guard let url else { return nil }
         return RequestSpec(
-            method: method, url: url,
+            method: operation == nil ? method : nil, url: url,
             query: fields.value("query").map { readParameters($0, "`query` of \(what)") } ?? [],
-            headers: headers, body: body, auth: auth, followRedirects: followRedirects, range: fields.range)
+            headers: headers, body: body, auth: auth, followRedirects: followRedirects, range: fields.range,
+            operation: operation)
     }
 
     private mutating func checkURL(_ url: String, at range: SourceRange) {

@@ -38,6 +38,7 @@ extension SchemaBuilder {
                     "default": true,
                 ],
                 "vars": Self.ref("vars"),
+                "openapi": Self.ref("openapi"),
                 "steps": Self.ref("steps", "What the plan does: a non-empty mapping of step id → step (RP0103 when missing, RP0115 when empty). Top-level steps with no dependencies between them start together; the order written matters only for display."),
                 "outputs": Self.ref("outputs"),
             ],
@@ -120,6 +121,24 @@ extension SchemaBuilder {
                     "description": "Named values computed once, read as `vars.NAME`: var name → any YAML value whose strings may hold `${{ }}` over `inputs`, `env`, `steps` (outside for_each bodies) and other vars. A step that reads a var waits for the steps the var reads.",
                     "type": ["object", "null"],
                 ], names: "nameKey", values: Self.ref("value")),
+            "openapi": Self.map(
+                [
+                    "description": "API descriptions the plan's requests are checked against (grammar.md §4.13): name → an OpenAPI 3.0/3.1 document (YAML or JSON, relative to the plan's file), or `{ file, base_url }`.",
+                    "type": ["object", "null"],
+                ], names: "nameKey",
+                values: ["oneOf": [["type": "string", "minLength": 1], Self.ref("apiBinding")]]),
+            "apiBinding": closedObject(
+                "an `openapi:` entry",
+                ["type": "object", "required": ["file"]],
+                keys: PlanReader.apiBindingKeys,
+                properties: [
+                    "file": [
+                        "type": "string",
+                        "minLength": 1,
+                        "description": "The OpenAPI document, relative to the plan's file (a literal path).",
+                    ],
+                    "base_url": Self.ref("textTemplate", "Where the API is served; `operation:` requests are sent below it. When absent, their paths are relative to `defaults.base_url`."),
+                ]),
             "subPlan": closedObject(
                 "`plan` (a sub-plan call)",
                 [

@@ -11,14 +11,24 @@ extension SchemaBuilder {
                 "a request",
                 [
                     "description": .string(
-                        "One HTTP request: `url` (required), `method`, `query`, `headers`, at most one body ("
+                        "One HTTP request: `url` (required, unless `operation` names an operation of a bound API description), `method`, `query`, `headers`, at most one body ("
                             + bodies.map { "`\($0)`" }.joined(separator: ", ")
                             + "), `auth` and `follow_redirects`. Credentials in the URL (`http://user:password@host/`) are sent as basic credentials unless `auth` or an `Authorization` header is in force."),
                     "type": "object",
-                    "required": ["url"],
+                    // `url`, or `operation` (which gives the method and URL: neither is written, RP0104).
+                    "anyOf": [
+                        ["required": ["url"]],
+                        ["required": ["operation"], "properties": ["method": false, "url": false]],
+                    ],
                 ],
                 keys: PlanReader.requestKeys,
                 properties: [
+                    "operation": [
+                        "description": "An operation of a bound API description, `API.operationId` (grammar.md §6.9): it gives the method and URL, so `method` and `url` are not written (RP0104).",
+                        "type": "string",
+                        "pattern": #"^[A-Za-z_][A-Za-z0-9_-]*\.[\s\S]+"#,
+                    ],
+                    "path": Self.ref("parameters", "Values of the operation's path parameters (with `operation` only)."),
                     "method": Self.ref("method"),
                     "url": [
                         "description": "Absolute (`http://…`, `https://…`) or relative to `defaults.base_url` (which must then be set, RP0105). A text template. A URL written without `${{ }}` MUST NOT be empty, and when it starts with a scheme and `://` the scheme MUST be http or https (RP0105); `/login?next=https://x/` is relative.",

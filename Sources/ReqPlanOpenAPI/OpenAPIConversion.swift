@@ -1,0 +1,156 @@
+import Foundation
+import OpenAPIKit
+import ReqPlanPlanner
+import ReqPlanSyntax
+
+/// Turns an OpenAPIKit 3.1 document into the planner's `APIDescription`.
+struct OpenAPIConversion {
+    let document: OpenAPI.Document
+
+    func description() throws -> APIDescription {
+        var operations: [APIOperation] = []
+        for (path, item) in document.paths {
+            guard let pathItem = document.components[item] else {
+                throw APIDescriptionLoadError("path `\(path.rawValue)` refers to a path item that does not exist")
+            }
+            let shared = parameters(pathItem.parameters)
+            for endpoint in pathItem.endpoints {
+                let operation = endpoint.operation
+                let own = parameters(operation.parameters)
+                // The operation's own parameters win over the path item's (same name and place).
+                let merged = own + shared.filter { parameter in
+                    !own.contains { $0.name == parameter.name && $0.location == parameter.location }
+                }
+                operations.append(
+                    APIOperation(
+                        id: operation.operationId, method: endpoint.method.rawValue.uppercased(), path: path.rawValue,
+                        parameters: merged, requestBody: requestBody(operation.requestBody),
+                        responses: responses(operation.responses)))
+            }
+        }
+        var schemas: [String: APISchema] = [:]
+        for (name, schema) in document.components.schemas {
+            schemas[name.rawValue] = convert(schema)
+        }
+        return APIDescription(title: document.info.title, operations: operations, schemas: APISchemaTable(schemas: schemas))
+    }
+
+    private func parameters(_ list: OpenAPI.Parameter.Array) -> [APIParameter] {
+        list.compactMap { either -> APIParameter? in
+            guard let parameter = document.components[either] else { return nil }
+            let location: APIParameter.Location
+            switch parameter.location {
+            case .path: location = .path
+            case .query, .querystring: location = .query
+            case .header: location = .header
+            case .cookie: location = .cookie
+            }
+            var schema: APISchema?
+            switch parameter.schemaOrContent {
+            case .a(let context):
+                switch context.schema {
+                case .a(let reference): schema = referenced(reference.jsonReference)
+                case .b(let inline): schema = convert(inline)
+                }
+            case .b(let content):
+                schema = media(content).first { $0.isJSON }?.schema
+            }
+            return APIParameter(
+                name: parameter.name, location: location, required: parameter.required || location == .path,
+                schema: schema)
+        }
+    }
+
+    private func requestBody(
+        _ either: Either<OpenAPI.Reference<OpenAPI.Request>, OpenAPI.Request>?
+    ) -> APIRequestBody? {
+        guard let either, let request = document.components[either] else { return nil }
+        return APIRequestBody(required: request.required, content: media(request.content))
+    }
+
+    private func responses(_ map: OpenAPI.Response.Map) -> [APIResponse] {
+        map.compactMap { code, either -> APIResponse? in
+            guard let response = document.components[either] else { return nil }
+            let status: APIStatus?
+            switch code.value {
+            case .default: status = nil
+            case .status(let number): status = .code(number)
+            case .range(let range): status = .range(Int(range.rawValue.prefix(1)) ?? 0)
+            }
+            return APIResponse(status: status, content: media(response.content))
+        }
+    }
+
+    private func media(_ map: OpenAPI.Content.Map) -> [APIMediaType] {
+        map.compactMap { type, either -> APIMediaType? in
+            guard let content = document.components[either] else { return nil }
+            return APIMediaType(type: type.typeAndSubtype.lowercased(), schema: content.schema.map(convert))
+        }
+    }
+
+    // MARK: Schemas
+
+    private func referenced(_ reference: JSONReference<JSONSchema>) -> APISchema {
+        guard let name = reference.name, reference.isInternal,
+            case .component = reference.internalValue
+        else { return .any }
+        return APISchema(reference: name)
+    }
+
+    /// One JSON Schema, with references kept by name (so recursive schemas stay finite).
+    func convert(_ schema: JSONSchema) -> APISchema {
+        let core = schema.coreContext
+        let enumValues = core.allowedValues.map { $0.map(Self.value) }
+        func types(_ type: APIType) -> Set<APIType> { core.nullable ? [type, .null] : [type] }
+        switch schema.value {
+        case .null:
+            return APISchema(types: [.null])
+        case .boolean:
+            return APISchema(types: types(.boolean), enumValues: enumValues)
+        case .number:
+            return APISchema(types: types(.number), enumValues: enumValues)
+        case .integer:
+            return APISchema(types: types(.integer), enumValues: enumValues)
+        case .string(_, let context):
+            return APISchema(types: types(.string), enumValues: enumValues, pattern: context.pattern)
+        case .object(_, let context):
+            let properties = context.properties.map { (name: $0.key, schema: convert($0.value)) }
+            let additional: APISchema.AdditionalProperties
+            switch context.additionalProperties {
+            case nil: additional = .unspecified
+            case .a(let allowed)?: additional = allowed ? .allowed : .forbidden
+            case .b(let inner)?: additional = .schema(convert(inner))
+            }
+            return APISchema(
+                types: types(.object), properties: properties, required: Set(context.requiredProperties),
+                additionalProperties: additional, enumValues: enumValues)
+        case .array(_, let context):
+            return APISchema(types: types(.array), items: context.items.map(convert), enumValues: enumValues)
+        case .all(let parts, _):
+            return APISchema(types: core.nullable ? nil : nil, allOf: parts.map(convert))
+        case .one(let parts, _):
+            return APISchema(types: nil, enumValues: enumValues, oneOf: nullable(parts.map(convert), core.nullable))
+        case .any(let parts, _):
+            return APISchema(types: nil, enumValues: enumValues, anyOf: nullable(parts.map(convert), core.nullable))
+        case .not:
+            return .any
+        case .reference(let reference, _):
+            let target = referenced(reference)
+            return core.nullable ? APISchema(anyOf: [target, APISchema(types: [.null])]) : target
+        case .fragment:
+            return APISchema(enumValues: enumValues)
+        }
+    }
+
+    private func nullable(_ choices: [APISchema], _ isNullable: Bool) -> [APISchema] {
+        isNullable ? choices + [APISchema(types: [.null])] : choices
+    }
+
+    /// An `enum` entry as a value (through its JSON encoding).
+    static func value(_ any: AnyCodable) -> Value {
+        guard let data = try? JSONEncoder().encode(any), let value = try? Value.parseJSON(bytes: Array(data)) else {
+            return .null
+        }
+        return value
+    }
+}

@@ -1,0 +1,165 @@
+import ReqPlanSyntax
+
+/// What the plan knows of a value before the run: its schema's types, and why it may be missing.
+struct FlowType {
+    /// The schema the value comes from, when it comes from a response.
+    var schema: APISchema?
+    /// Its possible types; `nil` when any.
+    var types: Set<APIType>?
+    /// Why it may be absent or null (`nil` when it is always there): "`tag` is optional in the response
+    /// of `petstore.showPetById`".
+    var mayBeAbsent: String?
+    /// Where the value is read, for notes.
+    var readAt: SourceRange?
+}
+
+extension APIChecker {
+    // MARK: Data flow
+
+    /// Walks every `steps.X.body…` of the plan (expressions anywhere, `expect.body` keys) against the
+    /// response schemas of `X`.
+    mutating func checkDataFlow() {
+        var expressions: [Expression] = []
+        for step in plan.allSteps {
+            if let request = step.request { expressions += request.expressions }
+            if let condition = step.condition { expressions.append(condition) }
+            expressions += step.expect?.expressions ?? []
+            if let poll = step.poll { expressions.append(poll.until) }
+            if case .forEach(let loop) = step.kind { expressions += loop.items.expressions }
+            if let call = step.subPlan { expressions += call.expressions }
+            if let bound = bound[step.id.value], let body = step.expect?.body {
+                // A key checked with `exists: false` says the field must be absent: nothing to type.
+                for expectation in body where expectation.matcher.exists?.value != false {
+                    _ = walk(
+                        expectation.path.value, at: expectation.path.range, from: step, bound,
+                        what: "`\(expectation.pathText)`")
+                }
+            }
+        }
+        expressions += plan.outputs.flatMap(\.value.expressions)
+        expressions += plan.vars.flatMap(\.value.expressions)
+        for expression in expressions {
+            for reference in expression.references { _ = flowType(of: reference) }
+        }
+    }
+
+    /// The type of a value before the run, when it can be told: a response value read through
+    /// `steps.X.body…` (walked against `X`'s response schema, reporting unknown members once), an input,
+    /// or a literal.
+    mutating func flowType(of expression: Expression) -> FlowType? {
+        switch expression {
+        case .literal(let value, _):
+            return value == .null ? nil : FlowType(types: [APIType(of: value)])
+        case .not, .binary:
+            return FlowType(types: [.boolean])
+        case .variable, .access:
+            return expression.reference.flatMap { flowType(of: $0) }
+        case .call:
+            return nil
+        }
+    }
+
+    mutating func flowType(of reference: Reference) -> FlowType? {
+        if let known = walked[reference.range] { return known }
+        var result: FlowType?
+        switch reference.root.value {
+        case "inputs":
+            if reference.components.count == 1, let name = reference.memberName(at: 0),
+                let input = plan.inputs.first(where: { $0.name.value == name.value })
+            {
+                result = FlowType(types: input.effectiveType.apiTypes)
+            }
+        case "steps":
+            guard reference.components.count >= 2, let id = reference.memberName(at: 0),
+                reference.memberName(at: 1)?.value == "body", let step = steps[id.value],
+                case .request = step.kind, let bound = bound[id.value]
+            else { break }
+            let path = Array(reference.components.dropFirst(2))
+            result = walk(
+                path.map(\.value), at: reference.range, from: step, bound, what: "`\(reference.description)`",
+                ranges: path.map(\.range))
+        default:
+            break
+        }
+        walked[reference.range] = .some(result)
+        return result
+    }
+
+    /// Walks `path` into the response body of `step`; reports the first member its schemas do not have.
+    mutating func walk(
+        _ path: [PathComponent], at range: SourceRange, from step: Step, _ bound: BoundOperation, what: String,
+        ranges: [SourceRange] = []
+    ) -> FlowType? {
+        let statuses = (step.expect ?? plan.defaults.expect)?.status?.map(\.value) ?? [.classOf(2)]
+        let schemas = bound.operation.responses(matching: statuses).compactMap(\.jsonSchema)
+        guard let schema = schemas.first else { return nil }
+        let table = bound.schemas
+        var current = schema
+        var absent: String?
+        var wrapped = false
+        let source = "the response of `\(bound.label)`"
+        for (index, component) in path.enumerated() {
+            let componentRange = index < ranges.count ? ranges[index] : range
+            switch component {
+            case .member(let name):
+                switch table.member(name, of: current) {
+                case .declared(let property, let required):
+                    if !required && absent == nil { absent = "`\(name)` is optional in \(source)" }
+                    current = property
+                case .undeclared(let additional):
+                    diagnostics.warning(
+                        .undeclaredResponseField,
+                        "\(source) does not declare `\(name)`, read by \(what)", at: componentRange,
+                        hint: "the schema allows other properties, so it may come; declare it in the API description if it does")
+                    absent = absent ?? "`\(name)` is not declared by \(source)"
+                    current = additional
+                case .unknown(let known):
+                    let suggestion = Suggestion.closest(to: name, in: known)
+                    diagnostics.error(
+                        .unknownResponseField, "\(source) has no field `\(name)`, read by \(what)",
+                        at: componentRange,
+                        notes: [.init("`\(step.id.value)` is `\(bound.label)`, bound here", at: bound.operationRange(in: step) ?? step.id.range)],
+                        hint: suggestion.map { "did you mean `\($0)`?" }
+                            ?? (known.isEmpty ? nil : "its fields are " + known.prefix(12).map { "`\($0)`" }.joined(separator: ", ")))
+                    return nil
+                case .unchecked:
+                    return nil
+                }
+            case .index:
+                guard let items = table.items(of: current) else { return nil }
+                absent = absent ?? "an element of a list in \(source) may not exist"
+                current = items
+            case .wildcard:
+                guard let items = table.items(of: current) else { return nil }
+                wrapped = true
+                current = items
+            }
+            if table.isNullable(current), table.types(of: current) != nil, absent == nil {
+                absent = "\(what) may be null in \(source)"
+            }
+        }
+        if wrapped { return FlowType(schema: nil, types: [.array], mayBeAbsent: nil, readAt: range) }
+        return FlowType(schema: current, types: table.types(of: current), mayBeAbsent: absent, readAt: range)
+    }
+}
+
+extension BoundOperation {
+    /// Where the step names its operation (`operation:`), or its URL.
+    func operationRange(in step: Step) -> SourceRange? {
+        step.request.map { $0.operation?.written.range ?? $0.url.range }
+    }
+}
+
+extension ValueType {
+    /// The schema types of a value of this type.
+    var apiTypes: Set<APIType> {
+        switch self {
+        case .string: [.string]
+        case .number: [.number, .integer]
+        case .boolean: [.boolean]
+        case .list: [.array]
+        case .object: [.object]
+        case .null: [.null]
+        }
+    }
+}

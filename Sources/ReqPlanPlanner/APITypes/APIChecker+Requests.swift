@@ -1,0 +1,300 @@
+import ReqPlanSyntax
+
+extension APIChecker {
+    // MARK: Requests
+
+    /// Checks one bound request: its path, query and header parameters, its body and `expect.status`.
+    mutating func checkRequest(_ request: RequestSpec, of step: Step, _ bound: BoundOperation) {
+        let operation = bound.operation
+        let validator = APISchemaValidator(table: bound.schemas)
+        let label = "`\(bound.label)`"
+
+        // Path parameters.
+        if let reference = request.operation {
+            let names = operation.pathParameterNames
+            for given in reference.pathParameters {
+                guard names.contains(given.name.value) else {
+                    diagnostics.error(
+                        .pathParameter, "\(label) has no path parameter `\(given.name.value)`", at: given.name.range,
+                        hint: Suggestion.didYouMean(given.name.value, in: names)
+                            ?? (names.isEmpty
+                                ? "its path `\(operation.path)` has no parameters"
+                                : "its path `\(operation.path)` has " + names.map { "`\($0)`" }.joined(separator: ", ")))
+                    continue
+                }
+                let parameter = operation.parameters.first { $0.location == .path && $0.name == given.name.value }
+                checkValue(given.value, against: parameter?.schema, required: true, validator,
+                           what: "path parameter `\(given.name.value)` of \(label)", code: .parameterValue)
+            }
+            for name in names where !reference.pathParameters.contains(where: { $0.name.value == name }) {
+                diagnostics.error(
+                    .pathParameter, "\(label) needs path parameter `\(name)`, which is not given",
+                    at: reference.pathKey?.range ?? reference.written.range,
+                    hint: "its path is `\(operation.path)`; give `path: { \(name): … }`")
+            }
+        }
+
+        // Query parameters.
+        let query = request.query + plan.defaults.query.filter { given in
+            !request.query.contains { $0.name.value == given.name.value }
+        }
+        let declaredQuery = operation.parameters(in: .query)
+        for given in request.query {
+            guard let parameter = declaredQuery.first(where: { $0.name == given.name.value }) else {
+                diagnostics.warning(
+                    .undeclaredParameter, "\(label) has no query parameter `\(given.name.value)`",
+                    at: given.name.range,
+                    hint: Suggestion.didYouMean(given.name.value, in: declaredQuery.map(\.name))
+                        ?? (declaredQuery.isEmpty
+                            ? "it declares no query parameters"
+                            : "its query parameters are " + declaredQuery.map { "`\($0.name)`" }.joined(separator: ", ")))
+                continue
+            }
+            checkParameterValue(given.value, parameter, validator, what: "query parameter `\(given.name.value)` of \(label)")
+        }
+        let at = request.operation?.written.range ?? request.url.range
+        for parameter in declaredQuery where parameter.required && !query.contains(where: { $0.name.value == parameter.name }) {
+            diagnostics.error(
+                .missingParameter, "\(label) needs query parameter `\(parameter.name)`, which is not given", at: at,
+                hint: "add `query: { \(parameter.name): … }`")
+        }
+
+        // Header parameters (RFC 9110 names; Accept, Content-Type and Authorization are described elsewhere).
+        let headers = request.headers + plan.defaults.headers
+        let ignored: Set<String> = ["accept", "content-type", "authorization"]
+        for parameter in operation.parameters(in: .header) where !ignored.contains(parameter.name.lowercased()) {
+            guard let given = headers.first(where: { $0.name.value.lowercased() == parameter.name.lowercased() }) else {
+                if parameter.required {
+                    diagnostics.error(
+                        .missingParameter, "\(label) needs header `\(parameter.name)`, which is not given", at: at,
+                        hint: "add `headers: { \(parameter.name): … }`")
+                }
+                continue
+            }
+            checkParameterValue(.template(given.value), parameter, validator, what: "header `\(parameter.name)` of \(label)")
+        }
+
+        checkBody(request, bound, validator)
+        checkStatuses(step, bound)
+    }
+
+    private mutating func checkParameterValue(
+        _ value: ValueTemplate, _ parameter: APIParameter, _ validator: APISchemaValidator, what: String
+    ) {
+        // Query and header values travel as text: a literal is read back as the type its schema wants.
+        var value = value
+        if case .template(let template) = value, let text = template.literalText {
+            value = .literal(Self.typedText(text, for: parameter.schema, validator.table), template.range)
+        } else if case .literal(let literal, let range) = value, case .string(let text) = literal {
+            value = .literal(Self.typedText(text, for: parameter.schema, validator.table), range)
+        }
+        if case .list(let items, _) = value {
+            let schema = parameter.schema.flatMap { validator.table.items(of: $0) }
+            for item in items {
+                checkValue(item, against: schema, required: false, validator, what: what, code: .parameterValue)
+            }
+            return
+        }
+        checkValue(value, against: parameter.schema, required: parameter.required, validator, what: what,
+                   code: .parameterValue)
+    }
+
+    /// A parameter's text as the value its schema reads it as: `3` for an integer, `true` for a boolean.
+    private static func typedText(_ text: String, for schema: APISchema?, _ table: APISchemaTable) -> Value {
+        guard let schema, let types = table.types(of: schema), !types.contains(.string) else { return .string(text) }
+        if types.contains(.integer) || types.contains(.number), let number = Int(text) { return .int(number) }
+        if types.contains(.number), let number = Double(text) { return .double(number) }
+        if types.contains(.boolean), text == "true" || text == "false" { return .bool(text == "true") }
+        return .string(text)
+    }
+
+    // MARK: Bodies
+
+    private mutating func checkBody(_ request: RequestSpec, _ bound: BoundOperation, _ validator: APISchemaValidator) {
+        let label = "`\(bound.label)`"
+        guard let accepted = bound.operation.requestBody else {
+            if let body = request.body {
+                diagnostics.error(
+                    .requestBodySchema, "\(label) takes no request body, but the request has `\(body.keyName)`",
+                    at: body.range ?? request.range, hint: "remove the body, or check the operation")
+            }
+            return
+        }
+        guard let body = request.body else {
+            if accepted.required {
+                diagnostics.error(
+                    .requestBodySchema, "\(label) needs a request body, which is not given",
+                    at: request.operation?.written.range ?? request.url.range,
+                    hint: "it takes " + accepted.content.map { "`\($0.type)`" }.joined(separator: ", "))
+            }
+            return
+        }
+        switch body {
+        case .json(let value):
+            guard let media = accepted.content.first(where: \.isJSON) else {
+                diagnostics.error(
+                    .requestBodySchema, "\(label) takes no JSON body", at: body.range ?? request.range,
+                    hint: "it takes " + accepted.content.map { "`\($0.type)`" }.joined(separator: ", "))
+                return
+            }
+            checkValue(value, against: media.schema, required: true, validator, what: "the body of \(label)",
+                       code: .requestBodySchema)
+        case .form(let fields):
+            guard let media = accepted.content.first(where: { $0.type.hasPrefix("application/x-www-form-urlencoded") }) else {
+                diagnostics.error(
+                    .requestBodySchema, "\(label) takes no form body", at: body.range ?? request.range,
+                    hint: "it takes " + accepted.content.map { "`\($0.type)`" }.joined(separator: ", "))
+                return
+            }
+            let object = ValueTemplate.object(
+                fields.map { .init(key: $0.name, value: $0.value) }, body.range ?? request.range)
+            checkValue(object, against: media.schema, required: true, validator, what: "the form of \(label)",
+                       code: .requestBodySchema, textual: true)
+        default:
+            break
+        }
+    }
+
+    // MARK: Values against schemas
+
+    /// Checks a value the plan writes (a literal, a mapping or list of values, or `${{ }}`) against the
+    /// schema of where it goes. A literal is checked whole; a `${{ }}` by the type of what it reads.
+    /// - Parameter textual: the value travels as text (form fields): literals are read as their schema wants.
+    mutating func checkValue(
+        _ value: ValueTemplate, against schema: APISchema?, required: Bool, _ validator: APISchemaValidator,
+        what: String, code: DiagnosticCode, pointer: String = "", textual: Bool = false
+    ) {
+        guard let schema else { return }
+        let table = validator.table
+        let place = pointer.isEmpty ? what : "`\(pointer)` of \(what)"
+        switch value {
+        case .literal(let literal, let range):
+            var literal = literal
+            if textual, case .string(let text) = literal { literal = Self.typedText(text, for: schema, table) }
+            if let mismatch = validator.firstMismatch(literal, against: schema) {
+                let inner = pointer + mismatch.pointer
+                diagnostics.error(
+                    code, "\(inner.isEmpty ? what : "`\(inner)` of \(what)") must be \(mismatch.expected), found \(mismatch.found)",
+                    at: range, hint: Self.hint(for: mismatch))
+            }
+        case .template(let template):
+            guard let expression = template.singleExpression else {
+                checkFlow(FlowType(types: [.string]), into: schema, required: required, table, place: place,
+                          at: template.range, code: code)
+                return
+            }
+            guard let flow = flowType(of: expression) else { return }
+            checkFlow(flow, into: schema, required: required, table, place: place, at: template.range, code: code)
+        case .list(let items, let range):
+            if let types = table.types(of: schema), !types.contains(.array) {
+                diagnostics.error(code, "\(place) must be \(APISchemaValidator.describe(types)), found a list", at: range)
+                return
+            }
+            let itemSchema = table.items(of: schema)
+            for (index, item) in items.enumerated() {
+                checkValue(item, against: itemSchema, required: true, validator, what: what, code: code,
+                           pointer: pointer + "/\(index)", textual: textual)
+            }
+        case .object(let entries, let range):
+            if let types = table.types(of: schema), !types.contains(.object) {
+                diagnostics.error(code, "\(place) must be \(APISchemaValidator.describe(types)), found a mapping", at: range)
+                return
+            }
+            let alternatives = table.alternatives(of: schema)
+            guard alternatives.count == 1, let only = alternatives.first else {
+                // oneOf/anyOf of objects: decidable only for a value written whole.
+                if let literal = value.literalValue, let mismatch = validator.firstMismatch(literal, against: schema) {
+                    diagnostics.error(
+                        code, "\(place) does not fit: \(mismatch)", at: range, hint: Self.hint(for: mismatch))
+                }
+                return
+            }
+            let parts = table.flattened(only)
+            var required: Set<String> = []
+            var declared: [String] = []
+            var forbidsOthers = false
+            for part in parts {
+                required.formUnion(part.required)
+                declared += part.properties.map(\.name).filter { !declared.contains($0) }
+                if case .forbidden = part.additionalProperties { forbidsOthers = true }
+            }
+            for name in required.sorted() where !entries.contains(where: { $0.key.value == name }) {
+                diagnostics.error(
+                    code, "\(place) needs property `\(name)`, which is not given", at: range,
+                    hint: "the schema requires " + required.sorted().map { "`\($0)`" }.joined(separator: ", "))
+            }
+            for entry in entries {
+                let inner = pointer + "/" + APISchemaValidator.escape(entry.key.value)
+                let propertySchema = parts.lazy.compactMap { $0.property(entry.key.value) }.first
+                if let propertySchema {
+                    checkValue(entry.value, against: propertySchema, required: required.contains(entry.key.value),
+                               validator, what: what, code: code, pointer: inner, textual: textual)
+                } else if forbidsOthers {
+                    diagnostics.error(
+                        code, "\(place) has no property `\(entry.key.value)`", at: entry.key.range,
+                        hint: Suggestion.didYouMean(entry.key.value, in: declared)
+                            ?? "the schema allows only " + declared.map { "`\($0)`" }.joined(separator: ", "))
+                } else if let additional = parts.lazy.compactMap({ part -> APISchema? in
+                    if case .schema(let schema) = part.additionalProperties { return schema }
+                    return nil
+                }).first {
+                    checkValue(entry.value, against: additional, required: false, validator, what: what, code: code,
+                               pointer: inner, textual: textual)
+                }
+            }
+        }
+    }
+
+    /// A value read from a response (or an input) used where `schema` is wanted.
+    private mutating func checkFlow(
+        _ flow: FlowType, into schema: APISchema, required: Bool, _ table: APISchemaTable, place: String,
+        at range: SourceRange, code: DiagnosticCode
+    ) {
+        guard let wanted = table.types(of: schema), let found = flow.types else { return }
+        let fits = found.contains { type in wanted.contains { type.fits($0) || ($0 == .integer && type == .number) } }
+        if !fits {
+            diagnostics.error(
+                flow.schema == nil ? code : .dataFlowType,
+                "\(place) must be \(APISchemaValidator.describe(wanted)), but this is \(APISchemaValidator.describe(found))",
+                at: range,
+                hint: found.contains(.object) || found.contains(.array)
+                    ? "read a field of it (`…body.x.id`) rather than the whole value" : nil)
+            return
+        }
+        if required, let reason = flow.mayBeAbsent, !wanted.contains(.null) {
+            diagnostics.warning(
+                .possiblyAbsent, "\(place) is required, but the value given may be absent: \(reason)", at: range,
+                hint: "guard the step with `if:`, or give a fallback with `default(…)`")
+        }
+    }
+
+    private static func hint(for mismatch: APISchemaMismatch) -> String? {
+        mismatch.expected.hasPrefix("required property") ? "add it to the value" : nil
+    }
+
+    // MARK: Statuses
+
+    private mutating func checkStatuses(_ step: Step, _ bound: BoundOperation) {
+        guard let statuses = step.expect?.status else { return }
+        let declared = bound.operation.responses.compactMap(\.status)
+        for status in statuses where !declared.contains(where: { status.value.overlaps($0) }) {
+            diagnostics.warning(
+                .undeclaredStatus, "`\(bound.label)` does not declare status \(status.value)", at: status.range,
+                hint: declared.isEmpty
+                    ? "it declares only a `default` response"
+                    : "it declares " + declared.map { "`\($0)`" }.joined(separator: ", "))
+        }
+    }
+}
+
+extension RequestBody {
+    /// Where the body was written, when it can be told.
+    var range: SourceRange? {
+        switch self {
+        case .json(let value): value.range
+        case .form(let fields): fields.first?.name.range
+        case .multipart(let parts): parts.first?.name.range
+        case .text(let template), .file(let template): template.range
+        }
+    }
+}

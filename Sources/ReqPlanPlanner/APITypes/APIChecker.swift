@@ -1,0 +1,309 @@
+import Foundation
+import ReqPlanSyntax
+
+/// A request step's operation in a bound API description.
+public struct BoundOperation: Sendable {
+    /// The `openapi:` entry's name.
+    public var api: String
+    /// The operation.
+    public var operation: APIOperation
+    /// The description's named schemas, for the response check.
+    public var schemas: APISchemaTable
+
+    /// `petstore.showPetById`, or `petstore: GET /pets/{petId}` for an operation without an id.
+    public var label: String {
+        operation.id.map { "\(api).\($0)" } ?? "\(api): \(operation.label)"
+    }
+}
+
+/// An API description loaded for an `openapi:` entry.
+struct LoadedAPI {
+    var binding: APIBinding
+    var description: APIDescription
+}
+
+/// Checks a plan against the API descriptions it binds (`openapi:`), before anything runs: each request's
+/// operation (named by `operation:` or matched from `method` + `url`), its parameters and literal body,
+/// and the data flow: every `steps.X.body…` a plan reads against the response schema of `X`, typed
+/// onward to where it is used. Fills in the method and URL of `operation:` requests.
+struct APIChecker {
+    let plan: Plan
+    let apis: [String: LoadedAPI]
+    var diagnostics: DiagnosticCollector
+    /// Step id → its operation.
+    var bound: [String: BoundOperation] = [:]
+    /// Steps by id (the plan's own, members included).
+    let steps: [String: Step]
+    /// References already walked (reported once however often they are typed).
+    var walked: [SourceRange: FlowType?] = [:]
+
+    init(plan: Plan, apis: [String: LoadedAPI]) {
+        self.plan = plan
+        self.apis = apis
+        self.diagnostics = DiagnosticCollector(file: plan.source.path)
+        var steps: [String: Step] = [:]
+        for step in plan.allSteps where steps[step.id.value] == nil { steps[step.id.value] = step }
+        self.steps = steps
+    }
+
+    /// Checks `plan` against `apis` (by `openapi:` name).
+    /// - Returns: the plan with the method and URL of its `operation:` requests filled in, every
+    ///   diagnostic, and each bound step's operation.
+    static func check(_ plan: Plan, apis: [String: LoadedAPI]) -> (
+        plan: Plan, diagnostics: [Diagnostic], operations: [String: BoundOperation]
+    ) {
+        var checker = APIChecker(plan: plan, apis: apis)
+        for step in plan.allSteps {
+            guard let request = step.request else { continue }
+            if let bound = checker.bind(request) {
+                checker.bound[step.id.value] = bound
+            }
+        }
+        for step in plan.allSteps {
+            guard let request = step.request, let bound = checker.bound[step.id.value] else { continue }
+            checker.checkRequest(request, of: step, bound)
+        }
+        checker.checkDataFlow()
+        var rewritten = plan
+        rewritten.steps = plan.steps.map { checker.filled($0) }
+        return (rewritten, checker.diagnostics.diagnostics, checker.bound)
+    }
+
+    // MARK: Binding requests to operations
+
+    /// The operation a request names or matches; reports an unknown one.
+    mutating func bind(_ request: RequestSpec) -> BoundOperation? {
+        if let reference = request.operation { return bind(reference) }
+        return match(request)
+    }
+
+    private mutating func bind(_ reference: OperationReference) -> BoundOperation? {
+        guard let api = apis[reference.api] else {
+            // A binding that failed to load is reported at `openapi:`; its operations are not checked.
+            guard !plan.apis.contains(where: { $0.name.value == reference.api }) else { return nil }
+            let names = plan.apis.map(\.name.value)
+            diagnostics.error(
+                .unknownOperation, "no API description `\(reference.api)` is bound to this plan",
+                at: reference.written.range,
+                hint: Suggestion.didYouMean(reference.api, in: names)
+                    ?? (names.isEmpty
+                        ? "bind one at the top of the plan: `openapi: { \(reference.api): openapi.yaml }`"
+                        : "bound: " + names.map { "`\($0)`" }.joined(separator: ", ")))
+            return nil
+        }
+        guard let operation = api.description.operation(id: reference.operationID) else {
+            let ids = api.description.operations.compactMap(\.id)
+            let suggestion = Suggestion.closest(to: reference.operationID, in: ids)
+            diagnostics.error(
+                .unknownOperation,
+                "API description `\(reference.api)` has no operation `\(reference.operationID)`",
+                at: reference.written.range,
+                notes: [.init("`\(reference.api)` is bound here", at: api.binding.name.range)],
+                hint: suggestion.map { "did you mean `\(reference.api).\($0)`?" }
+                    ?? "its operations are " + ids.prefix(12).map { "`\($0)`" }.joined(separator: ", ")
+                    + (ids.count > 12 ? ", …" : ""))
+            return nil
+        }
+        return BoundOperation(api: reference.api, operation: operation, schemas: api.description.schemas)
+    }
+
+    /// The path of a plain request's URL under a bound description, as segments; `nil` when the URL is not
+    /// under any (an absolute URL elsewhere, or one computed whole).
+    private func pathUnderBinding(_ url: Template) -> (api: LoadedAPI, segments: [APIPathTemplate.Segment])? {
+        var text = ""
+        for part in url.parts {
+            switch part {
+            case .text(let literal): text += literal
+            case .expression: text += "\u{0}"
+            }
+        }
+        if let end = text.firstIndex(where: { $0 == "?" || $0 == "#" }) { text = String(text[..<end]) }
+        let defaultBase = plan.defaults.baseURL?.literalText
+        for binding in plan.apis {
+            guard let api = apis[binding.name.value] else { continue }
+            let base = binding.baseURL?.literalText
+            var path: String?
+            if text.urlScheme != nil {
+                if let prefix = (base ?? defaultBase)?.trimmingTrailingSlash, text.hasPrefix(prefix) {
+                    path = String(text.dropFirst(prefix.count))
+                }
+            } else if text.hasPrefix("/"), base == nil || base?.trimmingTrailingSlash == defaultBase?.trimmingTrailingSlash {
+                path = text
+            }
+            guard let path, path.isEmpty || path.hasPrefix("/") else { continue }
+            let segments = path.split(separator: "/", omittingEmptySubsequences: true).map {
+                $0.contains("\u{0}") ? APIPathTemplate.Segment.computed : .literal(String($0))
+            }
+            return (api, segments)
+        }
+        return nil
+    }
+
+    /// Matches a plain `method` + `url` request to an operation by path template.
+    private mutating func match(_ request: RequestSpec) -> BoundOperation? {
+        guard let (api, segments) = pathUnderBinding(request.url) else { return nil }
+        let method = request.effectiveMethod.rawValue
+        var best: (operation: APIOperation, literals: Int)?
+        var samePath: [APIOperation] = []
+        for operation in api.description.operations {
+            guard let literals = Self.matchCount(segments, APIPathTemplate.segments(operation.path)) else { continue }
+            if operation.method == method {
+                if best == nil || literals > best?.literals ?? 0 { best = (operation, literals) }
+            } else {
+                samePath.append(operation)
+            }
+        }
+        if let best {
+            return BoundOperation(api: api.binding.name.value, operation: best.operation, schemas: api.description.schemas)
+        }
+        let written = "\(method) \(Self.display(segments))"
+        if !samePath.isEmpty {
+            let methods = samePath.map(\.method)
+            diagnostics.error(
+                .requestNotInAPI, "`\(written)` is not in API description `\(api.binding.name.value)`",
+                at: request.method?.range ?? request.url.range,
+                notes: [.init("`\(api.binding.name.value)` is bound here", at: api.binding.name.range)],
+                hint: "`\(samePath[0].path)` takes " + methods.map { "`\($0)`" }.joined(separator: ", "))
+            return nil
+        }
+        let concrete = Self.display(segments)
+        let paths = api.description.operations.map(\.path)
+        let closest = paths.min { Suggestion.editDistance($0, concrete) < Suggestion.editDistance($1, concrete) }
+        diagnostics.error(
+            .requestNotInAPI, "`\(written)` is not in API description `\(api.binding.name.value)`",
+            at: request.url.range,
+            notes: [.init("`\(api.binding.name.value)` is bound here", at: api.binding.name.range)],
+            hint: closest.map { "no path of the API matches; the closest is `\($0)`" })
+        return nil
+    }
+
+    /// How many literal segments match, when every segment does (a computed segment matches a parameter
+    /// or a literal; a literal matches a parameter).
+    private static func matchCount(_ url: [APIPathTemplate.Segment], _ template: [APIPathTemplate.Segment]) -> Int? {
+        guard url.count == template.count else { return nil }
+        var literals = 0
+        for (given, wanted) in zip(url, template) {
+            switch (given, wanted) {
+            case (.literal(let a), .literal(let b)):
+                guard a == b else { return nil }
+                literals += 1
+            case (.computed, .literal):
+                continue
+            default:
+                continue
+            }
+        }
+        return literals
+    }
+
+    private static func display(_ segments: [APIPathTemplate.Segment]) -> String {
+        "/" + segments.map {
+            switch $0 {
+            case .literal(let text): text
+            case .parameter(let name): "{\(name)}"
+            case .computed: "…"
+            }
+        }.joined(separator: "/")
+    }
+
+    // MARK: Filling in operation requests
+
+    /// The step with the method and URL of its `operation:` request (and of its members') filled in.
+    func filled(_ step: Step) -> Step {
+        switch step.kind {
+        case .request(let request):
+            return rebuilt(step, kind: .request(filled(request, of: step)))
+        case .group(let members):
+            return rebuilt(step, kind: .group(members.map(filled)))
+        case .sequence(let members):
+            return rebuilt(step, kind: .sequence(members.map(filled)))
+        case .forEach(var loop):
+            switch loop.body {
+            case .request(let request): loop.body = .request(filled(request, of: step))
+            case .group(let members): loop.body = .group(members.map(filled))
+            }
+            return rebuilt(step, kind: .forEach(loop))
+        case .plan:
+            return step
+        }
+    }
+
+    private func rebuilt(_ step: Step, kind: Step.Kind) -> Step {
+        Step(
+            id: step.id, kind: kind, needs: step.needs, condition: step.condition, description: step.description,
+            timeout: step.timeout, retry: step.retry, expect: step.expect, concurrency: step.concurrency,
+            onFailure: step.onFailure, range: step.range, cookies: step.cookies, poll: step.poll)
+    }
+
+    private func filled(_ request: RequestSpec, of step: Step) -> RequestSpec {
+        guard let reference = request.operation, let bound = bound[step.id.value],
+            let api = apis[reference.api]
+        else { return request }
+        var request = request
+        request.method = HTTPMethodName(rawValue: bound.operation.method).map {
+            Located($0, at: reference.written.range)
+        }
+        // One `/` between the base and the path.
+        var parts: [Template.Part] = []
+        if let base = api.binding.baseURL {
+            for (index, part) in base.parts.enumerated() {
+                if index == base.parts.count - 1, case .text(let text) = part {
+                    parts.append(.text(text.trimmingTrailingSlash))
+                } else {
+                    parts.append(part)
+                }
+            }
+        }
+        for segment in APIPathTemplate.segments(bound.operation.path) {
+            parts.append(.text("/"))
+            switch segment {
+            case .literal(let text): parts.append(.text(text))
+            case .computed: break
+            case .parameter(let name):
+                guard let given = reference.pathParameters.first(where: { $0.name.value == name }) else {
+                    parts.append(.text("{\(name)}"))
+                    continue
+                }
+                switch given.value {
+                case .literal(let value, _):
+                    parts.append(.text(value.interpolated.percentEncodedPathSegment))
+                case .template(let template):
+                    parts += template.parts
+                case .list, .object:
+                    parts.append(.text("{\(name)}"))
+                }
+            }
+        }
+        if bound.operation.path == "/" || bound.operation.path.isEmpty { parts.append(.text("/")) }
+        request.url = Template(parts: Self.merged(parts), range: reference.written.range)
+        return request
+    }
+
+    /// Adjacent text parts joined.
+    private static func merged(_ parts: [Template.Part]) -> [Template.Part] {
+        var result: [Template.Part] = []
+        for part in parts {
+            if case .text(let text) = part, case .text(let previous)? = result.last {
+                result[result.count - 1] = .text(previous + text)
+            } else {
+                result.append(part)
+            }
+        }
+        return result
+    }
+}
+
+extension String {
+    var trimmingTrailingSlash: String {
+        var text = self
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+
+    /// Percent-encoded for one path segment (RFC 3986 unreserved characters kept).
+    var percentEncodedPathSegment: String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~")
+        return addingPercentEncoding(withAllowedCharacters: allowed) ?? self
+    }
+}

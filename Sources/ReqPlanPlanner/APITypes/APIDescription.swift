@@ -1,0 +1,236 @@
+import Foundation
+import ReqPlanSyntax
+
+/// An API's operations and their types, as a reader of API descriptions fills them (the `ReqPlanOpenAPI`
+/// target reads OpenAPI documents); what the planner checks requests and data flow against.
+public struct APIDescription: Sendable {
+    /// The document's title, for messages.
+    public var title: String
+    /// Every operation, in document order.
+    public var operations: [APIOperation]
+    /// Named schemas that references point to.
+    public var schemas: APISchemaTable
+
+    /// Creates a description.
+    public init(title: String, operations: [APIOperation], schemas: APISchemaTable) {
+        self.title = title
+        self.operations = operations
+        self.schemas = schemas
+    }
+
+    /// The operation with this `operationId`.
+    public func operation(id: String) -> APIOperation? {
+        operations.first { $0.id == id }
+    }
+}
+
+/// One operation: a method on a path template.
+public struct APIOperation: Sendable {
+    /// `operationId`, when the document gives one.
+    public var id: String?
+    /// The method, in capitals.
+    public var method: String
+    /// The path template, as written in the document: `/pets/{petId}`.
+    public var path: String
+    /// Its parameters, those of its path item included (the operation's own win).
+    public var parameters: [APIParameter]
+    /// `requestBody`, when it takes one.
+    public var requestBody: APIRequestBody?
+    /// `responses`, in document order.
+    public var responses: [APIResponse]
+
+    /// Creates an operation.
+    public init(
+        id: String?, method: String, path: String, parameters: [APIParameter], requestBody: APIRequestBody?,
+        responses: [APIResponse]
+    ) {
+        self.id = id
+        self.method = method
+        self.path = path
+        self.parameters = parameters
+        self.requestBody = requestBody
+        self.responses = responses
+    }
+
+    /// `GET /pets/{petId}` (and the id), for messages.
+    public var label: String { "\(method) \(path)" }
+
+    /// The names of the `{…}` parameters of the path template, in order.
+    public var pathParameterNames: [String] {
+        APIPathTemplate.segments(path).compactMap {
+            if case .parameter(let name) = $0 { return name }
+            return nil
+        }
+    }
+
+    /// The parameters in one place.
+    public func parameters(in location: APIParameter.Location) -> [APIParameter] {
+        parameters.filter { $0.location == location }
+    }
+
+    /// The responses that may answer a request expected to end with one of `statuses`: every declared
+    /// status (exact or a `2XX` range) that one of them matches; `default` only when none is declared
+    /// for them, as `default` usually describes errors.
+    public func responses(matching statuses: [StatusPattern]) -> [APIResponse] {
+        let declared = responses.filter { response in
+            guard let code = response.status else { return false }
+            return statuses.contains { $0.overlaps(code) }
+        }
+        if !declared.isEmpty { return declared }
+        return responses.filter { $0.status == nil }
+    }
+}
+
+/// A declared response status: a code (`200`) or a class (`2XX`).
+public enum APIStatus: Sendable, Hashable, CustomStringConvertible {
+    case code(Int)
+    case range(Int)
+
+    public var description: String {
+        switch self {
+        case .code(let code): String(code)
+        case .range(let hundreds): "\(hundreds)XX"
+        }
+    }
+
+    /// Whether a response with status `code` is this one.
+    public func contains(_ code: Int) -> Bool {
+        switch self {
+        case .code(let own): own == code
+        case .range(let hundreds): code / 100 == hundreds
+        }
+    }
+}
+
+extension StatusPattern {
+    /// Whether some status both match.
+    func overlaps(_ status: APIStatus) -> Bool {
+        switch status {
+        case .code(let code): return matches(code)
+        case .range(let hundreds): return (hundreds * 100..<hundreds * 100 + 100).contains { matches($0) }
+        }
+    }
+}
+
+/// One parameter of an operation.
+public struct APIParameter: Sendable {
+    /// Where it goes.
+    public enum Location: String, Sendable, Hashable {
+        case path, query, header, cookie
+    }
+    /// Its name (headers compare ignoring case).
+    public var name: String
+    /// Where it goes.
+    public var location: Location
+    /// Whether a request must give it (path parameters always).
+    public var required: Bool
+    /// Its schema, when declared.
+    public var schema: APISchema?
+
+    /// Creates a parameter.
+    public init(name: String, location: Location, required: Bool, schema: APISchema?) {
+        self.name = name
+        self.location = location
+        self.required = required
+        self.schema = schema
+    }
+}
+
+/// `requestBody` of an operation.
+public struct APIRequestBody: Sendable {
+    /// Whether a request must send a body.
+    public var required: Bool
+    /// Media type → schema, in document order.
+    public var content: [APIMediaType]
+
+    /// Creates a request body.
+    public init(required: Bool, content: [APIMediaType]) {
+        self.required = required
+        self.content = content
+    }
+}
+
+/// A media type of a body and its schema.
+public struct APIMediaType: Sendable {
+    /// `application/json`, `application/*`, `*/*`…
+    public var type: String
+    /// The schema, when declared.
+    public var schema: APISchema?
+
+    /// Creates a media type.
+    public init(type: String, schema: APISchema?) {
+        self.type = type
+        self.schema = schema
+    }
+
+    /// Whether this media type is JSON (`application/json`, `…+json`, or a wildcard that covers it).
+    public var isJSON: Bool { APIMediaType.isJSON(type) || type == "*/*" || type == "application/*" }
+
+    /// Whether a Content-Type value names JSON.
+    public static func isJSON(_ contentType: String) -> Bool {
+        let essence = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        return essence == "application/json" || essence.hasSuffix("+json")
+    }
+}
+
+/// One declared response of an operation.
+public struct APIResponse: Sendable {
+    /// The status; `nil` for `default`.
+    public var status: APIStatus?
+    /// Media type → schema.
+    public var content: [APIMediaType]
+
+    /// Creates a response.
+    public init(status: APIStatus?, content: [APIMediaType]) {
+        self.status = status
+        self.content = content
+    }
+
+    /// The schema of its JSON content, when it declares one.
+    public var jsonSchema: APISchema? {
+        content.first { $0.isJSON }?.schema
+    }
+}
+
+/// Path templates: `/pets/{petId}` split into literal and parameter segments.
+public enum APIPathTemplate {
+    /// One segment of a path.
+    public enum Segment: Sendable, Hashable {
+        case literal(String)
+        case parameter(String)
+        /// A segment whose text is computed (a `${{ }}` of the plan); matches any segment.
+        case computed
+    }
+
+    /// The segments of a path template.
+    public static func segments(_ path: String) -> [Segment] {
+        path.split(separator: "/", omittingEmptySubsequences: true).map { part in
+            if part.hasPrefix("{"), part.hasSuffix("}"), part.count > 2 {
+                return .parameter(String(part.dropFirst().dropLast()))
+            }
+            return .literal(String(part))
+        }
+    }
+}
+
+/// Why an API description could not be read.
+public struct APIDescriptionLoadError: Error, Sendable {
+    /// The reason, one line.
+    public var message: String
+
+    /// Creates an error.
+    public init(_ message: String) {
+        self.message = message
+    }
+}
+
+/// Reads API description documents into `APIDescription`s. The planner does not read OpenAPI itself: the
+/// command line (and the library's users) pass a loader to `PlanLibrary` (`ReqPlanOpenAPI` has one).
+public protocol APIDescriptionLoader: Sendable {
+    /// Reads the document at `path` (absolute), and the local files its references name.
+    /// - Parameters:
+    ///   - path: the document.
+    ///   - boundary: where the files its references name may be.
+    /// - Returns: the description, or why it cannot be read.
+    func load(fileAt path: String, boundary: FileBoundary) -> Result<APIDescription, APIDescriptionLoadError>
+}

@@ -1,0 +1,155 @@
+import Foundation
+import ReqPlanSyntax
+
+/// The first place a value breaks its schema.
+public struct APISchemaMismatch: Sendable, Hashable, CustomStringConvertible {
+    /// A JSON pointer (RFC 6901) to the value: `/items/3/id`; empty for the whole value.
+    public var pointer: String
+    /// What the schema wants there: "an integer", "one of `available`, `sold`", "property `name`".
+    public var expected: String
+    /// What is there: "a string", "no such property", "`\"x\"`".
+    public var found: String
+
+    /// Creates a mismatch.
+    public init(pointer: String, expected: String, found: String) {
+        self.pointer = pointer
+        self.expected = expected
+        self.found = found
+    }
+
+    public var description: String {
+        "at `\(pointer.isEmpty ? "/" : pointer)`: expected \(expected), found \(found)"
+    }
+}
+
+/// Checks JSON values against `APISchema`s: the response check at run time, literal bodies and parameter
+/// values before it. JSON Schema semantics (draft 2020-12 as OpenAPI 3.1 uses it) for the keywords the
+/// model has; `additionalProperties` unspecified allows other properties, as JSON Schema says.
+public struct APISchemaValidator: Sendable {
+    /// Where references point.
+    public let table: APISchemaTable
+
+    /// Creates a validator over the named schemas of a description.
+    public init(table: APISchemaTable) {
+        self.table = table
+    }
+
+    /// The first place `value` breaks `schema`, in document order; `nil` when it fits.
+    public func firstMismatch(_ value: Value, against schema: APISchema) -> APISchemaMismatch? {
+        mismatch(value, schema, pointer: "", depth: 0)
+    }
+
+    private func mismatch(_ value: Value, _ schema: APISchema, pointer: String, depth: Int) -> APISchemaMismatch? {
+        let schema = table.resolve(schema)
+        guard depth < 64 else { return nil }
+        if let types = schema.types, !types.contains(where: { APIType(of: value).fits($0) }) {
+            return APISchemaMismatch(pointer: pointer, expected: Self.describe(types), found: Self.describe(value))
+        }
+        if let allowed = schema.enumValues, !allowed.contains(where: { $0.schemaEquals(value) }) {
+            let list = allowed.prefix(8).map { "`\($0.jsonText())`" }.joined(separator: ", ")
+            return APISchemaMismatch(
+                pointer: pointer, expected: "one of " + list + (allowed.count > 8 ? ", …" : ""),
+                found: Self.describe(value))
+        }
+        if let pattern = schema.pattern, case .string(let text) = value,
+            let expression = try? NSRegularExpression(pattern: pattern),
+            expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil
+        {
+            return APISchemaMismatch(pointer: pointer, expected: "text matching `\(pattern)`", found: Self.describe(value))
+        }
+        switch value {
+        case .object(let fields):
+            for name in schema.required.sorted() where !fields.contains(where: { $0.key == name }) {
+                return APISchemaMismatch(
+                    pointer: pointer + "/" + Self.escape(name), expected: "required property `\(name)`",
+                    found: "no such property")
+            }
+            for field in fields {
+                let inner = pointer + "/" + Self.escape(field.key)
+                if let property = schema.property(field.key) {
+                    if let problem = mismatch(field.value, property, pointer: inner, depth: depth + 1) {
+                        return problem
+                    }
+                    continue
+                }
+                switch schema.additionalProperties {
+                case .forbidden:
+                    let names = schema.properties.map(\.name)
+                    return APISchemaMismatch(
+                        pointer: inner,
+                        expected: names.isEmpty ? "no properties" : "only " + names.map { "`\($0)`" }.joined(separator: ", "),
+                        found: "property `\(field.key)`")
+                case .schema(let additional):
+                    if let problem = mismatch(field.value, additional, pointer: inner, depth: depth + 1) {
+                        return problem
+                    }
+                case .allowed, .unspecified:
+                    break
+                }
+            }
+        case .list(let items):
+            if let itemSchema = schema.items {
+                for (index, item) in items.enumerated() {
+                    if let problem = mismatch(item, itemSchema, pointer: pointer + "/\(index)", depth: depth + 1) {
+                        return problem
+                    }
+                }
+            }
+        default:
+            break
+        }
+        for part in schema.allOf {
+            if let problem = mismatch(value, part, pointer: pointer, depth: depth + 1) { return problem }
+        }
+        if !schema.anyOf.isEmpty {
+            let problems = schema.anyOf.map { mismatch(value, $0, pointer: pointer, depth: depth + 1) }
+            if !problems.contains(where: { $0 == nil }) {
+                return problems.compactMap { $0 }.max { $0.pointer.count < $1.pointer.count }
+            }
+        }
+        if !schema.oneOf.isEmpty {
+            let problems = schema.oneOf.map { mismatch(value, $0, pointer: pointer, depth: depth + 1) }
+            let fitting = problems.count { $0 == nil }
+            if fitting == 0 {
+                return problems.compactMap { $0 }.max { $0.pointer.count < $1.pointer.count }
+            }
+            if fitting > 1 {
+                return APISchemaMismatch(
+                    pointer: pointer, expected: "exactly one of the `oneOf` schemas",
+                    found: "a value that fits \(fitting) of them")
+            }
+        }
+        return nil
+    }
+
+    /// "an integer", "a string or null".
+    static func describe(_ types: Set<APIType>) -> String {
+        let sorted = types.sorted()
+        if sorted.count == 1 { return sorted[0].withArticle }
+        return sorted.dropLast().map(\.withArticle).joined(separator: ", ") + " or " + (sorted.last?.withArticle ?? "")
+    }
+
+    /// "a string (`\"abc\"`)", "an object".
+    static func describe(_ value: Value) -> String {
+        switch value {
+        case .object, .list: return APIType(of: value).withArticle
+        case .null: return "null"
+        default:
+            var text = value.jsonText()
+            if text.count > 40 { text = String(text.prefix(37)) + "…" }
+            return "\(APIType(of: value).withArticle) (`\(text)`)"
+        }
+    }
+
+    /// RFC 6901: `~` → `~0`, `/` → `~1`.
+    static func escape(_ key: String) -> String {
+        key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+}
+
+extension Value {
+    /// JSON Schema equality (`enum`, `const`): numbers by value, objects ignoring key order.
+    func schemaEquals(_ other: Value) -> Bool {
+        languageEquals(other)
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import ReqPlanSyntax
+
+/// An API description file read for one boundary.
+struct APICacheKey: Hashable {
+    var file: String
+    var boundary: FileBoundary
+}
+
+extension PlanLibrary {
+    /// Reads the API descriptions `plan` binds (`openapi:`) and checks the plan against them.
+    func checkAPIs(_ plan: Plan, _ context: Context) -> (
+        plan: Plan, diagnostics: [Diagnostic], operations: [String: BoundOperation]
+    ) {
+        var diagnostics: [Diagnostic] = []
+        var loaded: [String: LoadedAPI] = [:]
+        for binding in plan.apis {
+            switch description(for: binding, context) {
+            case .success(let description):
+                loaded[binding.name.value] = LoadedAPI(binding: binding, description: description)
+            case .failure(var diagnostic):
+                diagnostic.file = context.display
+                diagnostics.append(diagnostic)
+            }
+        }
+        let checked = APIChecker.check(plan, apis: loaded)
+        return (checked.plan, diagnostics + checked.diagnostics, checked.operations)
+    }
+
+    private func description(for binding: APIBinding, _ context: Context) -> Result<APIDescription, Diagnostic> {
+        let resolved = FileBoundary.resolve(binding.file.value, relativeTo: context.folder)
+        if let problem = problem(
+            with: resolved, written: binding.file, what: "API description `\(binding.file.value)`", context)
+        {
+            return .failure(problem)
+        }
+        guard let apiLoader else {
+            return .failure(
+                .error(
+                    .apiDescriptionUnreadable, "API description `\(binding.name.value)` cannot be read here",
+                    at: binding.file.range,
+                    hint: "this program was built without a reader of API descriptions; use the `reqplan` command"))
+        }
+        let file = resolved.standardizedFileURL.resolvingSymlinksInPath().path
+        let key = APICacheKey(file: file, boundary: context.boundary)
+        let result: Result<APIDescription, APIDescriptionLoadError>
+        if let cached = apiCache.withLock({ $0[key] }) {
+            result = cached
+        } else {
+            result = apiLoader.load(fileAt: file, boundary: context.boundary)
+            apiCache.withLock { $0[key] = result }
+        }
+        return result.mapError { error in
+            .error(
+                .apiDescriptionUnreadable,
+                "API description `\(binding.file.value)` cannot be loaded: \(error.message)", at: binding.file.range,
+                hint: "reqplan reads OpenAPI 3.0 and 3.1 documents, in YAML or JSON")
+        }
+    }
+}

@@ -1,0 +1,48 @@
+/// One entry of the top-level `openapi:` key: an API description the plan's requests are checked against.
+///
+/// `openapi: { petstore: petstore.yaml }` or `openapi: { petstore: { file: petstore.yaml, base_url: … } }`.
+public struct APIBinding: Sendable {
+    /// The short name requests use: `operation: petstore.showPetById`.
+    public var name: Located<String>
+    /// `file:` — the OpenAPI document (YAML or JSON), relative to the plan's file (a literal path).
+    public var file: Located<String>
+    /// `base_url:` — where the API is served; operation requests are sent below it. When absent, their
+    /// paths are relative to `defaults.base_url`.
+    public var baseURL: Template?
+    /// The whole entry.
+    public var range: SourceRange
+
+    /// Creates a binding.
+    public init(name: Located<String>, file: Located<String>, baseURL: Template?, range: SourceRange) {
+        self.name = name
+        self.file = file
+        self.baseURL = baseURL
+        self.range = range
+    }
+}
+
+/// `operation:` of a request: an operation of a bound API description, `NAME.operationId`.
+public struct OperationReference: Sendable, Hashable {
+    /// The whole text as written, with its place.
+    public var written: Located<String>
+    /// The `openapi:` entry's name (before the first `.`).
+    public var api: String
+    /// The operation id (after the first `.`).
+    public var operationID: String
+    /// `path:` — values of the operation's path parameters, in the order written.
+    public var pathParameters: [QueryParameter]
+    /// The `path` key, when written.
+    public var pathKey: Located<String>?
+
+    /// Creates a reference.
+    public init(
+        written: Located<String>, api: String, operationID: String, pathParameters: [QueryParameter],
+        pathKey: Located<String>?
+    ) {
+        self.written = written
+        self.api = api
+        self.operationID = operationID
+        self.pathParameters = pathParameters
+        self.pathKey = pathKey
+    }
+}

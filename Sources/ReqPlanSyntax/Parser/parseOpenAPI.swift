@@ -1,0 +1,84 @@
+import Yams
+
+extension PlanReader {
+    static let apiBindingKeys = ["file", "base_url"]
+
+    /// `openapi:` — name → file, or name → `{ file, base_url }`.
+    mutating func readAPIBindings(_ node: Node) -> [APIBinding] {
+        guard let entries = mapping(node, "`openapi`") else { return [] }
+        var result: [APIBinding] = []
+        for (name, value) in entries.entries {
+            guard checkName(name, "API description name") else { continue }
+            let what = "API description `\(name.value)`"
+            var fileNode = value
+            var baseURL: Template?
+            if case .mapping = value {
+                guard let fields = mapping(value, what) else { continue }
+                checkKeys(fields, allowed: PlanReader.apiBindingKeys, in: what)
+                baseURL = fields.value("base_url").flatMap { template($0, "`base_url` of \(what)") }
+                if let baseURL, let literal = baseURL.literalText,
+                    literal.urlScheme.map({ ["http", "https"].contains($0.lowercased()) }) != true
+                {
+                    diagnostics.error(
+                        .invalidValue, "`base_url` of \(what) must be an absolute http(s) URL, found `\(literal)`",
+                        at: baseURL.range, hint: "write `http://host:port/prefix`, or leave it out to use `defaults.base_url`")
+                }
+                guard let node = fields.value("file") else {
+                    diagnostics.error(
+                        .missingKey, "\(what) has no `file`", at: name.range,
+                        hint: "name the OpenAPI document: `\(name.value): { file: openapi.yaml }`")
+                    continue
+                }
+                fileNode = node
+            }
+            guard let file = string(fileNode, "the file of \(what)") else { continue }
+            if file.value.contains("${{") {
+                diagnostics.error(
+                    .invalidExpression, "the file of an API description is a literal path; `${{ }}` is not evaluated here",
+                    at: file.range, hint: "name the document itself, relative to this plan's file")
+                continue
+            }
+            if file.value.isEmpty {
+                diagnostics.error(.invalidValue, "the file of \(what) is empty", at: file.range,
+                                  hint: "name an OpenAPI document (YAML or JSON), relative to this plan's file")
+                continue
+            }
+            result.append(APIBinding(name: name, file: file, baseURL: baseURL, range: name.range))
+        }
+        return result
+    }
+
+    /// `operation: NAME.operationId` and `path: { param: value }` of a request.
+    mutating func readOperation(_ fields: MappingEntries, _ what: String) -> OperationReference? {
+        guard let node = fields.value("operation") else {
+            if let pathKey = fields.key("path") {
+                diagnostics.error(
+                    .missingKey, "`path` of \(what) gives path parameters, but there is no `operation`",
+                    at: pathKey.range,
+                    hint: "`path:` goes with `operation: API.operationId`; with `url:` write the values into the URL")
+            }
+            return nil
+        }
+        for conflicting in ["method", "url"] {
+            if let key = fields.key(conflicting), let operationKey = fields.key("operation") {
+                diagnostics.error(
+                    .conflictingKeys, "\(what) has both `operation` and `\(conflicting)`", at: key.range,
+                    notes: [.init("`operation` is given here", at: operationKey.range)],
+                    hint: "the operation gives the method and URL; remove `\(conflicting)`")
+            }
+        }
+        guard let written = string(node, "`operation` of \(what)") else { return nil }
+        let parts = written.value.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+            diagnostics.error(
+                .invalidValue, "`operation` must be written `API.operationId`, found `\(written.value)`",
+                at: written.range,
+                hint: "name the `openapi:` entry and the operation's `operationId`: `petstore.showPetById`")
+            return nil
+        }
+        let pathParameters = fields.value("path").map { readParameters($0, "`path` of \(what)") } ?? []
+        return OperationReference(
+            written: written, api: String(parts[0]), operationID: String(parts[1]), pathParameters: pathParameters,
+            pathKey: fields.key("path"))
+    }
+}
