@@ -158,7 +158,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReqPlanReportsTests",
-            dependencies: ["ReqPlanReports", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport"],
+            dependencies: [
+                "ReqPlanReports", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+            ],
             exclude: ["Golden"]
         ),
         .testTarget(

@@ -113,8 +113,9 @@ public final class PlanExecution: Sendable {
         switch options.transport.choice {
         case .nio(var settings):
             settings.secrets = secrets
-            result = try await PlanRun.execute(prepared, configuration: configuration, transport: settings,
-                                               observer: observer)
+            result = try await PlanRun.execute(
+                prepared, configuration: configuration, transport: settings,
+                observer: observer)
         case .urlSession(var settings):
             settings.secrets = secrets
             result = try await URLSessionTransport.with(settings) { transport in
@@ -126,10 +127,13 @@ public final class PlanExecution: Sendable {
         return RunOutcome(result, secretInputs: prepared.inputs.secrets)
     }
 
-    private func execute(over transport: any Transport, configuration: RunConfiguration,
-                         observer: any ExecutionObserver) async -> RunResult
-    {
-        await Executor(graph: prepared.graph, transport: transport, inputs: prepared.inputs,
-                       configuration: configuration, observer: observer).run()
+    private func execute(
+        over transport: any Transport, configuration: RunConfiguration,
+        observer: any ExecutionObserver
+    ) async -> RunResult {
+        await Executor(
+            graph: prepared.graph, transport: transport, inputs: prepared.inputs,
+            configuration: configuration, observer: observer
+        ).run()
     }
 }

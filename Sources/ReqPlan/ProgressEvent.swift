@@ -68,13 +68,17 @@ struct ProgressEventObserver: ExecutionObserver {
     }
 
     func attemptFinished(_ id: String, item: Int?, attempt: AttemptRecord) {
-        continuation.yield(ProgressEvent(kind: attempt.poll == nil ? .attemptEnded : .pollEnded, step: id, item: item,
-                                         time: attempt.start + attempt.duration, attempt: attempt))
+        continuation.yield(
+            ProgressEvent(
+                kind: attempt.poll == nil ? .attemptEnded : .pollEnded, step: id, item: item,
+                time: attempt.start + attempt.duration, attempt: attempt))
     }
 
     func stepFinished(_ result: StepResult) {
-        continuation.yield(ProgressEvent(kind: result.itemIndex == nil ? .stepEnded : .itemEnded, step: result.id,
-                                         item: result.itemIndex, time: result.end, outcome: StepOutcome(result)))
+        continuation.yield(
+            ProgressEvent(
+                kind: result.itemIndex == nil ? .stepEnded : .itemEnded, step: result.id,
+                item: result.itemIndex, time: result.end, outcome: StepOutcome(result)))
     }
 
     func loopStarted(_ id: String, itemCount: Int) {

@@ -29,8 +29,9 @@ public struct RequestPlan: Sendable {
         throws(ReqPlanError)
     {
         let report = PlanValidator.validate(fileAt: path, limits: limits, allowFilesOutside: allowFilesOutside)
-        try self.init(report, directory: URL(fileURLWithPath: path).deletingLastPathComponent(),
-                      allowFilesOutside: allowFilesOutside)
+        try self.init(
+            report, directory: URL(fileURLWithPath: path).deletingLastPathComponent(),
+            allowFilesOutside: allowFilesOutside)
     }
 
     /// Reads and checks the plan file at `url` (a file URL), and the files it names.
@@ -48,9 +49,10 @@ public struct RequestPlan: Sendable {
     ///   - directory: where its sub-plans and request files are found (default: the current folder).
     ///   - limits: size and alias-expansion limits.
     /// - Throws: `ReqPlanError.invalidPlan` when the plan has errors.
-    public init(yaml: String, name: String = "plan.yaml", directory: URL? = nil,
-                limits: ParseLimits = ParseLimits()) throws(ReqPlanError)
-    {
+    public init(
+        yaml: String, name: String = "plan.yaml", directory: URL? = nil,
+        limits: ParseLimits = ParseLimits()
+    ) throws(ReqPlanError) {
         let folder = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let source = SourceFile(path: folder.appendingPathComponent(name).path, text: yaml)
         try self.init(PlanValidator.validate(source, limits: limits), directory: folder, allowFilesOutside: false)
@@ -63,9 +65,10 @@ public struct RequestPlan: Sendable {
     ///   - bundle: the bundle holding it (in a package target, `Bundle.module`).
     /// - Throws: `ReqPlanError.planNotFound` when the bundle has no such resource, else as
     ///   `init(contentsOf:)`.
-    public init(resource: String, withExtension fileExtension: String = "yaml", in bundle: Bundle,
-                limits: ParseLimits = ParseLimits()) throws(ReqPlanError)
-    {
+    public init(
+        resource: String, withExtension fileExtension: String = "yaml", in bundle: Bundle,
+        limits: ParseLimits = ParseLimits()
+    ) throws(ReqPlanError) {
         guard let url = bundle.url(forResource: resource, withExtension: fileExtension) else {
             throw .planNotFound("no plan `\(resource).\(fileExtension)` in bundle \(bundle.bundlePath)")
         }

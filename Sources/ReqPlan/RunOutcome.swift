@@ -87,8 +87,9 @@ public struct RunOutcome: Sendable {
     ///   `ReqPlanError.outputNotDecodable` when its value is not a `T`.
     public func output<T: Decodable>(_ name: String, as type: T.Type = T.self) throws(ReqPlanError) -> T {
         guard let value = outputs[name] else {
-            throw .outputMissing("the plan has no output `\(name)`; its outputs: "
-                                 + outputs.keys.sorted().map { "`\($0)`" }.joined(separator: ", "))
+            throw .outputMissing(
+                "the plan has no output `\(name)`; its outputs: "
+                    + outputs.keys.sorted().map { "`\($0)`" }.joined(separator: ", "))
         }
         return try Self.decode(value, as: type, what: "output `\(name)`")
     }

@@ -12,8 +12,9 @@ import ReqPlanSyntax
 /// A transport test double for benchmarks: answers 200 with a tiny JSON body at once.
 struct InstantBenchmarkTransport: Transport {
     func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
-        TransportResponse(status: 200, headers: [HeaderField("Content-Type", "application/json")],
-                          body: Array(#"{"ok":true}"#.utf8))
+        TransportResponse(
+            status: 200, headers: [HeaderField("Content-Type", "application/json")],
+            body: Array(#"{"ok":true}"#.utf8))
     }
 }
 
@@ -54,7 +55,10 @@ func runScheduler(shape: String, steps: Int) async -> (planning: Duration, runni
         print(String(format: "  after parsing: %.0f MB resident", currentMemoryMB()))
         if let plan = parsed.plan {
             let planned = Planner.plan(plan)
-            print(String(format: "  after planning: %.0f MB resident (%d nodes)", currentMemoryMB(), planned.graph?.nodes.count ?? 0))
+            print(
+                String(
+                    format: "  after planning: %.0f MB resident (%d nodes)", currentMemoryMB(),
+                    planned.graph?.nodes.count ?? 0))
         }
     }
     let report = PlanValidator.validate(SourceFile(path: "bench.yaml", text: text))
@@ -78,7 +82,9 @@ func runScheduler(shape: String, steps: Int) async -> (planning: Duration, runni
 
 let arguments = CommandLine.arguments.dropFirst()
 if arguments.first == "sizes" {
-    print("Step \(MemoryLayout<Step>.size), StepNode \(MemoryLayout<StepNode>.size), RequestSpec \(MemoryLayout<RequestSpec>.size), StepResult \(MemoryLayout<StepResult>.size), RetryPolicy? \(MemoryLayout<RetryPolicy?>.size), Expectation? \(MemoryLayout<Expectation?>.size), Template \(MemoryLayout<Template>.size), SourceRange \(MemoryLayout<SourceRange>.size)")
+    print(
+        "Step \(MemoryLayout<Step>.size), StepNode \(MemoryLayout<StepNode>.size), RequestSpec \(MemoryLayout<RequestSpec>.size), StepResult \(MemoryLayout<StepResult>.size), RetryPolicy? \(MemoryLayout<RetryPolicy?>.size), Expectation? \(MemoryLayout<Expectation?>.size), Template \(MemoryLayout<Template>.size), SourceRange \(MemoryLayout<SourceRange>.size)"
+    )
     exit(0)
 }
 guard arguments.first == "scheduler" else {
@@ -89,9 +95,12 @@ let steps = arguments.dropFirst().first.flatMap(Int.init) ?? 100_000
 let shapes = arguments.count > 2 ? [String(arguments[arguments.startIndex + 2])] : ["independent", "chain"]
 for shape in shapes {
     let (planning, running, ok) = await runScheduler(shape: shape, steps: steps)
-    let perStep = Double(running.components.seconds) * 1e6 / Double(steps)
+    let perStep =
+        Double(running.components.seconds) * 1e6 / Double(steps)
         + Double(running.components.attoseconds) / 1e12 / Double(steps)
-    print(String(format: "%@ %d steps: validate+plan %.2f s, run %.3f s, %.2f µs/step, peak RSS %.0f MB%@",
-                 shape, steps, Double(planning.milliseconds) / 1000, Double(running.milliseconds) / 1000, perStep,
-                 peakMemoryMB(), ok ? "" : " (FAILED)"))
+    print(
+        String(
+            format: "%@ %d steps: validate+plan %.2f s, run %.3f s, %.2f µs/step, peak RSS %.0f MB%@",
+            shape, steps, Double(planning.milliseconds) / 1000, Double(running.milliseconds) / 1000, perStep,
+            peakMemoryMB(), ok ? "" : " (FAILED)"))
 }

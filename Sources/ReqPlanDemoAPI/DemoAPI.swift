@@ -16,10 +16,11 @@ public enum DemoAPI {
     ///   - onReady: called with the bound port once the server accepts connections.
     ///   - logLevel: what the server logs to standard error (default: only critical problems, so
     ///     tests and `reqplan demo` stay quiet).
-    public static func run(host: String = "127.0.0.1", port: Int = 0, tls: Bool = false,
-                           logLevel: Logger.Level = .critical,
-                           onReady: @escaping @Sendable (Int) async -> Void) async throws
-    {
+    public static func run(
+        host: String = "127.0.0.1", port: Int = 0, tls: Bool = false,
+        logLevel: Logger.Level = .critical,
+        onReady: @escaping @Sendable (Int) async -> Void
+    ) async throws {
         var logger = Logger(label: "reqplan-demo")
         logger.logLevel = logLevel
         let router = Router(context: DemoContext.self, options: .autoGenerateHeadEndpoints)
@@ -34,8 +35,9 @@ public enum DemoAPI {
                 configuration: configuration, onServerRunning: onServerRunning, logger: logger)
             try await app.run()
         } else {
-            let app = Application(router: router, configuration: configuration, onServerRunning: onServerRunning,
-                                  logger: logger)
+            let app = Application(
+                router: router, configuration: configuration, onServerRunning: onServerRunning,
+                logger: logger)
             try await app.run()
         }
     }
@@ -48,10 +50,12 @@ public enum DemoAPI {
         let ready = AsyncStream<Int>.makeStream()
         return try await withThrowingTaskGroup(of: Result?.self) { group in
             group.addTask {
-                try await run(tls: tls, onReady: { port in
-                    ready.continuation.yield(port)
-                    ready.continuation.finish()
-                })
+                try await run(
+                    tls: tls,
+                    onReady: { port in
+                        ready.continuation.yield(port)
+                        ready.continuation.finish()
+                    })
                 return nil
             }
             var iterator = ready.stream.makeAsyncIterator()

@@ -18,9 +18,11 @@ struct OpenAPIConversion {
                 let operation = endpoint.operation
                 let own = parameters(operation.parameters)
                 // The operation's own parameters win over the path item's (same name and place).
-                let merged = own + shared.filter { parameter in
-                    !own.contains { $0.name == parameter.name && $0.location == parameter.location }
-                }
+                let merged =
+                    own
+                    + shared.filter { parameter in
+                        !own.contains { $0.name == parameter.name && $0.location == parameter.location }
+                    }
                 operations.append(
                     APIOperation(
                         id: operation.operationId, method: endpoint.method.rawValue.uppercased(), path: path.rawValue,
@@ -32,7 +34,8 @@ struct OpenAPIConversion {
         for (name, schema) in document.components.schemas {
             schemas[name.rawValue] = convert(schema)
         }
-        return APIDescription(title: document.info.title, operations: operations, schemas: APISchemaTable(schemas: schemas))
+        return APIDescription(
+            title: document.info.title, operations: operations, schemas: APISchemaTable(schemas: schemas))
     }
 
     private func parameters(_ list: OpenAPI.Parameter.Array) -> [APIParameter] {

@@ -94,13 +94,15 @@ struct ExternalReferences {
         let path = url.standardizedFileURL.path
         if let cached = files[path] { return cached }
         guard boundary.permits(url.standardizedFileURL) else {
-            throw APIDescriptionLoadError("`\(url.lastPathComponent)` is outside the plan's folder (pass --allow-files-outside)")
+            throw APIDescriptionLoadError(
+                "`\(url.lastPathComponent)` is outside the plan's folder (pass --allow-files-outside)")
         }
         let data: Data
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw APIDescriptionLoadError("`\(url.lastPathComponent)` cannot be read: \((error as NSError).localizedDescription)")
+            throw APIDescriptionLoadError(
+                "`\(url.lastPathComponent)` cannot be read: \((error as NSError).localizedDescription)")
         }
         guard data.count <= maxFileSize else {
             throw APIDescriptionLoadError("`\(url.lastPathComponent)` is larger than \(maxFileSize >> 20) MiB")
@@ -133,7 +135,9 @@ struct ExternalReferences {
             for (key, value) in mapping { pairs.append((key, try rewrite(value, in: file))) }
             return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
         case .sequence(let sequence):
-            return .sequence(Node.Sequence(try sequence.map { try rewrite($0, in: file) }, sequence.tag, sequence.style, sequence.mark))
+            return .sequence(
+                Node.Sequence(
+                    try sequence.map { try rewrite($0, in: file) }, sequence.tag, sequence.style, sequence.mark))
         default:
             return node
         }
@@ -143,7 +147,8 @@ struct ExternalReferences {
         let parts = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
         let target = String(parts[0])
         let pointer = parts.count > 1 ? String(parts[1]) : ""
-        let targetFile = target.isEmpty ? file : URL(fileURLWithPath: target, relativeTo: file.deletingLastPathComponent())
+        let targetFile =
+            target.isEmpty ? file : URL(fileURLWithPath: target, relativeTo: file.deletingLastPathComponent())
         let targetPath = targetFile.standardizedFileURL.path
         if targetPath == rootFile {
             // A reference into the root document: keep it local.
@@ -169,16 +174,19 @@ struct ExternalReferences {
             switch resolved {
             case .mapping(let mapping):
                 guard let next = mapping[token] else {
-                    throw APIDescriptionLoadError("reference `\(reference)`: `\(token)` not found in `\(targetFile.lastPathComponent)`")
+                    throw APIDescriptionLoadError(
+                        "reference `\(reference)`: `\(token)` not found in `\(targetFile.lastPathComponent)`")
                 }
                 resolved = next
             case .sequence(let sequence):
                 guard let index = Int(token), sequence.indices.contains(index) else {
-                    throw APIDescriptionLoadError("reference `\(reference)`: `\(token)` not found in `\(targetFile.lastPathComponent)`")
+                    throw APIDescriptionLoadError(
+                        "reference `\(reference)`: `\(token)` not found in `\(targetFile.lastPathComponent)`")
                 }
                 resolved = sequence[index]
             default:
-                throw APIDescriptionLoadError("reference `\(reference)`: `\(token)` not found in `\(targetFile.lastPathComponent)`")
+                throw APIDescriptionLoadError(
+                    "reference `\(reference)`: `\(token)` not found in `\(targetFile.lastPathComponent)`")
             }
         }
         added[kind, default: []].append((name, Node("")))

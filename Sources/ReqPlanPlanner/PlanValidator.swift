@@ -43,22 +43,26 @@ public enum PlanValidator {
         allowFilesOutside: Bool = false, library: PlanLibrary = PlanLibrary()
     ) -> ValidationReport {
         let boundary = FileBoundary(planFile: path, allowOutside: allowFilesOutside)
-        return report(library.check(fileAt: path, displayPath: displayPath ?? path, limits: limits,
-                                    boundary: boundary))
+        return report(
+            library.check(
+                fileAt: path, displayPath: displayPath ?? path, limits: limits,
+                boundary: boundary))
     }
 
     /// Validates plan text (its sub-plans are read relative to the folder of `source.path`; the other
     /// files it names are not checked, as there is no plan file to find them from).
-    public static func validate(_ source: SourceFile, limits: ParseLimits = ParseLimits(),
-                                library: PlanLibrary = PlanLibrary()) -> ValidationReport
-    {
+    public static func validate(
+        _ source: SourceFile, limits: ParseLimits = ParseLimits(),
+        library: PlanLibrary = PlanLibrary()
+    ) -> ValidationReport {
         report(library.check(source, limits: limits))
     }
 
     private static func report(_ checked: CheckedPlan) -> ValidationReport {
-        ValidationReport(path: checked.path, source: checked.source, plan: checked.plan, graph: checked.graph,
-                         diagnostics: deduplicated(checked.diagnostics).sortedBySource(), sources: checked.sources,
-                         includedFiles: checked.includedFiles)
+        ValidationReport(
+            path: checked.path, source: checked.source, plan: checked.plan, graph: checked.graph,
+            diagnostics: deduplicated(checked.diagnostics).sortedBySource(), sources: checked.sources,
+            includedFiles: checked.includedFiles)
     }
 
     /// Drops exact repeats (the same problem reached twice through merge keys or aliases).

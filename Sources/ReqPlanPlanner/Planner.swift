@@ -41,8 +41,9 @@ public enum Planner {
         var collector = DiagnosticCollector(file: plan.source.path)
         let built = buildNodes(plan, subPlans: subPlans)
 
-        var resolver = NameResolver(plan: plan, nodes: built.nodes, index: built.localIndex, diagnostics: collector,
-                                    subPlans: subPlans)
+        var resolver = NameResolver(
+            plan: plan, nodes: built.nodes, index: built.localIndex, diagnostics: collector,
+            subPlans: subPlans)
         resolver.resolveAll()
         addSequenceEdges(&resolver.nodes)
         collector = resolver.diagnostics
@@ -55,17 +56,20 @@ public enum Planner {
             if let env = input.env?.value, resolver.envUsed.contains(env) { continue }
             if resolver.inputsSuggested.contains(input.name.value) { continue }
             if plan.inputsReadWhereNotEvaluated.contains(input.name.value) { continue }
-            collector.warning(.unusedInput, "input `\(input.name.value)` is never used", at: input.name.range,
-                              hint: "remove it, or read it with `${{ inputs.\(input.name.value) }}`")
+            collector.warning(
+                .unusedInput, "input `\(input.name.value)` is never used", at: input.name.range,
+                hint: "remove it, or read it with `${{ inputs.\(input.name.value) }}`")
         }
         for node in resolved where node.instance == 0 {
             guard let condition = node.step.condition, let value = ConstantFolder.value(of: condition),
                 !value.isTrue
             else { continue }
-            collector.warning(.neverTrue, "the `if` of step `\(node.id)` is never true, so the step never runs",
-                              at: condition.range,
-                              hint: value.type == .boolean ? "remove the step, or fix the condition"
-                                : "a condition must be a boolean; only `true` runs the step")
+            collector.warning(
+                .neverTrue, "the `if` of step `\(node.id)` is never true, so the step never runs",
+                at: condition.range,
+                hint: value.type == .boolean
+                    ? "remove the step, or fix the condition"
+                    : "a condition must be a boolean; only `true` runs the step")
         }
 
         let schedule = ScheduleGraph(nodes: resolved)
@@ -94,8 +98,9 @@ public enum Planner {
         }
         var usage = built.usage
         for (node, own) in resolver.usage { usage[node] = own }
-        let top = PlanInstance(plan: plan, file: file, caller: nil, index: built.localIndex,
-                               roots: built.roots, varSteps: resolver.varSteps)
+        let top = PlanInstance(
+            plan: plan, file: file, caller: nil, index: built.localIndex,
+            roots: built.roots, varSteps: resolver.varSteps)
         let graph = PlanGraph(
             plan: plan, nodes: resolved, roots: built.roots, index: built.index, instances: [top] + built.instances,
             callees: built.callees, schedule: schedule, usage: usage, inputsRead: inputsRead,
@@ -137,9 +142,11 @@ public enum Planner {
                 if case .request = forEach.body { kind = .forEachRequest } else { kind = .forEachGroup }
             case .plan: kind = .plan
             }
-            built.nodes.append(StepNode(nodeID: id, id: step.id.value, localID: step.id.value, kind: kind, step: step,
-                                        parent: parent, children: [], loop: loop, depth: depth, dependencies: [],
-                                        instance: 0))
+            built.nodes.append(
+                StepNode(
+                    nodeID: id, id: step.id.value, localID: step.id.value, kind: kind, step: step,
+                    parent: parent, children: [], loop: loop, depth: depth, dependencies: [],
+                    instance: 0))
             childIDs.append([])
             if built.index[step.id.value] == nil { built.index[step.id.value] = id }
             if built.localIndex[step.id.value] == nil { built.localIndex[step.id.value] = id }
@@ -153,9 +160,10 @@ public enum Planner {
             }
         }
         built.nodes = built.nodes.map { node in
-            StepNode(nodeID: node.nodeID, id: node.id, localID: node.localID, kind: node.kind, step: node.step,
-                     parent: node.parent, children: childIDs[node.nodeID], loop: node.loop, depth: node.depth,
-                     dependencies: node.dependencies, instance: node.instance)
+            StepNode(
+                nodeID: node.nodeID, id: node.id, localID: node.localID, kind: node.kind, step: node.step,
+                parent: node.parent, children: childIDs[node.nodeID], loop: node.loop, depth: node.depth,
+                dependencies: node.dependencies, instance: node.instance)
         }
         return built
     }
@@ -164,31 +172,34 @@ public enum Planner {
     /// order, parents first): node ids shift by the number of nodes before, step ids get the step's id and
     /// `/` in front, its instances follow this plan's, and its resolved dependencies and what its
     /// expressions read come along (it was checked once, as its own file).
-    private static func nest(_ sub: PlanGraph, under caller: NodeID, loop: NodeID?, depth: Int,
-                             into built: inout BuiltNodes, childIDs: inout [[NodeID]])
-    {
+    private static func nest(
+        _ sub: PlanGraph, under caller: NodeID, loop: NodeID?, depth: Int,
+        into built: inout BuiltNodes, childIDs: inout [[NodeID]]
+    ) {
         let offset = built.nodes.count
         let instanceOffset = built.instances.count + 1
         let prefix = built.nodes[caller].id + "/"
         for node in sub.nodes {
             let id = node.nodeID + offset
-            built.nodes.append(StepNode(
-                nodeID: id, id: prefix + node.id, localID: node.localID, kind: node.kind, step: node.step,
-                parent: node.parent.map { $0 + offset } ?? caller, children: [],
-                loop: node.loop.map { $0 + offset } ?? loop, depth: depth + 1 + node.depth,
-                dependencies: node.dependencies.map {
-                    Dependency(target: $0.target + offset, reason: $0.reason, range: $0.range)
-                },
-                instance: node.instance + instanceOffset))
+            built.nodes.append(
+                StepNode(
+                    nodeID: id, id: prefix + node.id, localID: node.localID, kind: node.kind, step: node.step,
+                    parent: node.parent.map { $0 + offset } ?? caller, children: [],
+                    loop: node.loop.map { $0 + offset } ?? loop, depth: depth + 1 + node.depth,
+                    dependencies: node.dependencies.map {
+                        Dependency(target: $0.target + offset, reason: $0.reason, range: $0.range)
+                    },
+                    instance: node.instance + instanceOffset))
             childIDs.append(node.children.map { $0 + offset })
             built.index[prefix + node.id] = id
         }
         childIDs[caller] = sub.roots.map { $0 + offset }
         for instance in sub.instances {
-            built.instances.append(PlanInstance(
-                plan: instance.plan, file: instance.file, caller: instance.caller.map { $0 + offset } ?? caller,
-                index: instance.index.mapValues { $0 + offset }, roots: instance.roots.map { $0 + offset },
-                varSteps: instance.varSteps.mapValues { $0.map { $0 + offset } }))
+            built.instances.append(
+                PlanInstance(
+                    plan: instance.plan, file: instance.file, caller: instance.caller.map { $0 + offset } ?? caller,
+                    index: instance.index.mapValues { $0 + offset }, roots: instance.roots.map { $0 + offset },
+                    varSteps: instance.varSteps.mapValues { $0.map { $0 + offset } }))
         }
         built.callees[caller] = instanceOffset
         for (node, instance) in sub.callees { built.callees[node + offset] = instance + instanceOffset }
@@ -242,8 +253,10 @@ public enum Planner {
                 if primary == nil { primary = dependency.range }
                 if isAncestor(target.nodeID, of: source.nodeID, in: nodes) { memberOfOwnGroup = true }
             case .memberEnd:
-                notes.append(.init("`\(source.id)` ends only when its member `\(target.id)` has ended",
-                                   at: target.step.id.range))
+                notes.append(
+                    .init(
+                        "`\(source.id)` ends only when its member `\(target.id)` has ended",
+                        at: target.step.id.range))
             case .parentStart, .run:
                 break
             }

@@ -58,7 +58,8 @@ struct ReportTreeBuilder {
     func roots() -> [ReportStep] {
         graph.roots.map { id in
             let node = graph.nodes[id]
-            let stepResult = result.results[node.id]
+            let stepResult =
+                result.results[node.id]
                 ?? StepResult(id: node.id, state: .cancelled, reason: StepReason(.cancelled, "never started"))
             return step(node, stepResult, parent: nil, path: [])
         }
@@ -84,17 +85,19 @@ struct ReportTreeBuilder {
                 item(node, itemResult, parent: id, path: path + [itemResult.itemIndex ?? position])
             }
         }
-        return ReportStep(id: id, step: node.id, item: nil, kind: kind, parent: parent, result: stepResult,
-                          children: children, itemPath: path, nodeID: node.nodeID, operation: operation(of: node))
+        return ReportStep(
+            id: id, step: node.id, item: nil, kind: kind, parent: parent, result: stepResult,
+            children: children, itemPath: path, nodeID: node.nodeID, operation: operation(of: node))
     }
 
     private func item(_ node: StepNode, _ itemResult: StepResult, parent: String, path: [Int]) -> ReportStep {
         let id = node.id + Self.suffix(path)
         let isGroup = node.kind == .forEachGroup
         let children = isGroup ? members(of: node, in: itemResult, parent: id, path: path) : []
-        return ReportStep(id: id, step: node.id, item: path.last, kind: isGroup ? .group : .request, parent: parent,
-                          result: itemResult, children: children, itemPath: path, nodeID: node.nodeID,
-                          operation: operation(of: node))
+        return ReportStep(
+            id: id, step: node.id, item: path.last, kind: isGroup ? .group : .request, parent: parent,
+            result: itemResult, children: children, itemPath: path, nodeID: node.nodeID,
+            operation: operation(of: node))
     }
 
     /// The operation label of a request (or for_each over a request) bound to an API description.
@@ -110,7 +113,8 @@ struct ReportTreeBuilder {
         let gathered = parentResult.children.flatMap { $0.count == node.children.count ? $0 : nil }
         return node.children.enumerated().map { position, child in
             let member = graph.nodes[child]
-            let memberResult = gathered?[position]
+            let memberResult =
+                gathered?[position]
                 ?? (path.isEmpty ? result.results[member.id] : nil)
                 ?? Self.notRun(member, parent: parentResult)
             return step(member, memberResult, parent: parent, path: path)
@@ -120,8 +124,9 @@ struct ReportTreeBuilder {
     /// The result of a member whose collection never ran, as the executor records it.
     private static func notRun(_ node: StepNode, parent: StepResult) -> StepResult {
         let cancelled = parent.state == .cancelled
-        var result = StepResult(id: node.id, state: cancelled ? .cancelled : .skipped,
-                                reason: StepReason(cancelled ? .cancelled : .dependency, "`\(parent.id)` did not run"))
+        var result = StepResult(
+            id: node.id, state: cancelled ? .cancelled : .skipped,
+            reason: StepReason(cancelled ? .cancelled : .dependency, "`\(parent.id)` did not run"))
         result.causedByFailure = parent.causedByFailure || parent.state == .failed || cancelled
         result.end = parent.end
         return result

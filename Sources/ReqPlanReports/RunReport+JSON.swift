@@ -20,10 +20,12 @@ extension RunReport {
         let counts = result.counts
         return .object([
             .init("format", .string(Self.jsonFormat)),
-            .init("plan", .object([
-                .init("name", graph.plan.name.map { .string(redact($0.value)) } ?? .null),
-                .init("file", .string(graph.plan.source.path)),
-            ])),
+            .init(
+                "plan",
+                .object([
+                    .init("name", graph.plan.name.map { .string(redact($0.value)) } ?? .null),
+                    .init("file", .string(graph.plan.source.path)),
+                ])),
             .init("inputs", .object(inputValues.map { .init($0.name, $0.value) })),
             .init("started_at", .string(startedAtText)),
             .init("duration_ms", result.duration.millisecondsValue),
@@ -45,9 +47,12 @@ extension RunReport {
             guard let from, let to else { return .null }
             return (to - from).millisecondsValue
         }
-        let reason: Value = stepResult.reason.map { reason in
-            .object([.init("kind", .string(reason.kind.rawValue)), .init("message", .string(redact(reason.message)))])
-        } ?? .null
+        let reason: Value =
+            stepResult.reason.map { reason in
+                .object([
+                    .init("kind", .string(reason.kind.rawValue)), .init("message", .string(redact(reason.message))),
+                ])
+            } ?? .null
         let attempts: [Value] = stepResult.attempts.map { attempt in
             .object([
                 .init("number", .int(attempt.number)),
@@ -74,13 +79,15 @@ extension RunReport {
             .init("status", optional(stepResult.status)),
             .init("response_size", optional(stepResult.responseSize)),
             .init("attempts", .list(attempts)),
-            .init("timings", .object([
-                .init("ready_ms", time(stepResult.ready)),
-                .init("start_ms", time(stepResult.start)),
-                .init("end_ms", time(stepResult.end)),
-                .init("queue_wait_ms", difference(stepResult.ready, stepResult.start)),
-                .init("duration_ms", difference(stepResult.start, stepResult.end)),
-            ])),
+            .init(
+                "timings",
+                .object([
+                    .init("ready_ms", time(stepResult.ready)),
+                    .init("start_ms", time(stepResult.start)),
+                    .init("end_ms", time(stepResult.end)),
+                    .init("queue_wait_ms", difference(stepResult.ready, stepResult.start)),
+                    .init("duration_ms", difference(stepResult.start, stepResult.end)),
+                ])),
             .init("children", .list(step.children.map(jsonValue(of:)))),
         ])
     }

@@ -153,8 +153,10 @@ struct JUnitPlan {
         /// file, outermost first: `App/login/checks` for group `checks` of sub-plan `login`).
         func suite(for path: [String]) -> Int {
             if let index = suiteOfScope[path] { return index }
-            suites.append(JUnitSuite(name: ([label] + path).joined(separator: "/"),
-                                     classname: Self.classname([label] + path)))
+            suites.append(
+                JUnitSuite(
+                    name: ([label] + path).joined(separator: "/"),
+                    classname: Self.classname([label] + path)))
             suiteOfScope[path] = suites.count - 1
             return suites.count - 1
         }
@@ -163,8 +165,10 @@ struct JUnitPlan {
         func visit(_ step: ReportStep, suite index: Int, path: [String], prefix: Substring) {
             switch step.kind {
             case .request:
-                suites[index].cases.append(JUnitCase(name: step.id, duration: Self.duration(of: step.result),
-                                                     outcome: outcome(of: step), operation: step.operation))
+                suites[index].cases.append(
+                    JUnitCase(
+                        name: step.id, duration: Self.duration(of: step.result),
+                        outcome: outcome(of: step), operation: step.operation))
             case .group where step.isItem:
                 for child in step.children { visit(child, suite: index, path: path, prefix: prefix) }
             case .group, .sequence, .forEach, .plan:
@@ -175,8 +179,10 @@ struct JUnitPlan {
                 let failedItself = stepResult.state == .failed && stepResult.reason?.kind != .members
                 let noItems = step.kind == .forEach && stepResult.children == nil && stepResult.state != .succeeded
                 if failedItself || noItems {
-                    suites[own].cases.append(JUnitCase(name: step.id, duration: Self.duration(of: stepResult),
-                                                       outcome: outcome(of: step)))
+                    suites[own].cases.append(
+                        JUnitCase(
+                            name: step.id, duration: Self.duration(of: stepResult),
+                            outcome: outcome(of: step)))
                 }
                 // A sub-plan's steps have ids `login/token`.
                 let inner = step.kind == .plan ? Substring(step.step + "/") : prefix
@@ -187,22 +193,29 @@ struct JUnitPlan {
 
         if timedOut {
             let limit = timeout.map { " after \($0)" } ?? ""
-            suites[0].cases.append(JUnitCase(
-                name: "(plan timeout)", duration: duration,
-                outcome: .failure(type: StepReason.Kind.timeout.rawValue, message: "the plan timed out\(limit)",
-                                  details: "the plan's `timeout` ran out: running steps were cancelled and the others did not start")))
+            suites[0].cases.append(
+                JUnitCase(
+                    name: "(plan timeout)", duration: duration,
+                    outcome: .failure(
+                        type: StepReason.Kind.timeout.rawValue, message: "the plan timed out\(limit)",
+                        details:
+                            "the plan's `timeout` ran out: running steps were cancelled and the others did not start")))
         }
         if interrupted {
-            suites[0].cases.append(JUnitCase(
-                name: "(interrupted)", duration: duration,
-                outcome: .error(type: "interrupted", message: "the run was interrupted (SIGINT or SIGTERM)",
-                                details: "running steps were cancelled and the others did not start")))
+            suites[0].cases.append(
+                JUnitCase(
+                    name: "(interrupted)", duration: duration,
+                    outcome: .error(
+                        type: "interrupted", message: "the run was interrupted (SIGINT or SIGTERM)",
+                        details: "running steps were cancelled and the others did not start")))
         }
         if !outputErrors.isEmpty {
-            suites[0].cases.append(JUnitCase(
-                name: "(outputs)", duration: nil,
-                outcome: .error(type: StepReason.Kind.evaluation.rawValue, message: outputErrors[0],
-                                details: outputErrors.joined(separator: "\n"))))
+            suites[0].cases.append(
+                JUnitCase(
+                    name: "(outputs)", duration: nil,
+                    outcome: .error(
+                        type: StepReason.Kind.evaluation.rawValue, message: outputErrors[0],
+                        details: outputErrors.joined(separator: "\n"))))
         }
         return suites.enumerated().filter { $0.offset == 0 || !$0.element.cases.isEmpty }.map(\.element)
     }
@@ -214,8 +227,9 @@ struct JUnitPlan {
         case .succeeded:
             return .passed
         case .failed:
-            return .failure(type: stepResult.reason?.kind.rawValue ?? "failure", message: message ?? "failed",
-                            details: failureDetails(step))
+            return .failure(
+                type: stepResult.reason?.kind.rawValue ?? "failure", message: message ?? "failed",
+                details: failureDetails(step))
         case .skipped, .cancelled:
             return .skipped(message: stepResult.state.rawValue + (message.map { ": " + $0 } ?? ""))
         }
@@ -282,8 +296,10 @@ enum JUnitWriter {
             xml.end()
         }
         for testCase in suite.cases {
-            let attributes = [("name", testCase.name), ("classname", testCase.classname ?? suite.classname),
-                              ("time", seconds(testCase.duration))]
+            let attributes = [
+                ("name", testCase.name), ("classname", testCase.classname ?? suite.classname),
+                ("time", seconds(testCase.duration)),
+            ]
             if case .passed = testCase.outcome, testCase.operation == nil {
                 xml.element("testcase", attributes)
                 continue
@@ -328,8 +344,10 @@ struct JUnitCounts {
     }
 
     var attributes: [(String, String)] {
-        [("tests", String(tests)), ("failures", String(failures)), ("errors", String(errors)),
-         ("skipped", String(skipped))]
+        [
+            ("tests", String(tests)), ("failures", String(failures)), ("errors", String(errors)),
+            ("skipped", String(skipped)),
+        ]
     }
 }
 

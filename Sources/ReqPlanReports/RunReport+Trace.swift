@@ -34,7 +34,8 @@ extension RunReport {
             .init("exit_code", .int(Int(result.exitCode))),
         ])
         let lines = events.map { "  " + $0.jsonText() }.joined(separator: ",\n")
-        let text = "{\"traceEvents\": [\n" + lines + "\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": "
+        let text =
+            "{\"traceEvents\": [\n" + lines + "\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": "
             + otherData.jsonText() + "}\n"
         return redact(text)
     }
@@ -50,10 +51,11 @@ extension RunReport {
 
         var events: [Value] = []
         func metadata(_ name: String, pid: Int, tid: Int, _ key: String, _ value: Value) {
-            events.append(.object([
-                .init("name", .string(name)), .init("ph", .string("M")), .init("pid", .int(pid)),
-                .init("tid", .int(tid)), .init("args", .object([.init(key, value)])),
-            ]))
+            events.append(
+                .object([
+                    .init("name", .string(name)), .init("ph", .string("M")), .init("pid", .int(pid)),
+                    .init("tid", .int(tid)), .init("args", .object([.init(key, value)])),
+                ]))
         }
         metadata("process_name", pid: firstPid, tid: 0, "name", .string(prefix + "requests"))
         metadata("process_sort_index", pid: firstPid, tid: 0, "sort_index", .int(firstPid))
@@ -72,25 +74,33 @@ extension RunReport {
 
         var complete: [(start: Int64, pid: Int, tid: Int, order: Int, event: Value)] = []
         for (index, attempt) in attempts.enumerated() {
-            complete.append((attempt.start, 1, requestLanes[index], index,
-                             completeEvent(attempt.name, category: "request", attempt.start + offset,
-                                           attempt.end + offset, pid: firstPid, tid: requestLanes[index],
-                                           args: attempt.args)))
+            complete.append(
+                (
+                    attempt.start, 1, requestLanes[index], index,
+                    completeEvent(
+                        attempt.name, category: "request", attempt.start + offset,
+                        attempt.end + offset, pid: firstPid, tid: requestLanes[index],
+                        args: attempt.args)
+                ))
         }
         for (index, span) in spans.enumerated() {
-            complete.append((span.start, 2, spanLanes[index], index,
-                             completeEvent(span.name, category: span.category, span.start + offset, span.end + offset,
-                                           pid: firstPid + 1, tid: spanLanes[index], args: span.args)))
+            complete.append(
+                (
+                    span.start, 2, spanLanes[index], index,
+                    completeEvent(
+                        span.name, category: span.category, span.start + offset, span.end + offset,
+                        pid: firstPid + 1, tid: spanLanes[index], args: span.args)
+                ))
         }
         complete.sort { ($0.start, $0.pid, $0.tid, $0.order) < ($1.start, $1.pid, $1.tid, $1.order) }
         events += complete.map(\.event)
         return events
     }
 
-
-    private func completeEvent(_ name: String, category: String, _ start: Int64, _ end: Int64, pid: Int, tid: Int,
-                               args: Value) -> Value
-    {
+    private func completeEvent(
+        _ name: String, category: String, _ start: Int64, _ end: Int64, pid: Int, tid: Int,
+        args: Value
+    ) -> Value {
         .object([
             .init("name", .string(name)), .init("cat", .string(category)), .init("ph", .string("X")),
             .init("ts", .int(Int(start))), .init("dur", .int(Int(end - start))), .init("pid", .int(pid)),
@@ -119,8 +129,9 @@ extension RunReport {
             for attempt in stepResult.attempts {
                 let start = attempt.start.microseconds
                 let end = max(start + 1, (attempt.start + attempt.duration).microseconds)
-                let name = Self.attemptName(step.id, attempt, attempts: stepResult.attempts.count,
-                                            triesInPoll: attempt.poll.flatMap { triesPerPoll[$0] } ?? 1)
+                let name = Self.attemptName(
+                    step.id, attempt, attempts: stepResult.attempts.count,
+                    triesInPoll: attempt.poll.flatMap { triesPerPoll[$0] } ?? 1)
                 let args = Value.object([
                     .init("id", .string(step.id)),
                     .init("step", .string(step.step)),
@@ -166,8 +177,10 @@ extension RunReport {
                 .init("reason", step.result.reason.map { .string(redact($0.message)) } ?? .null),
             ])
             indexOf[step.id] = list.count
-            list.append(TraceInterval(name: step.id, category: category, start: startMicros, end: endMicros,
-                                      args: args, parent: ancestor.flatMap { indexOf[$0] }))
+            list.append(
+                TraceInterval(
+                    name: step.id, category: category, start: startMicros, end: endMicros,
+                    args: args, parent: ancestor.flatMap { indexOf[$0] }))
         }
         return list
     }
@@ -236,10 +249,12 @@ enum TraceLanes {
                 chosen = lane
                 break
             }
-            let lane = chosen ?? {
-                stacks.append([])
-                return stacks.count - 1
-            }()
+            let lane =
+                chosen
+                ?? {
+                    stacks.append([])
+                    return stacks.count - 1
+                }()
             stacks[lane].append(index)
             lanes[index] = lane + 1
         }

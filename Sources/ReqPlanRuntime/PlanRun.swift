@@ -41,8 +41,9 @@ public enum PlanRun {
         environment: [String: String], ignoreUndeclared: Bool = false, allowFilesOutside: Bool = false,
         library: PlanLibrary = PlanLibrary()
     ) async -> Result<Prepared, Failure> {
-        let report = PlanValidator.validate(fileAt: path, limits: limits, allowFilesOutside: allowFilesOutside,
-                                            library: library)
+        let report = PlanValidator.validate(
+            fileAt: path, limits: limits, allowFilesOutside: allowFilesOutside,
+            library: library)
         guard report.errorCount == 0, report.graph != nil else { return .failure(Failure(invalid: report)) }
         let sources = report.sources
         let pairs: [(name: String, value: String)]
@@ -57,8 +58,9 @@ public enum PlanRun {
             case .failure(let diagnostic): return .failure(Failure(diagnostics: [diagnostic], sources: sources))
             }
         }
-        return resolveInputs(of: report, overrides: pairs, file: fileValues, environment: environment,
-                             ignoreUndeclared: ignoreUndeclared, naming: .commandLine)
+        return resolveInputs(
+            of: report, overrides: pairs, file: fileValues, environment: environment,
+            ignoreUndeclared: ignoreUndeclared, naming: .commandLine)
     }
 
     /// Resolves the inputs of a validated plan.
@@ -78,8 +80,9 @@ public enum PlanRun {
             pairs.removeAll { !declared.contains($0.name) }
             fileValues = fileValues.filter { declared.contains($0.key) }
         }
-        switch InputResolver.resolve(plan: graph.plan, overrides: pairs, file: fileValues, environment: environment,
-                                     naming: naming)
+        switch InputResolver.resolve(
+            plan: graph.plan, overrides: pairs, file: fileValues, environment: environment,
+            naming: naming)
         {
         case .failure(let errors): return .failure(Failure(diagnostics: errors.diagnostics, sources: report.sources))
         case .success(var inputs):
@@ -99,8 +102,10 @@ public enum PlanRun {
         var pairs: [(name: String, value: String)] = []
         for text in texts {
             guard let pair = InputResolver.parseOverride(text) else {
-                return .failure(Diagnostic(.error, .invalidInput, "--input `\(text)` is not of the form name=value",
-                                           file: file))
+                return .failure(
+                    Diagnostic(
+                        .error, .invalidInput, "--input `\(text)` is not of the form name=value",
+                        file: file))
             }
             pairs.append(pair)
         }
@@ -122,13 +127,17 @@ public enum PlanRun {
         do {
             guard let any = try Yams.load(yaml: text) else { return .success([:]) }
             guard let mapping = any as? [String: Any] else {
-                return .failure(Diagnostic(.error, .invalidInput, "the inputs file must be a mapping of names to values",
-                                           file: path))
+                return .failure(
+                    Diagnostic(
+                        .error, .invalidInput, "the inputs file must be a mapping of names to values",
+                        file: path))
             }
             return .success(mapping.mapValues(Value.init(any:)))
         } catch {
-            return .failure(Diagnostic(.error, .invalidInput, "the inputs file is neither JSON nor YAML: \(error)",
-                                       file: path))
+            return .failure(
+                Diagnostic(
+                    .error, .invalidInput, "the inputs file is neither JSON nor YAML: \(error)",
+                    file: path))
         }
     }
 
@@ -142,9 +151,10 @@ public enum PlanRun {
         supervisor: any RunSupervisor = UnsupervisedRun()
     ) async throws -> RunResult {
         try await HTTPClientTransport.with(transport) { client in
-            let executor = Executor(graph: prepared.graph, transport: client, inputs: prepared.inputs,
-                                    configuration: configuration,
-                                    observer: progress.map { ObserverGroup([$0, observer]) } ?? observer)
+            let executor = Executor(
+                graph: prepared.graph, transport: client, inputs: prepared.inputs,
+                configuration: configuration,
+                observer: progress.map { ObserverGroup([$0, observer]) } ?? observer)
             // The display is redrawn ten times a second while the run goes on.
             var redraw: (@Sendable () -> Void)?
             if let progress { redraw = { progress.redraw() } }

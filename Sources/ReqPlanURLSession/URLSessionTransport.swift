@@ -4,7 +4,7 @@ import ReqPlanSyntax
 import Synchronization
 
 #if canImport(FoundationNetworking)
-import FoundationNetworking
+    import FoundationNetworking
 #endif
 
 /// A transport over Foundation's `URLSession`, beside the SwiftNIO one (`HTTPClientTransport`), for a
@@ -79,9 +79,10 @@ public struct URLSessionTransport: Transport {
     public func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
         let timeout = timeout ?? configuration.requestTimeout
         let deadline = timeout.map { ContinuousClock.now + $0 }
-        let hops = RequestHops(followRedirects: configuration.followRedirects,
-                               maxRedirects: configuration.maxRedirects, cookies: configuration.cookies,
-                               secrets: configuration.secrets)
+        let hops = RequestHops(
+            followRedirects: configuration.followRedirects,
+            maxRedirects: configuration.maxRedirects, cookies: configuration.cookies,
+            secrets: configuration.secrets)
         return try await hops.send(request) { hop async throws(TransportError) in
             try await sendOnce(hop, deadline: deadline, timeout: timeout)
         }
@@ -135,8 +136,9 @@ public struct URLSessionTransport: Transport {
         async -> Result<TransportResponse, TransportError>
     {
         let task = session.dataTask(with: request)
-        let exchange = Exchange(host: host, timeout: timeout, limit: configuration.maxBodySize,
-                                isHead: request.httpMethod == "HEAD")
+        let exchange = Exchange(
+            host: host, timeout: timeout, limit: configuration.maxBodySize,
+            isHead: request.httpMethod == "HEAD")
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 exchange.continuation = continuation
@@ -186,8 +188,10 @@ final class Exchange: @unchecked Sendable {
         if tooLarge { return .failure(.tooLarge(host, limit: limit)) }
         if let error { return .failure(failure(error)) }
         guard let response else { return .failure(.invalidResponse(host)) }
-        return .success(TransportResponse(status: response.statusCode, headers: Self.headers(of: response),
-                                          body: body))
+        return .success(
+            TransportResponse(
+                status: response.statusCode, headers: Self.headers(of: response),
+                body: body))
     }
 
     /// A `URLSession` failure in the words the NIO transport uses.
@@ -198,7 +202,8 @@ final class Exchange: @unchecked Sendable {
         case .timedOut: return .timedOut(host, after: timeout)
         case .cannotConnectToHost: return TransportError(.connect, "connection to \(host) refused")
         case .cannotFindHost, .dnsLookupFailed:
-            return TransportError(.connect, "could not resolve \(URLComponents(string: "http://\(host)")?.host ?? host)")
+            return TransportError(
+                .connect, "could not resolve \(URLComponents(string: "http://\(host)")?.host ?? host)")
         case .networkConnectionLost: return response == nil ? .reset(host) : .closedEarly(host)
         case .badServerResponse: return .invalidResponse(host)
         case .cannotDecodeContentData, .cannotDecodeRawData:
@@ -253,7 +258,8 @@ final class Exchange: @unchecked Sendable {
         var current = ""
         for part in text.split(separator: ",", omittingEmptySubsequences: false) {
             let rest = part.drop { $0 == " " }
-            let startsCookie = rest.prefix { $0 != "=" && $0 != ";" }.allSatisfy { !$0.isWhitespace }
+            let startsCookie =
+                rest.prefix { $0 != "=" && $0 != ";" }.allSatisfy { !$0.isWhitespace }
                 && rest.contains("=") && rest.first?.isNumber == false
             if !current.isEmpty, startsCookie {
                 cookies.append(current)
@@ -285,9 +291,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         exchanges.withLock { $0[task.taskIdentifier] }
     }
 
-    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
-                    completionHandler: @escaping (URLSession.ResponseDisposition) -> Void)
-    {
+    func urlSession(
+        _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
+    ) {
         exchange(of: dataTask)?.response = response as? HTTPURLResponse
         completionHandler(.allow)
     }
@@ -302,9 +309,10 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
         exchange.body.append(contentsOf: data)
     }
 
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void)
-    {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 

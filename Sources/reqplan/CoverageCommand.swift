@@ -38,14 +38,16 @@ struct CoverageCommand: ParsableCommand {
             writeError("error: `\(openapi)` cannot be loaded: \(error.message)\n")
             throw ExitCode(1)
         }
-        let reports = PlanValidator.validate(suite: SuiteFiles(plans), limits: reading.limits,
-                                             allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
+        let reports = PlanValidator.validate(
+            suite: SuiteFiles(plans), limits: reading.limits,
+            allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
         let invalid = reports.filter { $0.graph == nil || $0.errorCount > 0 }
         if !invalid.isEmpty {
             write(ValidationOutput.text(invalid, colors: color.enabled, explain: false, strict: false))
             throw ExitCode(1)
         }
-        let coverage = APICoverage(of: description, by: reports.compactMap { report in report.graph.map { (report.path, $0) } })
+        let coverage = APICoverage(
+            of: description, by: reports.compactMap { report in report.graph.map { (report.path, $0) } })
         switch format {
         case .text: write(coverage.table())
         case .json: write(coverage.json().jsonText(pretty: true) + "\n")

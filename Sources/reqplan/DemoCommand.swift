@@ -21,12 +21,15 @@ struct DemoCommand: AsyncParsableCommand {
 
     func run() async throws {
         if let port = serve {
-            try await DemoAPI.run(port: port, logLevel: logging.swiftLogLevel) { bound in write("demo API listening on http://127.0.0.1:\(bound)\n") }
+            try await DemoAPI.run(port: port, logLevel: logging.swiftLogLevel) { bound in
+                write("demo API listening on http://127.0.0.1:\(bound)\n")
+            }
             return
         }
         var isFolder: ObjCBool = false
-        if plans.isEmpty, !FileManager.default.fileExists(atPath: Self.examplePlans, isDirectory: &isFolder)
-            || !isFolder.boolValue
+        if plans.isEmpty,
+            !FileManager.default.fileExists(atPath: Self.examplePlans, isDirectory: &isFolder)
+                || !isFolder.boolValue
         {
             // The example plans are not part of the binary: they are the `plans/` folder of the repository.
             writeError("error: " + Self.noExamplePlans(in: FileManager.default.currentDirectoryPath) + "\n")
@@ -41,8 +44,10 @@ struct DemoCommand: AsyncParsableCommand {
                 write("\n== \(path)\n")
                 let outcome = await PlanRun.prepare(
                     path: path, limits: ParseLimits(), overrides: ["base_url=\(baseURL)"], inputsFile: nil,
-                    environment: ["DEMO_TOKEN": "demo-secret-token", "DEMO_PASSWORD": "demo-password",
-                                  "DEMO_API_KEY": "demo-api-key"].merging(
+                    environment: [
+                        "DEMO_TOKEN": "demo-secret-token", "DEMO_PASSWORD": "demo-password",
+                        "DEMO_API_KEY": "demo-api-key",
+                    ].merging(
                         ProcessInfo.processInfo.environment, uniquingKeysWith: { _, real in real }),
                     ignoreUndeclared: true, library: .forCommand())
                 guard case .success(let prepared) = outcome else {
@@ -58,7 +63,9 @@ struct DemoCommand: AsyncParsableCommand {
                 transport.secrets = configuration.secrets
                 let result = try await PlanRun.execute(
                     prepared, configuration: configuration, transport: transport, supervisor: SignalSupervisor())
-                write(Redactor(secrets: prepared.inputs.secrets + result.secrets).redact(result.summaryText(graph: prepared.graph)))
+                write(
+                    Redactor(secrets: prepared.inputs.secrets + result.secrets).redact(
+                        result.summaryText(graph: prepared.graph)))
                 if result.exitCode == 130 { throw ExitCode(130) }
             }
             return failures

@@ -27,8 +27,9 @@ struct PlanReadingOptions: ParsableArguments {
     @Option(name: .customLong("max-plan-size"), help: "Largest plan file accepted, in bytes.")
     var maxPlanSize: Int = ParseLimits().maxFileSize
 
-    @Flag(name: .customLong("allow-files-outside"),
-          help: "Let the files a plan names (sub-plans, body_file, multipart files) come from outside its folder.")
+    @Flag(
+        name: .customLong("allow-files-outside"),
+        help: "Let the files a plan names (sub-plans, body_file, multipart files) come from outside its folder.")
     var allowFilesOutside = false
 
     var limits: ParseLimits { ParseLimits(maxFileSize: maxPlanSize, sizeSetting: "--max-plan-size") }
@@ -58,7 +59,9 @@ struct LoggingOptions: ParsableArguments {
         case trace, debug, info, notice, warning, error, critical
     }
 
-    @Option(name: .customLong("log-level"), help: "Developer logs on standard error: trace, debug, info, notice, warning, error or critical.")
+    @Option(
+        name: .customLong("log-level"),
+        help: "Developer logs on standard error: trace, debug, info, notice, warning, error or critical.")
     var level: Level = .warning
 
     /// A logger writing to standard error at the chosen level.

@@ -26,9 +26,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Suite: most plans running at once (default: the number of cores).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Suite: run part K of N (1 ≤ K ≤ N), the files dealt out in path order; "
-                               + "JOB_COMPLETION_INDEX/N takes K from that variable plus one (Kubernetes).",
-                               valueName: "K/N"))
+    @Option(
+        help: ArgumentHelp(
+            "Suite: run part K of N (1 ≤ K ≤ N), the files dealt out in path order; "
+                + "JOB_COMPLETION_INDEX/N takes K from that variable plus one (Kubernetes).",
+            valueName: "K/N"))
     var shard: String?
 
     @Option(name: .customLong("input"), help: "Set an input: --input name=value (repeatable).")
@@ -43,30 +45,40 @@ struct RunCommand: AsyncParsableCommand {
     @Flag(help: "Do not verify TLS certificates (dangerous).")
     var insecure = false
 
-    @Option(name: .customLong("connect-timeout"),
-            help: ArgumentHelp("Time allowed to open a connection (default 10s).", valueName: "duration"))
+    @Option(
+        name: .customLong("connect-timeout"),
+        help: ArgumentHelp("Time allowed to open a connection (default 10s).", valueName: "duration"))
     var connectTimeout: String?
 
-    @Flag(name: .customLong("no-follow-redirects"),
-          help: "Return 3xx responses as they are, unless a request says `follow_redirects: true`.")
+    @Flag(
+        name: .customLong("no-follow-redirects"),
+        help: "Return 3xx responses as they are, unless a request says `follow_redirects: true`.")
     var noFollowRedirects = false
 
-    @Option(name: .customLong("cookie-jar"),
-            help: ArgumentHelp("Load cookies from FILE before the run (if it exists) and save them to it after "
-                               + "(the Netscape format of curl -b/-c and Hurl).", valueName: "file"))
+    @Option(
+        name: .customLong("cookie-jar"),
+        help: ArgumentHelp(
+            "Load cookies from FILE before the run (if it exists) and save them to it after "
+                + "(the Netscape format of curl -b/-c and Hurl).", valueName: "file"))
     var cookieJar: String?
 
-    @Option(help: ArgumentHelp("Send requests through this HTTP proxy, [http://][user:password@]host[:port] "
-                               + "('' for none); overrides HTTP_PROXY, HTTPS_PROXY and ALL_PROXY.", valueName: "url"))
+    @Option(
+        help: ArgumentHelp(
+            "Send requests through this HTTP proxy, [http://][user:password@]host[:port] "
+                + "('' for none); overrides HTTP_PROXY, HTTPS_PROXY and ALL_PROXY.", valueName: "url"))
     var proxy: String?
 
-    @Option(name: .customLong("noproxy"),
-            help: ArgumentHelp("Hosts reached without the proxy: names, domains, addresses and CIDR networks, "
-                               + "comma-separated ('*' for all); overrides NO_PROXY.", valueName: "list"))
+    @Option(
+        name: .customLong("noproxy"),
+        help: ArgumentHelp(
+            "Hosts reached without the proxy: names, domains, addresses and CIDR networks, "
+                + "comma-separated ('*' for all); overrides NO_PROXY.", valueName: "list"))
     var noProxy: String?
 
-    @Option(help: ArgumentHelp("Trust the CA certificates of this PEM file instead of the system's.",
-                               valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "Trust the CA certificates of this PEM file instead of the system's.",
+            valueName: "file"))
     var cacert: String?
 
     @Option(help: ArgumentHelp("Client certificate (PEM) for servers that ask for one.", valueName: "file"))
@@ -75,22 +87,28 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Private key (unencrypted PEM) of --cert, if not in its file.", valueName: "file"))
     var key: String?
 
-    @Option(name: .customLong("http-client"),
-            help: ArgumentHelp("The HTTP client: reqplan (its own, the default) or asynchttpclient (the library "
-                               + "fallback, should reqplan's client misbehave against some server).",
-                               valueName: "client"))
+    @Option(
+        name: .customLong("http-client"),
+        help: ArgumentHelp(
+            "The HTTP client: reqplan (its own, the default) or asynchttpclient (the library "
+                + "fallback, should reqplan's client misbehave against some server).",
+            valueName: "client"))
     var httpClient: HTTPClientTransport.Client = .reqplan
     @Option(name: .customLong("max-response-size"), help: "Largest response body accepted, in bytes.")
     var maxResponseSize: Int = HTTPClientTransport.Configuration().maxBodySize
 
-    @Flag(name: .customLong("no-response-schema-check"),
-          help: "Do not check responses against the schemas of the plan's API descriptions (`openapi:`).")
+    @Flag(
+        name: .customLong("no-response-schema-check"),
+        help: "Do not check responses against the schemas of the plan's API descriptions (`openapi:`).")
     var noResponseSchemaCheck = false
 
     @Option(help: "Color: auto, always or never.")
     var color: ColorChoice = .auto
 
-    @Option(help: "Live progress on standard error: auto (a tree on a terminal, a line per step otherwise), tree, lines or none.")
+    @Option(
+        help:
+            "Live progress on standard error: auto (a tree on a terminal, a line per step otherwise), tree, lines or none."
+    )
     var progress: ProgressChoice = .auto
 
     @Flag(help: "Print only the totals, the outputs and the failures.")
@@ -105,9 +123,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Failures on standard error: text (diagnostics) or github (workflow annotations).")
     var format: FailureFormat = .text
 
-    @Option(name: .customLong("report"),
-            help: ArgumentHelp("Write a report of the run: json:PATH, junit:PATH or trace:PATH (repeatable).",
-                               valueName: "kind:path"))
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp(
+            "Write a report of the run: json:PATH, junit:PATH or trace:PATH (repeatable).",
+            valueName: "kind:path"))
     var reports: [String] = []
 
     @OptionGroup var reading: PlanReadingOptions
@@ -187,18 +207,24 @@ struct RunCommand: AsyncParsableCommand {
         // The plan's YAML tree is freed: give its pages back before the run allocates elsewhere.
         FreedMemory.release()
         let secrets = SecretStore()
-        let transportConfiguration = try transport(planConcurrency: [prepared.graph.plan.concurrency?.value],
-                                                   secrets: secrets)
+        let transportConfiguration = try transport(
+            planConcurrency: [prepared.graph.plan.concurrency?.value],
+            secrets: secrets)
         let configuration = runConfiguration(for: prepared, secrets: secrets)
         let redactor = Redactor(secrets: prepared.inputs.secrets, store: configuration.secrets)
         let mode = progressMode
-        let live = mode == .silent ? nil : LiveProgress(
-            graph: prepared.graph, mode: mode, colors: color.enabled(for: STDERR_FILENO), redactor: redactor,
-            terminalRows: terminalRows(), write: { writeError($0) })
-        let verboseLog: any ExecutionObserver = verbose
-            ? VerboseLog(redactHeaders: prepared.graph.instances.flatMap(\.plan.redactHeaders).map(\.value),
-                         redactor: redactor,
-                         write: { writeError($0) })
+        let live =
+            mode == .silent
+            ? nil
+            : LiveProgress(
+                graph: prepared.graph, mode: mode, colors: color.enabled(for: STDERR_FILENO), redactor: redactor,
+                terminalRows: terminalRows(), write: { writeError($0) })
+        let verboseLog: any ExecutionObserver =
+            verbose
+            ? VerboseLog(
+                redactHeaders: prepared.graph.instances.flatMap(\.plan.redactHeaders).map(\.value),
+                redactor: redactor,
+                write: { writeError($0) })
             : NoObserver()
         let result = try await PlanRun.execute(
             prepared, configuration: configuration, transport: transportConfiguration, observer: verboseLog,
@@ -207,14 +233,17 @@ struct RunCommand: AsyncParsableCommand {
         case .json:
             write(result.outputsJSON(redactedBy: redactor) + "\n")
         case .text:
-            write(redactor.redact(quiet ? result.totalsText(withOutputs: true) : result.summaryText(graph: prepared.graph)))
+            write(
+                redactor.redact(
+                    quiet ? result.totalsText(withOutputs: true) : result.summaryText(graph: prepared.graph)))
         }
         let diagnostics = result.diagnostics(graph: prepared.graph)
         if !diagnostics.isEmpty {
             switch format {
             case .text:
-                let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO),
-                                                  files: prepared.graph.sources)
+                let renderer = DiagnosticRenderer(
+                    colors: color.enabled(for: STDERR_FILENO),
+                    files: prepared.graph.sources)
                 writeError("\n" + redactor.redact(renderer.text(diagnostics)))
             case .github:
                 writeError(redactor.redact(DiagnosticRenderer(files: []).github(diagnostics)))
@@ -248,8 +277,9 @@ struct RunCommand: AsyncParsableCommand {
         transportConfiguration.secrets = secrets
         do {
             try transportConfiguration.apply(
-                ConnectionOptions(cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
-                                  certificateFile: cert, keyFile: key),
+                ConnectionOptions(
+                    cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
+                    certificateFile: cert, keyFile: key),
                 environment: ProcessInfo.processInfo.environment)
         } catch {
             writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")
@@ -291,7 +321,8 @@ struct RunCommand: AsyncParsableCommand {
             try CookieFile.save(jar, to: cookieJar)
             return true
         } catch {
-            let reason = (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
+            let reason =
+                (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
                 ?? error.localizedDescription
             writeError("error: cannot save the cookie jar to `\(cookieJar)`: \(reason)\n")
             return false
@@ -310,8 +341,9 @@ struct RunCommand: AsyncParsableCommand {
                 do {
                     try report.write(to: destination)
                 } catch {
-                    writeError("error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: "
-                               + "\(error.localizedDescription)\n")
+                    writeError(
+                        "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: "
+                            + "\(error.localizedDescription)\n")
                     written = false
                 }
             } catch {

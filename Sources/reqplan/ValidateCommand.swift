@@ -12,8 +12,10 @@ struct ValidateCommand: ParsableCommand {
         case text, json, github
     }
 
-    @Argument(help: ArgumentHelp("Plan files to check, or folders of plans (their .yaml and .yml files, at any depth, "
-                                  + "but for names starting with _ or .)."))
+    @Argument(
+        help: ArgumentHelp(
+            "Plan files to check, or folders of plans (their .yaml and .yml files, at any depth, "
+                + "but for names starting with _ or .)."))
     var plans: [String]
 
     @Option(help: "Output format: text, json or github (workflow annotations).")
@@ -31,8 +33,9 @@ struct ValidateCommand: ParsableCommand {
     @OptionGroup var reading: PlanReadingOptions
 
     func run() throws {
-        let reports = PlanValidator.validate(suite: SuiteFiles(plans), limits: reading.limits,
-                                             allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
+        let reports = PlanValidator.validate(
+            suite: SuiteFiles(plans), limits: reading.limits,
+            allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
         switch format {
         case .text:
             write(ValidationOutput.text(reports, colors: color.enabled, explain: explain, strict: strict))

@@ -40,15 +40,18 @@ struct CommandRunner {
     }
 
     /// Runs `reqplan arguments…` in `directory` (default: the package root).
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws -> Output {
+    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]) throws
+        -> Output
+    {
         let (process, out, err) = makeProcess(arguments, in: directory, environment: environment, executable: nil)
         try process.run()
         // Read both pipes to the end before waiting, so a large output cannot block the child.
         let stdoutData = out.fileHandleForReading.readDataToEndOfFile()
         let stderrData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return Output(status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
-                      stderr: String(decoding: stderrData, as: UTF8.self))
+        return Output(
+            status: process.terminationStatus, stdout: String(decoding: stdoutData, as: UTF8.self),
+            stderr: String(decoding: stderrData, as: UTF8.self))
     }
 
     /// The example plans in `plans/`, as paths relative to the package root.
@@ -72,7 +75,8 @@ struct CommandRunner {
 
     /// Writes `text` to a new temporary file and returns its path.
     static func temporaryPlan(_ text: String, name: String = "plan.yaml") throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-tests-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reqplan-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent(name)
         try text.write(to: file, atomically: true, encoding: .utf8)
@@ -158,11 +162,13 @@ extension CommandRunner {
     }
 
     /// Starts `reqplan arguments…` in `directory` (default: the package root) and returns at once.
-    static func start(_ arguments: [String], in directory: URL? = nil,
-                      environment: [String: String] = [:], executable: URL? = nil) throws -> Running
-    {
-        let (process, out, err) = makeProcess(arguments, in: directory, environment: environment,
-                                              executable: executable)
+    static func start(
+        _ arguments: [String], in directory: URL? = nil,
+        environment: [String: String] = [:], executable: URL? = nil
+    ) throws -> Running {
+        let (process, out, err) = makeProcess(
+            arguments, in: directory, environment: environment,
+            executable: executable)
         let exit = AsyncStream<(status: Int32, signalled: Bool)>.makeStream()
         process.terminationHandler = { ended in
             exit.continuation.yield((ended.terminationStatus, ended.terminationReason == .uncaughtSignal))
@@ -177,16 +183,18 @@ extension CommandRunner {
             let stderrData = await stderr.value
             var ending = (status: Int32(-1), signalled: false)
             for await value in exit.stream { ending = value }
-            return Output(status: ending.status, stdout: String(decoding: stdoutData, as: UTF8.self),
-                          stderr: String(decoding: stderrData, as: UTF8.self), uncaughtSignal: ending.signalled)
+            return Output(
+                status: ending.status, stdout: String(decoding: stdoutData, as: UTF8.self),
+                stderr: String(decoding: stderrData, as: UTF8.self), uncaughtSignal: ending.signalled)
         }
         return Running(process: process, output: output, stderrSoFar: stderrSoFar)
     }
 
     /// Runs `reqplan arguments…` to the end without blocking a thread of the concurrency pool.
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-                    executable: URL? = nil, within limit: Duration) async throws -> Output
-    {
+    static func run(
+        _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
+        executable: URL? = nil, within limit: Duration
+    ) async throws -> Output {
         try await start(arguments, in: directory, environment: environment, executable: executable)
             .finish(within: limit)
     }

@@ -8,9 +8,15 @@ import Testing
             ["coverage", "plans/data-flow.yaml", "--openapi", "plans/_openapi/demo-api.yaml"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
-        #expect(lines.contains { $0.hasPrefix("✓ login") && $0.contains("200✓ 400✗") && $0.hasSuffix("(plans/data-flow.yaml: login)") })
-        #expect(lines.contains { $0.hasPrefix("✓ getItem") && $0.contains("200✓ 404✗")
-            && $0.hasSuffix("(plans/data-flow.yaml: fetch, plans/data-flow.yaml: verify)") })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("✓ login") && $0.contains("200✓ 400✗") && $0.hasSuffix("(plans/data-flow.yaml: login)")
+            })
+        #expect(
+            lines.contains {
+                $0.hasPrefix("✓ getItem") && $0.contains("200✓ 404✗")
+                    && $0.hasSuffix("(plans/data-flow.yaml: fetch, plans/data-flow.yaml: verify)")
+            })
         #expect(lines.contains { $0.hasPrefix("✓ replaceItem") && $0.contains("200✓ 201✓ 400✗") })
         #expect(lines.contains { $0.hasPrefix("✗ stockReport") && $0.contains("200✗") })
         #expect(lines.last == "4 of 9 operations exercised; 5 of 17 documented response statuses expected")

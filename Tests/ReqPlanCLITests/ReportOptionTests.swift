@@ -27,13 +27,17 @@ import Testing
     @Test func everyReportIsWrittenWhenTheRunFails() async throws {
         let file = try CommandRunner.temporaryPlan(Self.plan)
         let folder = file.deletingLastPathComponent().appendingPathComponent("reports")
-        let paths = ["json": folder.appendingPathComponent("run.json").path,
-                     "junit": folder.appendingPathComponent("junit/results.xml").path,
-                     "trace": folder.appendingPathComponent("trace.json").path]
+        let paths = [
+            "json": folder.appendingPathComponent("run.json").path,
+            "junit": folder.appendingPathComponent("junit/results.xml").path,
+            "trace": folder.appendingPathComponent("trace.json").path,
+        ]
         try await DemoAPI.withServer { base in
             let result = try await CommandRunner.run(
-                ["run", file.path, "--input", "base_url=\(base)", "--report", "json:" + (paths["json"] ?? ""),
-                 "--report", "junit:" + (paths["junit"] ?? ""), "--report", "trace:" + (paths["trace"] ?? "")],
+                [
+                    "run", file.path, "--input", "base_url=\(base)", "--report", "json:" + (paths["json"] ?? ""),
+                    "--report", "junit:" + (paths["junit"] ?? ""), "--report", "trace:" + (paths["trace"] ?? ""),
+                ],
                 environment: ["REQPLAN_REPORT_TOKEN": Self.secret], within: .seconds(30))
             #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         }

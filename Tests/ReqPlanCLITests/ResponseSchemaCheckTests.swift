@@ -80,7 +80,9 @@ import Testing
                 ["run", plan.path, "--input", "base_url=\(base)", "--progress", "none"],
                 environment: ["REQPLAN_TEST_TOKEN": secret], within: .seconds(30))
             #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
-            #expect(result.stderr.contains("at `/price`: expected a number, found a string (`\"***\"`)"), "\(result.stderr)")
+            #expect(
+                result.stderr.contains("at `/price`: expected a number, found a string (`\"***\"`)"), "\(result.stderr)"
+            )
             #expect(!result.stderr.contains(secret) && !result.stdout.contains(secret))
         }
     }
@@ -111,7 +113,9 @@ import Testing
     @Test func theCorrectedExampleValidatesStrictlyAndRunsWithResponseChecks() async throws {
         let example = CommandRunner.packageRoot.appendingPathComponent("plans/_openapi/data-flow-mistake.yaml")
         var text = try String(contentsOf: example, encoding: .utf8)
-        for (wrong, right) in [("body.access_token", "body.token"), ("stock: \"${{ steps.login.body.user }}\"", "stock: 3")] {
+        for (wrong, right) in [
+            ("body.access_token", "body.token"), ("stock: \"${{ steps.login.body.user }}\"", "stock: 3"),
+        ] {
             #expect(text.contains(wrong))
             text = text.replacingOccurrences(of: wrong, with: right)
         }
@@ -136,14 +140,19 @@ import Testing
         let plan = try ResponseSchemaCheckTests.boundPlan(ResponseSchemaCheckTests.stockReport)
         let shown = try CommandRunner.run(["plan", plan.path])
         #expect(shown.status == 0, "\(shown.stderr)")
-        #expect(shown.stdout.contains("operations (openapi:):\n  health: demo.health (GET /health)\n  stock: demo.stockReport (GET /stock-report)\n"), "\(shown.stdout)")
+        #expect(
+            shown.stdout.contains(
+                "operations (openapi:):\n  health: demo.health (GET /health)\n  stock: demo.stockReport (GET /stock-report)\n"
+            ), "\(shown.stdout)")
         let folder = plan.deletingLastPathComponent()
         let json = folder.appendingPathComponent("report.json")
         let junit = folder.appendingPathComponent("report.xml")
         try await DemoAPI.withServer { base in
             let result = try await CommandRunner.run(
-                ["run", plan.path, "--input", "base_url=\(base)", "--progress", "none",
-                 "--report", "json:\(json.path)", "--report", "junit:\(junit.path)"],
+                [
+                    "run", plan.path, "--input", "base_url=\(base)", "--progress", "none",
+                    "--report", "json:\(json.path)", "--report", "junit:\(junit.path)",
+                ],
                 environment: ["REQPLAN_TEST_TOKEN": "unused"], within: .seconds(30))
             #expect(result.status == 1, "\(result.stderr)")
         }

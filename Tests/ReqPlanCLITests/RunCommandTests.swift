@@ -147,7 +147,8 @@ import Testing
             #expect(summary.outputs["recommendations_attempts"] == "2")
             // The failure is rendered as a diagnostic pointing at the step in the plan.
             let (line, column) = try location(of: "recommendations:", in: "plans/partial-failure.yaml")
-            #expect(result.stderr.contains("error[RP0512]: step `recommendations` failed: expected status 2xx, got 500"))
+            #expect(
+                result.stderr.contains("error[RP0512]: step `recommendations` failed: expected status 2xx, got 500"))
             #expect(result.stderr.contains("--> plans/partial-failure.yaml:\(line):\(column)"), "\(result.stderr)")
             #expect(result.stderr.components(separatedBy: "error[").count == 2, "exactly one error: \(result.stderr)")
         },
@@ -170,8 +171,9 @@ import Testing
     @Test func invalidPlanExitsTwoWithTheValidatorsDiagnosticsAndSendsNothing() async throws {
         let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
         try await DemoAPI.withServer { base in
-            let result = try await CommandRunner.run(["run", file.path, "--input", "base_url=\(base)"],
-                                                     within: .seconds(30))
+            let result = try await CommandRunner.run(
+                ["run", file.path, "--input", "base_url=\(base)"],
+                within: .seconds(30))
             #expect(result.status == 2, "\(result.stdout)\(result.stderr)")
             #expect(result.stdout.isEmpty)
             #expect(result.stderr.contains("error[RP0101]: unknown key `need` in step `a`"))
@@ -180,8 +182,9 @@ import Testing
             // The same diagnostics, rendered the same way, as `validate` prints.
             let validation = try await CommandRunner.run(["validate", file.path], within: .seconds(30))
             #expect(validation.status == 1)
-            #expect(!result.stderr.isEmpty && validation.stdout.hasPrefix(result.stderr),
-                    "run:\n\(result.stderr)\nvalidate:\n\(validation.stdout)")
+            #expect(
+                !result.stderr.isEmpty && validation.stdout.hasPrefix(result.stderr),
+                "run:\n\(result.stderr)\nvalidate:\n\(validation.stdout)")
             #expect(try await DemoRequests.probe(base) == 1, "the demo API received a request")
         }
     }
@@ -247,14 +250,16 @@ import Testing
     @Test func skippedOnlyByItsOwnIfExitsZero() async throws {
         let file = try CommandRunner.temporaryPlan(Self.conditionalPlan)
         try await DemoAPI.withServer { base in
-            let result = try await CommandRunner.run(["run", file.path, "--input", "base_url=\(base)"],
-                                                     within: .seconds(30))
+            let result = try await CommandRunner.run(
+                ["run", file.path, "--input", "base_url=\(base)"],
+                within: .seconds(30))
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
             let summary = RunSummary(result.stdout)
             #expect(summary.ids(withSymbol: "✓") == ["a", "c"])
             #expect(summary.steps["b"]?.symbol == "-" && summary.steps["b"]?.text.contains("its `if` is false") == true)
-            #expect(summary.steps["d"]?.symbol == "-"
-                && summary.steps["d"]?.text.contains("dependency `b` was skipped") == true)
+            #expect(
+                summary.steps["d"]?.symbol == "-"
+                    && summary.steps["d"]?.text.contains("dependency `b` was skipped") == true)
             #expect(summary.outputs["b_state"] == #""skipped""#)
             #expect(summary.totals?.contains("2 succeeded, 2 skipped") == true)
             #expect(!result.stderr.contains("error["))
@@ -270,8 +275,9 @@ import Testing
             let summary = RunSummary(result.stdout)
             #expect(summary.ids(withSymbol: "✗") == ["a"])
             #expect(summary.steps["a"]?.text.contains("expected status 200, got 500") == true)
-            #expect(summary.steps["c"]?.symbol == "-"
-                && summary.steps["c"]?.text.contains("dependency `a` failed") == true)
+            #expect(
+                summary.steps["c"]?.symbol == "-"
+                    && summary.steps["c"]?.text.contains("dependency `a` failed") == true)
             #expect(summary.outputs["a_status"] == "500")
             #expect(result.stderr.contains("error[RP0512]: step `a` failed: expected status 200, got 500"))
             #expect(result.stderr.contains("--> \(file.path):7:3"), "\(result.stderr)")
@@ -316,10 +322,12 @@ import Testing
             #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
             #expect(elapsed < .seconds(15), "took \(elapsed) to stop (the requests wait 20 s)")
             let summary = RunSummary(result.stdout)
-            #expect(summary.steps["fast"]?.symbol == "✓" && summary.steps["fast"]?.text.contains("GET → 200") == true,
-                    "\(result.stdout)")
-            #expect(summary.steps["slow"]?.symbol == "⊘"
-                && summary.steps["slow"]?.text.contains("interrupted while running") == true, "\(result.stdout)")
+            #expect(
+                summary.steps["fast"]?.symbol == "✓" && summary.steps["fast"]?.text.contains("GET → 200") == true,
+                "\(result.stdout)")
+            #expect(
+                summary.steps["slow"]?.symbol == "⊘"
+                    && summary.steps["slow"]?.text.contains("interrupted while running") == true, "\(result.stdout)")
             #expect(summary.steps["parallel"]?.symbol == "⊘", "\(result.stdout)")
             #expect(summary.outputs["fast_status"] == "200")
             #expect(summary.outputs["slow_state"] == #""cancelled""#)
@@ -332,7 +340,8 @@ import Testing
     func signalBeforeTheRunStartsSendsNothingAndExits130(signalNumber: Int32) async throws {
         // The inputs file is a named pipe: `run` blocks reading it, after reading the plan and
         // before the run, until this test writes to it. The signal arrives in that window.
-        let file = try CommandRunner.temporaryPlan("""
+        let file = try CommandRunner.temporaryPlan(
+            """
             reqplan: 1
             inputs: { base_url: { default: "http://127.0.0.1:1" } }
             defaults: { base_url: "${{ inputs.base_url }}" }
@@ -366,7 +375,8 @@ import Testing
     }
 
     @Test func inputsFileCanBeAPipe() async throws {
-        let file = try CommandRunner.temporaryPlan("""
+        let file = try CommandRunner.temporaryPlan(
+            """
             reqplan: 1
             inputs: { greeting: { type: string } }
             steps:
@@ -376,12 +386,15 @@ import Testing
             """)
         // `--inputs-file <(command)`: the shell passes a pipe as /dev/fd/N.
         let result = try await CommandRunner.run(
-            ["-c", "\"$0\" run \"$1\" --inputs-file <(printf '{\"greeting\": \"hi\"}') --output json",
-             CommandRunner.binary.path, file.path],
+            [
+                "-c", "\"$0\" run \"$1\" --inputs-file <(printf '{\"greeting\": \"hi\"}') --output json",
+                CommandRunner.binary.path, file.path,
+            ],
             executable: URL(fileURLWithPath: "/bin/bash"), within: .seconds(60))
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
-        #expect(result.stdout.contains(#""greeting":"hi""#) || result.stdout.contains(#""greeting": "hi""#),
-                "\(result.stdout)")
+        #expect(
+            result.stdout.contains(#""greeting":"hi""#) || result.stdout.contains(#""greeting": "hi""#),
+            "\(result.stdout)")
     }
 
     // MARK: reqplan demo
@@ -431,7 +444,9 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stdout.isEmpty, "the demo API did not start: \(result.stdout)")
         #expect(result.stderr.hasPrefix("error: reqplan demo runs the example plans of the reqplan repository"))
-        #expect(result.stderr.contains("(here: \(folder.path)/plans)") || result.stderr.contains("/plans), and there is no such folder"))
+        #expect(
+            result.stderr.contains("(here: \(folder.path)/plans)")
+                || result.stderr.contains("/plans), and there is no such folder"))
         #expect(result.stderr.contains("reqplan demo path/to/plans"))
         #expect(result.stderr.contains("reqplan demo --serve 8080"))
         #expect(!result.stderr.contains("NSCocoaErrorDomain"))
@@ -493,10 +508,11 @@ struct RunSummary {
 extension [String] {
     /// Whether these are the URLs of uploaded files (`/files/N/name`) with these names, in this order.
     func isUploaded(_ names: [String]) -> Bool {
-        count == names.count && zip(self, names).allSatisfy { url, name in
-            url.hasPrefix("/files/") && url.hasSuffix("/" + name)
-                && Int(url.dropFirst("/files/".count).dropLast(name.count + 1)) != nil
-        }
+        count == names.count
+            && zip(self, names).allSatisfy { url, name in
+                url.hasPrefix("/files/") && url.hasSuffix("/" + name)
+                    && Int(url.dropFirst("/files/".count).dropLast(name.count + 1)) != nil
+            }
     }
 }
 
@@ -522,9 +538,10 @@ enum DemoRequests {
 
     /// Waits until the demo API has received `count` requests besides these probes. `false` when
     /// `running` exits or `timeout` passes first.
-    static func wait(for count: Int, at baseURL: String, while running: CommandRunner.Running,
-                     timeout: Duration) async throws -> Bool
-    {
+    static func wait(
+        for count: Int, at baseURL: String, while running: CommandRunner.Running,
+        timeout: Duration
+    ) async throws -> Bool {
         let deadline = ContinuousClock.now + timeout
         var probes = 0
         while ContinuousClock.now < deadline, running.isRunning {

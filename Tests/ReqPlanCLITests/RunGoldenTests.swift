@@ -44,8 +44,9 @@ import Testing
             try check(Self.normalise(diagnostics, collapseSpaces: false), "partial-failure.diagnostics.txt")
             try check(Self.normalise(text.stdout), "partial-failure.summary.txt")
 
-            let json = try await CommandRunner.run(arguments + ["--output", "json", "--progress", "none"],
-                                                   within: .seconds(30))
+            let json = try await CommandRunner.run(
+                arguments + ["--output", "json", "--progress", "none"],
+                within: .seconds(30))
             #expect(json.status == 1)
             try check(Self.normalise(json.stdout), "partial-failure.outputs.json")
 
@@ -57,22 +58,26 @@ import Testing
     /// The summary's columns line up when a member's id is longer than the id column, and counts of one are
     /// singular ("1 step").
     @Test func summaryColumnsAndCountsOfOne() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-golden-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reqplan-golden-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let head = "reqplan: 1\ninputs: { base_url: { type: string } }\ndefaults: { base_url: \"${{ inputs.base_url }}\" }\n"
+        let head =
+            "reqplan: 1\ninputs: { base_url: { type: string } }\ndefaults: { base_url: \"${{ inputs.base_url }}\" }\n"
         let long = folder.appendingPathComponent("long-ids.yaml")
-        try (head + """
-            steps:
-              health: { request: { url: /health } }
-              bootstrap:
-                group:
-                  fetch_the_configuration_of_the_application_for_this_user: { request: { url: /items } }
-                  items: { request: { url: /items/none }, expect: { status: 404 } }
+        try
+            (head + """
+                steps:
+                  health: { request: { url: /health } }
+                  bootstrap:
+                    group:
+                      fetch_the_configuration_of_the_application_for_this_user: { request: { url: /items } }
+                      items: { request: { url: /items/none }, expect: { status: 404 } }
 
-            """).write(to: long, atomically: true, encoding: .utf8)
+                """).write(to: long, atomically: true, encoding: .utf8)
         let one = folder.appendingPathComponent("one-step.yaml")
-        try (head + "steps:\n  health: { request: { url: /health } }\n").write(to: one, atomically: true, encoding: .utf8)
+        try (head + "steps:\n  health: { request: { url: /health } }\n").write(
+            to: one, atomically: true, encoding: .utf8)
         try await DemoAPI.withServer { base in
             for (plan, golden) in [(long, "long-ids.summary.txt"), (one, "one-step.summary.txt")] {
                 let run = try await CommandRunner.run(

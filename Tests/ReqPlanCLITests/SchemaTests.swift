@@ -157,7 +157,8 @@ import Testing
         "082-yaml-merge-key-bomb": .notLoaded("merge-key bomb: expanding it is what the limit prevents"),
         "084-unquoted-expression-in-flow-mapping": .yamlSyntax(
             "YAML syntax error: unquoted `${{ }}` in a flow mapping"),
-        "092-invalid-regex-in-match": .beyondSchema("a regular expression inside an expression is compiled by the parser"),
+        "092-invalid-regex-in-match": .beyondSchema(
+            "a regular expression inside an expression is compiled by the parser"),
         "093-invalid-xpath": .beyondSchema("an XPath expression inside an expression is compiled by the parser"),
         "100-subplan-unknown-input": .beyondSchema("an input given to a sub-plan is checked against the other file"),
         "101-subplan-input-type": .beyondSchema("the type an input is declared with in the other file"),
@@ -429,7 +430,9 @@ import Testing
             accepted: true),
         .agree(
             "required-inputs",
-            top("inputs:\n  t: { env: T, required: true }\n  u: { required: false }\n  v: { required: false, default: 1 }"),
+            top(
+                "inputs:\n  t: { env: T, required: true }\n  u: { required: false }\n  v: { required: false, default: 1 }"
+            ),
             accepted: true),
         .agree("trace-without-body", step("request: { method: TRACE, url: /a }"), accepted: true),
         .agree(
@@ -449,16 +452,20 @@ import Testing
         .agree("auth-empty", step("request: { url: /a, auth: {} }"), accepted: false),
         .agree("auth-null", step("request: { url: /a, auth: }"), accepted: false),
         .agree("auth-bearer-null", step("request: { url: /a, auth: { bearer: } }"), accepted: false),
-        .agree("auth-basic-extra-key", step("request: { url: /a, auth: { basic: { username: u, password: p, realm: r } } }"),
-               accepted: false),
-        .agree("auth-header-any-case", step("request: { url: /a, auth: { bearer: t }, headers: { AUTHORIZATION: x } }"),
-               accepted: false),
+        .agree(
+            "auth-basic-extra-key",
+            step("request: { url: /a, auth: { basic: { username: u, password: p, realm: r } } }"),
+            accepted: false),
+        .agree(
+            "auth-header-any-case", step("request: { url: /a, auth: { bearer: t }, headers: { AUTHORIZATION: x } }"),
+            accepted: false),
         .agree("auth-on-a-step", step("auth: { bearer: t }\nrequest: { url: /a }"), accepted: false),
         .agree("trace-with-form", step("request: { method: TRACE, url: /a, form: { a: 1 } }"), accepted: false),
         .agree("required-with-default", top("inputs: { t: { required: true, default: x } }"), accepted: false),
         .agree("required-yes", top("inputs: { t: { required: yes } }"), accepted: false),
         .agree(
-            "cookies-in-defaults", "reqplan: 1\ndefaults: { base_url: \"http://h\", cookies: false }\nsteps:\n  a: { request: { url: /a } }\n",
+            "cookies-in-defaults",
+            "reqplan: 1\ndefaults: { base_url: \"http://h\", cookies: false }\nsteps:\n  a: { request: { url: /a } }\n",
             accepted: false),
         .agree("retry-zero", step("request: { url: /a }\nretry: 0"), accepted: false),
         .agree("retry-quoted-number", step("request: { url: /a }\nretry: \"3\""), accepted: false),
@@ -485,8 +492,9 @@ import Testing
         .agree("url-empty", step("request: { url: \"\" }"), accepted: false),
         .agree("url-scheme", step("request: { url: \"ftp://h/a\" }"), accepted: false),
         .agree("url-scheme-any-case", step("request: { url: \"HTTPS://h/a\" }"), accepted: true),
-        .agree("url-relative-with-a-url-in-its-query", step("request: { url: \"/login?next=https://app/x\" }"),
-               accepted: true),
+        .agree(
+            "url-relative-with-a-url-in-its-query", step("request: { url: \"/login?next=https://app/x\" }"),
+            accepted: true),
         .agree("url-scheme-with-a-path", step("request: { url: \"ftp+x://h/a?u=http://h\" }"), accepted: false),
         .agree("as-on-request", step("as: x\nrequest: { url: /a }"), accepted: false),
         .agree("on-failure-on-request", step("on_failure: continue\nrequest: { url: /a }"), accepted: false),
@@ -585,16 +593,26 @@ import Testing
         // Vars, secret outputs and sub-plans (`sub.yaml`, beside the edge cases, declares a number input `n`).
         .agree(
             "vars-and-output-forms",
-            top("inputs: { x: a }\nvars: { api: \"${{ inputs.x }}/v2\" }\noutputs:\n  s: { value: \"${{ vars.api }}\", secret: true }\n  o: { a: 1 }"),
+            top(
+                "inputs: { x: a }\nvars: { api: \"${{ inputs.x }}/v2\" }\noutputs:\n  s: { value: \"${{ vars.api }}\", secret: true }\n  o: { a: 1 }"
+            ),
             accepted: true),
         .agree("output-declaration-unknown-key", top("outputs: { s: { value: 1, secrett: true } }"), accepted: false),
-        .agree("plan-step", step("plan: { file: sub.yaml, inputs: { n: 1 } }\nconcurrency: 2\ntimeout: 5s"), accepted: true),
-        .agree("plan-step-and-request", step("plan: { file: sub.yaml, inputs: { n: 1 } }\nrequest: { url: /a }"), accepted: false),
+        .agree(
+            "plan-step", step("plan: { file: sub.yaml, inputs: { n: 1 } }\nconcurrency: 2\ntimeout: 5s"), accepted: true
+        ),
+        .agree(
+            "plan-step-and-request", step("plan: { file: sub.yaml, inputs: { n: 1 } }\nrequest: { url: /a }"),
+            accepted: false),
         .agree("plan-step-without-file", step("plan: { inputs: { n: 1 } }"), accepted: false),
-        .agree("plan-step-computed-file", step("plan: { file: \"${{ 'sub.yaml' }}\", inputs: { n: 1 } }"), accepted: false),
-        .agree("plan-step-on-failure", step("plan: { file: sub.yaml, inputs: { n: 1 } }\non_failure: continue"), accepted: false),
+        .agree(
+            "plan-step-computed-file", step("plan: { file: \"${{ 'sub.yaml' }}\", inputs: { n: 1 } }"), accepted: false),
+        .agree(
+            "plan-step-on-failure", step("plan: { file: sub.yaml, inputs: { n: 1 } }\non_failure: continue"),
+            accepted: false),
         .agree("plan-step-unknown-key", step("plan: { file: sub.yaml, input: { n: 1 } }"), accepted: false),
-        .agree("for-each-over-plan", step("for_each: [1]\nplan: { file: sub.yaml, inputs: { n: 1 } }"), accepted: false),
+        .agree(
+            "for-each-over-plan", step("for_each: [1]\nplan: { file: sub.yaml, inputs: { n: 1 } }"), accepted: false),
         .agree("item-named-vars", step("for_each: [1]\nas: vars\nrequest: { url: /a }"), accepted: false),
         // The hand-written schema let `poll` through on a plan step; the generated one forbids the request-only keys.
         .agree(
@@ -609,8 +627,11 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         // The files the edge cases name literally (`validate` checks that they exist).
         try Data().write(to: directory.appendingPathComponent("f"))
-        try Data("reqplan: 1\ninputs: { n: { type: number } }\nsteps: { s: { request: { url: \"http://h/${{ inputs.n }}\" } } }\n".utf8)
-            .write(to: directory.appendingPathComponent("sub.yaml"))
+        try Data(
+            "reqplan: 1\ninputs: { n: { type: number } }\nsteps: { s: { request: { url: \"http://h/${{ inputs.n }}\" } } }\n"
+                .utf8
+        )
+        .write(to: directory.appendingPathComponent("sub.yaml"))
         var paths: [String: String] = [:]
         for edge in Self.edgeCases {
             let file = directory.appendingPathComponent("\(edge.name).yaml")

@@ -10,18 +10,22 @@ import Testing
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("steps: 5 (4 requests, 1 sub-plan)"), "\(result.stdout)")
         #expect(result.stdout.contains("  1. login/form\n  2. login/submit\n  3. account, preferences\n"))
-        #expect(result.stdout.contains("""
-            sub-plans:
-              login: plans/shared/login.yaml
-                inputs: base_url, user
-                outputs: token (secret), user
-            """), "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                """
+                sub-plans:
+                  login: plans/shared/login.yaml
+                    inputs: base_url, user
+                    outputs: token (secret), user
+                """), "\(result.stdout)")
     }
 
     @Test func theGraphHasAClusterPerSubPlan() throws {
         let dot = try CommandRunner.run(["graph", "--format", "dot", "plans/signed-in-home.yaml"])
         #expect(dot.status == 0)
-        #expect(dot.stdout.contains("  subgraph cluster_n0 {\n    label=\"login (plan) shared/login.yaml\";\n"), "\(dot.stdout)")
+        #expect(
+            dot.stdout.contains("  subgraph cluster_n0 {\n    label=\"login (plan) shared/login.yaml\";\n"),
+            "\(dot.stdout)")
         let mermaid = try CommandRunner.run(["graph", "plans/signed-in-home.yaml"])
         #expect(mermaid.stdout.contains("  subgraph n0[\"login · plan shared/login.yaml\"]\n"), "\(mermaid.stdout)")
     }
@@ -53,13 +57,16 @@ import Testing
     }
 
     @Test func reportsNestTheSubPlansStepsUnderItsStep() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-reports-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reqplan-reports-\(UUID().uuidString)")
         try await DemoAPI.withServer { base in
             let json = folder.appendingPathComponent("run.json").path
             let junit = folder.appendingPathComponent("junit.xml").path
             let result = try await CommandRunner.run(
-                ["run", "plans/account-report.yaml", "--input", "base_url=\(base)", "--report", "json:\(json)",
-                 "--report", "junit:\(junit)"], within: .seconds(30))
+                [
+                    "run", "plans/account-report.yaml", "--input", "base_url=\(base)", "--report", "json:\(json)",
+                    "--report", "junit:\(junit)",
+                ], within: .seconds(30))
             #expect(result.status == 0, "\(result.stderr)")
             let report = try #require(
                 try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
@@ -79,40 +86,42 @@ import Testing
 
     static let files = [
         "lib/session.yaml": """
-            reqplan: 1
-            inputs:
-              base_url:
-              password: { secret: true }
-            defaults:
-              base_url: ${{ inputs.base_url }}
-            steps:
-              check: { request: { url: "/echo?pw=${{ inputs.password }}" } }
-              login: { request: { method: POST, url: /login, json: { user: erin } } }
-            outputs:
-              token: { value: "${{ steps.login.body.token }}", secret: true }
-            """,
+        reqplan: 1
+        inputs:
+          base_url:
+          password: { secret: true }
+        defaults:
+          base_url: ${{ inputs.base_url }}
+        steps:
+          check: { request: { url: "/echo?pw=${{ inputs.password }}" } }
+          login: { request: { method: POST, url: /login, json: { user: erin } } }
+        outputs:
+          token: { value: "${{ steps.login.body.token }}", secret: true }
+        """,
         "plan.yaml": """
-            reqplan: 1
-            inputs:
-              base_url: { default: "http://127.0.0.1:1" }
-            defaults:
-              base_url: ${{ inputs.base_url }}
-            steps:
-              session:
-                plan: { file: lib/session.yaml, inputs: { base_url: "${{ inputs.base_url }}", password: \(password) } }
-              echo: { request: { url: "/echo?token=${{ steps.session.outputs.token }}" } }
-              broken: { request: { url: "/status/500?token=${{ steps.session.outputs.token }}" } }
-            outputs:
-              session: { value: "${{ steps.session.outputs.token }}", secret: true }
-              echoed: ${{ steps.echo.body.query.raw }}
-            """,
+        reqplan: 1
+        inputs:
+          base_url: { default: "http://127.0.0.1:1" }
+        defaults:
+          base_url: ${{ inputs.base_url }}
+        steps:
+          session:
+            plan: { file: lib/session.yaml, inputs: { base_url: "${{ inputs.base_url }}", password: \(password) } }
+          echo: { request: { url: "/echo?token=${{ steps.session.outputs.token }}" } }
+          broken: { request: { url: "/status/500?token=${{ steps.session.outputs.token }}" } }
+        outputs:
+          session: { value: "${{ steps.session.outputs.token }}", secret: true }
+          echoed: ${{ steps.echo.body.query.raw }}
+        """,
     ]
 
     @Test func secretsGivenToOrReturnedByASubPlanAppearInNoOutputButThePipedOne() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-secrets-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reqplan-secrets-\(UUID().uuidString)")
         for (path, text) in Self.files {
             let url = folder.appendingPathComponent(path)
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             try text.write(to: url, atomically: true, encoding: .utf8)
         }
         try await DemoAPI.withServer { base in

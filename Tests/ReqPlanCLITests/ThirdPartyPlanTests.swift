@@ -65,7 +65,8 @@ import Testing
             #expect(text.contains("✓ \(step)"), "\(step) should pass: \(text)")
         }
         #expect(text.contains("✗ failing"))
-        #expect(outputs["json stdout"]?.contains("\"echoed_token\": \"***\"") == true, "\(outputs["json stdout"] ?? "")")
+        #expect(
+            outputs["json stdout"]?.contains("\"echoed_token\": \"***\"") == true, "\(outputs["json stdout"] ?? "")")
         let forms = [
             Self.password, Self.base64("alice:\(Self.password)"), Self.base64("bob:\(Self.password)"), Self.token,
             "Bearer \(Self.token)",
@@ -121,8 +122,10 @@ import Testing
         let httpbin = try await Httpbin.shared()
         let file = try CommandRunner.temporaryPlan(Self.responsePlan)
         let result = try await CommandRunner.run(
-            ["run", file.path, "--input", "base_url=\(httpbin.url)", "--output", "json", "--verbose",
-             "--progress", "none"],
+            [
+                "run", file.path, "--input", "base_url=\(httpbin.url)", "--output", "json", "--verbose",
+                "--progress", "none",
+            ],
             environment: ["no_proxy": "*"], within: .seconds(60))
         #expect(result.status == 0, "\(result.stderr)")
         let outputs = try #require(
@@ -144,7 +147,8 @@ import Testing
     func longCookieValuesAreHiddenAndShortPreferencesShown() async throws {
         let httpbin = try await Httpbin.shared()
         let session = "sess-7f3a9c2e41"
-        let file = try CommandRunner.temporaryPlan("""
+        let file = try CommandRunner.temporaryPlan(
+            """
             reqplan: 1
             inputs:
               base_url: { default: "http://127.0.0.1:1" }
@@ -161,8 +165,10 @@ import Testing
               sent: ${{ steps.echo.body.cookies }}
             """)
         let result = try await CommandRunner.run(
-            ["run", file.path, "--input", "base_url=\(httpbin.url)", "--output", "json", "--verbose",
-             "--progress", "none"],
+            [
+                "run", file.path, "--input", "base_url=\(httpbin.url)", "--output", "json", "--verbose",
+                "--progress", "none",
+            ],
             environment: ["no_proxy": "*"], within: .seconds(60))
         #expect(result.status == 0, "\(result.stderr)")
         // httpbin sets the cookie the URL names, so the value is in the first request line, logged before the

@@ -24,8 +24,9 @@ import Testing
                 ["run", file.path, "--input", "base_url=\(base)", "--no-follow-redirects"], within: .seconds(30))
             #expect(unfollowed.status == 0, "\(unfollowed.stdout)\(unfollowed.stderr)")
             // By default the redirect is followed, so the step sees /health's 200.
-            let followed = try await CommandRunner.run(["run", file.path, "--input", "base_url=\(base)"],
-                                                       within: .seconds(30))
+            let followed = try await CommandRunner.run(
+                ["run", file.path, "--input", "base_url=\(base)"],
+                within: .seconds(30))
             #expect(followed.status == 1)
             #expect(followed.stderr.contains("expected status 302, got 200"), "\(followed.stderr)")
         }
@@ -34,15 +35,18 @@ import Testing
     @Test func connectTimeoutBoundsAHostThatNeverAnswers() async throws {
         let silent = try SilentPort()
         defer { silent.close() }
-        let file = try CommandRunner.temporaryPlan("""
+        let file = try CommandRunner.temporaryPlan(
+            """
             reqplan: 1
             steps:
               silent: { request: { url: "http://127.0.0.1:\(silent.port)/" } }
             """)
-        let result = try await CommandRunner.run(["run", file.path, "--connect-timeout", "300ms"], within: .seconds(30))
+        let result = try await CommandRunner.run(
+            ["run", file.path, "--connect-timeout", "300ms"], within: .seconds(30))
         #expect(!result.killedAfterTimeout)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("connecting to 127.0.0.1:\(silent.port) timed out after 300ms"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("connecting to 127.0.0.1:\(silent.port) timed out after 300ms"), "\(result.stderr)")
     }
 
     @Test(arguments: ["soon", "0s", ""]) func aConnectTimeoutThatIsNotADurationIsAUsageError(_ value: String) throws {
@@ -56,8 +60,10 @@ import Testing
         let file = try CommandRunner.temporaryPlan(Self.redirectPlan)
         try await DemoAPI.withServer(tls: true) { base in
             let result = try await CommandRunner.run(
-                ["run", file.path, "--input", "base_url=\(base)", "--insecure", "--no-follow-redirects",
-                 "--http-client", client], within: .seconds(30))
+                [
+                    "run", file.path, "--input", "base_url=\(base)", "--insecure", "--no-follow-redirects",
+                    "--http-client", client,
+                ], within: .seconds(30))
             #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         }
     }

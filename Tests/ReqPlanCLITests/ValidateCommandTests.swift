@@ -65,7 +65,9 @@ import Testing
         let result = try CommandRunner.run(["validate", "--format", "github", file.path])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.first?.hasPrefix("::error file=\(file.path.replacingOccurrences(of: ":", with: "%3A")),line=5,col=5") == true)
+        #expect(
+            lines.first?.hasPrefix("::error file=\(file.path.replacingOccurrences(of: ":", with: "%3A")),line=5,col=5")
+                == true)
         #expect(lines.first?.contains("::unknown key `need` in step `a`%0Ahint: did you mean `needs`?") == true)
     }
 
@@ -120,12 +122,14 @@ import Testing
     @Test func planShowsHowEachPolledRequestWaitsAndIsBounded() throws {
         let result = try CommandRunner.run(["plan", "plans/job-polling.yaml"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.stdout.contains(
-            "polling (requests sent again until their `until` holds):\n"
-                + "  wait_for_job: every 100ms × 2 up to 1s, for at most 10s\n"
-                + "  doomed_job_ends: every 100ms, at most 20 polls\n\n"))
+        #expect(
+            result.stdout.contains(
+                "polling (requests sent again until their `until` holds):\n"
+                    + "  wait_for_job: every 100ms × 2 up to 1s, for at most 10s\n"
+                    + "  doomed_job_ends: every 100ms, at most 20 polls\n\n"))
         let json = try CommandRunner.run(["plan", "--format", "json", "plans/job-polling.yaml"])
-        #expect(json.stdout.contains(#""poll" : "every 100ms, at most 20 polls""#)
+        #expect(
+            json.stdout.contains(#""poll" : "every 100ms, at most 20 polls""#)
                 || json.stdout.contains(#""poll": "every 100ms, at most 20 polls""#))
     }
 

@@ -4,7 +4,7 @@ import ReqPlanDemoAPI
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// The `ReqPlan` library as an embedder uses it: one import, typed inputs and outputs, progress events,
@@ -67,8 +67,9 @@ import Glibc
             for await event in execution.events { events.append(event) }
             #expect(try await outcome.succeeded)
             let kinds = Set(events.map(\.kind))
-            #expect(kinds == [.stepStarted, .attemptEnded, .pollEnded, .loopStarted, .itemEnded, .stepEnded],
-                    "\(events.map(\.description))")
+            #expect(
+                kinds == [.stepStarted, .attemptEnded, .pollEnded, .loopStarted, .itemEnded, .stepEnded],
+                "\(events.map(\.description))")
             #expect(events.filter { $0.kind == .itemEnded }.compactMap(\.item).sorted() == [0, 1, 2])
             #expect(events.first { $0.kind == .loopStarted }?.itemCount == 3)
             let ended = events.filter { $0.kind == .stepEnded }.map(\.step)
@@ -84,14 +85,15 @@ import Glibc
 
     @Test func cancellingTheTaskCancelsTheRunAndKeepsWhatItGathered() async throws {
         try await DemoAPI.withServer { base in
-            let plan = try RequestPlan(yaml: """
-                reqplan: 1
-                inputs: { base_url: {} }
-                defaults: { base_url: "${{ inputs.base_url }}" }
-                steps:
-                  fast: { request: { url: /delay/0 } }
-                  slow: { needs: [fast], request: { url: /delay/20000 } }
-                """)
+            let plan = try RequestPlan(
+                yaml: """
+                    reqplan: 1
+                    inputs: { base_url: {} }
+                    defaults: { base_url: "${{ inputs.base_url }}" }
+                    steps:
+                      fast: { request: { url: /delay/0 } }
+                      slow: { needs: [fast], request: { url: /delay/20000 } }
+                    """)
             let execution = try plan.execution(inputs: ["base_url": .string(base)])
             let running = Task { try await execution.start() }  // cancelled below, as an app cancels its work
             for await event in execution.events where event.kind == .stepStarted && event.step == "slow" {
@@ -125,13 +127,15 @@ import Glibc
     static func action(_ signal: Int32) -> [UInt8] {
         var action = sigaction()
         sigaction(signal, nil, &action)
-        return withUnsafeBytes(of: action.__sigaction_handler) { Array($0) } + withUnsafeBytes(of: action.sa_flags) { Array($0) }
+        return withUnsafeBytes(of: action.__sigaction_handler) { Array($0) }
+            + withUnsafeBytes(of: action.sa_flags) { Array($0) }
     }
 
     @Test func theURLSessionTransportRunsTheSamePlanAlike() async throws {
         try await DemoAPI.withServer { base in
             let plan = try RequestPlan(yaml: Self.plan)
-            let outcome = try await plan.run(inputs: Inputs(base_url: base), options: RunOptions(transport: .urlSession()))
+            let outcome = try await plan.run(
+                inputs: Inputs(base_url: base), options: RunOptions(transport: .urlSession()))
             #expect(outcome.succeeded, "\(outcome.steps.map { "\($0.id): \($0.reason?.message ?? "ok")" })")
             #expect(try outcome.outputs(as: Outputs.self).statuses == [200, 200, 200])
         }
@@ -139,8 +143,9 @@ import Glibc
 
     @Test func anInvalidPlanThrowsItsLocatedDiagnostics() throws {
         do {
-            _ = try RequestPlan(yaml: "reqplan: 1\nsteps:\n  a: { needs: [b], request: { url: http://x } }\n",
-                                name: "broken.yaml")
+            _ = try RequestPlan(
+                yaml: "reqplan: 1\nsteps:\n  a: { needs: [b], request: { url: http://x } }\n",
+                name: "broken.yaml")
             Issue.record("an invalid plan loaded")
         } catch {
             #expect(error == .invalidPlan)
@@ -150,7 +155,9 @@ import Glibc
     }
 
     @Test func inputsThatDoNotFitAreNamedWithoutCommandLineOptions() throws {
-        let plan = try RequestPlan(yaml: "reqplan: 1\ninputs: { n: { type: number } }\nsteps: { a: { request: { url: http://127.0.0.1:1 } } }\n")
+        let plan = try RequestPlan(
+            yaml:
+                "reqplan: 1\ninputs: { n: { type: number } }\nsteps: { a: { request: { url: http://127.0.0.1:1 } } }\n")
         for inputs: [String: Value] in [["m": .int(1)], [:], ["n": .string("x")]] {
             do {
                 _ = try plan.execution(inputs: inputs)
@@ -164,7 +171,8 @@ import Glibc
 
     @Test func aPlanTooLargeIsRefusedWithAHintThatNamesNoOption() throws {
         do {
-            _ = try RequestPlan(yaml: String(repeating: "# padding\n", count: 200), limits: ParseLimits(maxFileSize: 100))
+            _ = try RequestPlan(
+                yaml: String(repeating: "# padding\n", count: 200), limits: ParseLimits(maxFileSize: 100))
             Issue.record("a plan over the limit loaded")
         } catch {
             #expect(error == .invalidPlan)
@@ -174,11 +182,12 @@ import Glibc
     }
 
     @Test func aMissingOutputOrOneOfAnotherTypeIsAnErrorOfItsKind() async throws {
-        let plan = try RequestPlan(yaml: """
-            reqplan: 1
-            steps: { a: { if: false, request: { url: "http://127.0.0.1:1" } } }
-            outputs: { n: "${{ length('ab') }}" }
-            """)
+        let plan = try RequestPlan(
+            yaml: """
+                reqplan: 1
+                steps: { a: { if: false, request: { url: "http://127.0.0.1:1" } } }
+                outputs: { n: "${{ length('ab') }}" }
+                """)
         let outcome = try await plan.run()
         #expect(try outcome.output("n", as: Int.self) == 2)
         #expect(throws: ReqPlanError.outputMissing) { try outcome.output("m", as: Int.self) }

@@ -63,7 +63,8 @@ struct OpenAPIGoldenTests {
     }
 
     /// `plans/_openapi/data-flow-mistake.yaml`, the example of the demo API's own document.
-    static let demoExample = fixtures.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let demoExample = fixtures.deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
         .appendingPathComponent("plans/_openapi/data-flow-mistake.yaml")
 
     @Test("the demo example's data-flow mistakes are caught by validate, as recorded")

@@ -45,7 +45,8 @@ import Testing
             try Golden.check("a\nB\nc\n", against: file, recording: false)
         } matching: { issue in
             issue.comments.contains {
-                $0.rawValue.contains("differs at line 2") && $0.rawValue.contains("\n- b") && $0.rawValue.contains("\n+ B")
+                $0.rawValue.contains("differs at line 2") && $0.rawValue.contains("\n- b")
+                    && $0.rawValue.contains("\n+ B")
             }
         }
         #expect(try String(contentsOf: file, encoding: .utf8) == "a\nb\nc\n", "a check never rewrites the file")

@@ -13,7 +13,8 @@ enum JUnitSchema {
     /// Whether Python can validate here; `.ci/run` installs `xmlschema` and sets `REQPLAN_REQUIRE_XSD=1`,
     /// which makes a missing validator a failure instead of a skipped test.
     static let validatorAvailable: Bool = {
-        let probe = try? runPython("""
+        let probe = try? runPython(
+            """
             try:
                 import xmlschema
             except ImportError:
@@ -116,17 +117,19 @@ struct JUnitReportTests {
     @Test func oneSuitePerScopeAndOneCasePerRequest() async throws {
         let report = try await Scenario.mixed.run().normalised.report
         let suites = report.junitSuites()
-        #expect(suites.map(\.name) == [
-            "report-mixed", "report-mixed/bootstrap", "report-mixed/uploads", "report-mixed/checkout",
-            "report-mixed/steps_in_order",
-        ])
-        #expect(suites.map { $0.cases.map(\.name) } == [
-            ["login", "after_bootstrap", "optional"],
-            ["config", "flaky", "broken"],
-            ["uploads[0]", "uploads[1]", "uploads[2]"],
-            ["add[0]", "pay[0]", "add[1]", "pay[1]"],
-            ["first", "second"],
-        ])
+        #expect(
+            suites.map(\.name) == [
+                "report-mixed", "report-mixed/bootstrap", "report-mixed/uploads", "report-mixed/checkout",
+                "report-mixed/steps_in_order",
+            ])
+        #expect(
+            suites.map { $0.cases.map(\.name) } == [
+                ["login", "after_bootstrap", "optional"],
+                ["config", "flaky", "broken"],
+                ["uploads[0]", "uploads[1]", "uploads[2]"],
+                ["add[0]", "pay[0]", "add[1]", "pay[1]"],
+                ["first", "second"],
+            ])
         #expect(suites[3].classname == "report-mixed.checkout")
         let xml = report.junitXML()
         #expect(xml.contains(#"<testsuites name="report-mixed" tests="15" failures="2" errors="0" skipped="2""#))
@@ -138,15 +141,17 @@ struct JUnitReportTests {
 
     /// An attempt that fails two checks lists both in the `<failure>` text, as the failure's message does.
     @Test func aFailureListsEveryFailedCheckOfEachAttempt() async throws {
-        let scenario = Scenario(name: "two-checks", plan: """
-            reqplan: 1
-            name: report-two-checks
-            defaults: { base_url: "http://test" }
-            steps:
-              checked:
-                request: { url: "/s/checked?status=500" }
-                expect: { status: 200, headers: { X-Request-Id: { exists: true } } }
-            """, expectedExitCode: 1)
+        let scenario = Scenario(
+            name: "two-checks",
+            plan: """
+                reqplan: 1
+                name: report-two-checks
+                defaults: { base_url: "http://test" }
+                steps:
+                  checked:
+                    request: { url: "/s/checked?status=500" }
+                    expect: { status: 200, headers: { X-Request-Id: { exists: true } } }
+                """, expectedExitCode: 1)
         let report = try await scenario.run().normalised.report
         let failure = report.junitSuites().flatMap(\.cases).first { $0.name == "checked" }?.outcome
         guard case .failure(type: "expectation", let message, let details)? = failure else {

@@ -20,7 +20,8 @@ struct ReportGoldenTests {
 
     @Test func everyGoldenFileBelongsToAScenario() throws {
         let files = try FileManager.default.contentsOfDirectory(atPath: ReportGolden.directory.path)
-        let expected = Set(Scenario.all.flatMap { ["\($0.name).json", "\($0.name).junit.xml", "\($0.name).trace.json"] })
+        let expected = Set(
+            Scenario.all.flatMap { ["\($0.name).json", "\($0.name).junit.xml", "\($0.name).trace.json"] })
         for file in files { #expect(expected.contains(file), "\(file) is not produced by any scenario") }
     }
 }
@@ -58,12 +59,13 @@ struct JSONReportTests {
             if case .list(let children) = value["children"] { children.forEach { visit($0, parent: id) } }
         }
         if case .list(let steps) = json["steps"] { steps.forEach { visit($0, parent: nil) } }
-        #expect(ids == [
-            "login", "bootstrap", "config", "flaky", "broken", "after_bootstrap", "optional",
-            "uploads", "uploads[0]", "uploads[1]", "uploads[2]",
-            "checkout", "checkout[0]", "add[0]", "pay[0]", "checkout[1]", "add[1]", "pay[1]",
-            "steps_in_order", "first", "second",
-        ])
+        #expect(
+            ids == [
+                "login", "bootstrap", "config", "flaky", "broken", "after_bootstrap", "optional",
+                "uploads", "uploads[0]", "uploads[1]", "uploads[2]",
+                "checkout", "checkout[0]", "add[0]", "pay[0]", "checkout[1]", "add[1]", "pay[1]",
+                "steps_in_order", "first", "second",
+            ])
         #expect(Set(ids).count == ids.count)
     }
 
@@ -111,7 +113,8 @@ struct JSONReportTests {
 @Suite("The --report option")
 struct ReportDestinationTests {
     @Test func parsesKindAndPath() throws {
-        #expect(try ReportDestination(parsing: "json:out/run.json") == ReportDestination(kind: .json, path: "out/run.json"))
+        #expect(
+            try ReportDestination(parsing: "json:out/run.json") == ReportDestination(kind: .json, path: "out/run.json"))
         #expect(try ReportDestination(parsing: "junit:C:/reports/a.xml").path == "C:/reports/a.xml")
         #expect(try ReportDestination(parsing: "TRACE:t.json").kind == .trace)
     }

@@ -51,8 +51,9 @@ func runPlan(
         Issue.record("the test inputs are invalid: \(errors.diagnostics.map(\.message))")
         throw ReportTestError.invalidInputs
     }
-    var configuration = RunConfiguration(concurrency: concurrency,
-                                         files: FileAccess(planDirectory: URL(fileURLWithPath: NSTemporaryDirectory())))
+    var configuration = RunConfiguration(
+        concurrency: concurrency,
+        files: FileAccess(planDirectory: URL(fileURLWithPath: NSTemporaryDirectory())))
     configuration.backoffScale = 0.01
     let transport = ScriptedTestTransport()
     let executor = Executor(graph: graph, transport: transport, inputs: runInputs, configuration: configuration)
@@ -106,7 +107,9 @@ struct TimingNormaliser {
         let members = Set(nodes)
         while !pending.isEmpty {
             let ready = pending.filter { position in
-                graph.nodes[nodes[position]].dependencies.allSatisfy { !members.contains($0.target) || ends[$0.target] != nil }
+                graph.nodes[nodes[position]].dependencies.allSatisfy {
+                    !members.contains($0.target) || ends[$0.target] != nil
+                }
             }
             // A cycle cannot happen in a plan; lay out the rest anyway rather than loop forever.
             for position in ready.isEmpty ? pending : ready {

@@ -39,7 +39,8 @@ struct ParsedTrace {
                 case .string(let name) = event["name"]
             {
                 #expect(dur > 0 && ts >= 0)
-                events.append(Event(name: name, start: ts, end: ts + dur, pid: pid, tid: tid, args: event["args"] ?? .null))
+                events.append(
+                    Event(name: name, start: ts, end: ts + dur, pid: pid, tid: tid, args: event["args"] ?? .null))
             }
         }
     }
@@ -113,7 +114,10 @@ struct TraceReportTests {
         let run = try await Scenario.mixed.run()
         let trace = try ParsedTrace(run.report.traceJSON())
         let spans = trace.events(pid: 2)
-        #expect(Set(spans.map(\.name)) == ["bootstrap", "uploads", "checkout", "checkout[0]", "checkout[1]", "steps_in_order"])
+        #expect(
+            Set(spans.map(\.name)) == [
+                "bootstrap", "uploads", "checkout", "checkout[0]", "checkout[1]", "steps_in_order",
+            ])
         var parents: [String: String] = [:]
         for step in run.report.allSteps { if let parent = step.parent { parents[step.id] = parent } }
         func isAncestor(_ a: String, of b: String) -> Bool {
@@ -129,7 +133,8 @@ struct TraceReportTests {
             for a in inLane {
                 for b in inLane where a.name != b.name {
                     let disjoint = a.end <= b.start || b.end <= a.start
-                    let nested = (isAncestor(a.name, of: b.name) && a.start <= b.start && b.end <= a.end)
+                    let nested =
+                        (isAncestor(a.name, of: b.name) && a.start <= b.start && b.end <= a.end)
                         || (isAncestor(b.name, of: a.name) && b.start <= a.start && a.end <= b.end)
                     #expect(disjoint || nested, "\(a.name) and \(b.name) overlap in lane \(lane)")
                 }
@@ -178,7 +183,8 @@ struct TraceReportTests {
             let count = Int.random(in: 0...25, using: &generator)
             var intervals: [(start: Int64, end: Int64, parent: Int?)] = []
             for index in 0..<count {
-                let parent = index > 0 && Bool.random(using: &generator) ? Int.random(in: 0..<index, using: &generator) : nil
+                let parent =
+                    index > 0 && Bool.random(using: &generator) ? Int.random(in: 0..<index, using: &generator) : nil
                 let (low, high) = parent.map { (intervals[$0].start, intervals[$0].end) } ?? (0, 200)
                 let start = Int64.random(in: low..<high, using: &generator)
                 intervals.append((start, Int64.random(in: (start + 1)...high, using: &generator), parent))
@@ -196,7 +202,8 @@ struct TraceReportTests {
                 for j in intervals.indices where i < j && lanes[i] == lanes[j] {
                     let (a, b) = (intervals[i], intervals[j])
                     let disjoint = a.end <= b.start || b.end <= a.start
-                    let nested = (isAncestor(i, of: j) && a.start <= b.start && b.end <= a.end)
+                    let nested =
+                        (isAncestor(i, of: j) && a.start <= b.start && b.end <= a.end)
                         || (isAncestor(j, of: i) && b.start <= a.start && a.end <= b.end)
                     #expect(disjoint || nested, "\(a) and \(b) share lane \(lanes[i])")
                 }

@@ -13,8 +13,9 @@ func runAgainstDemo(
     observer: any ExecutionObserver = NoObserver()
 ) async throws -> RunResult {
     try await HTTPClientTransport.with(transport) { client in
-        try await runPlan(yaml, baseURL: baseURL, over: client, planDirectory: planDirectory,
-                          backoffScale: backoffScale, observer: observer)
+        try await runPlan(
+            yaml, baseURL: baseURL, over: client, planDirectory: planDirectory,
+            backoffScale: backoffScale, observer: observer)
     }
 }
 
@@ -27,8 +28,9 @@ func runPlan(
     let graph = try makeGraph(yaml.replacingOccurrences(of: "BASE_URL", with: baseURL))
     var configuration = RunConfiguration(files: FileAccess(planDirectory: planDirectory))
     configuration.backoffScale = backoffScale
-    let executor = Executor(graph: graph, transport: transport, inputs: RunInputs(values: [:], environment: [:]),
-                            configuration: configuration, observer: observer)
+    let executor = Executor(
+        graph: graph, transport: transport, inputs: RunInputs(values: [:], environment: [:]),
+        configuration: configuration, observer: observer)
     return await executor.run()
 }
 
@@ -43,19 +45,20 @@ let demoPlanHeader = """
     @Test func fanOutFanInOverLoopback() async throws {
         try await DemoAPI.withServer { base in
             let start = ContinuousClock.now
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  login: { request: { method: POST, url: /login, json: { user: alice } } }
-                  bootstrap:
-                    group:
-                      config: { request: { url: /config, headers: { X-Session: "${{ steps.login.body.token }}" } } }
-                      slow_a: { request: { url: /delay/300 } }
-                      slow_b: { request: { url: /delay/300 } }
-                  home: { needs: [bootstrap], request: { url: /home } }
-                outputs:
-                  token: ${{ steps.login.body.token }}
-                  session: ${{ steps.config.body.session }}
-                """, baseURL: base)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      login: { request: { method: POST, url: /login, json: { user: alice } } }
+                      bootstrap:
+                        group:
+                          config: { request: { url: /config, headers: { X-Session: "${{ steps.login.body.token }}" } } }
+                          slow_a: { request: { url: /delay/300 } }
+                          slow_b: { request: { url: /delay/300 } }
+                      home: { needs: [bootstrap], request: { url: /home } }
+                    outputs:
+                      token: ${{ steps.login.body.token }}
+                      session: ${{ steps.config.body.session }}
+                    """, baseURL: base)
             _ = start
             #expect(result.exitCode == 0, "\(result.results.mapValues { $0.reason?.message ?? "" })")
             #expect(result.outputs[0].value != .null)
@@ -71,14 +74,15 @@ let demoPlanHeader = """
 
     @Test func forEachResultsKeepInputOrderOverTheNetwork() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  each:
-                    for_each: [300, 200, 100, 0]
-                    request: { url: "/delay/${{ item }}" }
-                outputs:
-                  delays: ${{ steps.each.results[*].body.delayed_ms }}
-                """, baseURL: base)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      each:
+                        for_each: [300, 200, 100, 0]
+                        request: { url: "/delay/${{ item }}" }
+                    outputs:
+                      delays: ${{ steps.each.results[*].body.delayed_ms }}
+                    """, baseURL: base)
             #expect(result.exitCode == 0)
             #expect(result.outputs[0].value == .list([.int(300), .int(200), .int(100), .int(0)]))
             let ends = result.results["each"]?.children?.compactMap(\.end) ?? []
@@ -91,17 +95,18 @@ let demoPlanHeader = """
 
     @Test func groupErrorsListEveryFailedMemberInOrder() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  widgets:
-                    group:
-                      ok: { request: { url: /status/200 } }
-                      broken: { request: { url: /status/500 } }
-                      missing: { request: { url: /status/404 } }
-                outputs:
-                  failed: ${{ steps.widgets.errors[*].step }}
-                  statuses: ${{ steps.widgets.errors[*].status }}
-                """, baseURL: base)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      widgets:
+                        group:
+                          ok: { request: { url: /status/200 } }
+                          broken: { request: { url: /status/500 } }
+                          missing: { request: { url: /status/404 } }
+                    outputs:
+                      failed: ${{ steps.widgets.errors[*].step }}
+                      statuses: ${{ steps.widgets.errors[*].status }}
+                    """, baseURL: base)
             #expect(result.exitCode == 1)
             #expect(result.outputs[0].value == .list([.string("broken"), .string("missing")]))
             #expect(result.outputs[1].value == .list([.int(500), .int(404)]))
@@ -110,12 +115,13 @@ let demoPlanHeader = """
 
     @Test func retriesHonourRetryAfter() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  flaky:
-                    retry: { attempts: 5, backoff: 10ms }
-                    request: { url: "/flaky/retry-after-test?fail=2&retry_after=2" }
-                """, baseURL: base, backoffScale: 0.05)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      flaky:
+                        retry: { attempts: 5, backoff: 10ms }
+                        request: { url: "/flaky/retry-after-test?fail=2&retry_after=2" }
+                    """, baseURL: base, backoffScale: 0.05)
             let flaky = try #require(result.results["flaky"])
             #expect(flaky.state == .succeeded)
             #expect(flaky.attempts.map(\.status) == [503, 503, 200])
@@ -126,15 +132,16 @@ let demoPlanHeader = """
 
     @Test func groupAndPlanTimeouts() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                timeout: 2s
-                steps:
-                  g:
-                    timeout: 200ms
-                    group:
-                      slow: { request: { url: /delay/5000 } }
-                  forever: { request: { url: /delay/10000 } }
-                """, baseURL: base)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    timeout: 2s
+                    steps:
+                      g:
+                        timeout: 200ms
+                        group:
+                          slow: { request: { url: /delay/5000 } }
+                      forever: { request: { url: /delay/10000 } }
+                    """, baseURL: base)
             #expect(result.results["g"]?.reason?.kind == .timeout)
             #expect(result.results["slow"]?.state == .cancelled)
             #expect(result.timedOut)
@@ -146,12 +153,13 @@ let demoPlanHeader = """
 
     @Test func failFastCancelsRunningSiblings() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                on_failure: fail_fast
-                steps:
-                  slow: { request: { url: /delay/30000 } }
-                  bad: { request: { url: /status/500 } }
-                """, baseURL: base)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    on_failure: fail_fast
+                    steps:
+                      slow: { request: { url: /delay/30000 } }
+                      bad: { request: { url: /status/500 } }
+                    """, baseURL: base)
             #expect(result.results["slow"]?.state == .cancelled)
             #expect(result.duration < .seconds(20), "the 30 s request was cancelled, not awaited")
         }
@@ -159,10 +167,11 @@ let demoPlanHeader = """
 
     @Test func filesOutsideThePlanFolderAreRefused() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  up: { request: { method: POST, url: /echo, body_file: ../../../../etc/hostname } }
-                """, baseURL: base)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      up: { request: { method: POST, url: /echo, body_file: ../../../../etc/hostname } }
+                    """, baseURL: base)
             #expect(result.results["up"]?.state == .failed)
             #expect(result.results["up"]?.reason?.message.contains("outside the plan's folder") == true)
         }

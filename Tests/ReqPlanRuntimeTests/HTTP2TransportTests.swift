@@ -22,8 +22,12 @@ import Testing
                     // closure: with that, release builds (Swift 6.3.1, -O -enable-testing) returned the
                     // tuple with `index` corrupted (pointer-like values), every time.
                     group.addTask {
-                        (index, await Self.outcome(of: PreparedRequest(method: method, url: url, headers: [], body: nil),
-                                                   through: transport))
+                        (
+                            index,
+                            await Self.outcome(
+                                of: PreparedRequest(method: method, url: url, headers: [], body: nil),
+                                through: transport)
+                        )
                     }
                 }
                 var results = [Result<TransportResponse, TransportError>?](repeating: nil, count: count)
@@ -80,8 +84,9 @@ import Testing
         let nginx = try await Nginx.shared()
         var configuration = HTTPClientTransport.Configuration()
         configuration.client = client
-        configuration.tls = try TLSSettings(caFile: nginx.certificates.ca.path, certificateFile: nil, keyFile: nil,
-                                            environment: [:])
+        configuration.tls = try TLSSettings(
+            caFile: nginx.certificates.ca.path, certificateFile: nil, keyFile: nil,
+            environment: [:])
         let url = "https://127.0.0.1:\(nginx.http2LimitsPort)/"
         let logBefore = nginx.http2LimitsLog.count
         // nginx takes 3 streams at once and 5 requests per connection, then says GOAWAY: the requests
@@ -106,8 +111,9 @@ import Testing
         let nginx = try await Nginx.shared()
         var configuration = HTTPClientTransport.Configuration()
         configuration.client = client
-        configuration.tls = try TLSSettings(caFile: nginx.certificates.ca.path, certificateFile: nil, keyFile: nil,
-                                            environment: [:])
+        configuration.tls = try TLSSettings(
+            caFile: nginx.certificates.ca.path, certificateFile: nil, keyFile: nil,
+            environment: [:])
         let base = "127.0.0.1:\(nginx.http2LimitsPort)"
         try await HTTPClientTransport.with(configuration) { transport in
             func get() async throws -> String? {

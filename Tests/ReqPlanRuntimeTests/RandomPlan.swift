@@ -40,7 +40,7 @@ struct RandomPlan {
         var lines: [String] = []
         // For each top-level entry: the paths of all its units (what needing it means).
         var entryPaths: [String: Set<String>] = [:]
-        var requestSteps: [String] = []   // top-level-visible request steps others may reference
+        var requestSteps: [String] = []  // top-level-visible request steps others may reference
         var scopeMembers: [String: Set<String>] = [:]
         let planLimit: Int? = allowLimits && Bool.random(using: &random) ? Int.random(in: 1...4, using: &random) : nil
         func delay() -> Int { allowDelays ? Int.random(in: 0...3, using: &random) : 0 }
@@ -76,7 +76,8 @@ struct RandomPlan {
                 requestSteps.append(name)
             } else if kind < 8 {
                 let isSequence = kind == 7
-                let limit: Int? = allowLimits && !isSequence && Bool.random(using: &random)
+                let limit: Int? =
+                    allowLimits && !isSequence && Bool.random(using: &random)
                     ? Int.random(in: 1...2, using: &random) : nil
                 if let limit { block += "    concurrency: \(limit)\n" }
                 block += isSequence ? "    sequence:\n" : "    group:\n"
@@ -85,12 +86,14 @@ struct RandomPlan {
                 for member in 0..<Int.random(in: 2...4, using: &random) {
                     let memberName = "\(name)m\(member)"
                     let path = "/s/\(memberName)"
-                    block += "      \(memberName): { request: { url: \"\(path)?delay=\(delay())\(member == 0 ? referenceQuery : "")\" } }\n"
+                    block +=
+                        "      \(memberName): { request: { url: \"\(path)?delay=\(delay())\(member == 0 ? referenceQuery : "")\" } }\n"
                     // Only the first member carries the reference; the others wait for the group's needs.
                     var memberPrerequisites = member == 0 ? prerequisites : needed
                     if isSequence { memberPrerequisites.formUnion(previous) }
-                    units[path] = Unit(path: path, prerequisites: memberPrerequisites,
-                                       limits: limit.map { [(name, $0)] } ?? [])
+                    units[path] = Unit(
+                        path: path, prerequisites: memberPrerequisites,
+                        limits: limit.map { [(name, $0)] } ?? [])
                     previous = [path]
                     paths.insert(path)
                     order.append(memberName)
@@ -98,15 +101,17 @@ struct RandomPlan {
                 groupOrder[name] = order
                 scopeMembers[name] = paths
             } else {
-                let limit: Int? = allowLimits && Bool.random(using: &random) ? Int.random(in: 1...2, using: &random) : nil
+                let limit: Int? =
+                    allowLimits && Bool.random(using: &random) ? Int.random(in: 1...2, using: &random) : nil
                 let items = Array(0..<Int.random(in: 2...5, using: &random))
                 block += "    for_each: [\(items.map(String.init).joined(separator: ", "))]\n"
                 if let limit { block += "    concurrency: \(limit)\n" }
                 block += "    request: { url: \"/s/\(name)-${{ item }}?delay=\(delay())\(referenceQuery)\" }\n"
                 for item in items {
                     let path = "/s/\(name)-\(item)"
-                    units[path] = Unit(path: path, prerequisites: prerequisites,
-                                       limits: limit.map { [(name, $0)] } ?? [])
+                    units[path] = Unit(
+                        path: path, prerequisites: prerequisites,
+                        limits: limit.map { [(name, $0)] } ?? [])
                     paths.insert(path)
                 }
                 loopItems[name] = items

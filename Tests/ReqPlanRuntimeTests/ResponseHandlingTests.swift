@@ -19,8 +19,9 @@ import Testing
         #expect(headers["set-cookie"] == .list([.string("a=1; Path=/"), .string("b=2")]))
         #expect(headers["absent"] == nil)
         #expect(headers.fields.first { $0.name == "set-cookie" }?.lines == ["a=1; Path=/", "b=2"])
-        #expect(headers.value.jsonText()
-            == #"{"x-multi":"a, b","content-type":"application/json","set-cookie":["a=1; Path=/","b=2"]}"#)
+        #expect(
+            headers.value.jsonText()
+                == #"{"x-multi":"a, b","content-type":"application/json","set-cookie":["a=1; Path=/","b=2"]}"#)
     }
 
     @Test func repeatedHeadersAreOneValueInExpectExpressionsAndVerboseOutput() async throws {
@@ -29,17 +30,19 @@ import Testing
             let log = VerboseLog(redactHeaders: [], redactor: Redactor(secrets: [])) { text in
                 lines.withLock { $0.append(text) }
             }
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  multi:
-                    request: { url: /response-headers, query: { X-Multi: [a, b], X-Single: one } }
-                    expect: { headers: { X-Multi: { equals: "a, b" }, x-single: { equals: one } } }
-                outputs:
-                  lower: ${{ steps.multi.headers['x-multi'] }}
-                  upper: ${{ steps.multi.headers['X-Multi'] }}
-                  all: ${{ json(steps.multi.headers) }}
-                """, baseURL: base, observer: log)
-            #expect(result.results["multi"]?.state == .succeeded, "\(String(describing: result.results["multi"]?.reason))")
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      multi:
+                        request: { url: /response-headers, query: { X-Multi: [a, b], X-Single: one } }
+                        expect: { headers: { X-Multi: { equals: "a, b" }, x-single: { equals: one } } }
+                    outputs:
+                      lower: ${{ steps.multi.headers['x-multi'] }}
+                      upper: ${{ steps.multi.headers['X-Multi'] }}
+                      all: ${{ json(steps.multi.headers) }}
+                    """, baseURL: base, observer: log)
+            #expect(
+                result.results["multi"]?.state == .succeeded, "\(String(describing: result.results["multi"]?.reason))")
             let outputs = Dictionary(uniqueKeysWithValues: result.outputs.map { ($0.name, $0.value) })
             #expect(outputs["lower"] == .string("a, b"))
             #expect(outputs["upper"] == .string("a, b"))
@@ -53,23 +56,25 @@ import Testing
 
     @Test func aJSONResponseWhoseBodyIsNotJSONFailsEveryReadWithTheReason() async throws {
         try await DemoAPI.withServer { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  broken: { request: { url: /invalid-json } }
-                  checked: { request: { url: /invalid-json }, expect: { body: { id: { equals: 1 } } } }
-                  whole: { request: { url: /invalid-json }, expect: { body: { $: { type: string } } } }
-                outputs:
-                  id: ${{ steps.broken.body.id }}
-                  text: ${{ steps.broken.body }}
-                """, baseURL: base)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      broken: { request: { url: /invalid-json } }
+                      checked: { request: { url: /invalid-json }, expect: { body: { id: { equals: 1 } } } }
+                      whole: { request: { url: /invalid-json }, expect: { body: { $: { type: string } } } }
+                    outputs:
+                      id: ${{ steps.broken.body.id }}
+                      text: ${{ steps.broken.body }}
+                    """, baseURL: base)
             let reason = "the response says application/json but its body is not JSON: unterminated string at byte 44"
             let checked = try #require(result.results["checked"]?.reason)
             #expect(checked.kind == .expectation)
             #expect(checked.message.contains("cannot check body `id`: " + reason), "\(checked.message)")
             #expect(result.results["whole"]?.state == .succeeded)
             #expect(result.outputErrors.count == 1)
-            #expect(result.outputErrors.first?.contains("cannot read `steps.broken.body.id`: " + reason) == true,
-                    "\(result.outputErrors)")
+            #expect(
+                result.outputErrors.first?.contains("cannot read `steps.broken.body.id`: " + reason) == true,
+                "\(result.outputErrors)")
             let text = result.outputs.first { $0.name == "text" }?.value
             #expect(text == .string(#"{"id": 1, "name": "broken", "tags": ["a", "b"#))
         }

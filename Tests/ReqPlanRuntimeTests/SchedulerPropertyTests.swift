@@ -30,8 +30,9 @@ final class GatedTestTransport: Transport {
             open(path)
         }
         let id = path.split(separator: "/").last.map(String.init) ?? ""
-        return TransportResponse(status: 200, headers: [HeaderField("Content-Type", "application/json")],
-                                 body: Array(#"{"id":"\#(id)"}"#.utf8))
+        return TransportResponse(
+            status: 200, headers: [HeaderField("Content-Type", "application/json")],
+            body: Array(#"{"id":"\#(id)"}"#.utf8))
     }
 
     /// The requests waiting at their gate.
@@ -61,8 +62,9 @@ final class GatedTestTransport: Transport {
         #expect(Set(start.keys) == Set(plan.units.keys), "\(plan.yaml)")
         for unit in plan.units.values {
             for prerequisite in unit.prerequisites {
-                #expect((end[prerequisite] ?? .max) < (start[unit.path] ?? .min),
-                        "\(unit.path) started before \(prerequisite) ended\n\(plan.yaml)")
+                #expect(
+                    (end[prerequisite] ?? .max) < (start[unit.path] ?? .min),
+                    "\(unit.path) started before \(prerequisite) ended\n\(plan.yaml)")
             }
         }
         // In flight never exceeds any limit.
@@ -88,7 +90,8 @@ final class GatedTestTransport: Transport {
         for (loop, items) in plan.loopItems {
             let children = result.results[loop]?.children ?? []
             #expect(children.map(\.itemIndex) == items.map { Optional($0) })
-            #expect(children.map { $0.url.map { URLComponents(string: $0)?.path ?? "" } }
+            #expect(
+                children.map { $0.url.map { URLComponents(string: $0)?.path ?? "" } }
                     == items.map { Optional("/s/\(loop)-\($0)") })
         }
     }
@@ -111,15 +114,17 @@ final class GatedTestTransport: Transport {
             var random = SeededGenerator(seed: UInt64(seed) ^ 0xABCDEF)
             let transport = GatedTestTransport()
             guard let graph = try? makeGraph(plan.yaml) else { return }
-            let executor = Executor(graph: graph, transport: transport, inputs: RunInputs(values: [:], environment: [:]),
-                                    configuration: RunConfiguration(files: FileAccess(planDirectory: URL(fileURLWithPath: "/tmp"))))
+            let executor = Executor(
+                graph: graph, transport: transport, inputs: RunInputs(values: [:], environment: [:]),
+                configuration: RunConfiguration(files: FileAccess(planDirectory: URL(fileURLWithPath: "/tmp"))))
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { _ = await executor.run() }
                 var completed: Set<String> = []
                 while completed.count < plan.units.count {
-                    let ready = Set(plan.units.values.filter {
-                        !completed.contains($0.path) && $0.prerequisites.isSubset(of: completed)
-                    }.map(\.path))
+                    let ready = Set(
+                        plan.units.values.filter {
+                            !completed.contains($0.path) && $0.prerequisites.isSubset(of: completed)
+                        }.map(\.path))
                     // Everything ready must arrive without any further completion; nothing else may.
                     // (A bounded wait in the test; the executor itself never polls.)
                     let deadline = ContinuousClock.now + .seconds(30)
@@ -129,13 +134,17 @@ final class GatedTestTransport: Transport {
                         waiting = transport.waiting
                     }
                     if !waiting.isSubset(of: ready) {
-                        Issue.record("seed \(seed): \(waiting.subtracting(ready).sorted()) started before their dependencies ended\n\(plan.yaml)")
+                        Issue.record(
+                            "seed \(seed): \(waiting.subtracting(ready).sorted()) started before their dependencies ended\n\(plan.yaml)"
+                        )
                         for path in waiting { transport.open(path) }
                         group.cancelAll()
                         return
                     }
                     if waiting != ready {
-                        Issue.record("seed \(seed): \(ready.subtracting(waiting).sorted()) did not start although their dependencies ended\n\(plan.yaml)")
+                        Issue.record(
+                            "seed \(seed): \(ready.subtracting(waiting).sorted()) did not start although their dependencies ended\n\(plan.yaml)"
+                        )
                         for path in waiting { transport.open(path) }
                         group.cancelAll()
                         return

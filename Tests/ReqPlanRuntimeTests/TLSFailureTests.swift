@@ -38,8 +38,9 @@ import Testing
     func failure(_ url: String, _ client: HTTPClientTransport.Client) async throws -> TransportError? {
         try await HTTPClientTransport.with(configuration(client)) { transport -> TransportError? in
             do {
-                _ = try await transport.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil),
-                                             timeout: .seconds(10))
+                _ = try await transport.send(
+                    PreparedRequest(method: .GET, url: url, headers: [], body: nil),
+                    timeout: .seconds(10))
                 return nil
             } catch {
                 return error as? TransportError
@@ -57,17 +58,23 @@ import Testing
 
     @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
     func aTrustedCertificateWorks(_ client: HTTPClientTransport.Client) async throws {
-        let error = try await TLSTestServer.with(server(try trusted.issue())) { base in try await failure(base + "/", client) }
+        let error = try await TLSTestServer.with(server(try trusted.issue())) { base in
+            try await failure(base + "/", client)
+        }
         #expect(error == nil)
     }
 
     @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
     func anUnknownIssuerIsNamed(_ client: HTTPClientTransport.Client) async throws {
-        let error = try await TLSTestServer.with(server(try unknown.issue())) { base in try await failure(base + "/", client) }
+        let error = try await TLSTestServer.with(server(try unknown.issue())) { base in
+            try await failure(base + "/", client)
+        }
         #expect(error?.kind == .tls)
         #expect(error?.message.hasPrefix("the TLS certificate of 127.0.0.1:") == true, "\(error?.message ?? "")")
-        #expect(error?.message.hasSuffix("is not trusted: its issuer is unknown (a private CA or a self-signed certificate)") == true,
-                "\(error?.message ?? "")")
+        #expect(
+            error?.message.hasSuffix(
+                "is not trusted: its issuer is unknown (a private CA or a self-signed certificate)") == true,
+            "\(error?.message ?? "")")
     }
 
     @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
@@ -81,11 +88,14 @@ import Testing
 
     @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
     func aCertificateNotYetValidIsNamedWithItsDate(_ client: HTTPClientTransport.Client) async throws {
-        let start = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 2 * 86_400)
+        let start = Date(
+            timeIntervalSince1970: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 2 * 86_400)
         let issued = try trusted.issue(notBefore: start, notAfter: start.addingTimeInterval(30 * 86_400))
         let error = try await TLSTestServer.with(server(issued)) { base in try await failure(base + "/", client) }
         #expect(error?.kind == .tls)
-        #expect(error?.message.hasSuffix("is not valid until \(TransportError.format(start))") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.hasSuffix("is not valid until \(TransportError.format(start))") == true,
+            "\(error?.message ?? "")")
     }
 
     @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases, ["127.0.0.1", "localhost"])
@@ -95,19 +105,27 @@ import Testing
             try await failure(base.replacingOccurrences(of: "127.0.0.1", with: host) + "/", client)
         }
         #expect(error?.kind == .tls)
-        #expect(error?.message.hasSuffix("is for another host name (host name mismatch)") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.hasSuffix("is for another host name (host name mismatch)") == true, "\(error?.message ?? "")"
+        )
     }
 
     @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases, [TLSVersion.tlsv13, .tlsv12])
-    func aServerWantingAClientCertificateSaysSo(_ client: HTTPClientTransport.Client, _ version: TLSVersion) async throws {
+    func aServerWantingAClientCertificateSaysSo(_ client: HTTPClientTransport.Client, _ version: TLSVersion)
+        async throws
+    {
         let roots = trusted.root.certificate.path
-        let error = try await TLSTestServer.with(server(try trusted.issue()) { tls in
-            tls.certificateVerification = .fullVerification
-            tls.trustRoots = .file(roots)
-            tls.maximumTLSVersion = version
-        }) { base in try await failure(base + "/", client) }
+        let error = try await TLSTestServer.with(
+            server(try trusted.issue()) { tls in
+                tls.certificateVerification = .fullVerification
+                tls.trustRoots = .file(roots)
+                tls.maximumTLSVersion = version
+            }
+        ) { base in try await failure(base + "/", client) }
         #expect(error?.kind == .tls)
-        #expect(error?.message.hasSuffix("wants a TLS client certificate, and none was given") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.hasSuffix("wants a TLS client certificate, and none was given") == true,
+            "\(error?.message ?? "")")
     }
 
     @Test(.enabled(if: openSSLAvailable), arguments: [TLSVersion.tlsv13, .tlsv12])
@@ -119,15 +137,18 @@ import Testing
         tls.trustRoots = .file(roots)
         tls.certificateChain = try NIOSSLCertificate.fromPEMFile(client.certificate.path).map { .certificate($0) }
         tls.privateKey = .privateKey(try NIOSSLPrivateKey(file: client.key.path, format: .pem))
-        let cause = try await TLSTestServer.with(server(try trusted.issue()) { tls in
-            tls.certificateVerification = .fullVerification
-            tls.trustRoots = .file(roots)
-            tls.maximumTLSVersion = version
-        }) { base in
+        let cause = try await TLSTestServer.with(
+            server(try trusted.issue()) { tls in
+                tls.certificateVerification = .fullVerification
+                tls.trustRoots = .file(roots)
+                tls.maximumTLSVersion = version
+            }
+        ) { base in
             let port = try #require(URL(string: base)?.port)
-            return await TLSDiagnosis.cause(of: NIOSSLError.handshakeFailed(.sslError([])), host: "127.0.0.1", port: port,
-                                            configuration: tls, connectTimeout: .seconds(5),
-                                            group: MultiThreadedEventLoopGroup.singleton)
+            return await TLSDiagnosis.cause(
+                of: NIOSSLError.handshakeFailed(.sslError([])), host: "127.0.0.1", port: port,
+                configuration: tls, connectTimeout: .seconds(5),
+                group: MultiThreadedEventLoopGroup.singleton)
         }
         #expect(cause == .clientCertificateRefused)
         #expect(TransportError.tls("h", cause).message == "h did not accept the TLS client certificate")
@@ -135,18 +156,23 @@ import Testing
 
     @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
     func noCipherInCommonIsAHandshakeFailure(_ client: HTTPClientTransport.Client) async throws {
-        let error = try await TLSTestServer.with(server(try trusted.issue()) { tls in
-            tls.maximumTLSVersion = .tlsv12
-            tls.cipherSuites = "DES-CBC3-SHA"  // a cipher reqplan does not offer
-        }) { base in try await failure(base + "/", client) }
+        let error = try await TLSTestServer.with(
+            server(try trusted.issue()) { tls in
+                tls.maximumTLSVersion = .tlsv12
+                tls.cipherSuites = "DES-CBC3-SHA"  // a cipher reqplan does not offer
+            }
+        ) { base in try await failure(base + "/", client) }
         #expect(error?.kind == .tls)
-        #expect(error?.message.hasSuffix("failed: no TLS version or cipher suite in common") == true, "\(error?.message ?? "")")
+        #expect(
+            error?.message.hasSuffix("failed: no TLS version or cipher suite in common") == true,
+            "\(error?.message ?? "")")
     }
 
     @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
     func certificateFailuresAreNotRetried(_ client: HTTPClientTransport.Client) async throws {
         try await TLSTestServer.with(server(try unknown.issue())) { base in
-            let result = try await runAgainstDemo("""
+            let result = try await runAgainstDemo(
+                """
                 reqplan: 1
                 steps:
                   home: { retry: 3, request: { url: "\(base)/" } }

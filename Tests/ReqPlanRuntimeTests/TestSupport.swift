@@ -28,12 +28,14 @@ func run(
     observer: any ExecutionObserver = NoObserver()
 ) async throws -> RunResult {
     let graph = try makeGraph(yaml)
-    var configuration = RunConfiguration(concurrency: concurrency,
-                                         files: FileAccess(planDirectory: URL(fileURLWithPath: NSTemporaryDirectory())))
+    var configuration = RunConfiguration(
+        concurrency: concurrency,
+        files: FileAccess(planDirectory: URL(fileURLWithPath: NSTemporaryDirectory())))
     configuration.backoffScale = 0.01
-    let executor = Executor(graph: graph, transport: transport,
-                            inputs: RunInputs(values: inputs, environment: [:]), configuration: configuration,
-                            observer: observer)
+    let executor = Executor(
+        graph: graph, transport: transport,
+        inputs: RunInputs(values: inputs, environment: [:]), configuration: configuration,
+        observer: observer)
     return await executor.run()
 }
 

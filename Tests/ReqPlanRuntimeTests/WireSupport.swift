@@ -54,7 +54,9 @@ struct Wire: Sendable, Hashable, CustomTestStringConvertible {
 
     /// Every client over every scheme, and reqplan's client over TLS with HTTP/1.1 (its own
     /// pipeline). AsyncHTTPClient's HTTP/1.1 over TLS is the library's own business.
-    static let withoutURLSession: [Wire] = [reqplanHTTP, reqplanHTTPS, reqplanHTTPSOverHTTP1, libraryHTTP, libraryHTTPS]
+    static let withoutURLSession: [Wire] = [
+        reqplanHTTP, reqplanHTTPS, reqplanHTTPSOverHTTP1, libraryHTTP, libraryHTTPS,
+    ]
 
     /// Every way, URLSession over plain HTTP included.
     static let allCases: [Wire] = withoutURLSession + [urlSessionHTTP]
@@ -68,7 +70,8 @@ struct Wire: Sendable, Hashable, CustomTestStringConvertible {
     var protocolVersion: String { scheme == .https && http2 ? "HTTP/2" : "HTTP/1.1" }
 
     /// Runs `body` with the base URL of a demo API served over this scheme.
-    func withDemo<Result: Sendable>(_ body: @escaping @Sendable (String) async throws -> Result) async throws -> Result {
+    func withDemo<Result: Sendable>(_ body: @escaping @Sendable (String) async throws -> Result) async throws -> Result
+    {
         try await DemoAPI.withServer(tls: scheme == .https, body)
     }
 
@@ -86,9 +89,10 @@ struct Wire: Sendable, Hashable, CustomTestStringConvertible {
     static let demoRoots = try? NIOSSLCertificate.fromPEMBytes(Array(DemoTLS.certificate.utf8))
 
     /// Sends one request over a transport with `configuration` (this wire's default when nil).
-    func send(_ request: PreparedRequest, configuration: HTTPClientTransport.Configuration? = nil,
-              timeout: Duration? = nil) async throws -> Result<TransportResponse, TransportError>
-    {
+    func send(
+        _ request: PreparedRequest, configuration: HTTPClientTransport.Configuration? = nil,
+        timeout: Duration? = nil
+    ) async throws -> Result<TransportResponse, TransportError> {
         try await withTransport(configuration ?? self.configuration()) { transport in
             do throws(TransportError) {
                 return .success(try await transport.send(request, timeout: timeout))
@@ -144,8 +148,9 @@ struct Echo {
     var body: String
 
     init(_ response: TransportResponse) throws {
-        let object = try #require(try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
-                                  "not an echo: \(String(decoding: response.body, as: UTF8.self))")
+        let object = try #require(
+            try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any],
+            "not an echo: \(String(decoding: response.body, as: UTF8.self))")
         method = object["method"] as? String ?? ""
         protocolVersion = object["protocol"] as? String ?? ""
         headers = (object["headers"] as? [[String: String]] ?? []).map { ($0["name"] ?? "", $0["value"] ?? "") }
@@ -169,7 +174,9 @@ enum RawServer {
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
+                    if let context {
+                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                    }
                     try channel.pipeline.syncOperations.addHandler(Responder(response: response))
                 }
             }

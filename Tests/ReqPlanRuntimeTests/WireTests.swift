@@ -18,7 +18,8 @@ import Testing
         try await wire.withDemo { base in
             // 127.0.0.1 and localhost are different origins on the same server.
             let other = base.replacingOccurrences(of: "127.0.0.1", with: "localhost")
-            let result = try await runAgainstDemo("""
+            let result = try await runAgainstDemo(
+                """
                 reqplan: 1
                 defaults: { base_url: "BASE_URL", headers: { Authorization: "Bearer secret-token" } }
                 steps:
@@ -37,16 +38,19 @@ import Testing
                   temporary_body: ${{ steps.temporary.body.body.text }}
                 """, baseURL: base, wire: wire)
             #expect(result.exitCode == 0, "\(result.results.mapValues { $0.reason?.message ?? "" })")
-            #expect(result.outputs.map(\.value) == [
-                .bool(true), .bool(false), .string("GET"), .int(0), .string("POST"), .string(#"{"a":1}"#),
-            ])
+            #expect(
+                result.outputs.map(\.value) == [
+                    .bool(true), .bool(false), .string("GET"), .int(0), .string("POST"), .string(#"{"a":1}"#),
+                ])
         }
     }
 
     @Test(arguments: Wire.allCases) func everyRedirectStatusChangesTheMethodAsBrowsersDo(_ wire: Wire) async throws {
         try await wire.withDemo { base in
-            for (status, method, body) in [(301, "GET", ""), (302, "GET", ""), (303, "GET", ""),
-                                           (307, "POST", #"{"a":1}"#), (308, "POST", #"{"a":1}"#)] {
+            for (status, method, body) in [
+                (301, "GET", ""), (302, "GET", ""), (303, "GET", ""),
+                (307, "POST", #"{"a":1}"#), (308, "POST", #"{"a":1}"#),
+            ] {
                 let request = PreparedRequest(
                     method: .POST, url: base + "/redirect-to?url=/echo&status=\(status)",
                     headers: [HeaderField("Content-Type", "application/json")], body: Array(#"{"a":1}"#.utf8))
@@ -54,19 +58,21 @@ import Testing
                 #expect(echo.method == method && echo.body == body, "\(status): \(echo.method) \(echo.body)")
                 #expect(echo.header("content-type") == (body.isEmpty ? [] : ["application/json"]), "\(status)")
             }
-            let put = PreparedRequest(method: .PUT, url: base + "/redirect-to?url=/echo&status=302", headers: [],
-                                      body: Array("x".utf8))
+            let put = PreparedRequest(
+                method: .PUT, url: base + "/redirect-to?url=/echo&status=302", headers: [],
+                body: Array("x".utf8))
             #expect(try Echo(try await wire.send(put).get()).method == "PUT")
         }
     }
 
     @Test(arguments: Wire.allCases) func redirectsAreFollowedUpToTheLimit(_ wire: Wire) async throws {
         try await wire.withDemo { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  few: { request: { url: /redirect/3 }, expect: { body: { redirected: true } } }
-                  many: { request: { url: /redirect/20 } }
-                """, baseURL: base, wire: wire)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      few: { request: { url: /redirect/3 }, expect: { body: { redirected: true } } }
+                      many: { request: { url: /redirect/20 } }
+                    """, baseURL: base, wire: wire)
             #expect(result.results["few"]?.state == .succeeded)
             #expect(result.results["many"]?.state == .failed)
             let host = try #require(base.split(separator: "/").last)
@@ -78,30 +84,41 @@ import Testing
         try await wire.withDemo { base in
             let url = base + "/redirect-to?url=/echo&status=302"
             // The request says so.
-            let unfollowed = try await wire.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil,
-                                                                 followRedirects: false)).get()
+            let unfollowed = try await wire.send(
+                PreparedRequest(
+                    method: .GET, url: url, headers: [], body: nil,
+                    followRedirects: false)
+            ).get()
             #expect(unfollowed.status == 302 && unfollowed.header("location") == "/echo")
             // The run says so (`--no-follow-redirects`), unless the request says otherwise.
             var configuration = wire.configuration()
             configuration.followRedirects = false
-            let byRun = try await wire.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil),
-                                            configuration: configuration).get()
+            let byRun = try await wire.send(
+                PreparedRequest(method: .GET, url: url, headers: [], body: nil),
+                configuration: configuration
+            ).get()
             #expect(byRun.status == 302)
-            let byRequest = try await wire.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil,
-                                                                followRedirects: true),
-                                                configuration: configuration).get()
+            let byRequest = try await wire.send(
+                PreparedRequest(
+                    method: .GET, url: url, headers: [], body: nil,
+                    followRedirects: true),
+                configuration: configuration
+            ).get()
             #expect(byRequest.status == 200)
             // By default redirects are followed.
-            #expect(try await wire.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil)).get().status == 200)
+            #expect(
+                try await wire.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil)).get().status == 200
+            )
         }
     }
 
     @Test(arguments: Wire.allCases) func aRedirectBackToAVisitedURLFailsAtOnce(_ wire: Wire) async throws {
         try await wire.withDemo { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  loop: { request: { url: /redirect-loop } }
-                """, baseURL: base, wire: wire)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      loop: { request: { url: /redirect-loop } }
+                    """, baseURL: base, wire: wire)
             let loop = try #require(result.results["loop"])
             #expect(loop.state == .failed)
             #expect(loop.reason?.message.contains("too many redirects") == true)
@@ -111,43 +128,53 @@ import Testing
 
     // MARK: The plain-HTTP connection pool
 
-
     // MARK: Size, coding, bodies
 
-    @Test(arguments: Wire.allCases) func responsesLargerThanTheLimitFailWhetherAnnouncedOrNot(_ wire: Wire) async throws {
+    @Test(arguments: Wire.allCases) func responsesLargerThanTheLimitFailWhetherAnnouncedOrNot(_ wire: Wire) async throws
+    {
         try await wire.withDemo { base in
             var small = wire.configuration()
             small.maxBodySize = 1 << 20
             let host = try #require(base.split(separator: "/").last)
             for path in ["/huge?mb=2", "/stream?kb=2048"] {
-                let error = try await wire.send(PreparedRequest(method: .GET, url: base + path, headers: [], body: nil),
-                                                configuration: small).failure
-                #expect(error == TransportError(.bodyTooLarge, "the response from \(host) is larger than 1048576 bytes"),
-                        "\(path)")
+                let error = try await wire.send(
+                    PreparedRequest(method: .GET, url: base + path, headers: [], body: nil),
+                    configuration: small
+                ).failure
+                #expect(
+                    error == TransportError(.bodyTooLarge, "the response from \(host) is larger than 1048576 bytes"),
+                    "\(path)")
             }
             // Within the limit; and a HEAD response announces a length it does not send.
-            let fits = try await wire.send(PreparedRequest(method: .GET, url: base + "/stream?kb=1024", headers: [], body: nil),
-                                           configuration: small).get()
+            let fits = try await wire.send(
+                PreparedRequest(method: .GET, url: base + "/stream?kb=1024", headers: [], body: nil),
+                configuration: small
+            ).get()
             #expect(fits.body.count == 1 << 20)
-            let head = try await wire.send(PreparedRequest(method: .HEAD, url: base + "/huge?mb=2", headers: [], body: nil),
-                                           configuration: small).get()
+            let head = try await wire.send(
+                PreparedRequest(method: .HEAD, url: base + "/huge?mb=2", headers: [], body: nil),
+                configuration: small
+            ).get()
             #expect(head.status == 200 && head.body.isEmpty && head.header("content-length") == String(2 << 20))
         }
     }
 
     @Test(arguments: Wire.allCases) func compressedResponsesAreDecompressed(_ wire: Wire) async throws {
         try await wire.withDemo { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  zipped: { request: { url: /gzip }, expect: { body: { compressed: true } } }
-                outputs:
-                  length: ${{ length(steps.zipped.body.text) }}
-                """, baseURL: base, wire: wire)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      zipped: { request: { url: /gzip }, expect: { body: { compressed: true } } }
+                    outputs:
+                      length: ${{ length(steps.zipped.body.text) }}
+                    """, baseURL: base, wire: wire)
             #expect(result.results["zipped"]?.state == .succeeded, "\(result.results["zipped"]?.reason?.message ?? "")")
             #expect(result.outputs[0].value == .int(8 * 64))
             let host = try #require(base.split(separator: "/").last)
-            let broken = try await wire.send(PreparedRequest(method: .GET, url: base + "/bad-gzip", headers: [], body: nil))
-            #expect(broken.failure == TransportError(.other, "the response body from \(host) could not be decompressed"))
+            let broken = try await wire.send(
+                PreparedRequest(method: .GET, url: base + "/bad-gzip", headers: [], body: nil))
+            #expect(
+                broken.failure == TransportError(.other, "the response body from \(host) could not be decompressed"))
         }
     }
 
@@ -156,15 +183,16 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data([0, 1, 2, 255]).write(to: directory.appendingPathComponent("blob.bin"))
         try await wire.withDemo { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  raw: { request: { method: PUT, url: /echo, body: "line one\\nline ${{ 1 == 1 }}", headers: { Content-Type: text/csv } } }
-                  file: { request: { method: POST, url: /echo, body_file: blob.bin } }
-                outputs:
-                  raw: ${{ steps.raw.body.body.text }}
-                  type: ${{ steps.raw.body.headers }}
-                  file: ${{ steps.file.body.body.base64 }}
-                """, baseURL: base, wire: wire, planDirectory: directory)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      raw: { request: { method: PUT, url: /echo, body: "line one\\nline ${{ 1 == 1 }}", headers: { Content-Type: text/csv } } }
+                      file: { request: { method: POST, url: /echo, body_file: blob.bin } }
+                    outputs:
+                      raw: ${{ steps.raw.body.body.text }}
+                      type: ${{ steps.raw.body.headers }}
+                      file: ${{ steps.file.body.body.base64 }}
+                    """, baseURL: base, wire: wire, planDirectory: directory)
             #expect(result.exitCode == 0)
             #expect(result.outputs[0].value == .string("line one\nline true"))
             #expect(result.outputs[1].value.jsonText().contains("text/csv"))
@@ -177,29 +205,31 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("file-bytes".utf8).write(to: directory.appendingPathComponent("a.txt"))
         try await wire.withDemo { base in
-            let result = try await runAgainstDemo(demoPlanHeader.replacingOccurrences(of: "defaults: {", with: "defaults: { headers: { X-Default: d, X-Over: default },") + """
-                steps:
-                  query:
-                    request:
-                      url: /echo
-                      query: { q: "a b&c=d/é", tag: [x, y] }
-                      headers: { X-Over: mine }
-                  form: { request: { method: POST, url: /echo, form: { name: "a b", n: 3 } } }
-                  json: { request: { method: POST, url: /echo, json: { n: 3, list: [true, null] } } }
-                  multipart:
-                    request:
-                      method: POST
-                      url: /echo
-                      multipart:
-                        note: hello
-                        file: { file: a.txt, content_type: text/plain }
-                outputs:
-                  query: ${{ steps.query.body.query }}
-                  headers: ${{ steps.query.body.headers }}
-                  form: ${{ steps.form.body.body.text }}
-                  json: ${{ steps.json.body.body.text }}
-                  multipart: ${{ steps.multipart.body.body.text }}
-                """, baseURL: base, wire: wire, planDirectory: directory)
+            let result = try await runAgainstDemo(
+                demoPlanHeader.replacingOccurrences(
+                    of: "defaults: {", with: "defaults: { headers: { X-Default: d, X-Over: default },") + """
+                        steps:
+                          query:
+                            request:
+                              url: /echo
+                              query: { q: "a b&c=d/é", tag: [x, y] }
+                              headers: { X-Over: mine }
+                          form: { request: { method: POST, url: /echo, form: { name: "a b", n: 3 } } }
+                          json: { request: { method: POST, url: /echo, json: { n: 3, list: [true, null] } } }
+                          multipart:
+                            request:
+                              method: POST
+                              url: /echo
+                              multipart:
+                                note: hello
+                                file: { file: a.txt, content_type: text/plain }
+                        outputs:
+                          query: ${{ steps.query.body.query }}
+                          headers: ${{ steps.query.body.headers }}
+                          form: ${{ steps.form.body.body.text }}
+                          json: ${{ steps.json.body.body.text }}
+                          multipart: ${{ steps.multipart.body.body.text }}
+                        """, baseURL: base, wire: wire, planDirectory: directory)
             #expect(result.exitCode == 0, "\(result.results.mapValues { $0.reason?.message ?? "" })")
             let outputs = Dictionary(result.outputs.map { ($0.name, $0.value) }, uniquingKeysWith: { a, _ in a })
             let raw = outputs["query"]?["raw"] ?? outputs["query"] ?? .null
@@ -222,8 +252,12 @@ import Testing
     @Test(arguments: Wire.allCases) func bodiesAreFramedByTheirLengthWhateverTheMethod(_ wire: Wire) async throws {
         try await wire.withDemo { base in
             func echo(_ method: HTTPMethodName, headers: [HeaderField] = [], body: String?) async throws -> Echo {
-                try Echo(try await wire.send(PreparedRequest(method: method, url: base + "/echo", headers: headers,
-                                                             body: body.map { Array($0.utf8) })).get())
+                try Echo(
+                    try await wire.send(
+                        PreparedRequest(
+                            method: method, url: base + "/echo", headers: headers,
+                            body: body.map { Array($0.utf8) })
+                    ).get())
             }
             // A body on GET and DELETE is sent, with its length (URLSession refuses a GET with a body: see `Wire`).
             for method in wire.urlSession ? [HTTPMethodName.DELETE] : [.GET, .DELETE] {
@@ -238,8 +272,12 @@ import Testing
                 #expect(try await echo(method, body: nil).header("content-length") == ["0"], "\(method)")
             }
             // Framing headers the plan wrote are replaced by the body's own.
-            let chunked = try await echo(.POST, headers: [HeaderField("Transfer-Encoding", "chunked"),
-                                                          HeaderField("Content-Length", "99")], body: "abc")
+            let chunked = try await echo(
+                .POST,
+                headers: [
+                    HeaderField("Transfer-Encoding", "chunked"),
+                    HeaderField("Content-Length", "99"),
+                ], body: "abc")
             #expect(chunked.body == "abc" && chunked.header("content-length") == ["3"])
             #expect(chunked.header("transfer-encoding") == [])
         }
@@ -248,24 +286,31 @@ import Testing
     @Test(arguments: Wire.allCases) func requestsThatCannotBeSentAreRefusedBeforeSending(_ wire: Wire) async throws {
         try await wire.withDemo { base async throws in
             let trace = PreparedRequest(method: .TRACE, url: base + "/echo", headers: [], body: Array("x".utf8))
-            #expect(try await wire.send(trace).failure
+            #expect(
+                try await wire.send(trace).failure
                     == TransportError(.other, "a TRACE request cannot have a body (RFC 9110, section 9.3.8)"))
-            let smuggled = PreparedRequest(method: .GET, url: base + "/echo",
-                                           headers: [HeaderField("X-Note", "a\r\nX-Admin: yes")], body: nil)
-            #expect(try await wire.send(smuggled).failure == TransportError(
-                .other, "the value of the header `X-Note` holds a line break or another control character, so it cannot be sent"))
+            let smuggled = PreparedRequest(
+                method: .GET, url: base + "/echo",
+                headers: [HeaderField("X-Note", "a\r\nX-Admin: yes")], body: nil)
+            #expect(
+                try await wire.send(smuggled).failure
+                    == TransportError(
+                        .other,
+                        "the value of the header `X-Note` holds a line break or another control character, so it cannot be sent"
+                    ))
         }
     }
 
     @Test(arguments: Wire.allCases) func nonASCIIQueryTextIsPercentEncodedOnTheWire(_ wire: Wire) async throws {
         try await wire.withDemo { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  echo: { request: { url: "/echo?name=caf\u{e9}" } }
-                outputs:
-                  raw: ${{ steps.echo.body.query.raw }}
-                  name: ${{ steps.echo.body.query.params[0].value }}
-                """, baseURL: base, wire: wire)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      echo: { request: { url: "/echo?name=caf\u{e9}" } }
+                    outputs:
+                      raw: ${{ steps.echo.body.query.raw }}
+                      name: ${{ steps.echo.body.query.params[0].value }}
+                    """, baseURL: base, wire: wire)
             #expect(result.exitCode == 0, "\(result.results["echo"]?.reason?.message ?? "")")
             #expect(result.outputs[0].value == .string("name=caf%C3%A9"))
             #expect(result.outputs[1].value == .string("caf\u{e9}"))
@@ -273,29 +318,31 @@ import Testing
     }
     @Test(arguments: Wire.allCases) func schemesCountOnlyAtTheStartAndInAnyCase(_ wire: Wire) async throws {
         try await wire.withDemo { base in
-            let upper = base.replacingOccurrences(of: "\(wire.scheme.rawValue)://", with: "\(wire.scheme.rawValue.uppercased())://")
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  upper: { request: { url: "\(upper)/echo" } }
-                  relative: { request: { url: "/echo?next=https://app.example/x" } }
-                outputs:
-                  next: ${{ steps.relative.body.query.params[0].value }}
-                """, baseURL: base, wire: wire)
+            let upper = base.replacingOccurrences(
+                of: "\(wire.scheme.rawValue)://", with: "\(wire.scheme.rawValue.uppercased())://")
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      upper: { request: { url: "\(upper)/echo" } }
+                      relative: { request: { url: "/echo?next=https://app.example/x" } }
+                    outputs:
+                      next: ${{ steps.relative.body.query.params[0].value }}
+                    """, baseURL: base, wire: wire)
             #expect(result.results["upper"]?.state == .succeeded, "\(result.results["upper"]?.reason?.message ?? "")")
             #expect(result.outputs[0].value == .string("https://app.example/x"))
         }
     }
 
-
     // MARK: Timeouts and connections
 
     @Test(arguments: Wire.allCases) func attemptDeadlinesCoverTheBody(_ wire: Wire) async throws {
         try await wire.withDemo { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  slow: { timeout: 200ms, request: { url: /delay/5000 } }
-                  slow_body: { timeout: 300ms, request: { url: /slow-body } }
-                """, baseURL: base, wire: wire)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      slow: { timeout: 200ms, request: { url: /delay/5000 } }
+                      slow_body: { timeout: 300ms, request: { url: /slow-body } }
+                    """, baseURL: base, wire: wire)
             let host = try #require(base.split(separator: "/").last)
             #expect(result.results["slow"]?.state == .failed)
             #expect(result.results["slow"]?.reason?.kind == .timeout)
@@ -310,32 +357,41 @@ import Testing
             var configuration = wire.configuration()
             configuration.requestTimeout = .milliseconds(300)
             let host = try #require(base.split(separator: "/").last)
-            let error = try await wire.send(PreparedRequest(method: .GET, url: base + "/delay/5000", headers: [], body: nil),
-                                            configuration: configuration).failure
+            let error = try await wire.send(
+                PreparedRequest(method: .GET, url: base + "/delay/5000", headers: [], body: nil),
+                configuration: configuration
+            ).failure
             #expect(error == TransportError(.timeout, "request to \(host) timed out after 300ms"))
             // A step's own timeout wins.
-            let own = try await wire.send(PreparedRequest(method: .GET, url: base + "/delay/500", headers: [], body: nil),
-                                          configuration: configuration, timeout: .seconds(5))
+            let own = try await wire.send(
+                PreparedRequest(method: .GET, url: base + "/delay/500", headers: [], body: nil),
+                configuration: configuration, timeout: .seconds(5))
             #expect(try own.get().status == 200)
         }
     }
 
     // URLSession left out: a connect timeout (see `Wire`).
-    @Test(arguments: Wire.withoutURLSession) func aHostThatNeverAnswersFailsAtTheConnectTimeout(_ wire: Wire) async throws {
+    @Test(arguments: Wire.withoutURLSession) func aHostThatNeverAnswersFailsAtTheConnectTimeout(_ wire: Wire)
+        async throws
+    {
         let silent = try SilentPort()
         defer { silent.close() }
         var configuration = wire.configuration()
         configuration.connectTimeout = .milliseconds(300)
         let url = "\(wire.scheme.rawValue)://127.0.0.1:\(silent.port)/"
         let start = ContinuousClock.now
-        let error = try await wire.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil),
-                                        configuration: configuration).failure
+        let error = try await wire.send(
+            PreparedRequest(method: .GET, url: url, headers: [], body: nil),
+            configuration: configuration
+        ).failure
         #expect(error == TransportError(.connect, "connecting to 127.0.0.1:\(silent.port) timed out after 300ms"))
         // Not a speed check: the run is not held up by the silent host beyond its limits.
         #expect(ContinuousClock.now - start < .seconds(10))
         // An attempt deadline shorter than the connect timeout ends it first, as a timeout.
-        let deadline = try await wire.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil),
-                                           configuration: configuration, timeout: .milliseconds(100)).failure
+        let deadline = try await wire.send(
+            PreparedRequest(method: .GET, url: url, headers: [], body: nil),
+            configuration: configuration, timeout: .milliseconds(100)
+        ).failure
         #expect(deadline?.kind == .timeout, "\(deadline?.message ?? "")")
     }
 
@@ -349,7 +405,8 @@ import Testing
                 for pause in [Duration.zero, .zero, .milliseconds(1500)] {
                     try await Task.sleep(for: pause)
                     let response = try await transport.send(
-                        PreparedRequest(method: .GET, url: base + "/connection/0", headers: [], body: nil), timeout: nil)
+                        PreparedRequest(method: .GET, url: base + "/connection/0", headers: [], body: nil), timeout: nil
+                    )
                     peers.append(String(decoding: response.body, as: UTF8.self))
                 }
                 return peers
@@ -361,16 +418,17 @@ import Testing
 
     @Test(arguments: Wire.allCases) func keptAliveConnectionsAreReused(_ wire: Wire) async throws {
         try await wire.withDemo { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  a: { request: { url: /connection/0 } }
-                  b: { needs: [a], request: { url: /connection/0 } }
-                  c: { needs: [b], request: { url: /connection/0 } }
-                outputs:
-                  a: ${{ steps.a.body.peer }}
-                  b: ${{ steps.b.body.peer }}
-                  c: ${{ steps.c.body.peer }}
-                """, baseURL: base, wire: wire)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      a: { request: { url: /connection/0 } }
+                      b: { needs: [a], request: { url: /connection/0 } }
+                      c: { needs: [b], request: { url: /connection/0 } }
+                    outputs:
+                      a: ${{ steps.a.body.peer }}
+                      b: ${{ steps.b.body.peer }}
+                      c: ${{ steps.c.body.peer }}
+                    """, baseURL: base, wire: wire)
             #expect(result.exitCode == 0)
             let peers = result.outputs.map(\.value)
             #expect(peers.count == 3 && Set(peers).count == 1, "one connection for three requests in a row: \(peers)")
@@ -378,18 +436,21 @@ import Testing
     }
 
     // URLSession left out: not resending a non-idempotent request (see `Wire`).
-    @Test(arguments: Wire.withoutURLSession) func aKeptAliveConnectionClosedUnderARequestIsRetriedOnlyWhenIdempotent(_ wire: Wire) async throws {
+    @Test(arguments: Wire.withoutURLSession) func aKeptAliveConnectionClosedUnderARequestIsRetriedOnlyWhenIdempotent(
+        _ wire: Wire
+    ) async throws {
         try await wire.withDemo { base in
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  mark: { request: { url: /close-next } }
-                  again: { needs: [mark], request: { url: /connection/0 } }
-                  mark_post: { needs: [again], request: { url: /close-next } }
-                  post: { needs: [mark_post], request: { method: POST, url: /delay/0 } }
-                outputs:
-                  marked: ${{ steps.mark.body.peer }}
-                  again: ${{ steps.again.body.peer }}
-                """, baseURL: base, wire: wire)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      mark: { request: { url: /close-next } }
+                      again: { needs: [mark], request: { url: /connection/0 } }
+                      mark_post: { needs: [again], request: { url: /close-next } }
+                      post: { needs: [mark_post], request: { method: POST, url: /delay/0 } }
+                    outputs:
+                      marked: ${{ steps.mark.body.peer }}
+                      again: ${{ steps.again.body.peer }}
+                    """, baseURL: base, wire: wire)
             let again = try #require(result.results["again"])
             #expect(again.state == .succeeded, "\(again.reason?.message ?? "")")
             #expect(again.attempts.count == 1, "resent by the client, not retried by the plan")
@@ -403,26 +464,31 @@ import Testing
         }
     }
 
-
     // MARK: Failures, worded alike
 
     @Test(arguments: Wire.allCases) func transportFailuresNameHostAndCause(_ wire: Wire) async throws {
         try await wire.withDemo { base in
             let host = try #require(base.split(separator: "/").last)
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  refused: { request: { url: "\(wire.scheme.rawValue)://127.0.0.1:1/nothing" } }
-                  reset: { request: { url: /reset } }
-                  invalid: { request: { url: /invalid-json }, expect: { body: { ok: { exists: true } } } }
-                """, baseURL: base, wire: wire)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      refused: { request: { url: "\(wire.scheme.rawValue)://127.0.0.1:1/nothing" } }
+                      reset: { request: { url: /reset } }
+                      invalid: { request: { url: /invalid-json }, expect: { body: { ok: { exists: true } } } }
+                    """, baseURL: base, wire: wire)
             #expect(result.results["refused"]?.reason?.kind == .transport)
             #expect(result.results["refused"]?.reason?.message == "connection to 127.0.0.1:1 refused")
             #expect(result.results["reset"]?.state == .failed)
             #expect(result.results["reset"]?.reason?.kind == .transport)
-            #expect(result.results["reset"]?.reason?.message == "connection to \(host) was closed before the response ended")
+            #expect(
+                result.results["reset"]?.reason?.message == "connection to \(host) was closed before the response ended"
+            )
             #expect(result.results["invalid"]?.reason?.kind == .expectation)
-            let unresolvable = try await wire.send(PreparedRequest(method: .GET, url: "\(wire.scheme.rawValue)://no-such-host.invalid/",
-                                                                   headers: [], body: nil)).failure
+            let unresolvable = try await wire.send(
+                PreparedRequest(
+                    method: .GET, url: "\(wire.scheme.rawValue)://no-such-host.invalid/",
+                    headers: [], body: nil)
+            ).failure
             #expect(unresolvable == TransportError(.connect, "could not resolve no-such-host.invalid"))
         }
     }
@@ -431,7 +497,8 @@ import Testing
     @Test(arguments: Wire.withoutURLSession) func aResponseThatIsNotHTTPIsNamed(_ wire: Wire) async throws {
         try await RawServer.with("SSH-2.0-OpenSSH_9.6\r\n\r\n", wire: wire) { base in
             let host = try #require(base.split(separator: "/").last)
-            let error = try await wire.send(PreparedRequest(method: .GET, url: base + "/", headers: [], body: nil)).failure
+            let error = try await wire.send(PreparedRequest(method: .GET, url: base + "/", headers: [], body: nil))
+                .failure
             #expect(error == TransportError(.other, "the response from \(host) is not valid HTTP"))
         }
     }
@@ -440,7 +507,8 @@ import Testing
         // HTTP/1.0 style: no Content-Length, no chunks; the body is everything until the close.
         let response = "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{\"ok\": true, \"n\": 1}"
         try await RawServer.with(response, wire: wire) { base in
-            let result = try await runAgainstDemo("""
+            let result = try await runAgainstDemo(
+                """
                 reqplan: 1
                 steps:
                   old: { request: { url: "BASE_URL/x" }, expect: { body: { ok: true } } }
@@ -459,12 +527,15 @@ import Testing
 
     @Test(arguments: Wire.allCases) func plainHTTPIsHTTP11AndTLSNegotiatesHTTP2(_ wire: Wire) async throws {
         try await wire.withDemo { base in
-            let echo = try Echo(try await wire.send(PreparedRequest(method: .GET, url: base + "/echo", headers: [], body: nil)).get())
+            let echo = try Echo(
+                try await wire.send(PreparedRequest(method: .GET, url: base + "/echo", headers: [], body: nil)).get())
             #expect(echo.protocolVersion == wire.protocolVersion)
         }
     }
 
-    @Test(arguments: [Wire.reqplanHTTPS, .libraryHTTPS]) func certificatesAreVerifiedUnlessInsecure(_ wire: Wire) async throws {
+    @Test(arguments: [Wire.reqplanHTTPS, .libraryHTTPS]) func certificatesAreVerifiedUnlessInsecure(_ wire: Wire)
+        async throws
+    {
         try await DemoAPI.withServer(tls: true) { base in
             let request = PreparedRequest(method: .GET, url: base + "/home", headers: [], body: nil)
             // Not trusted: the demo API's certificate is self-signed.

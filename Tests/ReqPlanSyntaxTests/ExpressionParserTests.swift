@@ -6,7 +6,8 @@ import Testing
 private func template(_ text: String, line: String? = nil) -> Result<Template, Diagnostic> {
     let source = SourceFile(path: "t.yaml", text: line ?? text)
     let column = (line.map { Array($0.unicodeScalars) } ?? []).firstIndex(of: text.unicodeScalars.first ?? " ") ?? 0
-    return TemplateParser(source: source).template(text, at: SourceRange(at: SourceLocation(line: 1, column: column + 1)))
+    return TemplateParser(source: source).template(
+        text, at: SourceRange(at: SourceLocation(line: 1, column: column + 1)))
 }
 
 private func expression(_ text: String) throws -> Expression {
@@ -60,10 +61,11 @@ private func expression(_ text: String) throws -> Expression {
         let parsed = try expression("steps.uploads.results[*].body['x-y'][0][-1].url")
         let reference = try #require(parsed.reference)
         #expect(reference.root.value == "steps")
-        #expect(reference.components.map(\.value) == [
-            .member("uploads"), .member("results"), .wildcard, .member("body"), .member("x-y"), .index(0),
-            .index(-1), .member("url"),
-        ])
+        #expect(
+            reference.components.map(\.value) == [
+                .member("uploads"), .member("results"), .wildcard, .member("body"), .member("x-y"), .index(0),
+                .index(-1), .member("url"),
+            ])
     }
 
     @Test func namesMayContainDashes() throws {

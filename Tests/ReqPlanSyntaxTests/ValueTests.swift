@@ -50,8 +50,10 @@ import Testing
         #expect(throws: JSONParseError.self) { try Value.parseJSON(text) }
     }
 
-    @Test(arguments: [("0", Value.int(0)), ("-0", .int(0)), ("10", .int(10)), ("0.5", .double(0.5)), ("-0.05", .double(-0.05)),
-                      ("0e3", .double(0)), ("100e-2", .double(1))])
+    @Test(arguments: [
+        ("0", Value.int(0)), ("-0", .int(0)), ("10", .int(10)), ("0.5", .double(0.5)), ("-0.05", .double(-0.05)),
+        ("0e3", .double(0)), ("100e-2", .double(1)),
+    ])
     func readsNumbersRFC8259Allows(text: String, value: Value) throws {
         #expect(try Value.parseJSON(text) == value)
     }

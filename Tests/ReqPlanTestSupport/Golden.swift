@@ -36,8 +36,9 @@ public enum Golden {
             return
         }
         if let expected = existing, actual != expected {
-            Issue.record(Comment(rawValue: mismatch(name, expected: expected, actual: actual)),
-                         sourceLocation: sourceLocation)
+            Issue.record(
+                Comment(rawValue: mismatch(name, expected: expected, actual: actual)),
+                sourceLocation: sourceLocation)
         }
     }
 

@@ -53,16 +53,20 @@ public final class ScriptedTestTransport: Transport {
             state.peakInFlight = max(state.peakInFlight, state.inFlight)
             state.counts[path, default: 0] += 1
             state.requests.append(request)
-            state.events.append(Event(sequence: state.clock, path: path, url: request.url, isStart: true,
-                                      inFlight: state.inFlight))
+            state.events.append(
+                Event(
+                    sequence: state.clock, path: path, url: request.url, isStart: true,
+                    inFlight: state.inFlight))
             return state.counts[path] ?? 1
         }
         defer {
             state.withLock { state in
                 state.clock += 1
                 state.inFlight -= 1
-                state.events.append(Event(sequence: state.clock, path: path, url: request.url, isStart: false,
-                                          inFlight: state.inFlight))
+                state.events.append(
+                    Event(
+                        sequence: state.clock, path: path, url: request.url, isStart: false,
+                        inFlight: state.inFlight))
             }
         }
         if let other = query["wait_for"] {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import Foundation
 
@@ -77,9 +77,9 @@ public final class SilentPort: @unchecked Sendable {
     }
 
     #if canImport(Glibc)
-    private static let streamType = CInt(SOCK_STREAM.rawValue)
+        private static let streamType = CInt(SOCK_STREAM.rawValue)
     #else
-    private static let streamType = SOCK_STREAM
+        private static let streamType = SOCK_STREAM
     #endif
 }
 

@@ -45,12 +45,16 @@ public struct TestCertificateAuthority: Sendable {
     public init(name: String = "reqplan test CA") throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-ca-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        root = Issued(certificate: directory.appendingPathComponent("ca.pem"),
-                      key: directory.appendingPathComponent("ca.key"))
-        try Self.openssl(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                          "-keyout", root.key.path, "-out", root.certificate.path, "-subj", "/CN=\(name)",
-                          "-days", "3650", "-addext", "basicConstraints=critical,CA:TRUE",
-                          "-addext", "keyUsage=critical,keyCertSign,cRLSign"], in: directory)
+        root = Issued(
+            certificate: directory.appendingPathComponent("ca.pem"),
+            key: directory.appendingPathComponent("ca.key"))
+        try Self.openssl(
+            [
+                "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", root.key.path, "-out", root.certificate.path, "-subj", "/CN=\(name)",
+                "-days", "3650", "-addext", "basicConstraints=critical,CA:TRUE",
+                "-addext", "keyUsage=critical,keyCertSign,cRLSign",
+            ], in: directory)
         try "".write(to: directory.appendingPathComponent("index.txt"), atomically: true, encoding: .utf8)
         try "01\n".write(to: directory.appendingPathComponent("serial"), atomically: true, encoding: .utf8)
     }
@@ -61,42 +65,50 @@ public struct TestCertificateAuthority: Sendable {
     ///   - notBefore: the start of validity (default: a day ago).
     ///   - notAfter: the end of validity (default: in a year).
     ///   - client: a client certificate (extended key usage `clientAuth`) instead of a server one.
-    public func issue(names: [String] = ["127.0.0.1", "localhost"], notBefore: Date = Date(timeIntervalSinceNow: -86_400),
-                      notAfter: Date = Date(timeIntervalSinceNow: 365 * 86_400), client: Bool = false) throws -> Issued
-    {
+    public func issue(
+        names: [String] = ["127.0.0.1", "localhost"], notBefore: Date = Date(timeIntervalSinceNow: -86_400),
+        notAfter: Date = Date(timeIntervalSinceNow: 365 * 86_400), client: Bool = false
+    ) throws -> Issued {
         let id = UUID().uuidString
-        let issued = Issued(certificate: directory.appendingPathComponent("\(id).pem"),
-                            key: directory.appendingPathComponent("\(id).key"))
+        let issued = Issued(
+            certificate: directory.appendingPathComponent("\(id).pem"),
+            key: directory.appendingPathComponent("\(id).key"))
         let request = directory.appendingPathComponent("\(id).csr")
-        try Self.openssl(["req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                          "-keyout", issued.key.path, "-out", request.path, "-subj", "/CN=\(names.first ?? "test")"],
-                         in: directory)
+        try Self.openssl(
+            [
+                "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                "-keyout", issued.key.path, "-out", request.path, "-subj", "/CN=\(names.first ?? "test")",
+            ],
+            in: directory)
         let alternativeNames = names.map { name in
             name.allSatisfy { $0.isNumber || $0 == "." || $0 == ":" } ? "IP:\(name)" : "DNS:\(name)"
         }.joined(separator: ",")
         let config = directory.appendingPathComponent("\(id).cnf")
         try """
-            [ca]
-            default_ca = test
-            [test]
-            database = index.txt
-            new_certs_dir = .
-            serial = serial
-            default_md = sha256
-            policy = any
-            unique_subject = no
-            [any]
-            commonName = supplied
-            [issued]
-            basicConstraints = critical,CA:FALSE
-            keyUsage = critical,digitalSignature
-            extendedKeyUsage = \(client ? "clientAuth" : "serverAuth")
-            \(alternativeNames.isEmpty ? "" : "subjectAltName = \(alternativeNames)")
-            """.write(to: config, atomically: true, encoding: .utf8)
-        try Self.openssl(["ca", "-batch", "-config", config.path, "-cert", root.certificate.path,
-                          "-keyfile", root.key.path, "-in", request.path, "-out", issued.certificate.path,
-                          "-startdate", Self.opensslDate(notBefore), "-enddate", Self.opensslDate(notAfter),
-                          "-extensions", "issued", "-notext"], in: directory)
+        [ca]
+        default_ca = test
+        [test]
+        database = index.txt
+        new_certs_dir = .
+        serial = serial
+        default_md = sha256
+        policy = any
+        unique_subject = no
+        [any]
+        commonName = supplied
+        [issued]
+        basicConstraints = critical,CA:FALSE
+        keyUsage = critical,digitalSignature
+        extendedKeyUsage = \(client ? "clientAuth" : "serverAuth")
+        \(alternativeNames.isEmpty ? "" : "subjectAltName = \(alternativeNames)")
+        """.write(to: config, atomically: true, encoding: .utf8)
+        try Self.openssl(
+            [
+                "ca", "-batch", "-config", config.path, "-cert", root.certificate.path,
+                "-keyfile", root.key.path, "-in", request.path, "-out", issued.certificate.path,
+                "-startdate", Self.opensslDate(notBefore), "-enddate", Self.opensslDate(notAfter),
+                "-extensions", "issued", "-notext",
+            ], in: directory)
         return issued
     }
 

@@ -110,7 +110,9 @@ extension APIChecker {
                     diagnostics.warning(
                         .undeclaredResponseField,
                         "\(source) does not declare `\(name)`, read by \(what)", at: componentRange,
-                        hint: "the schema allows other properties, so it may come; declare it in the API description if it does")
+                        hint:
+                            "the schema allows other properties, so it may come; declare it in the API description if it does"
+                    )
                     absent = absent ?? "`\(name)` is not declared by \(source)"
                     current = additional
                 case .unknown(let known):
@@ -118,9 +120,14 @@ extension APIChecker {
                     diagnostics.error(
                         .unknownResponseField, "\(source) has no field `\(name)`, read by \(what)",
                         at: componentRange,
-                        notes: [.init("`\(step.id.value)` is `\(bound.label)`, bound here", at: bound.operationRange(in: step) ?? step.id.range)],
+                        notes: [
+                            .init(
+                                "`\(step.id.value)` is `\(bound.label)`, bound here",
+                                at: bound.operationRange(in: step) ?? step.id.range)
+                        ],
                         hint: suggestion.map { "did you mean `\($0)`?" }
-                            ?? (known.isEmpty ? nil : "its fields are " + known.prefix(12).map { "`\($0)`" }.joined(separator: ", ")))
+                            ?? (known.isEmpty
+                                ? nil : "its fields are " + known.prefix(12).map { "`\($0)`" }.joined(separator: ", ")))
                     return nil
                 case .unchecked:
                     return nil

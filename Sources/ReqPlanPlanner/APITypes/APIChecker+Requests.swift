@@ -19,12 +19,14 @@ extension APIChecker {
                         hint: Suggestion.didYouMean(given.name.value, in: names)
                             ?? (names.isEmpty
                                 ? "its path `\(operation.path)` has no parameters"
-                                : "its path `\(operation.path)` has " + names.map { "`\($0)`" }.joined(separator: ", ")))
+                                : "its path `\(operation.path)` has " + names.map { "`\($0)`" }.joined(separator: ", "))
+                    )
                     continue
                 }
                 let parameter = operation.parameters.first { $0.location == .path && $0.name == given.name.value }
-                checkValue(given.value, against: parameter?.schema, required: true, validator,
-                           what: "path parameter `\(given.name.value)` of \(label)", code: .parameterValue)
+                checkValue(
+                    given.value, against: parameter?.schema, required: true, validator,
+                    what: "path parameter `\(given.name.value)` of \(label)", code: .parameterValue)
             }
             for name in names where !reference.pathParameters.contains(where: { $0.name.value == name }) {
                 diagnostics.error(
@@ -35,9 +37,11 @@ extension APIChecker {
         }
 
         // Query parameters.
-        let query = request.query + plan.defaults.query.filter { given in
-            !request.query.contains { $0.name.value == given.name.value }
-        }
+        let query =
+            request.query
+            + plan.defaults.query.filter { given in
+                !request.query.contains { $0.name.value == given.name.value }
+            }
         let declaredQuery = operation.parameters(in: .query)
         for given in request.query {
             guard let parameter = declaredQuery.first(where: { $0.name == given.name.value }) else {
@@ -47,13 +51,16 @@ extension APIChecker {
                     hint: Suggestion.didYouMean(given.name.value, in: declaredQuery.map(\.name))
                         ?? (declaredQuery.isEmpty
                             ? "it declares no query parameters"
-                            : "its query parameters are " + declaredQuery.map { "`\($0.name)`" }.joined(separator: ", ")))
+                            : "its query parameters are " + declaredQuery.map { "`\($0.name)`" }.joined(separator: ", "))
+                )
                 continue
             }
-            checkParameterValue(given.value, parameter, validator, what: "query parameter `\(given.name.value)` of \(label)")
+            checkParameterValue(
+                given.value, parameter, validator, what: "query parameter `\(given.name.value)` of \(label)")
         }
         let at = request.operation?.written.range ?? request.url.range
-        for parameter in declaredQuery where parameter.required && !query.contains(where: { $0.name.value == parameter.name }) {
+        for parameter in declaredQuery
+        where parameter.required && !query.contains(where: { $0.name.value == parameter.name }) {
             diagnostics.error(
                 .missingParameter, "\(label) needs query parameter `\(parameter.name)`, which is not given", at: at,
                 hint: "add `query: { \(parameter.name): … }`")
@@ -71,7 +78,8 @@ extension APIChecker {
                 }
                 continue
             }
-            checkParameterValue(.template(given.value), parameter, validator, what: "header `\(parameter.name)` of \(label)")
+            checkParameterValue(
+                .template(given.value), parameter, validator, what: "header `\(parameter.name)` of \(label)")
         }
 
         checkBody(request, bound, validator)
@@ -95,8 +103,9 @@ extension APIChecker {
             }
             return
         }
-        checkValue(value, against: parameter.schema, required: parameter.required, validator, what: what,
-                   code: .parameterValue)
+        checkValue(
+            value, against: parameter.schema, required: parameter.required, validator, what: what,
+            code: .parameterValue)
     }
 
     /// A parameter's text as the value its schema reads it as: `3` for an integer, `true` for a boolean.
@@ -137,10 +146,12 @@ extension APIChecker {
                     hint: "it takes " + accepted.content.map { "`\($0.type)`" }.joined(separator: ", "))
                 return
             }
-            checkValue(value, against: media.schema, required: true, validator, what: "the body of \(label)",
-                       code: .requestBodySchema)
+            checkValue(
+                value, against: media.schema, required: true, validator, what: "the body of \(label)",
+                code: .requestBodySchema)
         case .form(let fields):
-            guard let media = accepted.content.first(where: { $0.type.hasPrefix("application/x-www-form-urlencoded") }) else {
+            guard let media = accepted.content.first(where: { $0.type.hasPrefix("application/x-www-form-urlencoded") })
+            else {
                 diagnostics.error(
                     .requestBodySchema, "\(label) takes no form body", at: body.range ?? request.range,
                     hint: "it takes " + accepted.content.map { "`\($0.type)`" }.joined(separator: ", "))
@@ -148,8 +159,9 @@ extension APIChecker {
             }
             let object = ValueTemplate.object(
                 fields.map { .init(key: $0.name, value: $0.value) }, body.range ?? request.range)
-            checkValue(object, against: media.schema, required: true, validator, what: "the form of \(label)",
-                       code: .requestBodySchema, textual: true)
+            checkValue(
+                object, against: media.schema, required: true, validator, what: "the form of \(label)",
+                code: .requestBodySchema, textual: true)
         default:
             break
         }
@@ -174,30 +186,35 @@ extension APIChecker {
             if let mismatch = validator.firstMismatch(literal, against: schema) {
                 let inner = pointer + mismatch.pointer
                 diagnostics.error(
-                    code, "\(inner.isEmpty ? what : "`\(inner)` of \(what)") must be \(mismatch.expected), found \(mismatch.found)",
+                    code,
+                    "\(inner.isEmpty ? what : "`\(inner)` of \(what)") must be \(mismatch.expected), found \(mismatch.found)",
                     at: range, hint: Self.hint(for: mismatch))
             }
         case .template(let template):
             guard let expression = template.singleExpression else {
-                checkFlow(FlowType(types: [.string]), into: schema, required: required, table, place: place,
-                          at: template.range, code: code)
+                checkFlow(
+                    FlowType(types: [.string]), into: schema, required: required, table, place: place,
+                    at: template.range, code: code)
                 return
             }
             guard let flow = flowType(of: expression) else { return }
             checkFlow(flow, into: schema, required: required, table, place: place, at: template.range, code: code)
         case .list(let items, let range):
             if let types = table.types(of: schema), !types.contains(.array) {
-                diagnostics.error(code, "\(place) must be \(APISchemaValidator.describe(types)), found a list", at: range)
+                diagnostics.error(
+                    code, "\(place) must be \(APISchemaValidator.describe(types)), found a list", at: range)
                 return
             }
             let itemSchema = table.items(of: schema)
             for (index, item) in items.enumerated() {
-                checkValue(item, against: itemSchema, required: true, validator, what: what, code: code,
-                           pointer: pointer + "/\(index)", textual: textual)
+                checkValue(
+                    item, against: itemSchema, required: true, validator, what: what, code: code,
+                    pointer: pointer + "/\(index)", textual: textual)
             }
         case .object(let entries, let range):
             if let types = table.types(of: schema), !types.contains(.object) {
-                diagnostics.error(code, "\(place) must be \(APISchemaValidator.describe(types)), found a mapping", at: range)
+                diagnostics.error(
+                    code, "\(place) must be \(APISchemaValidator.describe(types)), found a mapping", at: range)
                 return
             }
             let alternatives = table.alternatives(of: schema)
@@ -227,8 +244,9 @@ extension APIChecker {
                 let inner = pointer + "/" + APISchemaValidator.escape(entry.key.value)
                 let propertySchema = parts.lazy.compactMap { $0.property(entry.key.value) }.first
                 if let propertySchema {
-                    checkValue(entry.value, against: propertySchema, required: required.contains(entry.key.value),
-                               validator, what: what, code: code, pointer: inner, textual: textual)
+                    checkValue(
+                        entry.value, against: propertySchema, required: required.contains(entry.key.value),
+                        validator, what: what, code: code, pointer: inner, textual: textual)
                 } else if forbidsOthers {
                     diagnostics.error(
                         code, "\(place) has no property `\(entry.key.value)`", at: entry.key.range,
@@ -238,8 +256,9 @@ extension APIChecker {
                     if case .schema(let schema) = part.additionalProperties { return schema }
                     return nil
                 }).first {
-                    checkValue(entry.value, against: additional, required: false, validator, what: what, code: code,
-                               pointer: inner, textual: textual)
+                    checkValue(
+                        entry.value, against: additional, required: false, validator, what: what, code: code,
+                        pointer: inner, textual: textual)
                 }
             }
         }

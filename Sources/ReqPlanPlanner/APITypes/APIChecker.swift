@@ -127,7 +127,9 @@ struct APIChecker {
                 if let prefix = (base ?? defaultBase)?.trimmingTrailingSlash, text.hasPrefix(prefix) {
                     path = String(text.dropFirst(prefix.count))
                 }
-            } else if text.hasPrefix("/"), base == nil || base?.trimmingTrailingSlash == defaultBase?.trimmingTrailingSlash {
+            } else if text.hasPrefix("/"),
+                base == nil || base?.trimmingTrailingSlash == defaultBase?.trimmingTrailingSlash
+            {
                 path = text
             }
             guard let path, path.isEmpty || path.hasPrefix("/") else { continue }
@@ -154,7 +156,8 @@ struct APIChecker {
             }
         }
         if let best {
-            return BoundOperation(api: api.binding.name.value, operation: best.operation, schemas: api.description.schemas)
+            return BoundOperation(
+                api: api.binding.name.value, operation: best.operation, schemas: api.description.schemas)
         }
         let written = "\(method) \(Self.display(segments))"
         if !samePath.isEmpty {
@@ -197,13 +200,14 @@ struct APIChecker {
     }
 
     private static func display(_ segments: [APIPathTemplate.Segment]) -> String {
-        "/" + segments.map {
-            switch $0 {
-            case .literal(let text): text
-            case .parameter(let name): "{\(name)}"
-            case .computed: "…"
-            }
-        }.joined(separator: "/")
+        "/"
+            + segments.map {
+                switch $0 {
+                case .literal(let text): text
+                case .parameter(let name): "{\(name)}"
+                case .computed: "…"
+                }
+            }.joined(separator: "/")
     }
 
     // MARK: Filling in operation requests

@@ -61,14 +61,16 @@ public struct APICoverage: Sendable {
         var out = "  " + pad("operation", nameWidth) + "  " + pad("request", labelWidth) + "  statuses\n"
         for (index, entry) in entries.enumerated() {
             let statuses = entry.statuses.map { "\($0.status)\($0.covered ? "✓" : "✗")" }.joined(separator: " ")
-            var line = (entry.isCovered ? "✓ " : "✗ ") + pad(names[index], nameWidth) + "  "
+            var line =
+                (entry.isCovered ? "✓ " : "✗ ") + pad(names[index], nameWidth) + "  "
                 + pad(labels[index], labelWidth) + "  " + (statuses.isEmpty ? "-" : statuses)
             if entry.isCovered { line += "  (\(entry.steps.joined(separator: ", ")))" }
             out += line.trimmingCharacters(in: .whitespaces) + "\n"
         }
         let statusCount = entries.reduce(0) { $0 + $1.statuses.count }
         let statusCovered = entries.reduce(0) { $0 + $1.statuses.count { $0.covered } }
-        out += "\n\(coveredCount) of \(entries.count) operations exercised; "
+        out +=
+            "\n\(coveredCount) of \(entries.count) operations exercised; "
             + "\(statusCovered) of \(statusCount) documented response statuses expected\n"
         return out
     }
@@ -83,9 +85,15 @@ public struct APICoverage: Sendable {
                 .init("path", .string(entry.operation.path)),
                 .init("covered", .bool(entry.isCovered)),
                 .init("steps", .list(entry.steps.map(Value.string))),
-                .init("statuses", .list(entry.statuses.map { status in
-                    .object([.init("status", .string(status.status.description)), .init("covered", .bool(status.covered))])
-                })),
+                .init(
+                    "statuses",
+                    .list(
+                        entry.statuses.map { status in
+                            .object([
+                                .init("status", .string(status.status.description)),
+                                .init("covered", .bool(status.covered)),
+                            ])
+                        })),
             ])
         }
         return .object([

@@ -168,7 +168,8 @@ public struct APIMediaType: Sendable {
 
     /// Whether a Content-Type value names JSON.
     public static func isJSON(_ contentType: String) -> Bool {
-        let essence = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
+        let essence =
+            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
         return essence == "application/json" || essence.hasSuffix("+json")
     }
 }

@@ -211,7 +211,8 @@ public struct APISchemaTable: Sendable {
                 }
                 switch part.additionalProperties {
                 case .allowed: open = true
-                case .schema(let additional): open = true
+                case .schema(let additional):
+                    open = true
                     undeclared = undeclared ?? additional
                 case .forbidden, .unspecified: break
                 }

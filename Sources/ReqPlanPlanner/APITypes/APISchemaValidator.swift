@@ -55,7 +55,8 @@ public struct APISchemaValidator: Sendable {
             let expression = try? NSRegularExpression(pattern: pattern),
             expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil
         {
-            return APISchemaMismatch(pointer: pointer, expected: "text matching `\(pattern)`", found: Self.describe(value))
+            return APISchemaMismatch(
+                pointer: pointer, expected: "text matching `\(pattern)`", found: Self.describe(value))
         }
         switch value {
         case .object(let fields):
@@ -77,7 +78,8 @@ public struct APISchemaValidator: Sendable {
                     let names = schema.properties.map(\.name)
                     return APISchemaMismatch(
                         pointer: inner,
-                        expected: names.isEmpty ? "no properties" : "only " + names.map { "`\($0)`" }.joined(separator: ", "),
+                        expected: names.isEmpty
+                            ? "no properties" : "only " + names.map { "`\($0)`" }.joined(separator: ", "),
                         found: "property `\(field.key)`")
                 case .schema(let additional):
                     if let problem = mismatch(field.value, additional, pointer: inner, depth: depth + 1) {

@@ -33,7 +33,9 @@ extension BoundOperation {
     public func responseMismatch(status: Int, contentType: String?, body: Value) -> APIResponseMismatch? {
         guard let contentType, APIMediaType.isJSON(contentType), let response = operation.response(for: status)
         else { return nil }
-        let essence = contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        let essence = contentType.split(separator: ";").first.map {
+            $0.trimmingCharacters(in: .whitespaces).lowercased()
+        }
         let media = response.content.first { $0.type.lowercased() == essence } ?? response.content.first { $0.isJSON }
         guard let media, let schema = media.schema else { return nil }
         guard let mismatch = APISchemaValidator(table: schemas).firstMismatch(body, against: schema) else { return nil }

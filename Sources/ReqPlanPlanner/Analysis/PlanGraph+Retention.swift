@@ -31,8 +31,10 @@ extension PlanGraph {
         while let ancestor = current {
             if let usage = usage[ancestor] {
                 let readsResults = usage.fields.contains(.results)
-                add(nil, whole: usage.whole || (readsResults && usage.itemFields.isEmpty)
-                    || usage.itemFields.contains(.results))
+                add(
+                    nil,
+                    whole: usage.whole || (readsResults && usage.itemFields.isEmpty)
+                        || usage.itemFields.contains(.results))
                 for field in usage.itemFields { add(field, whole: false) }
             }
             current = nodes[ancestor].parent

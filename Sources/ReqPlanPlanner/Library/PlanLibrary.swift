@@ -259,8 +259,7 @@ public final class PlanLibrary: Sendable {
 
     /// Why a file a plan names cannot be used: outside the boundary, missing, or a folder. `what` names it
     /// (``sub-plan file `x` ``).
-    func problem(with resolved: URL, written: Located<String>, what: String, _ context: Context) -> Diagnostic?
-    {
+    func problem(with resolved: URL, written: Located<String>, what: String, _ context: Context) -> Diagnostic? {
         var diagnostic: Diagnostic
         var isDirectory: ObjCBool = false
         if !context.boundary.permits(resolved) {

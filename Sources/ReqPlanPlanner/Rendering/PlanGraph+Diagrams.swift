@@ -26,7 +26,8 @@ extension PlanGraph {
             case .forEachRequest:
                 out += indent + "n\(id)[[\(label(node))]]\n"
             case .group, .sequence, .forEachGroup, .plan:
-                let title = "\(node.id) · \(node.step.kindName)"
+                let title =
+                    "\(node.id) · \(node.step.kindName)"
                     + (node.kind == .forEachGroup ? " " + (loopItemName(node) ?? "") : "")
                     + (node.step.subPlan.map { " " + $0.file.value } ?? "")
                 out += indent + "subgraph n\(id)[\"\(mermaidEscape(title))\"]\n"
@@ -111,7 +112,8 @@ extension PlanGraph {
     }
 
     private func dotQuote(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        "\""
+            + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
     }
 }

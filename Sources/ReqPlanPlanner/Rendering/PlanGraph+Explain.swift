@@ -62,9 +62,12 @@ extension PlanGraph {
         var limits = ["plan-wide \(plan.concurrency.map { String($0.value) } ?? "unlimited")"]
         for node in nodes {
             // A sub-plan's own `concurrency` bounds its requests, as the step's does.
-            let own = [node.step.concurrency?.value, subPlanInstance(of: node.nodeID).flatMap {
-                instances[$0].plan.concurrency?.value
-            }].compactMap { $0 }
+            let own = [
+                node.step.concurrency?.value,
+                subPlanInstance(of: node.nodeID).flatMap {
+                    instances[$0].plan.concurrency?.value
+                },
+            ].compactMap { $0 }
             if let limit = own.min() { limits.append("\(node.id) \(limit)") }
         }
         out += "concurrency: " + limits.joined(separator: ", ") + "\n"
@@ -78,7 +81,8 @@ extension PlanGraph {
         let width = String(waves.count).count
         for (number, wave) in waves.enumerated() {
             let label = String(number + 1)
-            out += "  " + String(repeating: " ", count: width - label.count) + label + ". "
+            out +=
+                "  " + String(repeating: " ", count: width - label.count) + label + ". "
                 + wave.map(unitName).joined(separator: ", ") + "\n"
         }
         out += "\ncritical path (\(criticalPath.count) step\(criticalPath.count == 1 ? "" : "s") one after another): "
@@ -122,19 +126,25 @@ extension PlanGraph {
                 .init("id", .string(node.id)),
                 .init("kind", .string(node.step.kindName)),
                 .init("parent", node.parent.map { .string(nodes[$0].id) } ?? .null),
-                .init("needs", .list(node.dependencies.map { dependency in
-                    .object([
-                        .init("step", .string(nodes[dependency.target].id)),
-                        .init("reason", .string({
-                            switch dependency.reason {
-                            case .needs: "needs"
-                            case .reference: "reference"
-                            case .sequence: "sequence"
-                            case .variable: "var"
-                            }
-                        }())),
-                    ])
-                })),
+                .init(
+                    "needs",
+                    .list(
+                        node.dependencies.map { dependency in
+                            .object([
+                                .init("step", .string(nodes[dependency.target].id)),
+                                .init(
+                                    "reason",
+                                    .string(
+                                        {
+                                            switch dependency.reason {
+                                            case .needs: "needs"
+                                            case .reference: "reference"
+                                            case .sequence: "sequence"
+                                            case .variable: "var"
+                                            }
+                                        }())),
+                            ])
+                        })),
             ]
             if let usage = usage[node.nodeID] { fields.append(.init("read_later", .string(usageText(usage)))) }
             if let poll = node.step.poll { fields.append(.init("poll", .string(Self.pollText(poll)))) }
@@ -196,9 +206,12 @@ extension PlanGraph {
         .object([
             .init("file", .string(instance.plan.source.path)),
             .init("inputs", .list(call.inputs.map { .string($0.name.value) })),
-            .init("outputs", .list(instance.plan.outputs.map { output in
-                .object([.init("name", .string(output.name.value)), .init("secret", .bool(output.isSecret))])
-            })),
+            .init(
+                "outputs",
+                .list(
+                    instance.plan.outputs.map { output in
+                        .object([.init("name", .string(output.name.value)), .init("secret", .bool(output.isSecret))])
+                    })),
         ])
     }
 }

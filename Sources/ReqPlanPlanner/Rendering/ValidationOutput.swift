@@ -36,9 +36,12 @@ public enum ValidationOutput {
             }
             return "\(report.path): invalid (\(counts))"
         }
-        var line = "checked \(plural(reports.count, "plan")): \(reports.count - invalid.count) valid, \(invalid.count) invalid"
+        var line =
+            "checked \(plural(reports.count, "plan")): \(reports.count - invalid.count) valid, \(invalid.count) invalid"
         if errors + warnings > 0 {
-            line += " (" + [errors > 0 ? plural(errors, "error") : nil, warnings > 0 ? plural(warnings, "warning") : nil]
+            line +=
+                " ("
+                + [errors > 0 ? plural(errors, "error") : nil, warnings > 0 ? plural(warnings, "warning") : nil]
                 .compactMap { $0 }.joined(separator: ", ") + ")"
         }
         return line

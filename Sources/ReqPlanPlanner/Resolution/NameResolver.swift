@@ -53,9 +53,10 @@ struct NameResolver {
     private let inputNames: Set<String>
     private let declaredEnv: Set<String>
 
-    init(plan: Plan, nodes: [StepNode], index: [String: NodeID], diagnostics: DiagnosticCollector,
-         subPlans: [String: IncludedPlan] = [:])
-    {
+    init(
+        plan: Plan, nodes: [StepNode], index: [String: NodeID], diagnostics: DiagnosticCollector,
+        subPlans: [String: IncludedPlan] = [:]
+    ) {
         self.plan = plan
         self.nodes = nodes
         self.index = index
@@ -101,15 +102,17 @@ struct NameResolver {
         resolveVars()
 
         // Defaults: inputs, env, and vars that read no step.
-        let defaultsScope = ExpressionScope(node: nil, items: [], allowsSteps: false, allowsStatusFunctions: false,
-                                            createsDependencies: false, context: "`defaults`")
+        let defaultsScope = ExpressionScope(
+            node: nil, items: [], allowsSteps: false, allowsStatusFunctions: false,
+            createsDependencies: false, context: "`defaults`")
         for expression in plan.defaults.expressions { resolve(expression, in: defaultsScope) }
 
         for id in nodes.indices where nodes[id].instance == 0 { resolveStep(id) }
 
         for output in plan.outputs {
-            let scope = ExpressionScope(node: nil, items: [], allowsSteps: true, allowsStatusFunctions: false,
-                                        createsDependencies: false, context: "output `\(output.name.value)`")
+            let scope = ExpressionScope(
+                node: nil, items: [], allowsSteps: true, allowsStatusFunctions: false,
+                createsDependencies: false, context: "output `\(output.name.value)`")
             for expression in output.value.expressions { resolve(expression, in: scope) }
         }
     }
@@ -125,8 +128,9 @@ struct NameResolver {
         var seen: [String: SourceRange] = [:]
         for need in step.needs {
             if let first = seen[need.value] {
-                diagnostics.warning(.redundantNeed, "`\(need.value)` is listed twice in `needs` of step `\(node.id)`",
-                                    at: need.range, notes: [.init("first listed here", at: first)])
+                diagnostics.warning(
+                    .redundantNeed, "`\(need.value)` is listed twice in `needs` of step `\(node.id)`",
+                    at: need.range, notes: [.init("first listed here", at: first)])
                 continue
             }
             seen[need.value] = need.range
@@ -167,9 +171,10 @@ struct NameResolver {
         }
     }
 
-    mutating func addDependency(of node: NodeID, on target: NodeID, reason: Dependency.Reason,
-                                        range: SourceRange)
-    {
+    mutating func addDependency(
+        of node: NodeID, on target: NodeID, reason: Dependency.Reason,
+        range: SourceRange
+    ) {
         if nodes[node].dependencies.contains(where: { $0.target == target }) { return }
         nodes[node].dependencies.append(Dependency(target: target, reason: reason, range: range))
     }
@@ -183,10 +188,12 @@ struct NameResolver {
             // `steps.a.b` when a step is (invalidly) named `a.b`: its id is reported already.
             if index.keys.contains(where: { $0.hasPrefix(name.value + ".") }) { return nil }
             let hint = Suggestion.didYouMean(name.value, in: nodes.filter { $0.instance == 0 }.map(\.id))
-            diagnostics.error(what == "`needs`" ? .unknownNeed : .unknownStep,
-                              what == "`needs`" ? "`needs` names `\(name.value)`, but there is no such step"
-                                : "unknown step `\(name.value)`",
-                              at: name.range, hint: hint)
+            diagnostics.error(
+                what == "`needs`" ? .unknownNeed : .unknownStep,
+                what == "`needs`"
+                    ? "`needs` names `\(name.value)`, but there is no such step"
+                    : "unknown step `\(name.value)`",
+                at: name.range, hint: hint)
             return nil
         }
         if let loop = nodes[target].loop {
@@ -214,10 +221,12 @@ struct NameResolver {
         call: (name: Located<String>, arguments: [Expression], range: SourceRange), in scope: ExpressionScope
     ) {
         guard let function = BuiltinFunction(rawValue: call.name.value) else {
-            let hint = Suggestion.didYouMean(call.name.value, in: BuiltinFunction.allCases.map(\.rawValue))
+            let hint =
+                Suggestion.didYouMean(call.name.value, in: BuiltinFunction.allCases.map(\.rawValue))
                 ?? "functions are " + BuiltinFunction.allCases.map { "`\($0.rawValue)()`" }.joined(separator: ", ")
-            diagnostics.error(.unknownFunction, "unknown function `\(call.name.value)`", at: call.name.range,
-                              hint: hint)
+            diagnostics.error(
+                .unknownFunction, "unknown function `\(call.name.value)`", at: call.name.range,
+                hint: hint)
             return
         }
         if call.arguments.count != function.arity {
@@ -228,8 +237,9 @@ struct NameResolver {
                 at: call.range, hint: "call it as `\(function.signature)`")
         }
         if function.isStatusFunction && !scope.allowsStatusFunctions {
-            diagnostics.error(.invalidCall, "`\(function.rawValue)()` is only meaningful in `if:`", at: call.range,
-                              hint: "it tells whether the steps before succeeded; use it in a step's `if:`")
+            diagnostics.error(
+                .invalidCall, "`\(function.rawValue)()` is only meaningful in `if:`", at: call.range,
+                hint: "it tells whether the steps before succeeded; use it in a step's `if:`")
         }
         if call.arguments.count == 2, function == .match || function == .xpath {
             checkLiteralPattern(call.arguments[1], of: function)
@@ -242,24 +252,27 @@ struct NameResolver {
         guard case .literal(let value, let range) = argument else { return }
         guard case .string(let text) = value else {
             let what = function == .match ? "a regular expression" : "an XPath expression"
-            diagnostics.error(.invalidCall, "`\(function.rawValue)` takes \(what) as a string, found \(value.type.withArticle)",
-                              at: range, hint: "call it as `\(function.signature)`")
+            diagnostics.error(
+                .invalidCall, "`\(function.rawValue)` takes \(what) as a string, found \(value.type.withArticle)",
+                at: range, hint: "call it as `\(function.signature)`")
             return
         }
         if function == .match {
             do {
                 _ = try RegularExpression.compile(text)
             } catch {
-                diagnostics.error(.invalidRegex, "invalid regular expression `\(text)`: \(error.reason)", at: range,
-                                  hint: "patterns use ICU syntax, as `matches` does; write `\\(` for a literal `(`")
+                diagnostics.error(
+                    .invalidRegex, "invalid regular expression `\(text)`: \(error.reason)", at: range,
+                    hint: "patterns use ICU syntax, as `matches` does; write `\\(` for a literal `(`")
             }
         } else {
             do {
                 _ = try XPath.compile(text)
             } catch {
-                diagnostics.error(.invalidXPath, "invalid XPath `\(text)`: \(error)",
-                                  at: characterRange(error.position, of: text, writtenAt: range),
-                                  hint: "XPath 1.0, as in `//input[@name='csrf']/@value` or `string(/order/id)`")
+                diagnostics.error(
+                    .invalidXPath, "invalid XPath `\(text)`: \(error)",
+                    at: characterRange(error.position, of: text, writtenAt: range),
+                    hint: "XPath 1.0, as in `//input[@name='csrf']/@value` or `string(/order/id)`")
             }
         }
     }
@@ -283,7 +296,8 @@ struct NameResolver {
         switch root.value {
         case "inputs":
             guard let name = reference.memberName(at: 0) else {
-                diagnostics.error(.unknownInput, "`inputs` needs an input name, as in `inputs.user`", at: reference.range)
+                diagnostics.error(
+                    .unknownInput, "`inputs` needs an input name, as in `inputs.user`", at: reference.range)
                 return
             }
             if inputNames.contains(name.value) {
@@ -291,8 +305,10 @@ struct NameResolver {
             } else if !plan.unreadInputNames.contains(name.value) {
                 let suggestion = Suggestion.closest(to: name.value, in: plan.inputs.map(\.name.value))
                 if let suggestion { inputsSuggested.insert(suggestion) }
-                let hint = suggestion.map { "did you mean `\($0)`?" }
-                    ?? (plan.inputs.isEmpty ? "declare it under `inputs:`"
+                let hint =
+                    suggestion.map { "did you mean `\($0)`?" }
+                    ?? (plan.inputs.isEmpty
+                        ? "declare it under `inputs:`"
                         : "inputs are " + plan.inputs.map { "`\($0.name.value)`" }.joined(separator: ", "))
                 diagnostics.error(.unknownInput, "unknown input `\(name.value)`", at: name.range, hint: hint)
             }
@@ -334,18 +350,20 @@ struct NameResolver {
             }
             var hint = suggestion.map { "did you mean `\($0)`?" }
             if let function = BuiltinFunction(rawValue: root.value) { hint = "call it: `\(function.rawValue)()`" }
-            diagnostics.error(.unknownRoot, "unknown name `\(root.value)` in expression", at: root.range,
-                              hint: hint ?? "expressions start from `inputs`, `steps`, `env`, `vars`"
-                                + (scope.items.isEmpty ? "" : " or " + scope.items.map { "`\($0.name)`" }.joined(separator: ", ")))
+            diagnostics.error(
+                .unknownRoot, "unknown name `\(root.value)` in expression", at: root.range,
+                hint: hint ?? "expressions start from `inputs`, `steps`, `env`, `vars`"
+                    + (scope.items.isEmpty ? "" : " or " + scope.items.map { "`\($0.name)`" }.joined(separator: ", ")))
         }
     }
 
     /// `response.FIELD`: the latest response of the step, readable in its `poll.until` only.
     private mutating func resolveResponseReference(_ reference: Reference, in scope: ExpressionScope) {
         guard scope.allowsResponse else {
-            diagnostics.error(.responseOutsidePoll, "`response` exists only in the `until` of a `poll`",
-                              at: reference.root.range,
-                              hint: "read a finished step's response as `steps.ID.body`, `steps.ID.status`…")
+            diagnostics.error(
+                .responseOutsidePoll, "`response` exists only in the `until` of a `poll`",
+                at: reference.root.range,
+                hint: "read a finished step's response as `steps.ID.body`, `steps.ID.status`…")
             return
         }
         let fields = PollPolicy.responseFields
@@ -366,8 +384,9 @@ struct NameResolver {
             return
         }
         guard scope.allowsSteps else {
-            diagnostics.error(.invalidExpression, "\(scope.context) cannot read step results", at: reference.range,
-                              hint: "defaults apply to every request, so they may only use `inputs` and `env`")
+            diagnostics.error(
+                .invalidExpression, "\(scope.context) cannot read step results", at: reference.range,
+                hint: "defaults apply to every request, so they may only use `inputs` and `env`")
             return
         }
         guard let target = lookUpStep(name, from: scope.node, items: scope.items, what: "expression") else { return }
@@ -380,14 +399,17 @@ struct NameResolver {
             recorded.whole = true
         } else if let fieldName = reference.memberName(at: 1) {
             guard let field = ResultField(rawValue: fieldName.value) else {
-                diagnostics.error(.unknownField, "step results have no field `\(fieldName.value)`", at: fieldName.range,
-                                  hint: Suggestion.didYouMean(fieldName.value, in: ResultField.allCases.map(\.rawValue))
-                                    ?? "fields are " + ResultField.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))
+                diagnostics.error(
+                    .unknownField, "step results have no field `\(fieldName.value)`", at: fieldName.range,
+                    hint: Suggestion.didYouMean(fieldName.value, in: ResultField.allCases.map(\.rawValue))
+                        ?? "fields are " + ResultField.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))
                 return
             }
             if field.isCollectionField && !targetNode.step.isCollection {
-                diagnostics.error(.unknownField, "`\(field.rawValue)` exists only on groups, sequences and for_each; `\(name.value)` is a request",
-                                  at: fieldName.range, hint: "read `steps.\(name.value).body` or `.status` instead")
+                diagnostics.error(
+                    .unknownField,
+                    "`\(field.rawValue)` exists only on groups, sequences and for_each; `\(name.value)` is a request",
+                    at: fieldName.range, hint: "read `steps.\(name.value).body` or `.status` instead")
                 return
             }
             if field.isSubPlanField && targetNode.kind != .plan {
@@ -401,12 +423,13 @@ struct NameResolver {
                 checkOutput(output, of: target)
             }
             if field.isRequestField && targetNode.step.isCollection {
-                diagnostics.error(.unknownField,
-                                  "`\(field.rawValue)` exists only on requests; `\(name.value)` is a \(targetNode.step.kindName)",
-                                  at: fieldName.range,
-                                  hint: targetNode.kind == .plan
-                                    ? "read what the sub-plan returns through `steps.\(name.value).outputs`"
-                                    : "read its members' results through `steps.\(name.value).results`")
+                diagnostics.error(
+                    .unknownField,
+                    "`\(field.rawValue)` exists only on requests; `\(name.value)` is a \(targetNode.step.kindName)",
+                    at: fieldName.range,
+                    hint: targetNode.kind == .plan
+                        ? "read what the sub-plan returns through `steps.\(name.value).outputs`"
+                        : "read its members' results through `steps.\(name.value).results`")
                 return
             }
             recorded.fields.insert(field)
@@ -420,8 +443,9 @@ struct NameResolver {
                 }
             }
         } else {
-            diagnostics.error(.unknownField, "expected a field name after `steps.\(name.value)`",
-                              at: reference.components[1].range, hint: "as in `steps.\(name.value).body`")
+            diagnostics.error(
+                .unknownField, "expected a field name after `steps.\(name.value)`",
+                at: reference.components[1].range, hint: "as in `steps.\(name.value).body`")
             return
         }
 

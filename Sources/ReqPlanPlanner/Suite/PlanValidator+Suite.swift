@@ -19,8 +19,9 @@ extension PlanValidator {
         let files = suite.files
         let results = Mutex<[ValidationReport?]>(Array(repeating: nil, count: files.count))
         @Sendable func check(_ index: Int) {
-            let report = validate(fileAt: files[index], limits: limits, allowFilesOutside: allowFilesOutside,
-                                  library: library)
+            let report = validate(
+                fileAt: files[index], limits: limits, allowFilesOutside: allowFilesOutside,
+                library: library)
             results.withLock { $0[index] = report }
         }
         // The first file alone first: the sub-plans most files of a suite share (a login) are then in

@@ -83,7 +83,8 @@ public enum ExpressionEvaluator {
     private static func root(_ name: Located<String>, in context: EvaluationContext) throws(EvaluationError) -> Value {
         switch name.value {
         case "inputs": return .object(context.inputs.sorted { $0.key < $1.key }.map { .init($0.key, $0.value) })
-        case "env": return .object(context.environment.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })
+        case "env":
+            return .object(context.environment.sorted { $0.key < $1.key }.map { .init($0.key, .string($0.value)) })
         case "steps": throw EvaluationError("`steps` needs a step id", at: name.range)
         case "vars": throw EvaluationError("`vars` needs a var name", at: name.range)
         default:
@@ -117,8 +118,9 @@ public enum ExpressionEvaluator {
                 if rest.count >= 2, case .member("body") = rest[rest.startIndex].value,
                     let problem = context.stepBodyProblem(id)
                 {
-                    throw EvaluationError("cannot read `steps.\(id).body\(rest.dropFirst().map(\.value.description).joined())`: \(problem)",
-                                          at: rest[rest.startIndex + 1].range)
+                    throw EvaluationError(
+                        "cannot read `steps.\(id).body\(rest.dropFirst().map(\.value.description).joined())`: \(problem)",
+                        at: rest[rest.startIndex + 1].range)
                 }
                 // Header names are case-insensitive: results store them in lower case.
                 if rest.count >= 2, case .member("headers") = rest[rest.startIndex].value,
@@ -252,7 +254,9 @@ public enum ExpressionEvaluator {
             case .list(let items): return .int(items.count)
             case .object(let fields): return .int(fields.count)
             case .null: return .int(0)
-            default: throw EvaluationError("`length` takes a string, a list or an object, found \(values[0].type.withArticle)", at: range)
+            default:
+                throw EvaluationError(
+                    "`length` takes a string, a list or an object, found \(values[0].type.withArticle)", at: range)
             }
         case .contains:
             switch (values[0], values[1]) {
@@ -261,7 +265,8 @@ public enum ExpressionEvaluator {
             case (.list(let items), let needle): return .bool(items.contains { $0.languageEquals(needle) })
             case (.null, _): return .bool(false)
             default:
-                throw EvaluationError("`contains` searches a string or a list, found \(values[0].type.withArticle)", at: range)
+                throw EvaluationError(
+                    "`contains` searches a string or a list, found \(values[0].type.withArticle)", at: range)
             }
         case .json:
             return .string(values[0].jsonText())
@@ -283,7 +288,8 @@ public enum ExpressionEvaluator {
                 guard let groups = try RegularExpression.firstMatch(of: pattern, in: text) else { return .null }
                 return .list(groups.map { $0.map(Value.string) ?? .null })
             } catch {
-                throw EvaluationError("invalid regular expression `\(pattern)`: \(error.reason)", at: arguments[1].range)
+                throw EvaluationError(
+                    "invalid regular expression `\(pattern)`: \(error.reason)", at: arguments[1].range)
             }
         case .xpath:
             guard let text = try searchedText(values[0], of: function, at: arguments[0].range) else { return .null }
@@ -321,7 +327,8 @@ public enum ExpressionEvaluator {
     {
         guard case .string(let text) = value else {
             let what = function == .match ? "a regular expression" : "an XPath expression"
-            throw EvaluationError("`\(function.rawValue)` takes \(what) as a string, found \(value.type.withArticle)", at: range)
+            throw EvaluationError(
+                "`\(function.rawValue)` takes \(what) as a string, found \(value.type.withArticle)", at: range)
         }
         return text
     }

@@ -17,7 +17,9 @@ final class Completion: Sendable {
     /// Fires the event; later calls are ignored.
     func fire(_ result: StepResult) {
         let (waiters, callbacks) = state.withLock { state in
-            guard state.fired == nil else { return ([CheckedContinuation<StepResult?, Never>](), [@Sendable (StepResult) -> Void]()) }
+            guard state.fired == nil else {
+                return ([CheckedContinuation<StepResult?, Never>](), [@Sendable (StepResult) -> Void]())
+            }
             state.fired = ResultBox(result)
             let waiting = Array(state.waiters.values)
             let callbacks = state.callbacks
@@ -82,8 +84,9 @@ final class ResultBox: Sendable {
     init(_ result: StepResult) { self.result = result }
 
     /// What a completion holds once its result has been moved out.
-    static let moved = ResultBox(StepResult(
-        id: "", state: .cancelled, reason: StepReason(.cancelled, "the result was moved to the run's results")))
+    static let moved = ResultBox(
+        StepResult(
+            id: "", state: .cancelled, reason: StepReason(.cancelled, "the result was moved to the run's results")))
 }
 
 /// A counting semaphore for concurrency limits: FIFO, cancellation-aware.

@@ -29,10 +29,12 @@ extension Executor {
         }
         let results = store.all
         return results.enumerated().map { index, result in
-            var item = result ?? StepResult(
-                id: node.id, state: .cancelled,
-                reason: scope.cancellationReason.map { StepReason(.cancelled, $0.message) }
-                    ?? StepReason(.cancelled, "never started"))
+            var item =
+                result
+                ?? StepResult(
+                    id: node.id, state: .cancelled,
+                    reason: scope.cancellationReason.map { StepReason(.cancelled, $0.message) }
+                        ?? StepReason(.cancelled, "never started"))
             item.itemIndex = index
             return item
         }
@@ -42,8 +44,9 @@ extension Executor {
     private func itemFrame(_ node: StepNode, _ loop: ForEach, items: [Value], index: Int, frame: Frame) -> Frame {
         var visible = frame.items
         visible[loop.itemName.value] = items[index]
-        return Frame(parent: frame, loop: node.nodeID, itemIndex: index, items: visible,
-                     nodes: node.kind == .forEachGroup ? (nodesByLoop[node.nodeID] ?? []) : [])
+        return Frame(
+            parent: frame, loop: node.nodeID, itemIndex: index, items: visible,
+            nodes: node.kind == .forEachGroup ? (nodesByLoop[node.nodeID] ?? []) : [])
     }
 
     /// Records an item's result; under `fail_fast` a failed item cancels the loop's scope.
@@ -88,8 +91,9 @@ extension Executor {
                 let index = cursor.take()
                 guard index < items.count else { return }
                 let frame = self.itemFrame(node, loop, items: items, index: index, frame: frame)
-                let result = await self.runIteration(node, loop, index: index, frame: frame, scope: scope,
-                                                     retryWait: backoff)
+                let result = await self.runIteration(
+                    node, loop, index: index, frame: frame, scope: scope,
+                    retryWait: backoff)
                 if self.finishItem(node, index: index, result: result, scope: scope, store: store) {
                     throw LoopStopped()
                 }
@@ -151,8 +155,9 @@ extension Executor {
         switch loop.body {
         case .request(let spec):
             let context = evaluationContext(frame: frame, instance: node.instance, succeeded: true, failed: false)
-            result = await runRequest(node, spec, frame: frame, scope: scope, itemIndex: index, context: context,
-                                      retryWait: retryWait)
+            result = await runRequest(
+                node, spec, frame: frame, scope: scope, itemIndex: index, context: context,
+                retryWait: retryWait)
         case .group:
             let children = await runMembers(node.children, frame: frame, scope: scope)
             result = aggregate(node, children)

@@ -76,8 +76,9 @@ extension Executor {
         result.itemIndex = itemIndex
         let prepared: PreparedRequest
         do {
-            prepared = try builders[node.instance].build(spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
-                                                         secrets: configuration.secrets)
+            prepared = try builders[node.instance].build(
+                spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
+                secrets: configuration.secrets)
         } catch {
             result.state = .failed
             result.reason = StepReason(.evaluation, "\(error)")
@@ -105,19 +106,23 @@ extension Executor {
 
     /// Whether a response meets the step's `expect:` (or `expectation`, when given), and if not,
     /// whether `retry:` repeats it.
-    func verdict(on response: TransportResponse, body: Value, bodyProblem: String?, duration: Duration,
-                 of run: RequestRun, expectation: Expectation?? = nil) -> Verdict
-    {
+    func verdict(
+        on response: TransportResponse, body: Value, bodyProblem: String?, duration: Duration,
+        of run: RequestRun, expectation: Expectation?? = nil
+    ) -> Verdict {
         let expectation = expectation ?? run.expectation
         let problems = ExpectationChecker.check(
             expectation, status: response.status, headers: response.headers, body: body,
             bodyProblem: bodyProblem, duration: duration, in: run.context)
-        guard !problems.isEmpty else { return schemaVerdict(on: response, body: body, bodyProblem: bodyProblem, of: run) }
+        guard !problems.isEmpty else {
+            return schemaVerdict(on: response, body: body, bodyProblem: bodyProblem, of: run)
+        }
         // The attempt records every failed check, as the reason does (JUnit lists each attempt's).
         let checks = problems.joined(separator: "; ")
-        return .failed(StepReason(.expectation, checks), attemptError: checks,
-                       retryable: retryable(response.status, run: run, expectation: expectation),
-                       retryAfter: Self.retryAfter(response.header("retry-after")))
+        return .failed(
+            StepReason(.expectation, checks), attemptError: checks,
+            retryable: retryable(response.status, run: run, expectation: expectation),
+            retryAfter: Self.retryAfter(response.header("retry-after")))
     }
 
     /// Whether a response that met `expect:` fits its schema in the bound API description: a mismatch
@@ -137,8 +142,9 @@ extension Executor {
     /// accept (a status the expectation accepts is not retried, even if a body matcher failed).
     func retryable(_ status: Int, run: RequestRun, expectation: Expectation?) -> Bool {
         guard !Self.accepts(expectation, status: status) else { return false }
-        return ((status >= 500 && run.retry.on.contains(.serverError))
-                || (status == 429 && run.retry.on.contains(.tooManyRequests)))
+        return
+            ((status >= 500 && run.retry.on.contains(.serverError))
+            || (status == 429 && run.retry.on.contains(.tooManyRequests)))
     }
 
     /// Whether `expect.status` (by default `2xx`) accepts `status`.
@@ -196,9 +202,11 @@ extension Executor {
                 number: result.attempts.count + 1, start: attemptStart, duration: attemptDuration)
             record.poll = poll
             if case .failure(let error) = outcome {
-                configuration.logger.debug("attempt failed", metadata: [
-                    "step": "\(node.id)", "attempt": "\(record.number)", "transport": "\(error.kind.rawValue)",
-                ])
+                configuration.logger.debug(
+                    "attempt failed",
+                    metadata: [
+                        "step": "\(node.id)", "attempt": "\(record.number)", "transport": "\(error.kind.rawValue)",
+                    ])
             }
 
             var retryable = false
@@ -256,7 +264,8 @@ extension Executor {
             }
 
             if retryable && run.mayRetry && tries < run.retry.attempts {
-                let delay = retryAfter.map { min($0, configuration.maxRetryAfter) }
+                let delay =
+                    retryAfter.map { min($0, configuration.maxRetryAfter) }
                     ?? Self.backoff(attempt: tries, base: run.retry.backoff, cap: run.retry.maxBackoff)
                 let scaled = delay * configuration.backoffScale
                 if deadline.map({ now() + scaled < $0 }) ?? true {
@@ -274,7 +283,8 @@ extension Executor {
             observer.attemptFinished(node.id, item: itemIndex, attempt: record)
             if result.state == .failed, retryable, !run.mayRetry, run.retry.attempts > 1, let reason = result.reason {
                 result.reason = StepReason(
-                    reason.kind, reason.message + " (not retried: \(run.prepared.method) is not idempotent; "
+                    reason.kind,
+                    reason.message + " (not retried: \(run.prepared.method) is not idempotent; "
                         + "set `retry: { unsafe: true }` to allow)")
             }
             return pending ? .pending : .finished
@@ -340,7 +350,8 @@ extension Executor {
 
     /// The media type of a `Content-Type` that announces JSON (`application/json`, `…+json`), else nil.
     static func jsonMediaType(_ contentType: String) -> String? {
-        let mediaType = contentType.split(separator: ";", maxSplits: 1).first?
+        let mediaType =
+            contentType.split(separator: ";", maxSplits: 1).first?
             .trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         return mediaType == "application/json" || mediaType.hasSuffix("+json") ? mediaType : nil
     }

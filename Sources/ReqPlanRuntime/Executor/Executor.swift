@@ -36,9 +36,12 @@ public struct Executor: Sendable {
         self.configuration = configuration
         self.observer = observer
         self.builders = graph.instances.enumerated().map { index, instance in
-            let files = index == 0 ? configuration.files : instance.file.map {
-                configuration.files.relative(to: URL(fileURLWithPath: $0).deletingLastPathComponent())
-            } ?? configuration.files
+            let files =
+                index == 0
+                ? configuration.files
+                : instance.file.map {
+                    configuration.files.relative(to: URL(fileURLWithPath: $0).deletingLastPathComponent())
+                } ?? configuration.files
             return RequestBuilder(defaults: instance.plan.defaults, files: files)
         }
         self.startInstant = ContinuousClock.now
@@ -58,12 +61,15 @@ public struct Executor: Sendable {
         root.record(InstanceState(inputs: inputs.values, variables: graph.plan.vars), for: 0)
         let rootReason = CancellationReason()
         let planLimit = configuration.concurrency ?? graph.plan.concurrency?.value
-        let scope = Scope(policy: graph.plan.onFailure?.value ?? .continue,
-                          limiters: planLimit.map { [AsyncLimiter(limit: $0)] } ?? [], reasons: [rootReason])
+        let scope = Scope(
+            policy: graph.plan.onFailure?.value ?? .continue,
+            limiters: planLimit.map { [AsyncLimiter(limit: $0)] } ?? [], reasons: [rootReason])
         var timedOut = false
         if let timeout = graph.plan.timeout?.value {
-            timedOut = await withTimeout(timeout.duration, reason: rootReason,
-                                         message: "the plan timed out after \(timeout)") {
+            timedOut = await withTimeout(
+                timeout.duration, reason: rootReason,
+                message: "the plan timed out after \(timeout)"
+            ) {
                 _ = await self.runMembers(self.graph.roots, frame: root, scope: scope)
             }
         } else {
@@ -94,11 +100,13 @@ public struct Executor: Sendable {
         for id in members {
             let node = graph.nodes[id]
             order.append(node.id)
-            results[node.id] = root.completions[id]?.takeResult()
+            results[node.id] =
+                root.completions[id]?.takeResult()
                 ?? StepResult(id: node.id, state: .cancelled, reason: StepReason(.cancelled, "the run was interrupted"))
         }
-        var result = RunResult(results: results, order: order, outputs: outputs, outputErrors: outputErrors,
-                               interrupted: interrupted, timedOut: timedOut, duration: now(), startedAt: startDate)
+        var result = RunResult(
+            results: results, order: order, outputs: outputs, outputErrors: outputErrors,
+            interrupted: interrupted, timedOut: timedOut, duration: now(), startedAt: startDate)
         result.secrets = configuration.secrets.all
         result.secretOutputs = Set(graph.plan.outputs.filter(\.isSecret).map(\.name.value))
         return result
@@ -179,7 +187,10 @@ public struct Executor: Sendable {
                     }
                 case .failed(let position):
                     if let reason = scope.reasons.first {
-                        reason.set(StepReason(.cancelled, "cancelled because `\(graph.nodes[members[position]].id)` failed (fail_fast)"))
+                        reason.set(
+                            StepReason(
+                                .cancelled,
+                                "cancelled because `\(graph.nodes[members[position]].id)` failed (fail_fast)"))
                     }
                     group.cancelAll()
                     break loop
@@ -197,15 +208,17 @@ public struct Executor: Sendable {
         }
         return members.map { member in
             frame.completion(of: member)?.result
-                ?? StepResult(id: graph.nodes[member].id, state: .cancelled, reason: StepReason(.cancelled, "never started"))
+                ?? StepResult(
+                    id: graph.nodes[member].id, state: .cancelled, reason: StepReason(.cancelled, "never started"))
         }
     }
 
     /// Runs `body`, cancelling it when `duration` passes first.
     /// - Returns: whether the timeout fired.
-    func withTimeout(_ duration: Duration, reason: CancellationReason, message: String,
-                     body: @escaping @Sendable () async -> Void) async -> Bool
-    {
+    func withTimeout(
+        _ duration: Duration, reason: CancellationReason, message: String,
+        body: @escaping @Sendable () async -> Void
+    ) async -> Bool {
         enum Event: Sendable { case finished, timerFired, timerCancelled }
         return await withTaskGroup(of: Event.self) { group in
             group.addTask {
@@ -251,21 +264,26 @@ public struct Executor: Sendable {
 
         let allSucceeded = dependencies.allSatisfy { $0.state == .succeeded }
         let failure = dependencies.first { $0.state == .failed || $0.state == .cancelled || $0.causedByFailure }
-        let context = evaluationContext(frame: frame, instance: node.instance, succeeded: allSucceeded,
-                                        failed: failure != nil)
+        let context = evaluationContext(
+            frame: frame, instance: node.instance, succeeded: allSucceeded,
+            failed: failure != nil)
 
         if let condition = node.step.condition {
             do {
                 if !(try ExpressionEvaluator.condition(condition, in: context)) {
-                    var result = StepResult(id: node.id, state: .skipped,
-                                            reason: StepReason(.condition, "its `if` is false"))
+                    var result = StepResult(
+                        id: node.id, state: .skipped,
+                        reason: StepReason(.condition, "its `if` is false"))
                     result.causedByFailure = failure != nil && !allSucceeded
                     return finish(id, frame: frame, result, ready: ready)
                 }
             } catch {
-                return finish(id, frame: frame, StepResult(id: node.id, state: .failed,
-                                                           reason: StepReason(.evaluation, "`if`: \(error.message)")),
-                              ready: ready)
+                return finish(
+                    id, frame: frame,
+                    StepResult(
+                        id: node.id, state: .failed,
+                        reason: StepReason(.evaluation, "`if`: \(error.message)")),
+                    ready: ready)
             }
         } else if !allSucceeded, let blocker = dependencies.first(where: { $0.state != .succeeded }) {
             let verb: String
@@ -274,8 +292,9 @@ public struct Executor: Sendable {
             case .cancelled: verb = "was cancelled"
             default: verb = "was skipped"
             }
-            var result = StepResult(id: node.id, state: .skipped,
-                                    reason: StepReason(.dependency, "dependency `\(blocker.id)` \(verb)"))
+            var result = StepResult(
+                id: node.id, state: .skipped,
+                reason: StepReason(.dependency, "dependency `\(blocker.id)` \(verb)"))
             result.causedByFailure = failure != nil
             return finish(id, frame: frame, result, ready: ready)
         }
@@ -324,8 +343,10 @@ public struct Executor: Sendable {
         let box = MemberResultsBox()
         var timedOut = false
         if let (timeout, _) = limit {
-            timedOut = await withTimeout(timeout.duration, reason: reason,
-                                         message: "\(node.step.kindName) `\(node.id)` timed out after \(timeout)") {
+            timedOut = await withTimeout(
+                timeout.duration, reason: reason,
+                message: "\(node.step.kindName) `\(node.id)` timed out after \(timeout)"
+            ) {
                 box.set(await body(inner))
             }
         } else {
@@ -346,7 +367,9 @@ public struct Executor: Sendable {
         let failed = children.filter { $0.state == .failed }
         let cancelled = children.filter { $0.state == .cancelled }
         let blocked = children.filter { $0.state == .skipped && $0.causedByFailure }
-        let noun = node.kind == .forEachRequest || node.kind == .forEachGroup ? "item"
+        let noun =
+            node.kind == .forEachRequest || node.kind == .forEachGroup
+            ? "item"
             : node.kind == .plan ? "step" : "member"
         func names(_ list: [StepResult]) -> String {
             list.prefix(5).map { $0.itemIndex.map { "#\($0)" } ?? "`\($0.id)`" }.joined(separator: ", ")
@@ -354,7 +377,8 @@ public struct Executor: Sendable {
         }
         if !failed.isEmpty {
             result.state = .failed
-            result.reason = StepReason(.members, "\(failed.count) of \(children.count) \(noun)s failed: \(names(failed))")
+            result.reason = StepReason(
+                .members, "\(failed.count) of \(children.count) \(noun)s failed: \(names(failed))")
         } else if !cancelled.isEmpty {
             result.state = .cancelled
             result.reason = cancelled.first?.reason ?? StepReason(.cancelled, "cancelled")
@@ -377,9 +401,12 @@ public struct Executor: Sendable {
             endUnstartedMembers(of: id, frame: frame, like: result)
         }
         frame.completion(of: id)?.fire(result)
-        configuration.logger.debug("step ended", metadata: [
-            "step": "\(result.id)", "state": "\(result.state.rawValue)", "reason": "\(result.reason?.kind.rawValue ?? "-")",
-        ])
+        configuration.logger.debug(
+            "step ended",
+            metadata: [
+                "step": "\(result.id)", "state": "\(result.state.rawValue)",
+                "reason": "\(result.reason?.kind.rawValue ?? "-")",
+            ])
         observer.stepFinished(result)
         return result
     }
@@ -387,9 +414,11 @@ public struct Executor: Sendable {
     private func endUnstartedMembers(of id: NodeID, frame: Frame, like parent: StepResult) {
         for child in graph.nodes[id].children where graph.nodes[child].loop == frame.loop {
             guard let completion = frame.completion(of: child), completion.result == nil else { continue }
-            var result = StepResult(id: graph.nodes[child].id, state: parent.state == .cancelled ? .cancelled : .skipped,
-                                    reason: StepReason(parent.state == .cancelled ? .cancelled : .dependency,
-                                                       "`\(parent.id)` did not run"))
+            var result = StepResult(
+                id: graph.nodes[child].id, state: parent.state == .cancelled ? .cancelled : .skipped,
+                reason: StepReason(
+                    parent.state == .cancelled ? .cancelled : .dependency,
+                    "`\(parent.id)` did not run"))
             result.causedByFailure = parent.causedByFailure || parent.state == .failed || parent.state == .cancelled
             result.end = now()
             endUnstartedMembers(of: child, frame: frame, like: result)
@@ -400,9 +429,10 @@ public struct Executor: Sendable {
 
     /// A `cancelled` result whose reason says why (fail_fast, timeout, or the user's interrupt).
     func cancelledResult(_ node: StepNode, scope: Scope, started: Bool) -> StepResult {
-        let reason = scope.cancellationReason.map { reason in
-            StepReason(.cancelled, reason.message)
-        } ?? StepReason(.cancelled, started ? "interrupted while running" : "the run was interrupted")
+        let reason =
+            scope.cancellationReason.map { reason in
+                StepReason(.cancelled, reason.message)
+            } ?? StepReason(.cancelled, started ? "interrupted while running" : "the run was interrupted")
         return StepResult(id: node.id, state: .cancelled, reason: reason)
     }
 

@@ -80,7 +80,8 @@ struct Scope: Sendable {
     /// The scope inside a group, sequence or for_each `step`.
     func entering(_ step: Step, reason: CancellationReason) -> Scope {
         let limiter = step.concurrency.map { [AsyncLimiter(limit: $0.value)] } ?? []
-        return Scope(policy: step.onFailure?.value ?? policy, limiters: limiter + limiters,
-                     reasons: [reason] + reasons)
+        return Scope(
+            policy: step.onFailure?.value ?? policy, limiters: limiter + limiters,
+            reasons: [reason] + reasons)
     }
 }

@@ -38,16 +38,19 @@ public enum InputResolver {
         var secrets: [String] = []
 
         for name in file.keys.sorted() where declared[name] == nil {
-            let message = naming == .commandLine
+            let message =
+                naming == .commandLine
                 ? "the inputs file sets `\(name)`, which the plan does not declare"
                 : "input `\(name)` is not declared by the plan"
-            diagnostics.error(.invalidInput, message, at: nil,
-                              hint: Suggestion.didYouMean(name, in: declared.keys.sorted()))
+            diagnostics.error(
+                .invalidInput, message, at: nil,
+                hint: Suggestion.didYouMean(name, in: declared.keys.sorted()))
         }
         for override in overrides where declared[override.name] == nil {
-            diagnostics.error(.invalidInput, "--input `\(override.name)` is not declared by the plan", at: nil,
-                              hint: Suggestion.didYouMean(override.name, in: declared.keys.sorted())
-                                ?? "declared inputs: " + plan.inputs.map { "`\($0.name.value)`" }.joined(separator: ", "))
+            diagnostics.error(
+                .invalidInput, "--input `\(override.name)` is not declared by the plan", at: nil,
+                hint: Suggestion.didYouMean(override.name, in: declared.keys.sorted())
+                    ?? "declared inputs: " + plan.inputs.map { "`\($0.name.value)`" }.joined(separator: ", "))
         }
 
         for input in plan.inputs {
@@ -61,24 +64,28 @@ public enum InputResolver {
                 env[variable] = text
                 value = convert(text, to: type)
                 if value == nil {
-                    diagnostics.error(.invalidInput, "environment variable `\(variable)` for input `\(name)` is not \(type.withArticle)",
-                                      at: input.env?.range)
+                    diagnostics.error(
+                        .invalidInput,
+                        "environment variable `\(variable)` for input `\(name)` is not \(type.withArticle)",
+                        at: input.env?.range)
                 }
             }
             if let fromFile = file[name] { value = fromFile }
             if let text = overrides.last(where: { $0.name == name })?.value {
                 guard let converted = convert(text, to: type) else {
-                    diagnostics.error(.invalidInput, "--input `\(name)` must be \(type.withArticle), got `\(text)`",
-                                      at: input.name.range, hint: hint(for: type))
+                    diagnostics.error(
+                        .invalidInput, "--input `\(name)` must be \(type.withArticle), got `\(text)`",
+                        at: input.name.range, hint: hint(for: type))
                     continue
                 }
                 value = converted
             }
             if value == nil, required, let variable = input.env?.value {
                 let state = environment[variable] == nil ? "is not set" : "is empty"
-                diagnostics.error(.missingInput, "input `\(name)` is required, but the environment variable `\(variable)` \(state)",
-                                  at: input.name.range, notes: [.init("`required: true` is given here", at: input.required?.range)],
-                                  hint: "set `\(variable)`, or \(naming.give(name))")
+                diagnostics.error(
+                    .missingInput, "input `\(name)` is required, but the environment variable `\(variable)` \(state)",
+                    at: input.name.range, notes: [.init("`required: true` is given here", at: input.required?.range)],
+                    hint: "set `\(variable)`, or \(naming.give(name))")
                 continue
             }
             if value == nil, !required { value = input.defaultValue?.value }
@@ -86,13 +93,15 @@ public enum InputResolver {
             if value == nil, !required, input.env != nil || input.required != nil { value = .null }
             guard let value else {
                 let source = input.env.map { "set the environment variable `\($0.value)` or " } ?? ""
-                diagnostics.error(.missingInput, "input `\(name)` has no value", at: input.name.range,
-                                  hint: source + naming.give(name))
+                diagnostics.error(
+                    .missingInput, "input `\(name)` has no value", at: input.name.range,
+                    hint: source + naming.give(name))
                 continue
             }
             if value != .null && value.type != type && !(type == .number && value.type == .number) {
-                diagnostics.error(.invalidInput, "input `\(name)` must be \(type.withArticle), got \(value.type.withArticle)",
-                                  at: input.name.range)
+                diagnostics.error(
+                    .invalidInput, "input `\(name)` must be \(type.withArticle), got \(value.type.withArticle)",
+                    at: input.name.range)
                 continue
             }
             values[name] = value

@@ -58,9 +58,10 @@ public final class LiveProgress: ExecutionObserver, Sendable {
     ///   - redactor: hides secrets in every line.
     ///   - terminalRows: the terminal's height, to keep the tree on one screen.
     ///   - write: where text goes (standard error, so standard output stays for results).
-    public init(graph: PlanGraph, mode: Mode, colors: Bool, redactor: Redactor, terminalRows: Int = 40,
-                write: @escaping @Sendable (String) -> Void)
-    {
+    public init(
+        graph: PlanGraph, mode: Mode, colors: Bool, redactor: Redactor, terminalRows: Int = 40,
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.mode = mode
         self.colors = colors
         self.redactor = redactor
@@ -71,8 +72,10 @@ public final class LiveProgress: ExecutionObserver, Sendable {
         var index: [String: Int] = [:]
         for node in graph.nodes where node.loop == nil {
             index[node.id] = rows.count
-            rows.append(Row(id: node.id, depth: node.depth,
-                            isLoop: node.kind == .forEachRequest || node.kind == .forEachGroup))
+            rows.append(
+                Row(
+                    id: node.id, depth: node.depth,
+                    isLoop: node.kind == .forEachRequest || node.kind == .forEachGroup))
         }
         self.state = Mutex(State(rows: rows, index: index))
     }
@@ -163,7 +166,8 @@ public final class LiveProgress: ExecutionObserver, Sendable {
         if let total = row.itemsTotal, row.isLoop {
             let width = 12
             let filled = total == 0 ? width : width * row.itemsDone / total
-            line += "  [" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
+            line +=
+                "  [" + String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
                 + "] \(row.itemsDone)/\(total)"
         }
         if let duration = row.duration, row.state != .skipped {

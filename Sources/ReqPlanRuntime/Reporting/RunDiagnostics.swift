@@ -30,8 +30,9 @@ extension RunResult {
             if let tries = result.triesText { notes.append(.init("after \(tries)")) }
             // A step of a sub-plan is located in its own file, with the chain of plans that include it.
             if let node { notes += graph.inclusionNotes(of: node.instance) }
-            var diagnostic = Diagnostic.error(code, "step `\(result.id)`\(item) failed: \(reason.message)",
-                                              at: node?.step.id.range, notes: notes)
+            var diagnostic = Diagnostic.error(
+                code, "step `\(result.id)`\(item) failed: \(reason.message)",
+                at: node?.step.id.range, notes: notes)
             diagnostic.file = node.map { graph.plan(of: $0.nodeID).source.path } ?? graph.plan.source.path
             diagnostics.append(diagnostic)
             for child in result.children ?? [] { visit(child) }
@@ -53,10 +54,12 @@ extension RunResult {
     /// The plan's outputs as one JSON object, in order (`reqplan run --output json`, for piping): secrets
     /// hidden by `redactor`, except in the outputs declared `secret: true`, which are given whole.
     public func outputsJSON(redactedBy redactor: Redactor? = nil) -> String {
-        Value.object(outputs.map { output in
-            let keep = redactor == nil || secretOutputs.contains(output.name)
-            return .init(output.name, keep ? output.value : redactor?.redact(output.value) ?? output.value)
-        }).jsonText(pretty: true)
+        Value.object(
+            outputs.map { output in
+                let keep = redactor == nil || secretOutputs.contains(output.name)
+                return .init(output.name, keep ? output.value : redactor?.redact(output.value) ?? output.value)
+            }
+        ).jsonText(pretty: true)
     }
 
     /// An output's value as the summary and reports show it: `"***"` for a secret output.
@@ -78,7 +81,8 @@ extension RunResult {
     private var totalsLine: String {
         let counts = self.counts
         let parts = StepState.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
-        var line = "\(results.count) step\(results.count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+        var line =
+            "\(results.count) step\(results.count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
             + " in \(Double(duration.milliseconds) / 1000)s"
         if interrupted { line += " (interrupted)" }
         if timedOut { line += " (timed out)" }
@@ -115,7 +119,9 @@ extension RunResult {
                 let done = children.filter { $0.state == .succeeded }.count
                 line += "  \(done)/\(children.count) items"
             }
-            if let milliseconds = result.durationMilliseconds, result.state != .skipped { line += "  \(milliseconds)ms" }
+            if let milliseconds = result.durationMilliseconds, result.state != .skipped {
+                line += "  \(milliseconds)ms"
+            }
             if let tries = result.triesText { line += "  (\(tries))" }
             if result.state != .succeeded, let reason = result.reason { line += "  " + reason.message }
             out += line.trimmingTrailingSpaces() + "\n"

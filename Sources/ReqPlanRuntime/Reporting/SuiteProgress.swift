@@ -84,7 +84,8 @@ public final class SuiteProgress: Sendable {
             let failed = plans.count(where: \.failed)
             lines.append(
                 paint(
-                    "  \(done) of \(plans.count) plan\(plans.count == 1 ? "" : "s") done" + (failed > 0 ? " (\(failed) failed)" : "")
+                    "  \(done) of \(plans.count) plan\(plans.count == 1 ? "" : "s") done"
+                        + (failed > 0 ? " (\(failed) failed)" : "")
                         + (waiting > 0 ? ", \(waiting) waiting" : ""), "2"))
             return lines
         }

@@ -15,9 +15,10 @@ public struct VerboseLog: ExecutionObserver {
     ///   - redactor: hides secret input values.
     ///   - bodyLimit: bytes of each body shown.
     ///   - write: where lines go.
-    public init(redactHeaders: [String], redactor: Redactor, bodyLimit: Int = 2048,
-                write: @escaping @Sendable (String) -> Void)
-    {
+    public init(
+        redactHeaders: [String], redactor: Redactor, bodyLimit: Int = 2048,
+        write: @escaping @Sendable (String) -> Void
+    ) {
         self.redactedHeaders = VerboseLog.alwaysRedacted.union(redactHeaders.map { $0.lowercased() })
         self.redactor = redactor
         self.bodyLimit = bodyLimit
@@ -57,13 +58,15 @@ public struct VerboseLog: ExecutionObserver {
     }
 
     public func requestSent(_ id: String, item: Int?, request: PreparedRequest) {
-        let text = "> \(label(id, item)): \(request.method) \(request.url)\n"
+        let text =
+            "> \(label(id, item)): \(request.method) \(request.url)\n"
             + headerLines(request.headers, prefix: ">") + body(request.body, prefix: ">")
         write(redactor.redact(text))
     }
 
     public func responseReceived(_ id: String, item: Int?, response: TransportResponse) {
-        let text = "< \(label(id, item)): \(response.status)\n"
+        let text =
+            "< \(label(id, item)): \(response.status)\n"
             + responseHeaderLines(response.headers, prefix: "<") + body(response.body, prefix: "<")
         write(redactor.redact(text))
     }

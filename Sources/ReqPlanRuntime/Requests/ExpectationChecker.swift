@@ -17,8 +17,9 @@ public enum ExpectationChecker {
         if let expected = expectation?.headers, !expected.isEmpty {
             let combined = ResponseHeaders(headers)
             for header in expected {
-                problems += check(header.matcher, combined[header.name.value], what: "header `\(header.name.value)`",
-                                  in: context)
+                problems += check(
+                    header.matcher, combined[header.name.value], what: "header `\(header.name.value)`",
+                    in: context)
             }
         }
         for item in expectation?.body ?? [] {
@@ -27,8 +28,9 @@ public enum ExpectationChecker {
                 continue
             }
             let actual = lookUp(body, item.path.value)
-            problems += check(item.matcher, actual, what: item.pathText == "$" ? "body" : "body `\(item.pathText)`",
-                              in: context)
+            problems += check(
+                item.matcher, actual, what: item.pathText == "$" ? "body" : "body `\(item.pathText)`",
+                in: context)
         }
         if let limit = expectation?.maxDuration, duration > limit.value.duration {
             problems.append("expected a response within \(limit.value), took \(duration.milliseconds)ms")
@@ -74,7 +76,9 @@ public enum ExpectationChecker {
                 } else {
                     matches = actual.map { $0.languageEquals(expected) } ?? false
                 }
-                if !matches { problems.append("expected \(what) to equal \(describe(expected)), got \(describe(actual))") }
+                if !matches {
+                    problems.append("expected \(what) to equal \(describe(expected)), got \(describe(actual))")
+                }
             } catch {
                 problems.append("cannot evaluate the expected \(what): \(error.message)")
             }
@@ -85,7 +89,9 @@ public enum ExpectationChecker {
         }
         if let type = matcher.type?.value {
             if actual?.type != type {
-                problems.append("expected \(what) to be \(type.withArticle), got \(actual.map { $0.type.withArticle } ?? "nothing")")
+                problems.append(
+                    "expected \(what) to be \(type.withArticle), got \(actual.map { $0.type.withArticle } ?? "nothing")"
+                )
             }
         }
         if let pattern = matcher.matches?.value {
@@ -94,9 +100,10 @@ public enum ExpectationChecker {
                 return value.jsonText()
             }
             let regex = try? NSRegularExpression(pattern: pattern)
-            let found = text.map { text in
-                regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-            } ?? false
+            let found =
+                text.map { text in
+                    regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
+                } ?? false
             if !found { problems.append("expected \(what) to match /\(pattern)/, got \(describe(actual))") }
         }
         if let contains = matcher.contains {
@@ -108,7 +115,9 @@ public enum ExpectationChecker {
                 case .list(let items)?: found = items.contains { $0.languageEquals(needle) }
                 default: found = false
                 }
-                if !found { problems.append("expected \(what) to contain \(describe(needle)), got \(describe(actual))") }
+                if !found {
+                    problems.append("expected \(what) to contain \(describe(needle)), got \(describe(actual))")
+                }
             } catch {
                 problems.append("cannot evaluate the expected \(what): \(error.message)")
             }
@@ -122,7 +131,9 @@ public enum ExpectationChecker {
             default: actualLength = nil
             }
             if actualLength != length {
-                problems.append("expected \(what) to have length \(length), got \(actualLength.map(String.init) ?? describe(actual))")
+                problems.append(
+                    "expected \(what) to have length \(length), got \(actualLength.map(String.init) ?? describe(actual))"
+                )
             }
         }
         return problems

@@ -60,9 +60,10 @@ public struct RequestBuilder: Sendable {
     ///   - usesCookies: whether the run's cookie jar applies (`cookies:` of the plan and the enclosing steps).
     ///   - secrets: where the credentials it sends are recorded (`auth:`, a URL's user and password), so
     ///     that every output hides them.
-    public func build(_ spec: RequestSpec, in context: EvaluationContext, usesCookies: Bool = true,
-                      secrets: SecretStore? = nil) throws -> PreparedRequest
-    {
+    public func build(
+        _ spec: RequestSpec, in context: EvaluationContext, usesCookies: Bool = true,
+        secrets: SecretStore? = nil
+    ) throws -> PreparedRequest {
         var url = try ExpressionEvaluator.text(spec.url, in: context)
         if url.urlScheme == nil {
             guard let base = defaults.baseURL else {
@@ -117,8 +118,11 @@ public struct RequestBuilder: Sendable {
         if let auth = spec.auth ?? (spec.authorizationHeader == nil ? defaults.auth : nil) {
             headers.append(HeaderField("Authorization", try authorization(auth.value, in: context, secrets: secrets)))
         } else if let urlCredentials, !headers.contains(where: { $0.name.equalsIgnoringCase("authorization") }) {
-            headers.append(HeaderField("Authorization", Self.basicAuthorization(
-                user: urlCredentials.user, password: urlCredentials.password, secrets: secrets)))
+            headers.append(
+                HeaderField(
+                    "Authorization",
+                    Self.basicAuthorization(
+                        user: urlCredentials.user, password: urlCredentials.password, secrets: secrets)))
         }
         for header in headers where header.value.contains(where: { $0 == "\r" || $0 == "\n" }) {
             throw EvaluationError("header `\(header.name)` contains a line break", at: spec.range)
@@ -195,7 +199,8 @@ public struct RequestBuilder: Sendable {
     static func removeCredentials(from url: inout String) -> (user: String, password: String)? {
         guard let separator = url.range(of: "://") else { return nil }
         let authorityStart = separator.upperBound
-        let authorityEnd = url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
+        let authorityEnd =
+            url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
         // The last `@` of the authority ends the user information (an `@` in a password is often left unencoded).
         guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return nil }
         let userInfo = url[authorityStart..<at]
@@ -225,7 +230,9 @@ public struct RequestBuilder: Sendable {
                 let path = try ExpressionEvaluator.text(template, in: context)
                 let file = try files.read(path, at: template.range)
                 let filename = try part.filename.map { try ExpressionEvaluator.text($0, in: context) } ?? file.name
-                append("Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(Self.quoteParameter(filename))\"\r\n")
+                append(
+                    "Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(Self.quoteParameter(filename))\"\r\n"
+                )
                 append("Content-Type: \(type ?? "application/octet-stream")\r\n\r\n")
                 out += file.bytes
             }

@@ -1,5 +1,5 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Gives memory freed after planning back to the operating system.
@@ -13,10 +13,10 @@ public enum FreedMemory {
     /// 100,000-step plan about 75–95 MB (BENCHMARKS.md). A no-op where there is no glibc.
     public static func release() {
         #if canImport(Glibc)
-        // `malloc_trim` is not exported by Swift's Glibc module: look it up in the C library.
-        typealias Trim = @convention(c) (Int) -> Int32
-        guard let trim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
-        _ = unsafeBitCast(trim, to: Trim.self)(0)
+            // `malloc_trim` is not exported by Swift's Glibc module: look it up in the C library.
+            typealias Trim = @convention(c) (Int) -> Int32
+            guard let trim = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+            _ = unsafeBitCast(trim, to: Trim.self)(0)
         #endif
     }
 }

@@ -48,8 +48,9 @@ public enum SuiteRun {
         _ suite: SuiteFiles, limits: ParseLimits, overrides: [String], inputsFile: String?,
         environment: [String: String], allowFilesOutside: Bool = false, library: PlanLibrary = PlanLibrary()
     ) -> Swift.Result<[PlanRun.Prepared], PlanRun.Failure> {
-        let reports = PlanValidator.validate(suite: suite, limits: limits, allowFilesOutside: allowFilesOutside,
-                                             library: library)
+        let reports = PlanValidator.validate(
+            suite: suite, limits: limits, allowFilesOutside: allowFilesOutside,
+            library: library)
         var diagnostics: [Diagnostic] = []
         var sources: [SourceFile] = []
         for report in reports where report.errorCount > 0 || report.graph == nil {

@@ -86,9 +86,10 @@ extension HTTPClientTransport {
     /// One request over AsyncHTTPClient. As reqplan's client does, a request whose connection
     /// closed before any of the response came goes again when its method is idempotent; a TLS
     /// failure is diagnosed (`TLSDiagnosis`) to name its cause.
-    func sendWithAsyncHTTPClient(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?,
-                                 proxy: ProxyServer? = nil) async throws(TransportError) -> TransportResponse
-    {
+    func sendWithAsyncHTTPClient(
+        _ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?,
+        proxy: ProxyServer? = nil
+    ) async throws(TransportError) -> TransportResponse {
         var headers = HTTPHeaders()
         headers.reserveCapacity(request.headers.count + 1)
         try RequestFraming.add(request, to: &headers)
@@ -97,16 +98,18 @@ extension HTTPClientTransport {
             attemptsLeft -= 1
             let collector = ResponseCollector(method: request.method, limit: responseLimit)
             do {
-                return try await exchange(request, headers: headers, deadline: deadline, collector: collector,
-                                          proxy: proxy)
+                return try await exchange(
+                    request, headers: headers, deadline: deadline, collector: collector,
+                    proxy: proxy)
             } catch {
                 if let proxy,
                     let failure = await proxyFailure(error, proxy: proxy, request: request, deadline: deadline)
                 {
                     throw failure
                 }
-                var failure = TransportError.classify(error, failureContext(request, timeout: timeout),
-                                                      responseStarted: collector.responseStarted)
+                var failure = TransportError.classify(
+                    error, failureContext(request, timeout: timeout),
+                    responseStarted: collector.responseStarted)
                 if failure.kind == .cancelled, !Task.isCancelled {
                     // Not this task's cancellation: AsyncHTTPClient cancelled the request because its
                     // connection went away.
@@ -116,15 +119,17 @@ extension HTTPClientTransport {
                 guard TLSDiagnosis.isTLSFailure(error), let target = URLParts(request.url) else { throw failure }
                 // The diagnosis shakes hands with the server directly, which a proxy may not allow.
                 if proxy != nil { throw .tls(request.host, .unknown) }
-                throw await .tls(request.host, diagnose(error, host: target.host, port: target.port, deadline: deadline))
+                throw await .tls(
+                    request.host, diagnose(error, host: target.host, port: target.port, deadline: deadline))
             }
         }
     }
 
     /// One exchange over AsyncHTTPClient.
-    private func exchange(_ request: PreparedRequest, headers: HTTPHeaders, deadline: NIODeadline?,
-                          collector: ResponseCollector, proxy: ProxyServer?) async throws -> TransportResponse
-    {
+    private func exchange(
+        _ request: PreparedRequest, headers: HTTPHeaders, deadline: NIODeadline?,
+        collector: ResponseCollector, proxy: ProxyServer?
+    ) async throws -> TransportResponse {
         let outgoing = try HTTPClient.Request(
             url: request.url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers,
             body: request.body.map { .bytes($0) })

@@ -102,15 +102,21 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
             // Not sent at all: the connection (or stream) closed first, or an HTTP/2 server said
             // GOAWAY before the stream could start.
-            let unsent = switch error {
-            case is ChannelError, is IOError, is NIOHTTP2Errors.StreamClosed, is NIOHTTP2Errors.IOOnClosedConnection,
-                 is NIOHTTP2Errors.CreatedStreamAfterGoaway, is NIOHTTP2Errors.NoStreamIDAvailable:
-                true
-            default:
-                false
-            }
-            finish(context: context, .failure(unsent ? ReqPlanClient.Failure.unprocessed
-                                                     : ReqPlanClient.Failure.invalid(error)))
+            let unsent =
+                switch error {
+                case is ChannelError, is IOError, is NIOHTTP2Errors.StreamClosed,
+                    is NIOHTTP2Errors.IOOnClosedConnection,
+                    is NIOHTTP2Errors.CreatedStreamAfterGoaway, is NIOHTTP2Errors.NoStreamIDAvailable:
+                    true
+                default:
+                    false
+                }
+            finish(
+                context: context,
+                .failure(
+                    unsent
+                        ? ReqPlanClient.Failure.unprocessed
+                        : ReqPlanClient.Failure.invalid(error)))
         }
         context.write(wrapOutboundOut(.head(exchange.head)), promise: headWritten)
         if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
@@ -126,7 +132,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             self.head = head
             // A HEAD response, a 204 or a 304 announces a length it does not send.
             if !bodiless, head.status != .noContent, head.status != .notModified,
-               let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodySize
+                let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodySize
             {
                 finish(context: context, .failure(ReqPlanClient.Failure.tooLarge))
             }
@@ -195,9 +201,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// Answers the exchange once; on failure the connection closes (whatever it was in the
     /// middle of cannot be reused), on success its idle time starts.
-    private func finish(context: ChannelHandlerContext, _ result: Result<ReqPlanClient.Response, any Error>,
-                        close: Bool = true)
-    {
+    private func finish(
+        context: ChannelHandlerContext, _ result: Result<ReqPlanClient.Response, any Error>,
+        close: Bool = true
+    ) {
         guard let promise else { return }
         self.promise = nil
         if deadline != nil { connection?.unwatch(self) }

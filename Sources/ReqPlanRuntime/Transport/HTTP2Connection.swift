@@ -30,9 +30,10 @@ final class HTTP2Connection: Sendable {
     /// The connection's flow-control window.
     static let connectionWindow = 64 << 20
 
-    private init(channel: any Channel, initialStreamLimit: Int, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
-                 handler: NIOLoopBound<HTTP2ConnectionHandler>, maxBodySize: Int)
-    {
+    private init(
+        channel: any Channel, initialStreamLimit: Int, multiplexer: NIOHTTP2Handler.StreamMultiplexer,
+        handler: NIOLoopBound<HTTP2ConnectionHandler>, maxBodySize: Int
+    ) {
         self.channel = channel
         self.initialStreamLimit = initialStreamLimit
         self.multiplexer = multiplexer
@@ -43,17 +44,19 @@ final class HTTP2Connection: Sendable {
     /// Adds HTTP/2 to `channel` (TLS done, `h2` negotiated), on its event loop; `ready` succeeds
     /// with the connection when the server's first SETTINGS arrives, and fails when the connection
     /// closes (or says GOAWAY) before.
-    static func configure(_ channel: any Channel, maxBodySize: Int, idleTimeout: TimeAmount,
-                          ready: EventLoopPromise<HTTP2Connection>) throws
-    {
+    static func configure(
+        _ channel: any Channel, maxBodySize: Int, idleTimeout: TimeAmount,
+        ready: EventLoopPromise<HTTP2Connection>
+    ) throws {
         let loop = channel.eventLoop
         let handler = HTTP2ConnectionHandler(idleTimeout: idleTimeout)
         let bound = NIOLoopBound(handler, eventLoop: loop)
         var connection = NIOHTTP2Handler.ConnectionConfiguration()
-        connection.initialSettings = nioDefaultSettings + [
-            HTTP2Setting(parameter: .enablePush, value: 0),
-            HTTP2Setting(parameter: .initialWindowSize, value: streamWindow),
-        ]
+        connection.initialSettings =
+            nioDefaultSettings + [
+                HTTP2Setting(parameter: .enablePush, value: 0),
+                HTTP2Setting(parameter: .initialWindowSize, value: streamWindow),
+            ]
         connection.targetWindowSize = connectionWindow
         var stream = NIOHTTP2Handler.StreamConfiguration()
         stream.targetWindowSize = streamWindow
@@ -71,8 +74,10 @@ final class HTTP2Connection: Sendable {
         let multiplexer = try http2.syncMultiplexer()
         handler.ready = { limit in
             guard let limit else { return ready.fail(Failure.closed(early: true)) }
-            ready.succeed(HTTP2Connection(channel: channel, initialStreamLimit: limit, multiplexer: multiplexer,
-                                          handler: bound, maxBodySize: maxBodySize))
+            ready.succeed(
+                HTTP2Connection(
+                    channel: channel, initialStreamLimit: limit, multiplexer: multiplexer,
+                    handler: bound, maxBodySize: maxBodySize))
         }
     }
 
@@ -97,8 +102,9 @@ final class HTTP2Connection: Sendable {
     {
         let loop = channel.eventLoop
         let promise = loop.makePromise(of: ReqPlanClient.Response.self)
-        let exchange = Exchange(head: request.head, body: request.body.map { ByteBuffer(bytes: $0) },
-                                deadline: deadline, promise: promise)
+        let exchange = Exchange(
+            head: request.head, body: request.body.map { ByteBuffer(bytes: $0) },
+            deadline: deadline, promise: promise)
         let opened = loop.makePromise(of: (any Channel).self)
         multiplexer.createStreamChannel(promise: opened) { [handler, maxBodySize] stream in
             stream.eventLoop.makeCompletedFuture {
@@ -165,8 +171,11 @@ final class HTTP2ConnectionHandler: ChannelInboundHandler {
     private var idleTimer: Scheduled<Void>?
     private var context: ChannelHandlerContext?
     /// The exchanges on streams with a deadline, and the one timer that fails those past it.
-    private var deadlines: [ObjectIdentifier: (deadline: NIODeadline, exchange: ExchangeHandler,
-                                               context: ChannelHandlerContext)] = [:]
+    private var deadlines:
+        [ObjectIdentifier: (
+            deadline: NIODeadline, exchange: ExchangeHandler,
+            context: ChannelHandlerContext
+        )] = [:]
     private var deadlineTimer: Scheduled<Void>?
     private var deadlineTimerDue: NIODeadline?
 

@@ -51,8 +51,10 @@ extension HTTPClientTransport {
         case .proxyHandshakeFailed(timedOut: true):
             return TransportError(.connect, "proxy \(proxy.hostPort) did not answer CONNECT to \(server) in time")
         case .proxyHandshakeFailed(timedOut: false):
-            return TransportError(.connect, "proxy \(proxy.hostPort) closed the connection instead of answering "
-                                            + "CONNECT to \(server)")
+            return TransportError(
+                .connect,
+                "proxy \(proxy.hostPort) closed the connection instead of answering "
+                    + "CONNECT to \(server)")
         default:
             return nil
         }
@@ -133,7 +135,8 @@ extension TransportError {
     static func proxyRefused(_ proxy: ProxyServer, target: String, status: Int?) -> TransportError {
         var message = "proxy \(proxy.hostPort) refused CONNECT to \(target)" + (status.map { " with \($0)" } ?? "")
         if status == 407 {
-            message += proxy.authorization == nil
+            message +=
+                proxy.authorization == nil
                 ? " (it wants credentials: http://user:password@host:port)" : " (its credentials were not accepted)"
         }
         return TransportError(.connect, message)

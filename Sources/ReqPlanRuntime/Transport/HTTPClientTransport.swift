@@ -86,15 +86,17 @@ public struct HTTPClientTransport: Transport {
     public static func with<Result: Sendable>(
         _ configuration: Configuration, _ body: (HTTPClientTransport) async throws -> Result
     ) async throws -> Result {
-        let own = ReqPlanClient(settings: .init(
-            connectTimeout: configuration.connectTimeout,
-            maxBodySize: min(configuration.maxBodySize, Int(UInt32.max)),
-            connectionsPerHost: configuration.connectionsPerHost,
-            idleTimeout: configuration.idleTimeout,
-            tls: configuration.tlsConfiguration,
-            offersHTTP2: configuration.offersHTTP2))
-        let transport = HTTPClientTransport(own: own, library: AsyncHTTPClientPath(configuration),
-                                            configuration: configuration)
+        let own = ReqPlanClient(
+            settings: .init(
+                connectTimeout: configuration.connectTimeout,
+                maxBodySize: min(configuration.maxBodySize, Int(UInt32.max)),
+                connectionsPerHost: configuration.connectionsPerHost,
+                idleTimeout: configuration.idleTimeout,
+                tls: configuration.tlsConfiguration,
+                offersHTTP2: configuration.offersHTTP2))
+        let transport = HTTPClientTransport(
+            own: own, library: AsyncHTTPClientPath(configuration),
+            configuration: configuration)
         do {
             let result = try await body(transport)
             await transport.shutdown()
@@ -120,8 +122,9 @@ public struct HTTPClientTransport: Transport {
 
     /// The cookies and redirects around each hop, as every transport has them.
     var hops: RequestHops {
-        RequestHops(followRedirects: configuration.followRedirects, maxRedirects: configuration.maxRedirects,
-                    cookies: configuration.cookies, secrets: configuration.secrets)
+        RequestHops(
+            followRedirects: configuration.followRedirects, maxRedirects: configuration.maxRedirects,
+            cookies: configuration.cookies, secrets: configuration.secrets)
     }
 
     /// One request, no redirects followed, through the run's client.
@@ -145,42 +148,50 @@ public struct HTTPClientTransport: Transport {
 
     /// What a failure of `request` is worded with (made only on failure: the host is parsed from the URL).
     func failureContext(_ request: PreparedRequest, timeout: Duration?) -> TransportError.Context {
-        TransportError.Context(host: request.host, timeout: timeout, connectTimeout: configuration.connectTimeout,
-                               limit: responseLimit)
+        TransportError.Context(
+            host: request.host, timeout: timeout, connectTimeout: configuration.connectTimeout,
+            limit: responseLimit)
     }
 
     /// The largest response body accepted (a `ByteBuffer` holds at most 4 GiB).
     var responseLimit: Int { min(configuration.maxBodySize, Int(UInt32.max)) }
 
     /// One request through `ReqPlanClient`.
-    func sendWithOwnClient(_ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?,
-                           proxy: ProxyServer? = nil) async throws(TransportError) -> TransportResponse
-    {
+    func sendWithOwnClient(
+        _ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?,
+        proxy: ProxyServer? = nil
+    ) async throws(TransportError) -> TransportResponse {
         guard let target = RequestTarget(request.url) else { throw .invalidURL(request.host) }
-        var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
-                                   uri: target.path)
+        var head = HTTPRequestHead(
+            version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
+            uri: target.path)
         head.headers.reserveCapacity(request.headers.count + 3)
         if request.header("host") == nil { head.headers.add(name: "Host", value: target.hostHeader) }
         try RequestFraming.add(request, to: &head.headers)
         if !head.headers.contains(name: "accept-encoding") {
             head.headers.add(name: "Accept-Encoding", value: ResponseDecompression.acceptEncoding)
         }
-        var outgoing = ReqPlanClient.Request(endpoint: target.endpoint, head: head, body: request.body,
-                                             idempotent: request.method.isIdempotent)
+        var outgoing = ReqPlanClient.Request(
+            endpoint: target.endpoint, head: head, body: request.body,
+            idempotent: request.method.isIdempotent)
         if let proxy { Self.throughProxy(&outgoing, target: target, proxy: proxy) }
         do {
             let response = try await own.execute(outgoing, deadline: deadline)
-            return TransportResponse(status: Int(response.head.status.code),
-                                     headers: response.head.headers.map { HeaderField($0.name, $0.value) },
-                                     body: response.body)
+            return TransportResponse(
+                status: Int(response.head.status.code),
+                headers: response.head.headers.map { HeaderField($0.name, $0.value) },
+                body: response.body)
         } catch {
             if let proxy, let failure = proxyFailure(error, proxy: proxy, target: target) { throw failure }
             switch error {
             case .tls(let cause) where TLSDiagnosis.isTLSFailure(cause):
                 // The diagnosis shakes hands with the server directly, which a proxy may not allow.
                 if proxy != nil { throw .tls(request.host, .unknown) }
-                throw await .tls(request.host, diagnose(cause, host: target.endpoint.host, port: target.endpoint.port,
-                                                         deadline: deadline))
+                throw await .tls(
+                    request.host,
+                    diagnose(
+                        cause, host: target.endpoint.host, port: target.endpoint.port,
+                        deadline: deadline))
             default:
                 throw .classify(error, failureContext(request, timeout: timeout))
             }

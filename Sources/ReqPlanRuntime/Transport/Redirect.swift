@@ -9,20 +9,23 @@ enum Redirect {
     /// (not 301/302/303/307/308, no `Location`, or one that is not an http(s) URL).
     static func request(following response: TransportResponse, of request: PreparedRequest) -> PreparedRequest? {
         guard [301, 302, 303, 307, 308].contains(response.status),
-              let location = response.header("location"),
-              let base = URL(string: request.url),
-              let target = URL(string: location, relativeTo: base)?.absoluteURL,
-              let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-              target.host?.isEmpty == false
+            let location = response.header("location"),
+            let base = URL(string: request.url),
+            let target = URL(string: location, relativeTo: base)?.absoluteURL,
+            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
+            target.host?.isEmpty == false
         else { return nil }
         var next = request
         next.url = target.absoluteString
-                let toGet = (response.status == 303 && request.method != .HEAD)
+        let toGet =
+            (response.status == 303 && request.method != .HEAD)
             || ((response.status == 301 || response.status == 302) && request.method == .POST)
         if toGet {
             next.method = .GET
             next.body = nil
-            next.headers.removeAll { $0.name.equalsIgnoringCase("content-length") || $0.name.equalsIgnoringCase("content-type") }
+            next.headers.removeAll {
+                $0.name.equalsIgnoringCase("content-length") || $0.name.equalsIgnoringCase("content-type")
+            }
         }
         if !sameOrigin(base, target) {
             let credentials = ["origin", "cookie", "authorization", "proxy-authorization"]

@@ -42,11 +42,12 @@ extension ReqPlanClient {
         let host = endpoint.tunnel?.host ?? endpoint.host
         let port = endpoint.tunnel?.port ?? endpoint.port
         // An IP address needs no resolver and no happy-eyeballs race (most plans name one, or localhost).
-        let connected = if let address = try? SocketAddress(ipAddress: host, port: port) {
-            bootstrap.connect(to: address)
-        } else {
-            bootstrap.connect(host: host, port: port)
-        }
+        let connected =
+            if let address = try? SocketAddress(ipAddress: host, port: port) {
+                bootstrap.connect(to: address)
+            } else {
+                bootstrap.connect(host: host, port: port)
+            }
         let ready = loop.makePromise(of: Connection.self)
         connected.whenComplete { result in
             switch result {
@@ -58,9 +59,10 @@ extension ReqPlanClient {
                 }
             case .success(let channel):
                 if plain { return ready.completeWith(Result { .http1(try HTTP1Connection(channel)) }) }
-                let setup = Setup(channel: channel, endpoint: endpoint, deadline: setupDeadline,
-                                  deadlineFirst: deadlineFirst, maxBodySize: maxBodySize,
-                                  idleTimeout: idleTimeout, ready: ready)
+                let setup = Setup(
+                    channel: channel, endpoint: endpoint, deadline: setupDeadline,
+                    deadlineFirst: deadlineFirst, maxBodySize: maxBodySize,
+                    idleTimeout: idleTimeout, ready: ready)
                 if let proxy = endpoint.tunnel {
                     setup.openTunnel(through: proxy, tlsContext: tlsContext)
                 } else if let tlsContext {
@@ -104,7 +106,9 @@ extension ReqPlanClient {
         func openTunnel(through proxy: ProxyServer, tlsContext: NIOSSLContext?) {
             var headers = HTTPHeaders()
             headers.add(name: "Host", value: URLAuthority.hostPort(endpoint.host, endpoint.port))
-            if let authorization = proxy.authorization { headers.add(name: "Proxy-Authorization", value: authorization) }
+            if let authorization = proxy.authorization {
+                headers.add(name: "Proxy-Authorization", value: authorization)
+            }
             let opened = channel.eventLoop.makePromise(of: Void.self)
             let encoder = HTTPRequestEncoder()
             let decoder = ByteToMessageHandler(HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes))
@@ -147,7 +151,9 @@ extension ReqPlanClient {
             if let status, error == .invalidProxyResponseHead(HTTPResponseHead(version: .http1_1, status: .ok)) {
                 return .proxyRefused(status: status)
             }
-            if error == .httpProxyHandshakeTimeout() { return deadlineFirst ? .timeout : .proxyHandshakeFailed(timedOut: true) }
+            if error == .httpProxyHandshakeTimeout() {
+                return deadlineFirst ? .timeout : .proxyHandshakeFailed(timedOut: true)
+            }
             return .proxyHandshakeFailed(timedOut: false)
         }
 
@@ -160,8 +166,9 @@ extension ReqPlanClient {
                     let http2 = channel.eventLoop.makePromise(of: HTTP2Connection.self)
                     http2.futureResult.map { Connection.http2($0) }.cascade(to: ready)
                     do {
-                        try HTTP2Connection.configure(channel, maxBodySize: maxBodySize, idleTimeout: idleTimeout,
-                                                      ready: http2)
+                        try HTTP2Connection.configure(
+                            channel, maxBodySize: maxBodySize, idleTimeout: idleTimeout,
+                            ready: http2)
                     } catch {
                         http2.fail(Failure.invalid(error))
                     }

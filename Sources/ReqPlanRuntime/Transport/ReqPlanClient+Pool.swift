@@ -229,7 +229,8 @@ extension ReqPlanClient {
             isShutDown = true
             defer { hosts = [:] }
             defer { draining = [:] }
-            let channels = hosts.values.flatMap { $0.idle.map(\.channel) } + hosts.values.compactMap(\.http2?.channel)
+            let channels =
+                hosts.values.flatMap { $0.idle.map(\.channel) } + hosts.values.compactMap(\.http2?.channel)
                 + draining.values.map(\.channel)
             return (channels, hosts.values.flatMap(\.waiters))
         }

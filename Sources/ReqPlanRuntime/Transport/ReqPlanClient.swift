@@ -165,8 +165,9 @@ final class ReqPlanClient: Sendable {
     {
         let channel = connection.channel
         let promise = channel.eventLoop.makePromise(of: Response.self)
-        let exchange = Exchange(head: request.head, body: request.body.map { ByteBuffer(bytes: $0) },
-                                deadline: deadline, promise: promise)
+        let exchange = Exchange(
+            head: request.head, body: request.body.map { ByteBuffer(bytes: $0) },
+            deadline: deadline, promise: promise)
         // A write to a channel that closed meanwhile never reaches the handler: nothing was sent,
         // unless TLS failed after the handshake (a TLS 1.3 server checks a client certificate then).
         channel.writeAndFlush(exchange).whenFailure { [handler = connection.handler] _ in
@@ -193,8 +194,9 @@ final class ReqPlanClient: Sendable {
         /// The connection on `channel`, whose pipeline ends with an `ExchangeHandler` (on its event loop).
         init(_ channel: any Channel) throws {
             self.channel = channel
-            handler = NIOLoopBound(try channel.pipeline.syncOperations.handler(type: ExchangeHandler.self),
-                                   eventLoop: channel.eventLoop)
+            handler = NIOLoopBound(
+                try channel.pipeline.syncOperations.handler(type: ExchangeHandler.self),
+                eventLoop: channel.eventLoop)
         }
     }
 
@@ -287,7 +289,8 @@ final class ReqPlanClient: Sendable {
                     guard queued else { return continuation.resume(throwing: Failure.cancelled) }
                     if let deadline {
                         let timer = group.next().scheduleTask(deadline: deadline) { [self] () -> Void in
-                            pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?.resume(.failure(Failure.timeout))
+                            pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?.resume(
+                                .failure(Failure.timeout))
                         }
                         // Cancelled when the wait ends first (most waits end long before the deadline).
                         if !pool.withLockedValue({ $0.attach(timer, toWaiter: id, of: endpoint) }) { timer.cancel() }

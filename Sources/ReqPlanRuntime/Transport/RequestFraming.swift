@@ -27,11 +27,14 @@ package enum RequestFraming {
         if request.method == .TRACE, bodyLength > 0 { throw .traceWithBody }
         for header in request.headers {
             guard isToken(header.name) else {
-                throw TransportError(.other, "the header name `\(header.name)` is not a valid HTTP token, so it cannot be sent")
+                throw TransportError(
+                    .other, "the header name `\(header.name)` is not a valid HTTP token, so it cannot be sent")
             }
             guard isFieldValue(header.value) else {
-                throw TransportError(.other, "the value of the header `\(header.name)` holds a line break or another "
-                                             + "control character, so it cannot be sent")
+                throw TransportError(
+                    .other,
+                    "the value of the header `\(header.name)` holds a line break or another "
+                        + "control character, so it cannot be sent")
             }
             if header.name.equalsIgnoringCase("content-length") || header.name.equalsIgnoringCase("transfer-encoding") {
                 continue
@@ -53,15 +56,16 @@ package enum RequestFraming {
 
     /// `token` of RFC 9110, section 5.6.2.
     static func isToken(_ name: String) -> Bool {
-        !name.isEmpty && name.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"):
-                true
-            default:
-                "!#$%&'*+-.^_`|~".utf8.contains(byte)
+        !name.isEmpty
+            && name.utf8.allSatisfy { byte in
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    true
+                default:
+                    "!#$%&'*+-.^_`|~".utf8.contains(byte)
+                }
             }
-        }
     }
 
     /// A field value: any byte but the ASCII controls, tab allowed (RFC 9110, section 5.5).

@@ -43,7 +43,8 @@ package struct RequestHops: Sendable {
                 throw TransportError(.other, "too many redirects from \(request.host) (more than \(maxRedirects))")
             }
             guard visited.insert(next.url).inserted else {
-                throw TransportError(.other, "too many redirects from \(request.host) (\(next.url) redirects back to itself)")
+                throw TransportError(
+                    .other, "too many redirects from \(request.host) (\(next.url) redirects back to itself)")
             }
             current = next
         }

@@ -37,7 +37,7 @@ final class ResponseCollector: HTTPClientResponseDelegate {
         state.withLockedValue { $0.head = head }
         // A HEAD response, a 204 or a 304 announces a length it does not send.
         if !bodiless, head.status != .noContent, head.status != .notModified,
-           let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limit
+            let length = head.headers.first(name: "content-length").flatMap(Int.init), length > limit
         {
             return task.eventLoop.makeFailedFuture(TooLarge())
         }
@@ -60,7 +60,8 @@ final class ResponseCollector: HTTPClientResponseDelegate {
             return collected
         }
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
-        return TransportResponse(status: Int(head.status.code), headers: head.headers.map { HeaderField($0.name, $0.value) },
-                                 body: body)
+        return TransportResponse(
+            status: Int(head.status.code), headers: head.headers.map { HeaderField($0.name, $0.value) },
+            body: body)
     }
 }

@@ -75,8 +75,9 @@ package enum TLSDiagnosis {
         // 1. Any certificate accepted, and kept (the callback is called only when verification is on).
         var anyCertificate = configuration
         anyCertificate.certificateVerification = .noHostnameVerification
-        let lenient = await probe(host: host, port: port, configuration: anyCertificate, acceptingAnyCertificate: true,
-                                  timeout: connectTimeout, deadline: deadline, group: group)
+        let lenient = await probe(
+            host: host, port: port, configuration: anyCertificate, acceptingAnyCertificate: true,
+            timeout: connectTimeout, deadline: deadline, group: group)
         guard let lenient else { return .unknown }
         guard let chain = lenient.serverCertificates else { return .handshakeFailed }
         let now = time(nil)
@@ -94,10 +95,13 @@ package enum TLSDiagnosis {
             return clientCertificateGiven ? .clientCertificateRefused : .clientCertificateWanted
         }
         // 2. The run's verification, and a certificate that records being asked for.
-        let strict = await probe(host: host, port: port, configuration: configuration, acceptingAnyCertificate: false,
-                                 timeout: connectTimeout, deadline: deadline, group: group)
+        let strict = await probe(
+            host: host, port: port, configuration: configuration, acceptingAnyCertificate: false,
+            timeout: connectTimeout, deadline: deadline, group: group)
         guard let strict else { return .unknown }
-        if strict.askedForCertificate { return clientCertificateGiven ? .clientCertificateRefused : .clientCertificateWanted }
+        if strict.askedForCertificate {
+            return clientCertificateGiven ? .clientCertificateRefused : .clientCertificateWanted
+        }
         if !strict.completed { return .untrusted }
         return .unknown
     }
@@ -172,8 +176,9 @@ package enum TLSDiagnosis {
             } onCancel: {
                 finished.fail(CancellationError())
             }
-            return Outcome(serverCertificates: record.serverCertificates, askedForCertificate: record.asked,
-                           completed: completed)
+            return Outcome(
+                serverCertificates: record.serverCertificates, askedForCertificate: record.asked,
+                completed: completed)
         } catch {
             return nil
         }
@@ -222,19 +227,21 @@ package enum TLSDiagnosis {
 /// The client certificate a probe offers to learn whether the server asks for one. It proves
 /// nothing and nobody trusts it; its key refuses to sign, so the handshake stops when it is used.
 enum ProbeIdentity {
-    static let certificate = try? NIOSSLCertificate(bytes: Array("""
-        -----BEGIN CERTIFICATE-----
-        MIIBjzCCATWgAwIBAgIUd02orUoqi0M8L9+A85HT45dIpi4wCgYIKoZIzj0EAwIw
-        HDEaMBgGA1UEAwwRcmVxcGxhbiBUTFMgcHJvYmUwIBcNMjYxMTIyMjEwODA5WhgP
-        MjEyNjEwMjkyMTA4MDlaMBwxGjAYBgNVBAMMEXJlcXBsYW4gVExTIHByb2JlMFkw
-        EwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEd2uUSRFb809vpjtWJmWiimSCF+ufXdFM
-        U0qn1au11T9PPfTCkhazLpiNSktC4OGeq0SQCRVpONmCk1PxJbRHnaNTMFEwHQYD
-        VR0OBBYEFKOVPASEGufPHeLviN6mRKOVPkgbMB8GA1UdIwQYMBaAFKOVPASEGufP
-        HeLviN6mRKOVPkgbMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIh
-        AOX7H+eydkZcSW40MU5rvN3hXoqeb2uvrwA96ke/k0OvAiA43W5s5t5KinsH9Jn7
-        CpKYyZYXaIgnq7PZ6S/MJJ4KGw==
-        -----END CERTIFICATE-----
-        """.utf8), format: .pem)
+    static let certificate = try? NIOSSLCertificate(
+        bytes: Array(
+            """
+            -----BEGIN CERTIFICATE-----
+            MIIBjzCCATWgAwIBAgIUd02orUoqi0M8L9+A85HT45dIpi4wCgYIKoZIzj0EAwIw
+            HDEaMBgGA1UEAwwRcmVxcGxhbiBUTFMgcHJvYmUwIBcNMjYxMTIyMjEwODA5WhgP
+            MjEyNjEwMjkyMTA4MDlaMBwxGjAYBgNVBAMMEXJlcXBsYW4gVExTIHByb2JlMFkw
+            EwYHKoZIzj0CAQYIKoZIzj0DAQcDQgAEd2uUSRFb809vpjtWJmWiimSCF+ufXdFM
+            U0qn1au11T9PPfTCkhazLpiNSktC4OGeq0SQCRVpONmCk1PxJbRHnaNTMFEwHQYD
+            VR0OBBYEFKOVPASEGufPHeLviN6mRKOVPkgbMB8GA1UdIwQYMBaAFKOVPASEGufP
+            HeLviN6mRKOVPkgbMA8GA1UdEwEB/wQFMAMBAf8wCgYIKoZIzj0EAwIDSAAwRQIh
+            AOX7H+eydkZcSW40MU5rvN3hXoqeb2uvrwA96ke/k0OvAiA43W5s5t5KinsH9Jn7
+            CpKYyZYXaIgnq7PZ6S/MJJ4KGw==
+            -----END CERTIFICATE-----
+            """.utf8), format: .pem)
 
     /// Why the probe's key signs nothing.
     struct Refused: Error {}
@@ -245,7 +252,8 @@ enum ProbeIdentity {
 
         var signatureAlgorithms: [SignatureAlgorithm] { [.ecdsaSecp256R1Sha256] }
 
-        func sign(channel: any Channel, algorithm: SignatureAlgorithm, data: ByteBuffer) -> EventLoopFuture<ByteBuffer> {
+        func sign(channel: any Channel, algorithm: SignatureAlgorithm, data: ByteBuffer) -> EventLoopFuture<ByteBuffer>
+        {
             record.asked = true
             return channel.eventLoop.makeFailedFuture(Refused())
         }

@@ -14,9 +14,10 @@ public struct PreparedRequest: Sendable, Hashable {
     /// Whether the run's cookie jar applies: its cookies are sent and the response's stored (`cookies`).
     public var usesCookies: Bool
 
-    public init(method: HTTPMethodName, url: String, headers: [HeaderField], body: [UInt8]?,
-                followRedirects: Bool? = nil, usesCookies: Bool = true)
-    {
+    public init(
+        method: HTTPMethodName, url: String, headers: [HeaderField], body: [UInt8]?,
+        followRedirects: Bool? = nil, usesCookies: Bool = true
+    ) {
         self.method = method
         self.url = url
         self.headers = headers
@@ -36,7 +37,8 @@ public struct PreparedRequest: Sendable, Hashable {
             return url
         }
         let rest = url.utf8[colon...].dropFirst(3)
-        return String(Substring(rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }))
+        return String(
+            Substring(rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }))
     }
 }
 

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 import AsyncHTTPClient
 import Foundation
@@ -48,7 +48,8 @@ extension TransportError {
                 // Diagnosed by the transport when it is TLS's own failure; else the connection's.
                 return TLSDiagnosis.isTLSFailure(cause) ? .tls(host, .unknown) : classify(cause, context)
             case .tlsHandshakeTimeout: return .tls(host, .handshakeTimedOut)
-            case .proxyRefused(let status): return TransportError(.connect, "the proxy refused CONNECT to \(host) with \(status)")
+            case .proxyRefused(let status):
+                return TransportError(.connect, "the proxy refused CONNECT to \(host) with \(status)")
             case .proxyHandshakeFailed: return TransportError(.connect, "the proxy did not open a tunnel to \(host)")
             case .timeout: return .timedOut(host, after: context.timeout)
             case .cancelled: return .cancelled
@@ -61,7 +62,8 @@ extension TransportError {
             switch error {
             case .cancelled: return .cancelled
             case .deadlineExceeded, .readTimeout, .writeTimeout: return .timedOut(host, after: context.timeout)
-            case .connectTimeout, .getConnectionFromPoolTimeout: return .connectTimedOut(host, after: context.connectTimeout)
+            case .connectTimeout, .getConnectionFromPoolTimeout:
+                return .connectTimedOut(host, after: context.connectTimeout)
             case .remoteConnectionClosed, .uncleanShutdown:
                 return responseStarted ? .closedEarly(host) : .reset(host)
             case .tlsHandshakeTimeout: return .tls(host, .handshakeTimedOut)
@@ -122,7 +124,8 @@ extension TransportError {
             case ECONNREFUSED: return TransportError(.connect, "connection to \(host) refused")
             case ENETUNREACH, EHOSTUNREACH: return TransportError(.connect, "\(host) is unreachable")
             case ETIMEDOUT: return .connectTimedOut(host, after: context.connectTimeout)
-            default: return TransportError(.connect, "could not connect to \(host): \(Self.systemMessage(error.errnoCode))")
+            default:
+                return TransportError(.connect, "could not connect to \(host): \(Self.systemMessage(error.errnoCode))")
             }
         case ChannelError.connectTimeout:
             return .connectTimedOut(host, after: context.connectTimeout)
@@ -143,7 +146,8 @@ extension TransportError {
 extension TransportError {
     package static let cancelled = TransportError(.cancelled, "cancelled")
 
-    package static let traceWithBody = TransportError(.other, "a TRACE request cannot have a body (RFC 9110, section 9.3.8)")
+    package static let traceWithBody = TransportError(
+        .other, "a TRACE request cannot have a body (RFC 9110, section 9.3.8)")
 
     package static func timedOut(_ host: String, after timeout: Duration?) -> TransportError {
         TransportError(.timeout, "request to \(host) timed out" + (timeout.map { " after \(format($0))" } ?? ""))
@@ -179,26 +183,27 @@ extension TransportError {
 
     /// A TLS failure in plain words.
     package static func tls(_ host: String, _ cause: TLSDiagnosis.Cause) -> TransportError {
-        let message = switch cause {
-        case .untrusted:
-            "the TLS certificate of \(host) is not trusted: its issuer is unknown (a private CA or a self-signed certificate)"
-        case .expired(let date):
-            "the TLS certificate of \(host) expired on \(format(date))"
-        case .notYetValid(let date):
-            "the TLS certificate of \(host) is not valid until \(format(date))"
-        case .hostMismatch:
-            "the TLS certificate of \(host) is for another host name (host name mismatch)"
-        case .clientCertificateWanted:
-            "\(host) wants a TLS client certificate, and none was given"
-        case .clientCertificateRefused:
-            "\(host) did not accept the TLS client certificate"
-        case .handshakeFailed:
-            "the TLS handshake with \(host) failed: no TLS version or cipher suite in common"
-        case .handshakeTimedOut:
-            "the TLS handshake with \(host) timed out"
-        case .unknown:
-            "TLS with \(host) failed"
-        }
+        let message =
+            switch cause {
+            case .untrusted:
+                "the TLS certificate of \(host) is not trusted: its issuer is unknown (a private CA or a self-signed certificate)"
+            case .expired(let date):
+                "the TLS certificate of \(host) expired on \(format(date))"
+            case .notYetValid(let date):
+                "the TLS certificate of \(host) is not valid until \(format(date))"
+            case .hostMismatch:
+                "the TLS certificate of \(host) is for another host name (host name mismatch)"
+            case .clientCertificateWanted:
+                "\(host) wants a TLS client certificate, and none was given"
+            case .clientCertificateRefused:
+                "\(host) did not accept the TLS client certificate"
+            case .handshakeFailed:
+                "the TLS handshake with \(host) failed: no TLS version or cipher suite in common"
+            case .handshakeTimedOut:
+                "the TLS handshake with \(host) timed out"
+            case .unknown:
+                "TLS with \(host) failed"
+            }
         return TransportError(.tls, message)
     }
 

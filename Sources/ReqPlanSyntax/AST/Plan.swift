@@ -154,8 +154,9 @@ public struct RequestDefaults: Sendable {
     public var followRedirects: Located<Bool>?
 
     /// No defaults.
-    public static let none = RequestDefaults(baseURL: nil, headers: [], query: [], timeout: nil, retry: nil,
-                                             expect: nil)
+    public static let none = RequestDefaults(
+        baseURL: nil, headers: [], query: [], timeout: nil, retry: nil,
+        expect: nil)
 
     /// Every template of the defaults (they may read `inputs` and `env` only).
     public var expressions: [Expression] {

@@ -47,8 +47,9 @@ public struct Diagnostic: Sendable, Hashable, Error {
 
         /// `included from FILE:LINE:COL`: the place a sub-plan is included, one of a diagnostic's chain of them.
         public static func includedFrom(_ file: String, at range: SourceRange) -> Note {
-            Note("included from \(file):\(range.start.line):\(range.start.column)", at: range, in: file,
-                 showsSource: false)
+            Note(
+                "included from \(file):\(range.start.line):\(range.start.column)", at: range, in: file,
+                showsSource: false)
         }
     }
 

@@ -50,8 +50,9 @@ public struct DiagnosticRenderer: Sendable {
         out += style(": " + diagnostic.message, bold)
         out += "\n"
         if let file = diagnostic.file {
-            out += excerpt(file: file, source: source, range: diagnostic.range, pad: pad,
-                           caretColor: severityColor(diagnostic.severity), label: nil)
+            out += excerpt(
+                file: file, source: source, range: diagnostic.range, pad: pad,
+                caretColor: severityColor(diagnostic.severity), label: nil)
         }
         for note in diagnostic.notes {
             // A note may point into another file (a sub-plan's declaration, the plan including a sub-plan).
@@ -138,7 +139,8 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     private func escapeData(_ text: String) -> String {
-        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D").replacingOccurrences(of: "\n", with: "%0A")
+        text.replacingOccurrences(of: "%", with: "%25").replacingOccurrences(of: "\r", with: "%0D")
+            .replacingOccurrences(of: "\n", with: "%0A")
     }
 
     private func escapeProperty(_ text: String) -> String {
@@ -162,12 +164,16 @@ public struct DiagnosticRenderer: Sendable {
         ]
         fields += rangeFields(diagnostic.range)
         fields.append(.init("hint", diagnostic.hint.map(Value.string) ?? .null))
-        fields.append(.init("notes", .list(diagnostic.notes.map { note in
-            var fields: [Value.Field] = [.init("message", .string(note.message))]
-            // Only a note into another file says which: the key is new, and the other notes keep their shape.
-            if let file = note.file, file != diagnostic.file { fields.append(.init("file", .string(file))) }
-            return .object(fields + rangeFields(note.range))
-        })))
+        fields.append(
+            .init(
+                "notes",
+                .list(
+                    diagnostic.notes.map { note in
+                        var fields: [Value.Field] = [.init("message", .string(note.message))]
+                        // Only a note into another file says which: the key is new, and the other notes keep their shape.
+                        if let file = note.file, file != diagnostic.file { fields.append(.init("file", .string(file))) }
+                        return .object(fields + rangeFields(note.range))
+                    })))
         return .object(fields)
     }
 

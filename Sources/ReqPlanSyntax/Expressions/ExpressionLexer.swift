@@ -88,8 +88,9 @@ struct ExpressionLexer {
         case "+", "-", "/", "%": hint = "expressions have no arithmetic"
         default: hint = nil
         }
-        throw ExpressionSyntaxError(message: "unexpected character `\(scalar)` in expression", start: start,
-                                    end: start + 1, hint: hint)
+        throw ExpressionSyntaxError(
+            message: "unexpected character `\(scalar)` in expression", start: start,
+            end: start + 1, hint: hint)
     }
 
     private mutating func number(start: Int) throws(ExpressionSyntaxError) -> ExpressionToken {
@@ -99,10 +100,11 @@ struct ExpressionLexer {
             index += 1
         }
         var isDouble = false
-        while let scalar = peek(), ("0"..."9").contains(scalar)
-            || (scalar == "." && peek(1).map { ("0"..."9").contains($0) } == true)
-            || scalar == "e" || scalar == "E"
-            || ((scalar == "+" || scalar == "-") && (text.hasSuffix("e") || text.hasSuffix("E")))
+        while let scalar = peek(),
+            ("0"..."9").contains(scalar)
+                || (scalar == "." && peek(1).map { ("0"..."9").contains($0) } == true)
+                || scalar == "e" || scalar == "E"
+                || ((scalar == "+" || scalar == "-") && (text.hasSuffix("e") || text.hasSuffix("E")))
         {
             if scalar == "." || scalar == "e" || scalar == "E" { isDouble = true }
             text.unicodeScalars.append(scalar)
@@ -113,8 +115,9 @@ struct ExpressionLexer {
                 text.unicodeScalars.append(scalar)
                 index += 1
             }
-            throw ExpressionSyntaxError(message: "invalid number `\(text)`", start: start, end: index,
-                                        hint: "names start with a letter or `_`")
+            throw ExpressionSyntaxError(
+                message: "invalid number `\(text)`", start: start, end: index,
+                hint: "names start with a letter or `_`")
         }
         if !isDouble, let value = Int(text) {
             return ExpressionToken(kind: .integer(value), start: start, end: index)
@@ -146,8 +149,9 @@ struct ExpressionLexer {
                 case "\"": value += "\""
                 case "\\": value += "\\"
                 default:
-                    throw ExpressionSyntaxError(message: "unknown escape `\\\(escaped)` in string", start: index,
-                                                end: index + 2, hint: "escapes are \\n, \\t, \\\" and \\\\")
+                    throw ExpressionSyntaxError(
+                        message: "unknown escape `\\\(escaped)` in string", start: index,
+                        end: index + 2, hint: "escapes are \\n, \\t, \\\" and \\\\")
                 }
                 index += 2
                 continue
@@ -155,7 +159,8 @@ struct ExpressionLexer {
             value.unicodeScalars.append(scalar)
             index += 1
         }
-        throw ExpressionSyntaxError(message: "unterminated string literal", start: start, end: start + 1,
-                                    hint: "close it with `\(quote)`")
+        throw ExpressionSyntaxError(
+            message: "unterminated string literal", start: start, end: start + 1,
+            hint: "close it with `\(quote)`")
     }
 }

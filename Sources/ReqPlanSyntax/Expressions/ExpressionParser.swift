@@ -34,8 +34,9 @@ struct ExpressionParser {
         case .end where !closedByBraces:
             return (expression, token.end)
         case .end:
-            throw ExpressionSyntaxError(message: "expected `}}` to close the expression", start: token.start,
-                                        end: token.start + 1, hint: nil)
+            throw ExpressionSyntaxError(
+                message: "expected `}}` to close the expression", start: token.start,
+                end: token.start + 1, hint: nil)
         default:
             throw unexpected(expecting: closedByBraces ? "`}}` or an operator" : "an operator or the end")
         }
@@ -58,8 +59,9 @@ struct ExpressionParser {
     }
 
     private func unexpected(expecting: String) -> ExpressionSyntaxError {
-        ExpressionSyntaxError(message: "expected \(expecting), found \(describe(token))", start: token.start,
-                              end: max(token.end, token.start + 1), hint: nil)
+        ExpressionSyntaxError(
+            message: "expected \(expecting), found \(describe(token))", start: token.start,
+            end: max(token.end, token.start + 1), hint: nil)
     }
 
     private mutating func advance() throws(ExpressionSyntaxError) {
@@ -77,8 +79,9 @@ struct ExpressionParser {
         while case .symbol(let symbol) = token.kind, let op = operators.first(where: { $0.rawValue == symbol }) {
             try advance()
             if token.kind == .close || token.kind == .end {
-                throw ExpressionSyntaxError(message: "expected an expression after `\(symbol)`", start: token.start,
-                                            end: token.start + 1, hint: nil)
+                throw ExpressionSyntaxError(
+                    message: "expected an expression after `\(symbol)`", start: token.start,
+                    end: token.start + 1, hint: nil)
             }
             let right = try next(&self)
             left = .binary(op, left, right, SourceRange(start: left.range.start, end: right.range.end))
@@ -119,8 +122,9 @@ struct ExpressionParser {
     private mutating func enter(at offset: Int) throws(ExpressionSyntaxError) {
         depth += 1
         if depth > ExpressionParser.maxDepth {
-            throw ExpressionSyntaxError(message: "expression nested too deeply", start: offset, end: offset + 1,
-                                        hint: "at most \(ExpressionParser.maxDepth) levels")
+            throw ExpressionSyntaxError(
+                message: "expression nested too deeply", start: offset, end: offset + 1,
+                hint: "at most \(ExpressionParser.maxDepth) levels")
         }
     }
 
@@ -133,8 +137,11 @@ struct ExpressionParser {
                     throw unexpected(expecting: "a name after `.`")
                 }
                 let component = Located(PathComponent.member(name), at: range(token.start, token.end))
-                expression = .access(expression, component, SourceRange(start: expression.range.start,
-                                                                         end: locate(token.end)))
+                expression = .access(
+                    expression, component,
+                    SourceRange(
+                        start: expression.range.start,
+                        end: locate(token.end)))
                 try advance()
             } else if isSymbol("[") {
                 let open = token.start
@@ -150,8 +157,11 @@ struct ExpressionParser {
                 try advance()
                 guard isSymbol("]") else { throw unexpected(expecting: "`]`") }
                 let located = Located(component, at: range(open, token.end))
-                expression = .access(expression, located, SourceRange(start: expression.range.start,
-                                                                       end: locate(token.end)))
+                expression = .access(
+                    expression, located,
+                    SourceRange(
+                        start: expression.range.start,
+                        end: locate(token.end)))
                 try advance()
             } else {
                 return expression
@@ -212,8 +222,9 @@ struct ExpressionParser {
             try advance()
             return inner
         case .close, .end:
-            throw ExpressionSyntaxError(message: "expected a value, found \(describe(token))", start: token.start,
-                                        end: token.start + 1, hint: nil)
+            throw ExpressionSyntaxError(
+                message: "expected a value, found \(describe(token))", start: token.start,
+                end: token.start + 1, hint: nil)
         default:
             throw unexpected(expecting: "a value (a name, a literal or `(`)")
         }

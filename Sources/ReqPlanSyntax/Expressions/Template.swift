@@ -76,8 +76,9 @@ public struct TemplateParser: Sendable {
                     literal = ""
                 }
                 do {
-                    var parser = try ExpressionParser(scalars: scalars, start: index + 3, closedByBraces: true,
-                                                      locate: locate)
+                    var parser = try ExpressionParser(
+                        scalars: scalars, start: index + 3, closedByBraces: true,
+                        locate: locate)
                     let (expression, end) = try parser.parseComplete()
                     parts.append(.expression(expression))
                     index = end
@@ -85,9 +86,10 @@ public struct TemplateParser: Sendable {
                     var error = error
                     if !error.message.contains("`}}`"), !TemplateParser.hasClosingBraces(scalars, from: index + 3) {
                         // Without `}}` the text after the expression is read as part of it; say what is missing.
-                        error = ExpressionSyntaxError(message: "expected `}}` to close the expression",
-                                                      start: error.start, end: error.end,
-                                                      hint: "close the expression with `}}`")
+                        error = ExpressionSyntaxError(
+                            message: "expected `}}` to close the expression",
+                            start: error.start, end: error.end,
+                            hint: "close the expression with `}}`")
                     }
                     return .failure(diagnostic(error, locate: locate, opening: index))
                 }
@@ -107,8 +109,10 @@ public struct TemplateParser: Sendable {
             case .failure(let diagnostic): return .failure(diagnostic)
             case .success(let template):
                 if let expression = template.singleExpression { return .success(expression) }
-                return .failure(.error(.invalidExpression, "a condition must be one expression, not text with `${{ }}` inside",
-                                       at: start, hint: "write `if: ${{ … }}` with nothing around it"))
+                return .failure(
+                    .error(
+                        .invalidExpression, "a condition must be one expression, not text with `${{ }}` inside",
+                        at: start, hint: "write `if: ${{ … }}` with nothing around it"))
             }
         }
         let scalars = Array(text.unicodeScalars)
@@ -141,8 +145,9 @@ public struct TemplateParser: Sendable {
         if let opening, error.message.contains("`}}`") {
             notes.append(.init("the expression starts here", at: SourceRange(start: locate(opening), length: 3)))
         }
-        return .error(.malformedExpression, error.message, at: SourceRange(start: start, end: end), notes: notes,
-                      hint: error.hint)
+        return .error(
+            .malformedExpression, error.message, at: SourceRange(start: start, end: end), notes: notes,
+            hint: error.hint)
     }
 
     /// Maps offsets into a scalar's value to source locations.
@@ -215,7 +220,9 @@ extension TemplateParser {
                 continue
             }
             if quote == "\"", scalar == "\\" {
-                guard index + 1 < text.count, let (escaped, width) = Self.escape(text, at: index + 1) else { return nil }
+                guard index + 1 < text.count, let (escaped, width) = Self.escape(text, at: index + 1) else {
+                    return nil
+                }
                 decoded.append(escaped)
                 locations.append(here)
                 index += 1 + width

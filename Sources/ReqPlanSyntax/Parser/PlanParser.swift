@@ -37,8 +37,9 @@ public enum PlanParser {
         var reader = PlanReader(source: source, limits: limits)
         let plan = reader.readPlan(root)
         // Past the alias-expansion limit nothing more was read: planning the rest would only cascade.
-        return ParseResult(plan: reader.budgetExceeded ? nil : plan, diagnostics: reader.diagnostics.diagnostics,
-                           source: source)
+        return ParseResult(
+            plan: reader.budgetExceeded ? nil : plan, diagnostics: reader.diagnostics.diagnostics,
+            source: source)
     }
 
     /// Reads and parses the plan file at `path`.
@@ -73,33 +74,39 @@ extension PlanReader {
 
     mutating func readPlan(_ root: Node) -> Plan? {
         guard case .mapping = root else {
-            diagnostics.error(.notAPlan, "a plan must be a mapping of keys such as `reqplan`, `steps`, found \(describe(root))",
-                              at: range(root), hint: "a plan starts with `reqplan: 1`")
+            diagnostics.error(
+                .notAPlan, "a plan must be a mapping of keys such as `reqplan`, `steps`, found \(describe(root))",
+                at: range(root), hint: "a plan starts with `reqplan: 1`")
             return nil
         }
         guard let top = mapping(root, "the plan") else { return nil }
         // Top-level keys starting with `x-` are extensions, ignored: a place to keep YAML anchors.
-        checkKeys(MappingEntries(entries: top.entries.filter { !$0.key.value.hasPrefix("x-") }, range: top.range),
-                  allowed: PlanReader.planKeys, in: "the plan")
+        checkKeys(
+            MappingEntries(entries: top.entries.filter { !$0.key.value.hasPrefix("x-") }, range: top.range),
+            allowed: PlanReader.planKeys, in: "the plan")
 
         var version = Located(1, at: SourceRange(at: SourceLocation(line: 1, column: 1)))
         if let node = top.value("reqplan") {
             if let value = integer(node, "`reqplan`", in: Int.min...Int.max) {
                 version = value
                 if !PlanParser.supportedVersions.contains(value.value) {
-                    diagnostics.error(.unsupportedVersion, "unsupported format version `reqplan: \(value.value)`",
-                                      at: value.range, hint: "this reqplan reads `reqplan: 1`")
+                    diagnostics.error(
+                        .unsupportedVersion, "unsupported format version `reqplan: \(value.value)`",
+                        at: value.range, hint: "this reqplan reads `reqplan: 1`")
                 }
             }
         } else {
-            diagnostics.error(.missingVersion, "missing `reqplan:` format version",
-                              at: SourceRange(at: top.entries.first?.key.range.start ?? SourceLocation(line: 1, column: 1)),
-                              hint: "add `reqplan: 1` at the top of the plan")
+            diagnostics.error(
+                .missingVersion, "missing `reqplan:` format version",
+                at: SourceRange(at: top.entries.first?.key.range.start ?? SourceLocation(line: 1, column: 1)),
+                hint: "add `reqplan: 1` at the top of the plan")
         }
 
         let inputs = top.value("inputs").map { readInputs($0) } ?? []
         let defaults = top.value("defaults").map { readDefaults($0) } ?? .none
-        let concurrency = top.value("concurrency").flatMap { integer($0, "`concurrency`", in: PlanReader.concurrencyRange) }
+        let concurrency = top.value("concurrency").flatMap {
+            integer($0, "`concurrency`", in: PlanReader.concurrencyRange)
+        }
         let onFailure = top.value("on_failure").flatMap { choice($0, "`on_failure`", FailurePolicy.self) }
         let timeout = top.value("timeout").flatMap { duration($0, "`timeout`") }
         let redact = top.value("redact_headers").map { names($0, "`redact_headers`") } ?? []
@@ -109,9 +116,10 @@ extension PlanReader {
         if let node = top.value("steps") {
             steps = readSteps(node, in: "`steps`", key: top.key("steps"))
         } else {
-            diagnostics.error(.missingKey, "missing required key `steps`",
-                              at: SourceRange(at: top.entries.first?.key.range.start ?? SourceLocation(line: 1, column: 1)),
-                              hint: "a plan lists its steps under `steps:`")
+            diagnostics.error(
+                .missingKey, "missing required key `steps`",
+                at: SourceRange(at: top.entries.first?.key.range.start ?? SourceLocation(line: 1, column: 1)),
+                hint: "a plan lists its steps under `steps:`")
         }
         let outputs = top.value("outputs").map { readOutputs($0) } ?? []
         let vars = top.value("vars").map { readVars($0) } ?? []
@@ -121,8 +129,9 @@ extension PlanReader {
             let hint = last.flatMap { member in
                 stepIDs[member] == nil ? nil : "step ids are unique in the whole plan: write `\(member)`"
             }
-            diagnostics.error(.invalidName, "invalid step id `\(need.value)` in `needs`", at: need.range,
-                              hint: hint ?? "names start with a letter or `_` and contain letters, digits, `_` and `-`")
+            diagnostics.error(
+                .invalidName, "invalid step id `\(need.value)` in `needs`", at: need.range,
+                hint: hint ?? "names start with a letter or `_` and contain letters, digits, `_` and `-`")
         }
 
         var plan = Plan(
@@ -161,13 +170,17 @@ extension PlanReader {
             guard case .mapping = value else {
                 // Shorthand: `name: value` gives a default.
                 if case .scalar = value, scalarValue(value) == .null {
-                    result.append(InputDeclaration(name: name, type: nil, defaultValue: nil, env: nil, secret: false,
-                                                   description: nil, range: name.range))
+                    result.append(
+                        InputDeclaration(
+                            name: name, type: nil, defaultValue: nil, env: nil, secret: false,
+                            description: nil, range: name.range))
                     continue
                 }
                 if let literal = literal(value, "the default of \(what)") {
-                    result.append(InputDeclaration(name: name, type: nil, defaultValue: literal, env: nil, secret: false,
-                                                   description: nil, range: name.range))
+                    result.append(
+                        InputDeclaration(
+                            name: name, type: nil, defaultValue: literal, env: nil, secret: false,
+                            description: nil, range: name.range))
                 }
                 continue
             }
@@ -176,38 +189,49 @@ extension PlanReader {
             let type = fields.value("type").flatMap { choice($0, "`type` of \(what)", ValueType.self) }
             let defaultValue = fields.value("default").flatMap { literal($0, "the default of \(what)") }
             if let type, let defaultValue, defaultValue.value != .null, defaultValue.value.type != type.value {
-                diagnostics.error(.wrongType,
-                                  "the default of \(what) is \(defaultValue.value.type.withArticle), but its type is `\(type.value)`",
-                                  at: defaultValue.range, notes: [.init("the type is declared here", at: type.range)])
+                diagnostics.error(
+                    .wrongType,
+                    "the default of \(what) is \(defaultValue.value.type.withArticle), but its type is `\(type.value)`",
+                    at: defaultValue.range, notes: [.init("the type is declared here", at: type.range)])
             }
             let env = fields.value("env").flatMap { string($0, "`env` of \(what)") }
-            if let env, env.value.isEmpty
-                || !env.value.unicodeScalars.allSatisfy({ ExpressionLexer.isNameStart($0) || ("0"..."9").contains($0) })
-                || env.value.unicodeScalars.first.map({ ("0"..."9").contains($0) }) == true
+            if let env,
+                env.value.isEmpty
+                    || !env.value.unicodeScalars.allSatisfy({
+                        ExpressionLexer.isNameStart($0) || ("0"..."9").contains($0)
+                    })
+                    || env.value.unicodeScalars.first.map({ ("0"..."9").contains($0) }) == true
             {
-                diagnostics.error(.invalidName,
-                                  env.value.isEmpty ? "empty environment variable name in \(what)"
-                                      : "invalid environment variable name `\(env.value)`",
-                                  at: env.range,
-                                  hint: "names contain letters, digits and `_`, and do not start with a digit")
+                diagnostics.error(
+                    .invalidName,
+                    env.value.isEmpty
+                        ? "empty environment variable name in \(what)"
+                        : "invalid environment variable name `\(env.value)`",
+                    at: env.range,
+                    hint: "names contain letters, digits and `_`, and do not start with a digit")
             }
             let secret = fields.value("secret").flatMap { bool($0, "`secret` of \(what)") }?.value ?? false
             let description = fields.value("description").flatMap { text($0, "`description` of \(what)") }?.value
             let required = fields.value("required").flatMap { bool($0, "`required` of \(what)") }
             if let required, required.value, let defaultKey = fields.key("default") {
-                diagnostics.error(.conflictingKeys, "\(what) is `required` but has a `default`", at: defaultKey.range,
-                                  notes: [.init("`required: true` is given here", at: required.range)],
-                                  hint: "a required input must be given a value when the plan runs; remove `default` or `required`")
+                diagnostics.error(
+                    .conflictingKeys, "\(what) is `required` but has a `default`", at: defaultKey.range,
+                    notes: [.init("`required: true` is given here", at: required.range)],
+                    hint: "a required input must be given a value when the plan runs; remove `default` or `required`")
             }
-            result.append(InputDeclaration(name: name, type: type, defaultValue: defaultValue, env: env, secret: secret,
-                                           description: description, range: name.range, required: required))
+            result.append(
+                InputDeclaration(
+                    name: name, type: type, defaultValue: defaultValue, env: env, secret: secret,
+                    description: description, range: name.range, required: required))
         }
         return result
     }
 
     // MARK: Defaults
 
-    static let defaultsKeys = ["base_url", "headers", "query", "timeout", "retry", "expect", "auth", "follow_redirects"]
+    static let defaultsKeys = [
+        "base_url", "headers", "query", "timeout", "retry", "expect", "auth", "follow_redirects",
+    ]
 
     mutating func readDefaults(_ node: Node) -> RequestDefaults {
         guard let fields = mapping(node, "`defaults`") else { return .none }
@@ -216,7 +240,9 @@ extension PlanReader {
         hasBaseURL = baseURL != nil
         let headers = fields.value("headers").map { readHeaders($0, "`headers` in `defaults`") } ?? []
         let authKey = fields.key("auth")
-        let auth = fields.value("auth").flatMap { node in authKey.flatMap { readAuth(node, "`auth` in `defaults`", key: $0) } }
+        let auth = fields.value("auth").flatMap { node in
+            authKey.flatMap { readAuth(node, "`auth` in `defaults`", key: $0) }
+        }
         checkAuthConflict(auth: authKey, headers: headers, in: "`defaults`")
         return RequestDefaults(
             baseURL: baseURL, headers: headers,
@@ -244,11 +270,13 @@ extension PlanReader {
                 let fields = mapping(value, what), let valueNode = fields.value("value")
             {
                 for entry in fields.entries where !PlanReader.outputKeys.contains(entry.key.value) {
-                    let hint = Suggestion.didYouMean(entry.key.value, in: PlanReader.outputKeys)
+                    let hint =
+                        Suggestion.didYouMean(entry.key.value, in: PlanReader.outputKeys)
                         ?? "an output written as a mapping with `value` takes `value`, `secret` and `description`; "
                         + "to output an object with a `value` key, write `value: { … }`"
-                    diagnostics.error(.unknownKey, "unknown key `\(entry.key.value)` in \(what)", at: entry.key.range,
-                                      hint: hint)
+                    diagnostics.error(
+                        .unknownKey, "unknown key `\(entry.key.value)` in \(what)", at: entry.key.range,
+                        hint: hint)
                 }
                 let secret = fields.value("secret").flatMap { bool($0, "`secret` of \(what)") }
                 let description = fields.value("description").flatMap { text($0, "`description` of \(what)") }?.value

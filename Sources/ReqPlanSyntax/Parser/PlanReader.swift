@@ -113,7 +113,8 @@ struct PlanReader {
         // Most plain scalars in long lists are whole numbers: read those without the word checks below.
         let bytes = text.utf8
         if let first = bytes.first, first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), bytes.count < 19,
-           bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text) {
+            bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text)
+        {
             return .int(value)
         }
         switch text {
@@ -125,7 +126,9 @@ struct PlanReader {
         case ".nan", ".NaN", ".NAN": return .double(.nan)
         default: break
         }
-        if let first = text.unicodeScalars.first, ("0"..."9").contains(first) || first == "-" || first == "+" || first == "." {
+        if let first = text.unicodeScalars.first,
+            ("0"..."9").contains(first) || first == "-" || first == "+" || first == "."
+        {
             if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return .int(value) }
             if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return .int(value) }
             if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }), let value = Int(text) {
@@ -156,8 +159,9 @@ struct PlanReader {
         var merged: [(key: Located<String>, value: Node)] = []
         for (key, value) in mapping {
             guard case .scalar(let scalar) = key else {
-                diagnostics.error(.unsupportedYAML, "keys in \(what) must be plain names, found \(describe(key))",
-                                  at: range(key))
+                diagnostics.error(
+                    .unsupportedYAML, "keys in \(what) must be plain names, found \(describe(key))",
+                    at: range(key))
                 continue
             }
             if scalar.string == "<<" && (scalar.style == .plain || scalar.style == .any) {
@@ -194,8 +198,10 @@ struct PlanReader {
             }
             return result
         default:
-            diagnostics.error(.wrongType, "a `<<` merge key in \(what) takes a mapping or a list of mappings, found \(describe(node))",
-                              at: range(node))
+            diagnostics.error(
+                .wrongType,
+                "a `<<` merge key in \(what) takes a mapping or a list of mappings, found \(describe(node))",
+                at: range(node))
             return []
         }
     }
@@ -208,7 +214,8 @@ struct PlanReader {
     }
 
     mutating func reportUnknownKey(_ key: Located<String>, allowed: [String], in what: String) {
-        let hint = Suggestion.didYouMean(key.value, in: allowed)
+        let hint =
+            Suggestion.didYouMean(key.value, in: allowed)
             ?? "allowed keys: " + allowed.map { "`\($0)`" }.joined(separator: ", ")
         diagnostics.error(.unknownKey, "unknown key `\(key.value)` in \(what)", at: key.range, hint: hint)
     }
@@ -247,11 +254,14 @@ struct PlanReader {
         guard charge(node) else { return nil }
         guard case .bool(let value) = scalarValue(node) else {
             var hint: String?
-            if case .string(let text) = scalarValue(node), ["yes", "no", "on", "off", "y", "n"].contains(text.lowercased()) {
+            if case .string(let text) = scalarValue(node),
+                ["yes", "no", "on", "off", "y", "n"].contains(text.lowercased())
+            {
                 hint = "write `true` or `false`"
             }
-            diagnostics.error(.wrongType, "\(what) must be `true` or `false`, found \(describe(node))", at: range(node),
-                              hint: hint)
+            diagnostics.error(
+                .wrongType, "\(what) must be `true` or `false`, found \(describe(node))", at: range(node),
+                hint: hint)
             return nil
         }
         return Located(value, at: range(node))
@@ -264,8 +274,9 @@ struct PlanReader {
             return nil
         }
         guard bounds.contains(value) else {
-            diagnostics.error(.invalidValue, "\(what) must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(value)",
-                              at: range(node))
+            diagnostics.error(
+                .invalidValue, "\(what) must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(value)",
+                at: range(node))
             return nil
         }
         return Located(value, at: range(node))
@@ -277,12 +288,14 @@ struct PlanReader {
         switch scalarValue(node) {
         case .string(let value): text = value
         case .int(let value):
-            diagnostics.error(.invalidDuration, "duration `\(value)` for \(what) has no unit", at: range(node),
-                              hint: "write `\(value)s` or `\(value)ms`")
+            diagnostics.error(
+                .invalidDuration, "duration `\(value)` for \(what) has no unit", at: range(node),
+                hint: "write `\(value)s` or `\(value)ms`")
             return nil
         default:
-            diagnostics.error(.invalidDuration, "\(what) must be a duration such as `250ms`, `5s` or `2m`, found \(describe(node))",
-                              at: range(node))
+            diagnostics.error(
+                .invalidDuration, "\(what) must be a duration such as `250ms`, `5s` or `2m`, found \(describe(node))",
+                at: range(node))
             return nil
         }
         do {
@@ -312,7 +325,8 @@ struct PlanReader {
         guard let text = self.text(node, what) else { return nil }
         if let value = T(rawValue: text.value) { return Located(value, at: text.range) }
         let options = T.allCases.map(\.rawValue)
-        let hint = Suggestion.didYouMean(text.value, in: options)
+        let hint =
+            Suggestion.didYouMean(text.value, in: options)
             ?? "expected one of " + options.map { "`\($0)`" }.joined(separator: ", ")
         diagnostics.error(.invalidValue, "invalid value `\(text.value)` for \(what)", at: text.range, hint: hint)
         return nil
@@ -321,8 +335,9 @@ struct PlanReader {
     /// A step, input or item name matching `[A-Za-z_][A-Za-z0-9_-]*`.
     mutating func checkName(_ name: Located<String>, _ what: String) -> Bool {
         if PlanReader.isValidName(name.value) { return true }
-        diagnostics.error(.invalidName, "invalid \(what) `\(name.value)`", at: name.range,
-                          hint: "names start with a letter or `_` and contain letters, digits, `_` and `-`")
+        diagnostics.error(
+            .invalidName, "invalid \(what) `\(name.value)`", at: name.range,
+            hint: "names start with a letter or `_` and contain letters, digits, `_` and `-`")
         return false
     }
 
@@ -375,8 +390,9 @@ struct PlanReader {
             var result: [ValueTemplate.Entry] = []
             for entry in entries.entries {
                 if entry.key.value.contains("${{") {
-                    diagnostics.error(.invalidExpression, "expressions are not evaluated in keys", at: entry.key.range,
-                                      hint: "only values may hold `${{ }}`")
+                    diagnostics.error(
+                        .invalidExpression, "expressions are not evaluated in keys", at: entry.key.range,
+                        hint: "only values may hold `${{ }}`")
                     continue
                 }
                 guard let value = valueTemplate(entry.value, what, depth: depth + 1) else {
@@ -396,8 +412,9 @@ struct PlanReader {
         guard let template = valueTemplate(node, what) else { return nil }
         guard let value = template.literalValue else {
             let first = template.expressions.first?.range ?? template.range
-            diagnostics.error(.invalidExpression, "\(what) is a literal value; `${{ }}` is not evaluated here",
-                              at: first, hint: "give the value itself, or give the input its value when the plan runs")
+            diagnostics.error(
+                .invalidExpression, "\(what) is a literal value; `${{ }}` is not evaluated here",
+                at: first, hint: "give the value itself, or give the input its value when the plan runs")
             // The input it meant to read is not unused (RP0901 would contradict this error).
             for expression in template.expressions {
                 expression.forEachNode { node in
@@ -428,8 +445,9 @@ struct PlanReader {
                 return nil
             }
         default:
-            diagnostics.error(.wrongType, "\(what) must be an expression or a boolean, found \(describe(node))",
-                              at: range(node))
+            diagnostics.error(
+                .wrongType, "\(what) must be an expression or a boolean, found \(describe(node))",
+                at: range(node))
             return nil
         }
     }
@@ -441,8 +459,9 @@ struct PlanReader {
         }
         guard case .string = scalarValue(node) else {
             guard charge(node) else { return [] }
-            diagnostics.error(.wrongType, "\(what) must be a name or a list of names, found \(describe(node))",
-                              at: range(node), hint: "write `[a, b]` or a single name")
+            diagnostics.error(
+                .wrongType, "\(what) must be a name or a list of names, found \(describe(node))",
+                at: range(node), hint: "write `[a, b]` or a single name")
             return []
         }
         return string(node, what).map { [$0] } ?? []

@@ -31,22 +31,27 @@ public struct ParseLimits: Sendable, Hashable {
 enum YAMLLoader {
     static func compose(_ source: SourceFile, limits: ParseLimits) -> Result<Node, Diagnostic> {
         if source.text.utf8.count > limits.maxFileSize {
-            return .failure(.error(
-                .fileTooLarge,
-                "plan is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
-                at: nil, hint: limits.tooLargeHint))
+            return .failure(
+                .error(
+                    .fileTooLarge,
+                    "plan is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
+                    at: nil, hint: limits.tooLargeHint))
         }
         if let complexKey = ComplexKeyScanner.firstComplexKey(in: source) {
-            return .failure(.error(
-                .unsupportedYAML, "complex mapping keys (`?` keys, aliases or collections as keys) are not supported",
-                at: SourceRange(at: complexKey), hint: "plan keys are plain names"))
+            return .failure(
+                .error(
+                    .unsupportedYAML,
+                    "complex mapping keys (`?` keys, aliases or collections as keys) are not supported",
+                    at: SourceRange(at: complexKey), hint: "plan keys are plain names"))
         }
         do {
             // UTF-8, Swift's native encoding, as Yams' default would choose; naming it spares reading the
             // whole environment for `YAMS_DEFAULT_ENCODING` at every file (a suite reads hundreds).
             guard let node = try Yams.compose(yaml: source.text, Resolver.basic, .default, .utf8) else {
-                return .failure(.error(.notAPlan, "the document is empty", at: SourceRange(at: .init(line: 1, column: 1)),
-                                       hint: "a plan starts with `reqplan: 1`"))
+                return .failure(
+                    .error(
+                        .notAPlan, "the document is empty", at: SourceRange(at: .init(line: 1, column: 1)),
+                        hint: "a plan starts with `reqplan: 1`"))
             }
             return .success(node)
         } catch let error as YamlError {
@@ -107,7 +112,8 @@ enum YAMLLoader {
                 let quote = source.character(at: location(context.mark)).map { "`\($0)`" } ?? "quote"
                 hint = "close it with \(quote); a quoted string may span lines, so YAML read on to the end of the file"
             } else if problem.contains("mapping values are not allowed") {
-                hint = continuesValueAbove(location(mark), in: source)
+                hint =
+                    continuesValueAbove(location(mark), in: source)
                     ? "this line is indented more than the key above it, so YAML reads it as part of that key's value; "
                         + "align it with the keys above"
                     : "quote a value that contains `: `"
@@ -137,9 +143,10 @@ enum YAMLLoader {
             let second = findRepeatedKey(key, after: first, in: source)
             let notes: [Diagnostic.Note] =
                 second == nil ? [] : [.init("`\(key)` is first given here", at: source.tokenRange(at: first))]
-            return .error(.duplicateKey, "duplicate key `\(key)` in the same mapping",
-                          at: source.tokenRange(at: second ?? first), notes: notes,
-                          hint: "each key may appear once; remove or rename one of them")
+            return .error(
+                .duplicateKey, "duplicate key `\(key)` in the same mapping",
+                at: source.tokenRange(at: second ?? first), notes: notes,
+                hint: "each key may appear once; remove or rename one of them")
         case .memory:
             return .error(.yamlSyntax, "out of memory while reading YAML", at: nil)
         default:
@@ -274,7 +281,8 @@ enum ComplexKeyScanner {
                     break
                 }
                 if scalar != " " && scalar != "\t" {
-                    atNodeStart = scalar == "-" || scalar == "[" || scalar == "{" || scalar == ","
+                    atNodeStart =
+                        scalar == "-" || scalar == "[" || scalar == "{" || scalar == ","
                         || (scalar == ":" && (index + 1 == scalars.count || scalars[index + 1] == " "))
                     if scalar == "&" {
                         // An anchor precedes a node: skip its name, the node starts after it.

@@ -11,7 +11,8 @@ extension PlanReader {
         checkKeys(fields, allowed: PlanReader.expectKeys, in: what)
         var status: [Located<StatusPattern>]?
         if let statusNode = fields.value("status") {
-            let nodes: [Node] = if case .sequence = statusNode { sequence(statusNode, "`status`") ?? [] } else { [statusNode] }
+            let nodes: [Node] =
+                if case .sequence = statusNode { sequence(statusNode, "`status`") ?? [] } else { [statusNode] }
             status = nodes.compactMap { readStatus($0) }
             if case .sequence = statusNode, nodes.isEmpty {
                 diagnostics.error(.invalidStatus, "`status` lists no status", at: range(statusNode))
@@ -33,16 +34,18 @@ extension PlanReader {
                 }
             }
         }
-        return Expectation(status: status, headers: headers, body: body,
-                           maxDuration: fields.value("max_duration").flatMap { duration($0, "`max_duration`") },
-                           range: fields.range)
+        return Expectation(
+            status: status, headers: headers, body: body,
+            maxDuration: fields.value("max_duration").flatMap { duration($0, "`max_duration`") },
+            range: fields.range)
     }
 
     private mutating func readStatus(_ node: Node) -> Located<StatusPattern>? {
         guard let text = text(node, "`status`") else { return nil }
         guard let pattern = StatusPattern.parse(text.value) else {
-            diagnostics.error(.invalidStatus, "invalid status `\(text.value)`", at: text.range,
-                              hint: "a status is a code from 100 to 599 or a class from `1xx` to `5xx`")
+            diagnostics.error(
+                .invalidStatus, "invalid status `\(text.value)`", at: text.range,
+                hint: "a status is a code from 100 to 599 or a class from `1xx` to `5xx`")
             return nil
         }
         return Located(pattern, at: text.range)
@@ -58,15 +61,18 @@ extension PlanReader {
         var valid = true
         for entry in fields.entries where !PlanReader.matcherKeys.contains(entry.key.value) {
             valid = false
-            let hint = Suggestion.didYouMean(entry.key.value, in: PlanReader.matcherKeys)
+            let hint =
+                Suggestion.didYouMean(entry.key.value, in: PlanReader.matcherKeys)
                 ?? "matcher keys are " + PlanReader.matcherKeys.map { "`\($0)`" }.joined(separator: ", ")
-                    + "; to compare with a mapping write `equals: { … }`"
-            diagnostics.error(.unknownKey, "unknown matcher `\(entry.key.value)` for \(what)", at: entry.key.range,
-                              hint: hint)
+                + "; to compare with a mapping write `equals: { … }`"
+            diagnostics.error(
+                .unknownKey, "unknown matcher `\(entry.key.value)` for \(what)", at: entry.key.range,
+                hint: hint)
         }
         if fields.entries.isEmpty {
-            diagnostics.error(.missingKey, "the matcher for \(what) is empty", at: fields.range,
-                              hint: "use `equals: {}` to expect an empty object")
+            diagnostics.error(
+                .missingKey, "the matcher for \(what) is empty", at: fields.range,
+                hint: "use `equals: {}` to expect an empty object")
             return nil
         }
         var matcher = Matcher(range: fields.range)
@@ -80,8 +86,9 @@ extension PlanReader {
                 _ = try RegularExpression.compile(pattern.value)
                 matcher.matches = pattern
             } catch {
-                diagnostics.error(.invalidRegex, "invalid regular expression `\(pattern.value)`: \(error.reason)",
-                                  at: pattern.range, hint: "check brackets, parentheses and escapes (`\\\\.` for a literal dot)")
+                diagnostics.error(
+                    .invalidRegex, "invalid regular expression `\(pattern.value)`: \(error.reason)",
+                    at: pattern.range, hint: "check brackets, parentheses and escapes (`\\\\.` for a literal dot)")
             }
         }
         return valid ? matcher : nil
@@ -110,8 +117,9 @@ extension PlanReader {
         var lexer = ExpressionLexer(scalars: scalars, start: 0)
         var components: [PathComponent] = []
         func fail(_ message: String, at position: Int) -> Located<[PathComponent]>? {
-            diagnostics.error(.malformedExpression, message, at: SourceRange(start: base.advanced(by: position), length: 1),
-                              hint: "body paths look like `token`, `data.items[0].id`, `['x-y']` or `$` for the whole body")
+            diagnostics.error(
+                .malformedExpression, message, at: SourceRange(start: base.advanced(by: position), length: 1),
+                hint: "body paths look like `token`, `data.items[0].id`, `['x-y']` or `$` for the whole body")
             return nil
         }
         do {

@@ -21,7 +21,8 @@ extension PlanReader {
                 {
                     diagnostics.error(
                         .invalidValue, "`base_url` of \(what) must be an absolute http(s) URL, found `\(literal)`",
-                        at: baseURL.range, hint: "write `http://host:port/prefix`, or leave it out to use `defaults.base_url`")
+                        at: baseURL.range,
+                        hint: "write `http://host:port/prefix`, or leave it out to use `defaults.base_url`")
                 }
                 guard let node = fields.value("file") else {
                     diagnostics.error(
@@ -34,13 +35,15 @@ extension PlanReader {
             guard let file = string(fileNode, "the file of \(what)") else { continue }
             if file.value.contains("${{") {
                 diagnostics.error(
-                    .invalidExpression, "the file of an API description is a literal path; `${{ }}` is not evaluated here",
+                    .invalidExpression,
+                    "the file of an API description is a literal path; `${{ }}` is not evaluated here",
                     at: file.range, hint: "name the document itself, relative to this plan's file")
                 continue
             }
             if file.value.isEmpty {
-                diagnostics.error(.invalidValue, "the file of \(what) is empty", at: file.range,
-                                  hint: "name an OpenAPI document (YAML or JSON), relative to this plan's file")
+                diagnostics.error(
+                    .invalidValue, "the file of \(what) is empty", at: file.range,
+                    hint: "name an OpenAPI document (YAML or JSON), relative to this plan's file")
                 continue
             }
             result.append(APIBinding(name: name, file: file, baseURL: baseURL, range: name.range))

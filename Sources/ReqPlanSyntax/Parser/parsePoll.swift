@@ -23,7 +23,9 @@ extension PlanReader {
                 hint: "say when to stop, as in `until: ${{ response.body.state == 'done' }}`")
         }
         let timeout = fields.value("timeout").flatMap { duration($0, "`timeout` of \(what)") }
-        let attempts = fields.value("attempts").flatMap { integer($0, "`attempts` of \(what)", in: PlanReader.pollAttemptsRange) }
+        let attempts = fields.value("attempts").flatMap {
+            integer($0, "`attempts` of \(what)", in: PlanReader.pollAttemptsRange)
+        }
         if !fields.has("timeout") && !fields.has("attempts") {
             diagnostics.error(
                 .missingKey, "\(what) has no bound: neither `timeout` nor `attempts`", at: key.range,

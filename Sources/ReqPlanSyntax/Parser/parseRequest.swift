@@ -2,7 +2,8 @@ import Yams
 
 extension PlanReader {
     static let requestKeys = [
-        "method", "url", "query", "headers", "json", "form", "multipart", "body", "body_file", "auth", "follow_redirects",
+        "method", "url", "query", "headers", "json", "form", "multipart", "body", "body_file", "auth",
+        "follow_redirects",
         "operation", "path",
     ]
     static let bodyKeys = ["json", "form", "multipart", "body", "body_file"]
@@ -20,7 +21,8 @@ extension PlanReader {
                 method = Located(value, at: text.range)
             } else {
                 let names = HTTPMethodName.allCases.map(\.rawValue)
-                let hint = names.contains(text.value.uppercased())
+                let hint =
+                    names.contains(text.value.uppercased())
                     ? "methods are written in capitals: `\(text.value.uppercased())`"
                     // Methods are short: two edits turn `FETCH` into `PATCH`, which helps nobody.
                     : Suggestion.closest(to: text.value.uppercased(), in: names, maxDistance: 1)
@@ -38,17 +40,20 @@ extension PlanReader {
             url = template(urlNode, "`url`")
             if let url, let literal = url.literalText { checkURL(literal, at: url.range) }
         } else {
-            diagnostics.error(.missingKey, "missing required key `url` in \(what)", at: key?.range ?? fields.range,
-                              hint: "every request has a `url`")
+            diagnostics.error(
+                .missingKey, "missing required key `url` in \(what)", at: key?.range ?? fields.range,
+                hint: "every request has a `url`")
         }
 
         var body: RequestBody?
         var bodyKey: Located<String>?
         for entry in fields.entries where PlanReader.bodyKeys.contains(entry.key.value) {
             if let first = bodyKey {
-                diagnostics.error(.conflictingKeys, "a request has at most one body, but \(what) has `\(first.value)` and `\(entry.key.value)`",
-                                  at: entry.key.range, notes: [.init("`\(first.value)` is given here", at: first.range)],
-                                  hint: "keep one of `json`, `form`, `multipart`, `body`, `body_file`")
+                diagnostics.error(
+                    .conflictingKeys,
+                    "a request has at most one body, but \(what) has `\(first.value)` and `\(entry.key.value)`",
+                    at: entry.key.range, notes: [.init("`\(first.value)` is given here", at: first.range)],
+                    hint: "keep one of `json`, `form`, `multipart`, `body`, `body_file`")
                 continue
             }
             bodyKey = entry.key
@@ -57,14 +62,17 @@ extension PlanReader {
 
         // RFC 9110 §9.3.8: a client MUST NOT send content in a TRACE request.
         if let method, method.value == .TRACE, let bodyKey {
-            diagnostics.error(.conflictingKeys, "a TRACE request cannot have a body, but \(what) has `\(bodyKey.value)`",
-                              at: bodyKey.range, notes: [.init("the method is given here", at: method.range)],
-                              hint: "remove `\(bodyKey.value)`: a TRACE request is sent without content (RFC 9110)")
+            diagnostics.error(
+                .conflictingKeys, "a TRACE request cannot have a body, but \(what) has `\(bodyKey.value)`",
+                at: bodyKey.range, notes: [.init("the method is given here", at: method.range)],
+                hint: "remove `\(bodyKey.value)`: a TRACE request is sent without content (RFC 9110)")
         }
 
         let headers = fields.value("headers").map { readHeaders($0, "`headers` of \(what)") } ?? []
         let authKey = fields.key("auth")
-        let auth = fields.value("auth").flatMap { node in authKey.flatMap { readAuth(node, "`auth` of \(what)", key: $0) } }
+        let auth = fields.value("auth").flatMap { node in
+            authKey.flatMap { readAuth(node, "`auth` of \(what)", key: $0) }
+        }
         checkAuthConflict(auth: authKey, headers: headers, in: what)
         let followRedirects = fields.value("follow_redirects").flatMap { bool($0, "`follow_redirects` of \(what)") }
 
@@ -83,14 +91,16 @@ extension PlanReader {
         }
         if let scheme = url.urlScheme?.lowercased() {
             if scheme != "http" && scheme != "https" {
-                diagnostics.error(.invalidValue, "unsupported URL scheme `\(scheme)`", at: range,
-                                  hint: "requests use `http://` or `https://`")
+                diagnostics.error(
+                    .invalidValue, "unsupported URL scheme `\(scheme)`", at: range,
+                    hint: "requests use `http://` or `https://`")
             }
             return
         }
         if !hasBaseURL {
-            diagnostics.error(.invalidValue, "relative URL `\(url)` needs a `base_url` in `defaults`", at: range,
-                              hint: "add `defaults: { base_url: \"http://host:port\" }` or write the full URL")
+            diagnostics.error(
+                .invalidValue, "relative URL `\(url)` needs a `base_url` in `defaults`", at: range,
+                hint: "add `defaults: { base_url: \"http://host:port\" }` or write the full URL")
         }
     }
 
@@ -112,9 +122,10 @@ extension PlanReader {
         for (name, value) in entries.entries {
             guard checkHeaderName(name) else { continue }
             if let first = seen[name.value.lowercased()] {
-                diagnostics.error(.duplicateKey, "header `\(name.value)` is given twice in \(what)", at: name.range,
-                                  notes: [.init("first given here", at: first)],
-                                  hint: "header names are case-insensitive")
+                diagnostics.error(
+                    .duplicateKey, "header `\(name.value)` is given twice in \(what)", at: name.range,
+                    notes: [.init("first given here", at: first)],
+                    hint: "header names are case-insensitive")
                 continue
             }
             seen[name.value.lowercased()] = name.range
@@ -128,13 +139,17 @@ extension PlanReader {
     /// Whether `name` is an HTTP token (RFC 9110); reports it if not.
     mutating func checkHeaderName(_ name: Located<String>) -> Bool {
         let allowed = "!#$%&'*+-.^_`|~".unicodeScalars
-        let valid = !name.value.isEmpty && name.value.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
-                || ("0"..."9").contains(scalar) || allowed.contains(scalar))
-        }
+        let valid =
+            !name.value.isEmpty
+            && name.value.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+                        || ("0"..."9").contains(scalar) || allowed.contains(scalar))
+            }
         if !valid {
-            diagnostics.error(.invalidName, "invalid header name `\(name.value)`", at: name.range,
-                              hint: "header names are letters, digits and `-` (no spaces or `:`)")
+            diagnostics.error(
+                .invalidName, "invalid header name `\(name.value)`", at: name.range,
+                hint: "header names are letters, digits and `-` (no spaces or `:`)")
         }
         return valid
     }
@@ -147,15 +162,19 @@ extension PlanReader {
             guard let template = valueTemplate(value, "parameter `\(name.value)`") else { continue }
             switch template {
             case .object(_, let range):
-                diagnostics.error(.wrongType, "parameter `\(name.value)` of \(what) must be a value or a list of values, found a mapping",
-                                  at: range)
-            case .list(let items, _) where items.contains(where: {
+                diagnostics.error(
+                    .wrongType,
+                    "parameter `\(name.value)` of \(what) must be a value or a list of values, found a mapping",
+                    at: range)
+            case .list(let items, _)
+            where items.contains(where: {
                 if case .object = $0 { return true }
                 if case .list = $0 { return true }
                 return false
             }):
-                diagnostics.error(.wrongType, "parameter `\(name.value)` of \(what) must be a list of plain values",
-                                  at: template.range)
+                diagnostics.error(
+                    .wrongType, "parameter `\(name.value)` of \(what) must be a list of plain values",
+                    at: template.range)
             default:
                 result.append(QueryParameter(name: name, value: template))
             }
@@ -184,24 +203,31 @@ extension PlanReader {
             switch (fields.value("file"), fields.value("value")) {
             case (let file?, nil):
                 if let path = template(file, "`file`") {
-                    parts.append(MultipartPart(name: name, content: .file(path), contentType: contentType,
-                                               filename: filename))
+                    parts.append(
+                        MultipartPart(
+                            name: name, content: .file(path), contentType: contentType,
+                            filename: filename))
                 }
             case (nil, let text?):
                 if let filenameKey = fields.key("filename") {
                     diagnostics.error(.keyNotAllowed, "`filename` applies to file parts only", at: filenameKey.range)
                 }
                 if let template = template(text, "`value`") {
-                    parts.append(MultipartPart(name: name, content: .value(template), contentType: contentType,
-                                               filename: nil))
+                    parts.append(
+                        MultipartPart(
+                            name: name, content: .value(template), contentType: contentType,
+                            filename: nil))
                 }
             case (.some, .some):
-                diagnostics.error(.conflictingKeys, "\(partWhat) has both `file` and `value`",
-                                  at: fields.key("value")?.range, notes: [.init("`file` is given here", at: fields.key("file")?.range)],
-                                  hint: "a part is a file or a text value")
+                diagnostics.error(
+                    .conflictingKeys, "\(partWhat) has both `file` and `value`",
+                    at: fields.key("value")?.range,
+                    notes: [.init("`file` is given here", at: fields.key("file")?.range)],
+                    hint: "a part is a file or a text value")
             case (nil, nil):
-                diagnostics.error(.missingKey, "\(partWhat) has neither `file` nor `value`", at: name.range,
-                                  hint: "write `{ file: path }` for a file or `{ value: text }` for a field")
+                diagnostics.error(
+                    .missingKey, "\(partWhat) has neither `file` nor `value`", at: name.range,
+                    hint: "write `{ file: path }` for a file or `{ value: text }` for a field")
             }
         }
         return parts

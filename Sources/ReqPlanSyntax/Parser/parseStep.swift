@@ -17,8 +17,9 @@ extension PlanReader {
     mutating func readSteps(_ node: Node, in what: String, key: Located<String>?) -> [Step] {
         guard let entries = mapping(node, what) else { return [] }
         if entries.entries.isEmpty {
-            diagnostics.error(.emptyCollection, "\(what) has no steps", at: key?.range ?? range(node),
-                              hint: "list at least one step under it")
+            diagnostics.error(
+                .emptyCollection, "\(what) has no steps", at: key?.range ?? range(node),
+                hint: "list at least one step under it")
             return []
         }
         var steps: [Step] = []
@@ -27,9 +28,10 @@ extension PlanReader {
             if !validName { invalidStepIDs.insert(id.value) }
             if validName {
                 if let first = stepIDs[id.value] {
-                    diagnostics.error(.duplicateStep, "duplicate step id `\(id.value)`", at: id.range,
-                                      notes: [.init("`\(id.value)` is first defined here", at: first)],
-                                      hint: "step ids are unique in the whole plan, members of groups included")
+                    diagnostics.error(
+                        .duplicateStep, "duplicate step id `\(id.value)`", at: id.range,
+                        notes: [.init("`\(id.value)` is first defined here", at: first)],
+                        hint: "step ids are unique in the whole plan, members of groups included")
                 } else {
                     stepIDs[id.value] = id.range
                 }
@@ -57,32 +59,37 @@ extension PlanReader {
         if kinds.isEmpty {
             registerUnreadMembers(node)
             if !misspeltKind {
-                diagnostics.error(.missingKey, "\(what) has no `request`, `group`, `sequence`, `for_each` or `plan`",
-                                  at: id.range,
-                                  hint: "a step is exactly one of `request`, `group`, `sequence`, `for_each`, `plan`")
+                diagnostics.error(
+                    .missingKey, "\(what) has no `request`, `group`, `sequence`, `for_each` or `plan`",
+                    at: id.range,
+                    hint: "a step is exactly one of `request`, `group`, `sequence`, `for_each`, `plan`")
             }
             return nil
         }
         if bodies.count > 1 || (!isForEach && kinds.count > 1) {
             let first = bodies[0]
             for extra in bodies.dropFirst() {
-                diagnostics.error(.conflictingKeys, "\(what) has both `\(first.key.value)` and `\(extra.key.value)`",
-                                  at: extra.key.range, notes: [.init("`\(first.key.value)` is given here", at: first.key.range)],
-                                  hint: isForEach ? "a for_each body is one `request` or one `group`"
-                                    : "a step is exactly one of `request`, `group`, `sequence`, `for_each`, `plan`")
+                diagnostics.error(
+                    .conflictingKeys, "\(what) has both `\(first.key.value)` and `\(extra.key.value)`",
+                    at: extra.key.range, notes: [.init("`\(first.key.value)` is given here", at: first.key.range)],
+                    hint: isForEach
+                        ? "a for_each body is one `request` or one `group`"
+                        : "a step is exactly one of `request`, `group`, `sequence`, `for_each`, `plan`")
             }
             registerUnreadMembers(node)
             return nil
         }
         if isForEach && bodies.isEmpty {
-            diagnostics.error(.missingKey, "for_each \(what) has no body", at: fields.key("for_each")?.range,
-                              hint: "add a `request:` or a `group:` to run for each item")
+            diagnostics.error(
+                .missingKey, "for_each \(what) has no body", at: fields.key("for_each")?.range,
+                hint: "add a `request:` or a `group:` to run for each item")
             return nil
         }
         if isForEach, let body = bodies.first, body.key.value == "sequence" || body.key.value == "plan" {
-            diagnostics.error(.conflictingKeys,
-                              "a for_each body is a `request` or a `group`, not a `\(body.key.value)`",
-                              at: body.key.range, hint: "use a `group` with a `\(body.key.value)` member")
+            diagnostics.error(
+                .conflictingKeys,
+                "a for_each body is a `request` or a `group`, not a `\(body.key.value)`",
+                at: body.key.range, hint: "use a `group` with a `\(body.key.value)` member")
             registerUnreadMembers(node)
             return nil
         }
@@ -116,21 +123,24 @@ extension PlanReader {
         for entry in fields.entries {
             let key = entry.key.value
             if PlanReader.requestOnlyKeys.contains(key) && !requestBody {
-                diagnostics.error(.keyNotAllowed, "`\(key)` is not allowed on a \(describeKind(kindName, body.key.value)) step",
-                                  at: entry.key.range,
-                                  hint: kindName == "plan"
-                                    ? "`\(key)` applies to requests; set it in the sub-plan, on its steps"
-                                        + (PlanReader.defaultsKeys.contains(key) ? " or in its `defaults`" : "")
-                                    : "`\(key)` applies to requests; set it on the members instead")
+                diagnostics.error(
+                    .keyNotAllowed, "`\(key)` is not allowed on a \(describeKind(kindName, body.key.value)) step",
+                    at: entry.key.range,
+                    hint: kindName == "plan"
+                        ? "`\(key)` applies to requests; set it in the sub-plan, on its steps"
+                            + (PlanReader.defaultsKeys.contains(key) ? " or in its `defaults`" : "")
+                        : "`\(key)` applies to requests; set it on the members instead")
             }
             if PlanReader.collectionOnlyKeys.contains(key) && kindName == "request" {
-                diagnostics.error(.keyNotAllowed, "`\(key)` is not allowed on a request step", at: entry.key.range,
-                                  hint: "`\(key)` applies to `group`, `sequence`, `for_each` and `plan` steps")
+                diagnostics.error(
+                    .keyNotAllowed, "`\(key)` is not allowed on a request step", at: entry.key.range,
+                    hint: "`\(key)` applies to `group`, `sequence`, `for_each` and `plan` steps")
             }
             if key == "on_failure" && kindName == "plan" {
-                diagnostics.error(.keyNotAllowed, "`on_failure` is not allowed on a plan step", at: entry.key.range,
-                                  hint: "the sub-plan's own `on_failure` applies inside it; "
-                                    + "set it in the sub-plan file")
+                diagnostics.error(
+                    .keyNotAllowed, "`on_failure` is not allowed on a plan step", at: entry.key.range,
+                    hint: "the sub-plan's own `on_failure` applies inside it; "
+                        + "set it in the sub-plan file")
             }
         }
 
@@ -144,19 +154,28 @@ extension PlanReader {
         let timeout = fields.value("timeout").flatMap { duration($0, "`timeout` of \(what)") }
         let retry = requestBody ? fields.value("retry").flatMap { readRetry($0, "`retry` of \(what)") } : nil
         let expect = requestBody ? fields.value("expect").flatMap { readExpect($0, "`expect` of \(what)") } : nil
-        let concurrency = kindName == "request" ? nil
-            : fields.value("concurrency").flatMap { integer($0, "`concurrency` of \(what)", in: PlanReader.concurrencyRange) }
-        let onFailure = kindName == "request" || kindName == "plan" ? nil
+        let concurrency =
+            kindName == "request"
+            ? nil
+            : fields.value("concurrency").flatMap {
+                integer($0, "`concurrency` of \(what)", in: PlanReader.concurrencyRange)
+            }
+        let onFailure =
+            kindName == "request" || kindName == "plan"
+            ? nil
             : fields.value("on_failure").flatMap { choice($0, "`on_failure` of \(what)", FailurePolicy.self) }
 
         let cookies = fields.value("cookies").flatMap { bool($0, "`cookies` of \(what)") }
-        let poll = requestBody ? fields.entries.first { $0.key.value == "poll" }
-            .flatMap { readPoll($0.value, "`poll` of \(what)", key: $0.key) } : nil
+        let poll =
+            requestBody
+            ? fields.entries.first { $0.key.value == "poll" }
+                .flatMap { readPoll($0.value, "`poll` of \(what)", key: $0.key) } : nil
 
         guard let kind else { return nil }
-        let step = Step(id: id, kind: kind, needs: needs, condition: condition, description: description,
-                        timeout: timeout, retry: retry, expect: expect, concurrency: concurrency, onFailure: onFailure,
-                        range: SourceRange(start: id.range.start, end: id.range.end), cookies: cookies, poll: poll)
+        let step = Step(
+            id: id, kind: kind, needs: needs, condition: condition, description: description,
+            timeout: timeout, retry: retry, expect: expect, concurrency: concurrency, onFailure: onFailure,
+            range: SourceRange(start: id.range.start, end: id.range.end), cookies: cookies, poll: poll)
         if let poll { checkPollMethod(poll, of: step.request, in: what) }
         return step
     }
@@ -167,7 +186,8 @@ extension PlanReader {
         guard depth < 100, case .mapping(let fields) = node else { return }
         for (key, value) in fields {
             guard case .scalar(let keyScalar) = key, case .mapping(let members) = value else { continue }
-            let kind = PlanReader.stepKindKeys.contains(keyScalar.string)
+            let kind =
+                PlanReader.stepKindKeys.contains(keyScalar.string)
                 ? keyScalar.string : Suggestion.closest(to: keyScalar.string, in: PlanReader.stepKindKeys)
             guard kind == "group" || kind == "sequence" else { continue }
             for (memberKey, member) in members {
@@ -190,12 +210,14 @@ extension PlanReader {
         var items = valueTemplate(itemsNode, "`for_each` of \(what)")
         switch items {
         case .template(let template) where template.singleExpression == nil:
-            diagnostics.error(.wrongType, "`for_each` of \(what) must be a list or one `${{ }}` giving a list",
-                              at: template.range, hint: "text around `${{ }}` makes a string, not a list")
+            diagnostics.error(
+                .wrongType, "`for_each` of \(what) must be a list or one `${{ }}` giving a list",
+                at: template.range, hint: "text around `${{ }}` makes a string, not a list")
             items = nil
         case .literal(let value, let range) where value.type != .list:
-            diagnostics.error(.wrongType, "`for_each` of \(what) must be a list, found \(value.type.withArticle)",
-                              at: range, hint: "write `for_each: ${{ inputs.name }}` or a YAML list")
+            diagnostics.error(
+                .wrongType, "`for_each` of \(what) must be a list, found \(value.type.withArticle)",
+                at: range, hint: "write `for_each: ${{ inputs.name }}` or a YAML list")
             items = nil
         case .object(_, let range):
             diagnostics.error(.wrongType, "`for_each` of \(what) must be a list, found a mapping", at: range)
@@ -209,8 +231,9 @@ extension PlanReader {
         if let asNode = fields.value("as") {
             if let name = string(asNode, "`as` of \(what)"), checkName(name, "item name") {
                 if PlanReader.reservedItemNames.contains(name.value) {
-                    diagnostics.error(.invalidName, "`\(name.value)` is reserved and cannot name a for_each item",
-                                      at: name.range, hint: "choose another name, such as `item`")
+                    diagnostics.error(
+                        .invalidName, "`\(name.value)` is reserved and cannot name a for_each item",
+                        at: name.range, hint: "choose another name, such as `item`")
                     validItemName = false
                 } else {
                     itemName = name
@@ -237,15 +260,17 @@ extension PlanReader {
         if case .int = scalarValue(node) {
             // Shorthand: `retry: 3` means three attempts.
             guard let attempts = integer(node, "\(what)", in: PlanReader.retryAttemptsRange) else { return nil }
-            return RetryPolicy(attempts: attempts, backoff: nil, maxBackoff: nil, on: nil, unsafe: nil,
-                               range: attempts.range)
+            return RetryPolicy(
+                attempts: attempts, backoff: nil, maxBackoff: nil, on: nil, unsafe: nil,
+                range: attempts.range)
         }
         guard let fields = mapping(node, what) else { return nil }
         checkKeys(fields, allowed: PlanReader.retryKeys, in: what)
         var on: [Located<RetryCondition>]?
         if let onNode = fields.value("on") {
             var conditions: [Located<RetryCondition>] = []
-            let nodes: [Node] = if case .sequence = onNode { sequence(onNode, "`on` of \(what)") ?? [] } else { [onNode] }
+            let nodes: [Node] =
+                if case .sequence = onNode { sequence(onNode, "`on` of \(what)") ?? [] } else { [onNode] }
             for item in nodes {
                 if let condition = choice(item, "retry condition", RetryCondition.self) { conditions.append(condition) }
             }
@@ -254,8 +279,9 @@ extension PlanReader {
         let backoff = fields.value("backoff").flatMap { duration($0, "`backoff`") }
         let maxBackoff = fields.value("max_backoff").flatMap { duration($0, "`max_backoff`") }
         if let backoff, let maxBackoff, maxBackoff.value < backoff.value {
-            diagnostics.error(.invalidValue, "`max_backoff` (\(maxBackoff.value)) is shorter than `backoff` (\(backoff.value))",
-                              at: maxBackoff.range)
+            diagnostics.error(
+                .invalidValue, "`max_backoff` (\(maxBackoff.value)) is shorter than `backoff` (\(backoff.value))",
+                at: maxBackoff.range)
         }
         return RetryPolicy(
             attempts: fields.value("attempts").flatMap { integer($0, "`attempts`", in: PlanReader.retryAttemptsRange) },

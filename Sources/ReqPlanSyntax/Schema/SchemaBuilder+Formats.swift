@@ -55,11 +55,13 @@ extension SchemaBuilder {
                 "type": ["string", "number", "boolean"],
             ],
             "textTemplate": [
-                "description": "A text template: a string that may hold `${{ expression }}` (interpolated into the text), or a number or boolean taken as written. Null is not text (RP0102).",
+                "description":
+                    "A text template: a string that may hold `${{ expression }}` (interpolated into the text), or a number or boolean taken as written. Null is not text (RP0102).",
                 "type": ["string", "number", "boolean"],
             ],
             "value": [
-                "description": "A value template: any YAML value. Strings may hold `${{ }}`; a string that is exactly one `${{ }}` keeps the type of its value (a list stays a list), other strings are interpolated text. Mapping keys are literal: a key with `${{` is RP0210.",
+                "description":
+                    "A value template: any YAML value. Strings may hold `${{ }}`; a string that is exactly one `${{ }}` keeps the type of its value (a list stays a list), other strings are interpolated text. Mapping keys are literal: a key with `${{` is RP0210.",
                 "propertyNames": ["not": ["pattern": .string(Self.expressionStart)]],
                 "additionalProperties": Self.ref("value"),
                 "items": Self.ref("value"),
@@ -75,17 +77,21 @@ extension SchemaBuilder {
                 "description": "Exactly one `${{ expression }}`, with nothing before or after it.",
                 "type": "string",
                 "pattern": .string(Self.anchored(Self.expressionPattern)),
-                "patternErrorMessage": "Write exactly one `${{ … }}` with nothing around it (text around it makes a string).",
+                "patternErrorMessage":
+                    "Write exactly one `${{ … }}` with nothing around it (text around it makes a string).",
             ],
             "duration": [
-                "description": "A duration: whole numbers with units `ms`, `s`, `m`, `h`, components added (`250ms`, `5s`, `2m`, `1h`, `1m30s`). A string longer than zero and at most 7 days (`168h`); no decimals, spaces or other units (RP0108).",
+                "description":
+                    "A duration: whole numbers with units `ms`, `s`, `m`, `h`, components added (`250ms`, `5s`, `2m`, `1h`, `1m30s`). A string longer than zero and at most 7 days (`168h`); no decimals, spaces or other units (RP0108).",
                 "type": "string",
                 "pattern": .string(Self.anchored("(?=[0-9hms]*[1-9])(?:[0-9]+(?:ms|s|m|h))+")),
-                "patternErrorMessage": "A duration is a whole number and a unit (`ms`, `s`, `m`, `h`) with no space, such as `250ms`, `5s`, `2m` or `1m30s`.",
+                "patternErrorMessage":
+                    "A duration is a whole number and a unit (`ms`, `s`, `m`, `h`) with no space, such as `250ms`, `5s`, `2m` or `1m30s`.",
                 "examples": ["250ms", "5s", "2m", "1m30s"],
             ],
             "status": [
-                "description": "A status: an exact code from `100` to `599`, or a class `1xx`–`5xx` (`2XX` too). RP0109 otherwise.",
+                "description":
+                    "A status: an exact code from `100` to `599`, or a class `1xx`–`5xx` (`2XX` too). RP0109 otherwise.",
                 "anyOf": [
                     ["type": "integer", "minimum": 100, "maximum": 599],
                     [
@@ -104,12 +110,14 @@ extension SchemaBuilder {
                 "default": .string(HTTPMethodName.GET.rawValue),
             ],
             "onFailure": [
-                "description": "`continue` (default): the others go on, and steps depending on the failed one are skipped unless their `if:` says otherwise. `fail_fast`: running siblings in the scope are cancelled at once and those not started end `cancelled`, `always()` steps included. RP0105 otherwise.",
+                "description":
+                    "`continue` (default): the others go on, and steps depending on the failed one are skipped unless their `if:` says otherwise. `fail_fast`: running siblings in the scope are cancelled at once and those not started end `cancelled`, `always()` steps included. RP0105 otherwise.",
                 "enum": Self.words(FailurePolicy.self),
                 "default": .string(FailurePolicy.continue.rawValue),
             ],
             "concurrency": [
-                "description": "Most requests in flight at once (1–100 000; RP0102 if not an integer, RP0105 if out of range).",
+                "description":
+                    "Most requests in flight at once (1–100 000; RP0102 if not an integer, RP0105 if out of range).",
                 "type": "integer",
                 "minimum": .integer(PlanReader.concurrencyRange.lowerBound),
                 "maximum": .integer(PlanReader.concurrencyRange.upperBound),
@@ -121,7 +129,8 @@ extension SchemaBuilder {
                 "enum": Self.words(ValueType.self),
             ],
             "mergeKey": [
-                "description": "YAML merge key: `<<: *anchor` merges one mapping, `<<: [*a, *b]` several (an earlier one wins); keys written in the mapping itself win over merged keys. The value MUST be a mapping or a list of mappings (RP0102).",
+                "description":
+                    "YAML merge key: `<<: *anchor` merges one mapping, `<<: [*a, *b]` several (an earlier one wins); keys written in the mapping itself win over merged keys. The value MUST be a mapping or a list of mappings (RP0102).",
                 "anyOf": [["type": "object"], ["type": "array", "items": ["type": "object"]]],
             ],
         ]

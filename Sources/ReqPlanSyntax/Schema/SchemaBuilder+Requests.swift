@@ -13,7 +13,8 @@ extension SchemaBuilder {
                     "description": .string(
                         "One HTTP request: `url` (required, unless `operation` names an operation of a bound API description), `method`, `query`, `headers`, at most one body ("
                             + bodies.map { "`\($0)`" }.joined(separator: ", ")
-                            + "), `auth` and `follow_redirects`. Credentials in the URL (`http://user:password@host/`) are sent as basic credentials unless `auth` or an `Authorization` header is in force."),
+                            + "), `auth` and `follow_redirects`. Credentials in the URL (`http://user:password@host/`) are sent as basic credentials unless `auth` or an `Authorization` header is in force."
+                    ),
                     "type": "object",
                     // `url`, or `operation` (which gives the method and URL: neither is written, RP0104).
                     "anyOf": [
@@ -24,27 +25,45 @@ extension SchemaBuilder {
                 keys: PlanReader.requestKeys,
                 properties: [
                     "operation": [
-                        "description": "An operation of a bound API description, `API.operationId` (grammar.md §6.9): it gives the method and URL, so `method` and `url` are not written (RP0104).",
+                        "description":
+                            "An operation of a bound API description, `API.operationId` (grammar.md §6.9): it gives the method and URL, so `method` and `url` are not written (RP0104).",
                         "type": "string",
                         "pattern": #"^[A-Za-z_][A-Za-z0-9_-]*\.[\s\S]+"#,
                     ],
-                    "path": Self.ref("parameters", "Values of the operation's path parameters (with `operation` only)."),
+                    "path": Self.ref(
+                        "parameters", "Values of the operation's path parameters (with `operation` only)."),
                     "method": Self.ref("method"),
                     "url": [
-                        "description": "Absolute (`http://…`, `https://…`) or relative to `defaults.base_url` (which must then be set, RP0105). A text template. A URL written without `${{ }}` MUST NOT be empty, and when it starts with a scheme and `://` the scheme MUST be http or https (RP0105); `/login?next=https://x/` is relative.",
+                        "description":
+                            "Absolute (`http://…`, `https://…`) or relative to `defaults.base_url` (which must then be set, RP0105). A text template. A URL written without `${{ }}` MUST NOT be empty, and when it starts with a scheme and `://` the scheme MUST be http or https (RP0105); `/login?next=https://x/` is relative.",
                         "type": ["string", "number", "boolean"],
                         "minLength": 1,
-                        "pattern": #"^(?:[\s\S]*\$\{\{[\s\S]*|(?![A-Za-z][A-Za-z0-9+.-]*://)[\s\S]+|[hH][tT][tT][pP][sS]?://[\s\S]*)(?![\s\S])"#,
+                        "pattern":
+                            #"^(?:[\s\S]*\$\{\{[\s\S]*|(?![A-Za-z][A-Za-z0-9+.-]*://)[\s\S]+|[hH][tT][tT][pP][sS]?://[\s\S]*)(?![\s\S])"#,
                         "patternErrorMessage": "A URL is relative or starts with `http://` or `https://`.",
                     ],
-                    "query": Self.ref("parameters", "Query parameters appended to the URL, percent-encoded. A list repeats the parameter; a value that is one `${{ }}` giving null leaves the parameter out."),
-                    "headers": Self.ref("headers", "Request headers (a header of `defaults.headers` with the same name is replaced)."),
-                    "json": Self.ref("value", "Body: any YAML value, sent as JSON (`application/json`). A string that is exactly one `${{ }}` keeps its type."),
-                    "form": Self.ref("parameters", "Body: name → value or list, sent as `application/x-www-form-urlencoded`."),
+                    "query": Self.ref(
+                        "parameters",
+                        "Query parameters appended to the URL, percent-encoded. A list repeats the parameter; a value that is one `${{ }}` giving null leaves the parameter out."
+                    ),
+                    "headers": Self.ref(
+                        "headers", "Request headers (a header of `defaults.headers` with the same name is replaced)."),
+                    "json": Self.ref(
+                        "value",
+                        "Body: any YAML value, sent as JSON (`application/json`). A string that is exactly one `${{ }}` keeps its type."
+                    ),
+                    "form": Self.ref(
+                        "parameters", "Body: name → value or list, sent as `application/x-www-form-urlencoded`."),
                     "multipart": Self.ref("multipart"),
-                    "body": Self.ref("textTemplate", "Body: raw text, sent as written (UTF-8, `text/plain; charset=utf-8`)."),
-                    "body_file": Self.ref("textTemplate", "Body: the bytes of a file, path relative to the plan file (`application/octet-stream`)."),
-                    "auth": Self.ref("auth", "Credentials sent as the `Authorization` header; replaces `defaults.auth` and a default `Authorization` header."),
+                    "body": Self.ref(
+                        "textTemplate", "Body: raw text, sent as written (UTF-8, `text/plain; charset=utf-8`)."),
+                    "body_file": Self.ref(
+                        "textTemplate",
+                        "Body: the bytes of a file, path relative to the plan file (`application/octet-stream`)."),
+                    "auth": Self.ref(
+                        "auth",
+                        "Credentials sent as the `Authorization` header; replaces `defaults.auth` and a default `Authorization` header."
+                    ),
                     "follow_redirects": Self.ref("followRedirects"),
                 ],
                 then: [
@@ -52,7 +71,10 @@ extension SchemaBuilder {
                         Self.ref("authExcludesAuthorizationHeader"),
                         [
                             "description": "A TRACE request has no body (RFC 9110; RP0104).",
-                            "if": ["required": ["method"], "properties": ["method": ["const": .string(HTTPMethodName.TRACE.rawValue)]]],
+                            "if": [
+                                "required": ["method"],
+                                "properties": ["method": ["const": .string(HTTPMethodName.TRACE.rawValue)]],
+                            ],
                             "then": Self.forbidding(bodies),
                         ],
                     ],
@@ -61,7 +83,8 @@ extension SchemaBuilder {
             "auth": closedObject(
                 "`auth`",
                 [
-                    "description": "Credentials sent as the `Authorization` header: `{ basic: { username, password } }` (`Basic` and the base64 of `username:password`) or `{ bearer: TOKEN }` (`Bearer TOKEN`); expressions allowed. They are hidden in every output, the base64 form included. Exactly one of `basic` and `bearer` (RP0104 for both, RP0103 for neither).",
+                    "description":
+                        "Credentials sent as the `Authorization` header: `{ basic: { username, password } }` (`Basic` and the base64 of `username:password`) or `{ bearer: TOKEN }` (`Bearer TOKEN`); expressions allowed. They are hidden in every output, the base64 form included. Exactly one of `basic` and `bearer` (RP0104 for both, RP0103 for neither).",
                     "type": "object",
                 ],
                 keys: PlanReader.authKeys,
@@ -69,11 +92,14 @@ extension SchemaBuilder {
                     "basic": Self.ref("basicAuth"),
                     "bearer": Self.ref("textTemplate", "The token, sent as `Authorization: Bearer TOKEN`."),
                 ],
-                then: ["oneOf": Self.exactlyOne(of: PlanReader.authKeys, titles: ["basic credentials", "a bearer token"])]),
+                then: [
+                    "oneOf": Self.exactlyOne(of: PlanReader.authKeys, titles: ["basic credentials", "a bearer token"])
+                ]),
             "basicAuth": closedObject(
                 "`basic`",
                 [
-                    "description": #"Basic credentials (RFC 7617): `username` and `password`, both required (RP0103); an empty password is `""`."#,
+                    "description":
+                        #"Basic credentials (RFC 7617): `username` and `password`, both required (RP0103); an empty password is `""`."#,
                     "type": "object",
                     "required": Self.strings(PlanReader.basicAuthKeys),
                 ],
@@ -83,26 +109,34 @@ extension SchemaBuilder {
                     "password": Self.ref("textTemplate", "The password."),
                 ]),
             "authExcludesAuthorizationHeader": [
-                "description": "`auth` writes the `Authorization` header, so the same request (or `defaults`) cannot also set one (RP0104).",
+                "description":
+                    "`auth` writes the `Authorization` header, so the same request (or `defaults`) cannot also set one (RP0104).",
                 "if": ["required": ["auth"]],
                 "then": [
                     "properties": [
-                        "headers": ["propertyNames": ["not": ["pattern": .string(Self.anchored(Self.ignoringCase("Authorization")))]]]
+                        "headers": [
+                            "propertyNames": [
+                                "not": ["pattern": .string(Self.anchored(Self.ignoringCase("Authorization")))]
+                            ]
+                        ]
                     ]
                 ],
             ],
             "followRedirects": [
-                "description": "Whether 3xx redirects are followed (default `true`: up to 10, by the method rules of browsers and AsyncHTTPClient). With `false` the 3xx response itself is the step's response, so `expect` can check its status and `Location`. A request's own setting wins over `defaults`.",
+                "description":
+                    "Whether 3xx redirects are followed (default `true`: up to 10, by the method rules of browsers and AsyncHTTPClient). With `false` the 3xx response itself is the step's response, so `expect` can check its status and `Location`. A request's own setting wins over `defaults`.",
                 "type": "boolean",
             ],
             "headers": Self.map(
                 [
-                    "description": "Header name (an HTTP token, RFC 9110) → text template. Names MUST NOT repeat ignoring case (RP0003); values are text (numbers and booleans as written; null is RP0102).",
+                    "description":
+                        "Header name (an HTTP token, RFC 9110) → text template. Names MUST NOT repeat ignoring case (RP0003); values are text (numbers and booleans as written; null is RP0102).",
                     "type": ["object", "null"],
                 ], names: "headerNameKey", values: Self.ref("textTemplate")),
             "parameters": Self.map(
                 [
-                    "description": "Parameter name → a scalar, a template, or a list of scalars/templates (a list repeats the parameter). A mapping, or a list holding a list or mapping, is RP0102.",
+                    "description":
+                        "Parameter name → a scalar, a template, or a list of scalars/templates (a list repeats the parameter). A mapping, or a list holding a list or mapping, is RP0102.",
                     "type": ["object", "null"],
                 ], values: Self.ref("parameterValue")),
             "parameterValue": [
@@ -116,7 +150,8 @@ extension SchemaBuilder {
                     "type": ["object", "null"],
                 ], values: Self.ref("multipartPart")),
             "multipartPart": [
-                "description": "A part: text (a text field), `{ value: text, content_type }` (a text field with a content type) or `{ file: path, content_type, filename }` (a file, path relative to the plan). A list is not a part (RP0102).",
+                "description":
+                    "A part: text (a text field), `{ value: text, content_type }` (a text field with a content type) or `{ file: path, content_type, filename }` (a file, path relative to the plan). A list is not a part (RP0102).",
                 "anyOf": [Self.ref("textTemplate"), Self.ref("multipartPartMapping")],
             ],
             "multipartPartMapping": closedObject(
@@ -129,8 +164,14 @@ extension SchemaBuilder {
                 properties: [
                     "value": Self.ref("textTemplate", "The field's text."),
                     "file": Self.ref("textTemplate", "Path of the file to send, relative to the plan file."),
-                    "content_type": Self.ref("textTemplate", "The part's Content-Type (default: none for text fields, `application/octet-stream` for files)."),
-                    "filename": Self.ref("textTemplate", "The file name sent (default: the last component of `file`). File parts only (RP0114 on a `value` part)."),
+                    "content_type": Self.ref(
+                        "textTemplate",
+                        "The part's Content-Type (default: none for text fields, `application/octet-stream` for files)."
+                    ),
+                    "filename": Self.ref(
+                        "textTemplate",
+                        "The file name sent (default: the last component of `file`). File parts only (RP0114 on a `value` part)."
+                    ),
                 ],
                 then: [
                     "oneOf": [

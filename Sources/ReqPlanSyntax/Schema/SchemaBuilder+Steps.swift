@@ -5,21 +5,25 @@ extension SchemaBuilder {
         [
             "steps": Self.map(
                 [
-                    "description": "A non-empty mapping of step id → step. Step ids are unique across the whole plan, members included (RP0107).",
+                    "description":
+                        "A non-empty mapping of step id → step. Step ids are unique across the whole plan, members included (RP0107).",
                     "type": "object",
                     "minProperties": 1,
                 ], names: "nameKey", values: Self.ref("step")),
             "step": step(),
             "needs": [
-                "description": "Steps that must end (in any state) before this one starts: a step id or a list of step ids (RP0102 otherwise). Each must name an existing step (RP0301) addressable from here (RP0211).",
+                "description":
+                    "Steps that must end (in any state) before this one starts: a step id or a list of step ids (RP0102 otherwise). Each must name an existing step (RP0301) addressable from here (RP0211).",
                 "anyOf": [Self.ref("name"), ["type": "array", "items": Self.ref("name")]],
             ],
             "condition": [
-                "description": "Whether the step runs, decided once just before it would start (for a for_each, once before the loop). `true`/`false`, a bare expression (`steps.a.status == 200`), or exactly one `${{ }}` with only spaces around it. Without `if:` the step behaves as `if: ${{ success() }}`; an explicit `if:` replaces it (write `success() && …` to keep it). `success()`, `failure()` and `always()` are allowed only here.",
+                "description":
+                    "Whether the step runs, decided once just before it would start (for a for_each, once before the loop). `true`/`false`, a bare expression (`steps.a.status == 200`), or exactly one `${{ }}` with only spaces around it. Without `if:` the step behaves as `if: ${{ success() }}`; an explicit `if:` replaces it (write `success() && …` to keep it). `success()`, `failure()` and `always()` are allowed only here.",
                 "type": ["boolean", "string"],
                 "pattern": .string(
                     #"^(?![\s\S]*\$\{\{)|^[ \t\r\n]*"# + Self.expressionPattern + #"[ \t\r\n]*(?![\s\S])"#),
-                "patternErrorMessage": "A condition is a bare expression or exactly one `${{ … }}`; text around `${{ }}` is not allowed (RP0210).",
+                "patternErrorMessage":
+                    "A condition is a bare expression or exactly one `${{ … }}`; text around `${{ }}` is not allowed (RP0210).",
                 "examples": [
                     "${{ always() }}",
                     "${{ success() && inputs.mode == 'full' }}",
@@ -27,7 +31,8 @@ extension SchemaBuilder {
                 ],
             ],
             "forEachItems": [
-                "description": "Runs the body (`request` or `group`) once per item: a YAML list (whose elements may hold `${{ }}`) or exactly one `${{ }}` giving a list (RP0102 otherwise). Evaluated once, when the step starts; it cannot read the item. Results keep the input order.",
+                "description":
+                    "Runs the body (`request` or `group`) once per item: a YAML list (whose elements may hold `${{ }}`) or exactly one `${{ }}` giving a list (RP0102 otherwise). Evaluated once, when the step starts; it cannot read the item. Results keep the input order.",
                 "anyOf": [["type": "array", "items": Self.ref("value")], Self.ref("singleExpression")],
             ],
             "itemName": [
@@ -58,27 +63,52 @@ extension SchemaBuilder {
         return closedObject(
             "a step",
             [
-                "description": "A step: exactly one of `request`, `group`, `sequence`, `for_each` (with a `request` or a `group` body) or `plan` (a sub-plan), plus the keys that kind allows.",
+                "description":
+                    "A step: exactly one of `request`, `group`, `sequence`, `for_each` (with a `request` or a `group` body) or `plan` (a sub-plan), plus the keys that kind allows.",
                 "type": "object",
             ],
             keys: PlanReader.allStepKeys,
             properties: [
-                "request": Self.ref("request", "Sends one HTTP request (with its retries). On a for_each step: the body, sent once per item."),
-                "group": Self.ref("steps", "Member steps that run concurrently; the group ends when all have ended. Needing a group means needing all its members. On a for_each step: the body, run as a group once per item. Empty is RP0115."),
-                "sequence": Self.ref("steps", "Member steps that run one after another, in the order written: each depends on the one before it. Not allowed as a for_each body (RP0104: use a `group` with a `sequence` member). Empty is RP0115."),
+                "request": Self.ref(
+                    "request",
+                    "Sends one HTTP request (with its retries). On a for_each step: the body, sent once per item."),
+                "group": Self.ref(
+                    "steps",
+                    "Member steps that run concurrently; the group ends when all have ended. Needing a group means needing all its members. On a for_each step: the body, run as a group once per item. Empty is RP0115."
+                ),
+                "sequence": Self.ref(
+                    "steps",
+                    "Member steps that run one after another, in the order written: each depends on the one before it. Not allowed as a for_each body (RP0104: use a `group` with a `sequence` member). Empty is RP0115."
+                ),
                 "for_each": Self.ref("forEachItems"),
                 "plan": Self.ref("subPlan"),
                 "as": Self.ref("itemName"),
                 "needs": Self.ref("needs"),
                 "if": Self.ref("condition"),
                 "description": Self.ref("text", "Free text."),
-                "timeout": Self.ref("duration", "On a `request` step: each attempt (overrides `defaults.timeout`). On a `group`, `sequence` or `for_each`: the whole step (its running members are cancelled and it fails)."),
-                "retry": Self.ref("retry", "Retry policy (request steps and for_each over a request; RP0114 elsewhere). Fields set here win over `defaults.retry`, field by field."),
-                "expect": Self.ref("expect", "What the response must look like (request steps and for_each over a request, where it applies to each item; RP0114 elsewhere). Fields set here replace those of `defaults.expect`."),
-                "concurrency": Self.ref("concurrency", "Most requests of this step's members or items in flight at once, at any depth (group, sequence, for_each; RP0114 on a request step)."),
-                "on_failure": Self.ref("onFailure", "What a failing member or item does to the others (group, sequence, for_each; RP0114 on a request step). Without it, the enclosing scope's policy applies."),
+                "timeout": Self.ref(
+                    "duration",
+                    "On a `request` step: each attempt (overrides `defaults.timeout`). On a `group`, `sequence` or `for_each`: the whole step (its running members are cancelled and it fails)."
+                ),
+                "retry": Self.ref(
+                    "retry",
+                    "Retry policy (request steps and for_each over a request; RP0114 elsewhere). Fields set here win over `defaults.retry`, field by field."
+                ),
+                "expect": Self.ref(
+                    "expect",
+                    "What the response must look like (request steps and for_each over a request, where it applies to each item; RP0114 elsewhere). Fields set here replace those of `defaults.expect`."
+                ),
+                "concurrency": Self.ref(
+                    "concurrency",
+                    "Most requests of this step's members or items in flight at once, at any depth (group, sequence, for_each; RP0114 on a request step)."
+                ),
+                "on_failure": Self.ref(
+                    "onFailure",
+                    "What a failing member or item does to the others (group, sequence, for_each; RP0114 on a request step). Without it, the enclosing scope's policy applies."
+                ),
                 "cookies": [
-                    "description": "Whether the run's cookie jar applies to this step's requests (on a group, sequence or for_each, to every request inside): with `false` no stored cookie is sent and no `Set-Cookie` is stored. The innermost setting wins, then the plan's `cookies`.",
+                    "description":
+                        "Whether the run's cookie jar applies to this step's requests (on a group, sequence or for_each, to every request inside): with `false` no stored cookie is sent and no `Set-Cookie` is stored. The innermost setting wins, then the plan's `cookies`.",
                     "type": "boolean",
                 ],
                 "poll": Self.ref("poll"),
@@ -87,20 +117,26 @@ extension SchemaBuilder {
                 // Polling a method that is not idempotent needs `unsafe: true` (RP0702).
                 "if": [
                     "required": ["poll", "request"],
-                    "properties": ["request": ["required": ["method"], "properties": ["method": ["enum": unsafeMethods]]]],
+                    "properties": [
+                        "request": ["required": ["method"], "properties": ["method": ["enum": unsafeMethods]]]
+                    ],
                 ],
                 "then": ["properties": ["poll": ["required": ["unsafe"], "properties": ["unsafe": ["const": true]]]]],
                 "oneOf": [
-                    branch("request step", ["request"],
-                           forbidding: otherKinds("request") + ["as"] + PlanReader.collectionOnlyKeys),
+                    branch(
+                        "request step", ["request"],
+                        forbidding: otherKinds("request") + ["as"] + PlanReader.collectionOnlyKeys),
                     branch("group step", ["group"], forbidding: otherKinds("group") + ["as"] + requestOnly),
                     branch("sequence step", ["sequence"], forbidding: otherKinds("sequence") + ["as"] + requestOnly),
-                    branch("for_each over a request", ["for_each", "request"],
-                           forbidding: otherKinds("for_each", "request")),
-                    branch("for_each over a group", ["for_each", "group"],
-                           forbidding: otherKinds("for_each", "group") + requestOnly),
-                    branch("plan step (a sub-plan)", ["plan"],
-                           forbidding: otherKinds("plan") + ["as"] + requestOnly + ["on_failure"]),
+                    branch(
+                        "for_each over a request", ["for_each", "request"],
+                        forbidding: otherKinds("for_each", "request")),
+                    branch(
+                        "for_each over a group", ["for_each", "group"],
+                        forbidding: otherKinds("for_each", "group") + requestOnly),
+                    branch(
+                        "plan step (a sub-plan)", ["plan"],
+                        forbidding: otherKinds("plan") + ["as"] + requestOnly + ["on_failure"]),
                 ],
             ])
     }

@@ -14,9 +14,11 @@ public struct SourceFile: Sendable {
         self.text = text
         // `"\r\n"` is one `Character`, so it must be named as a separator of its own;
         // a lone `"\r"` also ends a line, as in YAML.
-        self.lines = text.split(omittingEmptySubsequences: false, whereSeparator: { character in
-            character == "\n" || character == "\r\n" || character == "\r"
-        })
+        self.lines = text.split(
+            omittingEmptySubsequences: false,
+            whereSeparator: { character in
+                character == "\n" || character == "\r\n" || character == "\r"
+            })
     }
 
     /// The text of line `number` (1-based), or `nil` past the end.
@@ -100,7 +102,8 @@ public struct SourceFile: Sendable {
             var index = max(0, startColumn - 1)
             while index + needleScalars.count <= scalars.count {
                 if scalars[index] == needleScalars[0]
-                    && Array(scalars[index..<(index + needleScalars.count)]) == needleScalars {
+                    && Array(scalars[index..<(index + needleScalars.count)]) == needleScalars
+                {
                     return SourceLocation(line: lineNumber, column: index + 1)
                 }
                 index += 1

@@ -5,9 +5,11 @@ extension String {
     public var urlScheme: Substring? {
         let bytes = utf8
         guard let first = bytes.first, first.isASCIILetter,
-              let colon = bytes.firstIndex(where: { !($0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "+")
-                                                        || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".")) }),
-              bytes[colon...].starts(with: "://".utf8)
+            let colon = bytes.firstIndex(where: {
+                !($0.isASCIILetter || $0.isASCIIDigit || $0 == UInt8(ascii: "+")
+                    || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: "."))
+            }),
+            bytes[colon...].starts(with: "://".utf8)
         else { return nil }
         return Substring(bytes[..<colon])
     }

@@ -63,7 +63,8 @@ extension Value {
             case "\r": output += "\\r"
             case "\t": output += "\\t"
             case let c where c.value < 0x20:
-                output += "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
+                output +=
+                    "\\u" + String(repeating: "0", count: 4 - String(c.value, radix: 16).count)
                     + String(c.value, radix: 16)
             default: output.unicodeScalars.append(scalar)
             }
@@ -120,7 +121,8 @@ struct JSONParser {
     /// The character at `index` for a message: `,` in backticks, or its code when it is not printable ASCII.
     private func describeCharacter() -> String {
         let byte = bytes[index]
-        return byte > 0x20 && byte < 0x7F ? "`\(Character(Unicode.Scalar(byte)))`" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
+        return byte > 0x20 && byte < 0x7F
+            ? "`\(Character(Unicode.Scalar(byte)))`" : "byte 0x\(String(byte, radix: 16, uppercase: true))"
     }
 
     private mutating func skipWhitespace() {
@@ -303,7 +305,9 @@ struct JSONParser {
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             guard digits() > 0 else { throw fail("invalid number") }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
