@@ -43,8 +43,10 @@ import Testing
         #expect(secure.endpoint == .init(host: "example.com", port: 443, tls: true))
         #expect(secure.hostHeader == "example.com" && secure.path == "/x")
 
-        for bad in ["ftp://h/", "http://", "http://:80/", "http://h:0/", "http://h:65536/", "http://h:8x/",
-                    "http://[::1/", "http://[::1]x/"] {
+        for bad in [
+            "ftp://h/", "http://", "http://:80/", "http://h:0/", "http://h:65536/", "http://h:8x/",
+            "http://[::1/", "http://[::1]x/",
+        ] {
             #expect(RequestTarget(bad) == nil, "\(bad)")
         }
     }
@@ -62,8 +64,12 @@ import Testing
     }
 
     @Test func redirectsChangeMethodsAsBrowsersDo() throws {
-        let post = request(.POST, "http://a/form", headers: [HeaderField("Content-Type", "application/json"),
-                                                              HeaderField("Content-Length", "2")], body: Array("{}".utf8))
+        let post = request(
+            .POST, "http://a/form",
+            headers: [
+                HeaderField("Content-Type", "application/json"),
+                HeaderField("Content-Length", "2"),
+            ], body: Array("{}".utf8))
         for status in [301, 302, 303] {
             let next = try #require(Redirect.request(following: redirect(status, to: "/done"), of: post))
             #expect(next.method == .GET && next.body == nil && next.url == "http://a/done", "\(status)")
@@ -81,9 +87,12 @@ import Testing
     }
 
     @Test func redirectsResolveRelativeLocationsAndKeepCredentialsToTheSameOrigin() throws {
-        let get = request(.GET, "http://a:8080/dir/page?x=1",
-                          headers: [HeaderField("Authorization", "Bearer t"), HeaderField("Cookie", "c=1"),
-                                    HeaderField("Accept", "application/json")])
+        let get = request(
+            .GET, "http://a:8080/dir/page?x=1",
+            headers: [
+                HeaderField("Authorization", "Bearer t"), HeaderField("Cookie", "c=1"),
+                HeaderField("Accept", "application/json"),
+            ])
         let sibling = try #require(Redirect.request(following: redirect(302, to: "other"), of: get))
         #expect(sibling.url == "http://a:8080/dir/other")
         #expect(sibling.header("authorization") == "Bearer t" && sibling.header("cookie") == "c=1")
@@ -108,14 +117,15 @@ import Testing
             var transport = HTTPClientTransport.Configuration()
             transport.connectionsPerHost = 3
             let start = ContinuousClock.now
-            let result = try await runAgainstDemo(demoPlanHeader + """
-                steps:
-                  each:
-                    for_each: [1, 2, 3, 4, 5, 6, 7, 8, 9]
-                    request: { url: "/connection/100?i=${{ item }}" }
-                outputs:
-                  peers: ${{ steps.each.results[*].body.peer }}
-                """, baseURL: base, transport: transport)
+            let result = try await runAgainstDemo(
+                demoPlanHeader + """
+                    steps:
+                      each:
+                        for_each: [1, 2, 3, 4, 5, 6, 7, 8, 9]
+                        request: { url: "/connection/100?i=${{ item }}" }
+                    outputs:
+                      peers: ${{ steps.each.results[*].body.peer }}
+                    """, baseURL: base, transport: transport)
             let elapsed = ContinuousClock.now - start
             #expect(result.exitCode == 0, "\(result.results["each"]?.reason?.message ?? "")")
             guard case .list(let peers) = result.outputs[0].value else { Issue.record("no peers"); return }
@@ -128,8 +138,10 @@ import Testing
 
     @Test func waitingForAConnectionCountsAgainstTheDeadline() async throws {
         try await DemoAPI.withServer { base in
-            let client = ReqPlanClient(settings: .init(connectTimeout: .seconds(10), maxBodySize: 1 << 20,
-                                                     connectionsPerHost: 1))
+            let client = ReqPlanClient(
+                settings: .init(
+                    connectTimeout: .seconds(10), maxBodySize: 1 << 20,
+                    connectionsPerHost: 1))
             let target = try #require(RequestTarget(base + "/delay/1000"))
             func request(_ path: String) -> ReqPlanClient.Request {
                 var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: path)
@@ -138,7 +150,10 @@ import Testing
             }
             // The first request holds the only connection for a second; the second waits for it.
             async let holder = client.execute(request("/delay/1000"), deadline: nil)
-            try await Task.sleep(for: .milliseconds(200))
+            // Until the holder has the connection's slot (a fixed sleep is not enough on a loaded machine).
+            while client.pool.withLockedValue({ $0.hosts[target.endpoint]?.open ?? 0 }) == 0 {
+                try await Task.sleep(for: .milliseconds(5))
+            }
             let start = ContinuousClock.now
             await #expect(throws: ReqPlanClient.Failure.self) {
                 _ = try await client.execute(request("/connection/0"), deadline: .now() + .milliseconds(200))
