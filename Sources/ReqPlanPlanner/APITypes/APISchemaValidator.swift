@@ -52,7 +52,8 @@ public struct APISchemaValidator: Sendable {
                 found: Self.describe(value))
         }
         if let pattern = schema.pattern, case .string(let text) = value,
-            let expression = try? NSRegularExpression(pattern: pattern),
+            // Compiled once per pattern (a response check runs on every response).
+            let expression = try? RegularExpression.compile(pattern),
             expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil
         {
             return APISchemaMismatch(
