@@ -39,9 +39,14 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
         let version = root["openapi"]?.string ?? ""
         let decoder = YAMLDecoder()
         // Decoded from text: Yams' decoder finds mapping keys such as `'200'` reliably only there.
+        // Yams rather than Foundation's JSONDecoder, for JSON documents too: it keeps the order of keys
+        // (paths, responses, properties), which messages and `coverage` show. Vendor extensions (`x-…`)
+        // are not decoded: reqplan reads none, and OpenAPIKit finds them by decoding every object a
+        // second time as `[String: AnyCodable]`.
+        let userInfo: [CodingUserInfoKey: any Sendable] = [OpenAPIKit.VendorExtensionsConfiguration.enabledKey: false]
         let text = try Yams.serialize(node: root)
         if version.hasPrefix("3.0.") {
-            let old = try decoder.decode(OpenAPIKit30.OpenAPI.Document.self, from: text)
+            let old = try decoder.decode(OpenAPIKit30.OpenAPI.Document.self, from: text, userInfo: userInfo)
             return old.convert(to: .v3_1_0)
         }
         guard version.hasPrefix("3.1.") || version.hasPrefix("3.2.") else {
@@ -50,7 +55,7 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
                     ? "not an OpenAPI document (no `openapi:` version at the top)"
                     : "OpenAPI version `\(version)` is not supported (3.0 and 3.1 are)")
         }
-        return try decoder.decode(OpenAPIKit.OpenAPI.Document.self, from: text)
+        return try decoder.decode(OpenAPIKit.OpenAPI.Document.self, from: text, userInfo: userInfo)
     }
 }
 
