@@ -58,6 +58,8 @@ public final class APISchema: Sendable {
     public let types: Set<APIType>?
     /// Declared properties of an object, in order.
     public let properties: [(name: String, schema: APISchema)]
+    /// Where each property is in `properties`, by name (the response check looks every field up).
+    private let propertyIndex: [String: Int]
     /// Names of required properties.
     public let required: Set<String>
     /// What properties not listed may be.
@@ -86,6 +88,11 @@ public final class APISchema: Sendable {
     ) {
         self.types = types
         self.properties = properties
+        var index: [String: Int] = [:]
+        for (position, property) in properties.enumerated() where index[property.name] == nil {
+            index[property.name] = position
+        }
+        self.propertyIndex = index
         self.required = required
         self.additionalProperties = additionalProperties
         self.items = items
@@ -102,7 +109,7 @@ public final class APISchema: Sendable {
 
     /// The schema of property `name`, if declared here.
     public func property(_ name: String) -> APISchema? {
-        properties.first { $0.name == name }?.schema
+        propertyIndex[name].map { properties[$0].schema }
     }
 }
 

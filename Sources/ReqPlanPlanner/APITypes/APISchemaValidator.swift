@@ -36,19 +36,49 @@ public struct APISchemaValidator: Sendable {
 
     /// The first place `value` breaks `schema`, in document order; `nil` when it fits.
     public func firstMismatch(_ value: Value, against schema: APISchema) -> APISchemaMismatch? {
-        mismatch(value, schema, pointer: "", depth: 0)
+        var path = Path()
+        return mismatch(value, schema, path: &path, depth: 0)
     }
 
-    private func mismatch(_ value: Value, _ schema: APISchema, pointer: String, depth: Int) -> APISchemaMismatch? {
+    /// Where the value being checked is: the pointer is written only for a mismatch (a response check
+    /// visits every field of every response).
+    struct Path {
+        enum Part {
+            case key(String)
+            case index(Int)
+        }
+
+        var parts: [Part] = []
+
+        /// RFC 6901: `/items/3/id`; empty for the whole value.
+        var pointer: String {
+            parts.map { part in
+                switch part {
+                case .key(let key): "/" + APISchemaValidator.escape(key)
+                case .index(let index): "/\(index)"
+                }
+            }.joined()
+        }
+
+        /// The pointer of a part below this one.
+        func pointer(below part: Part) -> String {
+            var inner = self
+            inner.parts.append(part)
+            return inner.pointer
+        }
+    }
+
+    private func mismatch(_ value: Value, _ schema: APISchema, path: inout Path, depth: Int) -> APISchemaMismatch? {
         let schema = table.resolve(schema)
+        // Nesting and compositions together (a schema whose `allOf` holds itself ends here).
         guard depth < 64 else { return nil }
         if let types = schema.types, !types.contains(where: { APIType(of: value).fits($0) }) {
-            return APISchemaMismatch(pointer: pointer, expected: Self.describe(types), found: Self.describe(value))
+            return APISchemaMismatch(pointer: path.pointer, expected: Self.describe(types), found: Self.describe(value))
         }
         if let allowed = schema.enumValues, !allowed.contains(where: { $0.schemaEquals(value) }) {
             let list = allowed.prefix(8).map { "`\($0.jsonText())`" }.joined(separator: ", ")
             return APISchemaMismatch(
-                pointer: pointer, expected: "one of " + list + (allowed.count > 8 ? ", …" : ""),
+                pointer: path.pointer, expected: "one of " + list + (allowed.count > 8 ? ", …" : ""),
                 found: Self.describe(value))
         }
         if let pattern = schema.pattern, case .string(let text) = value,
@@ -57,68 +87,70 @@ public struct APISchemaValidator: Sendable {
             expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil
         {
             return APISchemaMismatch(
-                pointer: pointer, expected: "text matching `\(pattern)`", found: Self.describe(value))
+                pointer: path.pointer, expected: "text matching `\(pattern)`", found: Self.describe(value))
         }
         switch value {
         case .object(let fields):
-            for name in schema.required.sorted() where !fields.contains(where: { $0.key == name }) {
-                return APISchemaMismatch(
-                    pointer: pointer + "/" + Self.escape(name), expected: "required property `\(name)`",
-                    found: "no such property")
+            if !schema.required.isEmpty {
+                let missing = schema.required.filter { name in !fields.contains(where: { $0.key == name }) }
+                if let name = missing.min() {
+                    return APISchemaMismatch(
+                        pointer: path.pointer(below: .key(name)), expected: "required property `\(name)`",
+                        found: "no such property")
+                }
             }
             for field in fields {
-                let inner = pointer + "/" + Self.escape(field.key)
+                let inner: APISchema
                 if let property = schema.property(field.key) {
-                    if let problem = mismatch(field.value, property, pointer: inner, depth: depth + 1) {
-                        return problem
+                    inner = property
+                } else {
+                    switch schema.additionalProperties {
+                    case .forbidden:
+                        let names = schema.properties.map(\.name)
+                        return APISchemaMismatch(
+                            pointer: path.pointer(below: .key(field.key)),
+                            expected: names.isEmpty
+                                ? "no properties" : "only " + names.map { "`\($0)`" }.joined(separator: ", "),
+                            found: "property `\(field.key)`")
+                    case .schema(let additional):
+                        inner = additional
+                    case .allowed, .unspecified:
+                        continue
                     }
-                    continue
                 }
-                switch schema.additionalProperties {
-                case .forbidden:
-                    let names = schema.properties.map(\.name)
-                    return APISchemaMismatch(
-                        pointer: inner,
-                        expected: names.isEmpty
-                            ? "no properties" : "only " + names.map { "`\($0)`" }.joined(separator: ", "),
-                        found: "property `\(field.key)`")
-                case .schema(let additional):
-                    if let problem = mismatch(field.value, additional, pointer: inner, depth: depth + 1) {
-                        return problem
-                    }
-                case .allowed, .unspecified:
-                    break
-                }
+                path.parts.append(.key(field.key))
+                defer { path.parts.removeLast() }
+                if let problem = mismatch(field.value, inner, path: &path, depth: depth + 1) { return problem }
             }
         case .list(let items):
             if let itemSchema = schema.items {
                 for (index, item) in items.enumerated() {
-                    if let problem = mismatch(item, itemSchema, pointer: pointer + "/\(index)", depth: depth + 1) {
-                        return problem
-                    }
+                    path.parts.append(.index(index))
+                    defer { path.parts.removeLast() }
+                    if let problem = mismatch(item, itemSchema, path: &path, depth: depth + 1) { return problem }
                 }
             }
         default:
             break
         }
         for part in schema.allOf {
-            if let problem = mismatch(value, part, pointer: pointer, depth: depth + 1) { return problem }
+            if let problem = mismatch(value, part, path: &path, depth: depth + 1) { return problem }
         }
         if !schema.anyOf.isEmpty {
-            let problems = schema.anyOf.map { mismatch(value, $0, pointer: pointer, depth: depth + 1) }
+            let problems = schema.anyOf.map { mismatch(value, $0, path: &path, depth: depth + 1) }
             if !problems.contains(where: { $0 == nil }) {
                 return problems.compactMap { $0 }.max { $0.pointer.count < $1.pointer.count }
             }
         }
         if !schema.oneOf.isEmpty {
-            let problems = schema.oneOf.map { mismatch(value, $0, pointer: pointer, depth: depth + 1) }
+            let problems = schema.oneOf.map { mismatch(value, $0, path: &path, depth: depth + 1) }
             let fitting = problems.count { $0 == nil }
             if fitting == 0 {
                 return problems.compactMap { $0 }.max { $0.pointer.count < $1.pointer.count }
             }
             if fitting > 1 {
                 return APISchemaMismatch(
-                    pointer: pointer, expected: "exactly one of the `oneOf` schemas",
+                    pointer: path.pointer, expected: "exactly one of the `oneOf` schemas",
                     found: "a value that fits \(fitting) of them")
             }
         }
