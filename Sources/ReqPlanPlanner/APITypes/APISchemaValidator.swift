@@ -68,35 +68,34 @@ public struct APISchemaValidator: Sendable {
         }
     }
 
-    private func mismatch(_ value: Value, _ schema: APISchema, path: inout Path, depth: Int) -> APISchemaMismatch? {
+    private func mismatch(_ value: Value, _ schema: APISchema, path: inout Path, depth: Int, detail: Bool = true)
+        -> APISchemaMismatch?
+    {
         let schema = table.resolve(schema)
         // Nesting and compositions together (a schema whose `allOf` holds itself ends here).
         guard depth < 64 else { return nil }
         if let types = schema.types, !types.contains(where: { APIType(of: value).fits($0) }) {
-            return APISchemaMismatch(pointer: path.pointer, expected: Self.describe(types), found: Self.describe(value))
+            return failure(detail, path.pointer, Self.describe(types), Self.describe(value))
         }
         if let allowed = schema.enumValues, !allowed.contains(where: { $0.schemaEquals(value) }) {
-            let list = allowed.prefix(8).map { "`\($0.jsonText())`" }.joined(separator: ", ")
-            return APISchemaMismatch(
-                pointer: path.pointer, expected: "one of " + list + (allowed.count > 8 ? ", …" : ""),
-                found: Self.describe(value))
+            func list() -> String { allowed.prefix(8).map { "`\($0.jsonText())`" }.joined(separator: ", ") }
+            return failure(
+                detail, path.pointer, "one of " + list() + (allowed.count > 8 ? ", …" : ""), Self.describe(value))
         }
         if let pattern = schema.pattern, case .string(let text) = value,
             // Compiled once per pattern (a response check runs on every response).
             let expression = try? RegularExpression.compile(pattern),
             expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil
         {
-            return APISchemaMismatch(
-                pointer: path.pointer, expected: "text matching `\(pattern)`", found: Self.describe(value))
+            return failure(detail, path.pointer, "text matching `\(pattern)`", Self.describe(value))
         }
         switch value {
         case .object(let fields):
             if !schema.required.isEmpty {
                 let missing = schema.required.filter { name in !fields.contains(where: { $0.key == name }) }
                 if let name = missing.min() {
-                    return APISchemaMismatch(
-                        pointer: path.pointer(below: .key(name)), expected: "required property `\(name)`",
-                        found: "no such property")
+                    return failure(
+                        detail, path.pointer(below: .key(name)), "required property `\(name)`", "no such property")
                 }
             }
             for field in fields {
@@ -107,11 +106,10 @@ public struct APISchemaValidator: Sendable {
                     switch schema.additionalProperties {
                     case .forbidden:
                         let names = schema.properties.map(\.name)
-                        return APISchemaMismatch(
-                            pointer: path.pointer(below: .key(field.key)),
-                            expected: names.isEmpty
-                                ? "no properties" : "only " + names.map { "`\($0)`" }.joined(separator: ", "),
-                            found: "property `\(field.key)`")
+                        return failure(
+                            detail, path.pointer(below: .key(field.key)),
+                            names.isEmpty ? "no properties" : "only " + names.map { "`\($0)`" }.joined(separator: ", "),
+                            "property `\(field.key)`")
                     case .schema(let additional):
                         inner = additional
                     case .allowed, .unspecified:
@@ -120,42 +118,61 @@ public struct APISchemaValidator: Sendable {
                 }
                 path.parts.append(.key(field.key))
                 defer { path.parts.removeLast() }
-                if let problem = mismatch(field.value, inner, path: &path, depth: depth + 1) { return problem }
+                if let problem = mismatch(field.value, inner, path: &path, depth: depth + 1, detail: detail) {
+                    return problem
+                }
             }
         case .list(let items):
             if let itemSchema = schema.items {
                 for (index, item) in items.enumerated() {
                     path.parts.append(.index(index))
                     defer { path.parts.removeLast() }
-                    if let problem = mismatch(item, itemSchema, path: &path, depth: depth + 1) { return problem }
+                    if let problem = mismatch(item, itemSchema, path: &path, depth: depth + 1, detail: detail) {
+                        return problem
+                    }
                 }
             }
         default:
             break
         }
         for part in schema.allOf {
-            if let problem = mismatch(value, part, path: &path, depth: depth + 1) { return problem }
+            if let problem = mismatch(value, part, path: &path, depth: depth + 1, detail: detail) { return problem }
         }
-        if !schema.anyOf.isEmpty {
-            let problems = schema.anyOf.map { mismatch(value, $0, path: &path, depth: depth + 1) }
-            if !problems.contains(where: { $0 == nil }) {
-                return problems.compactMap { $0 }.max { $0.pointer.count < $1.pointer.count }
-            }
+        // The alternatives are first only tried; the reasons are written when they are shown.
+        if !schema.anyOf.isEmpty,
+            !schema.anyOf.contains(where: { mismatch(value, $0, path: &path, depth: depth + 1, detail: false) == nil })
+        {
+            guard detail else { return Self.unexplained }
+            let problems = schema.anyOf.compactMap { mismatch(value, $0, path: &path, depth: depth + 1) }
+            return problems.max { $0.pointer.count < $1.pointer.count }
         }
         if !schema.oneOf.isEmpty {
-            let problems = schema.oneOf.map { mismatch(value, $0, path: &path, depth: depth + 1) }
-            let fitting = problems.count { $0 == nil }
+            let fitting = schema.oneOf.count {
+                mismatch(value, $0, path: &path, depth: depth + 1, detail: false) == nil
+            }
             if fitting == 0 {
-                return problems.compactMap { $0 }.max { $0.pointer.count < $1.pointer.count }
+                guard detail else { return Self.unexplained }
+                let problems = schema.oneOf.compactMap { mismatch(value, $0, path: &path, depth: depth + 1) }
+                return problems.max { $0.pointer.count < $1.pointer.count }
             }
             if fitting > 1 {
-                return APISchemaMismatch(
-                    pointer: path.pointer, expected: "exactly one of the `oneOf` schemas",
-                    found: "a value that fits \(fitting) of them")
+                return failure(
+                    detail, path.pointer, "exactly one of the `oneOf` schemas", "a value that fits \(fitting) of them")
             }
         }
         return nil
     }
+
+    /// A mismatch, its texts written only when `detail` (an alternative being tried needs none).
+    private func failure(
+        _ detail: Bool, _ pointer: @autoclosure () -> String, _ expected: @autoclosure () -> String,
+        _ found: @autoclosure () -> String
+    ) -> APISchemaMismatch {
+        detail ? APISchemaMismatch(pointer: pointer(), expected: expected(), found: found()) : Self.unexplained
+    }
+
+    /// What an alternative tried without `detail` gives when it does not fit.
+    private static let unexplained = APISchemaMismatch(pointer: "", expected: "", found: "")
 
     /// "an integer", "a string or null".
     static func describe(_ types: Set<APIType>) -> String {
