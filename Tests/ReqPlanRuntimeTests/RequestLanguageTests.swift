@@ -353,3 +353,33 @@ private struct CookieSettingTransport: Transport {
         #expect(throws: InputErrors.self) { try self.resolve("  tenant:", environment: [:]).get() }
     }
 }
+
+@Suite struct CredentialInputTests {
+    /// An input a password or token reads is a secret before any request is built, so a step that
+    /// shows it in a URL first is redacted too; the user name and other inputs are not.
+    @Test func inputsReadByAPasswordOrATokenAreSecretsFromTheStart() throws {
+        let parsed = PlanParser.parse(
+            SourceFile(
+                path: "t.yaml",
+                text: """
+                    reqplan: 1
+                    inputs:
+                      user: { default: alice }
+                      password: { default: Pw-1234 }
+                      token: { default: tok-5678 }
+                      page: { default: home }
+                      nothing: { type: number, required: false }
+                    defaults: { auth: { bearer: "${{ inputs.token }}" } }
+                    steps:
+                      shown: { request: { url: "http://h/${{ inputs.password }}/${{ inputs.page }}" } }
+                      login:
+                        request:
+                          url: http://h/login
+                          auth: { basic: { username: "${{ inputs.user }}", password: "${{ inputs.password }}" } }
+                    """))
+        let plan = try #require(parsed.plan)
+        #expect(plan.inputsReadAsCredentials == ["password", "token"])
+        let inputs = try InputResolver.resolve(plan: plan, overrides: [], environment: [:]).get()
+        #expect(Set(inputs.secrets) == ["Pw-1234", "tok-5678"])
+    }
+}

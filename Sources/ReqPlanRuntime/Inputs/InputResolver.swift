@@ -36,6 +36,7 @@ public enum InputResolver {
         var values: [String: Value] = [:]
         var env: [String: String] = [:]
         var secrets: [String] = []
+        let credentials = plan.inputsReadAsCredentials
 
         for name in file.keys.sorted() where declared[name] == nil {
             let message =
@@ -106,8 +107,9 @@ public enum InputResolver {
             }
             values[name] = value
             if let variable = input.env?.value, env[variable] == nil { env[variable] = value.interpolated }
-            if input.secret, case .string(let text) = value, !text.isEmpty { secrets.append(text) }
-            if input.secret, value.type != .string { secrets.append(value.jsonText()) }
+            let secret = input.secret || credentials.contains(name)
+            if secret, case .string(let text) = value, !text.isEmpty { secrets.append(text) }
+            if secret, value.type != .string, value != .null { secrets.append(value.jsonText()) }
         }
         if diagnostics.hasErrors { return .failure(InputErrors(diagnostics: diagnostics.diagnostics)) }
         return .success(RunInputs(values: values, environment: env, secrets: secrets))

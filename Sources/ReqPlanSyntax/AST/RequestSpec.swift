@@ -54,6 +54,35 @@ public enum RequestAuth: Sendable, Hashable {
         case .bearer(let token): token.expressions
         }
     }
+
+    /// The expressions of the secret part: the password, or the token.
+    public var secretExpressions: [Expression] {
+        switch self {
+        case .basic(_, let password): password.expressions
+        case .bearer(let token): token.expressions
+        }
+    }
+}
+
+extension Plan {
+    /// Inputs an `auth:` password or token reads (`inputs.NAME`), in `defaults` or any request: their
+    /// values are secrets from the start of a run, declared `secret` or not, so a step that shows one
+    /// elsewhere (in a URL) before the credential is sent is redacted too.
+    public var inputsReadAsCredentials: Set<String> {
+        var auths = [defaults.auth].compactMap { $0?.value }
+        for step in allSteps { if let auth = step.request?.auth?.value { auths.append(auth) } }
+        var names: Set<String> = []
+        for expression in auths.flatMap(\.secretExpressions) {
+            expression.forEachNode { node in
+                if let reference = node.reference, reference.root.value == "inputs",
+                    case .member(let name)? = reference.components.first?.value
+                {
+                    names.insert(name)
+                }
+            }
+        }
+        return names
+    }
 }
 
 /// One header: a name and a templated value.
