@@ -8,7 +8,8 @@ Everything reqplan shows (the live progress, summaries, validate's formats, diag
 reads every Swift file under `Sources/ReqPlanRuntime` and `Sources/ReqPlanPlanner` (comment lines aside)
 and reports each line that holds an escape code (ESC written any way Swift can write it, or the byte
 itself), an ANSI control sequence, or the mark of an output format or of a renderer that belongs in the
-presentation target. Exit status 0 when none is found, 1 otherwise (each finding is printed).
+presentation target. `DiagnosticRenderer` in `ReqPlanSyntax` (the one renderer of static and run-time
+diagnostics, with its colors) is not checked: the issue names the runtime and the planner. Exit status 0 when none is found, 1 otherwise (each finding is printed).
 """
 import pathlib
 import re
