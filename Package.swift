@@ -9,7 +9,7 @@ let package = Package(
         .library(name: "ReqPlanSyntax", targets: ["ReqPlanSyntax"]),
         .library(name: "ReqPlanPlanner", targets: ["ReqPlanPlanner"]),
         .library(name: "ReqPlanRuntime", targets: ["ReqPlanRuntime"]),
-        .library(name: "ReqPlanReports", targets: ["ReqPlanReports"]),
+        .library(name: "ReqPlanPresentation", targets: ["ReqPlanPresentation"]),
         // The library for embedders: one import to load, validate and run a plan.
         .library(name: "ReqPlan", targets: ["ReqPlan"]),
         // The demo API, for `Examples/` and programs that try reqplan out against it.
@@ -86,9 +86,11 @@ let package = Package(
             name: "ReqPlan",
             dependencies: ["ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanRuntime", "ReqPlanURLSession"]
         ),
-        // Machine-readable run reports: JSON, JUnit XML, Chrome trace events (`reqplan run --report`).
+        // Everything reqplan shows: the live progress, run summaries, the verbose log, validate's
+        // text/json/github output, Mermaid/DOT/explain, and the reports of `reqplan run --report` (JSON,
+        // JUnit XML, Chrome trace events). The runtime and the planner give facts and events; this renders them.
         .target(
-            name: "ReqPlanReports",
+            name: "ReqPlanPresentation",
             dependencies: ["ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"]
         ),
         // A Hummingbird server that serves the example plans and fault endpoints, for tests and `reqplan demo`.
@@ -109,7 +111,7 @@ let package = Package(
                 "ReqPlanSyntax",
                 "ReqPlanPlanner",
                 "ReqPlanRuntime",
-                "ReqPlanReports",
+                "ReqPlanPresentation",
                 "ReqPlanDemoAPI",
                 "ReqPlanOpenAPI",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -129,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "ReqPlanPlannerTests",
             dependencies: [
-                "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+                "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport", "ReqPlanPresentation",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
@@ -144,7 +146,7 @@ let package = Package(
             name: "ReqPlanRuntimeTests",
             dependencies: [
                 "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport",
-                "ReqPlanURLSession",
+                "ReqPlanURLSession", "ReqPlanPresentation",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -157,16 +159,16 @@ let package = Package(
             dependencies: ["ReqPlan", "ReqPlanDemoAPI"]
         ),
         .testTarget(
-            name: "ReqPlanReportsTests",
+            name: "ReqPlanPresentationTests",
             dependencies: [
-                "ReqPlanReports", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+                "ReqPlanPresentation", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
             ],
             exclude: ["Golden"]
         ),
         .testTarget(
             name: "ReqPlanOpenAPITests",
             dependencies: [
-                "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax",
+                "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanPresentation",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

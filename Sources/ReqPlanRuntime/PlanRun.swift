@@ -144,21 +144,21 @@ public enum PlanRun {
     /// Runs a prepared plan over the HTTP transport (`HTTPClientTransport`). Cancelling the calling
     /// task, or the supervisor, cancels the run; the results gathered so far are still returned (with
     /// `interrupted` set).
-    /// - Parameter supervisor: what the run goes on under (the CLI's cancels it on SIGINT and SIGTERM).
+    /// - Parameters:
+    ///   - observer: what watches the run (a progress display, a verbose log: `ReqPlanPresentation`).
+    ///   - refresh: called ten times a second while the run goes on, and once at the end (to redraw a
+    ///     progress display; the run itself never polls).
+    ///   - supervisor: what the run goes on under (the CLI's cancels it on SIGINT and SIGTERM).
     public static func execute(
         _ prepared: Prepared, configuration: RunConfiguration, transport: HTTPClientTransport.Configuration,
-        observer: any ExecutionObserver = NoObserver(), progress: LiveProgress? = nil,
+        observer: any ExecutionObserver = NoObserver(), refresh: (@Sendable () -> Void)? = nil,
         supervisor: any RunSupervisor = UnsupervisedRun()
     ) async throws -> RunResult {
         try await HTTPClientTransport.with(transport) { client in
             let executor = Executor(
                 graph: prepared.graph, transport: client, inputs: prepared.inputs,
-                configuration: configuration,
-                observer: progress.map { ObserverGroup([$0, observer]) } ?? observer)
-            // The display is redrawn ten times a second while the run goes on.
-            var redraw: (@Sendable () -> Void)?
-            if let progress { redraw = { progress.redraw() } }
-            return await refreshing(every: .milliseconds(100), redraw, supervisor: supervisor) { await executor.run() }
+                configuration: configuration, observer: observer)
+            return await refreshing(every: .milliseconds(100), refresh, supervisor: supervisor) { await executor.run() }
         }
     }
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReqPlanOpenAPI
 import ReqPlanPlanner
+import ReqPlanPresentation
 import ReqPlanSyntax
 
 struct CoverageCommand: ParsableCommand {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReqPlanDemoAPI
 import ReqPlanPlanner
+import ReqPlanPresentation
 import ReqPlanRuntime
 import ReqPlanSyntax
 

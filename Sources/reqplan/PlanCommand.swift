@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReqPlanPlanner
+import ReqPlanPresentation
 import ReqPlanSyntax
 
 /// Shared by `plan` and `graph`: validate one plan, print its diagnostics on failure.

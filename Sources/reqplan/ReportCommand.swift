@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ReqPlanReports
+import ReqPlanPresentation
 import ReqPlanSyntax
 
 struct ReportCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReqPlanPlanner
-import ReqPlanReports
+import ReqPlanPresentation
 import ReqPlanRuntime
 import ReqPlanSyntax
 

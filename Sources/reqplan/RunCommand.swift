@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ReqPlanPlanner
-import ReqPlanReports
+import ReqPlanPresentation
 import ReqPlanRuntime
 import ReqPlanSyntax
 
@@ -226,9 +226,13 @@ struct RunCommand: AsyncParsableCommand {
                 redactor: redactor,
                 write: { writeError($0) })
             : NoObserver()
+        // The display is redrawn ten times a second while the run goes on.
+        var refresh: (@Sendable () -> Void)?
+        if let live { refresh = { live.redraw() } }
         let result = try await PlanRun.execute(
-            prepared, configuration: configuration, transport: transportConfiguration, observer: verboseLog,
-            progress: live, supervisor: SignalSupervisor())
+            prepared, configuration: configuration, transport: transportConfiguration,
+            observer: live.map { ObserverGroup([$0, verboseLog]) } ?? verboseLog, refresh: refresh,
+            supervisor: SignalSupervisor())
         switch output {
         case .json:
             write(result.outputsJSON(redactedBy: redactor) + "\n")

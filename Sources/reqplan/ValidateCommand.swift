@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReqPlanPlanner
+import ReqPlanPresentation
 import ReqPlanSyntax
 
 struct ValidateCommand: ParsableCommand {

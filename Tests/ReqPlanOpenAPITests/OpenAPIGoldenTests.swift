@@ -1,6 +1,7 @@
 import Foundation
 import ReqPlanOpenAPI
 import ReqPlanPlanner
+import ReqPlanPresentation
 import ReqPlanSyntax
 import Testing
 

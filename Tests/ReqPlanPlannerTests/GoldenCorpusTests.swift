@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanPlanner
+import ReqPlanPresentation
 import ReqPlanSyntax
 import ReqPlanTestSupport
 import Testing

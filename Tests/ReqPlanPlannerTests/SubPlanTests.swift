@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanPresentation
 import ReqPlanSyntax
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import ReqPlanDemoAPI
 import ReqPlanPlanner
+import ReqPlanPresentation
 import ReqPlanSyntax
 import Synchronization
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanPresentation
 import ReqPlanSyntax
 import Synchronization
 import Testing

@@ -84,7 +84,7 @@ extension Executor {
                 break
             }
             if let attempts = poll.attempts?.value, number >= attempts {
-                let elapsed = LiveProgress.format(milliseconds: Int((now() - started).milliseconds))
+                let elapsed = StepResult.elapsedText(milliseconds: Int((now() - started).milliseconds))
                 result.state = .failed
                 result.reason = StepReason(
                     .timeout,

@@ -1,3 +1,5 @@
+import Foundation
+
 extension StepResult {
     /// How many polls a step with `poll:` made (the last attempt's poll); nil for other steps.
     public var polls: Int? { attempts.last?.poll }
@@ -10,6 +12,11 @@ extension StepResult {
     public static func triesText(attempts: Int, polls: Int?) -> String? {
         guard let polls else { return attempts > 1 ? "\(attempts) attempts" : nil }
         return "\(polls) poll\(polls == 1 ? "" : "s")" + (attempts > polls ? ", \(attempts) attempts" : "")
+    }
+
+    /// A time in words, as messages and the progress display give it: `250ms` under a second, `1.2s` from one.
+    public static func elapsedText(milliseconds: Int) -> String {
+        milliseconds < 1000 ? "\(milliseconds)ms" : String(format: "%.1fs", Double(milliseconds) / 1000)
     }
 }
 

@@ -1,3 +1,4 @@
+import ReqPlanPlanner
 import ReqPlanSyntax
 
 extension PlanGraph {

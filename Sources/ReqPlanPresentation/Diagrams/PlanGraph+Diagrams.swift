@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanPlanner
 import ReqPlanSyntax
 
 extension PlanGraph {

@@ -3,7 +3,7 @@ import ReqPlanRuntime
 import ReqPlanSyntax
 import Testing
 
-@testable import ReqPlanReports
+@testable import ReqPlanPresentation
 
 /// The reports of a suite, written from its plans' JSON reports, and `report merge`.
 @Suite("Suite reports")

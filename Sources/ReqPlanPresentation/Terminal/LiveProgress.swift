@@ -1,5 +1,7 @@
 import Foundation
 import ReqPlanPlanner
+import ReqPlanRuntime
+import ReqPlanSyntax
 import Synchronization
 
 /// Shows a run while it happens.
@@ -171,17 +173,12 @@ public final class LiveProgress: ExecutionObserver, Sendable {
                 + "] \(row.itemsDone)/\(total)"
         }
         if let duration = row.duration, row.state != .skipped {
-            line += "  " + Self.format(milliseconds: duration)
+            line += "  " + StepResult.elapsedText(milliseconds: duration)
         } else if row.running, let start = row.start {
-            line += "  " + Self.format(milliseconds: Int((now - start).milliseconds))
+            line += "  " + StepResult.elapsedText(milliseconds: Int((now - start).milliseconds))
         }
         if let tries = StepResult.triesText(attempts: row.attempts, polls: row.polls) { line += "  (\(tries))" }
         if let reason = row.reason { line += "  " + paint(reason, "2") }
         return line
-    }
-
-    /// `250ms` under a second, `1.2s` from one.
-    static func format(milliseconds: Int) -> String {
-        milliseconds < 1000 ? "\(milliseconds)ms" : String(format: "%.1fs", Double(milliseconds) / 1000)
     }
 }

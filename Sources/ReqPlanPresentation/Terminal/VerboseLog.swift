@@ -1,3 +1,5 @@
+import ReqPlanRuntime
+
 /// `--verbose`: every request and response with its headers (sensitive ones redacted) and the
 /// start of its body.
 public struct VerboseLog: ExecutionObserver {

@@ -1,5 +1,5 @@
 import Foundation
-import ReqPlanReports
+import ReqPlanPresentation
 import ReqPlanRuntime
 import ReqPlanSyntax
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanRuntime
 import Synchronization
 
 /// Shows a suite while it runs, one plan per line.
@@ -76,7 +77,7 @@ public final class SuiteProgress: Sendable {
                 let elapsed = plan.start.map { Int((now - $0).milliseconds) } ?? 0
                 lines.append(
                     paint("●", "36") + " \(plan.file)  \(plan.stepsDone)/\(plan.steps) steps  "
-                        + LiveProgress.format(milliseconds: elapsed))
+                        + StepResult.elapsedText(milliseconds: elapsed))
             }
             if lines.count > maxRows - 1 { lines = Array(lines.suffix(maxRows - 1)) }
             let done = plans.count { $0.line != nil }
@@ -146,7 +147,7 @@ public enum SuiteSummaryLine {
         }
         var line = "\(symbol) \(file)  \(total) step\(total == 1 ? "" : "s")"
         if !parts.isEmpty { line += ": " + parts.joined(separator: ", ") }
-        line += "  " + LiveProgress.format(milliseconds: duration)
+        line += "  " + StepResult.elapsedText(milliseconds: duration)
         if interrupted { line += "  (interrupted)" }
         if timedOut { line += "  (timed out)" }
         return line

@@ -1,3 +1,4 @@
+import ReqPlanPlanner
 import ReqPlanSyntax
 
 /// How `reqplan validate` prints its reports.

@@ -2,7 +2,7 @@ import Foundation
 import ReqPlanRuntime
 import Testing
 
-@testable import ReqPlanReports
+@testable import ReqPlanPresentation
 
 /// Validates JUnit files against `Tests/Fixtures/junit.xsd` with Python (`xmlschema`, else `lxml`)
 /// and checks the counts of every suite and of the root against the test cases.

@@ -1,6 +1,6 @@
 import Foundation
 import ReqPlanPlanner
-import ReqPlanReports
+import ReqPlanPresentation
 import ReqPlanRuntime
 import ReqPlanSyntax
 import ReqPlanTestSupport
@@ -215,7 +215,7 @@ struct TimingNormaliser {
     }
 }
 
-/// The reports' golden files, in `Tests/ReqPlanReportsTests/Golden` (checked by ``Golden`` of the test support).
+/// The reports' golden files, in `Tests/ReqPlanPresentationTests/Golden` (checked by ``Golden`` of the test support).
 enum ReportGolden {
     static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 

@@ -3,7 +3,7 @@ import ReqPlanRuntime
 import ReqPlanSyntax
 import Testing
 
-@testable import ReqPlanReports
+@testable import ReqPlanPresentation
 
 /// A trace file read back: its complete events by process, and its lane names.
 struct ParsedTrace {

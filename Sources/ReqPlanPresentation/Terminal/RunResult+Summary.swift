@@ -1,0 +1,119 @@
+import ReqPlanPlanner
+import ReqPlanRuntime
+import ReqPlanSyntax
+
+extension RunResult {
+    /// The plan's outputs as one JSON object, in order (`reqplan run --output json`, for piping): secrets
+    /// hidden by `redactor`, except in the outputs declared `secret: true`, which are given whole.
+    public func outputsJSON(redactedBy redactor: Redactor? = nil) -> String {
+        Value.object(
+            outputs.map { output in
+                let keep = redactor == nil || secretOutputs.contains(output.name)
+                return .init(output.name, keep ? output.value : redactor?.redact(output.value) ?? output.value)
+            }
+        ).jsonText(pretty: true)
+    }
+
+    /// An output's value as the summary and reports show it: `"***"` for a secret output.
+    public func shownValue(of output: (name: String, value: Value)) -> Value {
+        secretOutputs.contains(output.name) ? .string("***") : output.value
+    }
+
+    /// Only the counts line, and the outputs if asked (`--quiet`).
+    public func totalsText(withOutputs: Bool) -> String {
+        var out = ""
+        if withOutputs && !outputs.isEmpty {
+            out += "outputs:\n"
+            for output in outputs { out += "  \(output.name): \(shownValue(of: output).jsonText())\n" }
+            out += "\n"
+        }
+        return out + totalsLine + "\n"
+    }
+
+    private var totalsLine: String {
+        let counts = self.counts
+        let parts = StepState.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
+        var line =
+            "\(results.count) step\(results.count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
+            + " in \(Double(duration.milliseconds) / 1000)s"
+        if interrupted { line += " (interrupted)" }
+        if timedOut { line += " (timed out)" }
+        return line
+    }
+
+    /// A compact text summary: one line per step, the outputs, the counts.
+    ///
+    /// Columns line up: the ids after their indentation (members and sub-plan steps are indented by their
+    /// depth), then the request (`GET → 200`, blank for groups), then the rest. An id longer than the id
+    /// column (at most 32 wide) ends its line, and its columns follow on the next line, in place.
+    public func summaryText(graph: PlanGraph) -> String {
+        var out = ""
+        let idWidth = { (id: String) in id.count + 2 * (graph.node(id)?.depth ?? 0) }
+        let width = order.map(idWidth).filter { $0 <= Self.idColumnLimit }.max() ?? 0
+        let requestWidth = order.compactMap { results[$0].map(Self.requestText) }.map(\.count).max() ?? 0
+        for id in order {
+            guard let result = results[id], let node = graph.node(id) else { continue }
+            let symbol: String
+            switch result.state {
+            case .succeeded: symbol = "✓"
+            case .failed: symbol = "✗"
+            case .skipped: symbol = "-"
+            case .cancelled: symbol = "⊘"
+            }
+            let indent = String(repeating: "  ", count: node.depth)
+            var line = indent + symbol + " " + id.padding(to: max(0, width - indent.count))
+            if idWidth(id) > width {
+                // Too long for the column: the details go on the next line, under the columns.
+                line += "\n" + String(repeating: " ", count: width + 2)
+            }
+            if requestWidth > 0 { line += "  " + Self.requestText(result).padding(to: requestWidth) }
+            if let children = result.children, node.kind == .forEachRequest || node.kind == .forEachGroup {
+                let done = children.filter { $0.state == .succeeded }.count
+                line += "  \(done)/\(children.count) items"
+            }
+            if let milliseconds = result.durationMilliseconds, result.state != .skipped {
+                line += "  \(milliseconds)ms"
+            }
+            if let tries = result.triesText { line += "  (\(tries))" }
+            if result.state != .succeeded, let reason = result.reason { line += "  " + reason.message }
+            out += line.trimmingTrailingSpaces() + "\n"
+        }
+        if !outputs.isEmpty {
+            out += "\noutputs:\n"
+            for output in outputs { out += "  \(output.name): \(shownValue(of: output).jsonText())\n" }
+        }
+        // The slowest requests, to see where the time went.
+        let slowest = order.compactMap { id -> (String, Int)? in
+            guard let result = results[id], result.children == nil, let milliseconds = result.durationMilliseconds,
+                result.state != .skipped
+            else { return nil }
+            return (id, milliseconds)
+        }.sorted { $0.1 > $1.1 }.prefix(3)
+        if results.count > 3, !slowest.isEmpty {
+            out += "\nslowest: " + slowest.map { "\($0.0) \($0.1)ms" }.joined(separator: ", ") + "\n"
+        }
+        return out + "\n" + totalsLine + "\n"
+    }
+}
+
+extension RunResult {
+    /// The widest id column of the summary; a longer id puts its details on the next line.
+    static let idColumnLimit = 32
+
+    /// `GET → 200`, `POST`, or empty for a step that sent no request.
+    static func requestText(_ result: StepResult) -> String {
+        (result.method ?? "") + (result.status.map { " → \($0)" } ?? "")
+    }
+}
+
+extension String {
+    func trimmingTrailingSpaces() -> String {
+        var text = Substring(self)
+        while text.last == " " { text = text.dropLast() }
+        return String(text)
+    }
+
+    func padding(to width: Int) -> String {
+        count >= width ? self : self + String(repeating: " ", count: width - count)
+    }
+}
