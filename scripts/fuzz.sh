@@ -42,6 +42,8 @@ time_command=()
 [[ -x /usr/bin/time ]] && time_command=(/usr/bin/time -v)
 # -timeout: an input that takes over 10 s is a hang; -rss_limit_mb: memory must stay bounded;
 # -max_len: plans and responses of up to 64 KiB.
+# The Swift runtime's backtracer reads memory AddressSanitizer guards; libFuzzer prints the stack.
+export SWIFT_BACKTRACE=enable=no
 exec "${time_command[@]}" nice -n 19 ".build-fuzz/debug/fuzz-$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
     -print_final_stats=1 -artifact_prefix="$crashes/" ${FUZZ_OPTIONS:-} \
