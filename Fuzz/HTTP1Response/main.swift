@@ -29,6 +29,12 @@ func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     } catch {
         fatalError("the pipeline: \(error)")
     }
+    // Connected, as a pooled connection is (an inactive channel refuses the request's write).
+    do {
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+    } catch {
+        fatalError("connecting the embedded channel: \(error)")
+    }
     let answered = channel.eventLoop.makePromise(of: ReqPlanClient.Response.self)
     var head = HTTPRequestHead(version: .http1_1, method: method, uri: "/")
     head.headers.add(name: "Host", value: "fuzz.test")
