@@ -145,7 +145,9 @@ enum YAMLLoader {
         case .reader(let problem, let offset, _, _):
             // libyaml's reader names the byte it stopped at (a control character, invalid UTF-8).
             let at = offset.map { SourceRange(at: location(ofByte: $0, in: source)) }
-            return .error(.yamlSyntax, "the file cannot be read as UTF-8 YAML: \(problem)", at: at)
+            return .error(
+                .yamlSyntax, "the file cannot be read as UTF-8 YAML: \(problem)", at: at,
+                hint: "save the plan as UTF-8 text; write a control character as an escape in a double-quoted string")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.first ?? ""
             let first = location(context.mark)
