@@ -180,3 +180,29 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// libFuzzer targets (FUZZING.md, `scripts/fuzz.sh`). Declared only when REQPLAN_FUZZ is set, as
+// swift-nio keeps its fuzzers apart: `swift build`, `swift test` and CI neither build nor link them.
+if Context.environment["REQPLAN_FUZZ"] != nil {
+    package.targets += [
+        // Declares libFuzzer's `LLVMFuzzerRunDriver`, which each target's `main.swift` calls.
+        .target(name: "CFuzzerDriver", path: "Fuzz/CFuzzerDriver"),
+        // Plan text through everything `reqplan validate` does to it, and `${{ }}` expressions.
+        .executableTarget(
+            name: "fuzz-plan",
+            dependencies: ["CFuzzerDriver", "ReqPlanSyntax", "ReqPlanPlanner"],
+            path: "Fuzz/PlanReader"
+        ),
+        // Raw bytes from a server through the pipeline of `ReqPlanClient`'s HTTP/1.1 connections.
+        .executableTarget(
+            name: "fuzz-http1-response",
+            dependencies: [
+                "CFuzzerDriver", "ReqPlanRuntime", "ReqPlanSyntax",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            path: "Fuzz/HTTP1Response"
+        ),
+    ]
+}

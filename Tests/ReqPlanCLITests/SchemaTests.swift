@@ -179,6 +179,7 @@ import Testing
         "153-response-outside-until": .beyondSchema("where `response` may be read inside expressions"),
         "154-response-unknown-field": .beyondSchema("fields of `response` inside an expression"),
         "160-caret-after-escape": .beyondSchema("expression errors: a call's arity, an unknown root name"),
+        "161-yaml-control-character": .yamlSyntax("not YAML: a control character outside a quoted escape"),
     ]
 
     @Test func schemaCommandPrintsAValidDraft202012Schema() throws {

@@ -65,6 +65,13 @@ enum YAMLLoader {
         SourceLocation(line: mark.line, column: mark.column)
     }
 
+    /// The line and column (counted in Unicode scalars, as marks are) of the byte at `offset`.
+    private static func location(ofByte offset: Int, in source: SourceFile) -> SourceLocation {
+        let before = String(decoding: source.text.utf8.prefix(max(offset, 0)), as: UTF8.self)
+        let lines = before.split(separator: "\n", omittingEmptySubsequences: false)
+        return SourceLocation(line: lines.count, column: (lines.last?.unicodeScalars.count ?? 0) + 1)
+    }
+
     /// Whether the line of `location` is indented deeper than the previous line, which
     /// holds a `key: value` pair, so YAML reads the line as a continuation of that value.
     private static func continuesValueAbove(_ location: SourceLocation, in source: SourceFile) -> Bool {
@@ -135,8 +142,12 @@ enum YAMLLoader {
                 hint = nil
             }
             return .error(.yamlSyntax, "invalid YAML: \(message)", at: at, notes: notes, hint: hint)
-        case .reader(let problem, _, _, _):
-            return .error(.yamlSyntax, "the file cannot be read as UTF-8 YAML: \(problem)", at: nil)
+        case .reader(let problem, let offset, _, _):
+            // libyaml's reader names the byte it stopped at (a control character, invalid UTF-8).
+            let at = offset.map { SourceRange(at: location(ofByte: $0, in: source)) }
+            return .error(
+                .yamlSyntax, "the file cannot be read as UTF-8 YAML: \(problem)", at: at,
+                hint: "save the plan as UTF-8 text; write a control character as an escape in a double-quoted string")
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.first ?? ""
             let first = location(context.mark)

@@ -1,0 +1,74 @@
+import CFuzzerDriver
+import Glibc
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+@testable import ReqPlanRuntime
+import ReqPlanSyntax
+
+// libFuzzer entry point: the input is what a server sends on an HTTP/1.1 connection. The first
+// byte picks the request (GET or HEAD) and how the rest arrives (in reads of 1 to 64 bytes, or in
+// one); the rest goes, as raw bytes, into an `EmbeddedChannel` whose pipeline is the one
+// `ReqPlanClient` builds for an HTTP/1.1 connection (`ReqPlanClient.addHTTP1`: NIO's
+// `HTTPResponseDecoder`, `ResponseDecompression`, `ExchangeHandler`), after one request went out;
+// then the connection closes. The exchange must end with a response or a typed
+// `ReqPlanClient.Failure`, never crash or stay unanswered; a response's body is then read as JSON,
+// as `json()` reads it. Built in debug (`@testable` reaches the internal pipeline).
+
+/// One input; libFuzzer calls it.
+func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let input = UnsafeRawBufferPointer(start: start, count: count)
+    guard let control = input.first else { return 0 }
+    let bytes = input.dropFirst()
+    let method: HTTPMethod = control & 0x80 == 0 ? .GET : .HEAD
+    let chunk = control & 0x3F == 0 ? max(bytes.count, 1) : Int(control & 0x3F)
+
+    let channel = EmbeddedChannel()
+    do {
+        try ReqPlanClient.addHTTP1(to: channel, maxBodySize: 64 * 1024, idleTimeout: .seconds(60))
+    } catch {
+        fatalError("the pipeline: \(error)")
+    }
+    // Connected, as a pooled connection is (an inactive channel refuses the request's write).
+    do {
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 80)).wait()
+    } catch {
+        fatalError("connecting the embedded channel: \(error)")
+    }
+    let answered = channel.eventLoop.makePromise(of: ReqPlanClient.Response.self)
+    var head = HTTPRequestHead(version: .http1_1, method: method, uri: "/")
+    head.headers.add(name: "Host", value: "fuzz.test")
+    head.headers.add(name: "Accept-Encoding", value: ResponseDecompression.acceptEncoding)
+    channel.writeAndFlush(Exchange(head: head, body: nil, deadline: nil, promise: answered), promise: nil)
+    while (try? channel.readOutbound(as: ByteBuffer.self)) != nil {}
+
+    var index = bytes.startIndex
+    while index < bytes.endIndex, channel.isActive {
+        let end = min(index + chunk, bytes.endIndex)
+        do {
+            try channel.writeInbound(ByteBuffer(bytes: bytes[index..<end]))
+        } catch {
+            // An error the pipeline passed on past its last handler: the exchange must have failed by now.
+            break
+        }
+        index = end
+    }
+    _ = try? channel.finish(acceptAlreadyClosed: true)
+
+    var outcome: Result<ReqPlanClient.Response, any Error>?
+    answered.futureResult.whenComplete { outcome = $0 }
+    switch outcome {
+    case nil:
+        fatalError("the exchange was never answered")
+    case .failure(let error):
+        guard error is ReqPlanClient.Failure else { fatalError("an untyped failure: \(error)") }
+    case .success(let response):
+        if response.body.count > 64 * 1024 { fatalError("a body over the limit: \(response.body.count) bytes") }
+        _ = try? Value.parseJSON(bytes: response.body)
+    }
+    return 0
+}
+
+var argc = CommandLine.argc
+var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
+exit(LLVMFuzzerRunDriver(&argc, &argv) { fuzz($0, $1) })
