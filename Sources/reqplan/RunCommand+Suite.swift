@@ -103,32 +103,9 @@ extension RunCommand {
                 writeError(redactor.redact(DiagnosticRenderer(files: []).github(diagnostics)))
             }
         }
-        let reportsWritten = writeReports(report)
+        let reportsWritten = writeReports { try report.write(to: $0) }
         if InterruptSignals.interrupted { throw ExitCode(130) }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
         if !reportsWritten { throw ExitCode(1) }
-    }
-
-    /// Writes the `--report` files of a suite, after the summary, whatever the outcome.
-    /// - Returns: whether every report was written (a failure is printed to standard error).
-    private func writeReports(_ report: SuiteReport) -> Bool {
-        var written = true
-        for text in reports {
-            do {
-                let destination = try ReportDestination(parsing: text)
-                do {
-                    try report.write(to: destination)
-                } catch {
-                    writeError(
-                        "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: "
-                            + "\(error.localizedDescription)\n")
-                    written = false
-                }
-            } catch {
-                writeError("error: \(error.message)\n")
-                written = false
-            }
-        }
-        return written
     }
 }

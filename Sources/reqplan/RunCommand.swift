@@ -338,12 +338,18 @@ struct RunCommand: AsyncParsableCommand {
     private func writeReports(of result: RunResult, prepared: PlanRun.Prepared) -> Bool {
         guard !reports.isEmpty else { return true }
         let report = RunReport(result: result, graph: prepared.graph, inputs: prepared.inputs)
+        return writeReports { try report.write(to: $0) }
+    }
+
+    /// Writes each `--report` destination with `write` (a plan's report or a suite's).
+    /// - Returns: whether every report was written (a failure is printed to standard error).
+    func writeReports(_ write: (ReportDestination) throws -> Void) -> Bool {
         var written = true
         for text in reports {
             do {
                 let destination = try ReportDestination(parsing: text)
                 do {
-                    try report.write(to: destination)
+                    try write(destination)
                 } catch {
                     writeError(
                         "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: "
