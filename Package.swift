@@ -169,6 +169,7 @@ let package = Package(
             name: "ReqPlanOpenAPITests",
             dependencies: [
                 "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanPresentation",
+                .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

@@ -23,31 +23,36 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
     /// Reads the document at `path`.
     public func load(fileAt path: String, boundary: FileBoundary) -> Result<APIDescription, APIDescriptionLoadError> {
         do {
-            var resolver = ExternalReferences(boundary: boundary, maxFileSize: maxFileSize)
-            let root = try resolver.document(at: URL(fileURLWithPath: path))
-            let document = try decode(root)
-            return .success(try OpenAPIConversion(document: document).description())
-        } catch let error as APIDescriptionLoadError {
-            return .failure(error)
+            return .success(try OpenAPIConversion(document: document(fileAt: path, boundary: boundary)).description())
         } catch {
-            return .failure(APIDescriptionLoadError(OpenAPI.Error(from: error).localizedDescription))
+            return .failure(Self.loadError(error))
         }
     }
 
+    /// The document at `path` as OpenAPIKit's 3.1 document, its references to other files brought in.
+    func document(
+        fileAt path: String, boundary: FileBoundary, decoding: Decoding = .indexed
+    ) throws -> OpenAPIKit.OpenAPI.Document {
+        var resolver = ExternalReferences(boundary: boundary, maxFileSize: maxFileSize)
+        let root = try resolver.document(at: URL(fileURLWithPath: path))
+        return try decode(root, decoder: decoding)
+    }
+
+    /// What a diagnostic says about a document that did not load.
+    static func loadError(_ error: any Error) -> APIDescriptionLoadError {
+        if let error = error as? APIDescriptionLoadError { return error }
+        return APIDescriptionLoadError(OpenAPI.Error(from: error).localizedDescription)
+    }
+
     /// Decodes a 3.0 document (converted to 3.1) or a 3.1 one.
-    private func decode(_ root: Node) throws -> OpenAPIKit.OpenAPI.Document {
+    func decode(_ root: Node, decoder: Decoding = .indexed) throws -> OpenAPIKit.OpenAPI.Document {
         let version = root["openapi"]?.string ?? ""
-        let decoder = YAMLDecoder()
-        // Decoded from text: Yams' decoder finds mapping keys such as `'200'` reliably only there.
-        // Yams rather than Foundation's JSONDecoder, for JSON documents too: it keeps the order of keys
-        // (paths, responses, properties), which messages and `coverage` show. Vendor extensions (`x-…`)
-        // are not decoded: reqplan reads none, and OpenAPIKit finds them by decoding every object a
-        // second time as `[String: AnyCodable]`.
-        let userInfo: [CodingUserInfoKey: any Sendable] = [OpenAPIKit.VendorExtensionsConfiguration.enabledKey: false]
-        let text = try Yams.serialize(node: root)
         if version.hasPrefix("3.0.") {
-            let old = try decoder.decode(OpenAPIKit30.OpenAPI.Document.self, from: text, userInfo: userInfo)
-            return old.convert(to: .v3_1_0)
+            return try decoder.decode(
+                OpenAPIKit30.OpenAPI.Document.self, from: root, paths: OpenAPIKit30.OpenAPI.PathItem.Map.self
+            ) {
+                $0.paths = $1
+            }.convert(to: .v3_1_0)
         }
         guard version.hasPrefix("3.1.") || version.hasPrefix("3.2.") else {
             throw APIDescriptionLoadError(
@@ -55,7 +60,39 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
                     ? "not an OpenAPI document (no `openapi:` version at the top)"
                     : "OpenAPI version `\(version)` is not supported (3.0 and 3.1 are)")
         }
-        return try decoder.decode(OpenAPIKit.OpenAPI.Document.self, from: text, userInfo: userInfo)
+        return try decoder.decode(
+            OpenAPIKit.OpenAPI.Document.self, from: root, paths: OpenAPIKit.OpenAPI.PathItem.Map.self
+        ) {
+            $0.paths = $1
+        }
+    }
+
+    /// How the composed document becomes OpenAPIKit's types (through `Codable`).
+    ///
+    /// Both keep the order of keys (paths, responses, properties), which messages and `coverage` show;
+    /// Foundation's `JSONDecoder` would not, even for JSON documents. Vendor extensions (`x-…`) are not
+    /// decoded: reqplan reads none, and OpenAPIKit finds them by decoding every object a second time as
+    /// `[String: AnyCodable]`.
+    enum Decoding {
+        /// `NodeDecoder` over the node already read (Yams' decoder where it declines: aliases, merge keys).
+        case indexed
+        /// Yams' `YAMLDecoder` over the node written out as text and read again (the library path, kept
+        /// for what `NodeDecoder` declines and as the reference `NodeDecoderTests` compares against).
+        case yams
+
+        /// Decodes a document; `NodeDecoder` decodes its `paths` beside the rest, `join` puts them in.
+        func decode<T: Decodable & Sendable, Paths: Decodable & Sendable>(
+            _ type: T.Type, from root: Node, paths: Paths.Type, join: (inout T, Paths) -> Void
+        ) throws -> T {
+            let userInfo: [CodingUserInfoKey: any Sendable] = [
+                OpenAPIKit.VendorExtensionsConfiguration.enabledKey: false
+            ]
+            if self == .indexed, let decoder = NodeDecoder(root) {
+                return try decoder.decode(type, section: "paths", as: paths, userInfo: userInfo, join: join)
+            }
+            // From text: Yams' decoder finds mapping keys such as `'200'` reliably only there.
+            return try YAMLDecoder().decode(type, from: try Yams.serialize(node: root), userInfo: userInfo)
+        }
     }
 }
 
@@ -70,6 +107,8 @@ struct ExternalReferences {
     /// Components brought in, by kind, in order.
     private var added: [String: [(String, Node)]] = [:]
     private var rootFile = ""
+    /// False when the root file's text shows that it refers to no other file (see `mayReferToOtherFiles`).
+    private var rootMayReferToOtherFiles = true
 
     init(boundary: FileBoundary, maxFileSize: Int) {
         self.boundary = boundary
@@ -81,7 +120,7 @@ struct ExternalReferences {
     mutating func document(at url: URL) throws -> Node {
         rootFile = url.standardizedFileURL.path
         let root = try file(url)
-        let rewritten = try rewrite(root, in: url)
+        let rewritten = rootMayReferToOtherFiles ? try rewrite(root, in: url) : root
         guard !added.isEmpty, case .mapping(var mapping) = rewritten else { return rewritten }
         var components: Node.Mapping
         if case .mapping(let existing)? = mapping["components"] { components = existing } else { components = [:] }
@@ -112,6 +151,7 @@ struct ExternalReferences {
         guard data.count <= maxFileSize else {
             throw APIDescriptionLoadError("`\(url.lastPathComponent)` is larger than \(maxFileSize >> 20) MiB")
         }
+        if path == rootFile { rootMayReferToOtherFiles = Self.mayReferToOtherFiles(data) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw APIDescriptionLoadError("`\(url.lastPathComponent)` is not UTF-8 text")
         }
@@ -130,25 +170,88 @@ struct ExternalReferences {
         return node
     }
 
-    private mutating func rewrite(_ node: Node, in file: URL) throws -> Node {
-        switch node {
-        case .mapping(let mapping):
-            if let reference = mapping["$ref"]?.string {
-                return try rewriteReference(reference, node: node, in: file)
+    /// False if every `$ref` in the text is followed by a quoted value that starts with `#` (a reference
+    /// within the document), written as JSON and YAML usually write it: `"$ref": "#/…"`, `$ref: '#/…'`.
+    /// True for anything else, which `rewrite` then reads properly. Reading 5 MB of text this way takes a
+    /// few milliseconds; walking its nodes, about 80 (BENCHMARKS.md, "OpenAPI").
+    static func mayReferToOtherFiles(_ data: Data) -> Bool {
+        let marker = Array("$ref".utf8)
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            let count = bytes.count
+            var index = 0
+            while index + marker.count <= count {
+                guard bytes[index] == marker[0], bytes[index + 1] == marker[1], bytes[index + 2] == marker[2],
+                    bytes[index + 3] == marker[3]
+                else {
+                    index += 1
+                    continue
+                }
+                var next = index + marker.count
+                func skip(_ allowed: (UInt8) -> Bool) {
+                    while next < count, allowed(bytes[next]) { next += 1 }
+                }
+                let isQuote = { (byte: UInt8) in byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") }
+                if next < count, isQuote(bytes[next]) { next += 1 }
+                skip { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                guard next < count, bytes[next] == UInt8(ascii: ":") else { return true }
+                next += 1
+                skip { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+                guard next + 1 < count, isQuote(bytes[next]), bytes[next + 1] == UInt8(ascii: "#") else { return true }
+                index = next + 2
             }
-            var pairs: [(Node, Node)] = []
-            for (key, value) in mapping { pairs.append((key, try rewrite(value, in: file))) }
-            return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
-        case .sequence(let sequence):
-            return .sequence(
-                Node.Sequence(
-                    try sequence.map { try rewrite($0, in: file) }, sequence.tag, sequence.style, sequence.mark))
-        default:
-            return node
+            return false
         }
     }
 
-    private mutating func rewriteReference(_ reference: String, node: Node, in file: URL) throws -> Node {
+    private mutating func rewrite(_ node: Node, in file: URL) throws -> Node {
+        try rewritten(node, in: file) ?? node
+    }
+
+    /// `node` with its references to other files rewritten, or nil if it has none (most documents have
+    /// none: nothing is copied then).
+    private mutating func rewritten(_ node: Node, in file: URL) throws -> Node? {
+        switch node {
+        case .mapping(let mapping):
+            // Keys compared as text: `Node.Mapping`'s subscript resolves each key's tag on the way.
+            if let reference = mapping.first(where: { $0.key.string == "$ref" })?.value.string {
+                return try rewriteReference(reference, node: node, in: file)
+            }
+            var pairs: [(Node, Node)] = []
+            var changed = false
+            for (position, (key, value)) in mapping.enumerated() {
+                if let new = try rewritten(value, in: file) {
+                    if !changed {
+                        pairs = mapping.prefix(position).map { ($0.key, $0.value) }
+                        changed = true
+                    }
+                    pairs.append((key, new))
+                } else if changed {
+                    pairs.append((key, value))
+                }
+            }
+            return changed ? .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark)) : nil
+        case .sequence(let sequence):
+            var items: [Node] = []
+            var changed = false
+            for (position, item) in sequence.enumerated() {
+                if let new = try rewritten(item, in: file) {
+                    if !changed {
+                        items = Array(sequence.prefix(position))
+                        changed = true
+                    }
+                    items.append(new)
+                } else if changed {
+                    items.append(item)
+                }
+            }
+            return changed ? .sequence(Node.Sequence(items, sequence.tag, sequence.style, sequence.mark)) : nil
+        default:
+            return nil
+        }
+    }
+
+    /// The reference rewritten to point into the root document, or nil if it already does.
+    private mutating func rewriteReference(_ reference: String, node: Node, in file: URL) throws -> Node? {
         let parts = reference.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
         let target = String(parts[0])
         let pointer = parts.count > 1 ? String(parts[1]) : ""
@@ -157,7 +260,7 @@ struct ExternalReferences {
         let targetPath = targetFile.standardizedFileURL.path
         if targetPath == rootFile {
             // A reference into the root document: keep it local.
-            return Self.reference("#" + pointer, like: node)
+            return reference == "#" + pointer ? nil : Self.reference("#" + pointer, like: node)
         }
         guard !target.contains("://") else {
             throw APIDescriptionLoadError("reference `\(reference)` names a remote document; only local files are read")
