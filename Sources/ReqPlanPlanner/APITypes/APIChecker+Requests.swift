@@ -162,7 +162,31 @@ extension APIChecker {
             checkValue(
                 object, against: media.schema, required: true, validator, what: "the form of \(label)",
                 code: .requestBodySchema, textual: true)
-        default:
+        case .multipart(let parts):
+            guard let media = accepted.content.first(where: { $0.type.hasPrefix("multipart/form-data") }) else {
+                diagnostics.error(
+                    .requestBodySchema, "\(label) takes no multipart body", at: body.range ?? request.range,
+                    hint: "it takes " + accepted.content.map { "`\($0.type)`" }.joined(separator: ", "))
+                return
+            }
+            // Text parts are checked as form fields; a file part's bytes are not known before the run, so
+            // only its name is (required parts, parts the schema does not have).
+            var files: Set<String> = []
+            let entries = parts.map { part -> ValueTemplate.Entry in
+                switch part.content {
+                case .value(let template):
+                    let value: ValueTemplate =
+                        template.literalText.map { .literal(.string($0), template.range) } ?? .template(template)
+                    return .init(key: part.name, value: value)
+                case .file(let template):
+                    files.insert(part.name.value)
+                    return .init(key: part.name, value: .template(template))
+                }
+            }
+            checkValue(
+                .object(entries, body.range ?? request.range), against: media.schema, required: true, validator,
+                what: "the multipart body of \(label)", code: .requestBodySchema, textual: true, unchecked: files)
+        case .text, .file:
             break
         }
     }
@@ -171,10 +195,14 @@ extension APIChecker {
 
     /// Checks a value the plan writes (a literal, a mapping or list of values, or `${{ }}`) against the
     /// schema of where it goes. A literal is checked whole; a `${{ }}` by the type of what it reads.
-    /// - Parameter textual: the value travels as text (form fields): literals are read as their schema wants.
+    /// - Parameters:
+    ///   - textual: the value travels as text (form fields): literals are read as their schema wants.
+    ///   - unchecked: keys of a mapping whose values are not known before the run (multipart files): only
+    ///     whether the schema has them is checked.
     mutating func checkValue(
         _ value: ValueTemplate, against schema: APISchema?, required: Bool, _ validator: APISchemaValidator,
-        what: String, code: DiagnosticCode, pointer: String = "", textual: Bool = false
+        what: String, code: DiagnosticCode, pointer: String = "", textual: Bool = false,
+        unchecked: Set<String> = []
     ) {
         guard let schema else { return }
         let table = validator.table
@@ -243,7 +271,9 @@ extension APIChecker {
             for entry in entries {
                 let inner = pointer + "/" + APISchemaValidator.escape(entry.key.value)
                 let propertySchema = parts.lazy.compactMap { $0.property(entry.key.value) }.first
-                if let propertySchema {
+                if unchecked.contains(entry.key.value), propertySchema != nil || !forbidsOthers {
+                    continue
+                } else if let propertySchema {
                     checkValue(
                         entry.value, against: propertySchema, required: required.contains(entry.key.value),
                         validator, what: what, code: code, pointer: inner, textual: textual)
