@@ -139,7 +139,7 @@ struct ExternalReferences {
         if let cached = files[path] { return cached }
         guard boundary.permits(url.standardizedFileURL) else {
             throw APIDescriptionLoadError(
-                "`\(url.lastPathComponent)` is outside the plan's folder (pass --allow-files-outside)")
+                "`\(url.lastPathComponent)` is outside the plan's folder (\(boundary.outsideHint))")
         }
         let data: Data
         do {

@@ -42,7 +42,8 @@ public enum PlanValidator {
         fileAt path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits(),
         allowFilesOutside: Bool = false, library: PlanLibrary = PlanLibrary()
     ) -> ValidationReport {
-        let boundary = FileBoundary(planFile: path, allowOutside: allowFilesOutside)
+        let boundary = FileBoundary(
+            planFile: path, allowOutside: allowFilesOutside, outsideSetting: limits.outsideSetting)
         return report(
             library.check(
                 fileAt: path, displayPath: displayPath ?? path, limits: limits,

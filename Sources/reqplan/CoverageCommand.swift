@@ -31,7 +31,8 @@ struct CoverageCommand: ParsableCommand {
 
     func run() throws {
         let spec = URL(fileURLWithPath: openapi).standardizedFileURL.resolvingSymlinksInPath()
-        let boundary = FileBoundary(planFile: spec.path, allowOutside: reading.allowFilesOutside)
+        let boundary = FileBoundary(
+            planFile: spec.path, allowOutside: reading.allowFilesOutside, outsideSetting: reading.limits.outsideSetting)
         let description: APIDescription
         switch OpenAPIDocumentLoader().load(fileAt: spec.path, boundary: boundary) {
         case .success(let loaded): description = loaded

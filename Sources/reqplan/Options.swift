@@ -32,7 +32,9 @@ struct PlanReadingOptions: ParsableArguments {
         help: "Let the files a plan names (sub-plans, body_file, multipart files) come from outside its folder.")
     var allowFilesOutside = false
 
-    var limits: ParseLimits { ParseLimits(maxFileSize: maxPlanSize, sizeSetting: "--max-plan-size") }
+    var limits: ParseLimits {
+        ParseLimits(maxFileSize: maxPlanSize, sizeSetting: "--max-plan-size", outsideSetting: "--allow-files-outside")
+    }
 }
 
 /// Writes to standard output without buffering surprises.

@@ -17,7 +17,7 @@ extension RunCommand {
             do {
                 part = try Shard(parsing: shard, environment: environment)
             } catch {
-                throw ValidationError(error.message)
+                throw ValidationError("--shard \(error.message)")
             }
         }
         if let part { suite.files = part.select(suite.files) }

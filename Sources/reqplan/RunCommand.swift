@@ -154,7 +154,7 @@ struct RunCommand: AsyncParsableCommand {
             do {
                 _ = try Shard(parsing: shard, environment: ProcessInfo.processInfo.environment)
             } catch {
-                throw ValidationError(error.message)
+                throw ValidationError("--shard \(error.message)")
             }
         }
         if isSuite, let cookieJar {
@@ -283,7 +283,7 @@ struct RunCommand: AsyncParsableCommand {
             try transportConfiguration.apply(
                 ConnectionOptions(
                     cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
-                    certificateFile: cert, keyFile: key),
+                    certificateFile: cert, keyFile: key, names: .commandLine),
                 environment: ProcessInfo.processInfo.environment)
         } catch {
             writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")
@@ -299,7 +299,10 @@ struct RunCommand: AsyncParsableCommand {
     {
         let folder = URL(fileURLWithPath: prepared.graph.plan.source.path).deletingLastPathComponent()
         var configuration = RunConfiguration(
-            concurrency: concurrency, files: FileAccess(planDirectory: folder, allowOutside: reading.allowFilesOutside))
+            concurrency: concurrency,
+            files: FileAccess(
+                planDirectory: folder, allowOutside: reading.allowFilesOutside,
+                outsideSetting: reading.limits.outsideSetting))
         configuration.backoffScale = 1
         configuration.secrets = secrets
         configuration.checksResponseSchemas = !noResponseSchemaCheck

@@ -181,6 +181,38 @@ import Testing
         }
     }
 
+    @Test func aFileOutsideThePlansFolderIsRefusedWithoutNamingAnOption() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-outside-\(UUID())")
+        try FileManager.default.createDirectory(
+            at: folder.appendingPathComponent("plans"), withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try "secret".write(to: folder.appendingPathComponent("outside.txt"), atomically: true, encoding: .utf8)
+        // Written literally: refused by validation.
+        let literal = folder.appendingPathComponent("plans/literal.yaml")
+        try
+            "reqplan: 1\nsteps: { a: { request: { method: POST, url: http://127.0.0.1:1, body_file: ../outside.txt } } }\n"
+            .write(to: literal, atomically: true, encoding: .utf8)
+        do {
+            _ = try RequestPlan(contentsOf: literal.path)
+            Issue.record("a plan reading a file outside its folder loaded")
+        } catch {
+            #expect(error == .invalidPlan)
+            #expect(error.description.contains("outside the plan's folder"), "\(error.description)")
+            #expect(error.description.firstMatch(of: /--[a-z]/) == nil, "\(error.description)")
+        }
+        // Computed: refused when the request is built.
+        let computed = folder.appendingPathComponent("plans/computed.yaml")
+        try """
+        reqplan: 1
+        inputs: { file: { type: string } }
+        steps: { a: { request: { method: POST, url: "http://127.0.0.1:1", body_file: "${{ inputs.file }}" } } }
+        """.write(to: computed, atomically: true, encoding: .utf8)
+        let outcome = try await RequestPlan(contentsOf: computed.path).run(inputs: ["file": .string("../outside.txt")])
+        let reason = try #require(outcome[step: "a"]?.reason)
+        #expect(reason.description.contains("outside the plan's folder"), "\(reason)")
+        #expect(reason.description.firstMatch(of: /--[a-z]/) == nil, "\(reason)")
+    }
+
     @Test func aMissingOutputOrOneOfAnotherTypeIsAnErrorOfItsKind() async throws {
         let plan = try RequestPlan(
             yaml: """

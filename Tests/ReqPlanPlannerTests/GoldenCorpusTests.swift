@@ -46,7 +46,9 @@ struct GoldenCorpusTests {
         let plan = Self.invalidDirectory.appendingPathComponent(name + ".yaml")
         let expectedFile = Self.invalidDirectory.appendingPathComponent(name + ".expected")
 
-        let report = PlanValidator.validate(fileAt: plan.path, displayPath: "invalid/\(name).yaml")
+        // The command line's settings, which its hints name.
+        let limits = ParseLimits(sizeSetting: "--max-plan-size", outsideSetting: "--allow-files-outside")
+        let report = PlanValidator.validate(fileAt: plan.path, displayPath: "invalid/\(name).yaml", limits: limits)
         #expect(report.errorCount > 0, "\(name).yaml is in the invalid corpus but has no error")
         let actual = ValidationOutput.text([report], colors: false, explain: false, strict: false)
 

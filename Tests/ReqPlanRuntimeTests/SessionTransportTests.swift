@@ -361,17 +361,20 @@ import Testing
         let cases: [(String?, String?, String?, [String: String], String)] = [
             (
                 folder.appendingPathComponent("missing.pem").path, nil, nil, [:],
-                "--cacert `\(folder.path)/missing.pem`: no such file"
+                "the CA file `\(folder.path)/missing.pem`: no such file"
             ),
             (folder.path, nil, nil, [:], "is a folder"),
             (garbage.path, nil, nil, [:], "holds no PEM certificate"),
-            (nil, certificates.client.certificate.path, nil, [:], "holds no private key: give it with --key"),
+            (
+                nil, certificates.client.certificate.path, nil, [:],
+                "holds no private key: give it with the client key file"
+            ),
             (nil, certificates.client.certificate.path, encrypted.path, [:], "holds an encrypted private key"),
             (
                 nil, certificates.client.certificate.path, certificates.server.key.path, [:],
                 "does not belong to the certificate"
             ),
-            (nil, nil, certificates.client.key.path, [:], "needs --cert"),
+            (nil, nil, certificates.client.key.path, [:], "needs the client certificate file"),
             (
                 nil, nil, nil, ["SSL_CERT_FILE": garbage.path],
                 "SSL_CERT_FILE `\(garbage.path)` holds no PEM certificate"

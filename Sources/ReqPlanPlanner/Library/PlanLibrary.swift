@@ -72,7 +72,7 @@ public final class PlanLibrary: Sendable {
         let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         return check(
             file: file, display: displayPath ?? path, limits: limits,
-            boundary: boundary ?? FileBoundary(planFile: file), chain: [])
+            boundary: boundary ?? FileBoundary(planFile: file, outsideSetting: limits.outsideSetting), chain: [])
     }
 
     /// Checks plan text that was not read from a file (tests, editors): sub-plans are read relative to the
@@ -83,7 +83,8 @@ public final class PlanLibrary: Sendable {
         let folder = URL(fileURLWithPath: source.path).deletingLastPathComponent()
         let context = Context(
             file: nil, display: source.path, folder: folder.standardizedFileURL,
-            limits: limits, boundary: boundary ?? FileBoundary(root: folder), chain: [],
+            limits: limits, boundary: boundary ?? FileBoundary(root: folder, outsideSetting: limits.outsideSetting),
+            chain: [],
             checksFiles: false)
         return assemble(PlanParser.parse(source, limits: limits), context)
     }
@@ -265,7 +266,7 @@ public final class PlanLibrary: Sendable {
         if !context.boundary.permits(resolved) {
             diagnostic = .error(
                 .fileOutsideFolder, "\(what) is outside the plan's folder", at: written.range,
-                hint: "a plan reads files in its own folder and below it; pass --allow-files-outside to read others")
+                hint: context.boundary.outsideHint)
         } else if !FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory) {
             diagnostic = .error(
                 .fileNotFound, "\(what) does not exist", at: written.range,

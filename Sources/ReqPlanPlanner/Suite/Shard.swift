@@ -34,7 +34,7 @@ public struct Shard: Sendable, Hashable, CustomStringConvertible {
     /// that environment variable plus one (Kubernetes numbers the pods of an Indexed Job from 0).
     /// - Throws: `ParseError` for another form, a number out of range, or an unset or malformed variable.
     public init(parsing text: String, environment: [String: String]) throws(ParseError) {
-        let form = "--shard takes K/N (part K of N, 1 ≤ K ≤ N) or \(Self.jobIndexVariable)/N"
+        let form = "a part is written K/N (part K of N, 1 ≤ K ≤ N) or \(Self.jobIndexVariable)/N"
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, let count = Int(parts[1]), (1...Self.maxCount).contains(count) else {
             throw ParseError(message: "`\(text)`: \(form), N from 1 to \(Self.maxCount)")

@@ -7,12 +7,16 @@ public struct FileAccess: Sendable {
     public var planDirectory: URL
     /// Whether paths may leave the plan's folder (`--allow-files-outside`).
     public var allowOutside: Bool
+    /// How the host lets its user allow that (the command line's `--allow-files-outside`), named in the
+    /// error of a file outside; nil: the error names no setting.
+    public var outsideSetting: String?
     /// The folder relative paths resolve against: the plan's, or a sub-plan's for the requests it sends.
     public var baseDirectory: URL
 
-    public init(planDirectory: URL, allowOutside: Bool = false) {
+    public init(planDirectory: URL, allowOutside: Bool = false, outsideSetting: String? = nil) {
         self.planDirectory = planDirectory.standardizedFileURL
         self.allowOutside = allowOutside
+        self.outsideSetting = outsideSetting
         self.baseDirectory = self.planDirectory
     }
 
@@ -30,7 +34,8 @@ public struct FileAccess: Sendable {
         let url = FileBoundary.resolve(path, relativeTo: baseDirectory)
         if !boundary.permits(url) {
             throw EvaluationError(
-                "file `\(path)` is outside the plan's folder (\(boundary.root)); pass --allow-files-outside to read it",
+                "file `\(path)` is outside the plan's folder (\(boundary.root))"
+                    + (outsideSetting.map { "; pass \($0) to read it" } ?? ""),
                 at: range)
         }
         guard let data = FileManager.default.contents(atPath: url.path) else {

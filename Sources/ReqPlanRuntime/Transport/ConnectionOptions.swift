@@ -1,8 +1,32 @@
 import Foundation
 import ReqPlanSyntax
 
-/// The `reqplan run` options for sessions, proxies and TLS, as given on the command line.
+/// The options for sessions, proxies and TLS, as `reqplan run` takes them on its command line.
 public struct ConnectionOptions: Sendable {
+    /// How messages name the settings: by default by what they are ("the CA file"); the command line
+    /// names its options (`.commandLine`: "--cacert").
+    public struct SettingNames: Sendable, Hashable {
+        public var proxy: String
+        public var caFile: String
+        public var certificateFile: String
+        public var keyFile: String
+
+        /// Names that describe the settings.
+        public init(
+            proxy: String = "the proxy", caFile: String = "the CA file",
+            certificateFile: String = "the client certificate file", keyFile: String = "the client key file"
+        ) {
+            self.proxy = proxy
+            self.caFile = caFile
+            self.certificateFile = certificateFile
+            self.keyFile = keyFile
+        }
+
+        /// The command line's options.
+        public static let commandLine = SettingNames(
+            proxy: "--proxy", caFile: "--cacert", certificateFile: "--cert", keyFile: "--key")
+    }
+
     /// `--cookie-jar FILE`: cookies loaded from it before the run and saved to it after.
     public var cookieJar: String?
     /// `--proxy URL` (`''` turns proxies off).
@@ -15,12 +39,15 @@ public struct ConnectionOptions: Sendable {
     public var certificateFile: String?
     /// `--key FILE`.
     public var keyFile: String?
+    /// How messages name these settings.
+    public var names: SettingNames
 
     /// No option given.
     public init(
         cookieJar: String? = nil, proxy: String? = nil, noProxy: String? = nil, caFile: String? = nil,
-        certificateFile: String? = nil, keyFile: String? = nil
+        certificateFile: String? = nil, keyFile: String? = nil, names: SettingNames = SettingNames()
     ) {
+        self.names = names
         self.cookieJar = cookieJar
         self.proxy = proxy
         self.noProxy = noProxy
@@ -39,7 +66,8 @@ extension HTTPClientTransport.Configuration {
     ///   fault, and for a malformed cookie file its line, with the file to render it.
     public mutating func apply(_ options: ConnectionOptions, environment: [String: String]) throws(PlanRun.Failure) {
         do {
-            proxies = try ProxySettings(environment: environment, proxy: options.proxy, noProxy: options.noProxy)
+            proxies = try ProxySettings(
+                environment: environment, proxy: options.proxy, noProxy: options.noProxy, names: options.names)
         } catch {
             throw PlanRun.Failure(diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message)], sources: [])
         }
@@ -52,7 +80,7 @@ extension HTTPClientTransport.Configuration {
         do {
             tls = try TLSSettings(
                 caFile: options.caFile, certificateFile: options.certificateFile,
-                keyFile: options.keyFile, environment: environment)
+                keyFile: options.keyFile, environment: environment, names: options.names)
         } catch {
             throw PlanRun.Failure(
                 diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message, file: error.file)],

@@ -112,7 +112,11 @@ public struct ProxySettings: Sendable, Hashable {
     ///   - proxy: `--proxy`, if given.
     ///   - noProxy: `--noproxy`, if given.
     /// - Throws: a `Failure` naming the option or variable whose URL is not an `http://` proxy.
-    public init(environment: [String: String], proxy: String?, noProxy: String?) throws(Failure) {
+    ///   - names: how messages name `proxy`.
+    public init(
+        environment: [String: String], proxy: String?, noProxy: String?,
+        names: ConnectionOptions.SettingNames = ConnectionOptions.SettingNames()
+    ) throws(Failure) {
         func server(_ text: String, from source: String) throws(Failure) -> ProxyServer? {
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
             do {
@@ -125,7 +129,7 @@ public struct ProxySettings: Sendable, Hashable {
             names.lazy.compactMap { name in environment[name].map { (name, $0) } }.first
         }
         if let proxy {
-            http = try server(proxy, from: "--proxy")
+            http = try server(proxy, from: names.proxy)
             https = http
         } else {
             if let (name, value) = variable(["http_proxy", "HTTP_PROXY", "all_proxy", "ALL_PROXY"]) {

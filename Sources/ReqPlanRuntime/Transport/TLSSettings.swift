@@ -37,11 +37,13 @@ public struct TLSSettings: Sendable {
     /// Reads the files the options and the environment name (see the type's documentation).
     /// - Throws: a `Failure` for a file that is missing, unreadable, not PEM, holds no
     ///   certificate or an encrypted key, or a key that does not belong to the certificate.
-    public init(caFile: String?, certificateFile: String?, keyFile: String?, environment: [String: String])
-        throws(Failure)
-    {
+    /// - Parameter names: how messages name the files.
+    public init(
+        caFile: String?, certificateFile: String?, keyFile: String?, environment: [String: String],
+        names: ConnectionOptions.SettingNames = ConnectionOptions.SettingNames()
+    ) throws(Failure) {
         if let caFile {
-            trustRoots = .certificates(try Self.certificates(in: caFile, named: "--cacert"))
+            trustRoots = .certificates(try Self.certificates(in: caFile, named: names.caFile))
         } else {
             // The variables often name the system's own bundle and folder (hundreds of
             // certificates): they are checked here but read when the first TLS connection is made,
@@ -74,10 +76,10 @@ public struct TLSSettings: Sendable {
             }
         }
         if let certificateFile {
-            certificateChain = try Self.certificates(in: certificateFile, named: "--cert")
+            certificateChain = try Self.certificates(in: certificateFile, named: names.certificateFile)
             privateKey = try Self.privateKey(
-                in: keyFile ?? certificateFile, named: keyFile == nil ? "--cert" : "--key",
-                certificateFile: certificateFile)
+                in: keyFile ?? certificateFile, named: keyFile == nil ? names.certificateFile : names.keyFile,
+                inCertificateFile: keyFile == nil, keyName: names.keyFile)
             // A key that does not belong to the certificate fails here, not at the first handshake.
             var check = TLSConfiguration.makeClientConfiguration()
             check.trustRoots = .certificates([])  // the roots are not what is checked; loading them costs
@@ -91,7 +93,9 @@ public struct TLSSettings: Sendable {
                         + "`\(certificateFile)`", file: keyFile ?? certificateFile)
             }
         } else if let keyFile {
-            throw Failure("--key `\(keyFile)` needs --cert (the certificate it belongs to)", file: keyFile)
+            throw Failure(
+                "\(names.keyFile) `\(keyFile)` needs \(names.certificateFile) (the certificate it belongs to)",
+                file: keyFile)
         }
     }
 
@@ -150,16 +154,19 @@ public struct TLSSettings: Sendable {
         return certificates
     }
 
-    private static func privateKey(in path: String, named option: String, certificateFile: String)
+    /// - Parameters:
+    ///   - inCertificateFile: the key is looked for in the certificate's file (no key file given).
+    ///   - keyName: how messages name the key file.
+    private static func privateKey(in path: String, named option: String, inCertificateFile: Bool, keyName: String)
         throws(Failure) -> NIOSSLPrivateKey
     {
         let bytes = try read(path, named: option)
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.contains("PRIVATE KEY-----") else {
             throw Failure(
-                option == "--cert"
-                    ? "--cert `\(path)` holds no private key: give it with --key"
-                    : "--key `\(path)` holds no PEM private key (`-----BEGIN PRIVATE KEY-----`)", file: path)
+                inCertificateFile
+                    ? "\(option) `\(path)` holds no private key: give it with \(keyName)"
+                    : "\(option) `\(path)` holds no PEM private key (`-----BEGIN PRIVATE KEY-----`)", file: path)
         }
         guard !text.contains("ENCRYPTED") else {
             throw Failure(

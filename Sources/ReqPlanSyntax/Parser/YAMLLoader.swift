@@ -9,12 +9,19 @@ public struct ParseLimits: Sendable, Hashable {
     /// How the host lets its user raise `maxFileSize` (the command line's `--max-plan-size`), named in the
     /// hint of a plan that is too large; nil: the hint names no setting.
     public var sizeSetting: String?
+    /// How the host lets its user allow files outside a plan's folder (the command line's
+    /// `--allow-files-outside`), for `FileBoundary.outsideSetting`; nil: hints name no setting.
+    public var outsideSetting: String?
 
     /// Creates limits; the defaults suit plans of tens of thousands of steps.
-    public init(maxFileSize: Int = 8 << 20, maxNodes: Int = 1_000_000, sizeSetting: String? = nil) {
+    public init(
+        maxFileSize: Int = 8 << 20, maxNodes: Int = 1_000_000, sizeSetting: String? = nil,
+        outsideSetting: String? = nil
+    ) {
         self.maxFileSize = maxFileSize
         self.maxNodes = maxNodes
         self.sizeSetting = sizeSetting
+        self.outsideSetting = outsideSetting
     }
 
     /// The hint of a plan larger than `maxFileSize`.

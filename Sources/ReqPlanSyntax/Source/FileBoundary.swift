@@ -10,16 +10,28 @@ public struct FileBoundary: Sendable, Hashable {
     public let root: String
     /// Whether files outside `root` may be read.
     public let allowOutside: Bool
+    /// How the host lets its user allow files outside (the command line's `--allow-files-outside`), named
+    /// in the hint of a file outside; nil: the hint names no setting.
+    public let outsideSetting: String?
 
     /// The boundary of the plan file at `planPath`: its folder.
-    public init(planFile planPath: String, allowOutside: Bool = false) {
-        self.init(root: URL(fileURLWithPath: planPath).deletingLastPathComponent(), allowOutside: allowOutside)
+    public init(planFile planPath: String, allowOutside: Bool = false, outsideSetting: String? = nil) {
+        self.init(
+            root: URL(fileURLWithPath: planPath).deletingLastPathComponent(), allowOutside: allowOutside,
+            outsideSetting: outsideSetting)
     }
 
     /// The boundary of a plan whose folder is `root`.
-    public init(root: URL, allowOutside: Bool = false) {
+    public init(root: URL, allowOutside: Bool = false, outsideSetting: String? = nil) {
         self.root = root.standardizedFileURL.resolvingSymlinksInPath().path
         self.allowOutside = allowOutside
+        self.outsideSetting = outsideSetting
+    }
+
+    /// The hint of a file outside the boundary.
+    public var outsideHint: String {
+        "a plan reads files in its own folder and below it"
+            + (outsideSetting.map { "; pass \($0) to read others" } ?? ", unless files outside are allowed")
     }
 
     /// `path` as written in a plan whose folder is `directory`: absolute, standardized, symbolic links resolved.

@@ -53,7 +53,7 @@ import Testing
     @Test(
         arguments: [
             ("0/4", [:], "K must be from 1 to 4"), ("5/4", [:], "K must be from 1 to 4"), ("1/0", [:], "N from 1 to"),
-            ("a/b", [:], "takes K/N"), ("2", [:], "takes K/N"), ("1/2/3", [:], "takes K/N"),
+            ("a/b", [:], "written K/N"), ("2", [:], "written K/N"), ("1/2/3", [:], "written K/N"),
             ("JOB_COMPLETION_INDEX/2", [:], "is not set"),
             ("JOB_COMPLETION_INDEX/2", ["JOB_COMPLETION_INDEX": "2"], "counts from 0 to 1"),
             ("JOB_COMPLETION_INDEX/2", ["JOB_COMPLETION_INDEX": "x"], "not a number"),
