@@ -3,6 +3,7 @@ import Hummingbird
 import Logging
 import HummingbirdHTTP2
 import NIOCore
+import ServiceLifecycle
 import Synchronization
 
 /// The demo API: a Hummingbird application on loopback that serves every example
@@ -21,6 +22,58 @@ public enum DemoAPI {
         logLevel: Logger.Level = .critical,
         onReady: @escaping @Sendable (Int) async -> Void
     ) async throws {
+        try await application(host: host, port: port, tls: tls, logLevel: logLevel, onReady: onReady).run()
+    }
+
+    /// Starts the server on a free loopback port, runs `body` with its base URL, then stops the server.
+    ///
+    /// The server stops by a graceful shutdown, not by cancelling its task: cancelling can drop a
+    /// connection that NIO has accepted but not yet handed to the server, which NIO traps on ("Deinited
+    /// NIOAsyncWriter without calling finish()", swift-nio#2637 and #3481; seen in this suite after a test
+    /// whose client was still connecting when the test ended). The shutdown closes the listening socket
+    /// and hands over what was accepted at once; requests still running after 250 ms (a `/delay` whose
+    /// client gave up) are then cancelled.
+    /// - Parameter tls: serve HTTPS with the demo's self-signed certificate (`https://127.0.0.1:port`).
+    public static func withServer<Result: Sendable>(
+        tls: Bool = false, _ body: @escaping @Sendable (String) async throws -> Result
+    ) async throws -> Result {
+        let ready = AsyncStream<Int>.makeStream()
+        let app = try application(
+            host: "127.0.0.1", port: 0, tls: tls, logLevel: .critical,
+            onReady: { port in
+                ready.continuation.yield(port)
+                ready.continuation.finish()
+            })
+        var configuration = ServiceGroupConfiguration(services: [app], logger: Logger(label: "reqplan-demo"))
+        configuration.maximumGracefulShutdownDuration = .milliseconds(250)
+        let server = ServiceGroup(configuration: configuration)
+        return try await withThrowingTaskGroup(of: Result?.self) { group in
+            group.addTask {
+                try await server.run()
+                return nil
+            }
+            var iterator = ready.stream.makeAsyncIterator()
+            guard let port = await iterator.next() else {
+                await server.triggerGracefulShutdown()
+                throw DemoAPIError.didNotStart
+            }
+            let outcome: Swift.Result<Result, any Error>
+            do {
+                outcome = .success(try await body((tls ? "https" : "http") + "://127.0.0.1:\(port)"))
+            } catch {
+                outcome = .failure(error)
+            }
+            await server.triggerGracefulShutdown()
+            while let next = try await group.next() { _ = next }
+            return try outcome.get()
+        }
+    }
+
+    /// The demo's application (HTTP/1.1, or HTTPS with HTTP/2 and HTTP/1.1).
+    private static func application(
+        host: String, port: Int, tls: Bool, logLevel: Logger.Level,
+        onReady: @escaping @Sendable (Int) async -> Void
+    ) throws -> any Service {
         var logger = Logger(label: "reqplan-demo")
         logger.logLevel = logLevel
         let router = Router(context: DemoContext.self, options: .autoGenerateHeadEndpoints)
@@ -30,44 +83,12 @@ public enum DemoAPI {
             await onReady(channel.localAddress?.port ?? port)
         }
         if tls {
-            let app = Application(
+            return Application(
                 router: router, server: try .http2Upgrade(tlsConfiguration: try DemoTLS.configuration()),
                 configuration: configuration, onServerRunning: onServerRunning, logger: logger)
-            try await app.run()
-        } else {
-            let app = Application(
-                router: router, configuration: configuration, onServerRunning: onServerRunning,
-                logger: logger)
-            try await app.run()
         }
-    }
-
-    /// Starts the server on a free loopback port, runs `body` with its base URL, then stops the server.
-    /// - Parameter tls: serve HTTPS with the demo's self-signed certificate (`https://127.0.0.1:port`).
-    public static func withServer<Result: Sendable>(
-        tls: Bool = false, _ body: @escaping @Sendable (String) async throws -> Result
-    ) async throws -> Result {
-        let ready = AsyncStream<Int>.makeStream()
-        return try await withThrowingTaskGroup(of: Result?.self) { group in
-            group.addTask {
-                try await run(
-                    tls: tls,
-                    onReady: { port in
-                        ready.continuation.yield(port)
-                        ready.continuation.finish()
-                    })
-                return nil
-            }
-            var iterator = ready.stream.makeAsyncIterator()
-            guard let port = await iterator.next() else {
-                group.cancelAll()
-                throw DemoAPIError.didNotStart
-            }
-            let result = try await body((tls ? "https" : "http") + "://127.0.0.1:\(port)")
-            group.cancelAll()
-            while let next = try await group.next() { _ = next }
-            return result
-        }
+        return Application(
+            router: router, configuration: configuration, onServerRunning: onServerRunning, logger: logger)
     }
 }
 
