@@ -34,7 +34,8 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
         fileAt path: String, boundary: FileBoundary, decoding: Decoding = .indexed
     ) throws -> OpenAPIKit.OpenAPI.Document {
         var resolver = ExternalReferences(boundary: boundary, maxFileSize: maxFileSize)
-        let root = try resolver.document(at: URL(fileURLWithPath: path))
+        var root = try resolver.document(at: URL(fileURLWithPath: path))
+        if resolver.mayHaveTypeLists, let expanded = SchemaTypeLists.expanded(root) { root = expanded }
         return try decode(root, decoder: decoding)
     }
 
@@ -109,6 +110,8 @@ struct ExternalReferences {
     private var rootFile = ""
     /// False when the root file's text shows that it refers to no other file (see `mayReferToOtherFiles`).
     private var rootMayReferToOtherFiles = true
+    /// Whether a file read may list several types in a schema (`SchemaTypeLists.mayHaveTypeLists`).
+    private(set) var mayHaveTypeLists = false
 
     init(boundary: FileBoundary, maxFileSize: Int) {
         self.boundary = boundary
@@ -152,6 +155,7 @@ struct ExternalReferences {
             throw APIDescriptionLoadError("`\(url.lastPathComponent)` is larger than \(maxFileSize >> 20) MiB")
         }
         if path == rootFile { rootMayReferToOtherFiles = Self.mayReferToOtherFiles(data) }
+        if !mayHaveTypeLists { mayHaveTypeLists = SchemaTypeLists.mayHaveTypeLists(data) }
         guard let text = String(data: data, encoding: .utf8) else {
             throw APIDescriptionLoadError("`\(url.lastPathComponent)` is not UTF-8 text")
         }

@@ -161,3 +161,19 @@ struct NodeDecoderTests {
         }
     }
 }
+
+/// `SchemaTypeLists`: 3.1 `type` lists read as `anyOf`, and the text scan that skips the walk.
+@Suite("Schemas that list several types")
+struct SchemaTypeListTests {
+    @Test(
+        "the scan finds every way a type list is written, and lets plain documents skip the walk",
+        arguments: [
+            ("type: [string, integer]", true), ("\"type\": [\"string\", \"null\"]", true),
+            ("type:\n  - string\n  - integer", true), ("{type: [a, b]}", true), ("'type' : [a]", true),
+            ("type: string", false), ("\"type\":\"object\"", false), ("subtype: [a, b]", false),
+            ("description: the type of it", false), ("", false),
+        ])
+    func scan(text: String, mayHaveLists: Bool) {
+        #expect(SchemaTypeLists.mayHaveTypeLists(Data(text.utf8)) == mayHaveLists, "\(text)")
+    }
+}

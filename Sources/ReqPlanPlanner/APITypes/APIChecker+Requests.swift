@@ -291,6 +291,15 @@ extension APIChecker {
                         pointer: inner, textual: textual)
                 }
             }
+            // Alternatives inside `allOf` parts (a 3.1 type list next to an `anyOf` becomes such a part):
+            // decidable, as at the top, for a value written whole.
+            if !textual, let literal = value.literalValue,
+                let mismatch = parts.dropFirst().lazy.filter({ !$0.anyOf.isEmpty || !$0.oneOf.isEmpty })
+                    .compactMap({ validator.firstMismatch(literal, against: $0) }).first
+            {
+                diagnostics.error(
+                    code, "\(place) does not fit: \(mismatch)", at: range, hint: Self.hint(for: mismatch))
+            }
         }
     }
 

@@ -144,7 +144,7 @@ public struct APISchemaValidator: Sendable {
         {
             guard detail else { return Self.unexplained }
             let problems = schema.anyOf.compactMap { mismatch(value, $0, path: &path, depth: depth + 1) }
-            return problems.max { $0.pointer.count < $1.pointer.count }
+            return Self.noAlternative(problems, at: path.pointer)
         }
         if !schema.oneOf.isEmpty {
             let fitting = schema.oneOf.count {
@@ -153,7 +153,7 @@ public struct APISchemaValidator: Sendable {
             if fitting == 0 {
                 guard detail else { return Self.unexplained }
                 let problems = schema.oneOf.compactMap { mismatch(value, $0, path: &path, depth: depth + 1) }
-                return problems.max { $0.pointer.count < $1.pointer.count }
+                return Self.noAlternative(problems, at: path.pointer)
             }
             if fitting > 1 {
                 return failure(
@@ -161,6 +161,20 @@ public struct APISchemaValidator: Sendable {
             }
         }
         return nil
+    }
+
+    /// Why a value fits none of the alternatives: the reason of the one that got furthest into the value;
+    /// when every one failed at the value itself, what each wanted (`type: [string, integer]` read as
+    /// `anyOf`: "a string or an integer").
+    private static func noAlternative(_ problems: [APISchemaMismatch], at pointer: String) -> APISchemaMismatch? {
+        guard let deepest = problems.max(by: { $0.pointer.count < $1.pointer.count }) else { return nil }
+        guard problems.count > 1, problems.allSatisfy({ $0.pointer == pointer }) else { return deepest }
+        var wanted: [String] = []
+        for problem in problems where !wanted.contains(problem.expected) { wanted.append(problem.expected) }
+        let expected =
+            wanted.count == 1
+            ? wanted[0] : wanted.dropLast().joined(separator: ", ") + " or " + (wanted.last ?? "")
+        return APISchemaMismatch(pointer: pointer, expected: expected, found: deepest.found)
     }
 
     /// A mismatch, its texts written only when `detail` (an alternative being tried needs none).

@@ -1,0 +1,112 @@
+import Foundation
+import Yams
+
+/// OpenAPI 3.1 lets a schema list several types (`type: [string, integer]`). OpenAPIKit 6.4 keeps only the
+/// first one besides `"null"` and drops the others without a warning, so a value of another listed type would
+/// be reported as wrong. Before decoding, such a list becomes an `anyOf` with one schema per type: in JSON
+/// Schema the two mean the same (keywords of one type, such as `minimum`, apply only to values of that
+/// type), and OpenAPIKit reads `anyOf` whole. A list of one type and `"null"` is left as it is: OpenAPIKit
+/// reads it as a nullable schema.
+enum SchemaTypeLists {
+    /// False if the text has no `type` key followed by a list (`type: [` or `type:` and a `-` item), written
+    /// as JSON and YAML write keys; true otherwise (then `expanded` walks the nodes).
+    static func mayHaveTypeLists(_ data: Data) -> Bool {
+        let marker = Array("type".utf8)
+        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
+            let count = bytes.count
+            let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
+            let isQuote = { (byte: UInt8) in byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") }
+            var index = 0
+            while index + marker.count <= count {
+                guard bytes[index] == marker[0], bytes[index + 1] == marker[1], bytes[index + 2] == marker[2],
+                    bytes[index + 3] == marker[3]
+                else {
+                    index += 1
+                    continue
+                }
+                defer { index += marker.count }
+                if index > 0 {
+                    let before = bytes[index - 1]
+                    guard
+                        isQuote(before) || isSpace(before) || before == UInt8(ascii: "\n")
+                            || before == UInt8(ascii: "{")
+                            || before == UInt8(ascii: ",")
+                    else { continue }
+                }
+                var next = index + marker.count
+                if next < count, isQuote(bytes[next]) { next += 1 }
+                while next < count, isSpace(bytes[next]) { next += 1 }
+                guard next < count, bytes[next] == UInt8(ascii: ":") else { continue }
+                next += 1
+                while next < count,
+                    isSpace(bytes[next]) || bytes[next] == UInt8(ascii: "\n") || bytes[next] == UInt8(ascii: "\r")
+                {
+                    next += 1
+                }
+                if next < count, bytes[next] == UInt8(ascii: "[") || bytes[next] == UInt8(ascii: "-") { return true }
+            }
+            return false
+        }
+    }
+
+    /// `node` with every schema's list of several types turned into an `anyOf`, or nil if it has none.
+    static func expanded(_ node: Node) -> Node? {
+        switch node {
+        case .mapping(let mapping):
+            var pairs = mapping.map { ($0.key, $0.value) }
+            var changed = false
+            for position in pairs.indices {
+                if let new = expanded(pairs[position].1) {
+                    pairs[position].1 = new
+                    changed = true
+                }
+            }
+            if let typePosition = pairs.firstIndex(where: { $0.0.string == "type" }),
+                case .sequence(let list) = pairs[typePosition].1
+            {
+                let types = list.compactMap(\.string)
+                if types.count == list.count, types.filter({ $0 != "null" }).count > 1 {
+                    pairs.remove(at: typePosition)
+                    let alternatives = Node.sequence(
+                        Node.Sequence(types.map { Node.mapping(Node.Mapping([(Node("type"), Node($0))])) }))
+                    let compositions = ["allOf", "anyOf", "oneOf"]
+                    if !pairs.contains(where: { compositions.contains($0.0.string ?? "") }) {
+                        pairs.insert((Node("anyOf"), alternatives), at: typePosition)
+                    } else {
+                        // OpenAPIKit reads one composition keyword per schema: all of them go into one `allOf`,
+                        // each alternative list as a schema of its own.
+                        var parts: [Node] = []
+                        if let allOf = pairs.firstIndex(where: { $0.0.string == "allOf" }),
+                            case .sequence(let items) = pairs[allOf].1
+                        {
+                            parts += items
+                        }
+                        parts.append(.mapping(Node.Mapping([(Node("anyOf"), alternatives)])))
+                        for keyword in ["anyOf", "oneOf"] {
+                            if let position = pairs.firstIndex(where: { $0.0.string == keyword }) {
+                                parts.append(.mapping(Node.Mapping([(Node(keyword), pairs[position].1)])))
+                            }
+                        }
+                        pairs.removeAll { compositions.contains($0.0.string ?? "") }
+                        pairs.insert(
+                            (Node("allOf"), .sequence(Node.Sequence(parts))), at: min(typePosition, pairs.count))
+                    }
+                    changed = true
+                }
+            }
+            return changed ? .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark)) : nil
+        case .sequence(let sequence):
+            var items = Array(sequence)
+            var changed = false
+            for position in items.indices {
+                if let new = expanded(items[position]) {
+                    items[position] = new
+                    changed = true
+                }
+            }
+            return changed ? .sequence(Node.Sequence(items, sequence.tag, sequence.style, sequence.mark)) : nil
+        default:
+            return nil
+        }
+    }
+}
