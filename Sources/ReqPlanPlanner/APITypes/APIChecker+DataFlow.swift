@@ -13,6 +13,14 @@ struct FlowType {
     var readAt: SourceRange?
 }
 
+/// Whose result a path reads: a step's, one item of a `for_each` over a request (a request result), or one
+/// item of a `for_each` over a group (its members' results).
+enum StepResultShape {
+    case step(Step)
+    case item(of: Step)
+    case members([StepResultShape])
+}
+
 extension APIChecker {
     // MARK: Data flow
 
@@ -70,19 +78,91 @@ extension APIChecker {
                 result = FlowType(types: input.effectiveType.apiTypes)
             }
         case "steps":
-            guard reference.components.count >= 2, let id = reference.memberName(at: 0),
-                reference.memberName(at: 1)?.value == "body", let step = steps[id.value],
-                case .request = step.kind, let bound = bound[id.value]
-            else { break }
-            let path = Array(reference.components.dropFirst(2))
-            result = walk(
-                path.map(\.value), at: reference.range, from: step, bound, what: "`\(reference.description)`",
-                ranges: path.map(\.range))
+            guard let id = reference.memberName(at: 0), let step = steps[id.value] else { break }
+            result = responseFlow(
+                reference.components.dropFirst(), of: .step(step), reference: reference, absent: nil)
         default:
             break
         }
         walked[reference.range] = .some(result)
         return result
+    }
+
+    /// What a path below a step's result reads: a request's `body…` (walked against its operation's
+    /// response schema), or, through `results[N]` or `results[*]`, the body of a `for_each` request's
+    /// items or of a group's or sequence's members (and, for a `for_each` over a group, its items'
+    /// members). Other fields (`status`, `headers`, …) are not typed here.
+    private mutating func responseFlow(
+        _ path: ArraySlice<Located<PathComponent>>, of result: StepResultShape, reference: Reference,
+        absent: String?
+    ) -> FlowType? {
+        guard let first = path.first, case .member(let field) = first.value else { return nil }
+        let rest = path.dropFirst()
+        if field == "body" {
+            let requestStep: Step
+            switch result {
+            case .step(let step):
+                guard case .request = step.kind else { return nil }
+                requestStep = step
+            case .item(let step):
+                requestStep = step
+            case .members:
+                return nil
+            }
+            guard let bound = bound[requestStep.id.value] else { return nil }
+            var flow = walk(
+                rest.map(\.value), at: reference.range, from: requestStep, bound,
+                what: "`\(reference.description)`", ranges: rest.map(\.range))
+            if let absent, flow != nil, flow?.mayBeAbsent == nil { flow?.mayBeAbsent = absent }
+            return flow
+        }
+        guard field == "results", let selector = rest.first else { return nil }
+        let inner = rest.dropFirst()
+        // The results: one shape per member, or one shape standing for every item of a for_each.
+        let members: [StepResultShape]
+        var perItem: StepResultShape?
+        var itemCount: Int?  // when the for_each's list is written out
+        var name = "the item"
+        switch result {
+        case .step(let step):
+            name = "`\(step.id.value)`"
+            switch step.kind {
+            case .forEach(let loop):
+                if case .list(let listed, _) = loop.items { itemCount = listed.count }
+                switch loop.body {
+                case .request: perItem = .item(of: step)
+                case .group(let steps): perItem = .members(steps.map { .step($0) })
+                }
+                members = []
+            case .group(let steps), .sequence(let steps):
+                members = steps.map { .step($0) }
+            default:
+                return nil
+            }
+        case .members(let shapes):
+            members = shapes
+        case .item:
+            return nil
+        }
+        switch selector.value {
+        case .index(let index):
+            if let perItem {
+                let exists = itemCount.map { index >= 0 ? index < $0 : -index <= $0 } ?? false
+                let why =
+                    exists ? absent : absent ?? "\(name) may have no result `[\(index)]` (its list may be shorter)"
+                return responseFlow(inner, of: perItem, reference: reference, absent: why)
+            }
+            let position = index < 0 ? members.count + index : index
+            guard members.indices.contains(position) else { return nil }
+            return responseFlow(inner, of: members[position], reference: reference, absent: absent)
+        case .wildcard:
+            // Every item's value, in a list: the names are checked; the value is a list.
+            guard let perItem else { return nil }
+            _ = responseFlow(inner, of: perItem, reference: reference, absent: absent)
+            return FlowType(types: [.array], readAt: reference.range)
+        case .member:
+            return nil
+        }
     }
 
     /// Walks `path` into the response body of `step`; reports the first member its schemas do not have.
