@@ -161,7 +161,10 @@ struct ExternalReferences {
         }
         let node: Node
         do {
-            guard let composed = try Yams.compose(yaml: text) else {
+            // The basic resolver: plain scalars keep their text, which the decoders construct from (Yams'
+            // own decoder does the same); the default one resolves each by regular expression, which took
+            // 0.8 ms of a small document's 1.4 ms here.
+            guard let composed = try Yams.compose(yaml: text, .basic) else {
                 throw APIDescriptionLoadError("`\(url.lastPathComponent)` is empty")
             }
             node = composed
