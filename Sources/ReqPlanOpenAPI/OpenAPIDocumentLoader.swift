@@ -182,31 +182,9 @@ struct ExternalReferences {
     /// True for anything else, which `rewrite` then reads properly. Reading 5 MB of text this way takes a
     /// few milliseconds; walking its nodes, about 80 (BENCHMARKS.md, "OpenAPI").
     static func mayReferToOtherFiles(_ data: Data) -> Bool {
-        let marker = Array("$ref".utf8)
-        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
-            let count = bytes.count
-            var index = 0
-            while index + marker.count <= count {
-                guard bytes[index] == marker[0], bytes[index + 1] == marker[1], bytes[index + 2] == marker[2],
-                    bytes[index + 3] == marker[3]
-                else {
-                    index += 1
-                    continue
-                }
-                var next = index + marker.count
-                func skip(_ allowed: (UInt8) -> Bool) {
-                    while next < count, allowed(bytes[next]) { next += 1 }
-                }
-                let isQuote = { (byte: UInt8) in byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") }
-                if next < count, isQuote(bytes[next]) { next += 1 }
-                skip { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-                guard next < count, bytes[next] == UInt8(ascii: ":") else { return true }
-                next += 1
-                skip { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
-                guard next + 1 < count, isQuote(bytes[next]), bytes[next + 1] == UInt8(ascii: "#") else { return true }
-                index = next + 2
-            }
-            return false
+        KeyScan.any("$ref", in: data) { occurrence, bytes in
+            guard case .key(let value) = occurrence else { return true }
+            return !(value + 1 < bytes.count && KeyScan.isQuote(bytes[value]) && bytes[value + 1] == UInt8(ascii: "#"))
         }
     }
 

@@ -11,41 +11,9 @@ enum SchemaTypeLists {
     /// False if the text has no `type` key followed by a list (`type: [` or `type:` and a `-` item), written
     /// as JSON and YAML write keys; true otherwise (then `expanded` walks the nodes).
     static func mayHaveTypeLists(_ data: Data) -> Bool {
-        let marker = Array("type".utf8)
-        return data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Bool in
-            let count = bytes.count
-            let isSpace = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
-            let isQuote = { (byte: UInt8) in byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "'") }
-            var index = 0
-            while index + marker.count <= count {
-                guard bytes[index] == marker[0], bytes[index + 1] == marker[1], bytes[index + 2] == marker[2],
-                    bytes[index + 3] == marker[3]
-                else {
-                    index += 1
-                    continue
-                }
-                defer { index += marker.count }
-                if index > 0 {
-                    let before = bytes[index - 1]
-                    guard
-                        isQuote(before) || isSpace(before) || before == UInt8(ascii: "\n")
-                            || before == UInt8(ascii: "{")
-                            || before == UInt8(ascii: ",")
-                    else { continue }
-                }
-                var next = index + marker.count
-                if next < count, isQuote(bytes[next]) { next += 1 }
-                while next < count, isSpace(bytes[next]) { next += 1 }
-                guard next < count, bytes[next] == UInt8(ascii: ":") else { continue }
-                next += 1
-                while next < count,
-                    isSpace(bytes[next]) || bytes[next] == UInt8(ascii: "\n") || bytes[next] == UInt8(ascii: "\r")
-                {
-                    next += 1
-                }
-                if next < count, bytes[next] == UInt8(ascii: "[") || bytes[next] == UInt8(ascii: "-") { return true }
-            }
-            return false
+        KeyScan.any("type", in: data, acrossLines: true) { occurrence, bytes in
+            guard case .key(let value) = occurrence, value < bytes.count else { return false }
+            return bytes[value] == UInt8(ascii: "[") || bytes[value] == UInt8(ascii: "-")
         }
     }
 

@@ -177,3 +177,18 @@ struct SchemaTypeListTests {
         #expect(SchemaTypeLists.mayHaveTypeLists(Data(text.utf8)) == mayHaveLists, "\(text)")
     }
 }
+
+/// The scan that lets a document with no reference to another file skip the rewrite walk.
+@Suite("References to other files, found in the text")
+struct ReferenceScanTests {
+    @Test(
+        "only references written as quoted `#…` values are known to stay in the document",
+        arguments: [
+            ("$ref: '#/components/schemas/A'", false), ("\"$ref\": \"#/a\"", false), ("{$ref: \"#/a\"}", false),
+            ("$ref: common.yaml#/A", true), ("\"$ref\": \"common.json\"", true), ("$ref: #/a", true),
+            ("description: use $ref to share", true), ("no references", false),
+        ])
+    func scan(text: String, mayReferOut: Bool) {
+        #expect(ExternalReferences.mayReferToOtherFiles(Data(text.utf8)) == mayReferOut, "\(text)")
+    }
+}
