@@ -79,6 +79,20 @@ extension APIChecker {
             }
         case "steps":
             guard let id = reference.memberName(at: 0), let step = steps[id.value] else { break }
+            if case .plan = step.kind {
+                // A sub-plan's output, typed by its own file's check (the value itself; not below it).
+                if reference.components.count == 3, reference.memberName(at: 1)?.value == "outputs",
+                    let name = reference.memberName(at: 2)
+                {
+                    let through = " (output `\(name.value)` of `\(step.subPlan?.file.value ?? id.value)`)"
+                    result = subPlanOutputs[id.value]?[name.value].map {
+                        FlowType(
+                            schema: $0.schema, types: $0.types, mayBeAbsent: $0.mayBeAbsent.map { $0 + through },
+                            readAt: reference.range)
+                    }
+                }
+                break
+            }
             result = responseFlow(
                 reference.components.dropFirst(), of: .step(step), reference: reference, absent: nil)
         default:

@@ -29,6 +29,8 @@ struct LoadedAPI {
 struct APIChecker {
     let plan: Plan
     let apis: [String: LoadedAPI]
+    /// The types of the outputs of the plan's `plan` steps (as their own files' checks found them).
+    let subPlanOutputs: [String: [String: FlowType]]
     var diagnostics: DiagnosticCollector
     /// Step id → its operation.
     var bound: [String: BoundOperation] = [:]
@@ -37,9 +39,10 @@ struct APIChecker {
     /// References already walked (reported once however often they are typed).
     var walked: [SourceRange: FlowType?] = [:]
 
-    init(plan: Plan, apis: [String: LoadedAPI]) {
+    init(plan: Plan, apis: [String: LoadedAPI], subPlanOutputs: [String: [String: FlowType]] = [:]) {
         self.plan = plan
         self.apis = apis
+        self.subPlanOutputs = subPlanOutputs
         self.diagnostics = DiagnosticCollector(file: plan.source.path)
         var steps: [String: Step] = [:]
         for step in plan.allSteps where steps[step.id.value] == nil { steps[step.id.value] = step }
@@ -49,10 +52,14 @@ struct APIChecker {
     /// Checks `plan` against `apis` (by `openapi:` name).
     /// - Returns: the plan with the method and URL of its `operation:` requests filled in, every
     ///   diagnostic, and each bound step's operation.
-    static func check(_ plan: Plan, apis: [String: LoadedAPI]) -> (
-        plan: Plan, diagnostics: [Diagnostic], operations: [String: BoundOperation]
-    ) {
-        var checker = APIChecker(plan: plan, apis: apis)
+    /// - Parameter subPlanOutputs: the types of the outputs of the plan's `plan` steps, by step id.
+    /// - Returns: also the types of the plan's own outputs, where they can be told.
+    static func check(_ plan: Plan, apis: [String: LoadedAPI], subPlanOutputs: [String: [String: FlowType]] = [:])
+        -> (
+            plan: Plan, diagnostics: [Diagnostic], operations: [String: BoundOperation], outputs: [String: FlowType]
+        )
+    {
+        var checker = APIChecker(plan: plan, apis: apis, subPlanOutputs: subPlanOutputs)
         for step in plan.allSteps {
             guard let request = step.request else { continue }
             if let bound = checker.bind(request) {
@@ -64,9 +71,16 @@ struct APIChecker {
             checker.checkRequest(request, of: step, bound)
         }
         checker.checkDataFlow()
+        var outputs: [String: FlowType] = [:]
+        for output in plan.outputs {
+            guard case .template(let template) = output.value, let expression = template.singleExpression,
+                let flow = checker.flowType(of: expression)
+            else { continue }
+            outputs[output.name.value] = flow
+        }
         var rewritten = plan
         rewritten.steps = plan.steps.map { checker.filled($0) }
-        return (rewritten, checker.diagnostics.diagnostics, checker.bound)
+        return (rewritten, checker.diagnostics.diagnostics, checker.bound, outputs)
     }
 
     // MARK: Binding requests to operations

@@ -9,8 +9,9 @@ struct APICacheKey: Hashable {
 
 extension PlanLibrary {
     /// Reads the API descriptions `plan` binds (`openapi:`) and checks the plan against them.
-    func checkAPIs(_ plan: Plan, _ context: Context) -> (
-        plan: Plan, diagnostics: [Diagnostic], operations: [String: BoundOperation]
+    /// - Parameter subPlanOutputs: the types of the outputs of its `plan` steps, by step id.
+    func checkAPIs(_ plan: Plan, _ context: Context, subPlanOutputs: [String: [String: FlowType]]) -> (
+        plan: Plan, diagnostics: [Diagnostic], operations: [String: BoundOperation], outputs: [String: FlowType]
     ) {
         var diagnostics: [Diagnostic] = []
         var loaded: [String: LoadedAPI] = [:]
@@ -23,8 +24,8 @@ extension PlanLibrary {
                 diagnostics.append(diagnostic)
             }
         }
-        let checked = APIChecker.check(plan, apis: loaded)
-        return (checked.plan, diagnostics + checked.diagnostics, checked.operations)
+        let checked = APIChecker.check(plan, apis: loaded, subPlanOutputs: subPlanOutputs)
+        return (checked.plan, diagnostics + checked.diagnostics, checked.operations, checked.outputs)
     }
 
     private func description(for binding: APIBinding, _ context: Context) -> Result<APIDescription, Diagnostic> {

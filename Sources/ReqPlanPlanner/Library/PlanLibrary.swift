@@ -24,6 +24,8 @@ public struct CheckedPlan: Sendable {
     /// Whether a cycle between files was met below it: the result then depends on where the walk entered
     /// the cycle, and is not kept in the cache.
     let involvesCycle: Bool
+    /// The types of its outputs that its API checks could tell, for a plan that runs it as a sub-plan.
+    var outputFlows: [String: FlowType] = [:]
 }
 
 /// Reads and checks plan files for the static pipeline, each file **once** however many plans include it:
@@ -133,31 +135,24 @@ public final class PlanLibrary: Sendable {
                 involvesCycle: false)
         }
         var plan = parsedPlan
-        var operations: [String: BoundOperation] = [:]
-        if !plan.apis.isEmpty {
-            let checked = checkAPIs(plan, context)
-            diagnostics += checked.diagnostics
-            plan = checked.plan
-            operations = checked.operations
-        }
-        let steps = plan.allSteps
-        if context.checksFiles { diagnostics += literalFileDiagnostics(steps, context) }
-
+        // Sub-plans first: their outputs' types are part of this plan's API checks.
         var subPlans: [String: IncludedPlan] = [:]
+        var subPlanOutputs: [String: [String: FlowType]] = [:]
         var sources = [plan.source]
         var included: [String] = []
         var attached: Set<String> = []
         var involvesCycle = false
-        for step in steps {
+        var subPlanDiagnostics: [Diagnostic] = []
+        for step in plan.allSteps {
             guard let call = step.subPlan else { continue }
             switch subPlanFile(call, context) {
             case .failure(let diagnostic):
-                diagnostics.append(diagnostic)
+                subPlanDiagnostics.append(diagnostic)
             case .success(let file):
                 if let start = context.chain.firstIndex(where: { $0.file == file })
                     ?? (file == context.file ? context.chain.count : nil)
                 {
-                    diagnostics.append(cycleDiagnostic(call, startingAt: start, context))
+                    subPlanDiagnostics.append(cycleDiagnostic(call, startingAt: start, context))
                     involvesCycle = true
                     continue
                 }
@@ -167,11 +162,12 @@ public final class PlanLibrary: Sendable {
                     chain: context.chain + [(context.file ?? context.display, context.display)])
                 involvesCycle = involvesCycle || sub.involvesCycle
                 subPlans[step.id.value] = IncludedPlan(plan: sub.plan, graph: sub.graph)
+                subPlanOutputs[step.id.value] = sub.outputFlows
                 // A file included twice reports its problems once, from its first inclusion.
                 guard attached.insert(file).inserted else { continue }
                 for var diagnostic in sub.diagnostics {
                     diagnostic.notes.append(.includedFrom(context.display, at: call.file.range))
-                    diagnostics.append(diagnostic)
+                    subPlanDiagnostics.append(diagnostic)
                 }
                 for source in sub.sources where !sources.contains(where: { $0.path == source.path }) {
                     sources.append(source)
@@ -179,6 +175,18 @@ public final class PlanLibrary: Sendable {
                 for path in [sub.path] + sub.includedFiles where !included.contains(path) { included.append(path) }
             }
         }
+
+        var operations: [String: BoundOperation] = [:]
+        var outputFlows: [String: FlowType] = [:]
+        if !plan.apis.isEmpty {
+            let checked = checkAPIs(plan, context, subPlanOutputs: subPlanOutputs)
+            diagnostics += checked.diagnostics
+            plan = checked.plan
+            operations = checked.operations
+            outputFlows = checked.outputs
+        }
+        if context.checksFiles { diagnostics += literalFileDiagnostics(plan.allSteps, context) }
+        diagnostics += subPlanDiagnostics
 
         var planned = Planner.plan(plan, file: context.file, subPlans: subPlans)
         diagnostics += planned.diagnostics
@@ -190,7 +198,7 @@ public final class PlanLibrary: Sendable {
         return CheckedPlan(
             path: context.display, file: context.file, source: parsed.source, plan: plan,
             graph: hasErrors ? nil : planned.graph, diagnostics: diagnostics, sources: sources,
-            includedFiles: included, involvesCycle: involvesCycle)
+            includedFiles: included, involvesCycle: involvesCycle, outputFlows: outputFlows)
     }
 
     // MARK: Sub-plan files
