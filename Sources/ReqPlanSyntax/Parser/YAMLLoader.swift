@@ -235,6 +235,11 @@ enum ComplexKeyScanner {
     static func firstComplexKey(in source: SourceFile) -> SourceLocation? {
         guard definesAnchor(source.text) else { return nil }
         var blockScalarIndent: Int?
+        // The open flow collections (`[`, `{`), across lines, and whether the next node starts an entry of
+        // a flow mapping: there, an entry that is a collection or an alias is a key (`{ [a, b], k: v }` has
+        // the key `[a, b]`, with a null value).
+        var flows: [Unicode.Scalar] = []
+        var entryStart = false
         for (lineIndex, line) in source.lines.enumerated() {
             let scalars = Array(line.unicodeScalars)
             let indent = scalars.prefix(while: { $0 == " " }).count
@@ -261,6 +266,9 @@ enum ComplexKeyScanner {
                     continue
                 }
                 let previous: Unicode.Scalar = index > 0 ? scalars[index - 1] : " "
+                if entryStart, flows.last == "{", scalar == "[" || scalar == "{" || scalar == "*" {
+                    return SourceLocation(line: lineIndex + 1, column: index + 1)
+                }
                 switch scalar {
                 case " ", "\t":
                     break
@@ -272,8 +280,10 @@ enum ComplexKeyScanner {
                 case "?" where atNodeStart && (index + 1 == scalars.count || scalars[index + 1] == " "):
                     return SourceLocation(line: lineIndex + 1, column: index + 1)
                 case "*" where atNodeStart:
+                    // libyaml's alias names are letters, digits, `_` and `-`: in `*a: x` the name ends at
+                    // the colon (reading on to the next space missed `[*a: *a]`, a key in a flow sequence).
                     var end = index + 1
-                    while end < scalars.count, !" ,[]{}".unicodeScalars.contains(scalars[end]) { end += 1 }
+                    while end < scalars.count, Self.isAnchorCharacter(scalars[end]) { end += 1 }
                     while end < scalars.count, scalars[end] == " " { end += 1 }
                     if end < scalars.count, scalars[end] == ":" {
                         return SourceLocation(line: lineIndex + 1, column: index + 1)
@@ -299,6 +309,13 @@ enum ComplexKeyScanner {
                     break
                 }
                 if scalar != " " && scalar != "\t" {
+                    if (scalar == "[" || scalar == "{") && (atNodeStart || !flows.isEmpty) {
+                        flows.append(scalar)
+                    } else if (scalar == "]" || scalar == "}") && !flows.isEmpty {
+                        flows.removeLast()
+                    }
+                    let anchoredEntry = entryStart && scalar == "&"  // `{ &a [x] }`: the entry follows
+                    entryStart = anchoredEntry || ((scalar == "{" || scalar == ",") && flows.last == "{")
                     atNodeStart =
                         scalar == "-" || scalar == "[" || scalar == "{" || scalar == ","
                         || (scalar == ":" && (index + 1 == scalars.count || scalars[index + 1] == " "))
@@ -315,6 +332,12 @@ enum ComplexKeyScanner {
             }
         }
         return nil
+    }
+
+    /// A character of an anchor or alias name, as libyaml reads them.
+    static func isAnchorCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII
+            && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_" || scalar == "-")
     }
 
     /// Whether the text has `&name` where an anchor can stand (after space or flow indicators).
