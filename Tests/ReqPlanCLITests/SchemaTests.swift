@@ -182,6 +182,7 @@ import Testing
         "161-yaml-control-character": .yamlSyntax("not YAML: a control character outside a quoted escape"),
         "162-yaml-alias-key-in-flow-sequence": .notLoaded("an alias bomb used as a key: refused before it is read"),
         "163-yaml-collection-key-in-flow-mapping": .notLoaded("a list of aliases as a key: refused before it is read"),
+        "164-yaml-alias-key-before-text": .yamlSyntax("not YAML: an alias, then text and a colon, in a flow list"),
     ]
 
     @Test func schemaCommandPrintsAValidDraft202012Schema() throws {

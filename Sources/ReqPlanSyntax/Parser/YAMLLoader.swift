@@ -284,16 +284,12 @@ enum ComplexKeyScanner {
                     // the colon (reading on to the next space missed `[*a: *a]`, a key in a flow sequence).
                     var end = index + 1
                     while end < scalars.count, Self.isAnchorCharacter(scalars[end]) { end += 1 }
-                    while end < scalars.count, scalars[end] == " " { end += 1 }
-                    if end < scalars.count, scalars[end] == ":" {
+                    if Self.colonFollows(scalars, from: end) {
                         return SourceLocation(line: lineIndex + 1, column: index + 1)
                     }
                 case "]", "}":
-                    var end = index + 1
-                    while end < scalars.count, scalars[end] == " " { end += 1 }
-                    if end < scalars.count, scalars[end] == ":",
-                        end + 1 == scalars.count || " ,]}".unicodeScalars.contains(scalars[end + 1])
-                    {
+                    if Self.colonFollows(scalars, from: index + 1) {
+                        // The collection that ends here is a key: point at where it ends.
                         return SourceLocation(line: lineIndex + 1, column: index + 1)
                     }
                 case "|" where atNodeStart, ">" where atNodeStart:
@@ -332,6 +328,23 @@ enum ComplexKeyScanner {
             }
         }
         return nil
+    }
+
+    /// Whether a `:` that makes what precedes it a key follows on the line before the next flow indicator
+    /// or comment. Not only right after: libyaml took `*h` in `[*h  timeout: 5s` for a key (found by the
+    /// fuzzer, with an alias bomb behind `*h`), so anything up to the colon counts.
+    static func colonFollows(_ scalars: [Unicode.Scalar], from start: Int) -> Bool {
+        var index = start
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if ",[]{}".unicodeScalars.contains(scalar) { return false }
+            if scalar == "#", index > start, scalars[index - 1] == " " || scalars[index - 1] == "\t" { return false }
+            if scalar == ":", index + 1 == scalars.count || " \t,]}".unicodeScalars.contains(scalars[index + 1]) {
+                return true
+            }
+            index += 1
+        }
+        return false
     }
 
     /// A character of an anchor or alias name, as libyaml reads them.
