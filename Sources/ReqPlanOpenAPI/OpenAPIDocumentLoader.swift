@@ -195,44 +195,13 @@ struct ExternalReferences {
     /// `node` with its references to other files rewritten, or nil if it has none (most documents have
     /// none: nothing is copied then).
     private mutating func rewritten(_ node: Node, in file: URL) throws -> Node? {
-        switch node {
-        case .mapping(let mapping):
-            // Keys compared as text: `Node.Mapping`'s subscript resolves each key's tag on the way.
-            if let reference = mapping.first(where: { $0.key.string == "$ref" })?.value.string {
-                return try rewriteReference(reference, node: node, in: file)
-            }
-            var pairs: [(Node, Node)] = []
-            var changed = false
-            for (position, (key, value)) in mapping.enumerated() {
-                if let new = try rewritten(value, in: file) {
-                    if !changed {
-                        pairs = mapping.prefix(position).map { ($0.key, $0.value) }
-                        changed = true
-                    }
-                    pairs.append((key, new))
-                } else if changed {
-                    pairs.append((key, value))
-                }
-            }
-            return changed ? .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark)) : nil
-        case .sequence(let sequence):
-            var items: [Node] = []
-            var changed = false
-            for (position, item) in sequence.enumerated() {
-                if let new = try rewritten(item, in: file) {
-                    if !changed {
-                        items = Array(sequence.prefix(position))
-                        changed = true
-                    }
-                    items.append(new)
-                } else if changed {
-                    items.append(item)
-                }
-            }
-            return changed ? .sequence(Node.Sequence(items, sequence.tag, sequence.style, sequence.mark)) : nil
-        default:
-            return nil
+        // Keys compared as text: `Node.Mapping`'s subscript resolves each key's tag on the way.
+        if case .mapping(let mapping) = node,
+            let reference = mapping.first(where: { $0.key.string == "$ref" })?.value.string
+        {
+            return try rewriteReference(reference, node: node, in: file)
         }
+        return try node.replacingChildren { try rewritten($0, in: file) }
     }
 
     /// The reference rewritten to point into the root document, or nil if it already does.

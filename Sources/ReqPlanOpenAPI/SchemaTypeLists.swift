@@ -19,62 +19,38 @@ enum SchemaTypeLists {
 
     /// `node` with every schema's list of several types turned into an `anyOf`, or nil if it has none.
     static func expanded(_ node: Node) -> Node? {
-        switch node {
-        case .mapping(let mapping):
-            var pairs = mapping.map { ($0.key, $0.value) }
-            var changed = false
-            for position in pairs.indices {
-                if let new = expanded(pairs[position].1) {
-                    pairs[position].1 = new
-                    changed = true
-                }
-            }
-            if let typePosition = pairs.firstIndex(where: { $0.0.string == "type" }),
-                case .sequence(let list) = pairs[typePosition].1
+        let inner = node.replacingChildren(expanded)
+        guard case .mapping(let mapping) = inner ?? node else { return inner }
+        var pairs = mapping.map { ($0.key, $0.value) }
+        guard let typePosition = pairs.firstIndex(where: { $0.0.string == "type" }),
+            case .sequence(let list) = pairs[typePosition].1
+        else { return inner }
+        let types = list.compactMap(\.string)
+        guard types.count == list.count, types.filter({ $0 != "null" }).count > 1 else { return inner }
+        pairs.remove(at: typePosition)
+        let alternatives = Node.sequence(
+            Node.Sequence(types.map { Node.mapping(Node.Mapping([(Node("type"), Node($0))])) }))
+        let compositions = ["allOf", "anyOf", "oneOf"]
+        if !pairs.contains(where: { compositions.contains($0.0.string ?? "") }) {
+            pairs.insert((Node("anyOf"), alternatives), at: typePosition)
+        } else {
+            // OpenAPIKit reads one composition keyword per schema: all of them go into one `allOf`, each
+            // alternative list as a schema of its own.
+            var parts: [Node] = []
+            if let allOf = pairs.firstIndex(where: { $0.0.string == "allOf" }),
+                case .sequence(let items) = pairs[allOf].1
             {
-                let types = list.compactMap(\.string)
-                if types.count == list.count, types.filter({ $0 != "null" }).count > 1 {
-                    pairs.remove(at: typePosition)
-                    let alternatives = Node.sequence(
-                        Node.Sequence(types.map { Node.mapping(Node.Mapping([(Node("type"), Node($0))])) }))
-                    let compositions = ["allOf", "anyOf", "oneOf"]
-                    if !pairs.contains(where: { compositions.contains($0.0.string ?? "") }) {
-                        pairs.insert((Node("anyOf"), alternatives), at: typePosition)
-                    } else {
-                        // OpenAPIKit reads one composition keyword per schema: all of them go into one `allOf`,
-                        // each alternative list as a schema of its own.
-                        var parts: [Node] = []
-                        if let allOf = pairs.firstIndex(where: { $0.0.string == "allOf" }),
-                            case .sequence(let items) = pairs[allOf].1
-                        {
-                            parts += items
-                        }
-                        parts.append(.mapping(Node.Mapping([(Node("anyOf"), alternatives)])))
-                        for keyword in ["anyOf", "oneOf"] {
-                            if let position = pairs.firstIndex(where: { $0.0.string == keyword }) {
-                                parts.append(.mapping(Node.Mapping([(Node(keyword), pairs[position].1)])))
-                            }
-                        }
-                        pairs.removeAll { compositions.contains($0.0.string ?? "") }
-                        pairs.insert(
-                            (Node("allOf"), .sequence(Node.Sequence(parts))), at: min(typePosition, pairs.count))
-                    }
-                    changed = true
+                parts += items
+            }
+            parts.append(.mapping(Node.Mapping([(Node("anyOf"), alternatives)])))
+            for keyword in ["anyOf", "oneOf"] {
+                if let position = pairs.firstIndex(where: { $0.0.string == keyword }) {
+                    parts.append(.mapping(Node.Mapping([(Node(keyword), pairs[position].1)])))
                 }
             }
-            return changed ? .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark)) : nil
-        case .sequence(let sequence):
-            var items = Array(sequence)
-            var changed = false
-            for position in items.indices {
-                if let new = expanded(items[position]) {
-                    items[position] = new
-                    changed = true
-                }
-            }
-            return changed ? .sequence(Node.Sequence(items, sequence.tag, sequence.style, sequence.mark)) : nil
-        default:
-            return nil
+            pairs.removeAll { compositions.contains($0.0.string ?? "") }
+            pairs.insert((Node("allOf"), .sequence(Node.Sequence(parts))), at: min(typePosition, pairs.count))
         }
+        return .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark))
     }
 }

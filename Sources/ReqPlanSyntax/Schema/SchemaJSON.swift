@@ -66,21 +66,9 @@ enum SchemaJSON: Sendable {
 
     /// A JSON string literal (RFC 8259): quotes, backslashes and control characters escaped, the rest as is.
     static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
+        var result = ""
+        ReqPlanSyntax.Value.writeString(text, to: &result)
+        return result
     }
 }
 

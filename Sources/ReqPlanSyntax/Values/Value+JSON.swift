@@ -53,7 +53,9 @@ extension Value {
         return String(value)
     }
 
-    private static func writeString(_ string: String, to output: inout String) {
+    /// Appends `string` as a JSON string literal (RFC 8259): quotes, backslashes and control characters
+    /// escaped, the rest as is.
+    static func writeString(_ string: String, to output: inout String) {
         output += "\""
         for scalar in string.unicodeScalars {
             switch scalar {

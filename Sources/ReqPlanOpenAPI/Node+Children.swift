@@ -1,0 +1,43 @@
+import Yams
+
+extension Node {
+    /// This node with each child (a mapping's value, a sequence's item) replaced by `transform`'s result where
+    /// that is not nil; nil when no child changed, so a walk over a document that changes nothing copies
+    /// nothing. Keys, tags, styles and marks are kept.
+    func replacingChildren(_ transform: (Node) throws -> Node?) rethrows -> Node? {
+        switch self {
+        case .mapping(let mapping):
+            var pairs: [(Node, Node)] = []
+            var changed = false
+            for (position, (key, value)) in mapping.enumerated() {
+                if let new = try transform(value) {
+                    if !changed {
+                        pairs = mapping.prefix(position).map { ($0.key, $0.value) }
+                        changed = true
+                    }
+                    pairs.append((key, new))
+                } else if changed {
+                    pairs.append((key, value))
+                }
+            }
+            return changed ? .mapping(Node.Mapping(pairs, mapping.tag, mapping.style, mapping.mark)) : nil
+        case .sequence(let sequence):
+            var items: [Node] = []
+            var changed = false
+            for (position, item) in sequence.enumerated() {
+                if let new = try transform(item) {
+                    if !changed {
+                        items = Array(sequence.prefix(position))
+                        changed = true
+                    }
+                    items.append(new)
+                } else if changed {
+                    items.append(item)
+                }
+            }
+            return changed ? .sequence(Node.Sequence(items, sequence.tag, sequence.style, sequence.mark)) : nil
+        default:
+            return nil
+        }
+    }
+}
