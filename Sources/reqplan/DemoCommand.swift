@@ -64,9 +64,7 @@ struct DemoCommand: AsyncParsableCommand {
                 transport.secrets = configuration.secrets
                 let result = try await PlanRun.execute(
                     prepared, configuration: configuration, transport: transport, supervisor: SignalSupervisor())
-                write(
-                    Redactor(secrets: prepared.inputs.secrets + result.secrets).redact(
-                        result.summaryText(graph: prepared.graph)))
+                write(result.summaryText(graph: prepared.graph))
                 if result.exitCode == 130 { throw ExitCode(130) }
             }
             return failures

@@ -38,6 +38,7 @@ extension RunCommand {
         let secrets = SecretStore()
         let transportConfiguration = try transport(
             planConcurrency: prepared.map { $0.graph.plan.concurrency?.value }, secrets: secrets)
+        // The textual net for the responses the verbose log shows.
         let redactor = Redactor(secrets: prepared.flatMap(\.inputs.secrets), store: secrets)
         let mode = progressMode
         let live =
@@ -46,7 +47,7 @@ extension RunCommand {
             : SuiteProgress(
                 files: prepared.map(\.graph.plan.source.path),
                 steps: prepared.map { $0.graph.nodes.count { $0.loop == nil } }, mode: mode,
-                colors: color.enabled(for: STDERR_FILENO), redactor: redactor, terminalRows: terminalRows(),
+                colors: color.enabled(for: STDERR_FILENO), terminalRows: terminalRows(),
                 write: { writeError($0) })
         let verbose = self.verbose
         let command = self
@@ -85,9 +86,9 @@ extension RunCommand {
                 result.outcomes.map { outcome in
                     Value.Field(
                         outcome.prepared.graph.plan.source.path,
-                        Value.object(outcome.result.outputs.map { Value.Field($0.name, $0.value) }))
+                        outcome.result.outputsValue)
                 })
-            write(redactor.redact(outputs.jsonText(pretty: true)) + "\n")
+            write(outputs.jsonText(pretty: true) + "\n")
         case .text:
             write(report.summaryText(quiet: quiet))
         }
@@ -98,9 +99,9 @@ extension RunCommand {
                 let renderer = DiagnosticRenderer(
                     colors: color.enabled(for: STDERR_FILENO),
                     files: prepared.map(\.graph.plan.source))
-                writeError("\n" + redactor.redact(renderer.text(diagnostics)))
+                writeError("\n" + renderer.text(diagnostics))
             case .github:
-                writeError(redactor.redact(DiagnosticRenderer(files: []).github(diagnostics)))
+                writeError(DiagnosticRenderer(files: []).github(diagnostics))
             }
         }
         let reportsWritten = writeReports { try report.write(to: $0) }

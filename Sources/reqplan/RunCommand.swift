@@ -211,13 +211,14 @@ struct RunCommand: AsyncParsableCommand {
             planConcurrency: [prepared.graph.plan.concurrency?.value],
             secrets: secrets)
         let configuration = runConfiguration(for: prepared, secrets: secrets)
+        // The textual net for the responses the verbose log shows.
         let redactor = Redactor(secrets: prepared.inputs.secrets, store: configuration.secrets)
         let mode = progressMode
         let live =
             mode == .silent
             ? nil
             : LiveProgress(
-                graph: prepared.graph, mode: mode, colors: color.enabled(for: STDERR_FILENO), redactor: redactor,
+                graph: prepared.graph, mode: mode, colors: color.enabled(for: STDERR_FILENO),
                 terminalRows: terminalRows(), write: { writeError($0) })
         let verboseLog: any ExecutionObserver =
             verbose
@@ -235,11 +236,9 @@ struct RunCommand: AsyncParsableCommand {
             supervisor: SignalSupervisor())
         switch output {
         case .json:
-            write(result.outputsJSON(redactedBy: redactor) + "\n")
+            write(result.outputsJSON() + "\n")
         case .text:
-            write(
-                redactor.redact(
-                    quiet ? result.totalsText(withOutputs: true) : result.summaryText(graph: prepared.graph)))
+            write(quiet ? result.totalsText(withOutputs: true) : result.summaryText(graph: prepared.graph))
         }
         let diagnostics = result.diagnostics(graph: prepared.graph)
         if !diagnostics.isEmpty {
@@ -248,9 +247,9 @@ struct RunCommand: AsyncParsableCommand {
                 let renderer = DiagnosticRenderer(
                     colors: color.enabled(for: STDERR_FILENO),
                     files: prepared.graph.sources)
-                writeError("\n" + redactor.redact(renderer.text(diagnostics)))
+                writeError("\n" + renderer.text(diagnostics))
             case .github:
-                writeError(redactor.redact(DiagnosticRenderer(files: []).github(diagnostics)))
+                writeError(DiagnosticRenderer(files: []).github(diagnostics))
             }
         }
         let reportsWritten = writeReports(of: result, prepared: prepared)

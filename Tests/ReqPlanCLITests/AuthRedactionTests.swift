@@ -53,7 +53,9 @@ import Testing
             #expect(text.contains("✓ url-credentials"), "\(text)")
             #expect(text.contains("✗ bearer-fails"), "\(text)")
             #expect(text.contains("Authorization: ***"))
-            #expect(text.contains("GET \(base)/basic-auth/***/***"), "the URL is shown without its user information")
+            // The URL is shown without its user information; the password a server path repeats is hidden
+            // by the textual net (it is long enough), the user name (not a secret, and short) is not.
+            #expect(text.contains("GET \(base)/basic-auth/carol/***"), "\(text)")
             let echoedHeader = "\"name\": \"authorization\",\n        \"value\": \"***\""
             #expect(outputs["json stdout"]?.contains(echoedHeader) == true, "the echo of the header is hidden")
             let forms = [

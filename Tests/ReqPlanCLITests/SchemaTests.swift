@@ -96,6 +96,13 @@ import Testing
         "116-for-each-over-plan": (["$.steps.logins"], "a for_each whose body is a `plan` (oneOf)"),
         "117-subplan-file-computed": (["$.steps.login.plan.file"], "`${{ }}` in a sub-plan's file (not pattern)"),
         "159-input-default-reads-input": (["$.inputs.url.default"], "`${{ }}` in an input's default (literal)"),
+        "170-control-character-in-header-line": (
+            [
+                "$.steps.crlf.request.headers['X-Token']", "$.steps['lone-lf'].request.headers['X-Token']",
+                "$.steps.bearer.request.auth.bearer", "$.steps.upload.request.multipart",
+                "$.steps.upload.request.multipart.data.content_type", "$.steps.upload.request.multipart.doc.filename",
+            ], "control characters in values that go into header lines (pattern)"
+        ),
     ]
 
     /// Why the schema cannot judge a corpus case.

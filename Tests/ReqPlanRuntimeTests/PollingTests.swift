@@ -189,7 +189,7 @@ import Testing
                 )
                 .replacingOccurrences(of: "BASE_URL", with: base))
             let lines = Mutex<[String]>([])
-            let progress = LiveProgress(graph: graph, mode: .lines, colors: false, redactor: Redactor(secrets: [])) {
+            let progress = LiveProgress(graph: graph, mode: .lines, colors: false) {
                 text in lines.withLock { $0.append(text) }
             }
             let result = try await HTTPClientTransport.with(.init()) { client in

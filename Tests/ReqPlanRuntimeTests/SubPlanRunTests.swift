@@ -378,7 +378,7 @@ let demoLogin = """
             let graph = try folder.graph()
             let lines = Mutex<[String]>([])
             let progress = LiveProgress(
-                graph: graph, mode: .lines, colors: false, redactor: Redactor(secrets: []),
+                graph: graph, mode: .lines, colors: false,
                 write: { text in lines.withLock { $0.append(text) } })
             _ = try await folder.run(observer: progress)
             let written = lines.withLock { $0 }.map { $0.split(separator: " ").prefix(2).joined(separator: " ") }

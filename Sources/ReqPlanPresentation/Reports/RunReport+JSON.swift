@@ -12,10 +12,10 @@ extension RunReport {
     /// precision; step times count from the run's start (`started_at`). README.md ("Reports")
     /// documents every field.
     public func jsonText() -> String {
-        redact(jsonValue.jsonText(pretty: true)) + "\n"
+        jsonValue.jsonText(pretty: true) + "\n"
     }
 
-    /// The JSON report as a value (before the final redaction of the rendered text).
+    /// The JSON report as a value.
     var jsonValue: Value {
         let counts = result.counts
         return .object([
@@ -23,7 +23,7 @@ extension RunReport {
             .init(
                 "plan",
                 .object([
-                    .init("name", graph.plan.name.map { .string(redact($0.value)) } ?? .null),
+                    .init("name", graph.plan.name.map { .string($0.value) } ?? .null),
                     .init("file", .string(graph.plan.source.path)),
                 ])),
             .init("inputs", .object(inputValues.map { .init($0.name, $0.value) })),
@@ -33,8 +33,8 @@ extension RunReport {
             .init("interrupted", .bool(result.interrupted)),
             .init("timed_out", .bool(result.timedOut)),
             .init("counts", .object(StepState.allCases.map { .init($0.rawValue, .int(counts[$0] ?? 0)) })),
-            .init("outputs", .object(result.outputs.map { .init($0.name, redact(result.shownValue(of: $0))) })),
-            .init("output_errors", .list(result.outputErrors.map { .string(redact($0)) })),
+            .init("outputs", .object(result.shownOutputs.map { .init($0.name, $0.value) })),
+            .init("output_errors", .list(result.outputErrors.map(Value.string))),
             .init("steps", .list(steps.map(jsonValue(of:)))),
         ])
     }
@@ -50,7 +50,7 @@ extension RunReport {
         let reason: Value =
             stepResult.reason.map { reason in
                 .object([
-                    .init("kind", .string(reason.kind.rawValue)), .init("message", .string(redact(reason.message))),
+                    .init("kind", .string(reason.kind.rawValue)), .init("message", .string(reason.message)),
                 ])
             } ?? .null
         let attempts: [Value] = stepResult.attempts.map { attempt in
@@ -60,7 +60,7 @@ extension RunReport {
                 .init("start_ms", attempt.start.millisecondsValue),
                 .init("duration_ms", attempt.duration.millisecondsValue),
                 .init("status", optional(attempt.status)),
-                .init("error", attempt.error.map { .string(redact($0)) } ?? .null),
+                .init("error", attempt.error.map(Value.string) ?? .null),
                 .init("retry_delay_ms", time(attempt.retryDelay)),
             ])
         }
@@ -74,7 +74,7 @@ extension RunReport {
             .init("reason", reason),
             .init("caused_by_failure", .bool(stepResult.causedByFailure)),
             .init("method", stepResult.method.map(Value.string) ?? .null),
-            .init("url", stepResult.url.map { .string(redact($0)) } ?? .null),
+            .init("url", stepResult.url.map(Value.string) ?? .null),
             .init("operation", step.operation.map(Value.string) ?? .null),
             .init("status", optional(stepResult.status)),
             .init("response_size", optional(stepResult.responseSize)),

@@ -33,7 +33,7 @@ import ReqPlanSyntax
 extension RunReport {
     /// The run as JUnit XML, for CI test reporters (`--report junit:PATH`).
     public func junitXML() -> String {
-        redact(JUnitPlan(self).xml())
+        JUnitPlan(self).xml()
     }
 
     /// The suites of the JUnit report, in document order.
@@ -49,7 +49,7 @@ extension RunReport {
 
 /// What the JUnit report says about one plan's run: its steps and the facts of the run, taken from a
 /// `RunReport` or read back from a JSON report (a suite's report, `reqplan report merge`), so both
-/// are written by the same code. Texts are taken as they are: a `RunReport` redacts the document.
+/// are written by the same code. Texts are taken as they are: the run's result is redacted already.
 struct JUnitPlan {
     /// The plan's `name`, else its file name without the extension.
     var label: String
@@ -79,7 +79,7 @@ struct JUnitPlan {
             exitCode: Int(report.result.exitCode), interrupted: report.result.interrupted,
             timedOut: report.result.timedOut, timeout: report.graph.plan.timeout.map { "\($0.value)" },
             duration: report.result.duration, inputs: report.inputValues,
-            outputs: report.result.outputs.map { ($0.name, report.redact(report.result.shownValue(of: $0))) },
+            outputs: report.result.shownOutputs,
             outputErrors: report.result.outputErrors, steps: report.steps)
     }
 

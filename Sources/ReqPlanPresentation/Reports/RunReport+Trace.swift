@@ -37,7 +37,7 @@ extension RunReport {
         let text =
             "{\"traceEvents\": [\n" + lines + "\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": "
             + otherData.jsonText() + "}\n"
-        return redact(text)
+        return text
     }
 
     /// The trace's events: metadata, then complete events by start. A suite's trace puts each plan's
@@ -141,10 +141,10 @@ extension RunReport {
                     .init("poll", attempt.poll.map(Value.int) ?? .null),
                     .init("status", attempt.status.map(Value.int) ?? .null),
                     .init("state", .string(stepResult.state.rawValue)),
-                    .init("error", attempt.error.map { .string(redact($0)) } ?? .null),
+                    .init("error", attempt.error.map(Value.string) ?? .null),
                     .init("retry_delay_ms", attempt.retryDelay?.millisecondsValue ?? .null),
                     .init("method", stepResult.method.map(Value.string) ?? .null),
-                    .init("url", stepResult.url.map { .string(redact($0)) } ?? .null),
+                    .init("url", stepResult.url.map(Value.string) ?? .null),
                 ])
                 list.append(TraceInterval(name: name, category: "request", start: start, end: end, args: args))
             }
@@ -174,7 +174,7 @@ extension RunReport {
                 .init("item", step.itemPath.last.map(Value.int) ?? .null),
                 .init("kind", .string(category)),
                 .init("state", .string(step.result.state.rawValue)),
-                .init("reason", step.result.reason.map { .string(redact($0.message)) } ?? .null),
+                .init("reason", step.result.reason.map { .string($0.message) } ?? .null),
             ])
             indexOf[step.id] = list.count
             list.append(

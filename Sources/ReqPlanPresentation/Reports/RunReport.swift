@@ -8,8 +8,9 @@ import ReqPlanSyntax
 ///
 /// Every step becomes a `ReportStep` with a stable id, nested as in the plan: members inside
 /// their group or sequence, items inside their for_each, members of a for_each's group body
-/// inside their item. Every text a report writes goes through a redactor built from the run's
-/// secret inputs, so no secret reaches a report, in any of the encodings a run may have given it.
+/// inside their item. No secret reaches a report: the run's result shows `***` where a secret went into a
+/// value and its free text has been through the textual net (`Redactor`), and secret inputs are `***`;
+/// redaction happens to values, before any encoding, so no secret value can break a report's structure.
 public struct RunReport: Sendable {
     /// How the run ended.
     public let result: RunResult
@@ -19,15 +20,12 @@ public struct RunReport: Sendable {
     public let inputs: RunInputs
     /// The top-level steps, in document order, with their members and items nested.
     public let steps: [ReportStep]
-    /// Hides the secrets, raw and in their URL, form, JSON and XML encodings.
-    let redactor: Redactor
 
     /// Arranges `result`, the run of `graph` with `inputs`, for reports.
     public init(result: RunResult, graph: PlanGraph, inputs: RunInputs) {
         self.result = result
         self.graph = graph
         self.inputs = inputs
-        self.redactor = Self.redactor(hiding: inputs.secrets + result.secrets)
         self.steps = ReportTreeBuilder(graph: graph, result: result).roots()
     }
 
@@ -53,7 +51,7 @@ public struct RunReport: Sendable {
 
     /// What the plan is called in reports: its `name`, else its file name without the extension.
     public var planLabel: String {
-        Self.label(name: graph.plan.name.map { redact($0.value) }, file: graph.plan.source.path)
+        Self.label(name: graph.plan.name?.value, file: graph.plan.source.path)
     }
 
     /// What a plan is called in reports: its `name` when it has one, else its file name without the extension.
@@ -72,48 +70,6 @@ public struct RunReport: Sendable {
         }
         steps.forEach(visit)
         return list
-    }
-
-    // MARK: Redaction
-
-    /// `text` with every secret replaced by `***`.
-    func redact(_ text: String) -> String {
-        redactor.redact(text)
-    }
-
-    /// `value` with every secret in its strings (and object keys) replaced by `***`.
-    func redact(_ value: Value) -> Value {
-        redactor.redact(value)
-    }
-
-    /// A redactor for `secrets` as written and as they appear once encoded into a URL, a form body,
-    /// a JSON string or XML text, so that no encoding of a secret survives in a rendered report.
-    static func redactor(hiding secrets: [String]) -> Redactor {
-        var variants: [String] = []
-        for secret in secrets where !secret.isEmpty {
-            let percent = percentEncode(secret)
-            variants += [
-                secret, percent, percent.replacingOccurrences(of: "%20", with: "+"),
-                String(Value.string(secret).jsonText().dropFirst().dropLast()),
-                XMLWriter.escapeText(secret), XMLWriter.escapeAttribute(secret),
-            ]
-        }
-        return Redactor(secrets: variants)
-    }
-
-    /// RFC 3986 percent-encoding of everything but unreserved characters (as requests encode queries).
-    static func percentEncode(_ text: String) -> String {
-        let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-        var out = ""
-        for byte in text.utf8 {
-            if unreserved.contains(byte) {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count < 2 ? "0" + hex : hex)
-            }
-        }
-        return out
     }
 
     // MARK: Shared formatting
@@ -137,13 +93,15 @@ public struct RunReport: Sendable {
     /// 200 plans 8 ms).
     private static let timeStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true, timeZone: .gmt)
 
-    /// The input values in declaration order; secret ones as `***`.
+    /// The input values in declaration order; secret ones as `***`, and the others through the textual
+    /// net (an input not declared secret may have been sent as a credential, which made it a secret).
     var inputValues: [(name: String, value: Value)] {
         let secretNames = Set(graph.plan.inputs.filter(\.secret).map(\.name.value))
+        let net = Redactor(secrets: inputs.secrets + result.secrets)
         return graph.plan.inputs.compactMap { input in
             let name = input.name.value
             guard let value = inputs.values[name] else { return nil }
-            return (name, secretNames.contains(name) ? .string("***") : redact(value))
+            return (name, secretNames.contains(name) ? .string(ExpressionEvaluator.secretMarker) : net.redact(value))
         }
     }
 }

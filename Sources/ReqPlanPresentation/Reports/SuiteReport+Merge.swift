@@ -149,7 +149,6 @@ extension SuiteReport {
     /// A merged report: plans read back, no runs, no secrets known (the reports hid them).
     init(merged plans: [Value], startedAt: Date, duration: Duration) {
         self.init(
-            plans: plans, startedAt: startedAt, duration: duration, shard: nil, runs: [],
-            redactor: Redactor(secrets: []))
+            plans: plans, startedAt: startedAt, duration: duration, shard: nil, runs: [])
     }
 }

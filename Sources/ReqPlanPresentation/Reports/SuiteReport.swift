@@ -42,28 +42,23 @@ public struct SuiteReport: Sendable {
     public let shard: ShardInfo?
     /// The runs, when the report is made from them: the trace needs their steps' times.
     private let runs: [(report: RunReport, offset: Duration)]
-    /// Hides the secrets of every plan in the suite's documents.
-    private let redactor: Redactor
 
     /// The reports of a suite run: each plan's run with when it started since the suite started.
     public init(runs: [(report: RunReport, offset: Duration)], startedAt: Date, duration: Duration, shard: ShardInfo?) {
-        // Each plan's report with its secrets hidden in every string (and key): what its JSON text says.
-        let plans = runs.map { $0.report.redact($0.report.jsonValue) }
-        self.init(
-            plans: plans, startedAt: startedAt, duration: duration, shard: shard, runs: runs,
-            redactor: RunReport.redactor(hiding: runs.flatMap { $0.report.inputs.secrets + $0.report.result.secrets }))
+        // Each plan's report: what its JSON text says.
+        let plans = runs.map(\.report.jsonValue)
+        self.init(plans: plans, startedAt: startedAt, duration: duration, shard: shard, runs: runs)
     }
 
     init(
         plans: [Value], startedAt: Date, duration: Duration, shard: ShardInfo?,
-        runs: [(report: RunReport, offset: Duration)], redactor: Redactor
+        runs: [(report: RunReport, offset: Duration)]
     ) {
         self.plans = plans
         self.startedAt = startedAt
         self.duration = duration
         self.shard = shard
         self.runs = runs
-        self.redactor = redactor
     }
 
     // MARK: Outcome
@@ -142,7 +137,7 @@ public struct SuiteReport: Sendable {
                 ])),
             .init("plans", .list(plans)),
         ])
-        return redactor.redact(document.jsonText(pretty: true)) + "\n"
+        return document.jsonText(pretty: true) + "\n"
     }
 
     /// The suite as JUnit XML: one `<testsuite>` per plan file (named by its path, with its properties),
@@ -170,7 +165,7 @@ public struct SuiteReport: Sendable {
             JUnitWriter.write(file.suite, timestamp: file.plan.timestamp, properties: file.plan.properties, to: &xml)
         }
         xml.end()
-        return redactor.redact(xml.text)
+        return xml.text
     }
 
     /// The suite as Chrome trace events: each plan in two processes of its own (`FILE: requests`,
@@ -193,7 +188,7 @@ public struct SuiteReport: Sendable {
         let text =
             "{\"traceEvents\": [\n" + lines + "\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": "
             + otherData.jsonText() + "}\n"
-        return redactor.redact(text)
+        return text
     }
 
     /// The suite's summary: a line per plan (with, below a plan that failed, its failed steps, and below
@@ -241,7 +236,7 @@ public struct SuiteReport: Sendable {
         totals += " in \(Double(duration.milliseconds) / 1000)s"
         if let shard { totals += " (shard \(shard.index)/\(shard.count) of \(shard.files) files)" }
         if interrupted { totals += " (interrupted)" }
-        return redactor.redact((out.isEmpty ? "" : out + "\n") + totals + "\n")
+        return (out.isEmpty ? "" : out + "\n") + totals + "\n"
     }
 
     /// A line for every step of `steps` (at any depth) that failed by itself: `    ✗ id  GET → 500  reason`.

@@ -8,7 +8,8 @@ import Synchronization
 ///
 /// On a terminal, a compact tree of the steps (state, elapsed time, for_each `done/total` with a bar,
 /// retries) is redrawn in place; elsewhere (CI logs) one line is printed per finished step, with no
-/// escape codes. Every text goes through the run's redactor.
+/// escape codes. What it shows of a step (its id, status, times and failure reason) is shown as the run's
+/// result has it, where redaction has happened already (`SecretFlow`, `Redactor`).
 public final class LiveProgress: ExecutionObserver, Sendable {
     /// How progress is shown.
     public enum Mode: Sendable {
@@ -46,7 +47,6 @@ public final class LiveProgress: ExecutionObserver, Sendable {
 
     private let mode: Mode
     private let colors: Bool
-    private let redactor: Redactor
     private let write: @Sendable (String) -> Void
     private let state: Mutex<State>
     private let clock = ContinuousClock()
@@ -57,16 +57,14 @@ public final class LiveProgress: ExecutionObserver, Sendable {
     /// - Parameters:
     ///   - mode: tree, lines or silent.
     ///   - colors: use ANSI colors (the tree always uses cursor movement).
-    ///   - redactor: hides secrets in every line.
     ///   - terminalRows: the terminal's height, to keep the tree on one screen.
     ///   - write: where text goes (standard error, so standard output stays for results).
     public init(
-        graph: PlanGraph, mode: Mode, colors: Bool, redactor: Redactor, terminalRows: Int = 40,
+        graph: PlanGraph, mode: Mode, colors: Bool, terminalRows: Int = 40,
         write: @escaping @Sendable (String) -> Void
     ) {
         self.mode = mode
         self.colors = colors
-        self.redactor = redactor
         self.write = write
         self.maxRows = max(5, terminalRows - 2)
         self.started = ContinuousClock.now
@@ -128,7 +126,7 @@ public final class LiveProgress: ExecutionObserver, Sendable {
             state.rows[row].reason = result.state == .succeeded ? nil : result.reason?.message
             return mode == .lines ? render(state.rows[row], now: .zero, plain: true) : nil
         }
-        if let line { write(redactor.redact(line) + "\n") }
+        if let line { write(line + "\n") }
     }
 
     /// Redraws the tree (tree mode). Call it periodically and once at the end.
@@ -147,7 +145,7 @@ public final class LiveProgress: ExecutionObserver, Sendable {
             state.drawnLines = lines.count
             return out
         }
-        write(redactor.redact(text))
+        write(text)
     }
 
     private func paint(_ text: String, _ code: String) -> String {

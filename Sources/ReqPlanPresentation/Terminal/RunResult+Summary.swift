@@ -3,20 +3,19 @@ import ReqPlanRuntime
 import ReqPlanSyntax
 
 extension RunResult {
-    /// The plan's outputs as one JSON object, in order (`reqplan run --output json`, for piping): secrets
-    /// hidden by `redactor`, except in the outputs declared `secret: true`, which are given whole.
-    public func outputsJSON(redactedBy redactor: Redactor? = nil) -> String {
-        Value.object(
-            outputs.map { output in
-                let keep = redactor == nil || secretOutputs.contains(output.name)
-                return .init(output.name, keep ? output.value : redactor?.redact(output.value) ?? output.value)
-            }
-        ).jsonText(pretty: true)
+    /// The plan's outputs as one JSON object, in order (`reqplan run --output json`, for piping): the
+    /// outputs declared `secret: true` whole (what the caller asked for), the others as every output
+    /// shows them (`shownOutputs`: `***` where a secret went in).
+    public func outputsJSON() -> String {
+        outputsValue.jsonText(pretty: true)
     }
 
-    /// An output's value as the summary and reports show it: `"***"` for a secret output.
-    public func shownValue(of output: (name: String, value: Value)) -> Value {
-        secretOutputs.contains(output.name) ? .string("***") : output.value
+    /// The object `outputsJSON()` writes.
+    public var outputsValue: Value {
+        .object(
+            zip(outputs, shownOutputs).map { output, shown in
+                .init(output.name, secretOutputs.contains(output.name) ? output.value : shown.value)
+            })
     }
 
     /// Only the counts line, and the outputs if asked (`--quiet`).
@@ -24,7 +23,7 @@ extension RunResult {
         var out = ""
         if withOutputs && !outputs.isEmpty {
             out += "outputs:\n"
-            for output in outputs { out += "  \(output.name): \(shownValue(of: output).jsonText())\n" }
+            for output in shownOutputs { out += "  \(output.name): \(output.value.jsonText())\n" }
             out += "\n"
         }
         return out + totalsLine + "\n"
@@ -80,7 +79,7 @@ extension RunResult {
         }
         if !outputs.isEmpty {
             out += "\noutputs:\n"
-            for output in outputs { out += "  \(output.name): \(shownValue(of: output).jsonText())\n" }
+            for output in shownOutputs { out += "  \(output.name): \(output.value.jsonText())\n" }
         }
         // The slowest requests, to see where the time went.
         let slowest = order.compactMap { id -> (String, Int)? in

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// On a terminal the plans running (with their steps done), the plans that failed and a count of the
 /// rest are redrawn in place; elsewhere (CI logs) one line is printed per finished plan, the same line
-/// the summary shows. Every text goes through the run's redactor.
+/// the summary shows. The lines come from each plan's result, which is redacted already.
 public final class SuiteProgress: Sendable {
     private struct Plan {
         var file: String
@@ -19,7 +19,6 @@ public final class SuiteProgress: Sendable {
 
     private let mode: LiveProgress.Mode
     private let colors: Bool
-    private let redactor: Redactor
     private let write: @Sendable (String) -> Void
     private let maxRows: Int
     private let plans: Mutex<[Plan]>
@@ -31,16 +30,14 @@ public final class SuiteProgress: Sendable {
     ///   - steps: how many steps each plan has outside for_each bodies (what its summary counts).
     ///   - mode: tree (a terminal), lines (logs) or silent.
     ///   - colors: use ANSI colors.
-    ///   - redactor: hides secrets in every line.
     ///   - terminalRows: the terminal's height, to keep the display on one screen.
     ///   - write: where text goes (standard error).
     public init(
-        files: [String], steps: [Int], mode: LiveProgress.Mode, colors: Bool, redactor: Redactor,
+        files: [String], steps: [Int], mode: LiveProgress.Mode, colors: Bool,
         terminalRows: Int = 40, write: @escaping @Sendable (String) -> Void
     ) {
         self.mode = mode
         self.colors = colors
-        self.redactor = redactor
         self.write = write
         self.maxRows = max(5, terminalRows - 2)
         self.plans = Mutex(zip(files, steps).map { Plan(file: $0, steps: $1) })
@@ -64,7 +61,7 @@ public final class SuiteProgress: Sendable {
             plans[index].failed = result.exitCode != 0
             return text
         }
-        if mode == .lines { write(redactor.redact(line) + "\n") }
+        if mode == .lines { write(line + "\n") }
     }
 
     /// Redraws the display (tree mode). Call it periodically and once at the end.
@@ -97,7 +94,7 @@ public final class SuiteProgress: Sendable {
             drawn = lines.count
             return out
         }
-        write(redactor.redact(text))
+        write(text)
     }
 
     private func paint(_ text: String, _ code: String) -> String {

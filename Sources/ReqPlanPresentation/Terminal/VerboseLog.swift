@@ -2,9 +2,14 @@ import ReqPlanRuntime
 
 /// `--verbose`: every request and response with its headers (sensitive ones redacted) and the
 /// start of its body.
+///
+/// A request is shown as `PreparedRequest.shown` has it (`***` where a secret went in, what a server sent
+/// through the textual net); the values of headers that carry credentials or cookies are `***` by name;
+/// a response's header values and body, which the server wrote, go through the textual net (`Redactor`).
+/// Names and the layout are never touched.
 public struct VerboseLog: ExecutionObserver {
     /// Headers whose values are always hidden, plus the plan's `redact_headers`.
-    public static let alwaysRedacted: Set<String> = ["authorization", "cookie", "set-cookie", "proxy-authorization"]
+    public static let alwaysRedacted = SecretFlow.alwaysSecretHeaders
 
     private let redactedHeaders: Set<String>
     private let redactor: Redactor
@@ -14,7 +19,7 @@ public struct VerboseLog: ExecutionObserver {
     /// Creates the log.
     /// - Parameters:
     ///   - redactHeaders: the plan's `redact_headers`.
-    ///   - redactor: hides secret input values.
+    ///   - redactor: the textual net for free text.
     ///   - bodyLimit: bytes of each body shown.
     ///   - write: where lines go.
     public init(
@@ -37,7 +42,8 @@ public struct VerboseLog: ExecutionObserver {
 
     private func headerLines(_ headers: [HeaderField], prefix: String) -> String {
         headers.map { header in
-            let value = redactedHeaders.contains(header.name.lowercased()) ? "***" : header.value
+            let value =
+                redactedHeaders.contains(header.name.lowercased()) ? ExpressionEvaluator.secretMarker : header.value
             return "\(prefix) \(header.name): \(value)\n"
         }.joined()
     }
@@ -46,14 +52,18 @@ public struct VerboseLog: ExecutionObserver {
     private func responseHeaderLines(_ headers: [HeaderField], prefix: String) -> String {
         ResponseHeaders(headers).fields.map { field in
             field.lines.map { line in
-                "\(prefix) \(field.name): \(redactedHeaders.contains(field.name) ? "***" : line)\n"
+                let value =
+                    redactedHeaders.contains(field.name) ? ExpressionEvaluator.secretMarker : redactor.redact(line)
+                return "\(prefix) \(field.name): \(value)\n"
             }.joined()
         }.joined()
     }
 
-    private func body(_ bytes: [UInt8]?, prefix: String) -> String {
+    /// - Parameter net: whether the text goes through the textual net (what a server sent).
+    private func body(_ bytes: [UInt8]?, prefix: String, net: Bool) -> String {
         guard let bytes, !bytes.isEmpty else { return "" }
-        let shown = String(decoding: bytes.prefix(bodyLimit), as: UTF8.self)
+        let text = String(decoding: bytes.prefix(bodyLimit), as: UTF8.self)
+        let shown = net ? redactor.redact(text) : text
         let more = bytes.count > bodyLimit ? "\n\(prefix) … \(bytes.count - bodyLimit) more bytes" : ""
         return shown.split(separator: "\n", omittingEmptySubsequences: false)
             .map { "\(prefix) \($0)" }.joined(separator: "\n") + more + "\n"
@@ -61,15 +71,15 @@ public struct VerboseLog: ExecutionObserver {
 
     public func requestSent(_ id: String, item: Int?, request: PreparedRequest) {
         let text =
-            "> \(label(id, item)): \(request.method) \(request.url)\n"
-            + headerLines(request.headers, prefix: ">") + body(request.body, prefix: ">")
-        write(redactor.redact(text))
+            "> \(label(id, item)): \(request.method) \(request.shownURL)\n"
+            + headerLines(request.shownHeaders, prefix: ">") + body(request.shownBody, prefix: ">", net: false)
+        write(text)
     }
 
     public func responseReceived(_ id: String, item: Int?, response: TransportResponse) {
         let text =
             "< \(label(id, item)): \(response.status)\n"
-            + responseHeaderLines(response.headers, prefix: "<") + body(response.body, prefix: "<")
-        write(redactor.redact(text))
+            + responseHeaderLines(response.headers, prefix: "<") + body(response.body, prefix: "<", net: true)
+        write(text)
     }
 }

@@ -21,6 +21,10 @@ public struct EvaluationContext: Sendable {
     public var dependenciesSucceeded: Bool
     /// `failure()`: some dependency failed (or was skipped because of a failure).
     public var dependencyFailed: Bool
+    /// Which names carry secrets here, so that what is shown of a value built from them says `***`.
+    public var secretFlow = SecretFlow()
+    /// The textual net for the values of the other expressions, which may repeat what a server sent.
+    public var secretNet = Redactor(secrets: [])
 
     /// Creates a context.
     public init(
@@ -42,10 +46,14 @@ public struct EvaluationError: Error, Sendable, Hashable, CustomStringConvertibl
     public var message: String
     /// The expression, or the part of it, that failed.
     public var range: SourceRange?
+    /// What kind of failure it makes of a step: `.evaluation`, or `.invalidHeader` for a computed value
+    /// that cannot go into a header line.
+    public var kind: StepReason.Kind
 
-    public init(_ message: String, at range: SourceRange?) {
+    public init(_ message: String, at range: SourceRange?, kind: StepReason.Kind = .evaluation) {
         self.message = message
         self.range = range
+        self.kind = kind
     }
 
     public var description: String { message }

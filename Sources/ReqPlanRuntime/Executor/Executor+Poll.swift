@@ -47,7 +47,7 @@ extension Executor {
                             on: response, body: body, bodyProblem: bodyProblem, duration: duration,
                             of: run)
                     }
-                    let message = "`until` of `poll`: \(error.message)"
+                    let message = "`until` of `poll`: \(self.secretNet.redact(error.message))"
                     return .failed(
                         StepReason(.evaluation, message), attemptError: message, retryable: false,
                         retryAfter: nil)
@@ -143,7 +143,10 @@ extension Executor {
                 .access($0, $1, reference.range)
             }
             guard let value = try? ExpressionEvaluator.evaluate(expression, in: context) else { continue }
-            var text = value.jsonText()
+            // What a server sent, shown as every output shows it.
+            var text =
+                context.secretFlow.carriesSecret(expression)
+                ? ExpressionEvaluator.secretMarker : context.secretNet.redact(value).jsonText()
             if text.count > 120 { text = String(text.prefix(117)) + "…" }
             parts.append("\(path) = \(text)")
         }

@@ -79,13 +79,17 @@ extension Executor {
             prepared = try builders[node.instance].build(
                 spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
                 secrets: configuration.secrets)
+        } catch let error as EvaluationError {
+            result.state = .failed
+            result.reason = StepReason(error.kind, secretNet.redact(error.message))
+            return result
         } catch {
             result.state = .failed
-            result.reason = StepReason(.evaluation, "\(error)")
+            result.reason = StepReason(.evaluation, secretNet.redact("\(error)"))
             return result
         }
         result.method = prepared.method.rawValue
-        result.url = prepared.url
+        result.url = prepared.shownURL
 
         let defaults = graph.plan(of: node.nodeID).defaults
         let retry = EffectiveRetry(node.step.retry?.merged(over: defaults.retry) ?? defaults.retry)
@@ -134,7 +138,9 @@ extension Executor {
             let found = bound.responseMismatch(
                 status: response.status, contentType: response.header("content-type"), body: body)
         else { return .succeeded }
-        let message = "the response does not fit `\(bound.label)` (\(found.response)): \(found.mismatch)"
+        // The mismatch quotes the response: through the textual net.
+        let message = secretNet.redact(
+            "the response does not fit `\(bound.label)` (\(found.response)): \(found.mismatch)")
         return .failed(StepReason(.schema, message), attemptError: message, retryable: false, retryAfter: nil)
     }
 
@@ -221,20 +227,22 @@ extension Executor {
                     result = cancelled(result, scope: run.scope, node: node, started: true)
                     return .cancelled
                 }
-                record.error = error.message
+                // A library's text, which may quote what a server sent: through the textual net.
+                let message = secretNet.redact(error.message)
+                record.error = message
                 result.state = .failed
                 result.status = nil
                 switch error.kind {
                 case .timeout:
-                    result.reason = StepReason(.timeout, error.message)
+                    result.reason = StepReason(.timeout, message)
                     retryable = run.retry.on.contains(.timeout)
                 case .connect, .reset, .tls:
-                    result.reason = StepReason(.transport, error.message)
+                    result.reason = StepReason(.transport, message)
                     retryable = run.retry.on.contains(.connect) && error.kind != .tls
                 case .bodyTooLarge:
-                    result.reason = StepReason(.bodyTooLarge, error.message)
+                    result.reason = StepReason(.bodyTooLarge, message)
                 default:
-                    result.reason = StepReason(.transport, error.message)
+                    result.reason = StepReason(.transport, message)
                 }
             case .success(let response):
                 record.status = response.status

@@ -100,7 +100,7 @@ extension Executor {
                 outputs.append(.init(output.name.value, value))
             } catch {
                 outputs.append(.init(output.name.value, .null))
-                errors.append("output `\(output.name.value)`: \(error.message)")
+                errors.append("output `\(output.name.value)`: \(secretNet.redact(error.message))")
             }
         }
         result.outputs = .object(outputs)
@@ -128,7 +128,9 @@ extension Executor {
                     value = try ExpressionEvaluator.evaluate(template, in: context)
                 } catch {
                     return .failure(
-                        InputProblem(.evaluation, "input `\(name)` of `\(call.file.value)`: \(error.message)"))
+                        InputProblem(
+                            .evaluation,
+                            "input `\(name)` of `\(call.file.value)`: \(secretNet.redact(error.message))"))
                 }
             } else if let variable = input.env?.value, let text = inputs.environment[variable],
                 !(required && text.isEmpty)

@@ -24,6 +24,11 @@ public struct Executor: Sendable {
     let startDate: Date
     /// Nodes whose innermost for_each is a given loop (or `nil`: the plan).
     let nodesByLoop: [NodeID?: [NodeID]]
+    /// Which names carry secrets in each plan instance, for what outputs show.
+    let secretFlows: [SecretFlow]
+    /// The textual net for what cannot be traced (values a server sent, a library's error text): the
+    /// secret inputs and what the run learns (`Redactor`).
+    let secretNet: Redactor
 
     /// Creates an executor for one run.
     public init(
@@ -49,6 +54,8 @@ public struct Executor: Sendable {
         var byLoop: [NodeID?: [NodeID]] = [:]
         for node in graph.nodes { byLoop[node.loop, default: []].append(node.nodeID) }
         self.nodesByLoop = byLoop
+        self.secretFlows = SecretFlow.flows(of: graph)
+        self.secretNet = Redactor(secrets: inputs.secrets, store: configuration.secrets)
     }
 
     /// Time since the run started.
@@ -79,15 +86,19 @@ public struct Executor: Sendable {
 
         let context = evaluationContext(frame: root, instance: 0, succeeded: true, failed: false)
         var outputs: [(name: String, value: Value)] = []
+        var shownOutputs: [(name: String, value: Value)] = []
         var outputErrors: [String] = []
         for output in graph.plan.outputs {
             do {
-                let value = try ExpressionEvaluator.evaluate(output.value, in: context)
+                let (value, shown) = try ExpressionEvaluator.render(output.value, in: context)
                 if output.isSecret { configuration.secrets.addValue(value) }
                 outputs.append((output.name.value, value))
+                shownOutputs.append(
+                    (output.name.value, output.isSecret ? .string(ExpressionEvaluator.secretMarker) : shown ?? value))
             } catch {
                 outputs.append((output.name.value, .null))
-                outputErrors.append("output `\(output.name.value)`: \(error.message)")
+                shownOutputs.append((output.name.value, .null))
+                outputErrors.append("output `\(output.name.value)`: \(secretNet.redact(error.message))")
             }
         }
         // The results move out of the completion events (nothing reads those any more), so a large
@@ -107,6 +118,7 @@ public struct Executor: Sendable {
         var result = RunResult(
             results: results, order: order, outputs: outputs, outputErrors: outputErrors,
             interrupted: interrupted, timedOut: timedOut, duration: now(), startedAt: startDate)
+        result.shownOutputs = shownOutputs
         result.secrets = configuration.secrets.all
         result.secretOutputs = Set(graph.plan.outputs.filter(\.isSecret).map(\.name.value))
         return result
@@ -282,7 +294,7 @@ public struct Executor: Sendable {
                     id, frame: frame,
                     StepResult(
                         id: node.id, state: .failed,
-                        reason: StepReason(.evaluation, "`if`: \(error.message)")),
+                        reason: StepReason(.evaluation, "`if`: \(secretNet.redact(error.message))")),
                     ready: ready)
             }
         } else if !allSucceeded, let blocker = dependencies.first(where: { $0.state != .succeeded }) {
@@ -319,7 +331,8 @@ public struct Executor: Sendable {
                     await self.runLoop(node, loop, items: items, frame: frame, scope: inner)
                 }
             } catch {
-                result = StepResult(id: node.id, state: .failed, reason: StepReason(.evaluation, error.message))
+                result = StepResult(
+                    id: node.id, state: .failed, reason: StepReason(.evaluation, secretNet.redact(error.message)))
             }
         }
         result.ready = ready
@@ -450,6 +463,8 @@ public struct Executor: Sendable {
                 return frame.completion(of: node)?.result?.value
             },
             items: frame.items, dependenciesSucceeded: succeeded, dependencyFailed: failed)
+        context.secretFlow = secretFlows[instance]
+        context.secretNet = secretNet
         context.stepBodyProblem = { id in
             guard let node = index[id] else { return nil }
             return frame.completion(of: node)?.result?.bodyProblem

@@ -111,6 +111,9 @@ public struct RunResult: Sendable {
     public var order: [String]
     /// The plan's outputs, in order, with the values they could be given.
     public var outputs: [(name: String, value: Value)]
+    /// The outputs as every output of reqplan shows them: `***` for a secret output, and wherever a
+    /// secret went into a value (`SecretFlow`); in order.
+    public var shownOutputs: [(name: String, value: Value)] = []
     /// Problems evaluating outputs.
     public var outputErrors: [String]
     /// Whether the user interrupted the run (SIGINT, SIGTERM).

@@ -21,6 +21,7 @@ extension RunResult {
             case .schema: code = .responseSchema
             case .bodyTooLarge: code = .responseTooLarge
             case .members: code = .membersFailed
+            case .invalidHeader: code = .controlCharacterInHeader
             default: code = .runtimeEvaluation
             }
             let node = graph.node(result.id)

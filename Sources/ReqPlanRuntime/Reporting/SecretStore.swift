@@ -2,36 +2,47 @@ import ReqPlanSyntax
 import Synchronization
 
 /// Secrets a run learns while it goes: credentials from `auth:` and from URLs (with their base64
-/// form), proxy credentials, cookie values. Every output of the run hides them, as it hides secret
-/// inputs: live output through a `Redactor` that reads the store, reports and the summary through
-/// `RunResult.secrets`. Shared by the executor and the transport; safe from any task.
+/// form), proxy credentials, cookie values, secret outputs. What carries them by value is shown as `***`
+/// by name or by `SecretFlow`; the store feeds the textual net (`Redactor`) for the text that cannot be
+/// traced, with the texts it hides computed once, when a secret is added. Shared by the executor and the
+/// transport; safe from any task.
 public final class SecretStore: Sendable {
-    private let values = Mutex<Set<String>>([])
+    private struct State {
+        var values: Set<String> = []
+        /// What the net hides of them: see `Redactor.texts(hiding:)`.
+        var hidden: [String] = []
+    }
+
+    private let state = Mutex(State())
 
     /// An empty store.
     public init() {}
 
-    /// Adds a secret (empty ones and one-character ones are ignored: hiding every `a` would hide nothing
-    /// useful and garble every line).
+    /// Adds a secret (empty ones are ignored).
     public func add(_ secret: String) {
-        guard secret.count > 1 else { return }
-        values.withLock { _ = $0.insert(secret) }
+        guard !secret.isEmpty else { return }
+        state.withLock { state in
+            guard state.values.insert(secret).inserted else { return }
+            let texts = Redactor.texts(hiding: [secret])
+            if !texts.isEmpty { state.hidden = Redactor.longestFirst(state.hidden + texts) }
+        }
     }
 
-    /// The shortest cookie value taken for a secret. Session ids and tokens are long; the short values
-    /// cookies also carry (`lang=en`, `theme=dark`, `consent=1`) are preferences, and hiding every `en`
-    /// or `dark` in every output would garble it without protecting anything.
-    public static let minimumCookieSecretLength = 8
-
-    /// Adds a cookie's value, when it is long enough to be a credential (`minimumCookieSecretLength`).
+    /// Adds a cookie's value: the `Cookie` and `Set-Cookie` headers hide it by name, and the textual net
+    /// hides it elsewhere when it is long enough to be a credential (session ids and tokens are; the short
+    /// values cookies also carry, `lang=en`, `consent=1`, are preferences).
     public func addCookieValue(_ value: String) {
-        guard value.count >= Self.minimumCookieSecretLength else { return }
         add(value)
     }
 
     /// Every secret added so far.
     public var all: [String] {
-        values.withLock { Array($0) }
+        state.withLock { Array($0.values) }
+    }
+
+    /// The texts the net hides for the secrets added so far, longest first.
+    var hidden: [String] {
+        state.withLock { $0.hidden }
     }
 
     /// Adds a secret value (a secret input or output): a string as it is, anything else as its JSON text.

@@ -17,9 +17,10 @@ public enum ExpectationChecker {
         if let expected = expectation?.headers, !expected.isEmpty {
             let combined = ResponseHeaders(headers)
             for header in expected {
+                // A header that carries credentials or cookies is shown as `***` whatever it holds.
                 problems += check(
                     header.matcher, combined[header.name.value], what: "header `\(header.name.value)`",
-                    in: context)
+                    hidingActual: context.secretFlow.headers.contains(header.name.value.lowercased()), in: context)
             }
         }
         for item in expectation?.body ?? [] {
@@ -58,17 +59,28 @@ public enum ExpectationChecker {
         return current
     }
 
-    private static func describe(_ value: Value?) -> String {
+    /// A value of the response as failure messages show it: through the textual net (a server may repeat
+    /// a secret), shortened to 200 characters.
+    private static func describe(_ value: Value?, in context: EvaluationContext, hiding: Bool = false) -> String {
         guard let value else { return "nothing" }
+        if hiding { return shortened(.string(ExpressionEvaluator.secretMarker)) }
+        return shortened(context.secretNet.redact(value))
+    }
+
+    /// A value's JSON text, shortened to 200 characters.
+    private static func shortened(_ value: Value) -> String {
         let text = value.jsonText()
         return text.count > 200 ? String(text.prefix(200)) + "…" : text
     }
 
-    static func check(_ matcher: Matcher, _ actual: Value?, what: String, in context: EvaluationContext) -> [String] {
+    /// - Parameter hidingActual: the value checked is shown as `***` (a header secret by its name).
+    static func check(
+        _ matcher: Matcher, _ actual: Value?, what: String, hidingActual: Bool = false, in context: EvaluationContext
+    ) -> [String] {
         var problems: [String] = []
         if let equals = matcher.equals {
             do {
-                let expected = try ExpressionEvaluator.evaluate(equals, in: context)
+                let (expected, shownExpected) = try ExpressionEvaluator.render(equals, in: context)
                 // Header values are text: compare them with the expected value's text.
                 let matches: Bool
                 if case .string(let text)? = actual, what.hasPrefix("header"), expected.type != .string {
@@ -77,7 +89,10 @@ public enum ExpectationChecker {
                     matches = actual.map { $0.languageEquals(expected) } ?? false
                 }
                 if !matches {
-                    problems.append("expected \(what) to equal \(describe(expected)), got \(describe(actual))")
+                    let shown = shortened(shownExpected ?? expected)
+                    problems.append(
+                        "expected \(what) to equal \(shown), got \(describe(actual, in: context, hiding: hidingActual))"
+                    )
                 }
             } catch {
                 problems.append("cannot evaluate the expected \(what): \(error.message)")
@@ -85,7 +100,10 @@ public enum ExpectationChecker {
         }
         if let exists = matcher.exists?.value {
             if exists && actual == nil { problems.append("expected \(what) to exist, it is missing") }
-            if !exists && actual != nil { problems.append("expected \(what) not to exist, got \(describe(actual))") }
+            if !exists && actual != nil {
+                problems.append(
+                    "expected \(what) not to exist, got \(describe(actual, in: context, hiding: hidingActual))")
+            }
         }
         if let type = matcher.type?.value {
             if actual?.type != type {
@@ -104,11 +122,15 @@ public enum ExpectationChecker {
                 text.map { text in
                     regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
                 } ?? false
-            if !found { problems.append("expected \(what) to match /\(pattern)/, got \(describe(actual))") }
+            if !found {
+                problems.append(
+                    "expected \(what) to match /\(pattern)/, got \(describe(actual, in: context, hiding: hidingActual))"
+                )
+            }
         }
         if let contains = matcher.contains {
             do {
-                let needle = try ExpressionEvaluator.evaluate(contains, in: context)
+                let (needle, shownNeedle) = try ExpressionEvaluator.render(contains, in: context)
                 let found: Bool
                 switch actual {
                 case .string(let text)?: found = text.contains(needle.interpolated)
@@ -116,7 +138,10 @@ public enum ExpectationChecker {
                 default: found = false
                 }
                 if !found {
-                    problems.append("expected \(what) to contain \(describe(needle)), got \(describe(actual))")
+                    let shown = shortened(shownNeedle ?? needle)
+                    problems.append(
+                        "expected \(what) to contain \(shown), got \(describe(actual, in: context, hiding: hidingActual))"
+                    )
                 }
             } catch {
                 problems.append("cannot evaluate the expected \(what): \(error.message)")
@@ -132,7 +157,7 @@ public enum ExpectationChecker {
             }
             if actualLength != length {
                 problems.append(
-                    "expected \(what) to have length \(length), got \(actualLength.map(String.init) ?? describe(actual))"
+                    "expected \(what) to have length \(length), got \(actualLength.map(String.init) ?? describe(actual, in: context, hiding: hidingActual))"
                 )
             }
         }

@@ -69,59 +69,77 @@ public struct RequestBuilder: Sendable {
         _ spec: RequestSpec, in context: EvaluationContext, usesCookies: Bool = true,
         secrets: SecretStore? = nil
     ) throws -> PreparedRequest {
-        var url = try ExpressionEvaluator.text(spec.url, in: context)
+        // Each part is also rendered as every output shows it, when that differs (`shown…`, nil
+        // otherwise): `***` exactly where a secret went in (`ExpressionEvaluator.render`).
+        var (url, shownURL) = try ExpressionEvaluator.render(spec.url, in: context)
         if url.urlScheme == nil {
             guard let base = defaults.baseURL else {
-                throw EvaluationError("relative URL `\(url)` needs `base_url` in `defaults`", at: spec.url.range)
+                throw EvaluationError(
+                    "relative URL `\(shownURL ?? url)` needs `base_url` in `defaults`", at: spec.url.range)
             }
-            url = Self.join(try ExpressionEvaluator.text(base, in: context), url)
+            let (baseText, shownBase) = try ExpressionEvaluator.render(base, in: context)
+            if shownBase != nil || shownURL != nil { shownURL = Self.join(shownBase ?? baseText, shownURL ?? url) }
+            url = Self.join(baseText, url)
         }
         // Credentials in the URL (`http://user:pw@host/`) are sent as basic auth, as curl does; the URL
         // the request goes to, and every output, is without them.
         let urlCredentials = Self.removeCredentials(from: &url)
+        if var shown = shownURL {
+            _ = Self.removeCredentials(from: &shown)
+            shownURL = shown
+        }
         if let urlCredentials {
             secrets?.add(urlCredentials.user)
             secrets?.add(urlCredentials.password)
+            // The URL may repeat the password it just gave (`/basic-auth/carol/PASSWORD`): net it now.
+            let netted = context.secretNet.redact(shownURL ?? url)
+            if netted != url { shownURL = netted }
         }
         // An http(s) URL (the scheme in lower case from here on), without spaces or control
         // characters: they cannot go on a request line (and a line break there would start another request).
         guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
-            throw EvaluationError("`\(url)` is not a valid http(s) URL", at: spec.url.range)
+            throw EvaluationError("`\(shownURL ?? url)` is not a valid http(s) URL", at: spec.url.range)
         }
         if !url.hasPrefix("http://") && !url.hasPrefix("https://") {
             guard let scheme = url.urlScheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                throw EvaluationError("`\(url)` is not a valid http(s) URL", at: spec.url.range)
+                throw EvaluationError("`\(shownURL ?? url)` is not a valid http(s) URL", at: spec.url.range)
             }
             url = scheme + url.dropFirst(scheme.utf8.count)
         }
 
         // Query: defaults first, the request's own values replace parameters of the same name.
-        var query: [(String, String)] = []
         let ownNames = Set(spec.query.map(\.name.value))
-        for parameter in defaults.query where !ownNames.contains(parameter.name.value) {
-            query += try Self.pairs(parameter, in: context)
-        }
-        for parameter in spec.query { query += try Self.pairs(parameter, in: context) }
-        if !query.isEmpty {
-            let encoded = query.map { Self.percentEncode($0.0) + "=" + Self.percentEncode($0.1) }.joined(separator: "&")
-            if let hash = url.firstIndex(of: "#") { url = String(url[..<hash]) }
-            url += (url.contains("?") ? "&" : "?") + encoded
+        let parameters = defaults.query.filter { !ownNames.contains($0.name.value) } + spec.query
+        if !parameters.isEmpty {
+            let query = try Self.encodedPairs(parameters, in: context, encode: Self.percentEncode)
+            let unqueried = url
+            if !query.sent.isEmpty { url = Self.appending(query: query.sent, to: url) }
+            if query.shown != nil || shownURL != nil {
+                let shownQuery = query.shown ?? query.sent
+                shownURL = shownQuery.isEmpty ? shownURL : Self.appending(query: shownQuery, to: shownURL ?? unqueried)
+            }
         }
 
         // Headers: defaults, then the request's (case-insensitive names; the request wins). The request's
         // own choice of credentials wins too: its `auth` over a default `Authorization` header, its
         // `Authorization` header over the default `auth`.
         var headers: [HeaderField] = []
+        var shownHeaders: [HeaderField] = []
+        var headersShownDiffer = false
         var own = Set(spec.headers.map { $0.name.value.lowercased() })
         if spec.auth != nil { own.insert("authorization") }
-        for header in defaults.headers where !own.contains(header.name.value.lowercased()) {
-            headers.append(HeaderField(header.name.value, try ExpressionEvaluator.text(header.value, in: context)))
-        }
-        for header in spec.headers {
-            headers.append(HeaderField(header.name.value, try ExpressionEvaluator.text(header.value, in: context)))
+        let templates = defaults.headers.filter { !own.contains($0.name.value.lowercased()) } + spec.headers
+        for header in templates {
+            let (value, shown) = try ExpressionEvaluator.render(header.value, in: context)
+            try Self.checkHeaderLine(value, "header `\(header.name.value)`", at: header.value.range)
+            headers.append(HeaderField(header.name.value, value))
+            if shown != nil { headersShownDiffer = true }
+            shownHeaders.append(HeaderField(header.name.value, shown ?? value))
         }
         if let auth = spec.auth ?? (spec.authorizationHeader == nil ? defaults.auth : nil) {
-            headers.append(HeaderField("Authorization", try authorization(auth.value, in: context, secrets: secrets)))
+            let value = try authorization(auth.value, in: context, secrets: secrets)
+            try Self.checkHeaderLine(value, "the `Authorization` header of `auth`", at: auth.range)
+            headers.append(HeaderField("Authorization", value))
         } else if let urlCredentials, !headers.contains(where: { $0.name.equalsIgnoringCase("authorization") }) {
             headers.append(
                 HeaderField(
@@ -129,28 +147,49 @@ public struct RequestBuilder: Sendable {
                     Self.basicAuthorization(
                         user: urlCredentials.user, password: urlCredentials.password, secrets: secrets)))
         }
-        for header in headers where header.value.contains(where: { $0 == "\r" || $0 == "\n" }) {
-            throw EvaluationError("header `\(header.name)` contains a line break", at: spec.range)
+        if headers.count > shownHeaders.count {
+            // Credentials: hidden by name in every output.
+            shownHeaders.append(HeaderField("Authorization", ExpressionEvaluator.secretMarker))
         }
 
         var body: [UInt8]?
+        var shownBody: [UInt8]?
+        var bodyShownDiffers = false
         var contentType: String?
         switch spec.body {
         case nil: break
         case .json(let template):
-            body = Array(try ExpressionEvaluator.evaluate(template, in: context).jsonText().utf8)
+            let (value, shownValue) = try ExpressionEvaluator.render(template, in: context)
+            body = Array(value.jsonText().utf8)
+            if let shown = shownValue {
+                shownBody = Array(shown.jsonText().utf8)
+                bodyShownDiffers = true
+            }
             contentType = "application/json"
         case .form(let fields):
-            var pairs: [(String, String)] = []
-            for field in fields { pairs += try Self.pairs(field, in: context) }
-            body = Array(pairs.map { Self.formEncode($0.0) + "=" + Self.formEncode($0.1) }.joined(separator: "&").utf8)
+            let form = try Self.encodedPairs(fields, in: context, encode: Self.formEncode)
+            body = Array(form.sent.utf8)
+            if let shown = form.shown {
+                shownBody = Array(shown.utf8)
+                bodyShownDiffers = true
+            }
             contentType = "application/x-www-form-urlencoded"
         case .multipart(let parts):
             let boundary = "reqplan-" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased()
-            body = try multipart(parts, boundary: boundary, in: context)
+            let (sent, shown) = try multipart(parts, boundary: boundary, in: context)
+            body = sent
+            if let shown {
+                shownBody = shown
+                bodyShownDiffers = true
+            }
             contentType = "multipart/form-data; boundary=\(boundary)"
         case .text(let template):
-            body = Array(try ExpressionEvaluator.text(template, in: context).utf8)
+            let (text, shownText) = try ExpressionEvaluator.render(template, in: context)
+            body = Array(text.utf8)
+            if let shown = shownText {
+                shownBody = Array(shown.utf8)
+                bodyShownDiffers = true
+            }
             contentType = "text/plain; charset=utf-8"
         case .file(let template):
             let path = try ExpressionEvaluator.text(template, in: context)
@@ -159,13 +198,21 @@ public struct RequestBuilder: Sendable {
         }
         if let contentType, !headers.contains(where: { $0.name.equalsIgnoringCase("content-type") }) {
             headers.append(HeaderField("Content-Type", contentType))
+            shownHeaders.append(HeaderField("Content-Type", contentType))
         }
         if !headers.contains(where: { $0.name.equalsIgnoringCase("user-agent") }) {
             headers.append(HeaderField("User-Agent", userAgent))
+            shownHeaders.append(HeaderField("User-Agent", userAgent))
         }
-        return PreparedRequest(
+        var request = PreparedRequest(
             method: spec.effectiveMethod, url: url, headers: headers, body: body,
             followRedirects: spec.followRedirects?.value ?? defaults.followRedirects?.value, usesCookies: usesCookies)
+        if shownURL != nil || headersShownDiffer || bodyShownDiffers {
+            request.shown = ShownRequest(
+                url: shownURL ?? url, headers: headersShownDiffer ? shownHeaders : headers,
+                body: bodyShownDiffers ? shownBody : body)
+        }
+        return request
     }
 
     // MARK: Credentials
@@ -216,38 +263,74 @@ public struct RequestBuilder: Sendable {
         return (user.removingPercentEncoding ?? user, password.removingPercentEncoding ?? password)
     }
 
+    /// The multipart body of `parts` as sent, and as every output shows it when that differs (else nil).
     private func multipart(_ parts: [MultipartPart], boundary: String, in context: EvaluationContext) throws
-        -> [UInt8]
+        -> (sent: [UInt8], shown: [UInt8]?)
     {
         var out: [UInt8] = []
-        func append(_ text: String) { out += Array(text.utf8) }
+        var shownOut: [UInt8] = []
+        var differs = false
+        func append(_ text: String, shown: String? = nil) {
+            out += Array(text.utf8)
+            shownOut += Array((shown ?? text).utf8)
+            if shown != nil { differs = true }
+        }
+        func text(_ template: Template) throws -> (String, String?) {
+            try ExpressionEvaluator.render(template, in: context)
+        }
         for part in parts {
+            let what = "multipart part `\(part.name.value)`"
+            try Self.checkHeaderLine(part.name.value, "the name of \(what)", at: part.name.range)
             append("--\(boundary)\r\n")
             let name = Self.quoteParameter(part.name.value)
-            let type = try part.contentType.map { try ExpressionEvaluator.text($0, in: context) }
+            let type = try part.contentType.map { try text($0) }
+            if let type, let range = part.contentType?.range {
+                try Self.checkHeaderLine(type.0, "the `content_type` of \(what)", at: range)
+            }
             switch part.content {
             case .value(let template):
                 append("Content-Disposition: form-data; name=\"\(name)\"\r\n")
-                if let type { append("Content-Type: \(type)\r\n") }
+                if let type { append("Content-Type: \(type.0)\r\n", shown: type.1.map { "Content-Type: \($0)\r\n" }) }
                 append("\r\n")
-                append(try ExpressionEvaluator.text(template, in: context))
+                let (value, shown) = try text(template)
+                append(value, shown: shown)
             case .file(let template):
                 let path = try ExpressionEvaluator.text(template, in: context)
                 let file = try files.read(path, at: template.range)
-                let filename = try part.filename.map { try ExpressionEvaluator.text($0, in: context) } ?? file.name
-                append(
+                let (filename, shownFilename) = try part.filename.map { try text($0) } ?? (file.name, nil)
+                try Self.checkHeaderLine(
+                    filename, "the file name of \(what)", at: part.filename?.range ?? template.range)
+                let disposition = { (filename: String) in
                     "Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(Self.quoteParameter(filename))\"\r\n"
-                )
-                append("Content-Type: \(type ?? "application/octet-stream")\r\n\r\n")
+                }
+                append(disposition(filename), shown: shownFilename.map(disposition))
+                let contentType = { (type: String?) in "Content-Type: \(type ?? "application/octet-stream")\r\n\r\n" }
+                append(contentType(type?.0), shown: type?.1.map(contentType))
                 out += file.bytes
+                shownOut += file.bytes
             }
             append("\r\n")
         }
         append("--\(boundary)--\r\n")
-        return out
+        return (out, differs ? shownOut : nil)
+    }
+
+    /// Refuses `value`, which goes into a header line, when it holds a control character (`HeaderLine`).
+    static func checkHeaderLine(_ value: some StringProtocol, _ what: String, at range: SourceRange?)
+        throws(EvaluationError)
+    {
+        guard let scalar = HeaderLine.forbiddenCharacter(in: value) else { return }
+        throw EvaluationError(HeaderLine.problem(what, scalar), at: range, kind: .invalidHeader)
     }
 
     // MARK: Encoding
+
+    /// `url` without its fragment, with `query` added after its own (`?` or `&`).
+    static func appending(query: String, to url: String) -> String {
+        var base = url
+        if let hash = base.firstIndex(of: "#") { base = String(base[..<hash]) }
+        return base + (base.contains("?") ? "&" : "?") + query
+    }
 
     /// `base` and `path` joined by exactly one `/`.
     static func join(_ base: String, _ path: String) -> String {
@@ -257,12 +340,39 @@ public struct RequestBuilder: Sendable {
         return trimmedBase + (path.hasPrefix("/") ? path : "/" + path)
     }
 
-    private static func pairs(_ parameter: QueryParameter, in context: EvaluationContext) throws -> [(String, String)] {
-        let value = try ExpressionEvaluator.evaluate(parameter.value, in: context)
+    /// The `name=value` pairs of `parameters`, encoded by `encode` and joined by `&`, as sent and, when a
+    /// value reads a secret, as shown (`***` for that value).
+    private static func encodedPairs(
+        _ parameters: [QueryParameter], in context: EvaluationContext, encode: (String) -> String
+    ) throws -> (sent: String, shown: String?) {
+        var sent: [String] = []
+        var shown: [String] = []
+        var differs = false
+        for parameter in parameters {
+            let name = encode(parameter.name.value)
+            let (value, shownValue) = try ExpressionEvaluator.render(parameter.value, in: context)
+            let pairs = values(value).map { name + "=" + encode($0) }
+            sent += pairs
+            if let shownValue {
+                differs = true
+                // The marker stays readable: `*` may stand unencoded in a query (RFC 3986 sub-delims).
+                shown += values(shownValue).map {
+                    name + "="
+                        + encode($0).replacingOccurrences(of: "%2A%2A%2A", with: ExpressionEvaluator.secretMarker)
+                }
+            } else {
+                shown += pairs
+            }
+        }
+        return (sent.joined(separator: "&"), differs ? shown.joined(separator: "&") : nil)
+    }
+
+    /// The texts a query or form value gives: one per item of a list, none for null.
+    private static func values(_ value: Value) -> [String] {
         switch value {
-        case .list(let items): return items.map { (parameter.name.value, $0.interpolated) }
-        case .null: return []
-        default: return [(parameter.name.value, value.interpolated)]
+        case .list(let items): items.map(\.interpolated)
+        case .null: []
+        default: [value.interpolated]
         }
     }
 
@@ -286,9 +396,9 @@ public struct RequestBuilder: Sendable {
         percentEncode(text).replacingOccurrences(of: "%20", with: "+")
     }
 
+    /// A quoted-string parameter's content (`checkHeaderLine` has refused control characters).
     private static func quoteParameter(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            .replacingOccurrences(of: "\r", with: "").replacingOccurrences(of: "\n", with: "")
     }
 }
 

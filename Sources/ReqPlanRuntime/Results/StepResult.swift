@@ -19,6 +19,8 @@ public struct StepReason: Sendable, Hashable, CustomStringConvertible {
         case schema
         /// An expression could not be evaluated, or a request could not be built.
         case evaluation
+        /// A computed value that goes into a header line holds a control character (`HeaderLine`).
+        case invalidHeader = "invalid_header"
         /// The response body was larger than the limit.
         case bodyTooLarge = "body_too_large"
         /// Some members failed (groups, sequences, for_each).

@@ -1,5 +1,22 @@
 import ReqPlanSyntax
 
+/// A request as outputs show it: `***` where a secret went in (`PreparedRequest.shown`).
+public struct ShownRequest: Sendable, Hashable {
+    /// The URL, with its query.
+    public var url: String
+    /// The headers, in order.
+    public var headers: [HeaderField]
+    /// The body.
+    public var body: [UInt8]?
+
+    /// Creates a shown request.
+    public init(url: String, headers: [HeaderField], body: [UInt8]?) {
+        self.url = url
+        self.headers = headers
+        self.body = body
+    }
+}
+
 /// A request ready to send: everything evaluated, the body encoded.
 public struct PreparedRequest: Sendable, Hashable {
     public var method: HTTPMethodName
@@ -13,6 +30,17 @@ public struct PreparedRequest: Sendable, Hashable {
     public var followRedirects: Bool?
     /// Whether the run's cookie jar applies: its cookies are sent and the response's stored (`cookies`).
     public var usesCookies: Bool
+    /// How the request is shown in every output when that differs from what is sent: `***` wherever a
+    /// secret went into its URL, headers or body (`SecretFlow`). nil: shown as sent (headers whose names
+    /// are secret are hidden by name, whatever their value).
+    public var shown: ShownRequest?
+
+    /// The URL as every output shows it.
+    public var shownURL: String { shown?.url ?? url }
+    /// The headers as every output shows them (before headers secret by name are hidden).
+    public var shownHeaders: [HeaderField] { shown?.headers ?? headers }
+    /// The body as every output shows it.
+    public var shownBody: [UInt8]? { shown.map(\.body) ?? body }
 
     public init(
         method: HTTPMethodName, url: String, headers: [HeaderField], body: [UInt8]?,

@@ -130,6 +130,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let membersFailed = DiagnosticCode("RP0515", "members failed")
     /// The run was interrupted, or a scope cancelled the step.
     public static let cancelled = DiagnosticCode("RP0516", "cancelled")
+    /// A value that becomes part of a header line (a header, credentials, a multipart part's headers, a
+    /// cookie) holds a control character: written literally (`validate`) or computed (`run`).
+    public static let controlCharacterInHeader = DiagnosticCode("RP0517", "control character in a header line")
 
     // MARK: Sub-plans, files and vars
 
@@ -210,7 +213,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
         unknownNeed, cycle, fileCycle,
         invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
-        responseTooLarge, membersFailed, cancelled,
+        responseTooLarge, membersFailed, cancelled, controlCharacterInHeader,
         fileNotFound, fileOutsideFolder, unknownSubPlanInput, subPlanInputType, missingSubPlanInput,
         unknownSubPlanOutput, unknownVar,
         responseOutsidePoll, unsafePoll, noPlans, unmergeableReports,

@@ -51,6 +51,7 @@ extension PlanReader {
             guard let tokenNode = fields.value("bearer"), let token = template(tokenNode, "`bearer` of \(what)") else {
                 return nil
             }
+            checkHeaderLine(token, "the `bearer` token of \(what)")
             return Located(.bearer(token), at: key.range)
         }
     }

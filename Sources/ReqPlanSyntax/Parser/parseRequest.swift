@@ -130,10 +130,22 @@ extension PlanReader {
             }
             seen[name.value.lowercased()] = name.range
             if let template = template(value, "header `\(name.value)`") {
+                checkHeaderLine(template, "header `\(name.value)`")
                 headers.append(Header(name: name, value: template))
             }
         }
         return headers
+    }
+
+    /// Reports a control character in the literal text of `template`, which goes into a header line
+    /// (`HeaderLine`); what expressions compute is checked when the request is built.
+    mutating func checkHeaderLine(_ template: Template, _ what: String) {
+        for part in template.parts {
+            guard case .text(let text) = part, let scalar = HeaderLine.forbiddenCharacter(in: text) else { continue }
+            diagnostics.error(
+                .controlCharacterInHeader, HeaderLine.problem(what, scalar), at: template.range, hint: HeaderLine.hint)
+            return
+        }
     }
 
     /// Whether `name` is an HTTP token (RFC 9110); reports it if not.
@@ -189,7 +201,12 @@ extension PlanReader {
         guard let entries = mapping(node, what) else { return [] }
         var parts: [MultipartPart] = []
         for (name, value) in entries.entries {
-            let partWhat = "part `\(name.value)` of \(what)"
+            let partWhat = "part `\(HeaderLine.escaped(name.value))` of \(what)"
+            if let scalar = HeaderLine.forbiddenCharacter(in: name.value) {
+                diagnostics.error(
+                    .controlCharacterInHeader, HeaderLine.problem("the name of \(partWhat)", scalar), at: name.range,
+                    hint: HeaderLine.hint)
+            }
             guard case .mapping = value else {
                 if let template = template(value, partWhat) {
                     parts.append(MultipartPart(name: name, content: .value(template), contentType: nil, filename: nil))
@@ -200,6 +217,8 @@ extension PlanReader {
             checkKeys(fields, allowed: PlanReader.multipartKeys, in: partWhat)
             let contentType = fields.value("content_type").flatMap { template($0, "`content_type`") }
             let filename = fields.value("filename").flatMap { template($0, "`filename`") }
+            if let contentType { checkHeaderLine(contentType, "the `content_type` of \(partWhat)") }
+            if let filename { checkHeaderLine(filename, "the `filename` of \(partWhat)") }
             switch (fields.value("file"), fields.value("value")) {
             case (let file?, nil):
                 if let path = template(file, "`file`") {

@@ -59,6 +59,12 @@ extension SchemaBuilder {
                     "A text template: a string that may hold `${{ expression }}` (interpolated into the text), or a number or boolean taken as written. Null is not text (RP0102).",
                 "type": ["string", "number", "boolean"],
             ],
+            "headerLineText": [
+                "description":
+                    "A text template that goes into a header line: no control character but a tab (a line break would end the header; RP0517).",
+                "type": ["string", "number", "boolean"],
+                "pattern": "^[^\\u0000-\\u0008\\u000A-\\u001F\\u007F]*$",
+            ],
             "value": [
                 "description":
                     "A value template: any YAML value. Strings may hold `${{ }}`; a string that is exactly one `${{ }}` keeps the type of its value (a list stays a list), other strings are interpolated text. Mapping keys are literal: a key with `${{` is RP0210.",

@@ -90,7 +90,7 @@ extension SchemaBuilder {
                 keys: PlanReader.authKeys,
                 properties: [
                     "basic": Self.ref("basicAuth"),
-                    "bearer": Self.ref("textTemplate", "The token, sent as `Authorization: Bearer TOKEN`."),
+                    "bearer": Self.ref("headerLineText", "The token, sent as `Authorization: Bearer TOKEN`."),
                 ],
                 then: [
                     "oneOf": Self.exactlyOne(of: PlanReader.authKeys, titles: ["basic credentials", "a bearer token"])
@@ -130,9 +130,9 @@ extension SchemaBuilder {
             "headers": Self.map(
                 [
                     "description":
-                        "Header name (an HTTP token, RFC 9110) → text template. Names MUST NOT repeat ignoring case (RP0003); values are text (numbers and booleans as written; null is RP0102).",
+                        "Header name (an HTTP token, RFC 9110) → text template. Names MUST NOT repeat ignoring case (RP0003); values are text (numbers and booleans as written; null is RP0102) without control characters but a tab (RP0517).",
                     "type": ["object", "null"],
-                ], names: "headerNameKey", values: Self.ref("textTemplate")),
+                ], names: "headerNameKey", values: Self.ref("headerLineText")),
             "parameters": Self.map(
                 [
                     "description":
@@ -148,6 +148,7 @@ extension SchemaBuilder {
                 [
                     "description": "Body: part name → part, sent as `multipart/form-data` with a generated boundary.",
                     "type": ["object", "null"],
+                    "propertyNames": ["pattern": "^[^\\u0000-\\u0008\\u000A-\\u001F\\u007F]*$"],
                 ], values: Self.ref("multipartPart")),
             "multipartPart": [
                 "description":
@@ -165,11 +166,11 @@ extension SchemaBuilder {
                     "value": Self.ref("textTemplate", "The field's text."),
                     "file": Self.ref("textTemplate", "Path of the file to send, relative to the plan file."),
                     "content_type": Self.ref(
-                        "textTemplate",
+                        "headerLineText",
                         "The part's Content-Type (default: none for text fields, `application/octet-stream` for files)."
                     ),
                     "filename": Self.ref(
-                        "textTemplate",
+                        "headerLineText",
                         "The file name sent (default: the last component of `file`). File parts only (RP0114 on a `value` part)."
                     ),
                 ],
