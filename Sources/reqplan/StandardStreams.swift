@@ -68,7 +68,7 @@ enum StandardStreams {
             guard let code = failed[stream], code != EPIPE else { continue }
             if status == 0 { status = outputFailed }
             if stream == .output {
-                write("reqplan: cannot write to standard output: \(OutputFile.words(for: code))\n", to: .error)
+                write("reqplan: cannot write to \(stream.name): \(OutputFile.words(for: code))\n", to: .error)
             }
         }
         if failed.output == EPIPE || failed.error == EPIPE {

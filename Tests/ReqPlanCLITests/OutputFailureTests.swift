@@ -45,6 +45,16 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: report.path))
     }
 
+    /// Progress and diagnostics on a full standard error: nothing can say why, the status does.
+    @Test func aFullStandardErrorEndsWithStatus74AndTheSummary() async throws {
+        let plan = try CommandRunner.temporaryPlan(Self.quietPlan)
+        let result = try await CommandRunner.run(
+            ["-c", #"exec "$0" run "$1" --progress lines 2>/dev/full"#, CommandRunner.binary.path, plan.path],
+            executable: URL(fileURLWithPath: "/bin/bash"), within: .seconds(60))
+        #expect(!result.uncaughtSignal && result.status == 74, "\(result)")
+        #expect(result.stdout.contains("1 step: 1 skipped"), "\(result.stdout)")
+    }
+
     /// A pipe whose reading end is closed, as after `| head -1` has read its line.
     @Test(arguments: [false, true])
     func aClosedStandardOutputEndsQuietlyBySIGPIPE(run: Bool) async throws {

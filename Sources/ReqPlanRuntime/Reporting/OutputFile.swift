@@ -9,7 +9,7 @@
 /// A reader never sees half a file, and an older file is replaced at once: the text goes to a file
 /// of its own in the target's folder, which a `rename` then puts in place. On Linux that file has
 /// no name while it is written (`O_TMPFILE`), and gets one only when complete (`linkat` through
-/// `/proc/self/fd`), so a process that dies while writing (SIGKILL, SIGXFSZ) leaves nothing behind.
+/// `/proc/self/fd`), so a process that dies while writing (SIGKILL, a crash) leaves nothing behind.
 ///
 /// A file that cannot be written fails with the reason in plain words, naming the path at fault:
 /// a parent that is a file, a folder where the file should be, no permission, no space left.
