@@ -37,14 +37,14 @@ struct PlanReadingOptions: ParsableArguments {
     }
 }
 
-/// Writes to standard output without buffering surprises.
+/// Writes to standard output, checked (`StandardStreams`).
 func write(_ text: String) {
-    FileHandle.standardOutput.write(Data(text.utf8))
+    StandardStreams.write(text, to: .output)
 }
 
-/// Writes to standard error.
+/// Writes to standard error, checked (`StandardStreams`).
 func writeError(_ text: String) {
-    FileHandle.standardError.write(Data(text.utf8))
+    StandardStreams.write(text, to: .error)
 }
 
 /// The terminal's height in rows (standard error), or 40 when it cannot be told.

@@ -80,20 +80,9 @@ struct ReportCommand: ParsableCommand {
                 report = value
             }
             write(report.summaryText(quiet: quiet))
-            var written = true
-            for text in reports {
-                guard let destination = try? ReportDestination(parsing: text) else { continue }
-                do {
-                    try report.write(to: destination)
-                } catch {
-                    writeError(
-                        "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: "
-                            + "\(error.localizedDescription)\n")
-                    written = false
-                }
-            }
+            let written = writeReportFiles(reports) { try report.write(to: $0) }
             if report.exitCode != 0 { throw ExitCode(report.exitCode) }
-            if !written { throw ExitCode(1) }
+            if !written { throw ExitCode(StandardStreams.outputFailed) }
         }
     }
 }

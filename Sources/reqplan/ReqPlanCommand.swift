@@ -11,4 +11,26 @@ struct ReqPlanCommand: AsyncParsableCommand {
             SchemaCommand.self, ReportCommand.self, CoverageCommand.self,
         ]
     )
+
+    /// Parses the command line and runs the command, as ArgumentParser's own `main` does, but prints
+    /// help and errors through `StandardStreams` and ends through it, so no output that could not be
+    /// written goes unnoticed (exit status 74) and a closed pipe ends reqplan as it ends `cat`.
+    static func main() async {
+        StandardStreams.monitor()
+        var status: Int32 = 0
+        do {
+            var command = try await asyncParseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            let message = fullMessage(for: error)
+            if !message.isEmpty { StandardStreams.write(message + "\n", to: code == .success ? .output : .error) }
+            status = code.rawValue
+        }
+        StandardStreams.exit(status)
+    }
 }

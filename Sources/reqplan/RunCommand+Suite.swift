@@ -107,6 +107,6 @@ extension RunCommand {
         let reportsWritten = writeReports { try report.write(to: $0) }
         if InterruptSignals.interrupted { throw ExitCode(130) }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
-        if !reportsWritten { throw ExitCode(1) }
+        if !reportsWritten { throw ExitCode(StandardStreams.outputFailed) }
     }
 }

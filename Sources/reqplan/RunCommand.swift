@@ -16,7 +16,8 @@ struct RunCommand: AsyncParsableCommand {
             summary and reports holding every plan. \
             Exit status: 0 every step succeeded or was skipped by its own `if`; 1 a step failed or was \
             skipped because of a failure; 2 a plan, its inputs or a cookie, proxy or TLS setting is invalid \
-            (nothing is sent); 130 interrupted. A suite exits with the worst status of its plans.
+            (nothing is sent); 130 interrupted; 74 the run succeeded but an output (standard output or error, \
+            a report, the cookie jar) could not be written. A suite exits with the worst status of its plans.
             """
     )
 
@@ -257,7 +258,7 @@ struct RunCommand: AsyncParsableCommand {
         // A signal after the run ended let the summary and reports finish; the status still says it came.
         if InterruptSignals.interrupted { throw ExitCode(130) }
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
-        if !reportsWritten || !jarSaved { throw ExitCode(1) }
+        if !reportsWritten || !jarSaved { throw ExitCode(StandardStreams.outputFailed) }
     }
 
     /// The transport of a run (one plan, or every plan of a suite): TLS, redirects, timeouts, the
@@ -327,10 +328,7 @@ struct RunCommand: AsyncParsableCommand {
             try CookieFile.save(jar, to: cookieJar)
             return true
         } catch {
-            let reason =
-                (error as? POSIXError).map { String(cString: strerror($0.code.rawValue)) }
-                ?? error.localizedDescription
-            writeError("error: cannot save the cookie jar to `\(cookieJar)`: \(reason)\n")
+            writeError("error: cannot save the cookie jar to `\(cookieJar)`: \(error.reason)\n")
             return false
         }
     }
@@ -346,24 +344,7 @@ struct RunCommand: AsyncParsableCommand {
     /// Writes each `--report` destination with `write` (a plan's report or a suite's).
     /// - Returns: whether every report was written (a failure is printed to standard error).
     func writeReports(_ write: (ReportDestination) throws -> Void) -> Bool {
-        var written = true
-        for text in reports {
-            do {
-                let destination = try ReportDestination(parsing: text)
-                do {
-                    try write(destination)
-                } catch {
-                    writeError(
-                        "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: "
-                            + "\(error.localizedDescription)\n")
-                    written = false
-                }
-            } catch {
-                writeError("error: \(error.message)\n")
-                written = false
-            }
-        }
-        return written
+        writeReportFiles(reports, with: write)
     }
 }
 

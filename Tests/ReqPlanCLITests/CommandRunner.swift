@@ -142,9 +142,11 @@ extension CommandRunner {
         }
     }
 
-    /// A process for `reqplan arguments…` (or `executable`) with colors off and both outputs piped.
+    /// A process for `reqplan arguments…` (or `executable`) with colors off and both outputs piped
+    /// (standard output to `standardOutput` instead, when given).
     private static func makeProcess(
-        _ arguments: [String], in directory: URL?, environment: [String: String], executable: URL?
+        _ arguments: [String], in directory: URL?, environment: [String: String], executable: URL?,
+        standardOutput: FileHandle? = nil
     ) -> (Process, Pipe, Pipe) {
         let process = Process()
         process.executableURL = executable ?? binary
@@ -156,19 +158,22 @@ extension CommandRunner {
         process.environment = env
         let out = Pipe()
         let err = Pipe()
-        process.standardOutput = out
+        process.standardOutput = standardOutput ?? out
         process.standardError = err
+        if standardOutput != nil { try? out.fileHandleForWriting.close() }
         return (process, out, err)
     }
 
     /// Starts `reqplan arguments…` in `directory` (default: the package root) and returns at once.
+    /// - Parameter standardOutput: where the child's standard output goes instead of a pipe read by
+    ///   the test (`/dev/full`, a pipe nobody reads); `Output.stdout` is then empty.
     static func start(
         _ arguments: [String], in directory: URL? = nil,
-        environment: [String: String] = [:], executable: URL? = nil
+        environment: [String: String] = [:], executable: URL? = nil, standardOutput: FileHandle? = nil
     ) throws -> Running {
         let (process, out, err) = makeProcess(
             arguments, in: directory, environment: environment,
-            executable: executable)
+            executable: executable, standardOutput: standardOutput)
         let exit = AsyncStream<(status: Int32, signalled: Bool)>.makeStream()
         process.terminationHandler = { ended in
             exit.continuation.yield((ended.terminationStatus, ended.terminationReason == .uncaughtSignal))
@@ -193,10 +198,13 @@ extension CommandRunner {
     /// Runs `reqplan arguments…` to the end without blocking a thread of the concurrency pool.
     static func run(
         _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-        executable: URL? = nil, within limit: Duration
+        executable: URL? = nil, standardOutput: FileHandle? = nil, within limit: Duration
     ) async throws -> Output {
-        try await start(arguments, in: directory, environment: environment, executable: executable)
-            .finish(within: limit)
+        try await start(
+            arguments, in: directory, environment: environment, executable: executable,
+            standardOutput: standardOutput
+        )
+        .finish(within: limit)
     }
 
     /// Reads a pipe to its end on a thread of its own, starting now.

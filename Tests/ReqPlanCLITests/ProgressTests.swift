@@ -36,6 +36,32 @@ import Testing
         }
     }
 
+    /// After Ctrl-C, a for_each's last progress line counts the items done as the summary does.
+    @Test func afterAnInterruptTheProgressAgreesWithTheSummary() async throws {
+        try await DemoAPI.withServer { base in
+            let file = try CommandRunner.temporaryPlan(
+                """
+                reqplan: 1
+                defaults: { base_url: "\(base)" }
+                steps:
+                  uploads:
+                    for_each: [0, 20000, 20000, 20000]
+                    concurrency: 1
+                    request: { url: "/delay/${{ item }}" }
+                """)
+            let running = try CommandRunner.start(["run", file.path, "--progress", "lines"])
+            // One item at a time: the second request served means the first item has ended.
+            let sent = try await DemoRequests.wait(for: 2, at: base, while: running, timeout: .seconds(15))
+            #expect(sent, "the second item never reached the demo API")
+            kill(running.pid, SIGINT)
+            let result = await running.finish(within: .seconds(15))
+            #expect(result.status == 130, "\(result)")
+            #expect(result.stdout.contains("1/4 items"), "\(result.stdout)")
+            let line = result.stderr.split(separator: "\n").first { $0.hasPrefix("⊘ uploads") }
+            #expect(line?.contains("] 1/4") == true, "\(result.stderr)")
+        }
+    }
+
     @Test func onATerminalTheTreeIsRedrawnInPlace() async throws {
         // `script` runs the command under a pseudo-terminal and copies what it writes.
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {

@@ -110,6 +110,28 @@ import Testing
         )
     }
 
+    /// A certificate naming its host in the subject CN only (no subjectAltName), which curl accepts.
+    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    func aCertificateWithoutSubjectAlternativeNamesSaysSoAndWhatToDo(_ client: HTTPClientTransport.Client)
+        async throws
+    {
+        let issued = try trusted.issue(names: [], commonName: "127.0.0.1")
+        let error = try await TLSTestServer.with(server(issued)) { base in try await failure(base + "/", client) }
+        #expect(error?.kind == .tls)
+        #expect(
+            error?.message.hasSuffix(
+                "has no subjectAltName, and its subject CN is never matched against an IP address: reissue it with "
+                    + "`IP:127.0.0.1` in a subjectAltName (its issuer trusted with the CA file), or turn certificate "
+                    + "verification off (verifyCertificates = false)") == true, "\(error?.message ?? "")")
+        // The command line names its options.
+        let named = TransportError.tls(
+            "h:1", .noSubjectAlternativeName(host: "h", isAddress: false), names: .commandLine)
+        #expect(
+            named.message.hasSuffix(
+                "`DNS:h` in a subjectAltName (its issuer trusted with --cacert), or turn "
+                    + "certificate verification off (--insecure)"), "\(named.message)")
+    }
+
     @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases, [TLSVersion.tlsv13, .tlsv12])
     func aServerWantingAClientCertificateSaysSo(_ client: HTTPClientTransport.Client, _ version: TLSVersion)
         async throws

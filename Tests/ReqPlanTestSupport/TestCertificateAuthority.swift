@@ -61,12 +61,15 @@ public struct TestCertificateAuthority: Sendable {
 
     /// Issues a certificate signed by this authority.
     /// - Parameters:
-    ///   - names: the subject alternative names: IP addresses and DNS names (the first is also the common name).
+    ///   - names: the subject alternative names: IP addresses and DNS names (the first is also the common
+    ///     name); none: a certificate without the extension.
+    ///   - commonName: the subject's common name, when not the first of `names`.
     ///   - notBefore: the start of validity (default: a day ago).
     ///   - notAfter: the end of validity (default: in a year).
     ///   - client: a client certificate (extended key usage `clientAuth`) instead of a server one.
     public func issue(
-        names: [String] = ["127.0.0.1", "localhost"], notBefore: Date = Date(timeIntervalSinceNow: -86_400),
+        names: [String] = ["127.0.0.1", "localhost"], commonName: String? = nil,
+        notBefore: Date = Date(timeIntervalSinceNow: -86_400),
         notAfter: Date = Date(timeIntervalSinceNow: 365 * 86_400), client: Bool = false
     ) throws -> Issued {
         let id = UUID().uuidString
@@ -77,7 +80,7 @@ public struct TestCertificateAuthority: Sendable {
         try Self.openssl(
             [
                 "req", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
-                "-keyout", issued.key.path, "-out", request.path, "-subj", "/CN=\(names.first ?? "test")",
+                "-keyout", issued.key.path, "-out", request.path, "-subj", "/CN=\(commonName ?? names.first ?? "test")",
             ],
             in: directory)
         let alternativeNames = names.map { name in

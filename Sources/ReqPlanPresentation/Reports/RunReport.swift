@@ -38,15 +38,11 @@ public struct RunReport: Sendable {
         }
     }
 
-    /// Renders the report a destination asks for and writes it there, creating missing folders.
-    /// - Throws: the file system's error when the file cannot be written.
-    public func write(to destination: ReportDestination) throws {
-        let url = URL(fileURLWithPath: destination.path)
-        let folder = url.deletingLastPathComponent()
-        if !FileManager.default.fileExists(atPath: folder.path) {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
-        try Data(render(destination.kind).utf8).write(to: url, options: .atomic)
+    /// Renders the report a destination asks for and writes it there whole or not at all
+    /// (`OutputFile`), creating missing folders.
+    /// - Throws: an `OutputFile.Failure` naming the reason when the file cannot be written.
+    public func write(to destination: ReportDestination) throws(OutputFile.Failure) {
+        try OutputFile.write(render(destination.kind), toPath: destination.path)
     }
 
     /// What the plan is called in reports: its `name`, else its file name without the extension.

@@ -84,19 +84,15 @@ public struct SuiteReport: Sendable {
         }
     }
 
-    /// Renders the report a destination asks for and writes it there, creating missing folders.
-    /// - Throws: the file system's error when the file cannot be written, or `ReportReadError` for a
-    ///   trace of merged reports.
+    /// Renders the report a destination asks for and writes it there whole or not at all
+    /// (`OutputFile`), creating missing folders.
+    /// - Throws: an `OutputFile.Failure` naming the reason when the file cannot be written, or
+    ///   `ReportReadError` for a trace of merged reports.
     public func write(to destination: ReportDestination) throws {
         guard let text = render(destination.kind) else {
             throw ReportReadError("merged reports have no trace: write `json` or `junit`")
         }
-        let url = URL(fileURLWithPath: destination.path)
-        let folder = url.deletingLastPathComponent()
-        if !FileManager.default.fileExists(atPath: folder.path) {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        }
-        try Data(text.utf8).write(to: url, options: .atomic)
+        try OutputFile.write(text, toPath: destination.path)
     }
 
     /// The suite as one JSON document, format `reqplan-suite/1` (README "Suites").

@@ -109,8 +109,8 @@ public final class LiveProgress: ExecutionObserver, Sendable {
         let line: String? = state.withLock { state in
             guard let row = state.index[result.id] else { return nil }
             if result.itemIndex != nil && state.rows[row].isLoop {
-                // A for_each item: count it.
-                state.rows[row].itemsDone += 1
+                // A for_each item: count it when it succeeded, as the summary's `done/total items` does.
+                if result.state == .succeeded { state.rows[row].itemsDone += 1 }
                 return nil
             }
             state.rows[row].running = false
@@ -120,8 +120,9 @@ public final class LiveProgress: ExecutionObserver, Sendable {
             state.rows[row].attempts = result.attempts.count
             state.rows[row].polls = result.polls
             if let children = result.children, state.rows[row].isLoop {
+                // The summary's count: items cancelled by an interrupt, failed or skipped are not done.
                 state.rows[row].itemsTotal = children.count
-                state.rows[row].itemsDone = children.count
+                state.rows[row].itemsDone = children.count { $0.state == .succeeded }
             }
             state.rows[row].reason = result.state == .succeeded ? nil : result.reason?.message
             return mode == .lines ? render(state.rows[row], now: .zero, plain: true) : nil

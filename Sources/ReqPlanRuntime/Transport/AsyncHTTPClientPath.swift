@@ -120,7 +120,8 @@ extension HTTPClientTransport {
                 // The diagnosis shakes hands with the server directly, which a proxy may not allow.
                 if proxy != nil { throw .tls(request.host, .unknown) }
                 throw await .tls(
-                    request.host, diagnose(error, host: target.host, port: target.port, deadline: deadline))
+                    request.host, diagnose(error, host: target.host, port: target.port, deadline: deadline),
+                    names: configuration.settingNames)
             }
         }
     }

@@ -10,21 +10,25 @@ public struct ConnectionOptions: Sendable {
         public var caFile: String
         public var certificateFile: String
         public var keyFile: String
+        /// Turning certificate verification off (`HTTPClientTransport.Configuration.verifyCertificates`).
+        public var insecure: String
 
         /// Names that describe the settings.
         public init(
             proxy: String = "the proxy", caFile: String = "the CA file",
-            certificateFile: String = "the client certificate file", keyFile: String = "the client key file"
+            certificateFile: String = "the client certificate file", keyFile: String = "the client key file",
+            insecure: String = "verifyCertificates = false"
         ) {
             self.proxy = proxy
             self.caFile = caFile
             self.certificateFile = certificateFile
             self.keyFile = keyFile
+            self.insecure = insecure
         }
 
         /// The command line's options.
         public static let commandLine = SettingNames(
-            proxy: "--proxy", caFile: "--cacert", certificateFile: "--cert", keyFile: "--key")
+            proxy: "--proxy", caFile: "--cacert", certificateFile: "--cert", keyFile: "--key", insecure: "--insecure")
     }
 
     /// `--cookie-jar FILE`: cookies loaded from it before the run and saved to it after.
@@ -86,6 +90,7 @@ extension HTTPClientTransport.Configuration {
                 diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message, file: error.file)],
                 sources: [])
         }
+        settingNames = options.names
         if let path = options.cookieJar {
             do {
                 try CookieFile.load(path, into: cookies)

@@ -135,33 +135,9 @@ public enum CookieFile {
     }
 
     /// Writes the jar's cookies to `path`, readable by its owner only (the values are
-    /// credentials), replacing the file at once (a reader never sees half of it).
-    /// - Throws: a `POSIXError` when the folder cannot be written.
-    public static func save(_ jar: CookieJar, to path: String) throws {
-        let target = URL(fileURLWithPath: path)
-        let temporary = target.deletingLastPathComponent()
-            .appendingPathComponent(".\(target.lastPathComponent).\(UUID().uuidString.prefix(8)).tmp").path
-        let bytes = Array(render(jar.cookies).utf8)
-        func fail() -> POSIXError { POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw fail() }
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else {
-                let error = fail()
-                close(descriptor)
-                unlink(temporary)
-                throw error
-            }
-            written += count
-        }
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            let error = fail()
-            unlink(temporary)
-            throw error
-        }
+    /// credentials), replacing the file at once (a reader never sees half of it, `OutputFile`).
+    /// - Throws: an `OutputFile.Failure` naming the reason when the file cannot be written.
+    public static func save(_ jar: CookieJar, to path: String) throws(OutputFile.Failure) {
+        try OutputFile.write(render(jar.cookies), toPath: path, permissions: 0o600, creatingFolders: false)
     }
 }

@@ -61,6 +61,9 @@ public struct HTTPClientTransport: Transport {
         /// Whether HTTP/2 is offered to `https://` servers (ALPN `h2`, then `http/1.1`); false:
         /// HTTP/1.1 only, as `curl --http1.1`. Plain `http://` is always HTTP/1.1.
         public var offersHTTP2 = true
+        /// How failure messages name the settings that fix them (`--cacert`, `--insecure` on the
+        /// command line); `apply(_:environment:)` takes them from its options.
+        public var settingNames = ConnectionOptions.SettingNames()
 
         public init() {}
     }
@@ -191,7 +194,8 @@ public struct HTTPClientTransport: Transport {
                     request.host,
                     diagnose(
                         cause, host: target.endpoint.host, port: target.endpoint.port,
-                        deadline: deadline))
+                        deadline: deadline),
+                    names: configuration.settingNames)
             default:
                 throw .classify(error, failureContext(request, timeout: timeout))
             }

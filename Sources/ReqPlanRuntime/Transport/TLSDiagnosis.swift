@@ -6,7 +6,8 @@ import NIOSSL
 import NIOTLS
 
 /// Why a TLS connection failed, in words a person knows: unknown issuer, expired, not yet valid,
-/// host name mismatch, a client certificate wanted or refused, no TLS version or cipher in common.
+/// host name mismatch (and a certificate without subject alternative names), a client certificate
+/// wanted or refused, no TLS version or cipher in common.
 ///
 /// NIOSSL tells only the host name mismatch apart by type (`NIOSSLExtraError.failedToValidateHostname`).
 /// Every certificate BoringSSL rejects (untrusted, expired, not yet valid) fails the handshake with the
@@ -34,6 +35,10 @@ package enum TLSDiagnosis {
         case notYetValid(Date)
         /// The certificate does not name the host.
         case hostMismatch
+        /// The certificate has no subject alternative name: its subject CN names the host only
+        /// (never matched against an IP address; RFC 6125 deprecates it for names too), or another
+        /// host. `host` is the host the request was for, `isAddress` whether it is an IP address.
+        case noSubjectAlternativeName(host: String, isAddress: Bool)
         /// The server wants a client certificate and none was given.
         case clientCertificateWanted
         /// The server did not accept the client certificate given.
@@ -70,7 +75,11 @@ package enum TLSDiagnosis {
         of error: any Error, host: String, port: Int, configuration: TLSConfiguration, connectTimeout: TimeAmount,
         deadline: NIODeadline? = nil, group: any EventLoopGroup
     ) async -> Cause {
-        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname { return .hostMismatch }
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            return await hostMismatch(
+                host: host, port: port, configuration: configuration, timeout: connectTimeout, deadline: deadline,
+                group: group)
+        }
         let clientCertificateGiven = !configuration.certificateChain.isEmpty
         // 1. Any certificate accepted, and kept (the callback is called only when verification is on).
         var anyCertificate = configuration
@@ -104,6 +113,26 @@ package enum TLSDiagnosis {
         }
         if !strict.completed { return .untrusted }
         return .unknown
+    }
+
+    /// Why the certificate of `host`:`port` does not name the host: it has no subject alternative
+    /// name at all (a certificate naming its host in the subject CN only), or it names others.
+    private static func hostMismatch(
+        host: String, port: Int, configuration: TLSConfiguration, timeout: TimeAmount, deadline: NIODeadline?,
+        group: any EventLoopGroup
+    ) async -> Cause {
+        var anyCertificate = configuration
+        anyCertificate.certificateVerification = .noHostnameVerification
+        let lenient = await probe(
+            host: host, port: port, configuration: anyCertificate, acceptingAnyCertificate: true,
+            timeout: timeout, deadline: deadline, group: group)
+        // NIOSSL reads the names as its own host name check does (`_subjectAlternativeNames`, its one
+        // way to them); `description` would give them only as text.
+        guard let leaf = lenient?.serverCertificates?.first, leaf._subjectAlternativeNames().isEmpty else {
+            return .hostMismatch
+        }
+        return .noSubjectAlternativeName(
+            host: host, isAddress: (try? SocketAddress(ipAddress: host, port: port)) != nil)
     }
 
     // MARK: - Probes

@@ -182,7 +182,11 @@ extension TransportError {
     }
 
     /// A TLS failure in plain words.
-    package static func tls(_ host: String, _ cause: TLSDiagnosis.Cause) -> TransportError {
+    /// - Parameter names: how the settings that fix a failure are named (`--cacert`, `--insecure`).
+    package static func tls(
+        _ host: String, _ cause: TLSDiagnosis.Cause,
+        names: ConnectionOptions.SettingNames = ConnectionOptions.SettingNames()
+    ) -> TransportError {
         let message =
             switch cause {
             case .untrusted:
@@ -193,6 +197,11 @@ extension TransportError {
                 "the TLS certificate of \(host) is not valid until \(format(date))"
             case .hostMismatch:
                 "the TLS certificate of \(host) is for another host name (host name mismatch)"
+            case .noSubjectAlternativeName(let name, let isAddress):
+                "the TLS certificate of \(host) has no subjectAltName, and its subject CN "
+                    + (isAddress ? "is never matched against an IP address" : "is another host name")
+                    + ": reissue it with `\(isAddress ? "IP" : "DNS"):\(name)` in a subjectAltName (its issuer "
+                    + "trusted with \(names.caFile)), or turn certificate verification off (\(names.insecure))"
             case .clientCertificateWanted:
                 "\(host) wants a TLS client certificate, and none was given"
             case .clientCertificateRefused:

@@ -1,0 +1,210 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// A file written whole or not at all: the reports of a run, the cookie jar.
+///
+/// A reader never sees half a file, and an older file is replaced at once: the text goes to a file
+/// of its own in the target's folder, which a `rename` then puts in place. On Linux that file has
+/// no name while it is written (`O_TMPFILE`), and gets one only when complete (`linkat` through
+/// `/proc/self/fd`), so a process that dies while writing (SIGKILL, a crash) leaves nothing behind.
+///
+/// A file that cannot be written fails with the reason in plain words, naming the path at fault:
+/// a parent that is a file, a folder where the file should be, no permission, no space left.
+public enum OutputFile {
+    /// Why a file could not be written, in plain words naming the path at fault.
+    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The reason, e.g. "`out` is a file, not a folder" or "no space left on the device".
+        public var reason: String
+        /// The reason.
+        public var description: String { reason }
+
+        /// A failure for `reason`.
+        public init(_ reason: String) {
+            self.reason = reason
+        }
+
+        /// The failure of an operation on `path` with the system's error `code`.
+        static func system(_ code: Int32, path: String) -> Failure {
+            switch code {
+            case EACCES, EPERM: Failure("permission denied to write in `\(OutputFile.folder(of: path))`")
+            case EROFS: Failure("`\(OutputFile.folder(of: path))` is on a read-only file system")
+            case EISDIR: Failure("`\(path)` is a folder")
+            default: Failure(OutputFile.words(for: code))
+            }
+        }
+    }
+
+    /// Writes `text` to the file at `path`, whole or not at all, replacing the file there.
+    /// - Parameters:
+    ///   - text: what the file holds, as UTF-8.
+    ///   - path: the file; a relative path is taken from the current folder.
+    ///   - permissions: the new file's permissions, before the process's umask (`0o600` for credentials).
+    ///   - creatingFolders: whether missing folders on the way are created (else a missing one fails).
+    /// - Throws: a `Failure` naming the reason and the path at fault; nothing is left behind.
+    public static func write(
+        _ text: String, toPath path: String, permissions: mode_t = 0o644, creatingFolders: Bool = true
+    ) throws(Failure) {
+        guard !path.isEmpty, !path.hasSuffix("/") else { throw Failure("`\(path)` names a folder, not a file") }
+        let folder = folder(of: path)
+        try prepare(folder: folder, creating: creatingFolders)
+        var status = stat()
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw Failure("`\(path)` is a folder") }
+        let bytes = Array(text.utf8)
+        #if os(Linux)
+            if try writeUnnamed(bytes, toPath: path, folder: folder, permissions: permissions) { return }
+        #endif
+        try writeNamed(bytes, toPath: path, folder: folder, permissions: permissions)
+    }
+
+    /// The system's error `code` in plain words ("no space left on the device").
+    public static func words(for code: Int32) -> String {
+        switch code {
+        case ENOSPC: "no space left on the device"
+        case EDQUOT: "the disk quota is used up"
+        case EACCES, EPERM: "permission denied"
+        case EROFS: "the file system is read-only"
+        case EFBIG: "the file would be larger than the system allows"
+        case EPIPE: "the other end of the pipe is closed"
+        case EIO: "an input/output error"
+        case ENAMETOOLONG: "a name is too long"
+        default: String(cString: strerror(code))
+        }
+    }
+
+    // MARK: - Folders
+
+    /// The folder of `path` as written (`.` for a bare name).
+    static func folder(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Checks that `folder` and every folder above it are folders, creating missing ones when asked.
+    private static func prepare(folder: String, creating: Bool) throws(Failure) {
+        var status = stat()
+        if stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return }
+        // Walk down from the top, so the message names the first part that is not a folder.
+        var prefix = folder.hasPrefix("/") ? "/" : ""
+        for part in folder.split(separator: "/") {
+            prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
+            if stat(prefix, &status) == 0 {
+                guard status.st_mode & S_IFMT == S_IFDIR else { throw Failure("`\(prefix)` is a file, not a folder") }
+                continue
+            }
+            guard errno == ENOENT else { throw Failure("cannot reach `\(prefix)`: \(words(for: errno))") }
+            guard creating else { throw Failure("the folder `\(prefix)` does not exist") }
+            if mkdir(prefix, 0o777) != 0, errno != EEXIST {
+                throw Failure("cannot create the folder `\(prefix)`: \(words(for: errno))")
+            }
+        }
+    }
+
+    // MARK: - Writing
+
+    #if os(Linux)
+        /// Writes `bytes` to a file without a name in `folder`, then names it `path`.
+        /// - Returns: false when the file system has no unnamed files (`O_TMPFILE`) or `/proc` is not
+        ///   mounted: the caller writes through a named temporary file instead.
+        private static func writeUnnamed(_ bytes: [UInt8], toPath path: String, folder: String, permissions: mode_t)
+            throws(Failure) -> Bool
+        {
+            // O_TMPFILE is a macro Swift does not import; it is __O_TMPFILE with O_DIRECTORY.
+            let descriptor = open(folder, __O_TMPFILE | O_DIRECTORY | O_WRONLY | O_CLOEXEC, permissions)
+            guard descriptor >= 0 else {
+                if [EISDIR, EOPNOTSUPP, EINVAL].contains(errno) { return false }
+                throw Failure.system(errno, path: path)
+            }
+            defer { close(descriptor) }
+            // Until it is linked below, a process killed now leaves nothing: the file has no name.
+            try writeAll(bytes, to: descriptor, path: path)
+            let unnamed = "/proc/self/fd/\(descriptor)"
+            if linkat(AT_FDCWD, unnamed, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 { return true }
+            guard errno == EEXIST else {
+                if errno == ENOENT { return false }  // no /proc
+                throw Failure.system(errno, path: path)
+            }
+            // A file is there already: a name of its own, then a rename over it, which replaces the old
+            // file at once. Only a kill between these two calls could leave the temporary name.
+            for _ in 0..<8 {
+                let temporary = temporaryName(for: path, in: folder)
+                if linkat(AT_FDCWD, unnamed, AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) != 0 {
+                    if errno == EEXIST { continue }
+                    throw Failure.system(errno, path: path)
+                }
+                try rename(temporary, to: path)
+                return true
+            }
+            throw Failure("cannot name a temporary file in `\(folder)`")
+        }
+    #endif
+
+    /// Writes `bytes` to a new named file in `folder`, then renames it `path`.
+    ///
+    /// The portable way (macOS has neither `O_TMPFILE` nor a way to name an open descriptor, and some
+    /// Linux file systems have no unnamed files): a process killed while writing leaves the temporary
+    /// file, a hidden one named after the target (`.run.json.reqplan-…`). A failure removes it.
+    private static func writeNamed(_ bytes: [UInt8], toPath path: String, folder: String, permissions: mode_t)
+        throws(Failure)
+    {
+        var temporary = ""
+        var descriptor: Int32 = -1
+        for _ in 0..<8 where descriptor < 0 {
+            temporary = temporaryName(for: path, in: folder)
+            descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
+            if descriptor < 0, errno != EEXIST { throw Failure.system(errno, path: path) }
+        }
+        guard descriptor >= 0 else { throw Failure("cannot create a temporary file in `\(folder)`") }
+        do {
+            try writeAll(bytes, to: descriptor, path: path)
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
+        close(descriptor)
+        try rename(temporary, to: path)
+    }
+
+    /// A hidden name beside `path`, not yet taken in all likelihood.
+    private static func temporaryName(for path: String, in folder: String) -> String {
+        let name = path.split(separator: "/").last.map(String.init) ?? "file"
+        let random = String(UInt64.random(in: 0...UInt64.max), radix: 36)
+        return (folder == "/" ? "" : folder) + "/.\(name).reqplan-\(random)"
+    }
+
+    /// Renames `temporary` to `path`, removing `temporary` when that fails.
+    private static func rename(_ temporary: String, to path: String) throws(Failure) {
+        #if canImport(Glibc)
+            let renamed = Glibc.rename(temporary, path)
+        #else
+            let renamed = Darwin.rename(temporary, path)
+        #endif
+        guard renamed == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw Failure.system(code, path: path)
+        }
+    }
+
+    /// Writes every byte to `descriptor`, going on after short writes and interruptions.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Failure) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw Failure.system(errno, path: path)
+            }
+            written += count
+        }
+    }
+}
+
+#if canImport(Glibc)
+    private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+    private let systemWrite = Darwin.write
+#endif
