@@ -96,7 +96,10 @@ public struct URLSessionTransport: Transport {
         let outcome: Result<TransportResponse, TransportError> = await withTaskGroup(
             of: Result<TransportResponse, TransportError>?.self
         ) { group in
-            group.addTask { await exchange(outgoing, host: request.host, timeout: timeout) }
+            group.addTask {
+                await exchange(
+                    outgoing, host: request.host, timeout: timeout, keep: request.keepsResponseBody ?? .max)
+            }
             if let deadline {
                 group.addTask {
                     // Cancelled once the exchange ends first.
@@ -132,12 +135,12 @@ public struct URLSessionTransport: Transport {
     }
 
     /// One data task, its body collected by the session's delegate; cancelling the calling task cancels it.
-    private func exchange(_ request: URLRequest, host: String, timeout: Duration?)
+    private func exchange(_ request: URLRequest, host: String, timeout: Duration?, keep: Int)
         async -> Result<TransportResponse, TransportError>
     {
         let task = session.dataTask(with: request)
         let exchange = Exchange(
-            host: host, timeout: timeout, limit: configuration.maxBodySize,
+            host: host, timeout: timeout, limit: configuration.maxBodySize, keep: keep,
             isHead: request.httpMethod == "HEAD")
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
@@ -161,19 +164,24 @@ final class Exchange: @unchecked Sendable {
     let host: String
     let timeout: Duration?
     let limit: Int
+    /// How many bytes of the body to keep (the rest is counted, not held).
+    let keep: Int
     let isHead: Bool
     var continuation: CheckedContinuation<Result<TransportResponse, TransportError>, Never>?
     var response: HTTPURLResponse?
     var body: [UInt8] = []
+    /// The body's size so far, kept or not.
+    var size = 0
     var tooLarge = false
     /// Set when the awaiting task was cancelled (a URLSession cancellation that is not a caller's is a
     /// connection that went away).
     let cancelledByCaller = Atomic<Bool>(false)
 
-    init(host: String, timeout: Duration?, limit: Int, isHead: Bool) {
+    init(host: String, timeout: Duration?, limit: Int, keep: Int = .max, isHead: Bool) {
         self.host = host
         self.timeout = timeout
         self.limit = limit
+        self.keep = keep
         self.isHead = isHead
     }
 
@@ -191,7 +199,7 @@ final class Exchange: @unchecked Sendable {
         return .success(
             TransportResponse(
                 status: response.statusCode, headers: Self.headers(of: response),
-                body: body))
+                body: body, size: size))
     }
 
     /// A `URLSession` failure in the words the NIO transport uses.
@@ -301,12 +309,15 @@ final class SessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendab
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         guard let exchange = exchange(of: dataTask), !exchange.tooLarge else { return }
-        if exchange.body.count + data.count > exchange.limit {
+        if exchange.size + data.count > exchange.limit {
             exchange.tooLarge = true
             dataTask.cancel()
             return
         }
-        exchange.body.append(contentsOf: data)
+        exchange.size += data.count
+        if exchange.body.count < exchange.keep {
+            exchange.body.append(contentsOf: data.prefix(exchange.keep - exchange.body.count))
+        }
     }
 
     func urlSession(

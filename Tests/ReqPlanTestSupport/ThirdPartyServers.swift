@@ -33,7 +33,9 @@ private func startWithFreePorts<Server>(_ count: Int, _ start: ([Int]) async thr
 /// - `GET /me`: `{"user":"alice"}` with that cookie, else 401 `{"error":"not logged in"}`;
 /// - `GET /logout`: deletes the cookie (`Max-Age=0`), 204;
 /// - `GET /repeated`: two `X-Multi` headers (`a`, `b`) and two cookies (`first=1`, `second=2`);
-/// - `GET /delay/SECONDS` (when the echo module is installed): waits, then `{"ok":true}`.
+/// - `GET /delay/SECONDS` (when the echo module is installed): waits, then `{"ok":true}`;
+/// - `GET /files/NAME`: the file `NAME` of `filesFolder`, as `application/octet-stream` (a test
+///   writes it there first; a sparse file serves a large body without using the disk).
 ///
 /// `mtlsPort` answers `{"client":"<subject>"}` only to a client certificate the test CA signed
 /// (nginx answers 400 at the HTTP level without one); `expiredPort`, `notYetValidPort`,
@@ -68,6 +70,8 @@ public final class Nginx: Sendable {
     public var mtlsURL: String { "https://127.0.0.1:\(mtlsPort)" }
     /// The access log so far.
     public var accessLog: String { process.read("access.log") }
+    /// The folder `GET /files/NAME` serves.
+    public var filesFolder: URL { process.folder.appendingPathComponent("files") }
     /// What nginx logged (at level info) about the clients of `http2LimitsPort`.
     public var http2LimitsLog: String { process.read("http2-limits.log") }
 
@@ -88,6 +92,8 @@ public final class Nginx: Sendable {
         let certificates = try await TestCertificates.shared()
         return try await startWithFreePorts(8) { ports in
             let folder = try ExternalServers.makeTemporaryFolder("nginx")
+            try FileManager.default.createDirectory(
+                at: folder.appendingPathComponent("files"), withIntermediateDirectories: true)
             let token = UUID().uuidString.lowercased()
             let hasEcho = FileManager.default.fileExists(atPath: echoModule)
             let config = configuration(
@@ -144,6 +150,7 @@ public final class Nginx: Sendable {
                         add_header Set-Cookie "session=; Path=/; Max-Age=0" always;
                         return 204;
                     }
+                    location /files/ { alias \(folder)/files/; default_type application/octet-stream; }
                     location = /repeated {
                         add_header X-Multi a;
                         add_header X-Multi b;

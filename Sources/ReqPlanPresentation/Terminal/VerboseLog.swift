@@ -60,11 +60,13 @@ public struct VerboseLog: ExecutionObserver {
     }
 
     /// - Parameter net: whether the text goes through the textual net (what a server sent).
-    private func body(_ bytes: [UInt8]?, prefix: String, net: Bool) -> String {
+    /// - Parameter size: the whole body's size, when `bytes` is only its start.
+    private func body(_ bytes: [UInt8]?, size: Int? = nil, prefix: String, net: Bool) -> String {
         guard let bytes, !bytes.isEmpty else { return "" }
         let text = String(decoding: bytes.prefix(bodyLimit), as: UTF8.self)
         let shown = net ? redactor.redact(text) : text
-        let more = bytes.count > bodyLimit ? "\n\(prefix) … \(bytes.count - bodyLimit) more bytes" : ""
+        let total = size ?? bytes.count
+        let more = total > bodyLimit ? "\n\(prefix) … \(total - bodyLimit) more bytes" : ""
         return shown.split(separator: "\n", omittingEmptySubsequences: false)
             .map { "\(prefix) \($0)" }.joined(separator: "\n") + more + "\n"
     }
@@ -79,7 +81,8 @@ public struct VerboseLog: ExecutionObserver {
     public func responseReceived(_ id: String, item: Int?, response: TransportResponse) {
         let text =
             "< \(label(id, item)): \(response.status)\n"
-            + responseHeaderLines(response.headers, prefix: "<") + body(response.body, prefix: "<", net: true)
+            + responseHeaderLines(response.headers, prefix: "<")
+            + body(response.body, size: response.size, prefix: "<", net: true)
         write(text)
     }
 }

@@ -3,6 +3,9 @@ import ReqPlanPlanner
 import ReqPlanSyntax
 
 extension Executor {
+    /// How much of a response body that nothing reads is kept, for the verbose log and the reports.
+    static let unreadBodyExcerpt = 64 << 10
+
     /// The retry settings in force for a step, defaults applied.
     struct EffectiveRetry {
         var attempts = 1
@@ -74,7 +77,7 @@ extension Executor {
     ) async -> StepResult {
         var result = StepResult(id: node.id, state: .succeeded)
         result.itemIndex = itemIndex
-        let prepared: PreparedRequest
+        var prepared: PreparedRequest
         do {
             prepared = try builders[node.instance].build(
                 spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
@@ -93,15 +96,19 @@ extension Executor {
 
         let defaults = graph.plan(of: node.nodeID).defaults
         let retry = EffectiveRetry(node.step.retry?.merged(over: defaults.retry) ?? defaults.retry)
+        let expectation = node.step.expect?.merged(over: defaults.expect) ?? defaults.expect
+        let retention = graph.retention(of: node.nodeID)
+        let responseCheck = configuration.checksResponseSchemas ? graph.apiOperations[node.id] : nil
+        let decodes = retention.body || expectation?.body != nil || responseCheck != nil
+        // A body nothing reads (no expression, matcher, schema check or poll) is not held: only its start,
+        // which the verbose log and reports show.
+        if !decodes && node.step.poll == nil { prepared.keepsResponseBody = Self.unreadBodyExcerpt }
         let run = RequestRun(
             node: node, prepared: prepared, scope: scope, itemIndex: itemIndex, context: context, retry: retry,
-            timeout: (node.step.timeout ?? defaults.timeout)?.value.duration,
-            expectation: node.step.expect?.merged(over: defaults.expect) ?? defaults.expect,
-            mayRetry: prepared.method.isIdempotent || retry.unsafe, retention: graph.retention(of: node.nodeID),
-            retryWait: retryWait,
-            responseCheck: configuration.checksResponseSchemas ? graph.apiOperations[node.id] : nil)
+            timeout: (node.step.timeout ?? defaults.timeout)?.value.duration, expectation: expectation,
+            mayRetry: prepared.method.isIdempotent || retry.unsafe, retention: retention, retryWait: retryWait,
+            responseCheck: responseCheck)
         if let poll = node.step.poll { return await runPolling(run, poll, result: result) }
-        let decodes = run.retention.body || run.expectation?.body != nil || run.responseCheck != nil
         _ = await exchange(run, result: &result, decodingBody: decodes) { response, body, problem, duration in
             self.verdict(on: response, body: body, bodyProblem: problem, duration: duration, of: run)
         }
@@ -247,7 +254,7 @@ extension Executor {
             case .success(let response):
                 record.status = response.status
                 result.status = response.status
-                result.responseSize = response.body.count
+                result.responseSize = response.size
                 // Parse the body only when a matcher, a later step or polling reads it.
                 let (body, bodyProblem) = decodingBody ? Self.decodeBody(response) : (.null, nil)
                 switch judge(response, body, bodyProblem, attemptDuration) {

@@ -96,7 +96,8 @@ extension HTTPClientTransport {
         var attemptsLeft = request.method.isIdempotent ? 3 : 1
         while true {
             attemptsLeft -= 1
-            let collector = ResponseCollector(method: request.method, limit: responseLimit)
+            let collector = ResponseCollector(
+                method: request.method, limit: responseLimit, keep: request.keepsResponseBody ?? .max)
             do {
                 return try await exchange(
                     request, headers: headers, deadline: deadline, collector: collector,

@@ -9,6 +9,8 @@ struct Exchange: Sendable {
     var head: HTTPRequestHead
     var body: ByteBuffer?
     var deadline: NIODeadline?
+    /// How many bytes of the response body to keep (the rest is counted, not held).
+    var keep: Int
     var promise: EventLoopPromise<ReqPlanClient.Response>
 }
 
@@ -55,6 +57,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var bodiless = false
     private var head: HTTPResponseHead?
     private var body: [UInt8] = []
+    /// The body's size so far, kept or not.
+    private var bodySize = 0
+    /// How many bytes of the body to keep.
+    private var keep = Int.max
     private var receivedAny = false
 
     /// The handler of an HTTP/1.1 connection.
@@ -80,6 +86,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         self.promise = exchange.promise
+        keep = exchange.keep
         receivedAny = false
         bodiless = exchange.head.method == .HEAD
         idleSince = nil
@@ -138,13 +145,14 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             }
         case .body(let buffer):
             guard promise != nil else { return }
-            guard body.count + buffer.readableBytes <= maxBodySize else {
+            guard bodySize + buffer.readableBytes <= maxBodySize else {
                 return finish(context: context, .failure(ReqPlanClient.Failure.tooLarge))
             }
-            body.append(contentsOf: buffer.readableBytesView)
+            bodySize += buffer.readableBytes
+            if body.count < keep { body.append(contentsOf: buffer.readableBytesView.prefix(keep - body.count)) }
         case .end:
             guard let head else { return }
-            finish(context: context, .success(ReqPlanClient.Response(head: head, body: body)))
+            finish(context: context, .success(ReqPlanClient.Response(head: head, body: body, size: bodySize)))
         }
     }
 

@@ -104,7 +104,7 @@ final class HTTP2Connection: Sendable {
         let promise = loop.makePromise(of: ReqPlanClient.Response.self)
         let exchange = Exchange(
             head: request.head, body: request.body.map { ByteBuffer(bytes: $0) },
-            deadline: deadline, promise: promise)
+            deadline: deadline, keep: request.keep, promise: promise)
         let opened = loop.makePromise(of: (any Channel).self)
         multiplexer.createStreamChannel(promise: opened) { [handler, maxBodySize] stream in
             stream.eventLoop.makeCompletedFuture {

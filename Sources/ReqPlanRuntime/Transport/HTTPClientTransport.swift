@@ -176,14 +176,14 @@ public struct HTTPClientTransport: Transport {
         }
         var outgoing = ReqPlanClient.Request(
             endpoint: target.endpoint, head: head, body: request.body,
-            idempotent: request.method.isIdempotent)
+            idempotent: request.method.isIdempotent, keep: request.keepsResponseBody ?? .max)
         if let proxy { Self.throughProxy(&outgoing, target: target, proxy: proxy) }
         do {
             let response = try await own.execute(outgoing, deadline: deadline)
             return TransportResponse(
                 status: Int(response.head.status.code),
                 headers: response.head.headers.map { HeaderField($0.name, $0.value) },
-                body: response.body)
+                body: response.body, size: response.size)
         } catch {
             if let proxy, let failure = proxyFailure(error, proxy: proxy, target: target) { throw failure }
             switch error {

@@ -46,6 +46,8 @@ final class ReqPlanClient: Sendable {
         var body: [UInt8]?
         /// May go again when a kept-alive connection turns out closed.
         var idempotent: Bool
+        /// How many bytes of the response body to keep (the rest is counted, not held).
+        var keep = Int.max
         /// Sent to a forward proxy: its connection is kept only when the response says
         /// `Connection: keep-alive` (tinyproxy, like many proxies, closes it after each response
         /// without saying so, and a POST on such a connection would fail).
@@ -54,7 +56,10 @@ final class ReqPlanClient: Sendable {
 
     struct Response: Sendable {
         var head: HTTPResponseHead
+        /// The body, or its first `Request.keep` bytes.
         var body: [UInt8]
+        /// The whole body's size.
+        var size: Int
     }
 
     /// Why an exchange ended without a response; `HTTPClientTransport` words it for people.
@@ -167,7 +172,7 @@ final class ReqPlanClient: Sendable {
         let promise = channel.eventLoop.makePromise(of: Response.self)
         let exchange = Exchange(
             head: request.head, body: request.body.map { ByteBuffer(bytes: $0) },
-            deadline: deadline, promise: promise)
+            deadline: deadline, keep: request.keep, promise: promise)
         // A write to a channel that closed meanwhile never reaches the handler: nothing was sent,
         // unless TLS failed after the handshake (a TLS 1.3 server checks a client certificate then).
         channel.writeAndFlush(exchange).whenFailure { [handler = connection.handler] _ in

@@ -16,16 +16,21 @@ final class ResponseCollector: HTTPClientResponseDelegate {
     private struct State {
         var head: HTTPResponseHead?
         var body: [UInt8] = []
+        /// The body's size so far, kept or not.
+        var size = 0
     }
 
     private let state = NIOLockedValueBox(State())
     /// A HEAD response announces a length it does not send.
     private let bodiless: Bool
     private let limit: Int
+    /// How many bytes of the body to keep (the rest is counted, not held).
+    private let keep: Int
 
-    init(method: HTTPMethodName, limit: Int) {
+    init(method: HTTPMethodName, limit: Int, keep: Int = .max) {
         bodiless = method == .HEAD
         self.limit = limit
+        self.keep = keep
     }
 
     /// Whether the response's head arrived.
@@ -46,22 +51,25 @@ final class ResponseCollector: HTTPClientResponseDelegate {
 
     func didReceiveBodyPart(task: HTTPClient.Task<Response>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         let fits = state.withLockedValue { state in
-            guard state.body.count + buffer.readableBytes <= limit else { return false }
-            state.body.append(contentsOf: buffer.readableBytesView)
+            guard state.size + buffer.readableBytes <= limit else { return false }
+            state.size += buffer.readableBytes
+            if state.body.count < keep {
+                state.body.append(contentsOf: buffer.readableBytesView.prefix(keep - state.body.count))
+            }
             return true
         }
         return fits ? task.eventLoop.makeSucceededVoidFuture() : task.eventLoop.makeFailedFuture(TooLarge())
     }
 
     func didFinishRequest(task: HTTPClient.Task<Response>) throws -> TransportResponse {
-        let (head, body) = state.withLockedValue { state in
-            let collected = (state.head, state.body)
+        let (head, body, size) = state.withLockedValue { state in
+            let collected = (state.head, state.body, state.size)
             state.body = []
             return collected
         }
         guard let head else { throw HTTPClientError.remoteConnectionClosed }
         return TransportResponse(
             status: Int(head.status.code), headers: head.headers.map { HeaderField($0.name, $0.value) },
-            body: body)
+            body: body, size: size)
     }
 }

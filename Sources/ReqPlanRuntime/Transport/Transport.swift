@@ -30,6 +30,10 @@ public struct PreparedRequest: Sendable, Hashable {
     public var followRedirects: Bool?
     /// Whether the run's cookie jar applies: its cookies are sent and the response's stored (`cookies`).
     public var usesCookies: Bool
+    /// How much of the response body to keep: nil keeps it whole; a number keeps that many first bytes
+    /// (what `--verbose` and the reports show) and counts the rest as it arrives without holding it, for
+    /// a response nothing reads. `--max-response-size` applies to the whole body either way.
+    public var keepsResponseBody: Int? = nil
     /// How the request is shown in every output when that differs from what is sent: `***` wherever a
     /// secret went into its URL, headers or body (`SecretFlow`). nil: shown as sent (headers whose names
     /// are secret are hidden by name, whatever their value).
@@ -94,15 +98,20 @@ public struct TransportResponse: Sendable {
     public var status: Int
     /// Headers as they came, in order, repeated ones repeated.
     public var headers: [HeaderField]
+    /// The body, or its first bytes when the request kept only those (`PreparedRequest.keepsResponseBody`).
     public var body: [UInt8]
+    /// The body's whole size in bytes (larger than `body.count` when only its start was kept).
+    public var size: Int
     /// The cookies this response and the redirects followed to reach it set (`Set-Cookie`), as
     /// name → value in the order they came; `steps.X.cookies`.
     public var setCookies: [HeaderField]
 
-    public init(status: Int, headers: [HeaderField], body: [UInt8], setCookies: [HeaderField] = []) {
+    /// - Parameter size: the body's whole size, when only its start is given (default: `body.count`).
+    public init(status: Int, headers: [HeaderField], body: [UInt8], size: Int? = nil, setCookies: [HeaderField] = []) {
         self.status = status
         self.headers = headers
         self.body = body
+        self.size = size ?? body.count
         self.setCookies = setCookies
     }
 
