@@ -159,6 +159,27 @@ import Testing
         }
     }
 
+    @Test(arguments: Wire.allCases) func onlyTheStartOfABodyNothingReadsIsKeptAndItsSizeCounted(_ wire: Wire)
+        async throws
+    {
+        try await wire.withDemo { base in
+            var limited = wire.configuration()
+            limited.maxBodySize = 1 << 20
+            for path in ["/huge?mb=1", "/stream?kb=256", "/gzip"] {
+                var request = PreparedRequest(method: .GET, url: base + path, headers: [], body: nil)
+                let whole = try await wire.send(request, configuration: limited).get()
+                request.keepsResponseBody = 1000
+                let start = try await wire.send(request, configuration: limited).get()
+                #expect(start.body == Array(whole.body.prefix(1000)), "\(path)")
+                #expect(start.size == whole.size && whole.size == whole.body.count, "\(path)")
+            }
+            // The limit still holds for the whole body, kept or not.
+            var request = PreparedRequest(method: .GET, url: base + "/stream?kb=1025", headers: [], body: nil)
+            request.keepsResponseBody = 1000
+            #expect(try await wire.send(request, configuration: limited).failure?.kind == .bodyTooLarge)
+        }
+    }
+
     @Test(arguments: Wire.allCases) func compressedResponsesAreDecompressed(_ wire: Wire) async throws {
         try await wire.withDemo { base in
             let result = try await runAgainstDemo(
