@@ -36,10 +36,16 @@ let package = Package(
             name: "ReqPlanSyntax",
             dependencies: [.product(name: "Yams", package: "Yams")]
         ),
+        // XPath 1.0 over reqplan's own XML and HTML reader: `xpath(text, expression)`. The planner
+        // compiles literal expressions to check them; the runtime evaluates them.
+        .target(
+            name: "ReqPlanXPath",
+            dependencies: ["ReqPlanSyntax"]
+        ),
         // Name resolution, dependency edges, cycles, the DAG and static analyses.
         .target(
             name: "ReqPlanPlanner",
-            dependencies: ["ReqPlanSyntax"]
+            dependencies: ["ReqPlanSyntax", "ReqPlanXPath"]
         ),
         // Reads OpenAPI 3.0/3.1 documents (OpenAPIKit) into the planner's API description model
         // (`ReqPlanPlanner/APITypes`): the only target that imports OpenAPIKit.
@@ -61,6 +67,7 @@ let package = Package(
             dependencies: [
                 "ReqPlanPlanner",
                 "ReqPlanSyntax",
+                "ReqPlanXPath",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -129,6 +136,10 @@ let package = Package(
         .testTarget(
             name: "ReqPlanSyntaxTests",
             dependencies: ["ReqPlanSyntax"]
+        ),
+        .testTarget(
+            name: "ReqPlanXPathTests",
+            dependencies: ["ReqPlanXPath", "ReqPlanSyntax"]
         ),
         .testTarget(
             name: "ReqPlanPlannerTests",

@@ -1,4 +1,5 @@
 import ReqPlanSyntax
+import ReqPlanXPath
 
 /// Where an expression is written, which decides the names it may use.
 struct ExpressionScope {

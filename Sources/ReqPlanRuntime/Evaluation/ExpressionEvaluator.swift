@@ -1,4 +1,5 @@
 import ReqPlanSyntax
+import ReqPlanXPath
 
 /// Evaluates `${{ }}` expressions and templates against an `EvaluationContext`.
 ///

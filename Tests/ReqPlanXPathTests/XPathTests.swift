@@ -1,6 +1,7 @@
+import ReqPlanSyntax
 import Testing
 
-@testable import ReqPlanSyntax
+@testable import ReqPlanXPath
 
 /// `xpath(text, expression)`: reqplan's XPath 1.0 over its own XML and HTML reader.
 @Suite struct XPathTests {

@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanSyntax
 
 /// An XPath 1.0 expression, compiled and type-checked, that `xpath(text, expression)` evaluates on
 /// an XML or HTML document.

@@ -1,3 +1,5 @@
+import ReqPlanSyntax
+
 /// Why a text is not an XPath expression reqplan can evaluate, and where.
 public struct XPathError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
