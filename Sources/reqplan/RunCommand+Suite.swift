@@ -24,7 +24,8 @@ extension RunCommand {
         let prepared: [PlanRun.Prepared]
         switch SuiteRun.prepare(
             suite, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environment: environment, allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
+            environmentName: environmentName, environment: environment, allowFilesOutside: reading.allowFilesOutside,
+            library: .forCommand())
         {
         case .failure(let failure):
             let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)
@@ -91,7 +92,9 @@ extension RunCommand {
         case .text:
             write(report.summaryText(quiet: quiet))
         }
-        let diagnostics = result.outcomes.flatMap { $0.result.diagnostics(graph: $0.prepared.graph) }
+        let diagnostics = result.outcomes.flatMap {
+            $0.result.diagnostics(graph: $0.prepared.graph, unset: $0.prepared.unset)
+        }
         if !diagnostics.isEmpty {
             switch format {
             case .text:

@@ -36,8 +36,17 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("input"), help: "Set an input: --input name=value (repeatable).")
     var inputs: [String] = []
 
-    @Option(name: .customLong("inputs-file"), help: "A JSON or YAML file mapping input names to values.")
+    @Option(
+        name: .customLong("inputs-file"),
+        help: "A JSON or YAML file mapping input names to values; names a plan does not declare are ignored.")
     var inputsFile: String?
+
+    @Option(
+        name: .customLong("env"),
+        help: ArgumentHelp(
+            "Take input values from environment NAME: the file NAME.env.yaml at the root of the plan's project "
+                + "(the folder above it with .git or .reqplan); --inputs-file wins over it.", valueName: "name"))
+    var environmentName: String?
 
     @Option(help: "Most requests in flight at once (overrides the plan's `concurrency`).")
     var concurrency: Int?
@@ -193,7 +202,8 @@ struct RunCommand: AsyncParsableCommand {
     private func runPlan(_ plan: String) async throws {
         let outcome = await PlanRun.prepare(
             path: plan, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environment: ProcessInfo.processInfo.environment, allowFilesOutside: reading.allowFilesOutside,
+            environmentName: environmentName, environment: ProcessInfo.processInfo.environment,
+            allowFilesOutside: reading.allowFilesOutside,
             library: .forCommand())
         let prepared: PlanRun.Prepared
         switch outcome {
@@ -241,7 +251,7 @@ struct RunCommand: AsyncParsableCommand {
                 redactor.redact(
                     quiet ? result.totalsText(withOutputs: true) : result.summaryText(graph: prepared.graph)))
         }
-        let diagnostics = result.diagnostics(graph: prepared.graph)
+        let diagnostics = result.diagnostics(graph: prepared.graph, unset: prepared.unset)
         if !diagnostics.isEmpty {
             switch format {
             case .text:
@@ -283,7 +293,7 @@ struct RunCommand: AsyncParsableCommand {
             try transportConfiguration.apply(
                 ConnectionOptions(
                     cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
-                    certificateFile: cert, keyFile: key, names: .commandLine),
+                    certificateFile: cert, keyFile: key, names: .commandLine, limits: reading.limits),
                 environment: ProcessInfo.processInfo.environment)
         } catch {
             writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")

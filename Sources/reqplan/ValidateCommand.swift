@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanSyntax
@@ -31,12 +32,40 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Color: auto, always or never.")
     var color: ColorChoice = .auto
 
+    @Option(
+        name: .customLong("inputs-file"),
+        help: "Check the values of this inputs file against the plans (types; with --strict, names no plan declares).")
+    var inputsFile: String?
+
+    @Option(
+        name: .customLong("env"),
+        help: ArgumentHelp(
+            "Check the values of environment NAME (NAME.env.yaml at the root of the project) against the plans.",
+            valueName: "name"))
+    var environmentName: String?
+
     @OptionGroup var reading: PlanReadingOptions
 
     func run() throws {
-        let reports = PlanValidator.validate(
-            suite: SuiteFiles(plans), limits: reading.limits,
-            allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
+        let suite = SuiteFiles(plans)
+        var inputs: [InputsFile] = []
+        if inputsFile != nil || environmentName != nil {
+            switch InputsFile.read(
+                file: inputsFile, environmentName: environmentName, forPlan: suite.files.first ?? ".",
+                limits: reading.limits)
+            {
+            case .success(let read): inputs = read
+            case .failure(let failure):
+                let renderer = DiagnosticRenderer(colors: color.enabled, files: [failure.source].compactMap { $0 })
+                writeError(renderer.text([failure.diagnostic]) + "\n")
+                throw ExitCode(1)
+            }
+        }
+        let reports = PlanValidator.checkRunValues(
+            PlanValidator.validate(
+                suite: suite, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
+                library: .forCommand()),
+            inputs: inputs, environment: ProcessInfo.processInfo.environment)
         switch format {
         case .text:
             write(ValidationOutput.text(reports, colors: color.enabled, explain: explain, strict: strict))
