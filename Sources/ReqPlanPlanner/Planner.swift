@@ -35,13 +35,13 @@ public enum Planner {
     ///     a step without one nests nothing, and its call is not checked.
     /// - Returns: the graph (when there are no errors) and the diagnostics.
     /// - Complexity: O(*n* + *e*) in steps (sub-plans' included) and dependencies.
-    ///   - maxNesting: how deep steps may nest, a sub-plan's counted below its `plan` step (`ParseLimits`).
+    ///   - limits: how deep steps may nest, a sub-plan's counted below its `plan` step, and how many steps
+    ///     the sub-plans may bring in (`ParseLimits`).
     public static func plan(
-        _ plan: Plan, file: String? = nil, subPlans: [String: IncludedPlan] = [:],
-        maxNesting: Int = ParseLimits().maxNesting
+        _ plan: Plan, file: String? = nil, subPlans: [String: IncludedPlan] = [:], limits: ParseLimits = ParseLimits()
     ) -> PlanningResult {
         var collector = DiagnosticCollector(file: plan.source.path)
-        let built = buildNodes(plan, subPlans: subPlans, maxNesting: maxNesting)
+        let built = buildNodes(plan, subPlans: subPlans, limits: limits)
         for diagnostic in built.diagnostics { collector.emit(diagnostic) }
 
         var resolver = NameResolver(
@@ -130,7 +130,10 @@ public enum Planner {
         var diagnostics: [Diagnostic] = []
     }
 
-    private static func buildNodes(_ plan: Plan, subPlans: [String: IncludedPlan], maxNesting: Int) -> BuiltNodes {
+    private static func buildNodes(_ plan: Plan, subPlans: [String: IncludedPlan], limits: ParseLimits) -> BuiltNodes {
+        let maxNesting = limits.maxNesting
+        // Steps taken in from sub-plans so far, each counted as often as it is run.
+        var included = 0
         var built = BuiltNodes()
         // Iterative depth-first walk: (step, parent, loop, depth). Children ids are patched after.
         var childIDs: [[NodeID]] = []
@@ -172,6 +175,18 @@ public enum Planner {
                                 + "more than \(maxNesting)",
                             at: call.file.range,
                             hint: "run the sub-plan from a step fewer levels deep, or flatten its groups"))
+                    continue
+                }
+                included += sub.nodes.count
+                if included > limits.maxIncludedSteps {
+                    built.diagnostics.append(
+                        .error(
+                            .subPlansTooLarge,
+                            "with sub-plan `\(call.file.value)`, this plan runs more than \(limits.maxIncludedSteps) "
+                                + "steps of sub-plans (each counted as often as it is run)",
+                            at: call.file.range,
+                            hint: "a sub-plan run from several steps is copied for each; run it once, or from a "
+                                + "for_each"))
                     continue
                 }
                 nest(sub, under: id, loop: loop, depth: depth, into: &built, childIDs: &childIDs)

@@ -96,6 +96,27 @@ import Testing
         #expect(errors.first?.message.contains("sub-plan `inner.yaml` would nest 82 levels deep here") == true)
     }
 
+    /// Files that each run the next twice: 22 of them were 2^21 copies of the last (past 2.8 GB in a minute).
+    @Test func subPlansRunFromSeveralStepsAreBoundedInSteps() throws {
+        var files: [String: String] = [:]
+        for index in 0..<10 {
+            files["d\(index).yaml"] =
+                index == 9
+                ? Self.leaf
+                : "reqplan: 1\nsteps:\n  x: { plan: { file: d\(index + 1).yaml } }\n"
+                    + "  y: { plan: { file: d\(index + 1).yaml } }\n"
+        }
+        let plans = try PlanFiles(files)
+        defer { plans.remove() }
+        let report = PlanValidator.validate(
+            fileAt: plans.path("d0.yaml"), displayPath: "d0.yaml", limits: ParseLimits(maxIncludedSteps: 100))
+        let errors = report.diagnostics.filter { $0.severity == .error }
+        #expect(errors.map(\.code) == [.subPlansTooLarge], "\(plans.render(report))")
+        // d4 brings 94 steps; d3 runs it twice: its second call is where 100 is passed.
+        #expect(errors.first?.file == "d3.yaml")
+        #expect(errors.first?.range?.start == SourceLocation(line: 4, column: 22))
+    }
+
     @Test(arguments: [
         String(repeating: "(", count: 100_000) + "true" + String(repeating: ")", count: 100_000),
         String(repeating: "!", count: 100_000) + "true",

@@ -205,7 +205,7 @@ public final class PlanLibrary: Sendable {
         diagnostics += subPlanDiagnostics
 
         var planned = Planner.plan(
-            plan, file: context.file, subPlans: subPlans, maxNesting: context.limits.maxNesting)
+            plan, file: context.file, subPlans: subPlans, limits: context.limits)
         diagnostics += planned.diagnostics
         for (stepID, sub) in subPlans {
             for (id, operation) in sub.graph?.apiOperations ?? [:] { operations["\(stepID)/\(id)"] = operation }

@@ -110,6 +110,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let fileCycle = DiagnosticCode("RP0303", "cycle between plan files")
     /// Sub-plans that run sub-plans in a chain longer than the limit (`ParseLimits.maxNesting` files).
     public static let subPlansTooDeep = DiagnosticCode("RP0304", "sub-plans nested too deep")
+    /// A plan that takes in more steps from its sub-plans than the limit (`ParseLimits.maxIncludedSteps`).
+    public static let subPlansTooLarge = DiagnosticCode("RP0305", "sub-plans too large")
 
     // MARK: Run errors
 
@@ -220,7 +222,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         keyNotAllowed, emptyCollection, invalidXPath,
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
-        unknownNeed, cycle, fileCycle, subPlansTooDeep,
+        unknownNeed, cycle, fileCycle, subPlansTooDeep, subPlansTooLarge,
         invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
         responseTooLarge, membersFailed, cancelled,
         fileNotFound, fileOutsideFolder, unknownSubPlanInput, subPlanInputType, missingSubPlanInput,

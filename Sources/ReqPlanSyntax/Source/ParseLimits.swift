@@ -7,6 +7,7 @@
 /// - Depth: a YAML or JSON value nested deeper than `maxDepth` is refused (RP0008), and so are steps nested
 ///   deeper than `maxNesting` (groups, sequences, for_each bodies, sub-plans' steps under their `plan` step)
 ///   and a chain of sub-plans longer than `maxNesting` files (RP0304).
+/// - Breadth: a plan that takes in more than `maxIncludedSteps` steps from its sub-plans (RP0305).
 public struct ParseLimits: Sendable, Hashable {
     /// The largest file accepted, in bytes (default 8 MiB).
     public var maxFileSize: Int
@@ -18,6 +19,9 @@ public struct ParseLimits: Sendable, Hashable {
     /// The deepest steps may nest, a sub-plan's steps counted below their `plan` step, and the longest
     /// chain of sub-plans, in files (default 64).
     public var maxNesting: Int
+    /// The most steps a plan may take in from its sub-plans, each counted as often as it is run (default
+    /// 100,000): a few files that each run the next twice would otherwise make billions.
+    public var maxIncludedSteps: Int
     /// How the host lets its user raise `maxFileSize` (the command line's `--max-plan-size`), named in the
     /// hint of a file that is too large; nil: the hint names no setting.
     public var sizeSetting: String?
@@ -28,8 +32,9 @@ public struct ParseLimits: Sendable, Hashable {
     /// Creates limits; the defaults suit plans of tens of thousands of steps.
     public init(
         maxFileSize: Int = 8 << 20, maxNodes: Int = 1_000_000, maxDepth: Int = 512, maxNesting: Int = 64,
-        sizeSetting: String? = nil, outsideSetting: String? = nil
+        maxIncludedSteps: Int = 100_000, sizeSetting: String? = nil, outsideSetting: String? = nil
     ) {
+        self.maxIncludedSteps = maxIncludedSteps
         self.maxFileSize = maxFileSize
         self.maxNodes = maxNodes
         self.maxDepth = maxDepth
