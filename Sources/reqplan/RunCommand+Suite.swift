@@ -23,8 +23,9 @@ extension RunCommand {
         if let part { suite.files = part.select(suite.files) }
         let prepared: [PlanRun.Prepared]
         switch SuiteRun.prepare(
-            suite, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environmentName: environmentName, environment: environment, allowFilesOutside: reading.allowFilesOutside,
+            suite, limits: reading.limits, overrides: inputs, inputsFile: values.inputsFile,
+            environmentName: values.environmentName, environment: environment,
+            allowFilesOutside: reading.allowFilesOutside,
             library: .forCommand())
         {
         case .failure(let failure):

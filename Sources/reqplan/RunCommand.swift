@@ -36,17 +36,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("input"), help: "Set an input: --input name=value (repeatable).")
     var inputs: [String] = []
 
-    @Option(
-        name: .customLong("inputs-file"),
-        help: "A JSON or YAML file mapping input names to values; names a plan does not declare are ignored.")
-    var inputsFile: String?
-
-    @Option(
-        name: .customLong("env"),
-        help: ArgumentHelp(
-            "Take input values from environment NAME: the file NAME.env.yaml at the root of the plan's project "
-                + "(the folder above it with .git or .reqplan); --inputs-file wins over it.", valueName: "name"))
-    var environmentName: String?
+    @OptionGroup var values: InputsFileOptions
 
     @Option(help: "Most requests in flight at once (overrides the plan's `concurrency`).")
     var concurrency: Int?
@@ -201,8 +191,8 @@ struct RunCommand: AsyncParsableCommand {
     /// Runs one plan: the summary, diagnostics and reports of that plan.
     private func runPlan(_ plan: String) async throws {
         let outcome = await PlanRun.prepare(
-            path: plan, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environmentName: environmentName, environment: ProcessInfo.processInfo.environment,
+            path: plan, limits: reading.limits, overrides: inputs, inputsFile: values.inputsFile,
+            environmentName: values.environmentName, environment: ProcessInfo.processInfo.environment,
             allowFilesOutside: reading.allowFilesOutside,
             library: .forCommand())
         let prepared: PlanRun.Prepared

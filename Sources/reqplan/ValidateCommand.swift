@@ -32,26 +32,17 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Color: auto, always or never.")
     var color: ColorChoice = .auto
 
-    @Option(
-        name: .customLong("inputs-file"),
-        help: "Check the values of this inputs file against the plans (types; with --strict, names no plan declares).")
-    var inputsFile: String?
-
-    @Option(
-        name: .customLong("env"),
-        help: ArgumentHelp(
-            "Check the values of environment NAME (NAME.env.yaml at the root of the project) against the plans.",
-            valueName: "name"))
-    var environmentName: String?
+    /// Checked against the plans: types, and with `--strict` names no plan declares.
+    @OptionGroup var values: InputsFileOptions
 
     @OptionGroup var reading: PlanReadingOptions
 
     func run() throws {
         let suite = SuiteFiles(plans)
         var inputs: [InputsFile] = []
-        if inputsFile != nil || environmentName != nil {
+        if values.inputsFile != nil || values.environmentName != nil {
             switch InputsFile.read(
-                file: inputsFile, environmentName: environmentName, forPlan: suite.files.first ?? ".",
+                file: values.inputsFile, environmentName: values.environmentName, forPlan: suite.files.first ?? ".",
                 limits: reading.limits)
             {
             case .success(let read): inputs = read

@@ -9,6 +9,16 @@ import Testing
 @Suite struct NestingLimitTests {
     static let leaf = "reqplan: 1\nsteps:\n  s:\n    request: { url: 'http://127.0.0.1:1/' }\n"
 
+    /// `count` files `p0.yaml`… that each run the next, the last one a request.
+    static func chain(_ count: Int) -> [String: String] {
+        var files: [String: String] = [:]
+        for index in 0..<count {
+            files["p\(index).yaml"] =
+                index == count - 1 ? leaf : "reqplan: 1\nsteps:\n  s:\n    plan: { file: p\(index + 1).yaml }\n"
+        }
+        return files
+    }
+
     /// Plan text with `levels` groups nested in one another around one request.
     static func nestedGroups(_ levels: Int) -> String {
         var text = "reqplan: 1\nsteps:\n"
@@ -22,12 +32,7 @@ import Testing
 
     /// 600 files that each run the next (a recursive walk of the files crashed `validate` at about 600).
     @Test func aChainOfSixHundredSubPlansIsRefusedAtTheDocumentedDepth() throws {
-        var files: [String: String] = [:]
-        for index in 0..<600 {
-            files["p\(index).yaml"] =
-                index == 599 ? Self.leaf : "reqplan: 1\nsteps:\n  s:\n    plan: { file: p\(index + 1).yaml }\n"
-        }
-        let plans = try PlanFiles(files)
+        let plans = try PlanFiles(Self.chain(600))
         defer { plans.remove() }
         let report = plans.validate("p0.yaml")
         let errors = report.diagnostics.filter { $0.severity == .error }
@@ -42,12 +47,7 @@ import Testing
     }
 
     @Test func aChainAsLongAsTheLimitIsValid() throws {
-        var files: [String: String] = [:]
-        for index in 0..<64 {
-            files["p\(index).yaml"] =
-                index == 63 ? Self.leaf : "reqplan: 1\nsteps:\n  s:\n    plan: { file: p\(index + 1).yaml }\n"
-        }
-        let plans = try PlanFiles(files)
+        let plans = try PlanFiles(Self.chain(64))
         defer { plans.remove() }
         let report = plans.validate("p0.yaml")
         #expect(report.errorCount == 0, "\(plans.render(report))")
