@@ -20,6 +20,9 @@ public struct UnsetEnvironment: Sendable {
         /// "input `token`", or "`env.TOKEN`".
         public var subject: String { input.map { "input `\($0)`" } ?? "`env.\(variable)`" }
 
+        /// What the value is: "null" (unset), or "empty" (set to the empty text).
+        public var value: String { isEmpty ? "empty" : "null" }
+
         /// "the environment variable `TOKEN` is not set".
         public var reason: String { "the environment variable `\(variable)` \(isEmpty ? "is empty" : "is not set")" }
     }
@@ -36,9 +39,8 @@ public struct UnsetEnvironment: Sendable {
         public var step: String?
     }
 
-    /// The inputs left null, by input name, and the variables read directly, by variable.
+    /// The inputs left null, by input name.
     public let inputs: [String: Unset]
-    public let variables: [String: Unset]
     /// Every use in a URL, header or `auth`, in plan order (`defaults` first).
     public let uses: [Use]
 
@@ -58,7 +60,6 @@ public struct UnsetEnvironment: Sendable {
                 input: input.name.value, variable: variable, isEmpty: environment[variable] != nil)
         }
         self.inputs = inputs
-        var variables: [String: Unset] = [:]
         var uses: [Use] = []
         func scan(_ template: Template?, _ place: String, _ step: String?) {
             for expression in template?.expressions ?? [] {
@@ -71,7 +72,6 @@ public struct UnsetEnvironment: Sendable {
                         found = inputs[name]
                     } else if reference.root.value == "env", unset(name) {
                         found = Unset(input: nil, variable: name, isEmpty: environment[name] != nil)
-                        variables[name] = found
                     }
                     if let found { uses.append(Use(unset: found, range: reference.range, place: place, step: step)) }
                 }
@@ -112,7 +112,6 @@ public struct UnsetEnvironment: Sendable {
                 request: request.url, base: false, query: request.query, headers: request.headers,
                 auth: request.auth?.value, step: step.id.value)
         }
-        self.variables = variables
         self.uses = uses
     }
 
@@ -126,7 +125,7 @@ public struct UnsetEnvironment: Sendable {
                 } ?? "set `\(use.unset.variable)`, or read it through an input declared `required: true`"
             return .warning(
                 .unsetEnvironmentInput,
-                "\(use.place) reads \(use.unset.subject), which is null: \(use.unset.reason)",
+                "\(use.place) reads \(use.unset.subject), which is \(use.unset.value): \(use.unset.reason)",
                 at: use.range, hint: setting)
         }
     }

@@ -34,7 +34,9 @@ extension RunResult {
                 for value in unset.read(byStep: node.localID) {
                     let use = unset.uses.first { $0.unset == value && ($0.step == nil || $0.step == node.localID) }
                     notes.append(
-                        .init("the request used \(value.subject), which was null: \(value.reason)", at: use?.range))
+                        .init(
+                            "the request used \(value.subject), which was \(value.value): \(value.reason)",
+                            at: use?.range))
                 }
             }
             // A step of a sub-plan is located in its own file, with the chain of plans that include it.
