@@ -35,11 +35,14 @@ public enum Planner {
     ///     a step without one nests nothing, and its call is not checked.
     /// - Returns: the graph (when there are no errors) and the diagnostics.
     /// - Complexity: O(*n* + *e*) in steps (sub-plans' included) and dependencies.
-    public static func plan(_ plan: Plan, file: String? = nil, subPlans: [String: IncludedPlan] = [:])
-        -> PlanningResult
-    {
+    ///   - limits: how deep steps may nest, a sub-plan's counted below its `plan` step, and how many steps
+    ///     the sub-plans may bring in (`ParseLimits`).
+    public static func plan(
+        _ plan: Plan, file: String? = nil, subPlans: [String: IncludedPlan] = [:], limits: ParseLimits = ParseLimits()
+    ) -> PlanningResult {
         var collector = DiagnosticCollector(file: plan.source.path)
-        let built = buildNodes(plan, subPlans: subPlans)
+        let built = buildNodes(plan, subPlans: subPlans, limits: limits)
+        for diagnostic in built.diagnostics { collector.emit(diagnostic) }
 
         var resolver = NameResolver(
             plan: plan, nodes: built.nodes, index: built.localIndex, diagnostics: collector,
@@ -123,9 +126,14 @@ public enum Planner {
         var callees: [NodeID: Int] = [:]
         /// What the sub-plans' own expressions read of their steps.
         var usage: [NodeID: ResultUsage] = [:]
+        /// Sub-plans whose steps would nest too deep here (RP0008).
+        var diagnostics: [Diagnostic] = []
     }
 
-    private static func buildNodes(_ plan: Plan, subPlans: [String: IncludedPlan]) -> BuiltNodes {
+    private static func buildNodes(_ plan: Plan, subPlans: [String: IncludedPlan], limits: ParseLimits) -> BuiltNodes {
+        let maxNesting = limits.maxNesting
+        // Steps taken in from sub-plans so far, each counted as often as it is run.
+        var included = 0
         var built = BuiltNodes()
         // Iterative depth-first walk: (step, parent, loop, depth). Children ids are patched after.
         var childIDs: [[NodeID]] = []
@@ -155,7 +163,32 @@ public enum Planner {
             for member in step.members.reversed() {
                 stack.append((member, id, memberLoop, depth + 1))
             }
-            if kind == .plan, let sub = subPlans[step.id.value]?.graph {
+            if kind == .plan, let sub = subPlans[step.id.value]?.graph, let call = step.subPlan {
+                // Each file's own steps nest at most `maxNesting` deep (the reader stops there); nested under
+                // this step, a sub-plan's steps may not go deeper either.
+                let deepest = depth + 1 + (sub.nodes.lazy.map(\.depth).max() ?? 0)
+                if deepest >= maxNesting {
+                    built.diagnostics.append(
+                        .error(
+                            .nestedTooDeep,
+                            "the steps of sub-plan `\(call.file.value)` would nest \(deepest + 1) levels deep here, "
+                                + "more than \(maxNesting)",
+                            at: call.file.range,
+                            hint: "run the sub-plan from a step fewer levels deep, or flatten its groups"))
+                    continue
+                }
+                included += sub.nodes.count
+                if included > limits.maxIncludedSteps {
+                    built.diagnostics.append(
+                        .error(
+                            .subPlansTooLarge,
+                            "with sub-plan `\(call.file.value)`, this plan runs more than \(limits.maxIncludedSteps) "
+                                + "steps of sub-plans (each counted as often as it is run)",
+                            at: call.file.range,
+                            hint: "a sub-plan run from several steps is copied for each; run it once, or from a "
+                                + "for_each"))
+                    continue
+                }
                 nest(sub, under: id, loop: loop, depth: depth, into: &built, childIDs: &childIDs)
             }
         }

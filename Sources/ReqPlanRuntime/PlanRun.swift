@@ -1,7 +1,6 @@
 import Foundation
 import ReqPlanPlanner
 import ReqPlanSyntax
-import Yams
 
 /// The whole of `reqplan run` as a library call: validate, resolve inputs, execute, so the
 /// command-line target only parses and prints. Nothing here touches the process: the CLI turns
@@ -12,6 +11,9 @@ public enum PlanRun {
     public struct Prepared: Sendable {
         public var graph: PlanGraph
         public var inputs: RunInputs
+        /// The optional inputs left null for want of their environment variable, and where requests use
+        /// them: a failed step that used one names it (`RunResult.diagnostics(graph:unset:)`).
+        public var unset: UnsetEnvironment? = nil
     }
 
     /// Why a plan cannot run: its diagnostics, with the sources to render them.
@@ -33,11 +35,14 @@ public enum PlanRun {
 
     /// Validates the plan (and its sub-plans) and resolves its inputs.
     /// - Parameters:
+    ///   - inputsFile: `--inputs-file`: values for inputs; names the plan does not declare are ignored.
+    ///   - environmentName: `--env NAME`: the values of `NAME.env.yaml` at the root of the plan's project
+    ///     (`InputsFile.environmentFile`); `inputsFile` wins over it.
     ///   - ignoreUndeclared: drop `--input`s the plan does not declare (for `demo`).
-    ///   - allowFilesOutside: let the files the plan names be outside its folder.
+    ///   - allowFilesOutside: let the files the plan names be outside its project.
     ///   - library: where checked plan files are kept (one per command, so shared sub-plans are read once).
     public static func prepare(
-        path: String, limits: ParseLimits, overrides: [String], inputsFile: String?,
+        path: String, limits: ParseLimits, overrides: [String], inputsFile: String?, environmentName: String? = nil,
         environment: [String: String], ignoreUndeclared: Bool = false, allowFilesOutside: Bool = false,
         library: PlanLibrary = PlanLibrary()
     ) async -> Result<Prepared, Failure> {
@@ -51,22 +56,43 @@ public enum PlanRun {
         case .success(let value): pairs = value
         case .failure(let diagnostic): return .failure(Failure(diagnostics: [diagnostic], sources: sources))
         }
-        var fileValues: [String: Value] = [:]
-        if let inputsFile {
-            switch readInputsFile(inputsFile, limit: limits.maxFileSize) {
-            case .success(let values): fileValues = values
-            case .failure(let diagnostic): return .failure(Failure(diagnostics: [diagnostic], sources: sources))
-            }
+        let files: [InputsFile]
+        switch InputsFile.read(file: inputsFile, environmentName: environmentName, forPlan: path, limits: limits) {
+        case .success(let read): files = read
+        case .failure(let failure):
+            return .failure(Failure(diagnostics: [failure.diagnostic], sources: [failure.source].compactMap { $0 }))
         }
+        if let failure = checkValues(files, for: [report]) { return .failure(failure) }
         return resolveInputs(
-            of: report, overrides: pairs, file: fileValues, environment: environment,
+            of: report, overrides: pairs, file: mergedValues(files), environment: environment,
             ignoreUndeclared: ignoreUndeclared, naming: .commandLine)
     }
 
-    /// Resolves the inputs of a validated plan.
+    /// The values of several inputs files, a later file's winning.
+    static func mergedValues(_ files: [InputsFile]) -> [String: Value] {
+        files.reduce(into: [:]) { values, file in values.merge(file.values, uniquingKeysWith: { _, later in later }) }
+    }
+
+    /// The errors of values the inputs files give the plans of `reports` (a type that is not the declared
+    /// one), located in the files; names no plan declares are left for `validate --strict`.
+    static func checkValues(_ files: [InputsFile], for reports: [ValidationReport]) -> Failure? {
+        let plans = reports.compactMap(\.plan)
+        var diagnostics: [Diagnostic] = []
+        var sources: [SourceFile] = []
+        for file in files {
+            let errors = file.diagnostics(for: plans).filter { $0.severity == .error }
+            if !errors.isEmpty { sources.append(file.source) }
+            diagnostics += errors
+        }
+        guard !diagnostics.isEmpty else { return nil }
+        return Failure(diagnostics: diagnostics, sources: sources + reports.flatMap(\.sources))
+    }
+
+    /// Resolves the inputs of a validated plan. Values from an inputs file that the plan does not declare
+    /// are ignored: one file serves several plans.
     /// - Parameters:
-    ///   - ignoreUndeclared: drop the `--input`s and inputs-file values the plan does not
-    ///     declare (`demo`, and each plan of a suite).
+    ///   - ignoreUndeclared: drop the `--input`s the plan does not declare too (`demo`, and each plan of a
+    ///     suite).
     ///   - naming: how messages name the inputs given (`--input`, or plain names for a library caller).
     public static func resolveInputs(
         of report: ValidationReport, overrides: [(name: String, value: String)], file: [String: Value],
@@ -74,12 +100,9 @@ public enum PlanRun {
     ) -> Result<Prepared, Failure> {
         guard report.errorCount == 0, let graph = report.graph else { return .failure(Failure(invalid: report)) }
         var pairs = overrides
-        var fileValues = file
-        if ignoreUndeclared {
-            let declared = Set(graph.plan.inputs.map(\.name.value))
-            pairs.removeAll { !declared.contains($0.name) }
-            fileValues = fileValues.filter { declared.contains($0.key) }
-        }
+        let declared = Set(graph.plan.inputs.map(\.name.value))
+        let fileValues = file.filter { declared.contains($0.key) }
+        if ignoreUndeclared { pairs.removeAll { !declared.contains($0.name) } }
         switch InputResolver.resolve(
             plan: graph.plan, overrides: pairs, file: fileValues, environment: environment,
             naming: naming)
@@ -91,7 +114,9 @@ public enum PlanRun {
                 return .failure(Failure(diagnostics: errors.diagnostics, sources: report.sources))
             case .success(let variables): inputs.environment.merge(variables, uniquingKeysWith: { own, _ in own })
             }
-            return .success(Prepared(graph: graph, inputs: inputs))
+            let given = Set(pairs.map(\.name)).union(fileValues.keys)
+            let unset = UnsetEnvironment(plan: graph.plan, environment: environment, given: given)
+            return .success(Prepared(graph: graph, inputs: inputs, unset: unset.uses.isEmpty ? nil : unset))
         }
     }
 
@@ -110,35 +135,6 @@ public enum PlanRun {
             pairs.append(pair)
         }
         return .success(pairs)
-    }
-
-    /// Reads `--inputs-file`: a JSON or YAML mapping of names to values.
-    public static func readInputsFile(_ path: String, limit: Int) -> Result<[String: Value], Diagnostic> {
-        let text: String
-        switch TextFile.read(atPath: path, limit: limit, what: "the inputs file") {
-        case .failure(let failure):
-            return .failure(Diagnostic(.error, .invalidInput, "inputs file: \(failure.text)", file: path))
-        case .success(let value):
-            text = value
-        }
-        if let value = try? Value.parseJSON(text), case .object(let fields) = value {
-            return .success(Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last }))
-        }
-        do {
-            guard let any = try Yams.load(yaml: text) else { return .success([:]) }
-            guard let mapping = any as? [String: Any] else {
-                return .failure(
-                    Diagnostic(
-                        .error, .invalidInput, "the inputs file must be a mapping of names to values",
-                        file: path))
-            }
-            return .success(mapping.mapValues(Value.init(any:)))
-        } catch {
-            return .failure(
-                Diagnostic(
-                    .error, .invalidInput, "the inputs file is neither JSON nor YAML: \(error)",
-                    file: path))
-        }
     }
 
     /// Runs a prepared plan over the HTTP transport (`HTTPClientTransport`). Cancelling the calling
@@ -181,22 +177,6 @@ public enum PlanRun {
             await group.waitForAll()
             refresh()
             return value
-        }
-    }
-}
-
-extension Value {
-    /// A value from what Yams or JSONSerialization produce.
-    init(any: Any) {
-        switch any {
-        case let value as Bool: self = .bool(value)
-        case let value as Int: self = .int(value)
-        case let value as Double: self = .double(value)
-        case let value as String: self = .string(value)
-        case let value as [Any]: self = .list(value.map(Value.init(any:)))
-        case let value as [String: Any]:
-            self = .object(value.keys.sorted().map { .init($0, Value(any: value[$0] as Any)) })
-        default: self = .null
         }
     }
 }

@@ -23,8 +23,10 @@ extension RunCommand {
         if let part { suite.files = part.select(suite.files) }
         let prepared: [PlanRun.Prepared]
         switch SuiteRun.prepare(
-            suite, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environment: environment, allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
+            suite, limits: reading.limits, overrides: inputs, inputsFile: values.inputsFile,
+            environmentName: values.environmentName, environment: environment,
+            allowFilesOutside: reading.allowFilesOutside,
+            library: .forCommand())
         {
         case .failure(let failure):
             let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)
@@ -92,7 +94,9 @@ extension RunCommand {
         case .text:
             write(report.summaryText(quiet: quiet))
         }
-        let diagnostics = result.outcomes.flatMap { $0.result.diagnostics(graph: $0.prepared.graph) }
+        let diagnostics = result.outcomes.flatMap {
+            $0.result.diagnostics(graph: $0.prepared.graph, unset: $0.prepared.unset)
+        }
         if !diagnostics.isEmpty {
             switch format {
             case .text:

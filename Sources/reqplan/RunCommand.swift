@@ -37,8 +37,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(name: .customLong("input"), help: "Set an input: --input name=value (repeatable).")
     var inputs: [String] = []
 
-    @Option(name: .customLong("inputs-file"), help: "A JSON or YAML file mapping input names to values.")
-    var inputsFile: String?
+    @OptionGroup var values: InputsFileOptions
 
     @Option(help: "Most requests in flight at once (overrides the plan's `concurrency`).")
     var concurrency: Int?
@@ -193,8 +192,9 @@ struct RunCommand: AsyncParsableCommand {
     /// Runs one plan: the summary, diagnostics and reports of that plan.
     private func runPlan(_ plan: String) async throws {
         let outcome = await PlanRun.prepare(
-            path: plan, limits: reading.limits, overrides: inputs, inputsFile: inputsFile,
-            environment: ProcessInfo.processInfo.environment, allowFilesOutside: reading.allowFilesOutside,
+            path: plan, limits: reading.limits, overrides: inputs, inputsFile: values.inputsFile,
+            environmentName: values.environmentName, environment: ProcessInfo.processInfo.environment,
+            allowFilesOutside: reading.allowFilesOutside,
             library: .forCommand())
         let prepared: PlanRun.Prepared
         switch outcome {
@@ -241,7 +241,7 @@ struct RunCommand: AsyncParsableCommand {
         case .text:
             write(quiet ? result.totalsText(withOutputs: true) : result.summaryText(graph: prepared.graph))
         }
-        let diagnostics = result.diagnostics(graph: prepared.graph)
+        let diagnostics = result.diagnostics(graph: prepared.graph, unset: prepared.unset)
         if !diagnostics.isEmpty {
             switch format {
             case .text:
@@ -283,7 +283,7 @@ struct RunCommand: AsyncParsableCommand {
             try transportConfiguration.apply(
                 ConnectionOptions(
                     cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
-                    certificateFile: cert, keyFile: key, names: .commandLine),
+                    certificateFile: cert, keyFile: key, names: .commandLine, limits: reading.limits),
                 environment: ProcessInfo.processInfo.environment)
         } catch {
             writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")

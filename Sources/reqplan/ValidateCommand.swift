@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanSyntax
@@ -31,12 +32,31 @@ struct ValidateCommand: ParsableCommand {
     @Option(help: "Color: auto, always or never.")
     var color: ColorChoice = .auto
 
+    /// Checked against the plans: types, and with `--strict` names no plan declares.
+    @OptionGroup var values: InputsFileOptions
+
     @OptionGroup var reading: PlanReadingOptions
 
     func run() throws {
-        let reports = PlanValidator.validate(
-            suite: SuiteFiles(plans), limits: reading.limits,
-            allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
+        let suite = SuiteFiles(plans)
+        var inputs: [InputsFile] = []
+        if values.inputsFile != nil || values.environmentName != nil {
+            switch InputsFile.read(
+                file: values.inputsFile, environmentName: values.environmentName, forPlan: suite.files.first ?? ".",
+                limits: reading.limits)
+            {
+            case .success(let read): inputs = read
+            case .failure(let failure):
+                let renderer = DiagnosticRenderer(colors: color.enabled, files: [failure.source].compactMap { $0 })
+                writeError(renderer.text([failure.diagnostic]) + "\n")
+                throw ExitCode(1)
+            }
+        }
+        let reports = PlanValidator.checkRunValues(
+            PlanValidator.validate(
+                suite: suite, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
+                library: .forCommand()),
+            inputs: inputs, environment: ProcessInfo.processInfo.environment)
         switch format {
         case .text:
             write(ValidationOutput.text(reports, colors: color.enabled, explain: explain, strict: strict))

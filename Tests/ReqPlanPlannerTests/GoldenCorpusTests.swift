@@ -27,6 +27,25 @@ struct GoldenCorpusTests {
         return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(".yaml".count)) }.sorted()
     }()
 
+    /// `Tests/Corpus/warnings`: valid plans with warnings, validated as `reqplan validate` does in an empty
+    /// environment (the warnings about the values a run would have included, `PlanValidator.checkRunValues`).
+    static let warningsDirectory = corpusDirectory.appendingPathComponent("warnings")
+
+    static let warningCases: [String] = {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: warningsDirectory.path)) ?? []
+        return files.filter { $0.hasSuffix(".yaml") }.map { String($0.dropLast(".yaml".count)) }.sorted()
+    }()
+
+    @Test("valid plan with warnings", arguments: warningCases)
+    func planWithWarnings(_ name: String) throws {
+        let plan = Self.warningsDirectory.appendingPathComponent(name + ".yaml")
+        let report = PlanValidator.validate(fileAt: plan.path, displayPath: "warnings/\(name).yaml")
+        let checked = PlanValidator.checkRunValues([report], inputs: [], environment: [:])
+        #expect(checked.first?.errorCount == 0 && checked.first?.warningCount ?? 0 > 0)
+        let actual = ValidationOutput.text(checked, colors: false, explain: false, strict: false)
+        try Golden.check(actual, against: Self.warningsDirectory.appendingPathComponent(name + ".expected"))
+    }
+
     @Test("the corpus has enough cases, each with an expected output")
     func corpusIsComplete() throws {
         #expect(Self.invalidCases.count >= 40, "only \(Self.invalidCases.count) cases in \(Self.invalidDirectory.path)")

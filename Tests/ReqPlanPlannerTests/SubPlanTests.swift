@@ -22,6 +22,9 @@ struct PlanFiles {
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
+    /// Removes the folder.
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+
     /// Validates `name`, with diagnostics naming files relative to the folder.
     func validate(_ name: String = "main.yaml", library: PlanLibrary = PlanLibrary(), allowOutside: Bool = false)
         -> ValidationReport

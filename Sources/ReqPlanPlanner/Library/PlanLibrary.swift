@@ -24,6 +24,9 @@ public struct CheckedPlan: Sendable {
     /// Whether a cycle between files was met below it: the result then depends on where the walk entered
     /// the cycle, and is not kept in the cache.
     let involvesCycle: Bool
+    /// Whether a chain of sub-plans too long was met below it (RP0304): the result then depends on how deep
+    /// the walk entered, and is kept in the cache for that depth only.
+    var reachesDepthLimit = false
     /// The types of its outputs that its API checks could tell, for a plan that runs it as a sub-plan.
     var outputFlows: [String: FlowType] = [:]
 }
@@ -42,6 +45,8 @@ public final class PlanLibrary: Sendable {
         var file: String
         var boundary: FileBoundary
         var limits: ParseLimits
+        /// How many files include it, for a result that depends on it (RP0304); nil for the others.
+        var depth: Int?
     }
 
     private let cache = Mutex<[Key: CheckedPlan]>([:])
@@ -85,7 +90,8 @@ public final class PlanLibrary: Sendable {
         let folder = URL(fileURLWithPath: source.path).deletingLastPathComponent()
         let context = Context(
             file: nil, display: source.path, folder: folder.standardizedFileURL,
-            limits: limits, boundary: boundary ?? FileBoundary(root: folder, outsideSetting: limits.outsideSetting),
+            limits: limits,
+            boundary: boundary ?? FileBoundary(planFolder: folder, outsideSetting: limits.outsideSetting),
             chain: [],
             checksFiles: false)
         return assemble(PlanParser.parse(source, limits: limits), context)
@@ -111,7 +117,8 @@ public final class PlanLibrary: Sendable {
         chain: [(file: String, display: String)]
     ) -> CheckedPlan {
         let key = Key(file: file, boundary: boundary, limits: limits)
-        if let cached = cache.withLock({ $0[key] }) { return cached }
+        let depthKey = Key(file: file, boundary: boundary, limits: limits, depth: chain.count)
+        if let cached = cache.withLock({ $0[key] ?? $0[depthKey] }) { return cached }
         reads.add(1, ordering: .relaxed)
         let context = Context(
             file: file, display: display,
@@ -119,8 +126,9 @@ public final class PlanLibrary: Sendable {
             boundary: boundary, chain: chain, checksFiles: true)
         let checked = assemble(PlanParser.parseFile(atPath: file, displayPath: display, limits: limits), context)
         if !checked.involvesCycle {
+            let kept = checked.reachesDepthLimit ? depthKey : key
             cache.withLock { cache in
-                if cache[key] == nil { cache[key] = checked }
+                if cache[kept] == nil { cache[kept] = checked }
             }
         }
         return checked
@@ -142,6 +150,7 @@ public final class PlanLibrary: Sendable {
         var included: [String] = []
         var attached: Set<String> = []
         var involvesCycle = false
+        var reachesDepthLimit = false
         var subPlanDiagnostics: [Diagnostic] = []
         for step in plan.allSteps {
             guard let call = step.subPlan else { continue }
@@ -157,10 +166,17 @@ public final class PlanLibrary: Sendable {
                     continue
                 }
                 let display = FileBoundary.displayPath(of: call.file.value, includedFrom: context.display)
+                // The chain is walked by recursion: past `maxNesting` files it stops, located, never a crash.
+                if context.chain.count + 1 >= context.limits.maxNesting {
+                    subPlanDiagnostics.append(depthDiagnostic(call, display: display, context))
+                    reachesDepthLimit = true
+                    continue
+                }
                 let sub = check(
                     file: file, display: display, limits: context.limits, boundary: context.boundary,
                     chain: context.chain + [(context.file ?? context.display, context.display)])
                 involvesCycle = involvesCycle || sub.involvesCycle
+                reachesDepthLimit = reachesDepthLimit || sub.reachesDepthLimit
                 subPlans[step.id.value] = IncludedPlan(plan: sub.plan, graph: sub.graph)
                 subPlanOutputs[step.id.value] = sub.outputFlows
                 // A file included twice reports its problems once, from its first inclusion.
@@ -188,7 +204,8 @@ public final class PlanLibrary: Sendable {
         if context.checksFiles { diagnostics += literalFileDiagnostics(plan.allSteps, context) }
         diagnostics += subPlanDiagnostics
 
-        var planned = Planner.plan(plan, file: context.file, subPlans: subPlans)
+        var planned = Planner.plan(
+            plan, file: context.file, subPlans: subPlans, limits: context.limits)
         diagnostics += planned.diagnostics
         for (stepID, sub) in subPlans {
             for (id, operation) in sub.graph?.apiOperations ?? [:] { operations["\(stepID)/\(id)"] = operation }
@@ -198,7 +215,8 @@ public final class PlanLibrary: Sendable {
         return CheckedPlan(
             path: context.display, file: context.file, source: parsed.source, plan: plan,
             graph: hasErrors ? nil : planned.graph, diagnostics: diagnostics, sources: sources,
-            includedFiles: included, involvesCycle: involvesCycle, outputFlows: outputFlows)
+            includedFiles: included, involvesCycle: involvesCycle, reachesDepthLimit: reachesDepthLimit,
+            outputFlows: outputFlows)
     }
 
     // MARK: Sub-plan files
@@ -228,6 +246,25 @@ public final class PlanLibrary: Sendable {
                 "a plan cannot run itself, directly or through the plans it runs; "
                 + "move what they share into a third file"
         )
+        diagnostic.file = context.display
+        return diagnostic
+    }
+
+    /// RP0304: running the sub-plan of `call` would make the chain of files longer than `maxNesting`.
+    private func depthDiagnostic(_ call: SubPlanCall, display: String, _ context: Context) -> Diagnostic {
+        let files = context.chain.map(\.display) + [context.display, display]
+        let shown =
+            files.count <= 6
+            ? files.map { "`\($0)`" }
+            : files.prefix(2).map { "`\($0)`" } + ["… \(files.count - 4) more …"]
+                + files.suffix(2).map { "`\($0)`" }
+        var diagnostic = Diagnostic.error(
+            .subPlansTooDeep,
+            "sub-plans are nested more than \(context.limits.maxNesting) files deep: "
+                + shown.joined(separator: " → "),
+            at: call.file.range,
+            hint: "a chain of sub-plans is at most \(context.limits.maxNesting) files long; "
+                + "run the inner plans from a plan higher up")
         diagnostic.file = context.display
         return diagnostic
     }
@@ -273,7 +310,7 @@ public final class PlanLibrary: Sendable {
         var isDirectory: ObjCBool = false
         if !context.boundary.permits(resolved) {
             diagnostic = .error(
-                .fileOutsideFolder, "\(what) is outside the plan's folder", at: written.range,
+                .fileOutsideFolder, "\(what) is outside \(context.boundary.scope)", at: written.range,
                 hint: context.boundary.outsideHint)
         } else if !FileManager.default.fileExists(atPath: resolved.path, isDirectory: &isDirectory) {
             diagnostic = .error(

@@ -7,7 +7,8 @@ import ReqPlanSyntax
 /// - a file given is a plan, whatever its name;
 /// - a folder given is walked recursively for files ending in `.yaml` or `.yml`; names starting
 ///   with `.` (hidden) or `_` (files and folders meant to be included by other plans, such as
-///   sub-plans, not run alone) are left out, and links to folders are not followed;
+///   sub-plans, not run alone), and environments (`NAME.env.yaml`, values for `--env`), are left
+///   out, and links to folders are not followed;
 /// - paths are written as given (`./` and repeated `/` removed), deduplicated, and sorted by their
 ///   bytes, so the order, and the parts of `--shard`, do not depend on the order of the arguments.
 public struct SuiteFiles: Sendable {
@@ -63,6 +64,11 @@ public struct SuiteFiles: Sendable {
         return joined.isEmpty ? "." : joined
     }
 
+    /// Whether a file name is an environment's (`staging.env.yaml`), values for inputs, not a plan.
+    static func isEnvironment(_ name: String) -> Bool {
+        name.hasSuffix(".env.yaml") || name.hasSuffix(".env.yml")
+    }
+
     /// The plan files under `folder`, at any depth, as `folder/…` paths.
     private static func planFiles(in folder: String, fileManager: FileManager) -> [String] {
         var result: [String] = []
@@ -76,7 +82,8 @@ public struct SuiteFiles: Sendable {
                 case .typeDirectory?:
                     pending.append(path)
                 case .typeRegular?, .typeSymbolicLink?:
-                    if (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !isFolder(path, fileManager: fileManager)
+                    if (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !isEnvironment(name)
+                        && !isFolder(path, fileManager: fileManager)
                     {
                         result.append(path)
                     }

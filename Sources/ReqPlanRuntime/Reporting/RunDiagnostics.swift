@@ -4,7 +4,9 @@ import ReqPlanSyntax
 extension RunResult {
     /// Every failure of the run as a diagnostic located at its step in the plan, so run
     /// errors render exactly like validation errors.
-    public func diagnostics(graph: PlanGraph) -> [Diagnostic] {
+    /// - Parameter unset: the optional inputs the run left null for want of their environment variable: the
+    ///   failure of a request step of the plan that used one names it (an empty `Authorization` explains a 401).
+    public func diagnostics(graph: PlanGraph, unset: UnsetEnvironment? = nil) -> [Diagnostic] {
         var diagnostics: [Diagnostic] = []
         func visit(_ result: StepResult) {
             guard result.state == .failed, let reason = result.reason else { return }
@@ -29,6 +31,15 @@ extension RunResult {
             var notes: [Diagnostic.Note] = []
             if let method = result.method, let url = result.url { notes.append(.init("request: \(method) \(url)")) }
             if let tries = result.triesText { notes.append(.init("after \(tries)")) }
+            if let unset, let node, node.instance == 0, node.step.request != nil {
+                for value in unset.read(byStep: node.localID) {
+                    let use = unset.uses.first { $0.unset == value && ($0.step == nil || $0.step == node.localID) }
+                    notes.append(
+                        .init(
+                            "the request used \(value.subject), which was \(value.value): \(value.reason)",
+                            at: use?.range))
+                }
+            }
             // A step of a sub-plan is located in its own file, with the chain of plans that include it.
             if let node { notes += graph.inclusionNotes(of: node.instance) }
             var diagnostic = Diagnostic.error(

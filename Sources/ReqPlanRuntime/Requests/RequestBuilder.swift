@@ -1,27 +1,31 @@
 import Foundation
 import ReqPlanSyntax
 
-/// Where request files (`multipart` file parts, `body_file`) may be read from.
+/// Where request files (`multipart` file parts, `body_file`) may be read from: the plan's project, or its
+/// folder (`FileBoundary`).
 public struct FileAccess: Sendable {
-    /// The plan's folder: files must stay inside it (unless `allowOutside`).
+    /// The plan's folder.
     public var planDirectory: URL
-    /// Whether paths may leave the plan's folder (`--allow-files-outside`).
+    /// Whether paths may leave the plan's project (`--allow-files-outside`).
     public var allowOutside: Bool
     /// How the host lets its user allow that (the command line's `--allow-files-outside`), named in the
     /// error of a file outside; nil: the error names no setting.
     public var outsideSetting: String?
     /// The folder relative paths resolve against: the plan's, or a sub-plan's for the requests it sends.
     public var baseDirectory: URL
+    /// Where files may come from: the top plan's project, or its folder.
+    let boundary: FileBoundary
 
     public init(planDirectory: URL, allowOutside: Bool = false, outsideSetting: String? = nil) {
         self.planDirectory = planDirectory.standardizedFileURL
         self.allowOutside = allowOutside
         self.outsideSetting = outsideSetting
         self.baseDirectory = self.planDirectory
+        self.boundary = FileBoundary(planFolder: planDirectory, allowOutside: allowOutside)
     }
 
     /// The same access for the requests of a plan file in `directory` (a sub-plan): its relative paths
-    /// resolve against its own folder, and must still stay inside the top plan's.
+    /// resolve against its own folder, and must still stay inside the top plan's project.
     public func relative(to directory: URL) -> FileAccess {
         var access = self
         access.baseDirectory = directory.standardizedFileURL
@@ -30,11 +34,10 @@ public struct FileAccess: Sendable {
 
     /// Reads a file named in the plan.
     func read(_ path: String, at range: SourceRange?) throws(EvaluationError) -> (bytes: [UInt8], name: String) {
-        let boundary = FileBoundary(root: planDirectory, allowOutside: allowOutside)
         let url = FileBoundary.resolve(path, relativeTo: baseDirectory)
         if !boundary.permits(url) {
             throw EvaluationError(
-                "file `\(path)` is outside the plan's folder (\(boundary.root))"
+                "file `\(path)` is outside \(boundary.scope) (\(boundary.root))"
                     + (outsideSetting.map { "; pass \($0) to read it" } ?? ""),
                 at: range)
         }

@@ -41,12 +41,16 @@ public enum SuiteRun {
         return codes.max { rank[$0, default: 1] < rank[$1, default: 1] } ?? 0
     }
 
-    /// Validates every plan and resolves its inputs: `--input` and `--inputs-file` values go to every
-    /// plan that declares the input; a value no plan declares is an error (RP0501).
+    /// Validates every plan and resolves its inputs: `--input`, `--inputs-file` and `--env` values go to
+    /// every plan that declares the input; an `--input` no plan declares is an error (RP0501), a name of an
+    /// inputs file no plan declares is ignored (one environment serves every plan).
+    /// - Parameters:
+    ///   - environmentName: `--env NAME`: `NAME.env.yaml` at the root of the first plan's project.
     /// - Returns: the plans in suite order, or every problem found, with the sources to render them.
     public static func prepare(
         _ suite: SuiteFiles, limits: ParseLimits, overrides: [String], inputsFile: String?,
-        environment: [String: String], allowFilesOutside: Bool = false, library: PlanLibrary = PlanLibrary()
+        environmentName: String? = nil, environment: [String: String], allowFilesOutside: Bool = false,
+        library: PlanLibrary = PlanLibrary()
     ) -> Swift.Result<[PlanRun.Prepared], PlanRun.Failure> {
         let reports = PlanValidator.validate(
             suite: suite, limits: limits, allowFilesOutside: allowFilesOutside,
@@ -63,14 +67,20 @@ public enum SuiteRun {
         case .failure(let diagnostic):
             return .failure(PlanRun.Failure(diagnostics: diagnostics + [diagnostic], sources: sources))
         }
-        var fileValues: [String: Value] = [:]
-        if let inputsFile {
-            switch PlanRun.readInputsFile(inputsFile, limit: limits.maxFileSize) {
-            case .success(let values): fileValues = values
-            case .failure(let diagnostic): diagnostics.append(diagnostic)
+        var files: [InputsFile] = []
+        if inputsFile != nil || environmentName != nil {
+            switch InputsFile.read(
+                file: inputsFile, environmentName: environmentName, forPlan: suite.files.first ?? ".", limits: limits)
+            {
+            case .success(let read): files = read
+            case .failure(let failure):
+                diagnostics.append(failure.diagnostic)
+                sources += [failure.source].compactMap { $0 }
             }
         }
         guard diagnostics.isEmpty else { return .failure(PlanRun.Failure(diagnostics: diagnostics, sources: sources)) }
+        if let failure = PlanRun.checkValues(files, for: reports) { return .failure(failure) }
+        let fileValues = PlanRun.mergedValues(files)
 
         let declared = Set(reports.flatMap { $0.plan?.inputs.map(\.name.value) ?? [] })
         for name in Set(pairs.map(\.name)).subtracting(declared).sorted() {
@@ -78,12 +88,6 @@ public enum SuiteRun {
                 Diagnostic(
                     .error, .invalidInput, "--input `\(name)` is declared by no plan of the suite",
                     hint: Suggestion.didYouMean(name, in: declared.sorted())))
-        }
-        for name in Set(fileValues.keys).subtracting(declared).sorted() {
-            diagnostics.append(
-                Diagnostic(
-                    .error, .invalidInput, "the inputs file sets `\(name)`, which no plan of the suite declares",
-                    file: inputsFile, hint: Suggestion.didYouMean(name, in: declared.sorted())))
         }
         var plans: [PlanRun.Prepared] = []
         for report in reports {

@@ -45,13 +45,17 @@ public struct ConnectionOptions: Sendable {
     public var keyFile: String?
     /// How messages name these settings.
     public var names: SettingNames
+    /// The limits the cookie file is read under (those of plans: `--max-plan-size`).
+    public var limits: ParseLimits
 
     /// No option given.
     public init(
         cookieJar: String? = nil, proxy: String? = nil, noProxy: String? = nil, caFile: String? = nil,
-        certificateFile: String? = nil, keyFile: String? = nil, names: SettingNames = SettingNames()
+        certificateFile: String? = nil, keyFile: String? = nil, names: SettingNames = SettingNames(),
+        limits: ParseLimits = ParseLimits()
     ) {
         self.names = names
+        self.limits = limits
         self.cookieJar = cookieJar
         self.proxy = proxy
         self.noProxy = noProxy
@@ -93,14 +97,8 @@ extension HTTPClientTransport.Configuration {
         settingNames = options.names
         if let path = options.cookieJar {
             do {
-                try CookieFile.load(path, into: cookies)
+                try CookieFile.load(path, into: cookies, limits: options.limits)
             } catch {
-                let text =
-                    error.line == nil
-                    ? nil
-                    : FileManager.default.contents(atPath: path)
-                        .flatMap { String(data: $0, encoding: .utf8) }
-                let source = text.map { SourceFile(path: path, text: $0) }
                 let range = error.line.map { line in
                     SourceRange(start: SourceLocation(line: line, column: error.column ?? 1), length: 1)
                 }
@@ -109,11 +107,13 @@ extension HTTPClientTransport.Configuration {
                         Diagnostic(
                             .error, .invalidRunSetting, "the cookie jar cannot be read: \(error.message)",
                             file: path, at: range,
-                            hint: error.line == nil
-                                ? nil
-                                : "a line is: domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name, value (tabs between)")
+                            hint: error.hint
+                                ?? (error.line == nil
+                                    ? nil
+                                    : "a line is: domain, TRUE/FALSE, path, TRUE/FALSE, expiry, name, value "
+                                        + "(tabs between)"))
                     ],
-                    sources: source.map { [$0] } ?? [])
+                    sources: error.source.map { [$0] } ?? [])
             }
             for cookie in cookies.cookies { secrets.addCookieValue(cookie.value) }
         }

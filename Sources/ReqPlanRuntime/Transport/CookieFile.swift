@@ -4,6 +4,7 @@
     import Darwin
 #endif
 import Foundation
+import ReqPlanSyntax
 
 /// The Netscape cookie-file format curl (`-b`, `-c`) and Hurl (`--cookie-jar`) read and write
 /// (https://curl.se/docs/http-cookies.html): `--cookie-jar FILE` loads a run's cookies from it
@@ -24,6 +25,10 @@ public enum CookieFile {
         public var line: Int?
         /// The field at fault's first column (1-based), for a malformed line.
         public var column: Int?
+        /// The file's text, for the excerpt of a malformed line.
+        public var source: SourceFile? = nil
+        /// How to fix it, when the line is not the matter (a file too large).
+        public var hint: String? = nil
     }
 
     /// The first line of a file reqplan writes, as curl writes it.
@@ -120,18 +125,30 @@ public enum CookieFile {
     }
 
     /// Loads the cookies of the file at `path` into `jar`; a file that does not exist loads nothing.
-    /// - Throws: a `Failure` when the file cannot be read or has a malformed line.
-    public static func load(_ path: String, into jar: CookieJar) throws(Failure) {
+    /// - Parameter limits: the limits every file reqplan reads is held to: a file larger than
+    ///   `maxFileSize` is refused without being read whole (a cookie file is no place for a YAML alias bomb
+    ///   or a runaway log either).
+    /// - Throws: a `Failure` when the file cannot be read, is too large or has a malformed line.
+    public static func load(_ path: String, into jar: CookieJar, limits: ParseLimits = ParseLimits()) throws(Failure) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
         guard !isFolder.boolValue else { throw Failure(message: "it is a folder, not a file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure(message: "no permission to read it")
+        let text: String
+        switch TextFile.read(atPath: path, limit: limits.maxFileSize, what: "the cookie file") {
+        case .failure(let failure):
+            throw Failure(
+                message: failure.text, line: nil, column: nil,
+                hint: failure.isTooLarge ? limits.tooLargeHint(splitting: "the cookie file") : nil)
+        case .success(let read):
+            text = read
         }
-        guard let text = String(data: data, encoding: .utf8) else {
-            throw Failure(message: "it is not UTF-8 text")
+        do {
+            for cookie in try parse(text) { jar.insert(cookie) }
+        } catch {
+            var failure = error
+            failure.source = SourceFile(path: path, text: text)
+            throw failure
         }
-        for cookie in try parse(text) { jar.insert(cookie) }
     }
 
     /// Writes the jar's cookies to `path`, readable by its owner only (the values are

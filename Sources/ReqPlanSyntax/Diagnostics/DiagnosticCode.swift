@@ -37,6 +37,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let unsupportedYAML = DiagnosticCode("RP0006", "unsupported YAML construct")
     /// The document is empty or its root is not a mapping.
     public static let notAPlan = DiagnosticCode("RP0007", "document is not a plan")
+    /// A YAML or JSON value, or the steps of a plan, nested deeper than the limit (`ParseLimits`).
+    public static let nestedTooDeep = DiagnosticCode("RP0008", "nested too deep")
 
     // MARK: Structure
 
@@ -106,6 +108,10 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let cycle = DiagnosticCode("RP0302", "dependency cycle")
     /// Plan files that include each other as sub-plans.
     public static let fileCycle = DiagnosticCode("RP0303", "cycle between plan files")
+    /// Sub-plans that run sub-plans in a chain longer than the limit (`ParseLimits.maxNesting` files).
+    public static let subPlansTooDeep = DiagnosticCode("RP0304", "sub-plans nested too deep")
+    /// A plan that takes in more steps from its sub-plans than the limit (`ParseLimits.maxIncludedSteps`).
+    public static let subPlansTooLarge = DiagnosticCode("RP0305", "sub-plans too large")
 
     // MARK: Run errors
 
@@ -139,8 +145,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// A file named literally in a plan (a sub-plan, `body_file`, a multipart `file`) does not exist or
     /// cannot be read.
     public static let fileNotFound = DiagnosticCode("RP0601", "file not found")
-    /// A file named literally in a plan is outside the plan's folder (without `--allow-files-outside`).
-    public static let fileOutsideFolder = DiagnosticCode("RP0602", "file outside the plan's folder")
+    /// A file named literally in a plan is outside the plan's project, or its folder in no project (without
+    /// `--allow-files-outside`).
+    public static let fileOutsideFolder = DiagnosticCode("RP0602", "file outside the plan's project")
     /// An input given to a sub-plan that it does not declare.
     public static let unknownSubPlanInput = DiagnosticCode("RP0603", "unknown sub-plan input")
     /// An input given to a sub-plan whose value is not of the declared type.
@@ -202,16 +209,23 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let neverTrue = DiagnosticCode("RP0902", "condition is never true")
     /// The same step listed twice in `needs`, or a need implied already.
     public static let redundantNeed = DiagnosticCode("RP0903", "redundant need")
+    /// An inputs file (or environment) sets a name no plan declares: reported by `validate` with an inputs
+    /// file, so only `--strict` fails on it; a run uses the values plans declare and ignores the rest.
+    public static let undeclaredInputsFileKey = DiagnosticCode("RP0904", "inputs file sets an undeclared input")
+    /// An optional input read from an environment variable that is not set is used in a URL, a header or
+    /// `auth`: the request would go with an empty value.
+    public static let unsetEnvironmentInput = DiagnosticCode("RP0905", "optional input from an unset variable")
 
     /// Every code, in order, for documentation.
     public static let all: [DiagnosticCode] = [
         unreadableFile, yamlSyntax, duplicateKey, fileTooLarge, aliasExpansion, unsupportedYAML, notAPlan,
+        nestedTooDeep,
         unknownKey, wrongType, missingKey, conflictingKeys, invalidValue, invalidName, duplicateStep,
         invalidDuration, invalidStatus, invalidMethod, missingVersion, unsupportedVersion, invalidRegex,
         keyNotAllowed, emptyCollection, invalidXPath,
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
-        unknownNeed, cycle, fileCycle,
+        unknownNeed, cycle, fileCycle, subPlansTooDeep, subPlansTooLarge,
         invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
         responseTooLarge, membersFailed, cancelled, controlCharacterInHeader,
         fileNotFound, fileOutsideFolder, unknownSubPlanInput, subPlanInputType, missingSubPlanInput,
@@ -220,6 +234,6 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         apiDescriptionUnreadable, unknownOperation, requestNotInAPI, pathParameter, missingParameter,
         parameterValue, requestBodySchema, unknownResponseField, dataFlowType, responseSchema,
         undeclaredParameter, undeclaredResponseField, possiblyAbsent, undeclaredStatus,
-        unusedInput, neverTrue, redundantNeed,
+        unusedInput, neverTrue, redundantNeed, undeclaredInputsFileKey, unsetEnvironmentInput,
     ]
 }

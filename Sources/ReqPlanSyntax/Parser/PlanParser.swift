@@ -31,8 +31,14 @@ public enum PlanParser {
         case .failure(var diagnostic):
             diagnostic.file = source.path
             return ParseResult(plan: nil, diagnostics: [diagnostic], source: source)
-        case .success(let node):
+        case .success(let node?):
             root = node
+        case .success(nil):
+            var diagnostic = Diagnostic.error(
+                .notAPlan, "the document is empty", at: SourceRange(at: .init(line: 1, column: 1)),
+                hint: "a plan starts with `reqplan: 1`")
+            diagnostic.file = source.path
+            return ParseResult(plan: nil, diagnostics: [diagnostic], source: source)
         }
         var reader = PlanReader(source: source, limits: limits)
         let plan = reader.readPlan(root)

@@ -27,10 +27,16 @@ struct PlanReader {
     let source: SourceFile
     let templates: TemplateParser
     var diagnostics: DiagnosticCollector
-    /// Nodes that may still be visited before the alias-expansion limit.
-    private var nodeBudget: Int
-    private let maxNodes: Int
-    private(set) var budgetExceeded = false
+    /// What may still be read: nodes (aliases expanded) and depth.
+    private var budget: NodeBudget
+    /// Whether the alias-expansion limit was reached (nothing more is read).
+    var budgetExceeded: Bool { budget.exceeded }
+    /// Whether a value nested deeper than the limit was met (reported once).
+    private var depthExceeded = false
+    /// Whether RP0005 was reported.
+    private var reportedExpansion = false
+    /// How many steps (groups, sequences, for_each bodies) enclose the steps being read.
+    var stepDepth = 0
     /// Step ids declared, including those whose step could not be read.
     var stepIDs: [String: SourceRange] = [:]
     /// Step ids that are not valid names (reported where they are declared).
@@ -48,43 +54,31 @@ struct PlanReader {
         self.source = source
         self.templates = TemplateParser(source: source)
         self.diagnostics = DiagnosticCollector(file: source.path)
-        self.nodeBudget = limits.maxNodes
-        self.maxNodes = limits.maxNodes
+        self.budget = NodeBudget(limits: limits)
     }
 
     // MARK: Locations
 
-    func location(_ node: Node) -> SourceLocation {
-        guard let mark = node.mark else { return SourceLocation(line: 1, column: 1) }
-        return SourceLocation(line: mark.line, column: mark.column)
-    }
+    func location(_ node: Node) -> SourceLocation { source.location(of: node) }
 
     /// The range of a node's first token (the whole scalar for scalars).
-    func range(_ node: Node) -> SourceRange {
-        // A one-line plain scalar is written exactly as its value: no need to scan the source.
-        if case .scalar(let scalar) = node, scalar.style == .plain, !scalar.string.isEmpty,
-            !scalar.string.contains(where: { $0 == "\n" || $0 == "\r" })
-        {
-            return SourceRange(start: location(node), length: scalar.string.unicodeScalars.count)
-        }
-        return source.tokenRange(at: location(node))
-    }
+    func range(_ node: Node) -> SourceRange { source.range(of: node) }
 
     // MARK: Budget
 
     /// Charges one visited node against the alias-expansion budget.
     /// - Returns: `false` once the budget is spent (the error is reported once).
     mutating func charge(_ node: Node) -> Bool {
-        if budgetExceeded { return false }
-        nodeBudget -= 1
-        if nodeBudget >= 0 { return true }
-        budgetExceeded = true
-        diagnostics.error(
-            .aliasExpansion,
-            "the plan expands to more than \(maxNodes) YAML nodes through aliases",
-            at: range(node), hint: "an alias is repeated inside another alias (a \"billion laughs\" document)")
+        if budget.charge() { return true }
+        if budget.exceeded && !reportedExpansion {
+            reportedExpansion = true
+            diagnostics.emit(budget.expansionDiagnostic("the plan", at: range(node)))
+        }
         return false
     }
+
+    /// The limits the plan is read under.
+    var limits: ParseLimits { budget.limits }
 
     // MARK: Types
 
@@ -106,42 +100,7 @@ struct PlanReader {
     }
 
     /// A scalar's value by the YAML 1.2 core schema; quoted and block scalars are strings.
-    func scalarValue(_ node: Node) -> Value? {
-        guard case .scalar(let scalar) = node else { return nil }
-        let text = scalar.string
-        guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
-        // Most plain scalars in long lists are whole numbers: read those without the word checks below.
-        let bytes = text.utf8
-        if let first = bytes.first, first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), bytes.count < 19,
-            bytes.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }), let value = Int(text)
-        {
-            return .int(value)
-        }
-        switch text {
-        case "", "~", "null", "Null", "NULL": return .null
-        case "true", "True", "TRUE": return .bool(true)
-        case "false", "False", "FALSE": return .bool(false)
-        case ".inf", ".Inf", ".INF", "+.inf", "+.Inf", "+.INF": return .double(.infinity)
-        case "-.inf", "-.Inf", "-.INF": return .double(-.infinity)
-        case ".nan", ".NaN", ".NAN": return .double(.nan)
-        default: break
-        }
-        if let first = text.unicodeScalars.first,
-            ("0"..."9").contains(first) || first == "-" || first == "+" || first == "."
-        {
-            if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return .int(value) }
-            if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return .int(value) }
-            if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }), let value = Int(text) {
-                return .int(value)
-            }
-            if text.unicodeScalars.allSatisfy({ "0123456789.eE+-".unicodeScalars.contains($0) }),
-                text.contains(where: { $0.isNumber }), let value = Double(text)
-            {
-                return .double(value)
-            }
-        }
-        return .string(text)
-    }
+    func scalarValue(_ node: Node) -> Value? { node.coreSchemaValue }
 
     // MARK: Primitive readers
 
@@ -368,6 +327,11 @@ struct PlanReader {
     /// Any YAML value, with templates in its strings.
     mutating func valueTemplate(_ node: Node, _ what: String, depth: Int = 0) -> ValueTemplate? {
         guard charge(node) else { return nil }
+        if depth >= limits.maxDepth, node.isCollection {
+            if !depthExceeded { diagnostics.emit(budget.depthDiagnostic(what, at: range(node))) }
+            depthExceeded = true
+            return nil
+        }
         switch node {
         case .scalar:
             let value = scalarValue(node) ?? .null

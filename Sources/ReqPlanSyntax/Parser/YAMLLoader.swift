@@ -1,71 +1,43 @@
 import Yams
 
-/// Limits that keep hostile or accidental input from exhausting time or memory.
-public struct ParseLimits: Sendable, Hashable {
-    /// The largest plan file accepted, in bytes (default 8 MiB).
-    public var maxFileSize: Int
-    /// The most YAML nodes the plan may expand to through aliases (default 1,000,000).
-    public var maxNodes: Int
-    /// How the host lets its user raise `maxFileSize` (the command line's `--max-plan-size`), named in the
-    /// hint of a plan that is too large; nil: the hint names no setting.
-    public var sizeSetting: String?
-    /// How the host lets its user allow files outside a plan's folder (the command line's
-    /// `--allow-files-outside`), for `FileBoundary.outsideSetting`; nil: hints name no setting.
-    public var outsideSetting: String?
-
-    /// Creates limits; the defaults suit plans of tens of thousands of steps.
-    public init(
-        maxFileSize: Int = 8 << 20, maxNodes: Int = 1_000_000, sizeSetting: String? = nil,
-        outsideSetting: String? = nil
-    ) {
-        self.maxFileSize = maxFileSize
-        self.maxNodes = maxNodes
-        self.sizeSetting = sizeSetting
-        self.outsideSetting = outsideSetting
-    }
-
-    /// The hint of a plan larger than `maxFileSize`.
-    var tooLargeHint: String {
-        "split the plan, or raise the limit" + (sizeSetting.map { " with \($0)" } ?? "")
-    }
-}
-
 /// Turns plan text into a Yams node tree with marks, or into located diagnostics.
 ///
 /// Uses `Yams.compose` (never `YAMLDecoder`, which drops positions) with the
 /// basic resolver: the plan reader resolves plain scalars itself with the
 /// YAML 1.2 core schema, so `yes`, `no` and `on` stay strings.
 enum YAMLLoader {
-    static func compose(_ source: SourceFile, limits: ParseLimits) -> Result<Node, Diagnostic> {
+    /// Composes `source` into a node tree; `nil` for an empty document (or one of comments only).
+    /// - Parameter what: what the file is, in messages (`plan`, `inputs file`).
+    static func compose(_ source: SourceFile, limits: ParseLimits, what: String = "plan") -> Result<Node?, Diagnostic> {
         if source.text.utf8.count > limits.maxFileSize {
             return .failure(
                 .error(
                     .fileTooLarge,
-                    "plan is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
-                    at: nil, hint: limits.tooLargeHint))
+                    "\(what) is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
+                    at: nil, hint: limits.tooLargeHint(splitting: "the \(what)")))
         }
         if let complexKey = ComplexKeyScanner.firstComplexKey(in: source) {
             return .failure(
                 .error(
                     .unsupportedYAML,
                     "complex mapping keys (`?` keys, aliases or collections as keys) are not supported",
-                    at: SourceRange(at: complexKey), hint: "plan keys are plain names"))
+                    at: SourceRange(at: complexKey), hint: "\(what) keys are plain names"))
         }
         do {
             // UTF-8, Swift's native encoding, as Yams' default would choose; naming it spares reading the
             // whole environment for `YAMS_DEFAULT_ENCODING` at every file (a suite reads hundreds).
-            guard let node = try Yams.compose(yaml: source.text, Resolver.basic, .default, .utf8) else {
-                return .failure(
-                    .error(
-                        .notAPlan, "the document is empty", at: SourceRange(at: .init(line: 1, column: 1)),
-                        hint: "a plan starts with `reqplan: 1`"))
-            }
-            return .success(node)
+            return .success(try Yams.compose(yaml: source.text, Resolver.basic, .default, .utf8))
         } catch let error as YamlError {
-            return .failure(diagnostic(for: error, in: source))
+            return .failure(diagnostic(for: error, in: source, what: what))
         } catch {
             return .failure(.error(.yamlSyntax, "\(error)", at: nil))
         }
+    }
+
+    /// "a plan file", "an inputs file": the file in a sentence.
+    private static func aFile(_ what: String) -> String {
+        if what == "plan" { return "a plan file" }
+        return ("aeiou".contains(what.prefix(1)) ? "an " : "a ") + what
     }
 
     private static func location(_ mark: Mark) -> SourceLocation {
@@ -96,7 +68,7 @@ enum YAMLLoader {
         return false
     }
 
-    static func diagnostic(for error: YamlError, in source: SourceFile) -> Diagnostic {
+    static func diagnostic(for error: YamlError, in source: SourceFile, what: String = "plan") -> Diagnostic {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
             .composer(let context, let problem, let mark, _):
@@ -111,7 +83,7 @@ enum YAMLLoader {
             var at = source.tokenRange(at: location(mark))
             let hint: String?
             if problem.contains("expected a single document") || problem.contains("another document") {
-                message = "a plan file holds one YAML document, but a second one starts here"
+                message = "\(aFile(what)) holds one YAML document, but a second one starts here"
                 hint = "remove the `---` separator, or split the file"
                 notes = notes.map { .init("the first document starts here", at: $0.range) }
             } else if problem.contains("tab") || source.character(at: location(mark)) == "\t" {
@@ -154,7 +126,8 @@ enum YAMLLoader {
             let at = offset.map { SourceRange(at: location(ofByte: $0, in: source)) }
             return .error(
                 .yamlSyntax, "the file cannot be read as UTF-8 YAML: \(problem)", at: at,
-                hint: "save the plan as UTF-8 text; write a control character as an escape in a double-quoted string")
+                hint: "save the \(what) as UTF-8 text; write a control character as an escape in a double-quoted string"
+            )
         case .duplicatedKeysInMapping(let duplicates, let context):
             let key = duplicates.first ?? ""
             let first = location(context.mark)

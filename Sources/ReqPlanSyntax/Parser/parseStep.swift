@@ -41,6 +41,27 @@ extension PlanReader {
         return steps
     }
 
+    /// The members of a group, sequence or for_each body, one level deeper than the steps being read; past
+    /// `maxNesting` levels, RP0008 at `key` and nothing below is read (so no plan nests the reader, the
+    /// planner or the runner deeper than that).
+    mutating func readMembers(_ node: Node, in what: String, key: Located<String>) -> [Step] {
+        guard stepDepth + 1 < limits.maxNesting else {
+            diagnostics.error(
+                .nestedTooDeep, "steps are nested more than \(limits.maxNesting) levels deep here", at: key.range,
+                hint: "move the inner steps into a step of their own, or into a sub-plan file of fewer levels")
+            // Its members' ids are known, so a `needs` naming one is not reported as well.
+            if case .mapping(let members) = node {
+                for case .scalar(let id) in members.keys where stepIDs[id.string] == nil {
+                    stepIDs[id.string] = SourceRange(at: key.range.start)
+                }
+            }
+            return []
+        }
+        stepDepth += 1
+        defer { stepDepth -= 1 }
+        return readSteps(node, in: what, key: key)
+    }
+
     /// One step: exactly one of `request`, `group`, `sequence`, `for_each` (over `request` or `group`).
     mutating func readStep(id: Located<String>, _ node: Node) -> Step? {
         let what = "step `\(id.value)`"
@@ -106,13 +127,13 @@ extension PlanReader {
             kind = readRequest(body.value, "`request` of \(what)", key: body.key).map(Step.Kind.request)
         case (false, "group"):
             kindName = "group"
-            kind = .group(readSteps(body.value, in: "`group` of \(what)", key: body.key))
+            kind = .group(readMembers(body.value, in: "`group` of \(what)", key: body.key))
         case (false, "plan"):
             kindName = "plan"
             kind = readSubPlanCall(body.value, "`plan` of \(what)", key: body.key).map(Step.Kind.plan)
         case (false, _):
             kindName = "sequence"
-            kind = .sequence(readSteps(body.value, in: "`sequence` of \(what)", key: body.key))
+            kind = .sequence(readMembers(body.value, in: "`sequence` of \(what)", key: body.key))
         case (true, _):
             kindName = "for_each"
             kind = readForEach(fields, body: body, what: what).map(Step.Kind.forEach)
@@ -246,7 +267,7 @@ extension PlanReader {
         if body.key.value == "request" {
             loopBody = readRequest(body.value, "`request` of \(what)", key: body.key).map(ForEach.Body.request)
         } else {
-            loopBody = .group(readSteps(body.value, in: "`group` of \(what)", key: body.key))
+            loopBody = .group(readMembers(body.value, in: "`group` of \(what)", key: body.key))
         }
         guard let items, let loopBody, validItemName else { return nil }
         return ForEach(items: items, itemName: itemName, body: loopBody)
