@@ -219,6 +219,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         deadline = nil
         head = nil
         body = []
+        bodySize = 0
         switch result {
         case .failure:
             if close { context.close(promise: nil) }
