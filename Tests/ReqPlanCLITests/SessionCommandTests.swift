@@ -143,6 +143,18 @@ import Testing
             "\(result.stderr)")
         #expect(result.stderr.contains("--> \(jar.path):3:19"), "\(result.stderr)")
         #expect(!nginx.accessLog.contains(marker))
+
+        // A value that would write a header line of its own: the one rule for header lines (RP0517).
+        try "127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tx\rInjected: 1\n".write(
+            to: jar, atomically: true, encoding: .utf8)
+        let injected = try await run(plan, ["--cookie-jar", jar.path])
+        #expect(injected.status == 2)
+        #expect(
+            injected.stderr.contains(
+                "error[RP0517]: the cookie jar cannot be read: the value of cookie `session` contains a control "
+                    + "character (U+000D carriage return), which cannot be sent in a header line"),
+            "\(injected.stderr)")
+        #expect(!nginx.accessLog.contains(marker))
     }
 
     @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))

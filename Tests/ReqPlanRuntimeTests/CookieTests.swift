@@ -235,6 +235,14 @@ import Testing
             ("h.example\tFALSE\t/\tFALSE\tsoon\ta\t1\n", 1, 25, "expiry field"),
             ("h.example\tFALSE\t/\tFALSE\t0\t\t1\n", 1, 27, "name field is empty"),
             ("\tFALSE\t/\tFALSE\t0\ta\t1\n", 1, 1, "domain field is empty"),
+            (
+                "h.example\tFALSE\t/\tFALSE\t0\tsid\tx\ry\n", 1, 31,
+                "the value of cookie `sid` contains a control character (U+000D carriage return), which cannot be sent in a header line"
+            ),
+            (
+                "h.example\tFALSE\t/\tFALSE\t0\ts\u{1}d\tx\n", 1, 27,
+                "the name of a cookie contains a control character (U+0001)"
+            ),
         ] as [(String, Int, Int, String)])
     func aMalformedCookieFileLineIsNamedWithItsLineAndColumn(text: String, line: Int, column: Int, message: String) {
         #expect {

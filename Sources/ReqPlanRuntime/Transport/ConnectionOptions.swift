@@ -105,7 +105,7 @@ extension HTTPClientTransport.Configuration {
                 throw PlanRun.Failure(
                     diagnostics: [
                         Diagnostic(
-                            .error, .invalidRunSetting, "the cookie jar cannot be read: \(error.message)",
+                            .error, error.code ?? .invalidRunSetting, "the cookie jar cannot be read: \(error.message)",
                             file: path, at: range,
                             hint: error.hint
                                 ?? (error.line == nil

@@ -29,6 +29,8 @@ public enum CookieFile {
         public var source: SourceFile? = nil
         /// How to fix it, when the line is not the matter (a file too large).
         public var hint: String? = nil
+        /// The diagnostic code, when it is not that of a run setting (a control character: RP0517).
+        public var code: DiagnosticCode? = nil
     }
 
     /// The first line of a file reqplan writes, as curl writes it.
@@ -93,6 +95,13 @@ public enum CookieFile {
             }
             guard !fields[5].isEmpty else {
                 throw Failure(message: "the name field is empty", line: lineNumber, column: column(5))
+            }
+            // The name and value go into `Cookie` header lines.
+            for (number, what) in [(5, "the name of a cookie"), (6, "the value of cookie `\(fields[5])`")] {
+                guard let scalar = HeaderLine.forbiddenCharacter(in: fields[number]) else { continue }
+                throw Failure(
+                    message: HeaderLine.problem(HeaderLine.escaped(what), scalar), line: lineNumber,
+                    column: column(number), hint: HeaderLine.hint, code: .controlCharacterInHeader)
             }
             if expires != 0 && expires <= now { continue }
             cookies.append(
