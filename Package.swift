@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "reqplan", targets: ["reqplan"]),
         .library(name: "ReqPlanSyntax", targets: ["ReqPlanSyntax"]),
         .library(name: "ReqPlanPlanner", targets: ["ReqPlanPlanner"]),
+        .library(name: "ReqPlanHTTP", targets: ["ReqPlanHTTP"]),
         .library(name: "ReqPlanRuntime", targets: ["ReqPlanRuntime"]),
         .library(name: "ReqPlanPresentation", targets: ["ReqPlanPresentation"]),
         // The library for embedders: one import to load, validate and run a plan.
@@ -60,15 +61,15 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
-        // The executor (structured concurrency) over a Transport; the HTTP transport (reqplan's own
-        // client over SwiftNIO, HTTP/1.1 and HTTP/2, and AsyncHTTPClient as the library path).
+        // HTTP: the `Transport` protocol and what crosses it (`PreparedRequest`, `TransportResponse`,
+        // `TransportError`), reqplan's own client over SwiftNIO (HTTP/1.1 and HTTP/2, its pool and
+        // framing), AsyncHTTPClient as the library path, the URL of a request, redirects, cookies and
+        // the cookie file, proxies, TLS settings and diagnosis, and the secrets a run learns on the wire.
+        // The only target but the demo API that imports NIO.
         .target(
-            name: "ReqPlanRuntime",
+            name: "ReqPlanHTTP",
             dependencies: [
-                "ReqPlanPlanner",
                 "ReqPlanSyntax",
-                "ReqPlanXPath",
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -79,6 +80,18 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "NIOHTTP2", package: "swift-nio-http2"),
+            ]
+        ),
+        // The executor (structured concurrency) over a `Transport`: scheduling, evaluation, request
+        // building, expectations, results, inputs, suites. Imports no NIO product.
+        .target(
+            name: "ReqPlanRuntime",
+            dependencies: [
+                "ReqPlanPlanner",
+                "ReqPlanSyntax",
+                "ReqPlanXPath",
+                "ReqPlanHTTP",
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -86,20 +99,20 @@ let package = Package(
         // the command line does not link it.
         .target(
             name: "ReqPlanURLSession",
-            dependencies: ["ReqPlanRuntime", "ReqPlanSyntax"]
+            dependencies: ["ReqPlanHTTP", "ReqPlanSyntax"]
         ),
         // The library façade (`import ReqPlan`): load, validate and run a plan with typed inputs and
         // outputs, progress events and task cancellation, over the NIO or the URLSession transport.
         .target(
             name: "ReqPlan",
-            dependencies: ["ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanRuntime", "ReqPlanURLSession"]
+            dependencies: ["ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanURLSession"]
         ),
         // Everything reqplan shows: the live progress, run summaries, the verbose log, validate's
         // text/json/github output, Mermaid/DOT/explain, and the reports of `reqplan run --report` (JSON,
         // JUnit XML, Chrome trace events). The runtime and the planner give facts and events; this renders them.
         .target(
             name: "ReqPlanPresentation",
-            dependencies: ["ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"]
+            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax"]
         ),
         // A Hummingbird server that serves the example plans and fault endpoints, for tests and `reqplan demo`.
         .target(
@@ -120,6 +133,7 @@ let package = Package(
                 "ReqPlanSyntax",
                 "ReqPlanPlanner",
                 "ReqPlanRuntime",
+                "ReqPlanHTTP",
                 "ReqPlanPresentation",
                 "ReqPlanDemoAPI",
                 "ReqPlanOpenAPI",
@@ -130,7 +144,7 @@ let package = Package(
         // Benchmarks of the executor's own overhead (`swift run -c release reqplan-bench scheduler`).
         .executableTarget(
             name: "reqplan-bench",
-            dependencies: ["ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"],
+            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax"],
             path: "Sources/ReqPlanBench"
         ),
         .testTarget(
@@ -152,13 +166,14 @@ let package = Package(
         // tinyproxy, httpbin) and test certificates the transport and end-to-end tests use (not a product).
         .target(
             name: "ReqPlanTestSupport",
-            dependencies: ["ReqPlanRuntime", "ReqPlanSyntax"],
+            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanSyntax"],
             path: "Tests/ReqPlanTestSupport"
         ),
         .testTarget(
             name: "ReqPlanRuntimeTests",
             dependencies: [
-                "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport",
+                "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI",
+                "ReqPlanTestSupport",
                 "ReqPlanURLSession", "ReqPlanPresentation",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -174,7 +189,8 @@ let package = Package(
         .testTarget(
             name: "ReqPlanPresentationTests",
             dependencies: [
-                "ReqPlanPresentation", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+                "ReqPlanPresentation", "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax",
+                "ReqPlanTestSupport",
             ],
             exclude: ["Golden"]
         ),
@@ -188,7 +204,9 @@ let package = Package(
         ),
         .testTarget(
             name: "ReqPlanCLITests",
-            dependencies: ["reqplan", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport"],
+            dependencies: [
+                "reqplan", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanHTTP", "ReqPlanDemoAPI", "ReqPlanTestSupport",
+            ],
             exclude: ["Schema", "Golden"]  // check_schema.py, run with python3 by SchemaTests
         ),
     ],
@@ -211,7 +229,7 @@ if Context.environment["REQPLAN_FUZZ"] != nil {
         .executableTarget(
             name: "fuzz-http1-response",
             dependencies: [
-                "CFuzzerDriver", "ReqPlanRuntime", "ReqPlanSyntax",
+                "CFuzzerDriver", "ReqPlanHTTP", "ReqPlanSyntax",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

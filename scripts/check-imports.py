@@ -7,7 +7,11 @@ SwiftPM lets a target import a module that only a dependency of one of its depen
 (it is on the search path anyway), until a change elsewhere in the graph removes it. Every target
 here names what it imports: a module of another target, or a product of a package dependency.
 Modules of the toolchain (Foundation, Dispatch, Glibc, Testing, ...) need no declaration.
-Exit status 0 when all are declared, 1 otherwise (each missing module is printed).
+
+It also keeps the pipeline's layers apart: only ReqPlanHTTP (the transport), the demo API and the tests
+and fuzzers may import a networking module (SwiftNIO's, AsyncHTTPClient, FoundationNetworking); the
+syntax, the planner, XPath, the runtime, the presentation, the library and the command line may not.
+Exit status 0 when all are declared and none is out of its layer, 1 otherwise (each problem is printed).
 """
 import json
 import pathlib
@@ -23,6 +27,9 @@ TOOLCHAIN = {
 IMPORT = re.compile(r"^\s*(?:@[\w()]+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)",
                     re.MULTILINE)
 STRING_BLOCK = re.compile(r'#*"""[\s\S]*?"""#*')
+# Networking modules, and the targets that may import them.
+NETWORKING = re.compile(r"^(NIO\w*|AsyncHTTPClient|FoundationNetworking|Hummingbird\w*)$")
+MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI"}
 
 
 def main() -> int:
@@ -46,6 +53,10 @@ def main() -> int:
             imported.update(IMPORT.findall(code))
         for module in sorted(imported - declared - TOOLCHAIN - {target["name"]}):
             problems.append(f"{target['name']} imports {module}, which Package.swift does not declare for it")
+        if target["type"] != "test" and target["name"] not in MAY_NETWORK and not target["name"].startswith("fuzz-"):
+            for module in sorted(m for m in imported if NETWORKING.match(m)):
+                problems.append(f"{target['name']} imports {module}: only ReqPlanHTTP talks to the network "
+                                f"(the runtime, planner and presentation go through its `Transport`)")
     for problem in problems:
         print(problem)
     return 1 if problems else 0

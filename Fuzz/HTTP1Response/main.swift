@@ -4,6 +4,7 @@ import NIOCore
 import NIOEmbedded
 import NIOHTTP1
 @testable import ReqPlanRuntime
+import ReqPlanHTTP
 import ReqPlanSyntax
 
 // libFuzzer entry point: the input is what a server sends on an HTTP/1.1 connection. The first

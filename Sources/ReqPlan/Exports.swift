@@ -1,3 +1,4 @@
+import ReqPlanHTTP
 import ReqPlanRuntime
 import ReqPlanSyntax
 import ReqPlanURLSession
@@ -18,14 +19,14 @@ public typealias StepReason = ReqPlanRuntime.StepReason
 /// One try of a request: its number, timing, status or error, and the poll it belongs to.
 public typealias AttemptRecord = ReqPlanRuntime.AttemptRecord
 /// What a program's own transport implements (`PlanTransport.custom`).
-public typealias Transport = ReqPlanRuntime.Transport
+public typealias Transport = ReqPlanHTTP.Transport
 /// A request ready to send, as a transport receives it.
-public typealias PreparedRequest = ReqPlanRuntime.PreparedRequest
+public typealias PreparedRequest = ReqPlanHTTP.PreparedRequest
 /// A response, as a transport returns it.
-public typealias TransportResponse = ReqPlanRuntime.TransportResponse
+public typealias TransportResponse = ReqPlanHTTP.TransportResponse
 /// Why a transport got no response.
-public typealias TransportError = ReqPlanRuntime.TransportError
+public typealias TransportError = ReqPlanHTTP.TransportError
 /// The settings of the SwiftNIO transport (`PlanTransport.nio`).
-public typealias NIOTransportConfiguration = ReqPlanRuntime.HTTPClientTransport.Configuration
+public typealias NIOTransportConfiguration = ReqPlanHTTP.HTTPClientTransport.Configuration
 /// The transport over Foundation's `URLSession` (`PlanTransport.urlSession`).
 public typealias URLSessionTransport = ReqPlanURLSession.URLSessionTransport

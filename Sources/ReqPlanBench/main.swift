@@ -5,6 +5,7 @@
 //
 // Prints, per shape and size: wall time, time per step, and peak resident memory.
 import Foundation
+import ReqPlanHTTP
 import ReqPlanPlanner
 import ReqPlanRuntime
 import ReqPlanSyntax

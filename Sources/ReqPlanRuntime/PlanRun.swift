@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanHTTP
 import ReqPlanPlanner
 import ReqPlanSyntax
 

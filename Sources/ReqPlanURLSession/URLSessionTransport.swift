@@ -1,5 +1,5 @@
 import Foundation
-import ReqPlanRuntime
+import ReqPlanHTTP
 import ReqPlanSyntax
 import Synchronization
 

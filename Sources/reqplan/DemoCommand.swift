@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanHTTP
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanRuntime

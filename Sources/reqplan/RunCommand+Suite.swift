@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReqPlanHTTP
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanRuntime

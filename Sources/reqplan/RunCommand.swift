@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import ReqPlanHTTP
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanRuntime

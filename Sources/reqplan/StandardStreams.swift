@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanRuntime
+import ReqPlanSyntax
 import Synchronization
 
 /// Standard output and standard error, every write checked: everything reqplan prints goes through

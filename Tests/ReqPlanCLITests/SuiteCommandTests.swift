@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanHTTP
 import Testing
 
 /// End-to-end tests of suites: `reqplan run` and `validate` with several files and folders, `--jobs`,

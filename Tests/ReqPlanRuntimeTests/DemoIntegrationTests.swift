@@ -4,6 +4,7 @@ import ReqPlanPlanner
 import ReqPlanSyntax
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// Runs a plan against a real demo API on loopback over the production transport.

@@ -3,6 +3,7 @@ import ReqPlanSyntax
 import ReqPlanTestSupport
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 @Suite struct ExecutorBehaviourTests {

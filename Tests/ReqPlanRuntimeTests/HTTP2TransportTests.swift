@@ -4,6 +4,7 @@ import ReqPlanSyntax
 import ReqPlanTestSupport
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// What HTTP/2 adds to the transport's connections, with both clients: one connection per endpoint

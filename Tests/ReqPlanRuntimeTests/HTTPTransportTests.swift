@@ -6,6 +6,7 @@ import ReqPlanDemoAPI
 import ReqPlanSyntax
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// The transport's parts on their own: URLs on the wire, redirect rules, and the plain-HTTP client's

@@ -6,6 +6,7 @@ import ReqPlanSyntax
 import Synchronization
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// `poll:` against the demo API's long jobs (`POST /jobs`, `GET /jobs/{id}`) over the real transport.

@@ -5,6 +5,7 @@ import ReqPlanSyntax
 import Synchronization
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// How responses are read: repeated header fields are one value in every place that shows them,

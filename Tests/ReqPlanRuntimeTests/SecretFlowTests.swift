@@ -4,6 +4,7 @@ import ReqPlanPlanner
 import ReqPlanSyntax
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// Which expressions read a secret (`SecretFlow`), and what a run shows of the values built from them.

@@ -3,6 +3,7 @@ import ReqPlanSyntax
 import ReqPlanTestSupport
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// Cookies, proxies and TLS settings of the transport against servers not written here: nginx,

@@ -7,6 +7,7 @@ import ReqPlanTestSupport
 import Synchronization
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// Plan files in a fresh temporary folder, validated from disk and run over the HTTP transport, as

@@ -5,6 +5,7 @@ import ReqPlanSyntax
 import ReqPlanTestSupport
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// TLS failures name their cause in plain words, each against a real TLS server on loopback whose

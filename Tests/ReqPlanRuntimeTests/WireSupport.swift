@@ -7,6 +7,7 @@ import ReqPlanSyntax
 import ReqPlanURLSession
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// The ways a request can go on the wire, which must behave alike: reqplan's own client over `http://`

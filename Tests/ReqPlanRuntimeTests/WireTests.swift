@@ -5,6 +5,7 @@ import ReqPlanSyntax
 import ReqPlanTestSupport
 import Testing
 
+@testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// Every behaviour of the transport, over both of its clients and both schemes (`Wire`): reqplan's own

@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanHTTP
 
 #if canImport(Glibc)
     import Glibc

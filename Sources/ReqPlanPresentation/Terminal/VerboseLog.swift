@@ -1,3 +1,4 @@
+import ReqPlanHTTP
 import ReqPlanRuntime
 
 /// `--verbose`: every request and response with its headers (sensitive ones redacted) and the

@@ -1,3 +1,4 @@
+import ReqPlanHTTP
 import ReqPlanPlanner
 import ReqPlanSyntax
 

@@ -1,3 +1,4 @@
+import ReqPlanHTTP
 import Synchronization
 import Foundation
 import ReqPlanPlanner

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ReqPlanHTTP
 import ReqPlanPlanner
 import ReqPlanSyntax
 

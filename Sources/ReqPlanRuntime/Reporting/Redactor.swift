@@ -1,3 +1,4 @@
+import ReqPlanHTTP
 import ReqPlanSyntax
 
 /// The textual safety net of redaction: hides the text of secrets in what cannot be traced to where a
@@ -14,7 +15,7 @@ import ReqPlanSyntax
 /// secret is hidden wherever reqplan put it, but not where a server repeats it.
 public struct Redactor: Sendable {
     /// The shortest secret whose text the net hides.
-    public static let minimumLength = 8
+    public static let minimumLength = SecretStore.minimumTextualLength
 
     /// The texts hidden, longest first (so a secret containing another is hidden whole).
     public let secrets: [String]
@@ -23,7 +24,7 @@ public struct Redactor: Sendable {
 
     /// Creates a net for the given secret values, and for those `store` holds at the time of each call.
     public init(secrets: [String], store: SecretStore? = nil) {
-        self.secrets = Self.texts(hiding: secrets)
+        self.secrets = SecretStore.texts(hiding: secrets)
         self.store = store
     }
 
@@ -32,7 +33,8 @@ public struct Redactor: Sendable {
         let learnt = store?.hidden ?? []
         if secrets.isEmpty && learnt.isEmpty { return text }
         var result = text
-        for secret in learnt.isEmpty ? secrets : Self.longestFirst(secrets + learnt) where result.contains(secret) {
+        for secret in learnt.isEmpty ? secrets : SecretStore.longestFirst(secrets + learnt)
+        where result.contains(secret) {
             result = result.replacingOccurrences(of: secret, with: ExpressionEvaluator.secretMarker)
         }
         return result
@@ -51,23 +53,5 @@ public struct Redactor: Sendable {
         case .object(let fields): .object(fields.map { Value.Field($0.key, redact($0.value)) })
         default: value
         }
-    }
-
-    /// The texts that hide `secrets`: each one of `minimumLength` or more characters, as written and as
-    /// a URL, a form body and a JSON string encode it, longest first.
-    static func texts(hiding secrets: [String]) -> [String] {
-        var texts: Set<String> = []
-        for secret in secrets where secret.count >= minimumLength {
-            texts.formUnion([
-                secret, RequestBuilder.percentEncode(secret), RequestBuilder.formEncode(secret),
-                String(Value.string(secret).jsonText().dropFirst().dropLast()),
-            ])
-        }
-        return longestFirst(Array(texts))
-    }
-
-    /// `texts` without repeats, longest first.
-    static func longestFirst(_ texts: [String]) -> [String] {
-        Array(Set(texts)).sorted { $0.count > $1.count || ($0.count == $1.count && $0 < $1) }
     }
 }

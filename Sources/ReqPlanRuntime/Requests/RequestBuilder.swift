@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanHTTP
 import ReqPlanSyntax
 
 /// Where request files (`multipart` file parts, `body_file`) may be read from: the plan's project, or its
@@ -114,7 +115,7 @@ public struct RequestBuilder: Sendable {
         let ownNames = Set(spec.query.map(\.name.value))
         let parameters = defaults.query.filter { !ownNames.contains($0.name.value) } + spec.query
         if !parameters.isEmpty {
-            let query = try Self.encodedPairs(parameters, in: context, encode: Self.percentEncode)
+            let query = try Self.encodedPairs(parameters, in: context, encode: URLEncoding.percentEncode)
             let unqueried = url
             if !query.sent.isEmpty { url = Self.appending(query: query.sent, to: url) }
             if query.shown != nil || shownURL != nil {
@@ -170,7 +171,7 @@ public struct RequestBuilder: Sendable {
             }
             contentType = "application/json"
         case .form(let fields):
-            let form = try Self.encodedPairs(fields, in: context, encode: Self.formEncode)
+            let form = try Self.encodedPairs(fields, in: context, encode: URLEncoding.formEncode)
             body = Array(form.sent.utf8)
             if let shown = form.shown {
                 shownBody = Array(shown.utf8)
@@ -377,26 +378,6 @@ public struct RequestBuilder: Sendable {
         case .null: []
         default: [value.interpolated]
         }
-    }
-
-    private static let unreserved = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~".utf8)
-
-    /// RFC 3986 percent-encoding of everything but unreserved characters.
-    static func percentEncode(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            if unreserved.contains(byte) {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                out += "%" + String(byte, radix: 16, uppercase: true).leftPadded(to: 2)
-            }
-        }
-        return out
-    }
-
-    /// `application/x-www-form-urlencoded`: like percent-encoding, with spaces as `+`.
-    static func formEncode(_ text: String) -> String {
-        percentEncode(text).replacingOccurrences(of: "%20", with: "+")
     }
 
     /// A quoted-string parameter's content (`checkHeaderLine` has refused control characters).

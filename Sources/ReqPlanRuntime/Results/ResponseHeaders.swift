@@ -1,3 +1,4 @@
+import ReqPlanHTTP
 import ReqPlanSyntax
 
 /// Response headers as every part of reqplan shows them: one entry per field name, in the order

@@ -1,3 +1,4 @@
+import ReqPlanHTTP
 import ReqPlanSyntax
 
 /// How a step ended.
@@ -164,13 +165,5 @@ public struct StepResult: Sendable {
             fields.append(.init("cookies", cookiesValue))
         }
         return .object(fields)
-    }
-}
-
-extension Duration {
-    /// The duration in whole milliseconds.
-    public var milliseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds * 1000 + attoseconds / 1_000_000_000_000_000
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanHTTP
 import ReqPlanPlanner
 import ReqPlanSyntax
 
@@ -161,14 +162,4 @@ public enum SuiteRun {
         return Result(outcomes: outcomes, startedAt: startedAt, duration: clock.now - start)
     }
 
-}
-
-extension HTTPClientTransport {
-    /// This transport's clients and connection pools, with a cookie jar of its own: the plans of a
-    /// suite share connections, not cookies.
-    func sharingConnections(cookies: CookieJar) -> HTTPClientTransport {
-        var settings = configuration
-        settings.cookies = cookies
-        return HTTPClientTransport(own: own, library: library, configuration: settings)
-    }
 }

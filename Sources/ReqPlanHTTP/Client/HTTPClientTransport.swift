@@ -216,3 +216,13 @@ extension TimeAmount {
         self = .milliseconds(duration.milliseconds)
     }
 }
+
+extension HTTPClientTransport {
+    /// This transport's clients and connection pools, with a cookie jar of its own: the plans of a
+    /// suite share connections, not cookies.
+    package func sharingConnections(cookies: CookieJar) -> HTTPClientTransport {
+        var settings = configuration
+        settings.cookies = cookies
+        return HTTPClientTransport(own: own, library: library, configuration: settings)
+    }
+}

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import ReqPlanRuntime
+@testable import ReqPlanSyntax
 
 /// `OutputFile`: a file replaced whole, with the permissions asked for, and nothing else left in its folder.
 @Suite struct OutputFileTests {

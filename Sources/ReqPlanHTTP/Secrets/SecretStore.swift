@@ -9,7 +9,7 @@ import Synchronization
 public final class SecretStore: Sendable {
     private struct State {
         var values: Set<String> = []
-        /// What the net hides of them: see `Redactor.texts(hiding:)`.
+        /// What the net hides of them: see `texts(hiding:)`.
         var hidden: [String] = []
     }
 
@@ -23,8 +23,8 @@ public final class SecretStore: Sendable {
         guard !secret.isEmpty else { return }
         state.withLock { state in
             guard state.values.insert(secret).inserted else { return }
-            let texts = Redactor.texts(hiding: [secret])
-            if !texts.isEmpty { state.hidden = Redactor.longestFirst(state.hidden + texts) }
+            let texts = Self.texts(hiding: [secret])
+            if !texts.isEmpty { state.hidden = Self.longestFirst(state.hidden + texts) }
         }
     }
 
@@ -41,8 +41,30 @@ public final class SecretStore: Sendable {
     }
 
     /// The texts the net hides for the secrets added so far, longest first.
-    var hidden: [String] {
+    public var hidden: [String] {
         state.withLock { $0.hidden }
+    }
+
+    /// The shortest secret whose text the textual net hides (`Redactor`): shorter ones would collide
+    /// with ordinary text.
+    public static let minimumTextualLength = 8
+
+    /// The texts that hide `secrets`: each one of `minimumTextualLength` or more characters, as written
+    /// and as a URL, a form body and a JSON string encode it, longest first.
+    public static func texts(hiding secrets: [String]) -> [String] {
+        var texts: Set<String> = []
+        for secret in secrets where secret.count >= minimumTextualLength {
+            texts.formUnion([
+                secret, URLEncoding.percentEncode(secret), URLEncoding.formEncode(secret),
+                String(Value.string(secret).jsonText().dropFirst().dropLast()),
+            ])
+        }
+        return longestFirst(Array(texts))
+    }
+
+    /// `texts` without repeats, longest first (so a secret containing another is hidden whole).
+    public static func longestFirst(_ texts: [String]) -> [String] {
+        Array(Set(texts)).sorted { $0.count > $1.count || ($0.count == $1.count && $0 < $1) }
     }
 
     /// Adds a secret value (a secret input or output): a string as it is, anything else as its JSON text.

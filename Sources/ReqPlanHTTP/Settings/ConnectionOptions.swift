@@ -65,6 +65,20 @@ public struct ConnectionOptions: Sendable {
     }
 }
 
+extension ConnectionOptions {
+    /// Why the options cannot be used: diagnostics (RP0503, RP0517) and the files they are located in.
+    public struct Failure: Error, Sendable {
+        public var diagnostics: [Diagnostic]
+        public var sources: [SourceFile]
+
+        /// Creates a failure.
+        public init(diagnostics: [Diagnostic], sources: [SourceFile]) {
+            self.diagnostics = diagnostics
+            self.sources = sources
+        }
+    }
+}
+
 extension HTTPClientTransport.Configuration {
     /// Reads what `options` and `environment` say about proxies, TLS files and the cookie file,
     /// before anything is sent: the proxies (their credentials become secrets of the run), the
@@ -72,12 +86,15 @@ extension HTTPClientTransport.Configuration {
     /// values become secrets too).
     /// - Throws: a failure with one diagnostic (RP0503) naming the option, variable or file at
     ///   fault, and for a malformed cookie file its line, with the file to render it.
-    public mutating func apply(_ options: ConnectionOptions, environment: [String: String]) throws(PlanRun.Failure) {
+    public mutating func apply(_ options: ConnectionOptions, environment: [String: String]) throws(ConnectionOptions
+        .Failure)
+    {
         do {
             proxies = try ProxySettings(
                 environment: environment, proxy: options.proxy, noProxy: options.noProxy, names: options.names)
         } catch {
-            throw PlanRun.Failure(diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message)], sources: [])
+            throw ConnectionOptions.Failure(
+                diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message)], sources: [])
         }
         for proxy in [proxies.http, proxies.https].compactMap({ $0 }) {
             if let password = proxy.password { secrets.add(password) }
@@ -90,7 +107,7 @@ extension HTTPClientTransport.Configuration {
                 caFile: options.caFile, certificateFile: options.certificateFile,
                 keyFile: options.keyFile, environment: environment, names: options.names)
         } catch {
-            throw PlanRun.Failure(
+            throw ConnectionOptions.Failure(
                 diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message, file: error.file)],
                 sources: [])
         }
@@ -102,7 +119,7 @@ extension HTTPClientTransport.Configuration {
                 let range = error.line.map { line in
                     SourceRange(start: SourceLocation(line: line, column: error.column ?? 1), length: 1)
                 }
-                throw PlanRun.Failure(
+                throw ConnectionOptions.Failure(
                     diagnostics: [
                         Diagnostic(
                             .error, error.code ?? .invalidRunSetting, "the cookie jar cannot be read: \(error.message)",
