@@ -119,9 +119,10 @@ public struct URLSessionTransport: Transport {
 
     /// The request as `URLSession` takes it: the method, the framed headers, the body.
     private func urlRequest(for request: PreparedRequest) throws(TransportError) -> URLRequest {
-        guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(),
-            scheme == "http" || scheme == "https", url.host?.isEmpty == false
-        else { throw .invalidURL(request.host) }
+        // The request's URL is parsed already (`RequestURL`); URLSession takes it as Foundation's `URL`,
+        // built from the request target so that what goes on the wire is what reqplan's client sends.
+        let text = (request.url.isHTTPS ? "https://" : "http://") + request.url.authority + request.url.target
+        guard let url = URL(string: text) else { throw .invalidURL(request.host) }
         if request.method == .GET, request.body?.isEmpty == false {
             // FoundationNetworking refuses it ("GET method must not have a body").
             throw TransportError(.other, "a GET request with a body cannot be sent over URLSession")

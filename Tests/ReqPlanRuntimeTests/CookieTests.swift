@@ -14,7 +14,7 @@ import Testing
 
     private func jar() -> CookieJar { CookieJar(clock: { Self.now }) }
 
-    private func url(_ text: String) throws -> URLParts { try #require(URLParts(text)) }
+    private func url(_ text: String) throws -> RequestURL { try RequestURL(parsing: text) }
 
     @discardableResult
     private func set(_ header: String, from address: String, in jar: CookieJar) throws -> Bool {

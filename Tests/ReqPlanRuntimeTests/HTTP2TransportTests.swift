@@ -16,7 +16,8 @@ import Testing
     private func concurrently(
         _ count: Int, _ url: String, _ configuration: HTTPClientTransport.Configuration, method: HTTPMethodName = .GET
     ) async throws -> [Result<TransportResponse, TransportError>] {
-        try await HTTPClientTransport.with(configuration) { transport in
+        let request = try PreparedRequest(method: method, url: url, headers: [], body: nil)
+        return try await HTTPClientTransport.with(configuration) { transport in
             await withTaskGroup(of: (Int, Result<TransportResponse, TransportError>).self) { group in
                 for index in 0..<count {
                     // The outcome comes from a function, not from a `do throws(TransportError)` in this
@@ -26,7 +27,7 @@ import Testing
                         (
                             index,
                             await Self.outcome(
-                                of: PreparedRequest(method: method, url: url, headers: [], body: nil),
+                                of: request,
                                 through: transport)
                         )
                     }
@@ -118,14 +119,14 @@ import Testing
         let base = "127.0.0.1:\(nginx.http2LimitsPort)"
         try await HTTPClientTransport.with(configuration) { transport in
             func get() async throws -> String? {
-                let request = PreparedRequest(method: .GET, url: "https://\(base)/", headers: [], body: nil)
+                let request = try PreparedRequest(method: .GET, url: "https://\(base)/", headers: [], body: nil)
                 return field("connection", of: try await transport.send(request, timeout: .seconds(10)))
             }
             let first = try await get()
             async let during = get()
             let reset = await #expect(throws: TransportError.self) {
                 try await transport.send(
-                    PreparedRequest(method: .POST, url: "https://\(base)/reset", headers: [], body: nil),
+                    try PreparedRequest(method: .POST, url: "https://\(base)/reset", headers: [], body: nil),
                     timeout: .seconds(10))
             }
             #expect(reset == TransportError(.reset, "connection to \(base) was reset"))

@@ -52,7 +52,7 @@ import Testing
     }
 
     private func proxy(_ settings: ProxySettings, for url: String) throws -> String? {
-        settings.server(for: try #require(URLParts(url)))?.hostPort
+        settings.server(for: try RequestURL(parsing: url))?.hostPort
     }
 
     @Test func lowerCaseVariablesComeFirstAndUpperCaseHTTPProxyIsHonoured() throws {

@@ -84,7 +84,7 @@ private func base64(_ text: String) -> String { Data(text.utf8).base64EncodedStr
             steps:
               a: { request: { url: "http://al%40ice:p%3Ass@h:8080/x@y?q=a@b" } }
             """, secrets: secrets)
-        #expect(request.url == "http://h:8080/x@y?q=a@b")
+        #expect(request.url.text == "http://h:8080/x@y?q=a@b")
         let encoded = base64("al@ice:p:ss")
         #expect(request.header("Authorization") == "Basic \(encoded)")
         #expect(Set(secrets.all).isSuperset(of: ["al@ice", "p:ss", encoded, "Basic \(encoded)"]))
@@ -98,7 +98,7 @@ private func base64(_ text: String) -> String { Data(text.utf8).base64EncodedStr
             steps:
               a: { request: { url: /a } }
             """)
-        #expect(request.url == "https://h/api/a")
+        #expect(request.url.text == "https://h/api/a")
         #expect(request.header("Authorization") == "Basic \(base64("bob:"))")
     }
 
@@ -110,7 +110,7 @@ private func base64(_ text: String) -> String { Data(text.utf8).base64EncodedStr
             steps:
               a: { request: { url: "http://u:p@h/a", \(own) } }
             """)
-        #expect(request.url == "http://h/a")
+        #expect(request.url.text == "http://h/a")
         #expect(request.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value) == ["Bearer explicit"])
     }
 
@@ -132,7 +132,7 @@ private func base64(_ text: String) -> String { Data(text.utf8).base64EncodedStr
             steps:
               a: { request: { url: "http://h/a?mail=a@b.c#x@y" } }
             """)
-        #expect(request.url == "http://h/a?mail=a@b.c#x@y")
+        #expect(request.url.text == "http://h/a?mail=a@b.c#x@y")
         #expect(request.header("Authorization") == nil)
     }
 
@@ -198,7 +198,7 @@ private func base64(_ text: String) -> String { Data(text.utf8).base64EncodedStr
 /// A transport that answers every request with the cookies its path names (`/c/a=1/b=2/a=3`).
 private struct CookieSettingTransport: Transport {
     func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
-        let path = URLComponents(string: request.url)?.path ?? ""
+        let path = request.url.path
         let cookies = path.split(separator: "/").dropFirst().compactMap { pair -> HeaderField? in
             let parts = pair.split(separator: "=", maxSplits: 1)
             return parts.count == 2 ? HeaderField(String(parts[0]), String(parts[1])) : nil

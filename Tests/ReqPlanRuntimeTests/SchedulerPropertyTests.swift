@@ -17,7 +17,7 @@ final class GatedTestTransport: Transport {
     private let state = Mutex(State())
 
     func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
-        let path = URLComponents(string: request.url)?.path ?? request.url
+        let path = request.url.path
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 let cancelled = state.withLock { state -> Bool in

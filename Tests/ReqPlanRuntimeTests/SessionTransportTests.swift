@@ -34,8 +34,8 @@ import Testing
     private func request(
         _ method: HTTPMethodName = .GET, _ url: String, headers: [HeaderField] = [],
         cookies: Bool = true
-    ) -> PreparedRequest {
-        PreparedRequest(method: method, url: url, headers: headers, body: nil, usesCookies: cookies)
+    ) throws -> PreparedRequest {
+        try PreparedRequest(method: method, url: url, headers: headers, body: nil, usesCookies: cookies)
     }
 
     // MARK: Cookies

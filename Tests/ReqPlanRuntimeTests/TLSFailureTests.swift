@@ -40,7 +40,7 @@ import Testing
         try await HTTPClientTransport.with(configuration(client)) { transport -> TransportError? in
             do {
                 _ = try await transport.send(
-                    PreparedRequest(method: .GET, url: url, headers: [], body: nil),
+                    try PreparedRequest(method: .GET, url: url, headers: [], body: nil),
                     timeout: .seconds(10))
                 return nil
             } catch {

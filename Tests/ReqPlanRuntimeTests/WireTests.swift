@@ -52,14 +52,14 @@ import Testing
                 (301, "GET", ""), (302, "GET", ""), (303, "GET", ""),
                 (307, "POST", #"{"a":1}"#), (308, "POST", #"{"a":1}"#),
             ] {
-                let request = PreparedRequest(
+                let request = try PreparedRequest(
                     method: .POST, url: base + "/redirect-to?url=/echo&status=\(status)",
                     headers: [HeaderField("Content-Type", "application/json")], body: Array(#"{"a":1}"#.utf8))
                 let echo = try Echo(try await wire.send(request).get())
                 #expect(echo.method == method && echo.body == body, "\(status): \(echo.method) \(echo.body)")
                 #expect(echo.header("content-type") == (body.isEmpty ? [] : ["application/json"]), "\(status)")
             }
-            let put = PreparedRequest(
+            let put = try PreparedRequest(
                 method: .PUT, url: base + "/redirect-to?url=/echo&status=302", headers: [],
                 body: Array("x".utf8))
             #expect(try Echo(try await wire.send(put).get()).method == "PUT")
@@ -95,7 +95,7 @@ import Testing
             var configuration = wire.configuration()
             configuration.followRedirects = false
             let byRun = try await wire.send(
-                PreparedRequest(method: .GET, url: url, headers: [], body: nil),
+                try PreparedRequest(method: .GET, url: url, headers: [], body: nil),
                 configuration: configuration
             ).get()
             #expect(byRun.status == 302)
@@ -108,7 +108,8 @@ import Testing
             #expect(byRequest.status == 200)
             // By default redirects are followed.
             #expect(
-                try await wire.send(PreparedRequest(method: .GET, url: url, headers: [], body: nil)).get().status == 200
+                try await wire.send(try PreparedRequest(method: .GET, url: url, headers: [], body: nil)).get().status
+                    == 200
             )
         }
     }
@@ -139,7 +140,7 @@ import Testing
             let host = try #require(base.split(separator: "/").last)
             for path in ["/huge?mb=2", "/stream?kb=2048"] {
                 let error = try await wire.send(
-                    PreparedRequest(method: .GET, url: base + path, headers: [], body: nil),
+                    try PreparedRequest(method: .GET, url: base + path, headers: [], body: nil),
                     configuration: small
                 ).failure
                 #expect(
@@ -148,12 +149,12 @@ import Testing
             }
             // Within the limit; and a HEAD response announces a length it does not send.
             let fits = try await wire.send(
-                PreparedRequest(method: .GET, url: base + "/stream?kb=1024", headers: [], body: nil),
+                try PreparedRequest(method: .GET, url: base + "/stream?kb=1024", headers: [], body: nil),
                 configuration: small
             ).get()
             #expect(fits.body.count == 1 << 20)
             let head = try await wire.send(
-                PreparedRequest(method: .HEAD, url: base + "/huge?mb=2", headers: [], body: nil),
+                try PreparedRequest(method: .HEAD, url: base + "/huge?mb=2", headers: [], body: nil),
                 configuration: small
             ).get()
             #expect(head.status == 200 && head.body.isEmpty && head.header("content-length") == String(2 << 20))
@@ -169,7 +170,7 @@ import Testing
             // One transport, so kept-alive connections carry one exchange after another: each counts its own.
             try await wire.withTransport(limited) { transport in
                 for path in ["/huge?mb=1", "/stream?kb=256", "/gzip", "/stream?kb=768"] {
-                    var request = PreparedRequest(method: .GET, url: base + path, headers: [], body: nil)
+                    var request = try PreparedRequest(method: .GET, url: base + path, headers: [], body: nil)
                     let whole = try await transport.send(request, timeout: nil)
                     request.keepsResponseBody = 1000
                     let start = try await transport.send(request, timeout: nil)
@@ -177,7 +178,7 @@ import Testing
                     #expect(start.size == whole.size && whole.size == whole.body.count, "\(path)")
                 }
                 // The limit still holds for the whole body, kept or not.
-                var request = PreparedRequest(method: .GET, url: base + "/stream?kb=1025", headers: [], body: nil)
+                var request = try PreparedRequest(method: .GET, url: base + "/stream?kb=1025", headers: [], body: nil)
                 request.keepsResponseBody = 1000
                 await #expect(throws: TransportError.self) { try await transport.send(request, timeout: nil) }
             }
@@ -197,7 +198,7 @@ import Testing
             #expect(result.outputs[0].value == .int(8 * 64))
             let host = try #require(base.split(separator: "/").last)
             let broken = try await wire.send(
-                PreparedRequest(method: .GET, url: base + "/bad-gzip", headers: [], body: nil))
+                try PreparedRequest(method: .GET, url: base + "/bad-gzip", headers: [], body: nil))
             #expect(
                 broken.failure == TransportError(.other, "the response body from \(host) could not be decompressed"))
         }
@@ -310,11 +311,11 @@ import Testing
 
     @Test(arguments: Wire.allCases) func requestsThatCannotBeSentAreRefusedBeforeSending(_ wire: Wire) async throws {
         try await wire.withDemo { base async throws in
-            let trace = PreparedRequest(method: .TRACE, url: base + "/echo", headers: [], body: Array("x".utf8))
+            let trace = try PreparedRequest(method: .TRACE, url: base + "/echo", headers: [], body: Array("x".utf8))
             #expect(
                 try await wire.send(trace).failure
                     == TransportError(.other, "a TRACE request cannot have a body (RFC 9110, section 9.3.8)"))
-            let smuggled = PreparedRequest(
+            let smuggled = try PreparedRequest(
                 method: .GET, url: base + "/echo",
                 headers: [HeaderField("X-Note", "a\r\nX-Admin: yes")], body: nil)
             #expect(
@@ -383,13 +384,13 @@ import Testing
             configuration.requestTimeout = .milliseconds(300)
             let host = try #require(base.split(separator: "/").last)
             let error = try await wire.send(
-                PreparedRequest(method: .GET, url: base + "/delay/5000", headers: [], body: nil),
+                try PreparedRequest(method: .GET, url: base + "/delay/5000", headers: [], body: nil),
                 configuration: configuration
             ).failure
             #expect(error == TransportError(.timeout, "request to \(host) timed out after 300ms"))
             // A step's own timeout wins.
             let own = try await wire.send(
-                PreparedRequest(method: .GET, url: base + "/delay/500", headers: [], body: nil),
+                try PreparedRequest(method: .GET, url: base + "/delay/500", headers: [], body: nil),
                 configuration: configuration, timeout: .seconds(5))
             #expect(try own.get().status == 200)
         }
@@ -406,7 +407,7 @@ import Testing
         let url = "\(wire.scheme.rawValue)://127.0.0.1:\(silent.port)/"
         let start = ContinuousClock.now
         let error = try await wire.send(
-            PreparedRequest(method: .GET, url: url, headers: [], body: nil),
+            try PreparedRequest(method: .GET, url: url, headers: [], body: nil),
             configuration: configuration
         ).failure
         #expect(error == TransportError(.connect, "connecting to 127.0.0.1:\(silent.port) timed out after 300ms"))
@@ -414,7 +415,7 @@ import Testing
         #expect(ContinuousClock.now - start < .seconds(10))
         // An attempt deadline shorter than the connect timeout ends it first, as a timeout.
         let deadline = try await wire.send(
-            PreparedRequest(method: .GET, url: url, headers: [], body: nil),
+            try PreparedRequest(method: .GET, url: url, headers: [], body: nil),
             configuration: configuration, timeout: .milliseconds(100)
         ).failure
         #expect(deadline?.kind == .timeout, "\(deadline?.message ?? "")")
@@ -430,7 +431,8 @@ import Testing
                 for pause in [Duration.zero, .zero, .milliseconds(1500)] {
                     try await Task.sleep(for: pause)
                     let response = try await transport.send(
-                        PreparedRequest(method: .GET, url: base + "/connection/0", headers: [], body: nil), timeout: nil
+                        try PreparedRequest(method: .GET, url: base + "/connection/0", headers: [], body: nil),
+                        timeout: nil
                     )
                     peers.append(String(decoding: response.body, as: UTF8.self))
                 }
@@ -522,7 +524,7 @@ import Testing
     @Test(arguments: Wire.withoutURLSession) func aResponseThatIsNotHTTPIsNamed(_ wire: Wire) async throws {
         try await RawServer.with("SSH-2.0-OpenSSH_9.6\r\n\r\n", wire: wire) { base in
             let host = try #require(base.split(separator: "/").last)
-            let error = try await wire.send(PreparedRequest(method: .GET, url: base + "/", headers: [], body: nil))
+            let error = try await wire.send(try PreparedRequest(method: .GET, url: base + "/", headers: [], body: nil))
                 .failure
             #expect(error == TransportError(.other, "the response from \(host) is not valid HTTP"))
         }
@@ -553,7 +555,8 @@ import Testing
     @Test(arguments: Wire.allCases) func plainHTTPIsHTTP11AndTLSNegotiatesHTTP2(_ wire: Wire) async throws {
         try await wire.withDemo { base in
             let echo = try Echo(
-                try await wire.send(PreparedRequest(method: .GET, url: base + "/echo", headers: [], body: nil)).get())
+                try await wire.send(try PreparedRequest(method: .GET, url: base + "/echo", headers: [], body: nil))
+                    .get())
             #expect(echo.protocolVersion == wire.protocolVersion)
         }
     }
@@ -562,7 +565,7 @@ import Testing
         async throws
     {
         try await DemoAPI.withServer(tls: true) { base in
-            let request = PreparedRequest(method: .GET, url: base + "/home", headers: [], body: nil)
+            let request = try PreparedRequest(method: .GET, url: base + "/home", headers: [], body: nil)
             // Not trusted: the demo API's certificate is self-signed.
             var strict = HTTPClientTransport.Configuration()
             strict.client = wire.client
@@ -578,7 +581,7 @@ import Testing
         // FoundationNetworking verifies against the system's trust store only: the demo API's self-signed
         // certificate is not trusted, and the failure is a `tls` one.
         try await DemoAPI.withServer(tls: true) { base in
-            let request = PreparedRequest(method: .GET, url: base + "/home", headers: [], body: nil)
+            let request = try PreparedRequest(method: .GET, url: base + "/home", headers: [], body: nil)
             let failure = try await Wire.urlSessionHTTPS.send(request).failure
             #expect(failure?.kind == .tls, "\(failure?.message ?? "")")
         }

@@ -44,8 +44,8 @@ public final class ScriptedTestTransport: Transport {
     public var hanging: AsyncStream<String> { hangs.stream }
 
     public func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
-        let components = URLComponents(string: request.url)
-        let path = components?.path ?? request.url
+        let components = URLComponents(string: request.url.text)
+        let path = request.url.path
         var query: [String: String] = [:]
         for item in components?.queryItems ?? [] { query[item.name] = item.value ?? "" }
         let attempt = state.withLock { state -> Int in
@@ -56,7 +56,7 @@ public final class ScriptedTestTransport: Transport {
             state.requests.append(request)
             state.events.append(
                 Event(
-                    sequence: state.clock, path: path, url: request.url, isStart: true,
+                    sequence: state.clock, path: path, url: request.url.text, isStart: true,
                     inFlight: state.inFlight))
             return state.counts[path] ?? 1
         }
@@ -66,7 +66,7 @@ public final class ScriptedTestTransport: Transport {
                 state.inFlight -= 1
                 state.events.append(
                     Event(
-                        sequence: state.clock, path: path, url: request.url, isStart: false,
+                        sequence: state.clock, path: path, url: request.url.text, isStart: false,
                         inFlight: state.inFlight))
             }
         }

@@ -117,7 +117,8 @@ extension HTTPClientTransport {
                     failure = collector.responseStarted ? .closedEarly(request.host) : .reset(request.host)
                 }
                 if failure.kind == .reset, !collector.responseStarted, attemptsLeft > 0, !Task.isCancelled { continue }
-                guard TLSDiagnosis.isTLSFailure(error), let target = URLParts(request.url) else { throw failure }
+                guard TLSDiagnosis.isTLSFailure(error) else { throw failure }
+                let target = request.url
                 // The diagnosis shakes hands with the server directly, which a proxy may not allow.
                 if proxy != nil { throw .tls(request.host, .unknown) }
                 throw await .tls(
@@ -133,7 +134,7 @@ extension HTTPClientTransport {
         collector: ResponseCollector, proxy: ProxyServer?
     ) async throws -> TransportResponse {
         let outgoing = try HTTPClient.Request(
-            url: request.url, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers,
+            url: request.url.text, method: HTTPMethod(rawValue: request.method.rawValue), headers: headers,
             body: request.body.map { .bytes($0) })
         // The delegate API collects the body on the event loop and answers once, and its deadline
         // covers the whole response, body included: one hand-off per request instead of one per

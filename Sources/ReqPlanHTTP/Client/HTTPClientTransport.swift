@@ -142,7 +142,7 @@ public struct HTTPClientTransport: Transport {
             // AsyncHTTPClient tunnels every proxied request through CONNECT, plain HTTP included,
             // which proxies commonly refuse for port 80: plain HTTP through a proxy goes in absolute
             // form (as curl sends it), through reqplan's client.
-            if let proxy, URLParts(request.url)?.isHTTPS == false {
+            if let proxy, !request.url.isHTTPS {
                 return try await sendWithOwnClient(request, deadline: deadline, timeout: timeout, proxy: proxy)
             }
             return try await sendWithAsyncHTTPClient(request, deadline: deadline, timeout: timeout, proxy: proxy)
@@ -164,20 +164,20 @@ public struct HTTPClientTransport: Transport {
         _ request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?,
         proxy: ProxyServer? = nil
     ) async throws(TransportError) -> TransportResponse {
-        guard let target = RequestTarget(request.url) else { throw .invalidURL(request.host) }
+        let url = request.url
         var head = HTTPRequestHead(
-            version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
-            uri: target.path)
+            version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: url.target)
         head.headers.reserveCapacity(request.headers.count + 3)
-        if request.header("host") == nil { head.headers.add(name: "Host", value: target.hostHeader) }
+        if request.header("host") == nil { head.headers.add(name: "Host", value: url.authority) }
         try RequestFraming.add(request, to: &head.headers)
         if !head.headers.contains(name: "accept-encoding") {
             head.headers.add(name: "Accept-Encoding", value: ResponseDecompression.acceptEncoding)
         }
         var outgoing = ReqPlanClient.Request(
-            endpoint: target.endpoint, head: head, body: request.body,
+            endpoint: ReqPlanClient.Endpoint(host: url.host, port: url.port, tls: url.isHTTPS), head: head,
+            body: request.body,
             idempotent: request.method.isIdempotent, keep: request.keepsResponseBody ?? .max)
-        if let proxy { Self.throughProxy(&outgoing, target: target, proxy: proxy) }
+        if let proxy { Self.throughProxy(&outgoing, url: url, proxy: proxy) }
         do {
             let response = try await own.execute(outgoing, deadline: deadline)
             return TransportResponse(
@@ -185,7 +185,7 @@ public struct HTTPClientTransport: Transport {
                 headers: response.head.headers.map { HeaderField($0.name, $0.value) },
                 body: response.body, size: response.size)
         } catch {
-            if let proxy, let failure = proxyFailure(error, proxy: proxy, target: target) { throw failure }
+            if let proxy, let failure = proxyFailure(error, proxy: proxy, url: url) { throw failure }
             switch error {
             case .tls(let cause) where TLSDiagnosis.isTLSFailure(cause):
                 // The diagnosis shakes hands with the server directly, which a proxy may not allow.
@@ -193,7 +193,7 @@ public struct HTTPClientTransport: Transport {
                 throw await .tls(
                     request.host,
                     diagnose(
-                        cause, host: target.endpoint.host, port: target.endpoint.port,
+                        cause, host: url.host, port: url.port,
                         deadline: deadline),
                     names: configuration.settingNames)
             default:

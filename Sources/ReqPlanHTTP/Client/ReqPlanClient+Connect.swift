@@ -105,7 +105,7 @@ extension ReqPlanClient {
         /// Asks the proxy to open a tunnel to the endpoint, then starts TLS through it.
         func openTunnel(through proxy: ProxyServer, tlsContext: NIOSSLContext?) {
             var headers = HTTPHeaders()
-            headers.add(name: "Host", value: URLAuthority.hostPort(endpoint.host, endpoint.port))
+            headers.add(name: "Host", value: RequestURL.hostPort(endpoint.host, endpoint.port))
             if let authorization = proxy.authorization {
                 headers.add(name: "Proxy-Authorization", value: authorization)
             }

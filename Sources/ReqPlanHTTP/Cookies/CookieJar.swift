@@ -99,7 +99,7 @@ public final class CookieJar: Sendable {
     ///   - url: where the response came from.
     /// - Returns: whether the cookie was stored (or deleted, for an expiry in the past).
     @discardableResult
-    func store(_ parsed: SetCookie, from url: URLParts) -> Bool {
+    func store(_ parsed: SetCookie, from url: RequestURL) -> Bool {
         let time = now()
         guard let cookie = cookie(from: parsed, url: url, at: time) else { return false }
         return state.withLock { state in
@@ -120,7 +120,7 @@ public final class CookieJar: Sendable {
 
     /// The value of the `Cookie` header for a request to `url`: `name=value` pairs joined by
     /// `; `, longest path first, then oldest first; nil when no cookie matches.
-    func header(for url: URLParts) -> String? {
+    func header(for url: RequestURL) -> String? {
         let time = now()
         let secure = Self.isSecure(url)
         let matching = state.withLock { state in
@@ -144,7 +144,7 @@ public final class CookieJar: Sendable {
     // MARK: - The storage model (RFC 6265 §5.3)
 
     /// The cookie a `Set-Cookie` from `url` makes, or nil when it is refused.
-    private func cookie(from parsed: SetCookie, url: URLParts, at time: Int64) -> Cookie? {
+    private func cookie(from parsed: SetCookie, url: RequestURL, at time: Int64) -> Cookie? {
         var cookie = Cookie(
             name: parsed.name, value: parsed.value, domain: url.host, hostOnly: true,
             path: parsed.path ?? Self.defaultPath(url.path), secure: parsed.secure,
@@ -197,7 +197,7 @@ public final class CookieJar: Sendable {
         cookie.expires.map { $0 <= time } ?? false
     }
 
-    private static func isSecure(_ url: URLParts) -> Bool {
+    private static func isSecure(_ url: RequestURL) -> Bool {
         url.isHTTPS || url.isLoopback
     }
 

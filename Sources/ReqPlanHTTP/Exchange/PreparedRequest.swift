@@ -20,8 +20,8 @@ public struct ShownRequest: Sendable, Hashable {
 /// A request ready to send: everything evaluated, the body encoded.
 public struct PreparedRequest: Sendable, Hashable {
     public var method: HTTPMethodName
-    /// The absolute URL with its query.
-    public var url: String
+    /// The absolute URL with its query, parsed once (`RequestURL`) and read by every hop.
+    public var url: RequestURL
     /// Headers in order; names as written.
     public var headers: [HeaderField]
     /// The encoded body, if any.
@@ -40,14 +40,14 @@ public struct PreparedRequest: Sendable, Hashable {
     public var shown: ShownRequest?
 
     /// The URL as every output shows it.
-    public var shownURL: String { shown?.url ?? url }
+    public var shownURL: String { shown?.url ?? url.text }
     /// The headers as every output shows them (before headers secret by name are hidden).
     public var shownHeaders: [HeaderField] { shown?.headers ?? headers }
     /// The body as every output shows it.
     public var shownBody: [UInt8]? { shown.map(\.body) ?? body }
 
     public init(
-        method: HTTPMethodName, url: String, headers: [HeaderField], body: [UInt8]?,
+        method: HTTPMethodName, url: RequestURL, headers: [HeaderField], body: [UInt8]?,
         followRedirects: Bool? = nil, usesCookies: Bool = true
     ) {
         self.method = method
@@ -58,18 +58,22 @@ public struct PreparedRequest: Sendable, Hashable {
         self.usesCookies = usesCookies
     }
 
+    /// A request to the URL `text` (for programs that build requests themselves).
+    /// - Throws: why `text` is not an absolute http(s) URL.
+    public init(
+        method: HTTPMethodName, url text: String, headers: [HeaderField], body: [UInt8]?,
+        followRedirects: Bool? = nil, usesCookies: Bool = true
+    ) throws(RequestURL.Problem) {
+        self.init(
+            method: method, url: try RequestURL(parsing: text), headers: headers, body: body,
+            followRedirects: followRedirects, usesCookies: usesCookies)
+    }
+
     /// The value of a header (case-insensitive), if set.
     public func header(_ name: String) -> String? {
         headers.last { $0.name.equalsIgnoringCase(name) }?.value
     }
 
-    /// The host part of the URL, for messages.
-    public var host: String {
-        guard let colon = url.utf8.firstIndex(of: UInt8(ascii: ":")), url.utf8[colon...].starts(with: "://".utf8) else {
-            return url
-        }
-        let rest = url.utf8[colon...].dropFirst(3)
-        return String(
-            Substring(rest.prefix { $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: "?") && $0 != UInt8(ascii: "#") }))
-    }
+    /// The URL's authority as written (`host[:port]`), for messages.
+    public var host: String { url.authority }
 }

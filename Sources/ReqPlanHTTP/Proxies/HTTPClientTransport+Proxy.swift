@@ -18,21 +18,21 @@ extension HTTPClientTransport {
     /// The proxy `request` goes through, or nil to go directly. Nothing is parsed when the run
     /// has no proxy.
     func proxy(for request: PreparedRequest) -> ProxyServer? {
-        guard configuration.proxies.isEnabled, let url = URLParts(request.url) else { return nil }
-        return configuration.proxies.server(for: url)
+        guard configuration.proxies.isEnabled else { return nil }
+        return configuration.proxies.server(for: request.url)
     }
 
     /// A request as it goes through `proxy`: over TLS, through a tunnel to the server; plain HTTP
     /// sent to the proxy, the request target in absolute form (`GET http://host:port/path HTTP/1.1`),
     /// `Proxy-Authorization` from the proxy's credentials unless the plan wrote one.
-    static func throughProxy(_ outgoing: inout ReqPlanClient.Request, target: RequestTarget, proxy: ProxyServer) {
-        if target.endpoint.tls {
+    static func throughProxy(_ outgoing: inout ReqPlanClient.Request, url: RequestURL, proxy: ProxyServer) {
+        if url.isHTTPS {
             outgoing.endpoint.tunnel = proxy
             return
         }
         outgoing.endpoint = proxy.endpoint
         outgoing.viaProxy = true
-        outgoing.head.uri = "http://" + target.hostHeader + target.path
+        outgoing.head.uri = "http://" + url.authority + url.target
         if let authorization = proxy.authorization, !outgoing.head.headers.contains(name: "proxy-authorization") {
             outgoing.head.headers.add(name: "Proxy-Authorization", value: authorization)
         }
@@ -41,8 +41,8 @@ extension HTTPClientTransport {
     /// Why a request through `proxy` with reqplan's client failed, when the proxy is the cause: it
     /// could not be reached, or it did not open the tunnel. Nil for any other failure (the server's
     /// TLS or HTTP failed), which is worded as without a proxy.
-    func proxyFailure(_ error: ReqPlanClient.Failure, proxy: ProxyServer, target: RequestTarget) -> TransportError? {
-        let server = URLAuthority.hostPort(target.endpoint.host, target.endpoint.port)
+    func proxyFailure(_ error: ReqPlanClient.Failure, proxy: ProxyServer, url: RequestURL) -> TransportError? {
+        let server = url.hostPort
         switch error {
         case .connect(let cause):
             return .proxyUnreachable(proxy, cause, connectTimeout: configuration.connectTimeout)
@@ -67,7 +67,7 @@ extension HTTPClientTransport {
     func proxyFailure(_ error: any Error, proxy: ProxyServer, request: PreparedRequest, deadline: NIODeadline?)
         async -> TransportError?
     {
-        let target = URLParts(request.url)?.hostPort ?? request.host
+        let target = request.url.hostPort
         if let error = error as? HTTPClientError {
             switch error {
             case .proxyAuthenticationRequired:

@@ -13,7 +13,7 @@ public struct ProxyServer: Sendable, Hashable {
 
     /// `host:port` (`[::1]:3128` for IPv6), as messages name it.
     public var hostPort: String {
-        URLAuthority.hostPort(host, port)
+        RequestURL.hostPort(host, port)
     }
 
     /// The `Proxy-Authorization` value its credentials make (`Basic …`), if it has any.
@@ -146,7 +146,7 @@ public struct ProxySettings: Sendable, Hashable {
     public var isEnabled: Bool { http != nil || https != nil }
 
     /// The proxy a request to `url` goes through, or nil to connect directly.
-    func server(for url: URLParts) -> ProxyServer? {
+    func server(for url: RequestURL) -> ProxyServer? {
         guard let server = url.isHTTPS ? https : http, !noProxy.matches(url.host) else { return nil }
         return server
     }

@@ -1,5 +1,3 @@
-import Foundation
-
 /// How a redirect is followed, the same for both clients (AsyncHTTPClient's rules, which are
 /// the browsers'): 303 turns any method but HEAD into a GET, 301 and 302 turn a POST into a
 /// GET, 307 and 308 repeat the request as it was; a GET loses its body and content headers;
@@ -10,13 +8,12 @@ enum Redirect {
     static func request(following response: TransportResponse, of request: PreparedRequest) -> PreparedRequest? {
         guard [301, 302, 303, 307, 308].contains(response.status),
             let location = response.header("location"),
-            let base = URL(string: request.url),
-            let target = URL(string: location, relativeTo: base)?.absoluteURL,
-            let scheme = target.scheme?.lowercased(), scheme == "http" || scheme == "https",
-            target.host?.isEmpty == false
+            let target = request.url.resolving(location)
         else { return nil }
         var next = request
-        next.url = target.absoluteString
+        next.url = target
+        // What outputs show of the first URL does not name the next one.
+        next.shown = nil
         let toGet =
             (response.status == 303 && request.method != .HEAD)
             || ((response.status == 301 || response.status == 302) && request.method == .POST)
@@ -27,21 +24,12 @@ enum Redirect {
                 $0.name.equalsIgnoringCase("content-length") || $0.name.equalsIgnoringCase("content-type")
             }
         }
-        if !sameOrigin(base, target) {
+        if !request.url.isSameOrigin(as: target) {
             let credentials = ["origin", "cookie", "authorization", "proxy-authorization"]
             next.headers.removeAll { header in credentials.contains { header.name.equalsIgnoringCase($0) } }
         }
         // The Host header, if the plan set one, named the first host only.
         next.headers.removeAll { $0.name.equalsIgnoringCase("host") }
         return next
-    }
-
-    static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
-        a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased()
-            && (a.port ?? defaultPort(a)) == (b.port ?? defaultPort(b))
-    }
-
-    static func defaultPort(_ url: URL) -> Int {
-        url.scheme?.lowercased() == "https" ? 443 : 80
     }
 }

@@ -28,7 +28,7 @@ package struct RequestHops: Sendable {
     ) async throws(TransportError) -> TransportResponse {
         let follow = request.followRedirects ?? followRedirects
         var current = request
-        var visited: Set<String> = [request.url]
+        var visited: Set<String> = [request.url.text]
         var redirects = 0
         var setCookies: [HeaderField] = []
         while true {
@@ -42,7 +42,7 @@ package struct RequestHops: Sendable {
             guard redirects <= maxRedirects else {
                 throw TransportError(.other, "too many redirects from \(request.host) (more than \(maxRedirects))")
             }
-            guard visited.insert(next.url).inserted else {
+            guard visited.insert(next.url.text).inserted else {
                 throw TransportError(
                     .other, "too many redirects from \(request.host) (\(next.url) redirects back to itself)")
             }
@@ -55,8 +55,7 @@ package struct RequestHops: Sendable {
     /// already sets is left out. Costs nothing more than a check while the jar is empty.
     func addingCookies(to request: PreparedRequest) -> PreparedRequest {
         let jar = cookies
-        guard request.usesCookies, !jar.isEmpty, let url = URLParts(request.url),
-            let stored = jar.header(for: url)
+        guard request.usesCookies, !jar.isEmpty, let stored = jar.header(for: request.url)
         else { return request }
         var outgoing = request
         guard let first = request.headers.firstIndex(where: { $0.name.equalsIgnoringCase("cookie") }) else {
@@ -81,7 +80,6 @@ package struct RequestHops: Sendable {
     func takeCookies(
         from response: TransportResponse, of request: PreparedRequest, into setCookies: inout [HeaderField]
     ) {
-        var url: URLParts?
         // The length first: most responses set no cookie, and this runs for every hop.
         for header in response.headers
         where header.name.utf8.count == 10 && header.name.equalsIgnoringCase("set-cookie") {
@@ -89,8 +87,7 @@ package struct RequestHops: Sendable {
             setCookies.append(HeaderField(parsed.name, parsed.value))
             secrets.addCookieValue(parsed.value)
             guard request.usesCookies else { continue }
-            if url == nil { url = URLParts(request.url) }
-            if let url { cookies.store(parsed, from: url) }
+            cookies.store(parsed, from: request.url)
         }
     }
 

@@ -75,53 +75,44 @@ public struct RequestBuilder: Sendable {
     ) throws -> PreparedRequest {
         // Each part is also rendered as every output shows it, when that differs (`shown…`, nil
         // otherwise): `***` exactly where a secret went in (`ExpressionEvaluator.render`).
-        var (url, shownURL) = try ExpressionEvaluator.render(spec.url, in: context)
-        if url.urlScheme == nil {
+        var (text, shownURL) = try ExpressionEvaluator.render(spec.url, in: context)
+        if text.urlScheme == nil {
             guard let base = defaults.baseURL else {
                 throw EvaluationError(
-                    "relative URL `\(shownURL ?? url)` needs `base_url` in `defaults`", at: spec.url.range)
+                    "relative URL `\(shownURL ?? text)` needs `base_url` in `defaults`", at: spec.url.range)
             }
             let (baseText, shownBase) = try ExpressionEvaluator.render(base, in: context)
-            if shownBase != nil || shownURL != nil { shownURL = Self.join(shownBase ?? baseText, shownURL ?? url) }
-            url = Self.join(baseText, url)
+            if shownBase != nil || shownURL != nil { shownURL = Self.join(shownBase ?? baseText, shownURL ?? text) }
+            text = Self.join(baseText, text)
         }
-        // Credentials in the URL (`http://user:pw@host/`) are sent as basic auth, as curl does; the URL
-        // the request goes to, and every output, is without them.
-        let urlCredentials = Self.removeCredentials(from: &url)
-        if var shown = shownURL {
-            _ = Self.removeCredentials(from: &shown)
-            shownURL = shown
-        }
-        if let urlCredentials {
-            secrets?.add(urlCredentials.user)
-            secrets?.add(urlCredentials.password)
-            // The URL may repeat the password it just gave (`/basic-auth/carol/PASSWORD`): net it now.
-            let netted = context.secretNet.redact(shownURL ?? url)
-            if netted != url { shownURL = netted }
-        }
-        // An http(s) URL (the scheme in lower case from here on), without spaces or control
-        // characters: they cannot go on a request line (and a line break there would start another request).
-        guard !url.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
-            throw EvaluationError("`\(shownURL ?? url)` is not a valid http(s) URL", at: spec.url.range)
-        }
-        if !url.hasPrefix("http://") && !url.hasPrefix("https://") {
-            guard let scheme = url.urlScheme?.lowercased(), scheme == "http" || scheme == "https" else {
-                throw EvaluationError("`\(shownURL ?? url)` is not a valid http(s) URL", at: spec.url.range)
-            }
-            url = scheme + url.dropFirst(scheme.utf8.count)
-        }
-
         // Query: defaults first, the request's own values replace parameters of the same name.
         let ownNames = Set(spec.query.map(\.name.value))
         let parameters = defaults.query.filter { !ownNames.contains($0.name.value) } + spec.query
         if !parameters.isEmpty {
             let query = try Self.encodedPairs(parameters, in: context, encode: URLEncoding.percentEncode)
-            let unqueried = url
-            if !query.sent.isEmpty { url = Self.appending(query: query.sent, to: url) }
+            let unqueried = text
+            if !query.sent.isEmpty { text = Self.appending(query: query.sent, to: text) }
             if query.shown != nil || shownURL != nil {
                 let shownQuery = query.shown ?? query.sent
                 shownURL = shownQuery.isEmpty ? shownURL : Self.appending(query: shownQuery, to: shownURL ?? unqueried)
             }
+        }
+        // The URL is parsed once, here; every hop reads it (`RequestURL`).
+        let url: RequestURL
+        do {
+            url = try RequestURL(parsing: text)
+        } catch {
+            throw EvaluationError(Self.problem(error, shownURL ?? text), at: spec.url.range)
+        }
+        // Credentials in the URL (`http://user:pw@host/`) are sent as basic auth, as curl does; the URL
+        // the request goes to, and every output, is without them.
+        if let shown = shownURL { shownURL = (try? RequestURL(parsing: shown))?.text ?? shown }
+        if let credentials = url.credentials {
+            secrets?.add(credentials.user)
+            secrets?.add(credentials.password)
+            // The URL may repeat the password it just gave (`/basic-auth/carol/PASSWORD`): net it now.
+            let netted = context.secretNet.redact(shownURL ?? url.text)
+            if netted != url.text { shownURL = netted }
         }
 
         // Headers: defaults, then the request's (case-insensitive names; the request wins). The request's
@@ -144,12 +135,13 @@ public struct RequestBuilder: Sendable {
             let value = try authorization(auth.value, in: context, secrets: secrets)
             try Self.checkHeaderLine(value, "the `Authorization` header of `auth`", at: auth.range)
             headers.append(HeaderField("Authorization", value))
-        } else if let urlCredentials, !headers.contains(where: { $0.name.equalsIgnoringCase("authorization") }) {
+        } else if let credentials = url.credentials,
+            !headers.contains(where: { $0.name.equalsIgnoringCase("authorization") })
+        {
             headers.append(
                 HeaderField(
                     "Authorization",
-                    Self.basicAuthorization(
-                        user: urlCredentials.user, password: urlCredentials.password, secrets: secrets)))
+                    Self.basicAuthorization(user: credentials.user, password: credentials.password, secrets: secrets)))
         }
         if headers.count > shownHeaders.count {
             // Credentials: hidden by name in every output.
@@ -213,7 +205,7 @@ public struct RequestBuilder: Sendable {
             followRedirects: spec.followRedirects?.value ?? defaults.followRedirects?.value, usesCookies: usesCookies)
         if shownURL != nil || headersShownDiffer || bodyShownDiffers {
             request.shown = ShownRequest(
-                url: shownURL ?? url, headers: headersShownDiffer ? shownHeaders : headers,
+                url: shownURL ?? url.text, headers: headersShownDiffer ? shownHeaders : headers,
                 body: bodyShownDiffers ? shownBody : body)
         }
         return request
@@ -249,22 +241,15 @@ public struct RequestBuilder: Sendable {
         return value
     }
 
-    /// Removes the user information from an absolute URL (`http://user:pw@host/` → `http://host/`).
-    /// - Returns: the user and password, percent-decoded (the password empty when the URL gives none),
-    ///   or nil when the URL has none.
-    static func removeCredentials(from url: inout String) -> (user: String, password: String)? {
-        guard let separator = url.range(of: "://") else { return nil }
-        let authorityStart = separator.upperBound
-        let authorityEnd =
-            url[authorityStart...].firstIndex(where: { $0 == "/" || $0 == "?" || $0 == "#" }) ?? url.endIndex
-        // The last `@` of the authority ends the user information (an `@` in a password is often left unencoded).
-        guard let at = url[authorityStart..<authorityEnd].lastIndex(of: "@") else { return nil }
-        let userInfo = url[authorityStart..<at]
-        url.removeSubrange(authorityStart...at)
-        let colon = userInfo.firstIndex(of: ":")
-        let user = String(userInfo[..<(colon ?? userInfo.endIndex)])
-        let password = colon.map { String(userInfo[userInfo.index(after: $0)...]) } ?? ""
-        return (user.removingPercentEncoding ?? user, password.removingPercentEncoding ?? password)
+    /// Why `text` cannot be a request's URL, for the step's failure.
+    private static func problem(_ problem: RequestURL.Problem, _ text: String) -> String {
+        switch problem {
+        case .notHTTP: "`\(text)` is not an http(s) URL"
+        case .noHost: "`\(text)` has no host"
+        case .badAuthority: "`\(text)` has a port that is not a number from 1 to 65535, or an unclosed IPv6 address"
+        case .invalidCharacter:
+            "`\(text)` holds a space or a control character, which cannot go on a request line (encode it: `%20`)"
+        }
     }
 
     /// The multipart body of `parts` as sent, and as every output shows it when that differs (else nil).
