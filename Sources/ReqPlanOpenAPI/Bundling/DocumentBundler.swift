@@ -174,20 +174,51 @@ struct DocumentBundler {
         return name
     }
 
-    /// The document with the components brought in added to their sections.
+    /// The document with the components brought in added to their sections. Built as lists of pairs:
+    /// `Node.Mapping`'s subscript finds a key by a linear search that resolves each key's tag, which made
+    /// adding 2,500 components take seconds.
     private func joined(_ document: Node) -> Node {
-        guard case .mapping(var mapping) = document else { return document }
-        var components: Node.Mapping = [:]
-        if !swagger2, case .mapping(let existing)? = mapping["components"] { components = existing }
-        for (section, entries) in added.sorted(by: { $0.key < $1.key }) {
-            var existing: Node.Mapping = [:]
-            let holder = swagger2 ? mapping : components
-            if case .mapping(let found)? = holder[section] { existing = found }
-            for (name, node) in entries { existing[name] = node }
-            if swagger2 { mapping[section] = .mapping(existing) } else { components[section] = .mapping(existing) }
+        guard case .mapping(let mapping) = document else { return document }
+        var top = mapping.map { ($0.key, $0.value) }
+        var components: [(Node, Node)] = []
+        var componentsStyle = (mapping.tag, mapping.style, mapping.mark)
+        if !swagger2, let index = top.firstIndex(where: { $0.0.string == "components" }),
+            case .mapping(let existing) = top[index].1
+        {
+            components = existing.map { ($0.key, $0.value) }
+            componentsStyle = (existing.tag, existing.style, existing.mark)
         }
-        if !swagger2 { mapping["components"] = .mapping(components) }
-        return .mapping(mapping)
+        for (section, entries) in added.sorted(by: { $0.key < $1.key }) {
+            let added = entries.map { (Node($0.name), $0.node) }
+            if swagger2 {
+                Self.append(added, to: section, in: &top)
+            } else {
+                Self.append(added, to: section, in: &components)
+            }
+        }
+        if !swagger2 {
+            let node = Node.mapping(Node.Mapping(components, componentsStyle.0, componentsStyle.1, componentsStyle.2))
+            if let index = top.firstIndex(where: { $0.0.string == "components" }) {
+                top[index].1 = node
+            } else {
+                top.append((Node("components"), node))
+            }
+        }
+        return .mapping(Node.Mapping(top, mapping.tag, mapping.style, mapping.mark))
+    }
+
+    /// `entries` added to the mapping under `section` in `pairs` (made when missing).
+    private static func append(_ entries: [(Node, Node)], to section: String, in pairs: inout [(Node, Node)]) {
+        guard let index = pairs.firstIndex(where: { $0.0.string == section }) else {
+            pairs.append((Node(section), .mapping(Node.Mapping(entries))))
+            return
+        }
+        guard case .mapping(let existing) = pairs[index].1 else {
+            pairs[index].1 = .mapping(Node.Mapping(entries))
+            return
+        }
+        pairs[index].1 = .mapping(
+            Node.Mapping(existing.map { ($0.key, $0.value) } + entries, existing.tag, existing.style, existing.mark))
     }
 
     private static func section(_ name: String, of document: Node, swagger2: Bool) -> [String: Node] {
