@@ -72,7 +72,7 @@ def resource(number: int) -> tuple[dict, dict]:
         },
         f"/res{number}/{{id}}": {
             "parameters": [{"name": "id", "in": "path", "required": True, "schema": {"type": "integer"}}],
-            "get": {"operationId": f"get{name}", "description": prose, "responses": {"200": ok(ref), "404": error, "default": error}},
+            "get": {"operationId": f"get{name}", "responses": {"200": ok(ref), "404": error, "default": error}},
             "put": {
                 "operationId": f"update{name}",
                 "requestBody": {"required": True, "content": {"application/json": {"schema": {"$ref": f"#/components/schemas/New{name}"}}}},
