@@ -43,6 +43,20 @@ enum SchemaRepairs {
     static func repaired(_ node: Node, openAPI31: Bool) -> Node? {
         let inner = node.replacingChildren { repaired($0, openAPI31: openAPI31) }
         guard case .mapping(let mapping) = inner ?? node else { return inner }
+        // Most mappings have nothing to mend: tell so without copying them (a 5 MB document has hundreds
+        // of thousands).
+        var composition = false
+        var properties = false
+        var candidate = false
+        for (key, _) in mapping {
+            switch key.string ?? "" {
+            case "allOf", "anyOf", "oneOf": composition = true
+            case "properties": properties = true
+            case "items", "maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum": candidate = true
+            default: break
+            }
+        }
+        guard candidate || (composition && properties) else { return inner }
         var changed = false
         var dropped: Set<String> = []
         var pairs = mapping.map { key, value -> (Node, Node) in
