@@ -200,6 +200,8 @@ let package = Package(
                 "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanPresentation",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
+                // The bundler's tests read the bundled document as Yams' nodes.
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
         .testTarget(

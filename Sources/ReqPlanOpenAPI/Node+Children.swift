@@ -5,12 +5,18 @@ extension Node {
     /// that is not nil; nil when no child changed, so a walk over a document that changes nothing copies
     /// nothing. Keys, tags, styles and marks are kept.
     func replacingChildren(_ transform: (Node) throws -> Node?) rethrows -> Node? {
+        try replacingChildren { _, child in try transform(child) }
+    }
+
+    /// As `replacingChildren(_:)`, `transform` also given each child's key: a mapping key's text, or an
+    /// item's position in a sequence.
+    func replacingChildren(_ transform: (_ key: String, Node) throws -> Node?) rethrows -> Node? {
         switch self {
         case .mapping(let mapping):
             var pairs: [(Node, Node)] = []
             var changed = false
             for (position, (key, value)) in mapping.enumerated() {
-                if let new = try transform(value) {
+                if let new = try transform(key.string ?? "", value) {
                     if !changed {
                         pairs = mapping.prefix(position).map { ($0.key, $0.value) }
                         changed = true
@@ -25,7 +31,7 @@ extension Node {
             var items: [Node] = []
             var changed = false
             for (position, item) in sequence.enumerated() {
-                if let new = try transform(item) {
+                if let new = try transform(String(position), item) {
                     if !changed {
                         items = Array(sequence.prefix(position))
                         changed = true
@@ -39,5 +45,12 @@ extension Node {
         default:
             return nil
         }
+    }
+
+    /// The value of `$ref` when this is a mapping that has one (keys compared as text: `Node.Mapping`'s
+    /// subscript resolves each key's tag on the way).
+    var referenceValue: String? {
+        guard case .mapping(let mapping) = self else { return nil }
+        return mapping.first { $0.key.string == "$ref" }?.value.string
     }
 }

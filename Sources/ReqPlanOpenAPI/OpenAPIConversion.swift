@@ -80,14 +80,27 @@ struct OpenAPIConversion {
             case .status(let number): status = .code(number)
             case .range(let range): status = .range(Int(range.rawValue.prefix(1)) ?? 0)
             }
-            return APIResponse(status: status, content: media(response.content))
+            return APIResponse(status: status, content: media(response.content, examples: true))
         }
     }
 
-    private func media(_ map: OpenAPI.Content.Map) -> [APIMediaType] {
+    /// The media types of a body; with `examples`, a JSON one's examples too (responses: what they show
+    /// is never an unknown field).
+    private func media(_ map: OpenAPI.Content.Map, examples: Bool = false) -> [APIMediaType] {
         map.compactMap { type, either -> APIMediaType? in
             guard let content = document.components[either] else { return nil }
-            return APIMediaType(type: type.typeAndSubtype.lowercased(), schema: content.schema.map(convert))
+            let name = type.typeAndSubtype.lowercased()
+            var values: [Value] = []
+            if examples, APIMediaType.isJSON(name) {
+                if let example = content.example { values.append(Self.value(example)) }
+                for (_, example) in content.examples ?? [:] {
+                    guard let example = document.components[example], let value = example.dataOrLegacyValue else {
+                        continue
+                    }
+                    values.append(Self.value(value))
+                }
+            }
+            return APIMediaType(type: name, schema: content.schema.map(convert), examples: values)
         }
     }
 

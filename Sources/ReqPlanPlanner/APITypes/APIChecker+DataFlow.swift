@@ -185,8 +185,12 @@ extension APIChecker {
         ranges: [SourceRange] = []
     ) -> FlowType? {
         let statuses = (step.expect ?? plan.defaults.expect)?.status?.map(\.value) ?? [.classOf(2)]
-        let schemas = bound.operation.responses(matching: statuses).compactMap(\.jsonSchema)
+        let responses = bound.operation.responses(matching: statuses)
+        let schemas = responses.compactMap(\.jsonSchema)
         guard let schema = schemas.first else { return nil }
+        let mode = apis[bound.api]?.binding.responseFields?.value ?? .described
+        // The operation's own examples, walked beside the schema: what they show is there.
+        var examples = responses.flatMap(\.jsonExamples)
         let table = bound.schemas
         var current = schema
         var absent: String?
@@ -196,6 +200,7 @@ extension APIChecker {
             let componentRange = index < ranges.count ? ranges[index] : range
             switch component {
             case .member(let name):
+                defer { examples = examples.compactMap { $0[name] } }
                 switch table.member(name, of: current) {
                 case .declared(let property, let required):
                     if !required && absent == nil { absent = "`\(name)` is optional in \(source)" }
@@ -209,8 +214,26 @@ extension APIChecker {
                     )
                     absent = absent ?? "`\(name)` is not declared by \(source)"
                     current = additional
-                case .unknown(let known):
-                    let suggestion = Suggestion.closest(to: name, in: known)
+                case .unknown(let known, let closed):
+                    if examples.contains(where: { $0[name] != nil }) { return nil }
+                    let suggestion = Self.likelyMisspelling(of: name, in: known)
+                    let isError =
+                        switch mode {
+                        case .strict: true
+                        case .described: closed || suggestion != nil
+                        case .loose: closed
+                        }
+                    guard isError else {
+                        if mode == .described || suggestion != nil {
+                            diagnostics.warning(
+                                .undeclaredResponseField, "\(source) does not declare `\(name)`, read by \(what)",
+                                at: componentRange,
+                                hint: suggestion.map { "did you mean `\($0)`?" }
+                                    ?? "the schema does not close the object, so it may come; declare it in the API "
+                                    + "description if it does (`validate --strict` makes this an error)")
+                        }
+                        return nil
+                    }
                     diagnostics.error(
                         .unknownResponseField, "\(source) has no field `\(name)`, read by \(what)",
                         at: componentRange,
@@ -230,7 +253,9 @@ extension APIChecker {
                 guard let items = table.items(of: current) else { return nil }
                 absent = absent ?? "an element of a list in \(source) may not exist"
                 current = items
+                examples = examples.flatMap(\.elements)
             case .wildcard:
+                examples = examples.flatMap(\.elements)
                 guard let items = table.items(of: current) else { return nil }
                 wrapped = true
                 current = items
@@ -244,10 +269,36 @@ extension APIChecker {
     }
 }
 
+extension APIChecker {
+    /// The declared field that `name` is likely a mistake for: a close spelling (`emial` for `email`), or
+    /// a declared name of four or more characters that is the first or last `_`/`-` separated part of
+    /// `name` or has `name` as such a part (`access_token` for `token`).
+    static func likelyMisspelling(of name: String, in known: [String]) -> String? {
+        if let close = Suggestion.closest(to: name, in: known) { return close }
+        func parts(_ text: String) -> [Substring] { text.split(whereSeparator: { $0 == "_" || $0 == "-" }) }
+        let own = parts(name)
+        return known.first { declared in
+            let theirs = parts(declared)
+            guard own.count != theirs.count else { return false }
+            let (short, long) = own.count < theirs.count ? (own, theirs) : (theirs, own)
+            guard short.joined(separator: "_").count >= 4 else { return false }
+            return long.prefix(short.count).elementsEqual(short) || long.suffix(short.count).elementsEqual(short)
+        }
+    }
+}
+
 extension BoundOperation {
     /// Where the step names its operation (`operation:`), or its URL.
     func operationRange(in step: Step) -> SourceRange? {
         step.request.map { $0.operation?.written.range ?? $0.url.range }
+    }
+}
+
+extension Value {
+    /// The elements of a list (none for another value).
+    fileprivate var elements: [Value] {
+        guard case .list(let items) = self else { return [] }
+        return items
     }
 }
 

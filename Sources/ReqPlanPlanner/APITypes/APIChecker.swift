@@ -147,8 +147,9 @@ struct APIChecker {
                 path = text
             }
             guard let path, path.isEmpty || path.hasPrefix("/") else { continue }
+            // A segment computed in part (`${{ id }}.json`) keeps its text, a NUL for each `${{ }}`.
             let segments = path.split(separator: "/", omittingEmptySubsequences: true).map {
-                $0.contains("\u{0}") ? APIPathTemplate.Segment.computed : .literal(String($0))
+                $0 == "\u{0}" ? APIPathTemplate.Segment.computed : .literal(String($0))
             }
             return (api, segments)
         }
@@ -159,12 +160,12 @@ struct APIChecker {
     private mutating func match(_ request: RequestSpec) -> BoundOperation? {
         guard let (api, segments) = pathUnderBinding(request.url) else { return nil }
         let method = request.effectiveMethod.rawValue
-        var best: (operation: APIOperation, literals: Int)?
+        var best: (operation: APIOperation, score: MatchScore)?
         var samePath: [APIOperation] = []
         for operation in api.description.operations {
-            guard let literals = Self.matchCount(segments, APIPathTemplate.segments(operation.path)) else { continue }
+            guard let score = Self.matchScore(segments, APIPathTemplate.segments(operation.path)) else { continue }
             if operation.method == method {
-                if best == nil || literals > best?.literals ?? 0 { best = (operation, literals) }
+                if best == nil || best.map({ score > $0.score }) == true { best = (operation, score) }
             } else {
                 samePath.append(operation)
             }
@@ -194,31 +195,55 @@ struct APIChecker {
         return nil
     }
 
-    /// How many literal segments match, when every segment does (a computed segment matches a parameter
-    /// or a literal; a literal matches a parameter).
-    private static func matchCount(_ url: [APIPathTemplate.Segment], _ template: [APIPathTemplate.Segment]) -> Int? {
-        guard url.count == template.count else { return nil }
+    /// How well a URL's path fits a template: literal segments equal, then segments whose text fits
+    /// text beside parameters (`{id}.json`); the better fit wins.
+    struct MatchScore: Comparable {
         var literals = 0
+        var mixed = 0
+
+        static func < (lhs: MatchScore, rhs: MatchScore) -> Bool {
+            (lhs.literals, lhs.mixed) < (rhs.literals, rhs.mixed)
+        }
+    }
+
+    /// How well `url` fits `template`, when every segment does (a computed segment fits anything; a
+    /// literal one fits a parameter, the same literal, or a mixed segment whose text it matches).
+    private static func matchScore(_ url: [APIPathTemplate.Segment], _ template: [APIPathTemplate.Segment])
+        -> MatchScore?
+    {
+        guard url.count == template.count else { return nil }
+        var score = MatchScore()
         for (given, wanted) in zip(url, template) {
             switch (given, wanted) {
+            case (.literal(let a), .literal(let b)) where a.contains("\u{0}"):
+                // Computed in part (`v${{ n }}`): its text must fit, but it is not a literal match.
+                guard APIPathTemplate.matches(a, [.text(b)]) else { return nil }
             case (.literal(let a), .literal(let b)):
                 guard a == b else { return nil }
-                literals += 1
-            case (.computed, .literal):
-                continue
+                score.literals += 1
+            case (.literal(let text), .mixed(let pieces)):
+                guard APIPathTemplate.matches(text, pieces) else { return nil }
+                score.mixed += 1
             default:
                 continue
             }
         }
-        return literals
+        return score
     }
 
     private static func display(_ segments: [APIPathTemplate.Segment]) -> String {
         "/"
             + segments.map {
                 switch $0 {
-                case .literal(let text): text
+                case .literal(let text): text.replacingOccurrences(of: "\u{0}", with: "…")
                 case .parameter(let name): "{\(name)}"
+                case .mixed(let pieces):
+                    pieces.map {
+                        switch $0 {
+                        case .text(let text): text
+                        case .parameter(let name): "{\(name)}"
+                        }
+                    }.joined()
                 case .computed: "…"
                 }
             }.joined(separator: "/")
@@ -277,24 +302,32 @@ struct APIChecker {
             switch segment {
             case .literal(let text): parts.append(.text(text))
             case .computed: break
-            case .parameter(let name):
-                guard let given = reference.pathParameters.first(where: { $0.name.value == name }) else {
-                    parts.append(.text("{\(name)}"))
-                    continue
-                }
-                switch given.value {
-                case .literal(let value, _):
-                    parts.append(.text(value.interpolated.percentEncodedPathSegment))
-                case .template(let template):
-                    parts += template.parts
-                case .list, .object:
-                    parts.append(.text("{\(name)}"))
+            case .parameter(let name): parts += Self.value(of: name, in: reference)
+            case .mixed(let pieces):
+                for piece in pieces {
+                    switch piece {
+                    case .text(let text): parts.append(.text(text))
+                    case .parameter(let name): parts += Self.value(of: name, in: reference)
+                    }
                 }
             }
         }
         if bound.operation.path == "/" || bound.operation.path.isEmpty { parts.append(.text("/")) }
         request.url = Template(parts: Self.merged(parts), range: reference.written.range)
         return request
+    }
+
+    /// What a path parameter's place in the URL holds: its literal value percent-encoded, its template as
+    /// written, or `{name}` when not given (reported as RP0804).
+    private static func value(of name: String, in reference: OperationReference) -> [Template.Part] {
+        guard let given = reference.pathParameters.first(where: { $0.name.value == name }) else {
+            return [.text("{\(name)}")]
+        }
+        switch given.value {
+        case .literal(let value, _): return [.text(value.interpolated.percentEncodedPathSegment)]
+        case .template(let template): return template.parts
+        case .list, .object: return [.text("{\(name)}")]
+        }
     }
 
     /// Adjacent text parts joined.

@@ -57,10 +57,7 @@ public struct APIOperation: Sendable {
 
     /// The names of the `{…}` parameters of the path template, in order.
     public var pathParameterNames: [String] {
-        APIPathTemplate.segments(path).compactMap {
-            if case .parameter(let name) = $0 { return name }
-            return nil
-        }
+        APIPathTemplate.segments(path).flatMap(\.parameterNames)
     }
 
     /// The parameters in one place.
@@ -156,11 +153,15 @@ public struct APIMediaType: Sendable {
     public var type: String
     /// The schema, when declared.
     public var schema: APISchema?
+    /// The description's examples of it (`example`, and each of `examples`), for responses: a field an
+    /// example shows is never reported as unknown.
+    public var examples: [Value]
 
     /// Creates a media type.
-    public init(type: String, schema: APISchema?) {
+    public init(type: String, schema: APISchema?, examples: [Value] = []) {
         self.type = type
         self.schema = schema
+        self.examples = examples
     }
 
     /// Whether this media type is JSON (`application/json`, `…+json`, or a wildcard that covers it).
@@ -191,26 +192,10 @@ public struct APIResponse: Sendable {
     public var jsonSchema: APISchema? {
         content.first { $0.isJSON }?.schema
     }
-}
 
-/// Path templates: `/pets/{petId}` split into literal and parameter segments.
-public enum APIPathTemplate {
-    /// One segment of a path.
-    public enum Segment: Sendable, Hashable {
-        case literal(String)
-        case parameter(String)
-        /// A segment whose text is computed (a `${{ }}` of the plan); matches any segment.
-        case computed
-    }
-
-    /// The segments of a path template.
-    public static func segments(_ path: String) -> [Segment] {
-        path.split(separator: "/", omittingEmptySubsequences: true).map { part in
-            if part.hasPrefix("{"), part.hasSuffix("}"), part.count > 2 {
-                return .parameter(String(part.dropFirst().dropLast()))
-            }
-            return .literal(String(part))
-        }
+    /// The examples of its JSON content.
+    public var jsonExamples: [Value] {
+        content.first { $0.isJSON }?.examples ?? []
     }
 }
 

@@ -43,12 +43,12 @@ public enum APIType: String, Sendable, Hashable, CaseIterable, Comparable {
 public final class APISchema: Sendable {
     /// What other properties of an object may be.
     public enum AdditionalProperties: Sendable {
-        /// Not said: any other property is allowed by JSON Schema, but reqplan treats a name the schema does
-        /// not declare as a mistake when a plan reads it.
+        /// Not said: any other property is allowed by JSON Schema; reqplan warns when a plan reads a name the
+        /// schema does not declare (grammar.md §6.9, `response_fields`).
         case unspecified
         /// `additionalProperties: true`.
         case allowed
-        /// `additionalProperties: false`.
+        /// `additionalProperties: false` (or `unevaluatedProperties: false`).
         case forbidden
         /// `additionalProperties: { schema }`.
         case schema(APISchema)
@@ -190,8 +190,10 @@ public struct APISchemaTable: Sendable {
         case declared(APISchema, required: Bool)
         /// Not declared, but the schema allows other properties (with this schema).
         case undeclared(APISchema)
-        /// The schema does not have it; the declared names, for a "did you mean".
-        case unknown(known: [String])
+        /// The schema does not declare it; the declared names, for a "did you mean". `closed` when the
+        /// schema forbids other properties (`additionalProperties: false` in every alternative), so the
+        /// field cannot come; else it may come, undeclared.
+        case unknown(known: [String], closed: Bool)
         /// Nothing can be said (no object schema, or any type).
         case unchecked
     }
@@ -203,11 +205,13 @@ public struct APISchemaTable: Sendable {
         var undeclared: APISchema?
         var found: [(APISchema, Bool)] = []
         var unchecked = false
+        var closed = true
         for alternative in alternatives(of: schema) {
             let parts = flattened(alternative)
             var foundHere: (APISchema, Bool)?
             var required = false
             var open = false
+            var forbids = false
             var objectLike = false
             for part in parts {
                 required = required || part.required.contains(name)
@@ -221,7 +225,8 @@ public struct APISchemaTable: Sendable {
                 case .schema(let additional):
                     open = true
                     undeclared = undeclared ?? additional
-                case .forbidden, .unspecified: break
+                case .forbidden: forbids = true
+                case .unspecified: break
                 }
             }
             if let foundHere {
@@ -230,6 +235,8 @@ public struct APISchemaTable: Sendable {
                 undeclared = undeclared ?? .any
             } else if !objectLike {
                 unchecked = true
+            } else if !forbids {
+                closed = false
             }
         }
         if let first = found.first {
@@ -237,7 +244,7 @@ public struct APISchemaTable: Sendable {
         }
         if let undeclared { return .undeclared(undeclared) }
         if unchecked { return .unchecked }
-        return .unknown(known: known)
+        return .unknown(known: known, closed: closed)
     }
 
     /// The items schema of an array `schema`, when it says.

@@ -55,7 +55,7 @@ extension PlanLibrary {
             .error(
                 .apiDescriptionUnreadable,
                 "API description `\(binding.file.value)` cannot be loaded: \(error.message)", at: binding.file.range,
-                hint: "reqplan reads OpenAPI 3.0 and 3.1 documents, in YAML or JSON")
+                hint: "reqplan reads OpenAPI 3.0 and 3.1 documents and Swagger 2.0 ones, in YAML or JSON")
         }
     }
 }

@@ -9,14 +9,34 @@ public struct APIBinding: Sendable {
     /// `base_url:` — where the API is served; operation requests are sent below it. When absent, their
     /// paths are relative to `defaults.base_url`.
     public var baseURL: Template?
+    /// `response_fields:` — how a response field the description does not declare is taken when a plan
+    /// reads it; `nil` when not written (`described`).
+    public var responseFields: Located<ResponseFields>?
     /// The whole entry.
     public var range: SourceRange
 
+    /// How undeclared response fields are taken (grammar.md §6.9).
+    public enum ResponseFields: String, Sendable, CaseIterable {
+        /// Every object schema is closed: reading a field it does not declare is an error.
+        case strict
+        /// As the description says: an error where the object is closed (`additionalProperties: false`,
+        /// `unevaluatedProperties: false`) or the name is a likely misspelling of a declared one, else a
+        /// warning.
+        case described
+        /// Only an object the description closes makes a read of an undeclared field an error; a likely
+        /// misspelling is a warning; other undeclared fields are read without a word.
+        case loose
+    }
+
     /// Creates a binding.
-    public init(name: Located<String>, file: Located<String>, baseURL: Template?, range: SourceRange) {
+    public init(
+        name: Located<String>, file: Located<String>, baseURL: Template?,
+        responseFields: Located<ResponseFields>? = nil, range: SourceRange
+    ) {
         self.name = name
         self.file = file
         self.baseURL = baseURL
+        self.responseFields = responseFields
         self.range = range
     }
 }

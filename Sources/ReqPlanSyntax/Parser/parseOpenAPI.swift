@@ -1,9 +1,9 @@
 import Yams
 
 extension PlanReader {
-    static let apiBindingKeys = ["file", "base_url"]
+    static let apiBindingKeys = ["file", "base_url", "response_fields"]
 
-    /// `openapi:` — name → file, or name → `{ file, base_url }`.
+    /// `openapi:` — name → file, or name → `{ file, base_url, response_fields }`.
     mutating func readAPIBindings(_ node: Node) -> [APIBinding] {
         guard let entries = mapping(node, "`openapi`") else { return [] }
         var result: [APIBinding] = []
@@ -12,6 +12,7 @@ extension PlanReader {
             let what = "API description `\(name.value)`"
             var fileNode = value
             var baseURL: Template?
+            var responseFields: Located<APIBinding.ResponseFields>?
             if case .mapping = value {
                 guard let fields = mapping(value, what) else { continue }
                 checkKeys(fields, allowed: PlanReader.apiBindingKeys, in: what)
@@ -23,6 +24,21 @@ extension PlanReader {
                         .invalidValue, "`base_url` of \(what) must be an absolute http(s) URL, found `\(literal)`",
                         at: baseURL.range,
                         hint: "write `http://host:port/prefix`, or leave it out to use `defaults.base_url`")
+                }
+                if let node = fields.value("response_fields"),
+                    let written = string(node, "`response_fields` of \(what)")
+                {
+                    let modes = APIBinding.ResponseFields.allCases.map(\.rawValue)
+                    if let mode = APIBinding.ResponseFields(rawValue: written.value) {
+                        responseFields = Located(mode, at: written.range)
+                    } else {
+                        diagnostics.error(
+                            .invalidValue,
+                            "`response_fields` of \(what) is `strict`, `described` or `loose`, found `\(written.value)`",
+                            at: written.range,
+                            hint: Suggestion.didYouMean(written.value, in: modes)
+                                ?? "leave it out to take the description as it says (`described`)")
+                    }
                 }
                 guard let node = fields.value("file") else {
                     diagnostics.error(
@@ -46,7 +62,9 @@ extension PlanReader {
                     hint: "name an OpenAPI document (YAML or JSON), relative to this plan's file")
                 continue
             }
-            result.append(APIBinding(name: name, file: file, baseURL: baseURL, range: name.range))
+            result.append(
+                APIBinding(
+                    name: name, file: file, baseURL: baseURL, responseFields: responseFields, range: name.range))
         }
         return result
     }

@@ -170,7 +170,7 @@ extension SchemaBuilder {
             "openapi": Self.map(
                 [
                     "description":
-                        "API descriptions the plan's requests are checked against (grammar.md §4.13): name → an OpenAPI 3.0/3.1 document (YAML or JSON, relative to the plan's file), or `{ file, base_url }`.",
+                        "API descriptions the plan's requests are checked against (grammar.md §4.13): name → an OpenAPI 3.0/3.1 document (YAML or JSON, relative to the plan's file), or `{ file, base_url, response_fields }`.",
                     "type": ["object", "null"],
                 ], names: "nameKey",
                 values: ["oneOf": [["type": "string", "minLength": 1], Self.ref("apiBinding")]]),
@@ -188,6 +188,11 @@ extension SchemaBuilder {
                         "textTemplate",
                         "Where the API is served; `operation:` requests are sent below it. When absent, their paths are relative to `defaults.base_url`."
                     ),
+                    "response_fields": [
+                        "enum": ["strict", "described", "loose"],
+                        "description":
+                            "How a response field the description does not declare is taken when the plan reads it (grammar.md §6.9): `strict` every object is closed (an error); `described` (the default) an error only where the object is closed or the name is a likely misspelling, else a warning; `loose` an error only where the object is closed.",
+                    ],
                 ]),
             "subPlan": closedObject(
                 "`plan` (a sub-plan call)",
