@@ -34,39 +34,27 @@ public enum PlanRun {
         }
     }
 
-    /// Validates the plan (and its sub-plans) and resolves its inputs.
+    /// Validates the plan (and its sub-plans) and resolves its inputs: a suite of one plan
+    /// (`SuiteRun.prepare`).
     /// - Parameters:
-    ///   - inputsFile: `--inputs-file`: values for inputs; names the plan does not declare are ignored.
-    ///   - environmentName: `--env NAME`: the values of `NAME.env.yaml` at the root of the plan's project
+    ///   - overrides: `name=value` texts (the command line's `--input`).
+    ///   - inputsFile: an inputs file's values; names the plan does not declare are ignored.
+    ///   - environmentName: the values of `NAME.env.yaml` at the root of the plan's project
     ///     (`InputsFile.environmentFile`); `inputsFile` wins over it.
-    ///   - ignoreUndeclared: drop `--input`s the plan does not declare (for `demo`).
+    ///   - ignoreUndeclared: drop overrides the plan does not declare (for `demo`).
     ///   - allowFilesOutside: let the files the plan names be outside its project.
     ///   - library: where checked plan files are kept (one per command, so shared sub-plans are read once).
+    ///   - naming: how messages name the values given (the command line's options, else plain names).
     public static func prepare(
         path: String, limits: ParseLimits, overrides: [String], inputsFile: String?, environmentName: String? = nil,
         environment: [String: String], ignoreUndeclared: Bool = false, allowFilesOutside: Bool = false,
-        library: PlanLibrary = PlanLibrary()
+        library: PlanLibrary = PlanLibrary(), naming: InputResolver.Naming = .library
     ) async -> Result<Prepared, Failure> {
-        let report = PlanValidator.validate(
-            fileAt: path, limits: limits, allowFilesOutside: allowFilesOutside,
-            library: library)
-        guard report.errorCount == 0, report.graph != nil else { return .failure(Failure(invalid: report)) }
-        let sources = report.sources
-        let pairs: [(name: String, value: String)]
-        switch parseOverrides(overrides, file: path) {
-        case .success(let value): pairs = value
-        case .failure(let diagnostic): return .failure(Failure(diagnostics: [diagnostic], sources: sources))
-        }
-        let files: [InputsFile]
-        switch InputsFile.read(file: inputsFile, environmentName: environmentName, forPlan: path, limits: limits) {
-        case .success(let read): files = read
-        case .failure(let failure):
-            return .failure(Failure(diagnostics: [failure.diagnostic], sources: [failure.source].compactMap { $0 }))
-        }
-        if let failure = checkValues(files, for: [report]) { return .failure(failure) }
-        return resolveInputs(
-            of: report, overrides: pairs, file: mergedValues(files), environment: environment,
-            ignoreUndeclared: ignoreUndeclared, naming: .commandLine)
+        SuiteRun.prepare(
+            SuiteFiles(file: path), limits: limits, overrides: overrides, inputsFile: inputsFile,
+            environmentName: environmentName, environment: environment, allowFilesOutside: allowFilesOutside,
+            library: library, ignoringUndeclared: ignoreUndeclared, naming: naming
+        ).map { $0[0] }
     }
 
     /// The values of several inputs files, a later file's winning.
@@ -94,7 +82,7 @@ public enum PlanRun {
     /// - Parameters:
     ///   - ignoreUndeclared: drop the `--input`s the plan does not declare too (`demo`, and each plan of a
     ///     suite).
-    ///   - naming: how messages name the inputs given (`--input`, or plain names for a library caller).
+    ///   - naming: how messages name the inputs given (the command line's options, or plain names).
     public static func resolveInputs(
         of report: ValidationReport, overrides: [(name: String, value: String)], file: [String: Value],
         environment: [String: String], ignoreUndeclared: Bool = false, naming: InputResolver.Naming = .library
@@ -121,17 +109,16 @@ public enum PlanRun {
         }
     }
 
-    /// `--input name=value` texts as pairs, or the diagnostic for the first that is not of that form.
-    public static func parseOverrides(_ texts: [String], file: String? = nil)
+    /// `name=value` texts as pairs, or the diagnostic for the first that is not of that form.
+    public static func parseOverrides(_ texts: [String], file: String? = nil, naming: InputResolver.Naming = .library)
         -> Result<[(name: String, value: String)], Diagnostic>
     {
         var pairs: [(name: String, value: String)] = []
         for text in texts {
             guard let pair = InputResolver.parseOverride(text) else {
+                let what = naming.inputOption.map { "\($0) `\(text)`" } ?? "`\(text)`"
                 return .failure(
-                    Diagnostic(
-                        .error, .invalidInput, "--input `\(text)` is not of the form name=value",
-                        file: file))
+                    Diagnostic(.error, .invalidInput, "\(what) is not of the form name=value", file: file))
             }
             pairs.append(pair)
         }
@@ -151,12 +138,31 @@ public enum PlanRun {
         observer: any ExecutionObserver = NoObserver(), refresh: (@Sendable () -> Void)? = nil,
         supervisor: any RunSupervisor = UnsupervisedRun()
     ) async throws -> RunResult {
-        try await HTTPClientTransport.with(transport) { client in
+        let sized = sizingConnections(transport, for: [prepared]) { _ in configuration }
+        return try await HTTPClientTransport.with(sized) { client in
             let executor = Executor(
                 graph: prepared.graph, transport: client, inputs: prepared.inputs,
                 configuration: configuration, observer: observer)
             return await refreshing(every: .milliseconds(100), refresh, supervisor: supervisor) { await executor.run() }
         }
+    }
+
+    /// `transport` with its connections per host sized for `plans`, unless it says how many: as many as the
+    /// largest concurrency limit asks (the run's `concurrency`, else each plan's own), at least 8; 64 for a
+    /// plan without one. Requests beyond them wait for a connection; more would only load the server.
+    public static func sizingConnections(
+        _ transport: HTTPClientTransport.Configuration, for plans: [Prepared],
+        configuration: (Prepared) -> RunConfiguration
+    ) -> HTTPClientTransport.Configuration {
+        guard transport.connectionsPerHost == nil else { return transport }
+        var sized = transport
+        let widest =
+            plans.map {
+                configuration($0).concurrency ?? $0.graph.plan.concurrency?.value
+                    ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
+            }.max() ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
+        sized.connectionsPerHost = max(8, widest)
+        return sized
     }
 
     /// Runs `body` under `supervisor`; meanwhile calls `refresh` every `interval`, and once after. The

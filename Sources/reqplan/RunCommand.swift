@@ -183,91 +183,14 @@ struct RunCommand: AsyncParsableCommand {
         InterruptSignals.monitor { number in
             writeError("reqplan: \(number == SIGTERM ? "SIGTERM" : "SIGINT") received, stopping the run\n")
         }
-        if isSuite {
-            try await runSuite()
-        } else {
-            try await runPlan(plans[0])
-        }
-    }
-
-    /// Runs one plan: the summary, diagnostics and reports of that plan.
-    private func runPlan(_ plan: String) async throws {
-        let outcome = await PlanRun.prepare(
-            path: plan, limits: reading.limits, overrides: inputs, inputsFile: values.inputsFile,
-            environmentName: values.environmentName, environment: ProcessInfo.processInfo.environment,
-            allowFilesOutside: reading.allowFilesOutside,
-            library: .forCommand())
-        let prepared: PlanRun.Prepared
-        switch outcome {
-        case .failure(let failure):
-            let renderer = DiagnosticRenderer(colors: color.enabled, files: failure.sources)
-            writeError(renderer.text(failure.diagnostics) + "\n")
-            throw ExitCode(2)
-        case .success(let value):
-            prepared = value
-        }
-        // The plan's YAML tree is freed: give its pages back before the run allocates elsewhere.
-        FreedMemory.release()
-        let secrets = SecretStore()
-        let transportConfiguration = try transport(
-            planConcurrency: [prepared.graph.plan.concurrency?.value],
-            secrets: secrets)
-        let configuration = runConfiguration(for: prepared, secrets: secrets)
-        // The textual net for the responses the verbose log shows.
-        let redactor = Redactor(secrets: prepared.inputs.secrets, store: configuration.secrets)
-        let mode = progressMode
-        let live =
-            mode == .silent
-            ? nil
-            : LiveProgress(
-                graph: prepared.graph, mode: mode, colors: color.enabled(for: STDERR_FILENO),
-                terminalRows: terminalRows(), write: { writeError($0) })
-        let verboseLog: any ExecutionObserver =
-            verbose
-            ? VerboseLog(
-                redactHeaders: prepared.graph.instances.flatMap(\.plan.redactHeaders).map(\.value),
-                redactor: redactor,
-                write: { writeError($0) })
-            : NoObserver()
-        // The display is redrawn ten times a second while the run goes on.
-        var refresh: (@Sendable () -> Void)?
-        if let live { refresh = { live.redraw() } }
-        let result = try await PlanRun.execute(
-            prepared, configuration: configuration, transport: transportConfiguration,
-            observer: live.map { ObserverGroup([$0, verboseLog]) } ?? verboseLog, refresh: refresh,
-            supervisor: SignalSupervisor())
-        switch output {
-        case .json:
-            write(result.outputsJSON() + "\n")
-        case .text:
-            write(quiet ? result.totalsText(withOutputs: true) : result.summaryText(graph: prepared.graph))
-        }
-        let diagnostics = result.diagnostics(graph: prepared.graph, unset: prepared.unset)
-        if !diagnostics.isEmpty {
-            switch format {
-            case .text:
-                let renderer = DiagnosticRenderer(
-                    colors: color.enabled(for: STDERR_FILENO),
-                    files: prepared.graph.sources)
-                writeError("\n" + renderer.text(diagnostics))
-            case .github:
-                writeError(DiagnosticRenderer(files: []).github(diagnostics))
-            }
-        }
-        let reportsWritten = writeReports(of: result, prepared: prepared)
-        let jarSaved = saveCookieJar(transportConfiguration.cookies)
-        // A signal after the run ended let the summary and reports finish; the status still says it came.
-        if InterruptSignals.interrupted { throw ExitCode(130) }
-        if result.exitCode != 0 { throw ExitCode(result.exitCode) }
-        if !reportsWritten || !jarSaved { throw ExitCode(StandardStreams.outputFailed) }
+        try await runPlans()
     }
 
     /// The transport of a run (one plan, or every plan of a suite): TLS, redirects, timeouts, the
-    /// connection pool (as many connections per host as the largest concurrency limit, at least 8),
-    /// cookies, proxies; `--insecure` is announced.
-    /// - Parameter planConcurrency: each plan's `concurrency` (nil: none).
+    /// response size limit, cookies, proxies; `--insecure` is announced. (The runtime sizes the connection
+    /// pool for the plans, `PlanRun.sizingConnections`.)
     /// - Throws: exit code 2, after printing why, when a cookie, proxy or TLS setting cannot be used.
-    func transport(planConcurrency: [Int?], secrets: SecretStore) throws -> HTTPClientTransport.Configuration {
+    func transport(secrets: SecretStore) throws -> HTTPClientTransport.Configuration {
         if insecure { writeError("warning: TLS certificate verification is OFF (--insecure)\n") }
         var transportConfiguration = HTTPClientTransport.Configuration()
         transportConfiguration.verifyCertificates = !insecure
@@ -277,8 +200,6 @@ struct RunCommand: AsyncParsableCommand {
             transportConfiguration.connectTimeout = timeout.duration
         }
         transportConfiguration.maxBodySize = maxResponseSize
-        let widest = planConcurrency.map { concurrency ?? $0 ?? 64 }.max() ?? 64
-        transportConfiguration.connectionsPerHost = max(8, widest)
         transportConfiguration.secrets = secrets
         do {
             try transportConfiguration.apply(
@@ -323,7 +244,7 @@ struct RunCommand: AsyncParsableCommand {
 
     /// Saves the run's cookies to `--cookie-jar`, whatever the outcome of the run.
     /// - Returns: whether they were saved (a failure is printed to standard error).
-    private func saveCookieJar(_ jar: CookieJar) -> Bool {
+    func saveCookieJar(_ jar: CookieJar) -> Bool {
         guard let cookieJar else { return true }
         do {
             try CookieFile.save(jar, to: cookieJar)
@@ -334,19 +255,6 @@ struct RunCommand: AsyncParsableCommand {
         }
     }
 
-    /// Writes the `--report` files, after the summary, whatever the outcome of the run.
-    /// - Returns: whether every report was written (a failure is printed to standard error).
-    private func writeReports(of result: RunResult, prepared: PlanRun.Prepared) -> Bool {
-        guard !reports.isEmpty else { return true }
-        let report = RunReport(result: result, graph: prepared.graph, inputs: prepared.inputs)
-        return writeReports { try report.write(to: $0) }
-    }
-
-    /// Writes each `--report` destination with `write` (a plan's report or a suite's).
-    /// - Returns: whether every report was written (a failure is printed to standard error).
-    func writeReports(_ write: (ReportDestination) throws -> Void) -> Bool {
-        writeReportFiles(reports, with: write)
-    }
 }
 
 extension HTTPClientTransport.Client: ExpressibleByArgument {}

@@ -126,7 +126,8 @@ import Testing
                     + "verification off (verifyCertificates = false)") == true, "\(error?.message ?? "")")
         // The command line names its options.
         let named = TransportError.tls(
-            "h:1", .noSubjectAlternativeName(host: "h", isAddress: false), names: .commandLine)
+            "h:1", .noSubjectAlternativeName(host: "h", isAddress: false),
+            names: .init(caFile: "--cacert", insecure: "--insecure"))
         #expect(
             named.message.hasSuffix(
                 "`DNS:h` in a subjectAltName (its issuer trusted with --cacert), or turn "

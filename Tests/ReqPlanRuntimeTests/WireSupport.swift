@@ -116,7 +116,8 @@ extension Wire {
         settings.maxRedirects = configuration.maxRedirects
         settings.maxBodySize = configuration.maxBodySize
         settings.requestTimeout = configuration.requestTimeout
-        settings.connectionsPerHost = configuration.connectionsPerHost
+        settings.connectionsPerHost =
+            configuration.connectionsPerHost ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
         settings.cookies = configuration.cookies
         settings.secrets = configuration.secrets
         return try await URLSessionTransport.with(settings) { try await body($0) }

@@ -27,7 +27,8 @@ final class AsyncHTTPClientPath: Sendable {
             timeout: .init(connect: TimeAmount(settings.connectTimeout)),
             decompression: .enabled(limit: .ratio(100)))
         configuration.connectionPool.idleTimeout = TimeAmount(settings.idleTimeout)
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = settings.connectionsPerHost
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
+            settings.connectionsPerHost ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
         // The executor retries by policy; a refused connection must fail at once, not after the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.httpVersion = settings.offersHTTP2 ? .automatic : .http1Only

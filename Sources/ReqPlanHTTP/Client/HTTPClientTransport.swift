@@ -44,8 +44,12 @@ public struct HTTPClientTransport: Transport {
         /// How long a pooled connection may stay unused before it is closed (both clients;
         /// AsyncHTTPClient's own default).
         public var idleTimeout: Duration = .seconds(60)
-        /// Connections kept per host (raise with the plan's concurrency).
-        public var connectionsPerHost = 64
+        /// Connections kept per host; nil: `defaultConnectionsPerHost`, or, when a plan runs, as many as
+        /// its largest concurrency limit asks, at least 8 (`PlanRun.sizingConnections`).
+        public var connectionsPerHost: Int?
+
+        /// Connections kept per host when nothing says otherwise.
+        public static let defaultConnectionsPerHost = 64
         /// Where the transport records secrets it learns (cookie values, proxy and URL credentials),
         /// so every output hides them; the run's `RunConfiguration.secrets`.
         public var secrets = SecretStore()
@@ -93,7 +97,7 @@ public struct HTTPClientTransport: Transport {
             settings: .init(
                 connectTimeout: configuration.connectTimeout,
                 maxBodySize: min(configuration.maxBodySize, Int(UInt32.max)),
-                connectionsPerHost: configuration.connectionsPerHost,
+                connectionsPerHost: configuration.connectionsPerHost ?? Configuration.defaultConnectionsPerHost,
                 idleTimeout: configuration.idleTimeout,
                 tls: configuration.tlsConfiguration,
                 offersHTTP2: configuration.offersHTTP2))

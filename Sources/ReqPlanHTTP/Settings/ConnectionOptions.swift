@@ -3,8 +3,8 @@ import ReqPlanSyntax
 
 /// The options for sessions, proxies and TLS, as `reqplan run` takes them on its command line.
 public struct ConnectionOptions: Sendable {
-    /// How messages name the settings: by default by what they are ("the CA file"); the command line
-    /// names its options (`.commandLine`: "--cacert").
+    /// How messages name the settings: by default by what they are ("the CA file"); a host with options
+    /// names them (the command line: "--cacert").
     public struct SettingNames: Sendable, Hashable {
         public var proxy: String
         public var caFile: String
@@ -25,10 +25,6 @@ public struct ConnectionOptions: Sendable {
             self.keyFile = keyFile
             self.insecure = insecure
         }
-
-        /// The command line's options.
-        public static let commandLine = SettingNames(
-            proxy: "--proxy", caFile: "--cacert", certificateFile: "--cert", keyFile: "--key", insecure: "--insecure")
     }
 
     /// `--cookie-jar FILE`: cookies loaded from it before the run and saved to it after.

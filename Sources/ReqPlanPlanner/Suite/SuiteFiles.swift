@@ -44,6 +44,12 @@ public struct SuiteFiles: Sendable {
         self.problems = problems
     }
 
+    /// One plan file, as given (a run of one plan: its path is shown as written).
+    public init(file path: String) {
+        self.files = [path]
+        self.problems = []
+    }
+
     /// Whether `path` is a folder (to tell a suite from a single plan).
     public static func isFolder(_ path: String, fileManager: FileManager = .default) -> Bool {
         var isFolder: ObjCBool = false

@@ -7,16 +7,24 @@ public struct InputErrors: Error, Sendable {
     public var diagnostics: [Diagnostic]
 }
 
-/// Gives every declared input its value for a run: `--input` over `--inputs-file`
-/// over the environment over the default. Every problem is a located diagnostic.
+/// Gives every declared input its value for a run: the values given one by one (the command line's
+/// `--input`) over an inputs file over the environment over the default. Every problem is a located
+/// diagnostic.
 public enum InputResolver {
-    /// How messages name the values given for inputs: the command line's options, or, for a program that
-    /// gives typed values (the `ReqPlan` library), the inputs' own names with no option in sight.
-    public enum Naming: Sendable {
-        /// `--input name=value` and `--inputs-file`.
-        case commandLine
-        /// Values given by name.
-        case library
+    /// How messages name the values given for inputs: by default by what they are ("the value given for
+    /// input `n`", as a program giving typed values calls them); a host with options names them (the
+    /// command line: `--input`).
+    public struct Naming: Sendable, Hashable {
+        /// The option that gives one input a value as `name=value` (`--input`); nil: values are given by name.
+        public var inputOption: String?
+
+        /// Names for the given option (nil: values given by name).
+        public init(inputOption: String? = nil) {
+            self.inputOption = inputOption
+        }
+
+        /// Values given by name, with no option in sight (the `ReqPlan` library).
+        public static let library = Naming()
     }
 
     /// Resolves the inputs of `plan`.
@@ -40,7 +48,7 @@ public enum InputResolver {
 
         for name in file.keys.sorted() where declared[name] == nil {
             let message =
-                naming == .commandLine
+                naming.inputOption != nil
                 ? "the inputs file sets `\(name)`, which the plan does not declare"
                 : "input `\(name)` is not declared by the plan"
             diagnostics.error(
@@ -49,7 +57,7 @@ public enum InputResolver {
         }
         for override in overrides where declared[override.name] == nil {
             diagnostics.error(
-                .invalidInput, "--input `\(override.name)` is not declared by the plan", at: nil,
+                .invalidInput, "\(naming.given(override.name)) is not declared by the plan", at: nil,
                 hint: Suggestion.didYouMean(override.name, in: declared.keys.sorted())
                     ?? "declared inputs: " + plan.inputs.map { "`\($0.name.value)`" }.joined(separator: ", "))
         }
@@ -75,8 +83,8 @@ public enum InputResolver {
             if let text = overrides.last(where: { $0.name == name })?.value {
                 guard let converted = convert(text, to: type) else {
                     diagnostics.error(
-                        .invalidInput, "--input `\(name)` must be \(type.withArticle), got `\(text)`",
-                        at: input.name.range, hint: hint(for: type))
+                        .invalidInput, "\(naming.given(name)) must be \(type.withArticle), got `\(text)`",
+                        at: input.name.range, hint: naming.hint(for: type))
                     continue
                 }
                 value = converted
@@ -144,7 +152,7 @@ public enum InputResolver {
         return diagnostics.isEmpty ? .success(variables) : .failure(InputErrors(diagnostics: diagnostics))
     }
 
-    /// Parses `name=value` as given to `--input`.
+    /// Parses `name=value` (as the command line's `--input` takes it).
     public static func parseOverride(_ text: String) -> (name: String, value: String)? {
         guard let equals = text.firstIndex(of: "="), equals != text.startIndex else { return nil }
         return (String(text[..<equals]), String(text[text.index(after: equals)...]))
@@ -176,23 +184,27 @@ public enum InputResolver {
         }
     }
 
-    private static func hint(for type: ValueType) -> String {
+}
+
+extension InputResolver.Naming {
+    /// The value given for input `name`, in a message: ``--input `n` `` or ``the value given for input `n` ``.
+    func given(_ name: String) -> String {
+        inputOption.map { "\($0) `\(name)`" } ?? "the value given for input `\(name)`"
+    }
+
+    /// How a hint tells the user to give input `name` a value.
+    func give(_ name: String) -> String {
+        inputOption.map { "pass `\($0) \(name)=…`" } ?? "give the input `\(name)` a value"
+    }
+
+    /// How a hint says what a value of `type` looks like.
+    func hint(for type: ValueType) -> String {
         switch type {
-        case .number: "give a number, as in `--input n=3`"
+        case .number: "give a number" + (inputOption.map { ", as in `\($0) n=3`" } ?? "")
         case .boolean: "give `true` or `false`"
         case .list: "give a JSON list (`'[\"a\",\"b\"]'`) or comma-separated values"
         case .object: "give a JSON object"
         default: "give a value"
-        }
-    }
-}
-
-extension InputResolver.Naming {
-    /// How a hint tells the user to give input `name` a value.
-    func give(_ name: String) -> String {
-        switch self {
-        case .commandLine: "pass `--input \(name)=…`"
-        case .library: "give the input `\(name)` a value"
         }
     }
 }

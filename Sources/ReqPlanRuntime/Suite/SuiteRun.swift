@@ -42,16 +42,20 @@ public enum SuiteRun {
         return codes.max { rank[$0, default: 1] < rank[$1, default: 1] } ?? 0
     }
 
-    /// Validates every plan and resolves its inputs: `--input`, `--inputs-file` and `--env` values go to
-    /// every plan that declares the input; an `--input` no plan declares is an error (RP0501), a name of an
-    /// inputs file no plan declares is ignored (one environment serves every plan).
+    /// Validates every plan and resolves its inputs (a run of one plan too, `PlanRun.prepare`): the values
+    /// given one by one (`overrides`), of an inputs file and of an environment go to every plan that
+    /// declares the input; an override no plan declares is an error (RP0501), a name of an inputs file no
+    /// plan declares is ignored (one environment serves every plan).
     /// - Parameters:
-    ///   - environmentName: `--env NAME`: `NAME.env.yaml` at the root of the first plan's project.
+    ///   - environmentName: `NAME.env.yaml` at the root of the first plan's project.
+    ///   - ignoringUndeclared: drop overrides no plan declares instead (`demo`).
+    ///   - naming: how messages name the values given (the command line's options, else plain names).
     /// - Returns: the plans in suite order, or every problem found, with the sources to render them.
     public static func prepare(
         _ suite: SuiteFiles, limits: ParseLimits, overrides: [String], inputsFile: String?,
         environmentName: String? = nil, environment: [String: String], allowFilesOutside: Bool = false,
-        library: PlanLibrary = PlanLibrary()
+        library: PlanLibrary = PlanLibrary(), ignoringUndeclared: Bool = false,
+        naming: InputResolver.Naming = .library
     ) -> Swift.Result<[PlanRun.Prepared], PlanRun.Failure> {
         let reports = PlanValidator.validate(
             suite: suite, limits: limits, allowFilesOutside: allowFilesOutside,
@@ -63,7 +67,9 @@ public enum SuiteRun {
             sources += report.sources
         }
         let pairs: [(name: String, value: String)]
-        switch PlanRun.parseOverrides(overrides) {
+        // One plan: its problems are located in its file, as a plan's own.
+        let single = suite.files.count == 1 && suite.problems.isEmpty
+        switch PlanRun.parseOverrides(overrides, file: single ? suite.files[0] : nil, naming: naming) {
         case .success(let value): pairs = value
         case .failure(let diagnostic):
             return .failure(PlanRun.Failure(diagnostics: diagnostics + [diagnostic], sources: sources))
@@ -84,17 +90,20 @@ public enum SuiteRun {
         let fileValues = PlanRun.mergedValues(files)
 
         let declared = Set(reports.flatMap { $0.plan?.inputs.map(\.name.value) ?? [] })
-        for name in Set(pairs.map(\.name)).subtracting(declared).sorted() {
-            diagnostics.append(
-                Diagnostic(
-                    .error, .invalidInput, "--input `\(name)` is declared by no plan of the suite",
-                    hint: Suggestion.didYouMean(name, in: declared.sorted())))
+        if !single && !ignoringUndeclared {
+            for name in Set(pairs.map(\.name)).subtracting(declared).sorted() {
+                diagnostics.append(
+                    Diagnostic(
+                        .error, .invalidInput, "\(naming.given(name)) is declared by no plan of the suite",
+                        hint: Suggestion.didYouMean(name, in: declared.sorted())))
+            }
         }
         var plans: [PlanRun.Prepared] = []
         for report in reports {
+            // A plan of one is told an override it does not declare; a suite's plans take what they declare.
             switch PlanRun.resolveInputs(
-                of: report, overrides: pairs, file: fileValues, environment: environment, ignoreUndeclared: true,
-                naming: .commandLine)
+                of: report, overrides: pairs, file: fileValues, environment: environment,
+                ignoreUndeclared: !single || ignoringUndeclared, naming: naming)
             {
             case .success(let prepared): plans.append(prepared)
             case .failure(let failure):
@@ -128,7 +137,8 @@ public enum SuiteRun {
         let startedAt = Date()
         let clock = ContinuousClock()
         let start = clock.now
-        let outcomes = try await HTTPClientTransport.with(transport) { client in
+        let sized = PlanRun.sizingConnections(transport, for: plans, configuration: configuration)
+        let outcomes = try await HTTPClientTransport.with(sized) { client in
             await PlanRun.refreshing(every: .milliseconds(100), refresh, supervisor: supervisor) {
                 await withTaskGroup(of: (Int, Outcome).self) { group in
                     var outcomes: [Outcome?] = Array(repeating: nil, count: plans.count)
@@ -140,9 +150,11 @@ public enum SuiteRun {
                             started(index)
                             let offset = clock.now - start
                             let prepared = plans[index]
-                            // Each plan keeps its cookies to itself; connections are shared.
+                            // Each plan of a suite keeps its cookies to itself; connections are shared. A run of
+                            // one plan has the transport's jar (the one a cookie file fills).
                             let executor = Executor(
-                                graph: prepared.graph, transport: client.sharingConnections(cookies: CookieJar()),
+                                graph: prepared.graph,
+                                transport: plans.count == 1 ? client : client.sharingConnections(cookies: CookieJar()),
                                 inputs: prepared.inputs, configuration: configuration(prepared),
                                 observer: observer(index))
                             let outcome = Outcome(prepared: prepared, result: await executor.run(), offset: offset)

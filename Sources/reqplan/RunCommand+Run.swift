@@ -1,0 +1,169 @@
+import ArgumentParser
+import Foundation
+import ReqPlanHTTP
+import ReqPlanPlanner
+import ReqPlanPresentation
+import ReqPlanRuntime
+import ReqPlanSyntax
+
+extension RunCommand {
+    /// Runs the plan, or the suite (the plan files of the arguments, the `--shard`'s part of them, up to
+    /// `--jobs` at once), in one flow: validate and resolve inputs, set up the transport, run with live
+    /// progress, then the summary, the failures, the reports and the exit status. A single plan and a
+    /// suite differ only in what is shown: a plan's progress tree and step summary and its own reports,
+    /// or one line per plan and reports holding every plan.
+    func runPlans() async throws {
+        let environment = ProcessInfo.processInfo.environment
+        var files = isSuite ? SuiteFiles(plans) : SuiteFiles(file: plans[0])
+        let total = files.files.count
+        var part: Shard?
+        if let shard {
+            do {
+                part = try Shard(parsing: shard, environment: environment)
+            } catch {
+                throw ValidationError("--shard \(error.message)")
+            }
+        }
+        if let part { files.files = part.select(files.files) }
+        let prepared: [PlanRun.Prepared]
+        switch SuiteRun.prepare(
+            files, limits: reading.limits, overrides: inputs, inputsFile: values.inputsFile,
+            environmentName: values.environmentName, environment: environment,
+            allowFilesOutside: reading.allowFilesOutside, library: .forCommand(), naming: .commandLine)
+        {
+        case .failure(let failure):
+            let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)
+            writeError(renderer.text(failure.diagnostics) + "\n")
+            throw ExitCode(2)
+        case .success(let value):
+            prepared = value
+        }
+        // The plans' YAML trees are freed: give their pages back before the run allocates elsewhere.
+        FreedMemory.release()
+        let secrets = SecretStore()
+        let transportConfiguration = try transport(secrets: secrets)
+        let display = RunDisplay(command: self, prepared: prepared, secrets: secrets)
+        let command = self
+        let logger = logging.logger(label: "reqplan.executor")
+        let result = try await SuiteRun.execute(
+            prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, transport: transportConfiguration,
+            configuration: { command.runConfiguration(for: $0, secrets: secrets, logger: logger) },
+            observer: display.observer, started: display.started, finished: display.finished,
+            refresh: display.refresh, supervisor: SignalSupervisor())
+
+        // A suite's report holds every plan's (its summary is written from it); a plan's is made only to
+        // be written.
+        let runReports = { () -> [RunReport] in
+            result.outcomes.map {
+                RunReport(result: $0.result, graph: $0.prepared.graph, inputs: $0.prepared.inputs)
+            }
+        }
+        let suiteReport =
+            isSuite
+            ? SuiteReport(
+                runs: Array(zip(runReports(), result.outcomes.map(\.offset))), startedAt: result.startedAt,
+                duration: result.duration,
+                shard: part.map { SuiteReport.ShardInfo(index: $0.index, count: $0.count, files: total) })
+            : nil
+        write(summary(of: result, suiteReport: suiteReport))
+        let diagnostics = result.outcomes.flatMap {
+            $0.result.diagnostics(graph: $0.prepared.graph, unset: $0.prepared.unset)
+        }
+        if !diagnostics.isEmpty {
+            switch format {
+            case .text:
+                let renderer = DiagnosticRenderer(
+                    colors: color.enabled(for: STDERR_FILENO), files: prepared.flatMap(\.graph.sources))
+                writeError("\n" + renderer.text(diagnostics))
+            case .github:
+                writeError(DiagnosticRenderer(files: []).github(diagnostics))
+            }
+        }
+        // The suite's reports, or the plan's own.
+        let planReport = reports.isEmpty || isSuite ? nil : runReports().first
+        let reportsWritten = writeReportFiles(reports) { destination in
+            try suiteReport?.write(to: destination)
+            try planReport?.write(to: destination)
+        }
+        let jarSaved = saveCookieJar(transportConfiguration.cookies)
+        // A signal after the run ended let the summary and reports finish; the status still says it came.
+        if InterruptSignals.interrupted { throw ExitCode(130) }
+        if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+        if !reportsWritten || !jarSaved { throw ExitCode(StandardStreams.outputFailed) }
+    }
+
+    /// What standard output shows after the run: the plans' outputs as JSON (`--output json`: a plan's own
+    /// object, or one per plan file), else the summary (a plan's steps, or a suite's plans).
+    private func summary(of result: SuiteRun.Result, suiteReport: SuiteReport?) -> String {
+        switch (output, suiteReport) {
+        case (.json, nil):
+            return (result.outcomes.first?.result.outputsJSON() ?? "{}") + "\n"
+        case (.json, _?):
+            let outputs = Value.object(
+                result.outcomes.map { Value.Field($0.prepared.graph.plan.source.path, $0.result.outputsValue) })
+            return outputs.jsonText(pretty: true) + "\n"
+        case (.text, let report?):
+            return report.summaryText(quiet: quiet)
+        case (.text, nil):
+            guard let outcome = result.outcomes.first else { return "" }
+            return quiet
+                ? outcome.result.totalsText(withOutputs: true)
+                : outcome.result.summaryText(graph: outcome.prepared.graph)
+        }
+    }
+}
+
+/// How a run is shown while it goes: a single plan's progress tree (or lines) and its verbose log, or a
+/// suite's line per plan and each plan's verbose log.
+private struct RunDisplay: Sendable {
+    let observer: @Sendable (Int) -> any ExecutionObserver
+    let started: @Sendable (Int) -> Void
+    let finished: @Sendable (Int, SuiteRun.Outcome) -> Void
+    let refresh: (@Sendable () -> Void)?
+
+    init(command: RunCommand, prepared: [PlanRun.Prepared], secrets: SecretStore) {
+        let mode = command.progressMode
+        let colors = command.color.enabled(for: STDERR_FILENO)
+        // The textual net for the responses the verbose log shows.
+        let redactor = Redactor(secrets: prepared.flatMap(\.inputs.secrets), store: secrets)
+        let verbose = command.verbose
+        @Sendable func verboseLog(_ index: Int) -> [any ExecutionObserver] {
+            guard verbose else { return [] }
+            let headers = prepared[index].graph.instances.flatMap(\.plan.redactHeaders).map(\.value)
+            return [VerboseLog(redactHeaders: headers, redactor: redactor, write: { writeError($0) })]
+        }
+        if command.isSuite {
+            let live =
+                mode == .silent
+                ? nil
+                : SuiteProgress(
+                    files: prepared.map(\.graph.plan.source.path),
+                    steps: prepared.map { $0.graph.nodes.count { $0.loop == nil } }, mode: mode, colors: colors,
+                    terminalRows: terminalRows(), write: { writeError($0) })
+            observer = { index in
+                var observers = verboseLog(index)
+                if let live { observers.insert(live.observer(for: index), at: 0) }
+                return ObserverGroup(observers)
+            }
+            started = { live?.started($0) }
+            finished = { live?.finished($0, result: $1.result) }
+            if let live { refresh = { live.redraw() } } else { refresh = nil }
+        } else {
+            let live =
+                mode == .silent || prepared.isEmpty
+                ? nil
+                : LiveProgress(
+                    graph: prepared[0].graph, mode: mode, colors: colors, terminalRows: terminalRows(),
+                    write: { writeError($0) })
+            observer = { index in
+                var observers = verboseLog(index)
+                if let live { observers.insert(live, at: 0) }
+                return ObserverGroup(observers)
+            }
+            started = { _ in }
+            finished = { _, _ in }
+            // The display is redrawn ten times a second while the run goes on.
+            if let live { refresh = { live.redraw() } } else { refresh = nil }
+        }
+    }
+}
