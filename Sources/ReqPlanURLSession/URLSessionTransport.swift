@@ -15,7 +15,7 @@ import Synchronization
 /// NIO transport does, so plans behave alike; each hop is one `URLSession` data task, its body collected
 /// up to `maxBodySize`, under the attempt's deadline. What FoundationNetworking cannot do on Linux (per-
 /// session trust roots, turning verification off, a connect timeout, an idle timeout, HTTP/2) is listed
-/// in README's library section.
+/// in docs/library.md.
 public struct URLSessionTransport: Transport {
     /// Settings, with documented defaults.
     public struct Configuration: Sendable {

@@ -252,16 +252,16 @@ import Testing
     }
 }
 
-/// README's "Sharding across machines": its GitHub Actions matrix and Kubernetes Indexed Job are read,
+/// docs/suites.md's "Sharding across machines": its GitHub Actions matrix and Kubernetes Indexed Job are read,
 /// checked, and their `reqplan` commands run against the demo API; the merged reports must be those of
 /// the suite run on one machine, apart from timings.
 @Suite struct ShardingExampleTests {
-    /// The fenced YAML blocks of README.md holding `marker`, as data (PyYAML, every document).
+    /// The fenced YAML blocks of docs/suites.md holding `marker`, as data (PyYAML, every document).
     static func readmeYAML(containing marker: String) throws -> [Any] {
         let readme = try String(
-            contentsOf: CommandRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+            contentsOf: CommandRunner.packageRoot.appendingPathComponent("docs/suites.md"), encoding: .utf8)
         let blocks = readme.matches(of: #/```yaml\n(?<body>(?:.|\n)*?)```/#).map { String($0.body) }
-        let block = try #require(blocks.first { $0.contains(marker) }, "README has no YAML block with \(marker)")
+        let block = try #require(blocks.first { $0.contains(marker) }, "docs/suites.md has no YAML block with \(marker)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
@@ -280,7 +280,7 @@ import Testing
         return try JSONSerialization.jsonObject(with: data) as? [Any] ?? []
     }
 
-    /// Runs a command line of the README with `sh -c`, `reqplan` being the built binary.
+    /// Runs a command line of the documentation with `sh -c`, `reqplan` being the built binary.
     static func shell(_ line: String, environment: [String: String] = [:]) async throws -> CommandRunner.Output {
         let command = line.replacingOccurrences(of: "reqplan ", with: CommandRunner.binary.path + " ")
         return try await CommandRunner.run(

@@ -40,7 +40,7 @@ public struct Cookie: Sendable, Hashable {
 /// stored and cookies are sent back by the rules of RFC 6265 §5.3–5.4, as browsers, curl and
 /// Hurl do. Safe from any task.
 ///
-/// Where RFC 6265 leaves a choice, reqplan decides (grammar and README say the same):
+/// Where RFC 6265 leaves a choice, reqplan decides (grammar.md and docs/sessions.md say the same):
 /// - A `Domain` that does not domain-match the request host is refused, and so is one that is a
 ///   public suffix. Without the whole public suffix list, a public suffix is taken to be a
 ///   single label (`com`, `local`), as curl built without libpsl does: `Domain=co.uk` is

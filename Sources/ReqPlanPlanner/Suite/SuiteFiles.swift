@@ -3,7 +3,7 @@ import ReqPlanSyntax
 
 /// The plan files of a suite (`reqplan run` and `reqplan validate` with several files or folders).
 ///
-/// The rules (README "Suites"):
+/// The rules (docs/suites.md):
 /// - a file given is a plan, whatever its name;
 /// - a folder given is walked recursively for files ending in `.yaml` or `.yml`; names starting
 ///   with `.` (hidden) or `_` (files and folders meant to be included by other plans, such as

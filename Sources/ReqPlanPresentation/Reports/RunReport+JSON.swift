@@ -9,7 +9,7 @@ extension RunReport {
     ///
     /// Keys are always present and in a fixed order; a field that does not apply is `null`
     /// (scalars) or empty (`attempts`, `children`). Times are milliseconds with microsecond
-    /// precision; step times count from the run's start (`started_at`). README.md ("Reports")
+    /// precision; step times count from the run's start (`started_at`). docs/reports.md
     /// documents every field.
     public func jsonText() -> String {
         jsonValue.jsonText(pretty: true) + "\n"

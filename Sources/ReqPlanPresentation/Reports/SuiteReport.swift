@@ -95,7 +95,7 @@ public struct SuiteReport: Sendable {
         try OutputFile.write(text, toPath: destination.path)
     }
 
-    /// The suite as one JSON document, format `reqplan-suite/1` (README "Suites").
+    /// The suite as one JSON document, format `reqplan-suite/1` (docs/suites.md).
     public func jsonText() -> String {
         var planCounts: [String: Int] = ["passed": 0, "failed": 0, "interrupted": 0]
         var stepCounts: [StepState: Int] = [:]
