@@ -152,6 +152,38 @@ import Testing
             "\(error?.message ?? "")")
     }
 
+    /// A TLS 1.3 server checks the client certificate after the handshake, then sends an alert and closes;
+    /// when the close reaches the client as a reset before the alert is read (the kernel drops what was
+    /// unread), the reset is diagnosed by handshakes, not by the lost alert (a full suite under load saw
+    /// "connection reset" here once). A reset from a server that wants no certificate stays a reset.
+    @Test(.enabled(if: openSSLAvailable))
+    func aResetOverTLSIsDiagnosedAsTheClientCertificateTheServerWanted() async throws {
+        let roots = trusted.root.certificate.path
+        for wantsCertificate in [true, false] {
+            let diagnosed = try await TLSTestServer.with(
+                server(try trusted.issue()) { tls in
+                    if wantsCertificate {
+                        tls.certificateVerification = .fullVerification
+                        tls.trustRoots = .file(roots)
+                    }
+                    tls.maximumTLSVersion = .tlsv13
+                }
+            ) { base in
+                let url = try RequestURL(parsing: base + "/")
+                return try await HTTPClientTransport.with(configuration(.reqplan)) { transport in
+                    await transport.diagnosingReset(.reset(url.authority), url: url, host: url.authority, deadline: nil)
+                }
+            }
+            if wantsCertificate {
+                #expect(diagnosed.kind == .tls)
+                #expect(
+                    diagnosed.message.hasSuffix("wants a TLS client certificate, and none was given"), "\(diagnosed)")
+            } else {
+                #expect(diagnosed.kind == .reset, "\(diagnosed)")
+            }
+        }
+    }
+
     @Test(.enabled(if: openSSLAvailable), arguments: [TLSVersion.tlsv13, .tlsv12])
     func aClientCertificateTheServerRefusesIsNamed(_ version: TLSVersion) async throws {
         let roots = trusted.root.certificate.path

@@ -118,7 +118,10 @@ extension HTTPClientTransport {
                     failure = collector.responseStarted ? .closedEarly(request.host) : .reset(request.host)
                 }
                 if failure.kind == .reset, !collector.responseStarted, attemptsLeft > 0, !Task.isCancelled { continue }
-                guard TLSDiagnosis.isTLSFailure(error) else { throw failure }
+                guard TLSDiagnosis.isTLSFailure(error) else {
+                    guard proxy == nil, !collector.responseStarted else { throw failure }
+                    throw await diagnosingReset(failure, url: request.url, host: request.host, deadline: deadline)
+                }
                 let target = request.url
                 // The diagnosis shakes hands with the server directly, which a proxy may not allow.
                 if proxy != nil { throw .tls(request.host, .unknown) }

@@ -201,8 +201,30 @@ public struct HTTPClientTransport: Transport {
                         deadline: deadline),
                     names: configuration.settingNames)
             default:
-                throw .classify(error, failureContext(request, timeout: timeout))
+                let failure = TransportError.classify(error, failureContext(request, timeout: timeout))
+                guard proxy == nil else { throw failure }
+                throw await diagnosingReset(failure, url: url, host: request.host, deadline: deadline)
             }
+        }
+    }
+
+    /// `failure`, or what TLS says it was: a TLS 1.3 server checks a client certificate only after the
+    /// handshake, then sends an alert and closes, and when the request was already on its way the close
+    /// can reach the client as a reset before the alert is read (the kernel drops what was unread). So a
+    /// connection over TLS that was reset or closed before any of the response came is diagnosed as a TLS
+    /// failure is (`TLSDiagnosis`, by handshakes, not by that alert): when the server wants a client
+    /// certificate, or refuses the one given, that is the failure; otherwise it stays a reset.
+    func diagnosingReset(_ failure: TransportError, url: RequestURL, host: String, deadline: NIODeadline?) async
+        -> TransportError
+    {
+        guard url.isHTTPS, failure.kind == .reset else { return failure }
+        let cause = await diagnose(
+            NIOSSLError.uncleanShutdown, host: url.host, port: url.port, deadline: deadline)
+        switch cause {
+        case .clientCertificateWanted, .clientCertificateRefused:
+            return .tls(host, cause, names: configuration.settingNames)
+        default:
+            return failure
         }
     }
 
