@@ -4,27 +4,47 @@ public struct SourceFile: Sendable {
     public let path: String
     /// The whole text.
     public let text: String
-    /// Each line without its terminator, in order; line `n` is `lines[n - 1]`.
-    public let lines: [Substring]
+    /// Where each line is in `text`, without its terminator; line `n` is `lineRanges[n - 1]`.
+    private let lineRanges: [Range<String.Index>]
 
     /// Creates a source file from its display path and text.
-    /// - Complexity: O(*n*) in the length of `text`.
+    /// - Complexity: O(*n*) in the length of `text` (one pass over its UTF-8 bytes).
     public init(path: String, text: String) {
         self.path = path
         self.text = text
-        // `"\r\n"` is one `Character`, so it must be named as a separator of its own;
-        // a lone `"\r"` also ends a line, as in YAML.
-        self.lines = text.split(
-            omittingEmptySubsequences: false,
-            whereSeparator: { character in
-                character == "\n" || character == "\r\n" || character == "\r"
-            })
+        // A line ends at "\n", "\r\n" or a lone "\r", as in YAML; the bytes are ASCII, so every range
+        // falls on scalar boundaries.
+        var ranges: [Range<String.Index>] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex
+        var index = start
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else {
+                utf8.formIndex(after: &index)
+                continue
+            }
+            ranges.append(start..<index)
+            utf8.formIndex(after: &index)
+            if byte == UInt8(ascii: "\r"), index != utf8.endIndex, utf8[index] == UInt8(ascii: "\n") {
+                utf8.formIndex(after: &index)
+            }
+            start = index
+        }
+        ranges.append(start..<utf8.endIndex)
+        self.lineRanges = ranges
     }
+
+    /// Each line without its terminator, in order; line `n` is `lines[n - 1]`.
+    public var lines: [Substring] { lineRanges.map { text[$0] } }
+
+    /// How many lines the text has (a final line break starts an empty last line).
+    public var lineCount: Int { lineRanges.count }
 
     /// The text of line `number` (1-based), or `nil` past the end.
     public func line(_ number: Int) -> Substring? {
-        guard number >= 1, number <= lines.count else { return nil }
-        return lines[number - 1]
+        guard number >= 1, number <= lineRanges.count else { return nil }
+        return text[lineRanges[number - 1]]
     }
 
     /// The Unicode scalar at `location`, or `nil` past the end of its line.
@@ -97,8 +117,8 @@ public struct SourceFile: Sendable {
         let needleScalars = Array(needle.unicodeScalars)
         var lineNumber = location.line
         var startColumn = location.column
-        while lineNumber <= lines.count && lineNumber < location.line + maxLines {
-            let scalars = Array(lines[lineNumber - 1].unicodeScalars)
+        while lineNumber <= lineCount && lineNumber < location.line + maxLines, let line = line(lineNumber) {
+            let scalars = Array(line.unicodeScalars)
             var index = max(0, startColumn - 1)
             while index + needleScalars.count <= scalars.count {
                 if scalars[index] == needleScalars[0]
