@@ -261,7 +261,8 @@ import Testing
         let readme = try String(
             contentsOf: CommandRunner.packageRoot.appendingPathComponent("docs/suites.md"), encoding: .utf8)
         let blocks = readme.matches(of: #/```yaml\n(?<body>(?:.|\n)*?)```/#).map { String($0.body) }
-        let block = try #require(blocks.first { $0.contains(marker) }, "docs/suites.md has no YAML block with \(marker)")
+        let block = try #require(
+            blocks.first { $0.contains(marker) }, "docs/suites.md has no YAML block with \(marker)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [

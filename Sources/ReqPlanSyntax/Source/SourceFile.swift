@@ -58,22 +58,48 @@ public struct SourceFile: Sendable {
     /// indicator (`: `, `,`, `]`, `}`, ` #`) or the end of the line.
     public func tokenRange(at location: SourceLocation) -> SourceRange {
         guard let line = line(location.line), location.column >= 1 else { return SourceRange(at: location) }
-        // Only the token's own part of the line is looked at (at most 1,024 scalars), so very long
-        // lines with many tokens stay linear. Offsets below are relative to `location`.
-        let scalars = Array(line.unicodeScalars.dropFirst(location.column - 1).prefix(1024))
-        let start = 0
-        guard !scalars.isEmpty else { return SourceRange(at: location) }
-        var index = start
-        let first = scalars[start]
-        if first == "\"" || first == "'" {
+        // Every character that ends a token is ASCII, so the line's UTF-8 bytes are scanned in place (this
+        // runs for every key and value a plan has); columns and lengths count Unicode scalars, the bytes
+        // that do not continue one.
+        return line.utf8.withContiguousStorageIfAvailable { Self.tokenRange(in: $0, at: location) }
+            ?? Self.tokenRange(in: Array(line.utf8), at: location)
+    }
+
+    /// `tokenRange(at:)` over the UTF-8 bytes of the token's line. Only the token's own part of the line
+    /// is looked at (at most 1,024 scalars), so very long lines with many tokens stay linear.
+    private static func tokenRange<Bytes: RandomAccessCollection<UInt8>>(in bytes: Bytes, at location: SourceLocation)
+        -> SourceRange where Bytes.Index == Int
+    {
+        func startsScalar(_ byte: UInt8) -> Bool { byte & 0xC0 != 0x80 }
+        var begin = bytes.startIndex
+        var skipped = 0
+        while begin < bytes.endIndex, skipped < location.column - 1 {
+            begin += 1
+            while begin < bytes.endIndex, !startsScalar(bytes[begin]) { begin += 1 }
+            skipped += 1
+        }
+        guard begin < bytes.endIndex else { return SourceRange(at: location) }
+        // The token's end, as a byte offset; at most 1,024 scalars from its start.
+        var limit = begin
+        var counted = 0
+        while limit < bytes.endIndex, counted < 1024 {
+            limit += 1
+            while limit < bytes.endIndex, !startsScalar(bytes[limit]) { limit += 1 }
+            counted += 1
+        }
+        func length(to end: Int) -> Int { bytes[begin..<end].count(where: startsScalar) }
+        func byte(_ index: Int) -> UInt8? { index < limit ? bytes[index] : nil }
+        let first = bytes[begin]
+        var index = begin
+        if first == UInt8(ascii: "\"") || first == UInt8(ascii: "'") {
             index += 1
-            while index < scalars.count {
-                if first == "\"" && scalars[index] == "\\" {
+            while index < limit {
+                if first == UInt8(ascii: "\"") && bytes[index] == UInt8(ascii: "\\") {
                     index += 2
                     continue
                 }
-                if scalars[index] == first {
-                    if first == "'" && index + 1 < scalars.count && scalars[index + 1] == "'" {
+                if bytes[index] == first {
+                    if first == UInt8(ascii: "'") && byte(index + 1) == UInt8(ascii: "'") {
                         index += 2
                         continue
                     }
@@ -82,32 +108,42 @@ public struct SourceFile: Sendable {
                 }
                 index += 1
             }
-            return SourceRange(start: location, length: min(index, scalars.count) - start)
+            return SourceRange(start: location, length: length(to: min(index, limit)))
         }
-        if first == "[" || first == "{" || first == "|" || first == ">" {
+        if first == UInt8(ascii: "[") || first == UInt8(ascii: "{") || first == UInt8(ascii: "|")
+            || first == UInt8(ascii: ">")
+        {
             return SourceRange(at: location)
         }
-        let second: Unicode.Scalar? = start + 1 < scalars.count ? scalars[start + 1] : nil
-        if first == "-" && (second == nil || second == " " || second == "\t") {
+        let second = byte(begin + 1)
+        if first == UInt8(ascii: "-") && (second == nil || second == UInt8(ascii: " ") || second == UInt8(ascii: "\t"))
+        {
             // A block sequence: its `-`.
             return SourceRange(at: location)
         }
-        if first == "&" {
+        if first == UInt8(ascii: "&") {
             // An anchor: its name, not the node after it.
-            while index < scalars.count, scalars[index] != " ", scalars[index] != "\t" { index += 1 }
-            return SourceRange(start: location, length: index - start)
+            while index < limit, bytes[index] != UInt8(ascii: " "), bytes[index] != UInt8(ascii: "\t") { index += 1 }
+            return SourceRange(start: location, length: length(to: index))
         }
-        while index < scalars.count {
-            let scalar = scalars[index]
-            let next: Unicode.Scalar? = index + 1 < scalars.count ? scalars[index + 1] : nil
-            if scalar == ":" && (next == nil || next == " " || next == "\t") { break }
-            if scalar == "," || scalar == "]" || scalar == "}" { break }
-            if scalar == "#" && index > start && (scalars[index - 1] == " " || scalars[index - 1] == "\t") { break }
+        while index < limit {
+            let current = bytes[index]
+            let next = byte(index + 1)
+            if current == UInt8(ascii: ":") && (next == nil || next == UInt8(ascii: " ") || next == UInt8(ascii: "\t"))
+            {
+                break
+            }
+            if current == UInt8(ascii: ",") || current == UInt8(ascii: "]") || current == UInt8(ascii: "}") { break }
+            if current == UInt8(ascii: "#") && index > begin
+                && (bytes[index - 1] == UInt8(ascii: " ") || bytes[index - 1] == UInt8(ascii: "\t"))
+            {
+                break
+            }
             index += 1
         }
         var end = index
-        while end > start && (scalars[end - 1] == " " || scalars[end - 1] == "\t") { end -= 1 }
-        return SourceRange(start: location, length: end - start)
+        while end > begin && (bytes[end - 1] == UInt8(ascii: " ") || bytes[end - 1] == UInt8(ascii: "\t")) { end -= 1 }
+        return SourceRange(start: location, length: length(to: end))
     }
 
     /// Finds `needle` in the source at or after `location`, on the same line or later ones.
