@@ -143,7 +143,9 @@ struct OpenAPIConversion {
         case .array(_, let context):
             return APISchema(types: types(.array), items: context.items.map(convert), enumValues: enumValues)
         case .all(let parts, _):
-            return APISchema(types: core.nullable ? nil : nil, allOf: parts.map(convert))
+            // `enum` beside `allOf` (`{type: integer, enum: [0, 2], allOf: [$ref: ChannelTypes]}`, as
+            // Discord's description writes a subset of a shared enum) still limits the values.
+            return APISchema(types: nil, enumValues: enumValues, allOf: parts.map(convert))
         case .one(let parts, _):
             return APISchema(types: nil, enumValues: enumValues, oneOf: nullable(parts.map(convert), core.nullable))
         case .any(let parts, _):
