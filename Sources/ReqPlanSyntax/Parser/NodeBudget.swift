@@ -31,6 +31,19 @@ struct NodeBudget {
         return false
     }
 
+    /// Nodes charged to `self` since it was `start` (a copy of it).
+    func spent(since start: NodeBudget) -> Int { start.remaining - remaining }
+
+    /// Charges `count` nodes read elsewhere (by a copy of this budget, on another thread).
+    /// - Returns: `false` if that spends the budget; the first time, `exceeded` becomes true.
+    mutating func charge(nodes count: Int) -> Bool {
+        if exceeded { return false }
+        remaining -= count
+        if remaining >= 0 { return true }
+        exceeded = true
+        return false
+    }
+
     /// RP0005: the document expands past the node limit; `what` names it (`the plan`, `the inputs file`).
     func expansionDiagnostic(_ what: String, at range: SourceRange?) -> Diagnostic {
         .error(

@@ -6,16 +6,28 @@ struct MappingEntries {
     /// Where the mapping starts.
     var range: SourceRange
 
+    // These run several times for every step: they look entries up by index so that no entry (a key's
+    // text and range, and a node) is copied only to be compared.
+
     func value(_ key: String) -> Node? {
-        entries.first(where: { $0.key.value == key })?.value
+        index(of: key).map { entries[$0].value }
     }
 
     func key(_ key: String) -> Located<String>? {
-        entries.first(where: { $0.key.value == key })?.key
+        index(of: key).map { entries[$0].key }
     }
 
     func has(_ key: String) -> Bool {
-        entries.contains(where: { $0.key.value == key })
+        index(of: key) != nil
+    }
+
+    private func index(of key: String) -> Int? {
+        let length = key.utf8.count
+        for index in entries.indices {
+            let name = entries[index].key.value
+            if name.utf8.count == length && name == key { return index }
+        }
+        return nil
     }
 }
 
@@ -49,6 +61,9 @@ struct PlanReader {
     var sawMalformedExpression = false
     /// Inputs read by a `${{ }}` where none is evaluated (an input's default, RP0210).
     var inputsReadWhereNotEvaluated: Set<String> = []
+    /// The step ids this reader declared, in order, when it reads a part of the steps for another reader
+    /// (`readStepsInParallel`); `nil` otherwise.
+    var declaredStepIDs: [Located<String>]?
 
     init(source: SourceFile, limits: ParseLimits) {
         self.source = source
@@ -76,6 +91,23 @@ struct PlanReader {
         }
         return false
     }
+
+    /// Charges to this reader the nodes `other` read, `other` being a copy of `start`, a reader that read
+    /// nothing since this one was copied to it; reports RP0005 if together they read more than the budget.
+    /// Past the budget, nothing more is read and the plan is dropped (`PlanParser.parse`), so where the
+    /// error is reported (the second half's node, or the steps) is all that differs from reading in one go.
+    mutating func joinBudget(of other: PlanReader, forkedAt start: PlanReader, steps node: Node) {
+        let counted = charge(nodesReadBy: other.budget.spent(since: start.budget))
+        if other.reportedExpansion {
+            reportedExpansion = true
+        } else if !counted && !reportedExpansion {
+            reportedExpansion = true
+            diagnostics.emit(budget.expansionDiagnostic("the plan", at: range(node)))
+        }
+        depthExceeded = depthExceeded || other.depthExceeded
+    }
+
+    private mutating func charge(nodesReadBy count: Int) -> Bool { budget.charge(nodes: count) }
 
     /// The limits the plan is read under.
     var limits: ParseLimits { budget.limits }
@@ -130,6 +162,7 @@ struct PlanReader {
             }
             entries.append((Located(scalar.string, at: range(key)), value))
         }
+        if merged.isEmpty { return MappingEntries(entries: entries, range: SourceRange(at: location(node))) }
         // Merged keys come first and lose to keys written in the mapping itself.
         let own = Set(entries.map(\.key.value))
         var seen: Set<String> = []

@@ -22,23 +22,32 @@ extension PlanReader {
                 hint: "list at least one step under it")
             return []
         }
-        var steps: [Step] = []
-        for (id, value) in entries.entries {
-            let validName = checkName(id, "step id")
-            if !validName { invalidStepIDs.insert(id.value) }
-            if validName {
-                if let first = stepIDs[id.value] {
-                    diagnostics.error(
-                        .duplicateStep, "duplicate step id `\(id.value)`", at: id.range,
-                        notes: [.init("`\(id.value)` is first defined here", at: first)],
-                        hint: "step ids are unique in the whole plan, members of groups included")
-                } else {
-                    stepIDs[id.value] = id.range
-                }
-            }
-            if let step = readStep(id: id, value) { steps.append(step) }
+        if stepDepth == 0 && entries.entries.count >= PlanReader.stepsReadInParallel {
+            return readStepsInParallel(entries.entries, in: node)
         }
-        return steps
+        return entries.entries.compactMap { readDeclaredStep(id: $0.key, $0.value) }
+    }
+
+    /// A step under `id`, its id checked: a valid name, not declared before.
+    mutating func readDeclaredStep(id: Located<String>, _ value: Node) -> Step? {
+        let validName = checkName(id, "step id")
+        if !validName { invalidStepIDs.insert(id.value) }
+        if validName {
+            if let first = stepIDs[id.value] {
+                reportDuplicateStep(id, first: first)
+            } else {
+                stepIDs[id.value] = id.range
+                declaredStepIDs?.append(id)
+            }
+        }
+        return readStep(id: id, value)
+    }
+
+    mutating func reportDuplicateStep(_ id: Located<String>, first: SourceRange) {
+        diagnostics.error(
+            .duplicateStep, "duplicate step id `\(id.value)`", at: id.range,
+            notes: [.init("`\(id.value)` is first defined here", at: first)],
+            hint: "step ids are unique in the whole plan, members of groups included")
     }
 
     /// The members of a group, sequence or for_each body, one level deeper than the steps being read; past
