@@ -12,6 +12,8 @@
 #    https:// with HTTP/2 and https:// with HTTP/1.1; curl --parallel --parallel-max 64 with the same
 #    URLs (curl multiplexes HTTP/2 streams on one connection as reqplan does). reqplan and curl
 #    alternate, ROUNDS rounds (default 40); medians, quartiles, CPU and how often reqplan was faster.
+#    Over http:// also as 2,000 independent named steps (`s0` … `s1999`, one request each) instead of
+#    one for_each: the cost per step before anything is sent (reading, checking, scheduling) shows there.
 # 2. Fidelity: 200 requests to a 50 ms endpoint at concurrency 50 (ideal 0.2 s), a 10-layer × 20-wide
 #    DAG of 20 ms requests (ideal 0.2 s), a 50-step chain of 10 ms requests (ideal 0.5 s); the delays
 #    are nginx's echo_sleep. The server's floor for each shape comes from a minimal client
@@ -44,6 +46,11 @@ def curl_config(name, base, urls):
         for url in urls:
             f.write(f'url = "{base}{url}"\noutput = "/dev/null"\n')
 loop_plan("throughput", 64, 2000, "/small.json?i=${{ item }}")
+with open(f"{work}/throughput-named.yaml", "w") as f:
+    f.write('reqplan: 1\ninputs: { base_url: { default: "http://127.0.0.1:8080" } }\n'
+            'defaults: { base_url: "${{ inputs.base_url }}" }\nconcurrency: 64\nsteps:\n')
+    for i in range(2000):
+        f.write(f'  s{i}: {{ request: {{ url: "/small.json?i={i}" }} }}\n')
 loop_plan("fanout", 50, 200, "/delay/50")
 for name, base in [("plain", f"http://127.0.0.1:{plain}"), ("h2", f"https://127.0.0.1:{h2}"),
                    ("h1s", f"https://127.0.0.1:{h1s}")]:
@@ -61,6 +68,7 @@ extra = os.environ.get("REQPLAN_ARGS", "").split()
 rounds = int(rounds)
 cases = [
     ("http://", f"http://127.0.0.1:{plain}", [], "curl-plain", []),
+    ("http://, 2,000 named steps", f"http://127.0.0.1:{plain}", [], "curl-plain", []),
     ("https:// HTTP/2", f"https://127.0.0.1:{h2}", tls, "curl-h2", ["--cacert", f"{work}/ca.pem", "--http2"]),
     ("https:// HTTP/1.1", f"https://127.0.0.1:{h1s}", tls, "curl-h1s", ["--cacert", f"{work}/ca.pem", "--http1.1"]),
 ]
@@ -75,7 +83,7 @@ def measure(command):
     return elapsed, after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 for label, base, options, config, curl_options in cases:
     commands = {
-        "reqplan": [reqplan, "run", f"{work}/throughput.yaml", "--input", f"base_url={base}", "--color", "never",
+        "reqplan": [reqplan, "run", f"{work}/throughput{'-named' if 'named' in label else ''}.yaml", "--input", f"base_url={base}", "--color", "never",
                     "--progress", "none", *options, *extra],
         "curl": ["curl", "--parallel", "--parallel-max", "64", "-s", "--fail", *curl_options, "-K", f"{work}/{config}.cfg"],
     }
