@@ -208,6 +208,8 @@ let package = Package(
             name: "ReqPlanCLITests",
             dependencies: [
                 "reqplan", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanHTTP", "ReqPlanDemoAPI", "ReqPlanTestSupport",
+                // SchemaTests reads its cases from YAML fixtures (`Tests/Fixtures/schema`).
+                .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["Schema", "Golden"]  // check_schema.py, run with python3 by SchemaTests
         ),
