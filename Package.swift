@@ -158,15 +158,25 @@ let package = Package(
         .testTarget(
             name: "ReqPlanPlannerTests",
             dependencies: [
-                "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport", "ReqPlanPresentation",
+                "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        // Test doubles shared by the runtime and report tests, and the third-party servers (nginx,
-        // tinyproxy, httpbin) and test certificates the transport and end-to-end tests use (not a product).
+        // What `reqplan validate` prints, as golden files: the corpus of invalid plans and plans with warnings
+        // (`Tests/Corpus`) and plans bound to OpenAPI documents (`Tests/Fixtures/openapi/golden`). Apart from
+        // the planner's and the reader's tests, which import no presentation.
+        .testTarget(
+            name: "ReqPlanGoldenTests",
+            dependencies: [
+                "ReqPlanPresentation", "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+            ]
+        ),
+        // Test doubles shared by the runtime and report tests, plan files in a temporary folder, and the
+        // third-party servers (nginx, tinyproxy, httpbin) and test certificates the transport and end-to-end
+        // tests use (not a product).
         .target(
             name: "ReqPlanTestSupport",
-            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanSyntax"],
+            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax"],
             path: "Tests/ReqPlanTestSupport"
         ),
         .testTarget(
@@ -197,7 +207,7 @@ let package = Package(
         .testTarget(
             name: "ReqPlanOpenAPITests",
             dependencies: [
-                "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanPresentation",
+                "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 // The bundler's tests read the bundled document as Yams' nodes.
