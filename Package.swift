@@ -171,24 +171,41 @@ let package = Package(
                 "ReqPlanPresentation", "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
             ]
         ),
-        // Test doubles shared by the runtime and report tests, plan files in a temporary folder, and the
-        // third-party servers (nginx, tinyproxy, httpbin) and test certificates the transport and end-to-end
-        // tests use (not a product).
+        // Test doubles shared by the runtime and report tests, plan files in a temporary folder, the ways a
+        // request goes on the wire (`Wire`: both clients, both schemes, URLSession) and the small servers the
+        // transport tests answer with, and the third-party servers (nginx, tinyproxy, httpbin) and test
+        // certificates the transport and end-to-end tests use (not a product).
         .target(
             name: "ReqPlanTestSupport",
-            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax"],
+            dependencies: [
+                "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanURLSession",
+                "ReqPlanDemoAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             path: "Tests/ReqPlanTestSupport"
+        ),
+        // The transport's tests, in folders like `Sources/ReqPlanHTTP`'s; none runs a plan (those are the
+        // runtime's tests).
+        .testTarget(
+            name: "ReqPlanHTTPTests",
+            dependencies: [
+                "ReqPlanHTTP", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .testTarget(
             name: "ReqPlanRuntimeTests",
             dependencies: [
                 "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI",
-                "ReqPlanTestSupport",
-                "ReqPlanURLSession", "ReqPlanPresentation",
+                "ReqPlanTestSupport", "ReqPlanPresentation",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),

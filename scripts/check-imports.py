@@ -8,8 +8,8 @@ SwiftPM lets a target import a module that only a dependency of one of its depen
 here names what it imports: a module of another target, or a product of a package dependency.
 Modules of the toolchain (Foundation, Dispatch, Glibc, Testing, ...) need no declaration.
 
-It also keeps the pipeline's layers apart: only ReqPlanHTTP (the transport), the demo API and the tests
-and fuzzers may import a networking module (SwiftNIO's, AsyncHTTPClient, FoundationNetworking); the
+It also keeps the pipeline's layers apart: only ReqPlanHTTP (the transport), the demo API and the tests,
+their support and fuzzers may import a networking module (SwiftNIO's, AsyncHTTPClient, FoundationNetworking); the
 syntax, the planner, XPath, the runtime, the presentation, the library and the command line may not. The
 tests of a stage before the runtime (`<stage>Tests`) test that stage alone: they import neither the runtime
 nor the presentation (what `validate` prints is tested by ReqPlanGoldenTests, which may).
@@ -31,7 +31,7 @@ IMPORT = re.compile(r"^\s*(?:@[\w()]+\s+)*import\s+(?:(?:struct|class|enum|proto
 STRING_BLOCK = re.compile(r'#*"""[\s\S]*?"""#*')
 # Networking modules, and the targets that may import them.
 NETWORKING = re.compile(r"^(NIO\w*|AsyncHTTPClient|FoundationNetworking|Hummingbird\w*)$")
-MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI"}
+MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI", "ReqPlanTestSupport"}
 # The stages before the runtime, and the later stages their test targets may not import.
 EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanHTTP"}
 LATER_STAGES = {"ReqPlanRuntime", "ReqPlanPresentation", "ReqPlan", "reqplan"}
