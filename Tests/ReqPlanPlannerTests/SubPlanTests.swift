@@ -222,24 +222,7 @@ import Testing
 
 @Suite struct VarsTests {
     @Test func aStepThatReadsAVarWaitsForTheStepsTheVarReads() throws {
-        let files = try PlanFiles([
-            "main.yaml": """
-            reqplan: 1
-            defaults: { base_url: "http://127.0.0.1:8080", headers: { X-Api: "${{ vars.api }}" } }
-            inputs:
-              base: { default: /v2 }
-            vars:
-              api: "${{ inputs.base }}/api"
-              token: ${{ steps.login.body.token }}
-              bearer: "Bearer ${{ vars.token }}"
-            steps:
-              login: { request: { method: POST, url: /login } }
-              other: { request: { url: /other } }
-              me: { request: { url: "${{ vars.api }}/me", headers: { Authorization: "${{ vars.bearer }}" } } }
-            outputs:
-              bearer: ${{ vars.bearer }}
-            """
-        ])
+        let files = try PlanFiles(["main.yaml": PlanFiles.varsPlan])
         let graph = try files.graph()
         let me = try #require(graph.node("me"))
         #expect(me.dependencies.map { graph.nodes[$0.target].id } == ["login"])

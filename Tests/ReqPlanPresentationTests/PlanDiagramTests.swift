@@ -27,24 +27,7 @@ import Testing
     }
 
     @Test func theExplanationListsVarsWithTheStepsTheyWaitFor() throws {
-        let files = try PlanFiles([
-            "main.yaml": """
-            reqplan: 1
-            defaults: { base_url: "http://127.0.0.1:8080", headers: { X-Api: "${{ vars.api }}" } }
-            inputs:
-              base: { default: /v2 }
-            vars:
-              api: "${{ inputs.base }}/api"
-              token: ${{ steps.login.body.token }}
-              bearer: "Bearer ${{ vars.token }}"
-            steps:
-              login: { request: { method: POST, url: /login } }
-              other: { request: { url: /other } }
-              me: { request: { url: "${{ vars.api }}/me", headers: { Authorization: "${{ vars.bearer }}" } } }
-            outputs:
-              bearer: ${{ vars.bearer }}
-            """
-        ])
+        let files = try PlanFiles(["main.yaml": PlanFiles.varsPlan])
         let graph = try files.graph()
         #expect(graph.explanation().contains("vars:\n  api\n  token (waits for login)\n  bearer (waits for login)\n"))
     }

@@ -62,4 +62,22 @@ extension PlanFiles {
           token: { value: "${{ steps.submit.body.token }}", secret: true }
           user: ${{ inputs.user }}
         """
+
+    /// A plan with vars: one read by the defaults and a URL, one reading a step's body, one reading another var.
+    public static let varsPlan = """
+        reqplan: 1
+        defaults: { base_url: "http://127.0.0.1:8080", headers: { X-Api: "${{ vars.api }}" } }
+        inputs:
+          base: { default: /v2 }
+        vars:
+          api: "${{ inputs.base }}/api"
+          token: ${{ steps.login.body.token }}
+          bearer: "Bearer ${{ vars.token }}"
+        steps:
+          login: { request: { method: POST, url: /login } }
+          other: { request: { url: /other } }
+          me: { request: { url: "${{ vars.api }}/me", headers: { Authorization: "${{ vars.bearer }}" } } }
+        outputs:
+          bearer: ${{ vars.bearer }}
+        """
 }
