@@ -158,27 +158,54 @@ let package = Package(
         .testTarget(
             name: "ReqPlanPlannerTests",
             dependencies: [
-                "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport", "ReqPlanPresentation",
+                "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),
-        // Test doubles shared by the runtime and report tests, and the third-party servers (nginx,
-        // tinyproxy, httpbin) and test certificates the transport and end-to-end tests use (not a product).
+        // What `reqplan validate` prints, as golden files: the corpus of invalid plans and plans with warnings
+        // (`Tests/Corpus`) and plans bound to OpenAPI documents (`Tests/Fixtures/openapi/golden`). Apart from
+        // the planner's and the reader's tests, which import no presentation.
+        .testTarget(
+            name: "ReqPlanGoldenTests",
+            dependencies: [
+                "ReqPlanPresentation", "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+            ]
+        ),
+        // Test doubles shared by the runtime and report tests, plan files in a temporary folder, the ways a
+        // request goes on the wire (`Wire`: both clients, both schemes, URLSession) and the small servers the
+        // transport tests answer with, and the third-party servers (nginx, tinyproxy, httpbin) and test
+        // certificates the transport and end-to-end tests use (not a product).
         .target(
             name: "ReqPlanTestSupport",
-            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanSyntax"],
+            dependencies: [
+                "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanURLSession",
+                "ReqPlanDemoAPI",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
             path: "Tests/ReqPlanTestSupport"
+        ),
+        // The transport's tests, in folders like `Sources/ReqPlanHTTP`'s; none runs a plan (those are the
+        // runtime's tests).
+        .testTarget(
+            name: "ReqPlanHTTPTests",
+            dependencies: [
+                "ReqPlanHTTP", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ]
         ),
         .testTarget(
             name: "ReqPlanRuntimeTests",
             dependencies: [
                 "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI",
-                "ReqPlanTestSupport",
-                "ReqPlanURLSession", "ReqPlanPresentation",
+                "ReqPlanTestSupport", "ReqPlanPresentation",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ]
         ),
@@ -197,7 +224,7 @@ let package = Package(
         .testTarget(
             name: "ReqPlanOpenAPITests",
             dependencies: [
-                "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanPresentation",
+                "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 // The bundler's tests read the bundled document as Yams' nodes.
@@ -208,6 +235,8 @@ let package = Package(
             name: "ReqPlanCLITests",
             dependencies: [
                 "reqplan", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanHTTP", "ReqPlanDemoAPI", "ReqPlanTestSupport",
+                // SchemaTests reads its cases from YAML fixtures (`Tests/Fixtures/schema`).
+                .product(name: "Yams", package: "Yams"),
             ],
             exclude: ["Schema", "Golden"]  // check_schema.py, run with python3 by SchemaTests
         ),

@@ -8,9 +8,11 @@ SwiftPM lets a target import a module that only a dependency of one of its depen
 here names what it imports: a module of another target, or a product of a package dependency.
 Modules of the toolchain (Foundation, Dispatch, Glibc, Testing, ...) need no declaration.
 
-It also keeps the pipeline's layers apart: only ReqPlanHTTP (the transport), the demo API and the tests
-and fuzzers may import a networking module (SwiftNIO's, AsyncHTTPClient, FoundationNetworking); the
-syntax, the planner, XPath, the runtime, the presentation, the library and the command line may not.
+It also keeps the pipeline's layers apart: only ReqPlanHTTP (the transport), the demo API and the tests,
+their support and fuzzers may import a networking module (SwiftNIO's, AsyncHTTPClient, FoundationNetworking); the
+syntax, the planner, XPath, the runtime, the presentation, the library and the command line may not. The
+tests of a stage before the runtime (`<stage>Tests`) test that stage alone: they import neither the runtime
+nor the presentation (what `validate` prints is tested by ReqPlanGoldenTests, which may).
 Exit status 0 when all are declared and none is out of its layer, 1 otherwise (each problem is printed).
 """
 import json
@@ -29,7 +31,10 @@ IMPORT = re.compile(r"^\s*(?:@[\w()]+\s+)*import\s+(?:(?:struct|class|enum|proto
 STRING_BLOCK = re.compile(r'#*"""[\s\S]*?"""#*')
 # Networking modules, and the targets that may import them.
 NETWORKING = re.compile(r"^(NIO\w*|AsyncHTTPClient|FoundationNetworking|Hummingbird\w*)$")
-MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI"}
+MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI", "ReqPlanTestSupport"}
+# The stages before the runtime, and the later stages their test targets may not import.
+EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanHTTP"}
+LATER_STAGES = {"ReqPlanRuntime", "ReqPlanPresentation", "ReqPlan", "reqplan"}
 
 
 def main() -> int:
@@ -57,6 +62,11 @@ def main() -> int:
             for module in sorted(m for m in imported if NETWORKING.match(m)):
                 problems.append(f"{target['name']} imports {module}: only ReqPlanHTTP talks to the network "
                                 f"(the runtime, planner and presentation go through its `Transport`)")
+        if target["type"] == "test" and target["name"].removesuffix("Tests") in EARLY_STAGES:
+            for module in sorted(imported & LATER_STAGES):
+                problems.append(f"{target['name']} imports {module}: the tests of "
+                                f"{target['name'].removesuffix('Tests')} test that stage alone (golden output of "
+                                f"later stages goes in ReqPlanGoldenTests)")
     for problem in problems:
         print(problem)
     return 1 if problems else 0

@@ -10,7 +10,7 @@ import Yams
 /// each reference's position, as Redocly's bundler does.
 @Suite("Descriptions split over several files")
 struct DocumentBundlerTests {
-    static let folder = OpenAPIGoldenTests.fixtures.appendingPathComponent("multi-file")
+    static let folder = OpenAPIFixtures.folder.appendingPathComponent("multi-file")
     static let boundary = FileBoundary(root: folder)
 
     static func bundled(_ name: String = "openapi.yaml") throws -> Node {

@@ -9,11 +9,11 @@ import Testing
 /// (`Tests/Fixtures/openapi/swagger-20-forms.yaml`).
 @Suite("Swagger 2.0 descriptions")
 struct Swagger2ConversionTests {
-    static let file = OpenAPIGoldenTests.fixtures.appendingPathComponent("swagger-20-forms.yaml")
+    static let file = OpenAPIFixtures.folder.appendingPathComponent("swagger-20-forms.yaml")
 
     static func description() throws -> APIDescription {
         try OpenAPIDocumentLoader().load(
-            fileAt: file.path, boundary: FileBoundary(root: OpenAPIGoldenTests.fixtures)
+            fileAt: file.path, boundary: FileBoundary(root: OpenAPIFixtures.folder)
         ).get()
     }
 
@@ -55,7 +55,7 @@ struct Swagger2ConversionTests {
     @Test("host, basePath and schemes become the servers")
     func servers() throws {
         var bundler = DocumentBundler(
-            root: Self.file, boundary: FileBoundary(root: OpenAPIGoldenTests.fixtures), maxFileSize: 1 << 20)
+            root: Self.file, boundary: FileBoundary(root: OpenAPIFixtures.folder), maxFileSize: 1 << 20)
         let converted = try Swagger2Conversion(try bundler.bundle()).converted()
         #expect(converted["servers"]?[0]?["url"]?.string == "https://api.example.com/v2")
         #expect(converted["openapi"]?.string == "3.0.3")

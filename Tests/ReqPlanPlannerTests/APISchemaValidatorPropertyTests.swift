@@ -47,18 +47,18 @@ import Testing
     static let patterns = ["^a", "b$", "[0-9]", "^x?b", "a|y"]
 
     static func generate(seed: UInt64) -> Case {
-        var random = SplitMix(seed: seed)
+        var random = SeededGenerator(seed: seed)
         let (schema, json) = schema(depth: 2, &random)
         return Case(seed: seed, schema: schema, jsonSchema: json, value: value(depth: 2, &random))
     }
 
-    static func chance(_ percent: UInt64, _ random: inout SplitMix) -> Bool { random.next() % 100 < percent }
+    static func chance(_ percent: UInt64, _ random: inout SeededGenerator) -> Bool { random.next() % 100 < percent }
 
-    static func pick<T>(_ values: [T], _ random: inout SplitMix) -> T {
+    static func pick<T>(_ values: [T], _ random: inout SeededGenerator) -> T {
         values[Int(random.next() % UInt64(values.count))]
     }
 
-    static func value(depth: Int, _ random: inout SplitMix) -> Value {
+    static func value(depth: Int, _ random: inout SeededGenerator) -> Value {
         switch random.next() % (depth > 0 ? 8 : 6) {
         case 0: return .null
         case 1: return .bool(chance(50, &random))
@@ -73,7 +73,7 @@ import Testing
     }
 
     /// A schema of the model and the same schema as JSON Schema.
-    static func schema(depth: Int, _ random: inout SplitMix) -> (APISchema, Value) {
+    static func schema(depth: Int, _ random: inout SeededGenerator) -> (APISchema, Value) {
         var json: [Value.Field] = []
         var types: Set<APIType>?
         if chance(75, &random) {

@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanPlanner

@@ -1,70 +1,14 @@
 import Foundation
-import ReqPlanPresentation
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanPlanner
 
-/// Plan files written to a fresh temporary folder, to validate from disk as `reqplan validate` does.
-struct PlanFiles {
-    let folder: URL
-
-    /// Writes each file (path relative to the folder → text), creating sub-folders.
-    init(_ files: [String: String]) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-subplans-\(UUID().uuidString)")
-        for (path, text) in files {
-            let url = folder.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: url, atomically: true, encoding: .utf8)
-        }
-    }
-
-    func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
-
-    /// Removes the folder.
-    func remove() { try? FileManager.default.removeItem(at: folder) }
-
-    /// Validates `name`, with diagnostics naming files relative to the folder.
-    func validate(_ name: String = "main.yaml", library: PlanLibrary = PlanLibrary(), allowOutside: Bool = false)
-        -> ValidationReport
-    {
-        PlanValidator.validate(fileAt: path(name), displayPath: name, allowFilesOutside: allowOutside, library: library)
-    }
-
-    /// The graph of `name`, recording the diagnostics as an issue when it has errors.
-    func graph(_ name: String = "main.yaml") throws -> PlanGraph {
-        let report = validate(name)
-        #expect(report.errorCount == 0, "\(render(report))")
-        return try #require(report.graph)
-    }
-
-    func render(_ report: ValidationReport) -> String {
-        ValidationOutput.text([report], colors: false, explain: false, strict: false)
-    }
-}
-
-/// A sub-plan with one required input, a defaulted one, a sequence and two outputs.
-let loginPlan = """
-    reqplan: 1
-    inputs:
-      user:
-      remember: { type: boolean, default: false }
-    defaults: { base_url: "http://127.0.0.1:8080" }
-    steps:
-      flow:
-        sequence:
-          form: { request: { url: /login-form } }
-          submit: { request: { method: POST, url: /login, json: { user: "${{ inputs.user }}", remember: "${{ inputs.remember }}" } } }
-    outputs:
-      token: { value: "${{ steps.submit.body.token }}", secret: true }
-      user: ${{ inputs.user }}
-    """
-
 @Suite struct SubPlanGraphTests {
     @Test func aSubPlansStepsNestUnderItsStepWithPathIds() throws {
         let files = try PlanFiles([
-            "shared/login.yaml": loginPlan,
+            "shared/login.yaml": PlanFiles.loginPlan,
             "main.yaml": """
             reqplan: 1
             defaults: { base_url: "http://127.0.0.1:8080" }
@@ -97,7 +41,7 @@ let loginPlan = """
 
     @Test func aFileRunByTwoStepsIsReadOnceAndNestedTwiceWithItsOwnInstances() throws {
         let files = try PlanFiles([
-            "login.yaml": loginPlan,
+            "login.yaml": PlanFiles.loginPlan,
             "main.yaml": """
             reqplan: 1
             steps:
@@ -117,7 +61,7 @@ let loginPlan = """
     }
 
     @Test func plansOfOneValidationShareTheirSubPlansCheck() throws {
-        var texts = ["shared/login.yaml": loginPlan]
+        var texts = ["shared/login.yaml": PlanFiles.loginPlan]
         for number in 0..<40 {
             texts["plan\(number).yaml"] = """
                 reqplan: 1
@@ -166,31 +110,12 @@ let loginPlan = """
 
     @Test func filesOutsideThePlansFolderAreAllowedOnlyWhenAsked() throws {
         let files = try PlanFiles([
-            "shared/login.yaml": loginPlan,
+            "shared/login.yaml": PlanFiles.loginPlan,
             "plans/main.yaml":
                 "reqplan: 1\nsteps:\n  login: { plan: { file: ../shared/login.yaml, inputs: { user: a } } }\n",
         ])
         #expect(files.validate("plans/main.yaml").diagnostics.map(\.code) == [.fileOutsideFolder])
         #expect(files.validate("plans/main.yaml", allowOutside: true).errorCount == 0)
-    }
-
-    @Test func theGraphDrawsASubPlanAsACluster() throws {
-        let files = try PlanFiles([
-            "login.yaml": loginPlan,
-            "main.yaml": "reqplan: 1\nsteps:\n  login: { plan: { file: login.yaml, inputs: { user: a } } }\n",
-        ])
-        let graph = try files.graph()
-        let mermaid = graph.mermaid()
-        #expect(mermaid.contains("subgraph n0[\"login · plan login.yaml\"]"), "\(mermaid)")
-        #expect(mermaid.contains("n2[\"login/form<br/>GET /login-form\"]"), "\(mermaid)")
-        let dot = graph.dot()
-        #expect(dot.contains("subgraph cluster_n0 {"), "\(dot)")
-        #expect(dot.contains("label=\"login (plan) login.yaml\";"), "\(dot)")
-        let explanation = graph.explanation()
-        #expect(
-            explanation.contains(
-                "sub-plans:\n  login: login.yaml\n    inputs: user, remember (default)\n"
-                    + "    outputs: token (secret), user\n"), "\(explanation)")
     }
 }
 
@@ -247,7 +172,7 @@ let loginPlan = """
 
     @Test func anUnknownInputSuggestsTheCloseOneAndIsNotAlsoReportedMissing() throws {
         let files = try PlanFiles([
-            "login.yaml": loginPlan,
+            "login.yaml": PlanFiles.loginPlan,
             "main.yaml":
                 "reqplan: 1\nsteps:\n  login: { plan: { file: login.yaml, inputs: { usr: a, remembr: true } } }\n",
         ])
@@ -274,7 +199,7 @@ let loginPlan = """
 
     @Test func outputsAreReadOnlyFromPlanStepsAndByTheirDeclaredNames() throws {
         let files = try PlanFiles([
-            "login.yaml": loginPlan,
+            "login.yaml": PlanFiles.loginPlan,
             "main.yaml": """
             reqplan: 1
             steps:
@@ -297,24 +222,7 @@ let loginPlan = """
 
 @Suite struct VarsTests {
     @Test func aStepThatReadsAVarWaitsForTheStepsTheVarReads() throws {
-        let files = try PlanFiles([
-            "main.yaml": """
-            reqplan: 1
-            defaults: { base_url: "http://127.0.0.1:8080", headers: { X-Api: "${{ vars.api }}" } }
-            inputs:
-              base: { default: /v2 }
-            vars:
-              api: "${{ inputs.base }}/api"
-              token: ${{ steps.login.body.token }}
-              bearer: "Bearer ${{ vars.token }}"
-            steps:
-              login: { request: { method: POST, url: /login } }
-              other: { request: { url: /other } }
-              me: { request: { url: "${{ vars.api }}/me", headers: { Authorization: "${{ vars.bearer }}" } } }
-            outputs:
-              bearer: ${{ vars.bearer }}
-            """
-        ])
+        let files = try PlanFiles(["main.yaml": PlanFiles.varsPlan])
         let graph = try files.graph()
         let me = try #require(graph.node("me"))
         #expect(me.dependencies.map { graph.nodes[$0.target].id } == ["login"])
@@ -322,7 +230,6 @@ let loginPlan = """
         #expect(graph.instances[0].varSteps["bearer"] == [graph.index["login"]].compactMap { $0 })
         #expect(graph.instances[0].varSteps["api"] == [])
         #expect(graph.retention(of: try #require(graph.index["login"])).body, "the var reads the body later")
-        #expect(graph.explanation().contains("vars:\n  api\n  token (waits for login)\n  bearer (waits for login)\n"))
     }
 
     @Test func varsAreCheckedLikeEveryOtherRoot() throws {

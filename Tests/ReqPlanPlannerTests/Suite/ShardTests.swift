@@ -1,5 +1,6 @@
 import PropertyBased
 import ReqPlanPlanner
+import ReqPlanTestSupport
 import Testing
 
 /// `--shard K/N`: the parts of a suite.
@@ -22,7 +23,7 @@ import Testing
     @Test func thePartsDoNotDependOnTheOrderOfTheArguments() async {
         await propertyCheck(count: 200, input: Self.paths, Gen.int(in: 1...8), Gen.int(in: 0...Int(Int32.max))) {
             paths, count, seed in
-            var generator = SplitMix(seed: UInt64(seed))
+            var generator = SeededGenerator(seed: UInt64(seed))
             let shuffled = paths.shuffled(using: &generator)
             for index in 1...count {
                 let shard = Shard(index: index, count: count)
@@ -64,18 +65,5 @@ import Testing
         } throws: { error in
             (error as? Shard.ParseError)?.message.contains(message) == true
         }
-    }
-}
-
-/// A small seeded generator, so a failing shuffle can be reproduced from the property's seed.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

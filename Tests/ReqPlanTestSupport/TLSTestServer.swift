@@ -2,15 +2,14 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
-import ReqPlanTestSupport
 import Testing
 
 /// A small HTTPS server on loopback for TLS set-ups the demo API does not have: any certificate, a
 /// client certificate required, a narrow choice of TLS versions and ciphers. It answers every
 /// request with 200 `{"ok":true}` over HTTP/1.1.
-enum TLSTestServer {
+public enum TLSTestServer {
     /// Runs `body` with the base URL (`https://127.0.0.1:PORT`) of a server using `configuration`.
-    static func with<Result>(_ configuration: TLSConfiguration, _ body: (String) async throws -> Result)
+    public static func with<Result>(_ configuration: TLSConfiguration, _ body: (String) async throws -> Result)
         async throws -> Result
     {
         let context = try NIOSSLContext(configuration: configuration)
@@ -37,7 +36,7 @@ enum TLSTestServer {
     }
 
     /// A server configuration presenting `issued` (signed by the test authority).
-    static func configuration(presenting issued: TestCertificateAuthority.Issued) throws -> TLSConfiguration {
+    public static func configuration(presenting issued: TestCertificateAuthority.Issued) throws -> TLSConfiguration {
         TLSConfiguration.makeServerConfiguration(
             certificateChain: try NIOSSLCertificate.fromPEMFile(issued.certificate.path).map { .certificate($0) },
             privateKey: .privateKey(try NIOSSLPrivateKey(file: issued.key.path, format: .pem)))

@@ -6,7 +6,6 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
-@testable import ReqPlanRuntime
 
 /// TLS failures name their cause in plain words, each against a real TLS server on loopback whose
 /// certificate is made for the test (`openssl`): unknown issuer, expired, not yet valid, host name
@@ -222,20 +221,5 @@ import Testing
         #expect(
             error?.message.hasSuffix("failed: no TLS version or cipher suite in common") == true,
             "\(error?.message ?? "")")
-    }
-
-    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
-    func certificateFailuresAreNotRetried(_ client: HTTPClientTransport.Client) async throws {
-        try await TLSTestServer.with(server(try unknown.issue())) { base in
-            let result = try await runAgainstDemo(
-                """
-                reqplan: 1
-                steps:
-                  home: { retry: 3, request: { url: "\(base)/" } }
-                """, baseURL: base, transport: try configuration(client))
-            let home = try #require(result.results["home"])
-            #expect(home.state == .failed)
-            #expect(home.attempts.count == 1, "a certificate failure is not retried")
-        }
     }
 }

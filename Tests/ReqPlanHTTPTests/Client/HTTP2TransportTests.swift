@@ -5,7 +5,6 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
-@testable import ReqPlanRuntime
 
 /// What HTTP/2 adds to the transport's connections, with both clients: one connection per endpoint
 /// carrying concurrent requests, the server's stream limit kept to, a GOAWAY's unprocessed streams

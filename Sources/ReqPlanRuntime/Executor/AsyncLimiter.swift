@@ -1,0 +1,70 @@
+import Synchronization
+
+/// A counting semaphore for concurrency limits: FIFO, cancellation-aware.
+final class AsyncLimiter: Sendable {
+    private struct State {
+        var available: Int
+        var waiters: [(id: Int, continuation: CheckedContinuation<Bool, Never>)] = []
+        var nextID = 0
+        var inFlight = 0
+        var peak = 0
+    }
+
+    /// The limit.
+    let limit: Int
+    private let state: Mutex<State>
+
+    init(limit: Int) {
+        self.limit = limit
+        self.state = Mutex(State(available: limit))
+    }
+
+    /// The most slots ever held at once.
+    var peak: Int { state.withLock { $0.peak } }
+
+    /// Takes a slot, waiting if none is free. Returns `false` if cancelled while waiting.
+    func acquire() async -> Bool {
+        let id: Int? = state.withLock { state in
+            if state.available > 0 && state.waiters.isEmpty {
+                state.available -= 1
+                state.inFlight += 1
+                state.peak = max(state.peak, state.inFlight)
+                return nil
+            }
+            state.nextID += 1
+            return state.nextID
+        }
+        guard let id else { return true }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+                let cancelled = state.withLock { state -> Bool in
+                    if Task.isCancelled { return true }
+                    state.waiters.append((id, continuation))
+                    return false
+                }
+                if cancelled { continuation.resume(returning: false) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+                guard let index = state.waiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiters.remove(at: index).continuation
+            }
+            waiter?.resume(returning: false)
+        }
+    }
+
+    /// Gives a slot back, handing it to the longest waiter if any.
+    func release() {
+        let next = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+            state.inFlight -= 1
+            if state.waiters.isEmpty {
+                state.available += 1
+                return nil
+            }
+            state.inFlight += 1
+            state.peak = max(state.peak, state.inFlight)
+            return state.waiters.removeFirst().continuation
+        }
+        next?.resume(returning: true)
+    }
+}
