@@ -43,7 +43,7 @@ struct ArazzoRunTests {
     }
 
     @Test(
-        "a success criterion that does not hold fails the step, naming the criterion and the value seen",
+        "a success criterion that does not hold fails the step, naming it and the value seen; a retry action sends it again",
         .enabled(if: ExternalServers.canRun(.connexion)))
     func failedCriterionIsNamed() async throws {
         let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
@@ -72,5 +72,25 @@ struct ArazzoRunTests {
             result.stderr.contains("criterion `$response.body#/couponCode == 'WINTERSALE'` does not hold"),
             "\(result.stderr)")
         #expect(result.stderr.contains("SUMMERSALE"), "\(result.stderr)")
+
+        // With a `retry` action, the request is sent again until the criteria hold or the limit is reached.
+        let retrying = document.replacingOccurrences(
+            of: "'WINTERSALE'\n        outputs:",
+            with: "'WINTERSALE'\n        onFailure:\n          - name: again\n            type: retry\n"
+                + "            retryAfter: 0.1\n            retryLimit: 2\n        outputs:")
+        #expect(retrying != document)
+        try retrying.write(to: file, atomically: true, encoding: .utf8)
+        let retried = try await CommandRunner.run(
+            [
+                "run", file.path, "--workflow", "apply-coupon", "--server", "pet-coupons=\(mock.url)",
+                "--input", "my_pet_tags=dog", "--progress", "none", "--allow-files-outside",
+                "--no-response-schema-check",
+            ],
+            environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(retried.status == 1, "\(retried.stderr)")
+        #expect(retried.stderr.contains("after 3 polls"), "\(retried.stderr)")
+        let log = mock.process.read("connexion.console.log")
+        // One request for the first run, three for the second.
+        #expect(log.components(separatedBy: "\"GET /pet/10/coupons HTTP/1.1\" 200").count - 1 == 4, "\(log)")
     }
 }
