@@ -60,13 +60,11 @@ struct ArazzoRunTests {
             )
         let file = folder.appendingPathComponent("pet-coupons.arazzo.yaml")
         try document.write(to: file, atomically: true, encoding: .utf8)
-        let result = try await CommandRunner.run(
-            [
-                "run", file.path, "--workflow", "apply-coupon", "--server", "pet-coupons=\(mock.url)",
-                "--input", "my_pet_tags=dog", "--progress", "none", "--allow-files-outside",
-                "--no-response-schema-check",
-            ],
-            environment: ["no_proxy": "*"], within: .seconds(60))
+        let arguments = [
+            "run", file.path, "--workflow", "apply-coupon", "--server", "pet-coupons=\(mock.url)",
+            "--input", "my_pet_tags=dog", "--progress", "none", "--allow-files-outside", "--no-response-schema-check",
+        ]
+        let result = try await CommandRunner.run(arguments, environment: ["no_proxy": "*"], within: .seconds(60))
         #expect(result.status == 1, "\(result.stderr)")
         #expect(
             result.stderr.contains("criterion `$response.body#/couponCode == 'WINTERSALE'` does not hold"),
@@ -80,13 +78,7 @@ struct ArazzoRunTests {
                 + "            retryAfter: 0.1\n            retryLimit: 2\n        outputs:")
         #expect(retrying != document)
         try retrying.write(to: file, atomically: true, encoding: .utf8)
-        let retried = try await CommandRunner.run(
-            [
-                "run", file.path, "--workflow", "apply-coupon", "--server", "pet-coupons=\(mock.url)",
-                "--input", "my_pet_tags=dog", "--progress", "none", "--allow-files-outside",
-                "--no-response-schema-check",
-            ],
-            environment: ["no_proxy": "*"], within: .seconds(60))
+        let retried = try await CommandRunner.run(arguments, environment: ["no_proxy": "*"], within: .seconds(60))
         #expect(retried.status == 1, "\(retried.stderr)")
         #expect(retried.stderr.contains("after 3 polls"), "\(retried.stderr)")
         let log = mock.process.read("connexion.console.log")

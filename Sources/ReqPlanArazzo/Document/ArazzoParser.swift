@@ -39,16 +39,7 @@ struct ArazzoParser {
         } else {
             diagnostics.error(.missingKey, "the Arazzo document has no `sourceDescriptions`", at: top.range)
         }
-        var seenSources: [String: SourceRange] = [:]
-        for description in sources {
-            if let first = seenSources[description.name.value] {
-                diagnostics.error(
-                    .duplicateArazzoID, "two source descriptions are named `\(description.name.value)`",
-                    at: description.name.range, notes: [.init("the first is here", at: first)])
-            } else {
-                seenSources[description.name.value] = description.name.range
-            }
-        }
+        reportDuplicates(sources.map(\.name), "two source descriptions are named")
         let components = top.value("components").map { readComponents($0) } ?? Components()
         var workflows: [Workflow] = []
         if let node = top.value("workflows") {
@@ -61,16 +52,7 @@ struct ArazzoParser {
         } else {
             diagnostics.error(.missingKey, "the Arazzo document has no `workflows`", at: top.range)
         }
-        var seenWorkflows: [String: SourceRange] = [:]
-        for workflow in workflows {
-            if let first = seenWorkflows[workflow.id.value] {
-                diagnostics.error(
-                    .duplicateArazzoID, "two workflows have the id `\(workflow.id.value)`", at: workflow.id.range,
-                    notes: [.init("the first is here", at: first)])
-            } else {
-                seenWorkflows[workflow.id.value] = workflow.id.range
-            }
-        }
+        reportDuplicates(workflows.map(\.id), "two workflows have the id")
         return ArazzoDocument(
             source: source, version: version, title: title, sources: sources, workflows: workflows,
             components: components)
@@ -149,16 +131,7 @@ struct ArazzoParser {
                 if let step = readStep(item, in: what) { steps.append(step) }
             }
         }
-        var seen: [String: SourceRange] = [:]
-        for step in steps {
-            if let first = seen[step.id.value] {
-                diagnostics.error(
-                    .duplicateArazzoID, "two steps of \(what) have the id `\(step.id.value)`", at: step.id.range,
-                    notes: [.init("the first is here", at: first)])
-            } else {
-                seen[step.id.value] = step.id.range
-            }
-        }
+        reportDuplicates(steps.map(\.id), "two steps of \(what) have the id")
         return Workflow(
             id: id,
             summary: fields.value("summary").flatMap { string($0, "`summary`")?.value },
@@ -387,6 +360,20 @@ struct ArazzoParser {
     private mutating func outputs(_ node: Node, _ what: String) -> [(name: Located<String>, value: Node)] {
         guard let fields = mapping(node, what) else { return [] }
         return fields.entries.map { ($0.key, $0.value) }
+    }
+
+    /// Reports each id of `ids` written a second time (RP1013), with a note at the first.
+    mutating func reportDuplicates(_ ids: [Located<String>], _ message: String) {
+        var seen: [String: SourceRange] = [:]
+        for id in ids {
+            if let first = seen[id.value] {
+                diagnostics.error(
+                    .duplicateArazzoID, "\(message) `\(id.value)`", at: id.range,
+                    notes: [.init("the first is here", at: first)])
+            } else {
+                seen[id.value] = id.range
+            }
+        }
     }
 
     // MARK: Nodes

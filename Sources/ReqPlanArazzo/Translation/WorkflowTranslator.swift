@@ -65,7 +65,9 @@ struct WorkflowTranslator {
             source: source, version: Located(1, at: document.version.range),
             name: Located(workflow.id.value, at: workflow.id.range),
             description: workflow.summary.map { Located($0, at: workflow.id.range) }, inputs: inputs,
-            defaults: .none, concurrency: nil, onFailure: nil, timeout: nil, redactHeaders: [], cookies: nil,
+            defaults: .none, concurrency: nil,
+            // A failed step ends its workflow (Arazzo's default failure action): what still runs is stopped.
+            onFailure: Located(.failFast, at: workflow.id.range), timeout: nil, redactHeaders: [], cookies: nil,
             steps: steps, outputs: outputs)
         if !readsWorkflows.isEmpty {
             plan.inputs.append(
