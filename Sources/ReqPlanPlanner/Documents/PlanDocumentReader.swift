@@ -19,4 +19,14 @@ public protocol PlanDocumentReader: Sendable {
     ///   - limits: the limits every file is read under.
     /// - Returns: the plan (with every diagnostic of that part of the document), as `PlanParser` gives one.
     func parse(_ source: SourceFile, file: String?, entry: String?, limits: ParseLimits) -> ParseResult
+
+    /// A diagnostic of the planner on a plan this reader made, said in the document's own terms: the
+    /// planner's hints name a plan's keys (`path:`, `if:`, `${{ }}`), which the document does not have.
+    /// - Returns: the diagnostic, its hint rephrased where it names them.
+    func rephrase(_ diagnostic: Diagnostic) -> Diagnostic
+}
+
+extension PlanDocumentReader {
+    /// The diagnostic as the planner gave it.
+    public func rephrase(_ diagnostic: Diagnostic) -> Diagnostic { diagnostic }
 }
