@@ -162,8 +162,6 @@ extension WorkflowTranslator {
             return nil
         }
         var node: Node?
-        var written = place
-        written = .request(step)
         switch source {
         case .body:
             node = step.requestBody?.payload
@@ -186,7 +184,7 @@ extension WorkflowTranslator {
                 .expressionOutOfPlace, "step `\(step.id.value)` sends no value for `\(text)`", at: range)
             return nil
         }
-        return singleExpression(value(node, in: written), at: range)
+        return singleExpression(value(node, in: .request(step)), at: range)
     }
 
     /// A value that is one expression or a literal, as an expression.

@@ -451,24 +451,38 @@ struct WorkflowTranslator {
         return .text(template(written))
     }
 
-    /// The statuses a step's criteria accept: `$statusCode == N` gives N; another condition on `$statusCode`
-    /// any status (the condition judges it); none, `nil` (2xx).
+    /// The statuses a step's criteria accept: `$statusCode == N` (alone or in a chain of `&&`) gives N;
+    /// another condition on `$statusCode` any status (the condition judges it); none, `nil` (2xx). A step
+    /// that retries accepts any status while it polls, placed where the poll is (not a written status).
     func statuses(of step: ArazzoStep, conditions: [ResponseCondition]) -> [Located<StatusPattern>]? {
+        if let retry = retries(step).first {
+            return (1...5).map { Located(.classOf($0), at: retry.kind.range) }
+        }
         var codes: [Located<StatusPattern>] = []
         var readsStatus = false
         for condition in conditions {
-            if case .binary(.equal, let left, .literal(.int(let code), _), _) = condition.expression,
-                left.reference?.description == "response.status"
-            {
-                codes.append(Located(.code(code), at: condition.written.range))
-            } else if condition.expression.references.contains(where: { $0.description == "response.status" }) {
+            let found = Self.statusCodes(in: condition.expression)
+            codes += found.map { Located(.code($0), at: condition.written.range) }
+            if found.isEmpty, condition.expression.references.contains(where: { $0.description == "response.status" }) {
                 readsStatus = true
             }
         }
-        if readsStatus || !retries(step).isEmpty {
-            return (1...5).map { Located(.classOf($0), at: step.id.range) }
-        }
+        if readsStatus { return (1...5).map { Located(.classOf($0), at: step.id.range) } }
         return codes.isEmpty ? nil : codes
+    }
+
+    /// The codes `response.status == N` requires in `expression`, a chain of `&&`.
+    static func statusCodes(in expression: Expression) -> [Int] {
+        switch expression {
+        case .binary(.equal, let left, .literal(.int(let code), _), _)
+        where left.reference?.description == "response.status":
+            return [code]
+        case .binary(.and, let left, let right, _):
+            let found = statusCodes(in: left) + statusCodes(in: right)
+            return found.count > 1 ? [] : found
+        default:
+            return []
+        }
     }
 }
 
