@@ -55,7 +55,8 @@ struct ArazzoGoldenTests {
         "goto-target-missing": "RP1006", "missing-required-parameter": "RP0804",
         // A field the schema does not declare but does not rule out: a warning, an error with `--strict`.
         "pointer-not-in-schema": "RP0852",
-        "unknown-operation-id": "RP0802", "unknown-source-description": "RP1003", "unknown-step-output": "RP1007",
+        "unknown-operation-id": "RP0802", "workflow-depends-on-cycle": "RP0302", "unknown-source-description": "RP1003",
+        "unknown-step-output": "RP1007",
         // Valid: the criteria and a retry fit the description, so nothing but the warning of `valid`.
         "valid": "", "valid-criteria-and-retry": "",
     ]
