@@ -63,6 +63,15 @@ public struct ArazzoReader: PlanDocumentReader {
         // A document's structural problems are reported with its whole plan only, not again with each
         // workflow that another runs as a sub-plan.
         var diagnostics = entry == nil ? parser.diagnostics.diagnostics : []
+        let names = document.sources.map(\.name.value)
+        for name in servers.keys.sorted() where entry == nil && !names.contains(name) {
+            var diagnostic = Diagnostic.error(
+                .unknownSourceDescription, "a server is given for `\(name)`, which is no source description", at: nil,
+                hint: Suggestion.didYouMean(name, in: names)
+                    ?? "its source descriptions: " + names.map { "`\($0)`" }.joined(separator: ", "))
+            diagnostic.file = source.path
+            diagnostics.append(diagnostic)
+        }
         let fileName = String((file ?? source.path).split(separator: "/").last ?? "")
         var translated: [String: (plan: Plan, reads: Set<String>)] = [:]
         func translate(_ workflow: Workflow, reporting: Bool) -> Plan {

@@ -1,4 +1,6 @@
+import Foundation
 import ReqPlanArazzo
+import ReqPlanOpenAPI
 import ReqPlanPlanner
 import ReqPlanSyntax
 import Testing
@@ -36,5 +38,29 @@ struct ArazzoReaderTests {
         #expect(result.plan == nil)
         #expect(result.diagnostics.map(\.code) == [.aliasExpansion], "\(result.diagnostics)")
         #expect(result.diagnostics.first?.range != nil)
+    }
+}
+
+/// `--server NAME=URL` and `--workflow ID` name what the document has.
+@Suite("Servers and workflows named on the command line")
+struct ArazzoSelectionTests {
+    static let document = ArazzoGoldenTests.fixtures.appendingPathComponent("golden/valid.arazzo.yaml")
+
+    static func codes(_ reader: ArazzoReader) -> [String] {
+        PlanValidator.validate(
+            fileAt: document.path, displayPath: "golden/valid.arazzo.yaml", allowFilesOutside: true,
+            library: PlanLibrary(apiLoader: OpenAPIDocumentLoader(), documentReader: reader)
+        ).diagnostics.filter { $0.severity == .error }.map(\.code.rawValue)
+    }
+
+    @Test("a server for a source description the document does not have is an error")
+    func serverForUnknownSource() {
+        #expect(Self.codes(ArazzoReader(servers: ["petstor": "http://127.0.0.1:1"])) == ["RP1003"])
+        #expect(Self.codes(ArazzoReader(servers: ["petstore": "http://127.0.0.1:1"])).isEmpty)
+    }
+
+    @Test("a workflow the document does not have is an error")
+    func unknownWorkflow() {
+        #expect(Self.codes(ArazzoReader(workflow: "find-coupons")) == ["RP1008"])
     }
 }
