@@ -61,6 +61,12 @@ let package = Package(
                 .product(name: "Yams", package: "Yams"),
             ]
         ),
+        // Reads Arazzo workflow documents (1.0.x, 1.1.x) into plans: each workflow becomes the plan the
+        // planner checks and the executor runs (`ReqPlanPlanner.PlanDocumentReader`). No networking.
+        .target(
+            name: "ReqPlanArazzo",
+            dependencies: ["ReqPlanPlanner", "ReqPlanSyntax", .product(name: "Yams", package: "Yams")]
+        ),
         // HTTP: the `Transport` protocol and what crosses it (`PreparedRequest`, `TransportResponse`,
         // `TransportError`), reqplan's own client over SwiftNIO (HTTP/1.1 and HTTP/2, its pool and
         // framing), AsyncHTTPClient as the library path, the URL of a request, redirects, cookies and
@@ -137,6 +143,7 @@ let package = Package(
                 "ReqPlanPresentation",
                 "ReqPlanDemoAPI",
                 "ReqPlanOpenAPI",
+                "ReqPlanArazzo",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -229,6 +236,13 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 // The bundler's tests read the bundled document as Yams' nodes.
                 .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .testTarget(
+            name: "ReqPlanArazzoTests",
+            dependencies: [
+                "ReqPlanArazzo", "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanPresentation",
+                "ReqPlanTestSupport",
             ]
         ),
         .testTarget(

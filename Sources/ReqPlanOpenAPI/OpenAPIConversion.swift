@@ -34,8 +34,16 @@ struct OpenAPIConversion {
         for (name, schema) in document.components.schemas {
             schemas[name.rawValue] = convert(schema)
         }
+        let servers = document.servers.map { server in
+            var url = server.urlTemplate.rawValue
+            for (name, variable) in server.variables {
+                url = url.replacingOccurrences(of: "{\(name)}", with: variable.default)
+            }
+            return url
+        }
         return APIDescription(
-            title: document.info.title, operations: operations, schemas: APISchemaTable(schemas: schemas))
+            title: document.info.title, operations: operations, schemas: APISchemaTable(schemas: schemas),
+            servers: servers)
     }
 
     private func parameters(_ list: OpenAPI.Parameter.Array) -> [APIParameter] {

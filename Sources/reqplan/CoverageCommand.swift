@@ -42,7 +42,7 @@ struct CoverageCommand: ParsableCommand {
         }
         let reports = PlanValidator.validate(
             suite: SuiteFiles(plans), limits: reading.limits,
-            allowFilesOutside: reading.allowFilesOutside, library: .forCommand())
+            allowFilesOutside: reading.allowFilesOutside, library: try .forCommand(reading))
         let invalid = reports.filter { $0.graph == nil || $0.errorCount > 0 }
         if !invalid.isEmpty {
             write(ValidationOutput.text(invalid, colors: color.enabled, explain: false, strict: false))

@@ -51,7 +51,7 @@ struct DemoCommand: AsyncParsableCommand {
                         "DEMO_API_KEY": "demo-api-key",
                     ].merging(
                         ProcessInfo.processInfo.environment, uniquingKeysWith: { _, real in real }),
-                    ignoreUndeclared: true, library: .forCommand(), naming: .commandLine)
+                    ignoreUndeclared: true, library: try .forCommand(), naming: .commandLine)
                 guard case .success(let prepared) = outcome else {
                     if case .failure(let failure) = outcome {
                         writeError(DiagnosticRenderer(files: failure.sources).text(failure.diagnostics))

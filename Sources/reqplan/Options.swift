@@ -32,6 +32,27 @@ struct PlanReadingOptions: ParsableArguments {
         help: "Let the files a plan names (sub-plans, body_file, multipart files) come from outside its folder.")
     var allowFilesOutside = false
 
+    @Option(
+        name: .customLong("server"),
+        help: ArgumentHelp(
+            "Where an Arazzo source description is served (default: its first server).", valueName: "NAME=URL"))
+    var servers: [String] = []
+
+    @Option(name: .customLong("workflow"), help: "The Arazzo workflow to run, with those it depends on (default: all).")
+    var workflow: String?
+
+    /// `--server NAME=URL`, by name.
+    func serverURLs() throws -> [String: String] {
+        var result: [String: String] = [:]
+        for written in servers {
+            guard let equals = written.firstIndex(of: "="), equals != written.startIndex else {
+                throw ValidationError("--server is written NAME=URL, found `\(written)`")
+            }
+            result[String(written[..<equals])] = String(written[written.index(after: equals)...])
+        }
+        return result
+    }
+
     var limits: ParseLimits {
         ParseLimits(maxFileSize: maxPlanSize, sizeSetting: "--max-plan-size", outsideSetting: "--allow-files-outside")
     }

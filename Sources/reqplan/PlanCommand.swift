@@ -7,7 +7,7 @@ import ReqPlanSyntax
 func validatedGraph(_ path: String, reading: PlanReadingOptions, color: ColorChoice) throws -> PlanGraph {
     let report = PlanValidator.validate(
         fileAt: path, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
-        library: .forCommand())
+        library: try .forCommand(reading))
     guard let graph = report.graph, report.errorCount == 0 else {
         let renderer = DiagnosticRenderer(colors: color.enabled, files: report.sources)
         writeError(renderer.text(report.diagnostics) + "\n" + ValidationOutput.summary([report], strict: false) + "\n")

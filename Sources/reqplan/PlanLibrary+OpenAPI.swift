@@ -1,9 +1,13 @@
+import ReqPlanArazzo
 import ReqPlanOpenAPI
 import ReqPlanPlanner
 
 extension PlanLibrary {
-    /// A library for one command, reading the OpenAPI documents plans bind (`openapi:`).
-    static func forCommand() -> PlanLibrary {
-        PlanLibrary(apiLoader: OpenAPIDocumentLoader())
+    /// A library for one command, reading the OpenAPI documents plans bind (`openapi:`) and Arazzo
+    /// documents as plans (`--server`, `--workflow`).
+    static func forCommand(_ reading: PlanReadingOptions? = nil) throws -> PlanLibrary {
+        PlanLibrary(
+            apiLoader: OpenAPIDocumentLoader(),
+            documentReader: ArazzoReader(servers: try reading?.serverURLs() ?? [:], workflow: reading?.workflow))
     }
 }

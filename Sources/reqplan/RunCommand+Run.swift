@@ -29,7 +29,7 @@ extension RunCommand {
         switch SuiteRun.prepare(
             files, limits: reading.limits, overrides: inputs, inputsFile: values.inputsFile,
             environmentName: values.environmentName, environment: environment,
-            allowFilesOutside: reading.allowFilesOutside, library: .forCommand(), naming: .commandLine)
+            allowFilesOutside: reading.allowFilesOutside, library: try .forCommand(reading), naming: .commandLine)
         {
         case .failure(let failure):
             let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)

@@ -55,7 +55,7 @@ struct ValidateCommand: ParsableCommand {
         let reports = PlanValidator.checkRunValues(
             PlanValidator.validate(
                 suite: suite, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
-                library: .forCommand()),
+                library: try .forCommand(reading)),
             inputs: inputs, environment: ProcessInfo.processInfo.environment)
         switch format {
         case .text:

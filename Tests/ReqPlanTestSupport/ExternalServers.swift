@@ -26,6 +26,9 @@ public enum ExternalServers {
         case nginx, tinyproxy, openssl, curl
         /// PyPI `httpbin` run by PyPI `gunicorn`, through `python3`.
         case httpbin
+        /// PyPI `connexion` (with its `flask` and `uvicorn` extras), which serves an OpenAPI description's
+        /// examples with `--mock=all`.
+        case connexion
     }
 
     /// Whether a missing tool fails the tests that need it (`REQPLAN_REQUIRE_SERVERS=1`, set in CI).
@@ -44,6 +47,8 @@ public enum ExternalServers {
             switch tool {
             case .httpbin:
                 found = (try? runCommand("python3", ["-c", "import httpbin, gunicorn"]).status) == 0
+            case .connexion:
+                found = (try? runCommand("python3", ["-c", "import connexion, flask, uvicorn, yaml"]).status) == 0
             default:
                 found = executable(tool.rawValue) != nil
             }

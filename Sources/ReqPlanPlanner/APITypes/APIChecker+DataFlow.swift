@@ -35,6 +35,18 @@ extension APIChecker {
             if let poll = step.poll { expressions.append(poll.until) }
             if case .forEach(let loop) = step.kind { expressions += loop.items.expressions }
             if let call = step.subPlan { expressions += call.expressions }
+            if let bound = bound[step.id.value] {
+                // Conditions on the step's own response (an Arazzo step's criteria): `response.body…`.
+                for condition in step.expect?.conditions ?? [] {
+                    for reference in condition.expression.references
+                    where reference.root.value == "response" && reference.memberName(at: 0)?.value == "body" {
+                        let rest = reference.components.dropFirst()
+                        _ = walk(
+                            rest.map(\.value), at: reference.range, from: step, bound,
+                            what: "`\(reference.description)`", ranges: rest.map(\.range))
+                    }
+                }
+            }
             if let bound = bound[step.id.value], let body = step.expect?.body {
                 // A key checked with `exists: false` says the field must be absent: nothing to type.
                 for expectation in body where expectation.matcher.exists?.value != false {

@@ -335,7 +335,10 @@ extension APIChecker {
     private mutating func checkStatuses(_ step: Step, _ bound: BoundOperation) {
         guard let statuses = step.expect?.status else { return }
         let declared = bound.operation.responses.compactMap(\.status)
-        for status in statuses where !declared.contains(where: { status.value.overlaps($0) }) {
+        // A status placed where `poll:` is was not written: the poll accepts any status until its condition
+        // holds (an Arazzo `retry`), so an undeclared one says nothing about the plan.
+        let implied = { (status: Located<StatusPattern>) in step.poll?.range == status.range }
+        for status in statuses where !implied(status) && !declared.contains(where: { status.value.overlaps($0) }) {
             diagnostics.warning(
                 .undeclaredStatus, "`\(bound.label)` does not declare status \(status.value)", at: status.range,
                 hint: declared.isEmpty

@@ -105,6 +105,18 @@ struct APIChecker {
                         : "bound: " + names.map { "`\($0)`" }.joined(separator: ", ")))
             return nil
         }
+        if let place = reference.methodAndPath {
+            guard let operation = api.description.operation(method: place.method, path: place.path) else {
+                diagnostics.error(
+                    .unknownOperation,
+                    "API description `\(reference.api)` has no operation `\(place.method) \(place.path)`",
+                    at: reference.written.range,
+                    notes: [.init("`\(reference.api)` is bound here", at: api.binding.name.range)],
+                    hint: Self.closestPath(to: place.path, in: api.description).map { "the closest path is `\($0)`" })
+                return nil
+            }
+            return BoundOperation(api: reference.api, operation: operation, schemas: api.description.schemas)
+        }
         guard let operation = api.description.operation(id: reference.operationID) else {
             let ids = api.description.operations.compactMap(\.id)
             let suggestion = Suggestion.closest(to: reference.operationID, in: ids)
@@ -119,6 +131,13 @@ struct APIChecker {
             return nil
         }
         return BoundOperation(api: reference.api, operation: operation, schemas: api.description.schemas)
+    }
+
+    /// The path of `description` closest to `path` by edit distance.
+    static func closestPath(to path: String, in description: APIDescription) -> String? {
+        description.operations.map(\.path).min {
+            Suggestion.editDistance($0, path) < Suggestion.editDistance($1, path)
+        }
     }
 
     /// The path of a plain request's URL under a bound description, as segments; `nil` when the URL is not
@@ -288,7 +307,12 @@ struct APIChecker {
         }
         // One `/` between the base and the path.
         var parts: [Template.Part] = []
-        if let base = api.binding.baseURL {
+        // Without a base URL of its own, a binding that says so is served at its description's first server.
+        var base = api.binding.baseURL
+        if base == nil, api.binding.servedAtFirstServer, let server = api.description.servers.first {
+            base = Template(parts: [.text(server)], range: api.binding.range)
+        }
+        if let base {
             for (index, part) in base.parts.enumerated() {
                 if index == base.parts.count - 1, case .text(let text) = part {
                     parts.append(.text(text.trimmingTrailingSlash))

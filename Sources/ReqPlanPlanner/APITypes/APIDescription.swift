@@ -10,12 +10,20 @@ public struct APIDescription: Sendable {
     public var operations: [APIOperation]
     /// Named schemas that references point to.
     public var schemas: APISchemaTable
+    /// The URLs of its `servers`, in document order (variables replaced by their defaults).
+    public var servers: [String]
 
     /// Creates a description.
-    public init(title: String, operations: [APIOperation], schemas: APISchemaTable) {
+    public init(title: String, operations: [APIOperation], schemas: APISchemaTable, servers: [String] = []) {
         self.title = title
         self.operations = operations
         self.schemas = schemas
+        self.servers = servers
+    }
+
+    /// The operation with this method and path template.
+    public func operation(method: String, path: String) -> APIOperation? {
+        operations.first { $0.method == method && $0.path == path }
     }
 
     /// The operation with this `operationId`.

@@ -43,6 +43,8 @@ public struct CheckedPlan: Sendable {
 public final class PlanLibrary: Sendable {
     private struct Key: Hashable {
         var file: String
+        /// The plan of a document that holds several (`PlanDocumentReader`); nil for a plan file.
+        var entry: String? = nil
         var boundary: FileBoundary
         var limits: ParseLimits
         /// How many files include it, for a result that depends on it (RP0304); nil for the others.
@@ -55,12 +57,18 @@ public final class PlanLibrary: Sendable {
     let apiLoader: (any APIDescriptionLoader)?
     /// API descriptions read so far, by file and boundary: each is read once per library.
     let apiCache = Mutex<[APICacheKey: Result<APIDescription, APIDescriptionLoadError>]>([:])
+    /// Reads documents of another kind into plans (Arazzo workflows); `nil`: every file is read as a plan.
+    let documentReader: (any PlanDocumentReader)?
 
     /// An empty library.
-    /// - Parameter apiLoader: reads the API descriptions plans bind (`openapi:`); the command line passes
-    ///   `ReqPlanOpenAPI`'s OpenAPI reader.
-    public init(apiLoader: (any APIDescriptionLoader)? = nil) {
+    /// - Parameters:
+    ///   - apiLoader: reads the API descriptions plans bind (`openapi:`); the command line passes
+    ///     `ReqPlanOpenAPI`'s OpenAPI reader.
+    ///   - documentReader: reads the files it recognises into plans instead of `PlanParser`; the command
+    ///     line passes `ReqPlanArazzo`'s reader of Arazzo documents.
+    public init(apiLoader: (any APIDescriptionLoader)? = nil, documentReader: (any PlanDocumentReader)? = nil) {
         self.apiLoader = apiLoader
+        self.documentReader = documentReader
     }
 
     /// How many files have been read (and parsed) so far: one per file, however many plans include it.
@@ -94,7 +102,15 @@ public final class PlanLibrary: Sendable {
             boundary: boundary ?? FileBoundary(planFolder: folder, outsideSetting: limits.outsideSetting),
             chain: [],
             checksFiles: false)
-        return assemble(PlanParser.parse(source, limits: limits), context)
+        return assemble(parse(source, file: nil, entry: nil, limits: limits), context)
+    }
+
+    /// The plan `entry` of `source`: read by the document reader when it recognises the text, else a plan.
+    private func parse(_ source: SourceFile, file: String?, entry: String?, limits: ParseLimits) -> ParseResult {
+        if let documentReader, documentReader.recognises(source) {
+            return documentReader.parse(source, file: file, entry: entry, limits: limits)
+        }
+        return PlanParser.parse(source, limits: limits)
     }
 
     // MARK: Checking
@@ -110,21 +126,31 @@ public final class PlanLibrary: Sendable {
         var chain: [(file: String, display: String)]
         /// Whether to check the files it names literally (only for a file on disk).
         var checksFiles: Bool
+        /// The plan of the document checked, for a document that holds several (`PlanDocumentReader`).
+        var entry: String? = nil
+
+        /// The file and entry, as the chain of files being checked names it.
+        var identity: String { (file ?? display) + (entry.map { "#" + $0 } ?? "") }
     }
 
     private func check(
-        file: String, display: String, limits: ParseLimits, boundary: FileBoundary,
+        file: String, entry: String? = nil, display: String, limits: ParseLimits, boundary: FileBoundary,
         chain: [(file: String, display: String)]
     ) -> CheckedPlan {
-        let key = Key(file: file, boundary: boundary, limits: limits)
-        let depthKey = Key(file: file, boundary: boundary, limits: limits, depth: chain.count)
+        let key = Key(file: file, entry: entry, boundary: boundary, limits: limits)
+        let depthKey = Key(file: file, entry: entry, boundary: boundary, limits: limits, depth: chain.count)
         if let cached = cache.withLock({ $0[key] ?? $0[depthKey] }) { return cached }
         reads.add(1, ordering: .relaxed)
         let context = Context(
             file: file, display: display,
             folder: URL(fileURLWithPath: file).deletingLastPathComponent(), limits: limits,
-            boundary: boundary, chain: chain, checksFiles: true)
-        let checked = assemble(PlanParser.parseFile(atPath: file, displayPath: display, limits: limits), context)
+            boundary: boundary, chain: chain, checksFiles: true, entry: entry)
+        let parsed: ParseResult
+        switch PlanParser.readFile(atPath: file, displayPath: display, limits: limits) {
+        case .failure(let failed): parsed = failed.result
+        case .success(let source): parsed = parse(source, file: file, entry: entry, limits: limits)
+        }
+        let checked = assemble(parsed, context)
         if !checked.involvesCycle {
             let kept = checked.reachesDepthLimit ? depthKey : key
             cache.withLock { cache in
@@ -158,14 +184,19 @@ public final class PlanLibrary: Sendable {
             case .failure(let diagnostic):
                 subPlanDiagnostics.append(diagnostic)
             case .success(let file):
-                if let start = context.chain.firstIndex(where: { $0.file == file })
-                    ?? (file == context.file ? context.chain.count : nil)
+                let identity = file + (call.entry.map { "#" + $0 } ?? "")
+                if let start = context.chain.firstIndex(where: { $0.file == identity })
+                    ?? (identity == context.identity ? context.chain.count : nil)
                 {
                     subPlanDiagnostics.append(cycleDiagnostic(call, startingAt: start, context))
                     involvesCycle = true
                     continue
                 }
-                let display = FileBoundary.displayPath(of: call.file.value, includedFrom: context.display)
+                // A plan of the same document (another workflow) is named as the document is.
+                let sameDocument = file == context.file
+                let display =
+                    sameDocument
+                    ? context.display : FileBoundary.displayPath(of: call.file.value, includedFrom: context.display)
                 // The chain is walked by recursion: past `maxNesting` files it stops, located, never a crash.
                 if context.chain.count + 1 >= context.limits.maxNesting {
                     subPlanDiagnostics.append(depthDiagnostic(call, display: display, context))
@@ -173,22 +204,24 @@ public final class PlanLibrary: Sendable {
                     continue
                 }
                 let sub = check(
-                    file: file, display: display, limits: context.limits, boundary: context.boundary,
-                    chain: context.chain + [(context.file ?? context.display, context.display)])
+                    file: file, entry: call.entry, display: display, limits: context.limits,
+                    boundary: context.boundary, chain: context.chain + [(context.identity, context.display)])
                 involvesCycle = involvesCycle || sub.involvesCycle
                 reachesDepthLimit = reachesDepthLimit || sub.reachesDepthLimit
                 subPlans[step.id.value] = IncludedPlan(plan: sub.plan, graph: sub.graph)
                 subPlanOutputs[step.id.value] = sub.outputFlows
                 // A file included twice reports its problems once, from its first inclusion.
-                guard attached.insert(file).inserted else { continue }
+                guard attached.insert(identity).inserted else { continue }
                 for var diagnostic in sub.diagnostics {
-                    diagnostic.notes.append(.includedFrom(context.display, at: call.file.range))
+                    if !sameDocument { diagnostic.notes.append(.includedFrom(context.display, at: call.file.range)) }
                     subPlanDiagnostics.append(diagnostic)
                 }
                 for source in sub.sources where !sources.contains(where: { $0.path == source.path }) {
                     sources.append(source)
                 }
-                for path in [sub.path] + sub.includedFiles where !included.contains(path) { included.append(path) }
+                for path in [sub.path] + sub.includedFiles where !included.contains(path) && path != context.display {
+                    included.append(path)
+                }
             }
         }
 
@@ -211,6 +244,10 @@ public final class PlanLibrary: Sendable {
             for (id, operation) in sub.graph?.apiOperations ?? [:] { operations["\(stepID)/\(id)"] = operation }
         }
         planned.graph?.apiOperations = operations
+        // The hints of a document of another kind, in its own terms.
+        if let documentReader, documentReader.recognises(plan.source) {
+            diagnostics = diagnostics.map { $0.file == plan.source.path ? documentReader.rephrase($0) : $0 }
+        }
         let hasErrors = diagnostics.contains { $0.severity == .error }
         return CheckedPlan(
             path: context.display, file: context.file, source: parsed.source, plan: plan,

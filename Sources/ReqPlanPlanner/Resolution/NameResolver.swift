@@ -165,10 +165,9 @@ struct NameResolver {
             inner.items = itemScope(of: id, includingOwn: true)
             for expression in request.expressions { resolve(expression, in: inner) }
             for expression in step.expect?.expressions ?? [] { resolve(expression, in: inner) }
-            if let poll = step.poll {
-                inner.allowsResponse = true
-                resolve(poll.until, in: inner)
-            }
+            inner.allowsResponse = true
+            if let poll = step.poll { resolve(poll.until, in: inner) }
+            for condition in step.expect?.conditions ?? [] { resolve(condition.expression, in: inner) }
         }
     }
 

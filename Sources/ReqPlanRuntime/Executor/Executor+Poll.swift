@@ -60,7 +60,8 @@ extension Executor {
                     let range = written?.range ?? poll.range
                     let rest = Expectation(
                         status: [Located(.code(response.status), at: range)], headers: written?.headers,
-                        body: written?.body, maxDuration: written?.maxDuration, range: range)
+                        body: written?.body, maxDuration: written?.maxDuration, range: range,
+                        conditions: written?.conditions ?? [])
                     return self.verdict(
                         on: response, body: body, bodyProblem: bodyProblem, duration: duration,
                         of: run, expectation: rest)

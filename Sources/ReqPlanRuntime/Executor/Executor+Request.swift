@@ -100,7 +100,9 @@ extension Executor {
         let expectation = node.step.expect?.merged(over: defaults.expect) ?? defaults.expect
         let retention = graph.retention(of: node.nodeID)
         let responseCheck = configuration.checksResponseSchemas ? graph.apiOperations[node.id] : nil
-        let decodes = retention.body || expectation?.body != nil || responseCheck != nil
+        let decodes =
+            retention.body || expectation?.body != nil || expectation?.conditions.isEmpty == false
+            || responseCheck != nil
         // A body nothing reads (no expression, matcher, schema check or poll) is not held: only its start,
         // which the verbose log and reports show.
         if !decodes && node.step.poll == nil { prepared.keepsResponseBody = Self.unreadBodyExcerpt }

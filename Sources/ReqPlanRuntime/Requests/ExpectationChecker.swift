@@ -34,10 +34,50 @@ public enum ExpectationChecker {
                 item.matcher, actual, what: item.pathText == "$" ? "body" : "body `\(item.pathText)`",
                 in: context)
         }
+        if let conditions = expectation?.conditions, !conditions.isEmpty {
+            var inner = context
+            inner.items["response"] = .object([
+                .init("status", .int(status)), .init("headers", ResponseHeaders(headers).value),
+                .init("body", body), .init("duration", .int(Int(duration.milliseconds))),
+            ])
+            for condition in conditions {
+                problems += check(condition, in: inner)
+            }
+        }
         if let limit = expectation?.maxDuration, duration > limit.value.duration {
             problems.append("expected a response within \(limit.value), took \(duration.milliseconds)ms")
         }
         return problems
+    }
+
+    /// Whether a condition on the response holds (`context` reads it as `response`); if not, the criterion as
+    /// written and the values of the response it read.
+    static func check(_ condition: ResponseCondition, in context: EvaluationContext) -> [String] {
+        let holds: Bool
+        do {
+            holds = try ExpressionEvaluator.condition(condition.expression, in: context)
+        } catch {
+            return ["cannot evaluate criterion `\(condition.written.value)`: \(error.message)"]
+        }
+        guard !holds else { return [] }
+        var seen: [String] = []
+        var shown: Set<String> = []
+        for reference in condition.expression.references where reference.root.value == "response" {
+            let path = reference.description
+            guard shown.insert(path).inserted else { continue }
+            let expression = reference.components.reduce(Expression.variable(reference.root)) {
+                .access($0, $1, reference.range)
+            }
+            let value = (try? ExpressionEvaluator.evaluate(expression, in: context)) ?? .null
+            let text =
+                context.secretFlow.carriesSecret(expression)
+                ? ExpressionEvaluator.secretMarker : shortened(context.secretNet.redact(value))
+            seen.append("\(path) = \(text)")
+        }
+        return [
+            "criterion `\(condition.written.value)` does not hold"
+                + (seen.isEmpty ? "" : " (\(seen.joined(separator: ", ")))")
+        ]
     }
 
     /// The value at a body path, or `nil` when the path does not exist.

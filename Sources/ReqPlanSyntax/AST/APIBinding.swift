@@ -14,6 +14,9 @@ public struct APIBinding: Sendable {
     public var responseFields: Located<ResponseFields>?
     /// The whole entry.
     public var range: SourceRange
+    /// Whether, without `baseURL`, its operations are sent below the description's first server (an Arazzo
+    /// source description) rather than below `defaults.base_url` (a plan's `openapi:` entry).
+    public var servedAtFirstServer = false
 
     /// How undeclared response fields are taken (grammar.md §6.9).
     public enum ResponseFields: String, Sendable, CaseIterable {
@@ -53,16 +56,34 @@ public struct OperationReference: Sendable, Hashable {
     public var pathParameters: [QueryParameter]
     /// The `path` key, when written.
     public var pathKey: Located<String>?
+    /// The operation named by its method and path template instead of its id (an Arazzo step's
+    /// `operationPath`); `operationID` is then its label.
+    public var methodAndPath: MethodAndPath?
+
+    /// An operation named by where it is in its description: `GET /pets/{petId}`.
+    public struct MethodAndPath: Sendable, Hashable {
+        /// The method, in capitals.
+        public var method: String
+        /// The path template as the description writes it.
+        public var path: String
+
+        /// Creates one.
+        public init(method: String, path: String) {
+            self.method = method
+            self.path = path
+        }
+    }
 
     /// Creates a reference.
     public init(
         written: Located<String>, api: String, operationID: String, pathParameters: [QueryParameter],
-        pathKey: Located<String>?
+        pathKey: Located<String>?, methodAndPath: MethodAndPath? = nil
     ) {
         self.written = written
         self.api = api
         self.operationID = operationID
         self.pathParameters = pathParameters
         self.pathKey = pathKey
+        self.methodAndPath = methodAndPath
     }
 }

@@ -11,17 +11,21 @@ public final class Expectation: Sendable {
     public let maxDuration: Located<PlanDuration>?
     /// Where `expect:` was written.
     public let range: SourceRange
+    /// Conditions on the response, read as `response` (as in `poll.until`), each of which must hold: what
+    /// an Arazzo step's `successCriteria` become. Not written in plans.
+    public let conditions: [ResponseCondition]
 
     /// Creates an expectation.
     public init(
         status: [Located<StatusPattern>]?, headers: [HeaderExpectation]?, body: [BodyExpectation]?,
-        maxDuration: Located<PlanDuration>?, range: SourceRange
+        maxDuration: Located<PlanDuration>?, range: SourceRange, conditions: [ResponseCondition] = []
     ) {
         self.status = status
         self.headers = headers
         self.body = body
         self.maxDuration = maxDuration
         self.range = range
+        self.conditions = conditions
     }
 
     /// Field by field, `self` over `defaults`.
@@ -29,12 +33,28 @@ public final class Expectation: Sendable {
         guard let defaults else { return self }
         return Expectation(
             status: status ?? defaults.status, headers: headers ?? defaults.headers, body: body ?? defaults.body,
-            maxDuration: maxDuration ?? defaults.maxDuration, range: range)
+            maxDuration: maxDuration ?? defaults.maxDuration, range: range,
+            conditions: conditions.isEmpty ? defaults.conditions : conditions)
     }
 
     /// Every template inside the matchers.
     public var expressions: [Expression] {
         (headers ?? []).flatMap(\.matcher.expressions) + (body ?? []).flatMap(\.matcher.expressions)
+    }
+}
+
+/// A condition a response must meet, read as `response`: an Arazzo criterion, with its text as written
+/// so that a failure names it.
+public struct ResponseCondition: Sendable, Hashable {
+    /// The condition (`response.status == 200 && response.body.id != null`).
+    public var expression: Expression
+    /// The criterion as written in its document (`$statusCode == 200`), where it is written.
+    public var written: Located<String>
+
+    /// Creates a condition.
+    public init(expression: Expression, written: Located<String>) {
+        self.expression = expression
+        self.written = written
     }
 }
 

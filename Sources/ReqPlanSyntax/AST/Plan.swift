@@ -44,6 +44,29 @@ public struct Plan: Sendable {
     /// not reported as unused on top of that error.
     public var inputsReadWhereNotEvaluated: Set<String> = []
 
+    /// Creates a plan: what `PlanParser` reads from a plan file, or a reader of another kind of document
+    /// (`PlanDocumentReader`) builds.
+    public init(
+        source: SourceFile, version: Located<Int>, name: Located<String>?, description: Located<String>?,
+        inputs: [InputDeclaration], defaults: RequestDefaults, concurrency: Located<Int>?,
+        onFailure: Located<FailurePolicy>?, timeout: Located<PlanDuration>?, redactHeaders: [Located<String>],
+        cookies: Located<Bool>?, steps: [Step], outputs: [Output]
+    ) {
+        self.source = source
+        self.version = version
+        self.name = name
+        self.description = description
+        self.inputs = inputs
+        self.defaults = defaults
+        self.concurrency = concurrency
+        self.onFailure = onFailure
+        self.timeout = timeout
+        self.redactHeaders = redactHeaders
+        self.cookies = cookies
+        self.steps = steps
+        self.outputs = outputs
+    }
+
     /// Every step in the plan, members included, in document order (depth first).
     public var allSteps: [Step] {
         var result: [Step] = []
@@ -83,6 +106,21 @@ public struct InputDeclaration: Sendable {
     /// `required:` — `true`: a run must be given a value (`--input`, `--inputs-file`, or a non-empty
     /// environment variable); `false`: without one it is the default, else null.
     public var required: Located<Bool>? = nil
+
+    /// Creates a declaration.
+    public init(
+        name: Located<String>, type: Located<ValueType>?, defaultValue: Located<Value>?, env: Located<String>?,
+        secret: Bool, description: String?, range: SourceRange, required: Located<Bool>? = nil
+    ) {
+        self.name = name
+        self.type = type
+        self.defaultValue = defaultValue
+        self.env = env
+        self.secret = secret
+        self.description = description
+        self.range = range
+        self.required = required
+    }
 
     /// The declared type, else the default's type, else `string`.
     public var effectiveType: ValueType {

@@ -20,6 +20,23 @@ public struct RequestSpec: Sendable {
     /// and `url` from the description; until then `url` is empty.
     public var operation: OperationReference? = nil
 
+    /// Creates a request.
+    public init(
+        method: Located<HTTPMethodName>?, url: Template, query: [QueryParameter], headers: [Header],
+        body: RequestBody?, auth: Located<RequestAuth>?, followRedirects: Located<Bool>?, range: SourceRange,
+        operation: OperationReference? = nil
+    ) {
+        self.method = method
+        self.url = url
+        self.query = query
+        self.headers = headers
+        self.body = body
+        self.auth = auth
+        self.followRedirects = followRedirects
+        self.range = range
+        self.operation = operation
+    }
+
     /// The method, GET when not given.
     public var effectiveMethod: HTTPMethodName { method?.value ?? .GET }
 
@@ -89,12 +106,24 @@ extension Plan {
 public struct Header: Sendable, Hashable {
     public var name: Located<String>
     public var value: Template
+
+    /// Creates a header.
+    public init(name: Located<String>, value: Template) {
+        self.name = name
+        self.value = value
+    }
 }
 
 /// One query parameter; a list value repeats the parameter.
 public struct QueryParameter: Sendable, Hashable {
     public var name: Located<String>
     public var value: ValueTemplate
+
+    /// Creates a parameter.
+    public init(name: Located<String>, value: ValueTemplate) {
+        self.name = name
+        self.value = value
+    }
 }
 
 /// A request body.

@@ -122,13 +122,19 @@ public struct SubPlanCall: Sendable {
     public var key: Located<String>
     /// The `inputs` key, when written.
     public var inputsKey: Located<String>?
+    /// Which plan of a document that holds several (an Arazzo workflow's id); `nil` for a plan file.
+    public var entry: String?
 
     /// Creates a call.
-    public init(file: Located<String>, inputs: [SubPlanInput], key: Located<String>, inputsKey: Located<String>?) {
+    public init(
+        file: Located<String>, inputs: [SubPlanInput], key: Located<String>, inputsKey: Located<String>?,
+        entry: String? = nil
+    ) {
         self.file = file
         self.inputs = inputs
         self.key = key
         self.inputsKey = inputsKey
+        self.entry = entry
     }
 
     /// Every expression of the inputs given.

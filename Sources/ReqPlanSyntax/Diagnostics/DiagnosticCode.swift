@@ -3,7 +3,7 @@
 /// Codes never change meaning once published; grammar.md lists them all.
 /// Ranges: `RP00xx` files and YAML, `RP01xx` plan structure, `RP02xx` expressions,
 /// `RP03xx` dependencies, `RP05xx` run errors, `RP06xx` sub-plans, files named in a plan and vars,
-/// `RP07xx` polling and suites, `RP09xx` warnings.
+/// `RP07xx` polling and suites, `RP08xx` API descriptions, `RP09xx` warnings, `RP10xx` Arazzo workflows.
 public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The code as printed, such as `RP0101`.
     public let rawValue: String
@@ -216,6 +216,38 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// `auth`: the request would go with an empty value.
     public static let unsetEnvironmentInput = DiagnosticCode("RP0905", "optional input from an unset variable")
 
+    // MARK: Arazzo workflows (arazzo.md)
+
+    /// An `arazzo:` version this build does not read, or a document without `workflows`.
+    public static let arazzoVersion = DiagnosticCode("RP1001", "unsupported Arazzo document")
+    /// A part of Arazzo reqplan does not run (AsyncAPI sources, message steps, a `goto` back to an earlier
+    /// step, …): refused, never skipped.
+    public static let arazzoUnsupported = DiagnosticCode("RP1002", "Arazzo feature not supported")
+    /// A source description that is not there: an unknown name, a remote URL with no local copy given.
+    public static let unknownSourceDescription = DiagnosticCode("RP1003", "unknown source description")
+    /// A runtime expression that does not parse, or names a root Arazzo does not have.
+    public static let invalidRuntimeExpression = DiagnosticCode("RP1004", "invalid runtime expression")
+    /// A runtime expression read where its value does not exist (`$response` in a parameter, `$outputs`
+    /// outside a workflow step's outputs).
+    public static let expressionOutOfPlace = DiagnosticCode("RP1005", "runtime expression not available here")
+    /// `$steps.X`, a `goto` `stepId` or a `dependsOn` entry naming no step of the workflow.
+    public static let unknownArazzoStep = DiagnosticCode("RP1006", "unknown step")
+    /// `$steps.X.outputs.Y`, `$outputs.Y` or `$workflows.X.outputs.Y` naming no output.
+    public static let unknownArazzoOutput = DiagnosticCode("RP1007", "unknown output")
+    /// A `workflowId` (of a step, a `goto`, `dependsOn` or `--workflow`) naming no workflow.
+    public static let unknownWorkflow = DiagnosticCode("RP1008", "unknown workflow")
+    /// A step of a workflow without step `dependsOn` that reads a later step's outputs.
+    public static let forwardReference = DiagnosticCode("RP1009", "forward reference in a sequential workflow")
+    /// A step output that reads itself (steps and workflows that wait for each other are RP0302).
+    public static let arazzoCycle = DiagnosticCode("RP1010", "output reads itself")
+    /// A parameter without a valid `in`, or a `reference` to no component.
+    public static let invalidArazzoParameter = DiagnosticCode("RP1011", "invalid parameter")
+    /// A criterion that does not parse: a simple condition, or a `regex`/`jsonpath`/`xpath` one without
+    /// `context`.
+    public static let invalidCriterion = DiagnosticCode("RP1012", "invalid criterion")
+    /// Two steps, workflows or source descriptions with the same id.
+    public static let duplicateArazzoID = DiagnosticCode("RP1013", "duplicate id")
+
     /// Every code, in order, for documentation.
     public static let all: [DiagnosticCode] = [
         unreadableFile, yamlSyntax, duplicateKey, fileTooLarge, aliasExpansion, unsupportedYAML, notAPlan,
@@ -235,5 +267,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         parameterValue, requestBodySchema, unknownResponseField, dataFlowType, responseSchema,
         undeclaredParameter, undeclaredResponseField, possiblyAbsent, undeclaredStatus,
         unusedInput, neverTrue, redundantNeed, undeclaredInputsFileKey, unsetEnvironmentInput,
+        arazzoVersion, arazzoUnsupported, unknownSourceDescription, invalidRuntimeExpression, expressionOutOfPlace,
+        unknownArazzoStep, unknownArazzoOutput, unknownWorkflow, forwardReference, arazzoCycle,
+        invalidArazzoParameter, invalidCriterion, duplicateArazzoID,
     ]
 }

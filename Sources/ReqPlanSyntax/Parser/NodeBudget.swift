@@ -70,7 +70,7 @@ extension Node {
 
     /// A scalar's value by the YAML 1.2 core schema, as plans read scalars: quoted and block scalars are
     /// strings; `yes`, `no` and `on` stay strings; `nil` for a list or mapping.
-    var coreSchemaValue: ReqPlanSyntax.Value? {
+    public var coreSchemaValue: ReqPlanSyntax.Value? {
         guard case .scalar(let scalar) = self else { return nil }
         let text = scalar.string
         guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
@@ -110,13 +110,13 @@ extension Node {
 
 extension SourceFile {
     /// Where a node starts (line 1, column 1 when Yams gave no mark).
-    func location(of node: Node) -> SourceLocation {
+    public func location(of node: Node) -> SourceLocation {
         guard let mark = node.mark else { return SourceLocation(line: 1, column: 1) }
         return SourceLocation(line: mark.line, column: mark.column)
     }
 
     /// The range of a node's first token (the whole scalar for scalars).
-    func range(of node: Node) -> SourceRange {
+    public func range(of node: Node) -> SourceRange {
         // A one-line plain scalar is written exactly as its value: no need to scan the source.
         if case .scalar(let scalar) = node, scalar.style == .plain, !scalar.string.isEmpty,
             !scalar.string.contains(where: { $0 == "\n" || $0 == "\r" })

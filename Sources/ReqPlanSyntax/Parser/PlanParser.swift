@@ -13,6 +13,13 @@ public struct ParseResult: Sendable {
 
     /// Whether any diagnostic is an error.
     public var hasErrors: Bool { diagnostics.contains { $0.severity == .error } }
+
+    /// Creates a result.
+    public init(plan: Plan?, diagnostics: [Diagnostic], source: SourceFile?) {
+        self.plan = plan
+        self.diagnostics = diagnostics
+        self.source = source
+    }
 }
 
 /// Reads plan files into the AST (YAML → AST), reporting every problem with its location.
@@ -56,6 +63,17 @@ public enum PlanParser {
     public static func parseFile(atPath path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits())
         -> ParseResult
     {
+        switch readFile(atPath: path, displayPath: displayPath, limits: limits) {
+        case .failure(let failed): return failed.result
+        case .success(let source): return parse(source, limits: limits)
+        }
+    }
+
+    /// Reads the text of the plan file at `path` under `limits`, without parsing it.
+    /// - Returns: the text, or the result of a file that cannot be read (RP0001, RP0004).
+    public static func readFile(atPath path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits())
+        -> Result<SourceFile, ParseFailure>
+    {
         let shown = displayPath ?? path
         switch TextFile.read(atPath: path, limit: limits.maxFileSize, what: "plan", shownAs: shown) {
         case .failure(let message):
@@ -63,10 +81,16 @@ public enum PlanParser {
                 message.isTooLarge ? .fileTooLarge : .unreadableFile, message.text, at: nil,
                 hint: message.isTooLarge ? limits.tooLargeHint : nil)
             diagnostic.file = shown
-            return ParseResult(plan: nil, diagnostics: [diagnostic], source: nil)
+            return .failure(ParseFailure(result: ParseResult(plan: nil, diagnostics: [diagnostic], source: nil)))
         case .success(let text):
-            return parse(SourceFile(path: shown, text: text), limits: limits)
+            return .success(SourceFile(path: shown, text: text))
         }
+    }
+
+    /// A file that could not be read, as the result of parsing it.
+    public struct ParseFailure: Error, Sendable {
+        /// No plan, and why.
+        public var result: ParseResult
     }
 }
 

@@ -1,0 +1,221 @@
+import ReqPlanPlanner
+import ReqPlanSyntax
+import Yams
+
+/// Reads Arazzo documents (1.0.x, 1.1.x) into plans, for `PlanLibrary`: a document is recognised by its
+/// `arazzo:` key, read under the limits of every file reqplan reads, and each workflow becomes a plan
+/// (`WorkflowTranslator`). The plan of the whole document runs its workflows, each as a sub-plan, ordered
+/// by their `dependsOn`; `workflow` narrows it to one workflow and those it depends on.
+public struct ArazzoReader: PlanDocumentReader {
+    /// Where each source description is served, by name (`--server NAME=URL`); the others are served at
+    /// their description's first server.
+    public var servers: [String: String]
+    /// The workflow to run (`--workflow ID`); `nil`: all of them.
+    public var workflow: String?
+
+    /// Creates a reader.
+    /// - Parameters:
+    ///   - servers: source description name → base URL.
+    ///   - workflow: the one workflow a document's plan runs (with those it depends on); `nil` for all.
+    public init(servers: [String: String] = [:], workflow: String? = nil) {
+        self.servers = servers
+        self.workflow = workflow
+    }
+
+    /// Whether `source` is an Arazzo document: a top-level `arazzo:` key (YAML) or `"arazzo":` (JSON) in
+    /// its first lines.
+    public func recognises(_ source: SourceFile) -> Bool {
+        var lines = 0
+        for line in source.text.split(separator: "\n", maxSplits: 64, omittingEmptySubsequences: true) {
+            lines += 1
+            if lines > 64 { break }
+            if line.hasPrefix("arazzo:") || line.hasPrefix("\"arazzo\"") || line.hasPrefix("{\"arazzo\"") {
+                return true
+            }
+            let trimmed = line.drop { $0 == " " || $0 == "\t" || $0 == "{" }
+            if trimmed.hasPrefix("\"arazzo\"") { return true }
+        }
+        return false
+    }
+
+    /// Reads the plan `entry` (a workflow id) of the document, or the whole document's plan.
+    public func parse(_ source: SourceFile, file: String?, entry: String?, limits: ParseLimits) -> ParseResult {
+        let root: Node
+        switch DataDocument.parse(source, what: "Arazzo document", limits: limits) {
+        case .failure(let failure):
+            return ParseResult(plan: nil, diagnostics: [failure.diagnostic], source: source)
+        case .success(let document):
+            if let diagnostic = document.checkBounds() {
+                return ParseResult(plan: nil, diagnostics: [diagnostic], source: source)
+            }
+            guard let node = document.root else {
+                var diagnostic = Diagnostic.error(
+                    .notAPlan, "the document is empty", at: SourceRange(at: .init(line: 1, column: 1)))
+                diagnostic.file = source.path
+                return ParseResult(plan: nil, diagnostics: [diagnostic], source: source)
+            }
+            root = node
+        }
+        var parser = ArazzoParser(source: source)
+        guard let document = parser.read(root) else {
+            return ParseResult(plan: nil, diagnostics: parser.diagnostics.diagnostics, source: source)
+        }
+        // A document's structural problems are reported with its whole plan only, not again with each
+        // workflow that another runs as a sub-plan.
+        var diagnostics = entry == nil ? parser.diagnostics.diagnostics : []
+        let names = document.sources.map(\.name.value)
+        for name in servers.keys.sorted() where entry == nil && !names.contains(name) {
+            var diagnostic = Diagnostic.error(
+                .unknownSourceDescription, "a server is given for `\(name)`, which is no source description", at: nil,
+                hint: Suggestion.didYouMean(name, in: names)
+                    ?? "its source descriptions: " + names.map { "`\($0)`" }.joined(separator: ", "))
+            diagnostic.file = source.path
+            diagnostics.append(diagnostic)
+        }
+        let fileName = String((file ?? source.path).split(separator: "/").last ?? "")
+        var translated: [String: (plan: Plan, reads: Set<String>)] = [:]
+        func translate(_ workflow: Workflow, reporting: Bool) -> Plan {
+            if let done = translated[workflow.id.value] { return done.plan }
+            var translator = WorkflowTranslator(
+                document: document, workflow: workflow, servers: servers, fileName: fileName)
+            let plan = translator.plan()
+            if reporting { diagnostics += translator.diagnostics.diagnostics }
+            translated[workflow.id.value] = (plan, translator.readsWorkflows)
+            return plan
+        }
+        if let entry {
+            guard let workflow = document.workflow(entry) else {
+                return ParseResult(plan: nil, diagnostics: [], source: source)
+            }
+            return ParseResult(plan: translate(workflow, reporting: false), diagnostics: [], source: source)
+        }
+        var selected = document.workflows
+        if let wanted = workflow {
+            guard let chosen = document.workflow(wanted) else {
+                var diagnostic = Diagnostic.error(
+                    .unknownWorkflow, "the document has no workflow `\(wanted)`", at: nil,
+                    hint: Suggestion.didYouMean(wanted, in: document.workflows.map(\.id.value))
+                        ?? "its workflows: " + document.workflows.map { "`\($0.id.value)`" }.joined(separator: ", "))
+                diagnostic.file = source.path
+                return ParseResult(plan: nil, diagnostics: diagnostics + [diagnostic], source: source)
+            }
+            selected = Self.closure(of: chosen, in: document)
+        }
+        // Every workflow is checked, whichever runs.
+        for workflow in document.workflows { _ = translate(workflow, reporting: true) }
+        if selected.count == 1, let only = selected.first, workflow != nil || document.workflows.count == 1 {
+            return ParseResult(plan: translate(only, reporting: false), diagnostics: diagnostics, source: source)
+        }
+        let plan = documentPlan(
+            document, running: selected, translated: translated.mapValues(\.plan), fileName: fileName)
+        return ParseResult(plan: plan, diagnostics: diagnostics, source: source)
+    }
+
+    /// A workflow and those it depends on, transitively, in document order.
+    static func closure(of workflow: Workflow, in document: ArazzoDocument) -> [Workflow] {
+        var wanted: Set<String> = [workflow.id.value]
+        var pending = [workflow]
+        while let next = pending.popLast() {
+            for dependency in next.dependsOn where wanted.insert(dependency.value).inserted {
+                if let found = document.workflow(dependency.value) { pending.append(found) }
+            }
+        }
+        return document.workflows.filter { wanted.contains($0.id.value) }
+    }
+
+    /// The plan that runs `workflows`, each as a sub-plan step named by its id, ordered by `dependsOn`; its
+    /// inputs are those of the workflows (one value for each name), its outputs theirs (`WORKFLOW.NAME`).
+    func documentPlan(
+        _ document: ArazzoDocument, running workflows: [Workflow], translated: [String: Plan], fileName: String
+    ) -> Plan {
+        var inputs: [InputDeclaration] = []
+        var steps: [Step] = []
+        var outputs: [Output] = []
+        for workflow in workflows {
+            guard let plan = translated[workflow.id.value] else { continue }
+            var passed: [SubPlanInput] = []
+            for input in plan.inputs {
+                let range = input.range
+                if input.name.value == WorkflowTranslator.workflowsInput {
+                    let entries = workflow.dependsOn.map { dependency in
+                        ValueTemplate.Entry(
+                            key: Located(dependency.value, at: dependency.range),
+                            value: .object(
+                                [
+                                    .init(
+                                        key: Located("outputs", at: dependency.range),
+                                        value: .template(
+                                            Template(
+                                                parts: [
+                                                    .expression(
+                                                        Self.path(
+                                                            "steps", [dependency.value, "outputs"], at: dependency.range
+                                                        ))
+                                                ], range: dependency.range)))
+                                ], dependency.range))
+                    }
+                    passed.append(SubPlanInput(name: input.name, value: .object(entries, range)))
+                    continue
+                }
+                if !inputs.contains(where: { $0.name.value == input.name.value }) {
+                    var shared = input
+                    shared.required = Located(false, at: range)
+                    inputs.append(shared)
+                }
+                passed.append(
+                    SubPlanInput(
+                        name: input.name,
+                        value: .template(
+                            Template(
+                                parts: [.expression(Self.path("inputs", [input.name.value], at: range))], range: range))
+                    ))
+            }
+            let call = SubPlanCall(
+                file: Located(fileName, at: workflow.id.range), inputs: passed, key: workflow.id, inputsKey: nil,
+                entry: workflow.id.value)
+            steps.append(
+                Step(
+                    id: workflow.id, kind: .plan(call),
+                    needs: workflow.dependsOn.filter { dependency in
+                        workflows.contains { $0.id.value == dependency.value }
+                    },
+                    condition: nil, description: workflow.summary, timeout: nil, retry: nil, expect: nil,
+                    concurrency: nil, onFailure: nil, range: workflow.id.range))
+            for output in plan.outputs {
+                let range = output.name.range
+                outputs.append(
+                    Output(
+                        name: Located("\(workflow.id.value).\(output.name.value)", at: range),
+                        value: .template(
+                            Template(
+                                parts: [
+                                    .expression(
+                                        Self.path(
+                                            "steps", [workflow.id.value, "outputs", output.name.value], at: range))
+                                ], range: range))))
+            }
+        }
+        return Plan(
+            source: document.source, version: Located(1, at: document.version.range),
+            name: document.title.map { Located($0, at: document.version.range) }, description: nil, inputs: inputs,
+            defaults: .none, concurrency: nil, onFailure: Located(.continue, at: document.version.range), timeout: nil,
+            redactHeaders: [], cookies: nil, steps: steps, outputs: outputs)
+    }
+
+    /// `root.a.b…` with every part at `range`.
+    static func path(_ root: String, _ members: [String], at range: SourceRange) -> Expression {
+        members.reduce(Expression.variable(Located(root, at: range))) {
+            .access($0, Located(.member($1), at: range), range)
+        }
+    }
+}
+
+extension WorkflowTranslator {
+    /// The method of a step's operation, when the document says it (`operationPath`).
+    func method(of step: ArazzoStep) -> String? {
+        guard case .operationPath(let written)? = step.target, let slash = written.value.lastIndex(of: "/") else {
+            return nil
+        }
+        return written.value[written.value.index(after: slash)...].uppercased()
+    }
+}

@@ -1,0 +1,193 @@
+import ReqPlanSyntax
+import Yams
+
+/// An Arazzo document as written (1.0.x or 1.1.0), every part located: what `ArazzoParser` reads and
+/// `WorkflowTranslator` turns into plans. Values (parameter values, payloads, inputs schemas) stay YAML
+/// nodes until they are translated, so that they keep their places.
+struct ArazzoDocument {
+    /// The document's text.
+    var source: SourceFile
+    /// `arazzo:`.
+    var version: Located<String>
+    /// `info.title`.
+    var title: String?
+    /// `sourceDescriptions`.
+    var sources: [SourceDescription]
+    /// `workflows`.
+    var workflows: [Workflow]
+    /// `components`.
+    var components: Components
+
+    /// The workflow with this id.
+    func workflow(_ id: String) -> Workflow? { workflows.first { $0.id.value == id } }
+}
+
+/// One entry of `sourceDescriptions`.
+struct SourceDescription {
+    /// `name`.
+    var name: Located<String>
+    /// `url`.
+    var url: Located<String>
+    /// `type`: `openapi` (the default) or `arazzo`; `asyncapi` is refused.
+    var type: Located<String>?
+    /// The whole entry.
+    var range: SourceRange
+
+    /// Whether it is another Arazzo document.
+    var isArazzo: Bool { type?.value == "arazzo" }
+}
+
+/// `components`.
+struct Components {
+    /// `inputs`: name → JSON Schema.
+    var inputs: [String: Node] = [:]
+    /// `parameters`: name → parameter.
+    var parameters: [String: Parameter] = [:]
+    /// `successActions`.
+    var successActions: [String: Action] = [:]
+    /// `failureActions`.
+    var failureActions: [String: Action] = [:]
+}
+
+/// One workflow.
+struct Workflow {
+    /// `workflowId`.
+    var id: Located<String>
+    /// `summary`, else `description`.
+    var summary: String?
+    /// `inputs` (a JSON Schema), when given.
+    var inputs: Node?
+    /// `dependsOn`: workflow ids (local, or `$sourceDescriptions.NAME.ID`).
+    var dependsOn: [Located<String>]
+    /// `steps`.
+    var steps: [ArazzoStep]
+    /// `successActions`, `failureActions`: the defaults of its steps.
+    var successActions: [ActionEntry]
+    var failureActions: [ActionEntry]
+    /// `outputs`, in the order written.
+    var outputs: [(name: Located<String>, value: Node)]
+    /// `parameters`: applied to every operation step (a step's own of the same name and place win).
+    var parameters: [ParameterEntry]
+    /// The `workflowId` entry's range, and the whole workflow's.
+    var range: SourceRange
+
+    /// The step with this id.
+    func step(_ id: String) -> ArazzoStep? { steps.first { $0.id.value == id } }
+
+    /// Whether some step declares `dependsOn` (Arazzo 1.1): then steps run by their dependencies, else in
+    /// list order.
+    var declaresStepDependencies: Bool { steps.contains { $0.dependsOn != nil } }
+}
+
+/// One step.
+struct ArazzoStep {
+    /// What a step calls.
+    enum Target {
+        /// `operationId` (maybe `$sourceDescriptions.NAME.ID`).
+        case operationID(Located<String>)
+        /// `operationPath`: `{$sourceDescriptions.NAME.url}#/paths/~1pets/get`.
+        case operationPath(Located<String>)
+        /// `workflowId` (maybe `$sourceDescriptions.NAME.ID`).
+        case workflow(Located<String>)
+    }
+
+    /// `stepId`.
+    var id: Located<String>
+    /// `description`.
+    var description: String?
+    /// What it calls; `nil` when none was written (reported).
+    var target: Target?
+    /// `parameters`.
+    var parameters: [ParameterEntry]
+    /// `requestBody`.
+    var requestBody: RequestBody?
+    /// `successCriteria`.
+    var successCriteria: [Criterion]
+    /// `onSuccess`, `onFailure`.
+    var onSuccess: [ActionEntry]
+    var onFailure: [ActionEntry]
+    /// `outputs`, in the order written.
+    var outputs: [(name: Located<String>, value: Node)]
+    /// `dependsOn` (1.1), when written.
+    var dependsOn: [Located<String>]?
+    /// `timeout` (1.1), milliseconds.
+    var timeout: Located<Int>?
+    /// The whole step.
+    var range: SourceRange
+
+    /// The output with this name.
+    func output(_ name: String) -> Node? { outputs.first { $0.name.value == name }?.value }
+}
+
+/// A parameter: `name`, `in`, `value`.
+struct Parameter {
+    var name: Located<String>
+    /// `path`, `query`, `header` or `cookie`; `nil` for a workflow step's inputs.
+    var location: Located<String>?
+    var value: Node
+    var range: SourceRange
+}
+
+/// A parameter as written in a list: itself, or a `reference` to one of `components.parameters` with an
+/// optional `value` that overrides the component's.
+enum ParameterEntry {
+    case parameter(Parameter)
+    case reference(Located<String>, value: Node?)
+}
+
+/// `requestBody`.
+struct RequestBody {
+    /// `contentType`.
+    var contentType: Located<String>?
+    /// `payload`.
+    var payload: Node?
+    /// `replacements`: JSON pointer → value.
+    var replacements: [(target: Located<String>, value: Node)]
+    /// The `requestBody` key's value.
+    var range: SourceRange
+}
+
+/// A criterion of `successCriteria` or of an action.
+struct Criterion {
+    /// How `condition` is read.
+    enum Kind: String {
+        case simple, regex, jsonpath, xpath
+    }
+
+    /// `context`: a runtime expression.
+    var context: Located<String>?
+    /// `condition`.
+    var condition: Located<String>
+    /// `type` (a name, or an expression type object's `type`).
+    var kind: Located<Kind>
+    /// The whole criterion.
+    var range: SourceRange
+}
+
+/// A success or failure action.
+struct Action {
+    /// `type`.
+    enum Kind: String {
+        case end, goto, retry
+    }
+
+    var name: Located<String>?
+    var kind: Located<Kind>
+    /// `stepId` of a `goto`.
+    var stepID: Located<String>?
+    /// `workflowId` of a `goto`.
+    var workflowID: Located<String>?
+    /// `retryAfter`, seconds.
+    var retryAfter: Located<Double>?
+    /// `retryLimit`.
+    var retryLimit: Located<Int>?
+    /// `criteria`.
+    var criteria: [Criterion]
+    var range: SourceRange
+}
+
+/// An action as written in a list: itself, or a `reference` to one of `components`.
+enum ActionEntry {
+    case action(Action)
+    case reference(Located<String>)
+}

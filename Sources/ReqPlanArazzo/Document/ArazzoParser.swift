@@ -1,0 +1,457 @@
+import ReqPlanSyntax
+import Yams
+
+/// Reads an Arazzo document's YAML (or JSON) into an `ArazzoDocument`, reporting every problem of its
+/// structure with its place: unknown keys, wrong types, missing required fields, what reqplan does not run.
+struct ArazzoParser {
+    let source: SourceFile
+    var diagnostics: DiagnosticCollector
+
+    /// The versions read: 1.0.x and 1.1.x.
+    static func supports(_ version: String) -> Bool { version.hasPrefix("1.0.") || version.hasPrefix("1.1.") }
+
+    init(source: SourceFile) {
+        self.source = source
+        self.diagnostics = DiagnosticCollector(file: source.path)
+    }
+
+    /// Reads the document; `nil` when it is not one (reported).
+    mutating func read(_ root: Node) -> ArazzoDocument? {
+        guard let top = mapping(root, "the Arazzo document") else { return nil }
+        checkKeys(top, ["arazzo", "info", "sourceDescriptions", "workflows", "components"], in: "the Arazzo document")
+        guard let versionNode = top.value("arazzo"), let version = string(versionNode, "`arazzo`") else { return nil }
+        if !Self.supports(version.value) {
+            diagnostics.error(
+                .arazzoVersion, "Arazzo \(version.value) is not supported", at: version.range,
+                hint: "reqplan reads Arazzo 1.0.x and 1.1.x")
+        }
+        var title: String?
+        if let info = top.value("info").flatMap({ mapping($0, "`info`") }) {
+            title = info.value("title").flatMap { string($0, "`info.title`")?.value }
+        } else if top.value("info") == nil {
+            diagnostics.error(.missingKey, "the Arazzo document has no `info`", at: top.range)
+        }
+        var sources: [SourceDescription] = []
+        if let node = top.value("sourceDescriptions") {
+            for (index, item) in list(node, "`sourceDescriptions`").enumerated() {
+                if let description = readSource(item, index) { sources.append(description) }
+            }
+        } else {
+            diagnostics.error(.missingKey, "the Arazzo document has no `sourceDescriptions`", at: top.range)
+        }
+        reportDuplicates(sources.map(\.name), "two source descriptions are named")
+        let components = top.value("components").map { readComponents($0) } ?? Components()
+        var workflows: [Workflow] = []
+        if let node = top.value("workflows") {
+            for item in list(node, "`workflows`") {
+                if let workflow = readWorkflow(item) { workflows.append(workflow) }
+            }
+            if workflows.isEmpty, !diagnostics.hasErrors {
+                diagnostics.error(.arazzoVersion, "the Arazzo document has no workflow", at: range(node))
+            }
+        } else {
+            diagnostics.error(.missingKey, "the Arazzo document has no `workflows`", at: top.range)
+        }
+        reportDuplicates(workflows.map(\.id), "two workflows have the id")
+        return ArazzoDocument(
+            source: source, version: version, title: title, sources: sources, workflows: workflows,
+            components: components)
+    }
+
+    // MARK: Parts
+
+    private mutating func readSource(_ node: Node, _ index: Int) -> SourceDescription? {
+        guard let fields = mapping(node, "a source description") else { return nil }
+        checkKeys(fields, ["name", "url", "type"], in: "a source description")
+        guard let name = required(fields, "name", in: "a source description").flatMap({ string($0, "`name`") }),
+            let url = required(fields, "url", in: "source description `\(fields.value("name").map(text) ?? "")`")
+                .flatMap({ string($0, "`url`") })
+        else { return nil }
+        let type = fields.value("type").flatMap { string($0, "`type`") }
+        if let type, !["openapi", "arazzo"].contains(type.value) {
+            if type.value == "asyncapi" {
+                diagnostics.error(
+                    .arazzoUnsupported, "AsyncAPI source descriptions are not supported", at: type.range,
+                    hint:
+                        "reqplan runs the HTTP operations of OpenAPI descriptions and the workflows of Arazzo documents"
+                )
+            } else {
+                diagnostics.error(
+                    .invalidValue, "unknown source description type `\(type.value)`", at: type.range,
+                    hint: "`openapi` or `arazzo`")
+            }
+            return nil
+        }
+        return SourceDescription(name: name, url: url, type: type, range: range(node))
+    }
+
+    private mutating func readComponents(_ node: Node) -> Components {
+        var components = Components()
+        guard let fields = mapping(node, "`components`") else { return components }
+        checkKeys(fields, ["inputs", "parameters", "successActions", "failureActions"], in: "`components`")
+        if let inputs = fields.value("inputs").flatMap({ mapping($0, "`components.inputs`") }) {
+            for entry in inputs.entries { components.inputs[entry.key.value] = entry.value }
+        }
+        if let parameters = fields.value("parameters").flatMap({ mapping($0, "`components.parameters`") }) {
+            for entry in parameters.entries {
+                if let parameter = readParameterFields(entry.value) {
+                    components.parameters[entry.key.value] = parameter
+                }
+            }
+        }
+        for (key, kinds) in [("successActions", [Action.Kind.end, .goto]), ("failureActions", [.end, .goto, .retry])] {
+            guard let actions = fields.value(key).flatMap({ mapping($0, "`components.\(key)`") }) else { continue }
+            for entry in actions.entries {
+                guard let action = readAction(entry.value, allowed: kinds) else { continue }
+                if key == "successActions" {
+                    components.successActions[entry.key.value] = action
+                } else {
+                    components.failureActions[entry.key.value] = action
+                }
+            }
+        }
+        return components
+    }
+
+    private mutating func readWorkflow(_ node: Node) -> Workflow? {
+        guard let fields = mapping(node, "a workflow") else { return nil }
+        checkKeys(
+            fields,
+            [
+                "workflowId", "summary", "description", "inputs", "dependsOn", "steps", "successActions",
+                "failureActions", "outputs", "parameters",
+            ], in: "a workflow")
+        guard let id = required(fields, "workflowId", in: "a workflow").flatMap({ string($0, "`workflowId`") }) else {
+            return nil
+        }
+        let what = "workflow `\(id.value)`"
+        var steps: [ArazzoStep] = []
+        if let node = required(fields, "steps", in: what) {
+            for item in list(node, "`steps` of \(what)") {
+                if let step = readStep(item, in: what) { steps.append(step) }
+            }
+        }
+        reportDuplicates(steps.map(\.id), "two steps of \(what) have the id")
+        return Workflow(
+            id: id,
+            summary: fields.value("summary").flatMap { string($0, "`summary`")?.value },
+            inputs: fields.value("inputs"),
+            dependsOn: fields.value("dependsOn").map { strings($0, "`dependsOn`") } ?? [],
+            steps: steps,
+            successActions: fields.value("successActions").map { actions($0, "`successActions`", [.end, .goto]) } ?? [],
+            failureActions: fields.value("failureActions").map {
+                actions($0, "`failureActions`", [.end, .goto, .retry])
+            } ?? [],
+            outputs: fields.value("outputs").map { outputs($0, "`outputs` of \(what)") } ?? [],
+            parameters: fields.value("parameters").map { parameters($0, "`parameters` of \(what)") } ?? [],
+            range: id.range)
+    }
+
+    private mutating func readStep(_ node: Node, in workflow: String) -> ArazzoStep? {
+        guard let fields = mapping(node, "a step") else { return nil }
+        checkKeys(
+            fields,
+            [
+                "stepId", "description", "operationId", "operationPath", "workflowId", "channelPath", "action",
+                "correlationId", "parameters", "requestBody", "successCriteria", "onSuccess", "onFailure", "outputs",
+                "dependsOn", "timeout",
+            ], in: "a step")
+        guard let id = required(fields, "stepId", in: "a step of \(workflow)").flatMap({ string($0, "`stepId`") })
+        else {
+            return nil
+        }
+        let what = "step `\(id.value)`"
+        if let channel = fields.key("channelPath") ?? fields.key("action") ?? fields.key("correlationId") {
+            diagnostics.error(
+                .arazzoUnsupported, "message steps (AsyncAPI `\(channel.value)`) are not supported", at: channel.range,
+                hint: "reqplan runs the HTTP operations of OpenAPI descriptions and the workflows of Arazzo documents")
+        }
+        let targets = ["operationId", "operationPath", "workflowId"].compactMap { key in fields.key(key) }
+        var target: ArazzoStep.Target?
+        if targets.count > 1 {
+            diagnostics.error(
+                .conflictingKeys,
+                "\(what) has both " + targets.map { "`\($0.value)`" }.joined(separator: " and "), at: targets[1].range,
+                hint: "a step calls one operation (`operationId` or `operationPath`) or one workflow (`workflowId`)")
+        } else if targets.isEmpty, fields.key("channelPath") == nil {
+            diagnostics.error(
+                .missingKey, "\(what) has no `operationId`, `operationPath` or `workflowId`", at: id.range,
+                hint: "a step calls an operation or a workflow")
+        }
+        if let key = targets.first, let value = fields.value(key.value).flatMap({ string($0, "`\(key.value)`") }) {
+            switch key.value {
+            case "operationId": target = .operationID(value)
+            case "operationPath": target = .operationPath(value)
+            default: target = .workflow(value)
+            }
+        }
+        var body: RequestBody?
+        if let node = fields.value("requestBody"), let bodyFields = mapping(node, "`requestBody` of \(what)") {
+            checkKeys(bodyFields, ["contentType", "payload", "replacements"], in: "`requestBody`")
+            var replacements: [(Located<String>, Node)] = []
+            for item in bodyFields.value("replacements").map({ list($0, "`replacements`") }) ?? [] {
+                guard let replacement = mapping(item, "a payload replacement") else { continue }
+                checkKeys(replacement, ["target", "value"], in: "a payload replacement")
+                guard
+                    let target = required(replacement, "target", in: "a payload replacement")
+                        .flatMap({ string($0, "`target`") }),
+                    let value = required(replacement, "value", in: "a payload replacement")
+                else { continue }
+                replacements.append((target, value))
+            }
+            body = RequestBody(
+                contentType: bodyFields.value("contentType").flatMap { string($0, "`contentType`") },
+                payload: bodyFields.value("payload"), replacements: replacements, range: range(node))
+        }
+        var timeout: Located<Int>?
+        if let node = fields.value("timeout") {
+            if case .int(let value)? = node.coreSchemaValue, value > 0 {
+                timeout = Located(value, at: range(node))
+            } else {
+                diagnostics.error(
+                    .wrongType, "`timeout` of \(what) must be a positive number of milliseconds", at: range(node))
+            }
+        }
+        return ArazzoStep(
+            id: id,
+            description: fields.value("description").flatMap { string($0, "`description`")?.value },
+            target: target,
+            parameters: fields.value("parameters").map { parameters($0, "`parameters` of \(what)") } ?? [],
+            requestBody: body,
+            successCriteria: fields.value("successCriteria").map { criteria($0, "`successCriteria` of \(what)") } ?? [],
+            onSuccess: fields.value("onSuccess").map { actions($0, "`onSuccess` of \(what)", [.end, .goto]) } ?? [],
+            onFailure: fields.value("onFailure").map { actions($0, "`onFailure` of \(what)", [.end, .goto, .retry]) }
+                ?? [],
+            outputs: fields.value("outputs").map { outputs($0, "`outputs` of \(what)") } ?? [],
+            dependsOn: fields.value("dependsOn").map { strings($0, "`dependsOn`") },
+            timeout: timeout,
+            range: range(node))
+    }
+
+    private mutating func parameters(_ node: Node, _ what: String) -> [ParameterEntry] {
+        var result: [ParameterEntry] = []
+        for item in list(node, what) {
+            guard let fields = mapping(item, "a parameter") else { continue }
+            if let reference = fields.value("reference") {
+                checkKeys(fields, ["reference", "value"], in: "a reusable parameter")
+                if let text = string(reference, "`reference`") {
+                    result.append(.reference(text, value: fields.value("value")))
+                }
+                continue
+            }
+            if let parameter = readParameterFields(item) { result.append(.parameter(parameter)) }
+        }
+        return result
+    }
+
+    private mutating func readParameterFields(_ node: Node) -> Parameter? {
+        guard let fields = mapping(node, "a parameter") else { return nil }
+        checkKeys(fields, ["name", "in", "value"], in: "a parameter")
+        guard let name = required(fields, "name", in: "a parameter").flatMap({ string($0, "`name`") }),
+            let value = required(fields, "value", in: "parameter `\(fields.value("name").map(text) ?? "")`")
+        else { return nil }
+        let location = fields.value("in").flatMap { string($0, "`in`") }
+        if let location, !["path", "query", "header", "cookie"].contains(location.value) {
+            diagnostics.error(
+                .invalidArazzoParameter, "parameter `\(name.value)` is `in: \(location.value)`", at: location.range,
+                hint: "`in` is `path`, `query`, `header` or `cookie`")
+            return nil
+        }
+        return Parameter(name: name, location: location, value: value, range: range(node))
+    }
+
+    private mutating func criteria(_ node: Node, _ what: String) -> [Criterion] {
+        var result: [Criterion] = []
+        for item in list(node, what) {
+            guard let fields = mapping(item, "a criterion") else { continue }
+            checkKeys(fields, ["context", "condition", "type"], in: "a criterion")
+            guard
+                let condition = required(fields, "condition", in: "a criterion").flatMap({ string($0, "`condition`") })
+            else { continue }
+            var kind = Located(Criterion.Kind.simple, at: condition.range)
+            if let typeNode = fields.value("type") {
+                var typeName: Located<String>?
+                if case .mapping = typeNode, let object = mapping(typeNode, "`type`") {
+                    checkKeys(object, ["type", "version"], in: "an expression type")
+                    typeName = required(object, "type", in: "an expression type").flatMap { string($0, "`type`") }
+                } else {
+                    typeName = string(typeNode, "`type`")
+                }
+                if let typeName {
+                    if let known = Criterion.Kind(rawValue: typeName.value) {
+                        kind = Located(known, at: typeName.range)
+                    } else {
+                        diagnostics.error(
+                            .invalidCriterion, "unknown criterion type `\(typeName.value)`", at: typeName.range,
+                            hint: "`simple`, `regex`, `jsonpath` or `xpath`")
+                        continue
+                    }
+                }
+            }
+            let context = fields.value("context").flatMap { string($0, "`context`") }
+            if kind.value != .simple, context == nil {
+                diagnostics.error(
+                    .invalidCriterion, "a `\(kind.value.rawValue)` criterion needs a `context`", at: condition.range,
+                    hint: "name the value it applies to: `context: $response.body`")
+                continue
+            }
+            result.append(Criterion(context: context, condition: condition, kind: kind, range: range(item)))
+        }
+        return result
+    }
+
+    private mutating func actions(_ node: Node, _ what: String, _ allowed: [Action.Kind]) -> [ActionEntry] {
+        var result: [ActionEntry] = []
+        for item in list(node, what) {
+            guard let fields = mapping(item, "an action") else { continue }
+            if let reference = fields.value("reference") {
+                checkKeys(fields, ["reference"], in: "a reusable action")
+                if let text = string(reference, "`reference`") { result.append(.reference(text)) }
+                continue
+            }
+            if let action = readAction(item, allowed: allowed) { result.append(.action(action)) }
+        }
+        return result
+    }
+
+    private mutating func readAction(_ node: Node, allowed: [Action.Kind]) -> Action? {
+        guard let fields = mapping(node, "an action") else { return nil }
+        checkKeys(
+            fields, ["name", "type", "workflowId", "stepId", "retryAfter", "retryLimit", "criteria"], in: "an action")
+        guard let typeText = required(fields, "type", in: "an action").flatMap({ string($0, "`type`") }) else {
+            return nil
+        }
+        guard let kind = Action.Kind(rawValue: typeText.value), allowed.contains(kind) else {
+            diagnostics.error(
+                .invalidValue, "an action here is not of type `\(typeText.value)`", at: typeText.range,
+                hint: allowed.map { "`\($0.rawValue)`" }.joined(separator: ", "))
+            return nil
+        }
+        var retryAfter: Located<Double>?
+        if let node = fields.value("retryAfter") {
+            switch node.coreSchemaValue {
+            case .int(let value)? where value >= 0: retryAfter = Located(Double(value), at: range(node))
+            case .double(let value)? where value >= 0: retryAfter = Located(value, at: range(node))
+            default: diagnostics.error(.wrongType, "`retryAfter` must be a number of seconds", at: range(node))
+            }
+        }
+        var retryLimit: Located<Int>?
+        if let node = fields.value("retryLimit") {
+            if case .int(let value)? = node.coreSchemaValue, value >= 0 {
+                retryLimit = Located(value, at: range(node))
+            } else {
+                diagnostics.error(.wrongType, "`retryLimit` must be a whole number", at: range(node))
+            }
+        }
+        let stepID = fields.value("stepId").flatMap { string($0, "`stepId`") }
+        let workflowID = fields.value("workflowId").flatMap { string($0, "`workflowId`") }
+        if kind == .goto, stepID == nil, workflowID == nil {
+            diagnostics.error(.missingKey, "a `goto` action names no `stepId` or `workflowId`", at: typeText.range)
+        }
+        if let stepID, workflowID != nil {
+            diagnostics.error(.conflictingKeys, "a `goto` action has both `stepId` and `workflowId`", at: stepID.range)
+        }
+        return Action(
+            name: fields.value("name").flatMap { string($0, "`name`") }, kind: Located(kind, at: typeText.range),
+            stepID: stepID, workflowID: workflowID, retryAfter: retryAfter, retryLimit: retryLimit,
+            criteria: fields.value("criteria").map { criteria($0, "`criteria`") } ?? [], range: range(node))
+    }
+
+    private mutating func outputs(_ node: Node, _ what: String) -> [(name: Located<String>, value: Node)] {
+        guard let fields = mapping(node, what) else { return [] }
+        return fields.entries.map { ($0.key, $0.value) }
+    }
+
+    /// Reports each id of `ids` written a second time (RP1013), with a note at the first.
+    mutating func reportDuplicates(_ ids: [Located<String>], _ message: String) {
+        var seen: [String: SourceRange] = [:]
+        for id in ids {
+            if let first = seen[id.value] {
+                diagnostics.error(
+                    .duplicateArazzoID, "\(message) `\(id.value)`", at: id.range,
+                    notes: [.init("the first is here", at: first)])
+            } else {
+                seen[id.value] = id.range
+            }
+        }
+    }
+
+    // MARK: Nodes
+
+    struct Fields {
+        var entries: [(key: Located<String>, value: Node)]
+        var range: SourceRange
+
+        func value(_ key: String) -> Node? { entries.first { $0.key.value == key }?.value }
+        func key(_ key: String) -> Located<String>? { entries.first { $0.key.value == key }?.key }
+    }
+
+    func range(_ node: Node) -> SourceRange { source.range(of: node) }
+
+    func text(_ node: Node) -> String {
+        if case .scalar(let scalar) = node { return scalar.string }
+        return ""
+    }
+
+    mutating func mapping(_ node: Node, _ what: String) -> Fields? {
+        guard case .mapping(let mapping) = node else {
+            diagnostics.error(.wrongType, "\(what) must be a mapping, found \(describe(node))", at: range(node))
+            return nil
+        }
+        var entries: [(Located<String>, Node)] = []
+        for (key, value) in mapping {
+            guard case .scalar(let scalar) = key else {
+                diagnostics.error(.wrongType, "the keys of \(what) must be names", at: range(key))
+                continue
+            }
+            entries.append((Located(scalar.string, at: range(key)), value))
+        }
+        return Fields(entries: entries, range: range(node))
+    }
+
+    mutating func list(_ node: Node, _ what: String) -> [Node] {
+        guard case .sequence(let sequence) = node else {
+            if node.coreSchemaValue == .null { return [] }
+            diagnostics.error(.wrongType, "\(what) must be a list, found \(describe(node))", at: range(node))
+            return []
+        }
+        return Array(sequence)
+    }
+
+    mutating func string(_ node: Node, _ what: String) -> Located<String>? {
+        guard case .scalar(let scalar) = node, node.coreSchemaValue != .null else {
+            diagnostics.error(.wrongType, "\(what) must be a string, found \(describe(node))", at: range(node))
+            return nil
+        }
+        return Located(scalar.string, at: range(node))
+    }
+
+    mutating func strings(_ node: Node, _ what: String) -> [Located<String>] {
+        list(node, what).compactMap { string($0, what) }
+    }
+
+    mutating func required(_ fields: Fields, _ key: String, in what: String) -> Node? {
+        if let value = fields.value(key) { return value }
+        diagnostics.error(.missingKey, "\(what) has no `\(key)`", at: SourceRange(at: fields.range.start))
+        return nil
+    }
+
+    /// Reports keys that are not `allowed` (extensions `x-…` are).
+    mutating func checkKeys(_ fields: Fields, _ allowed: [String], in what: String) {
+        for entry in fields.entries where !allowed.contains(entry.key.value) && !entry.key.value.hasPrefix("x-") {
+            diagnostics.error(
+                .unknownKey, "unknown key `\(entry.key.value)` in \(what)", at: entry.key.range,
+                hint: Suggestion.didYouMean(entry.key.value, in: allowed)
+                    ?? "its keys are " + allowed.map { "`\($0)`" }.joined(separator: ", "))
+        }
+    }
+
+    func describe(_ node: Node) -> String {
+        switch node {
+        case .mapping: return "a mapping"
+        case .sequence: return "a list"
+        case .alias: return "an alias"
+        case .scalar: return node.coreSchemaValue.map { $0.type.withArticle } ?? "a value"
+        }
+    }
+}

@@ -1,0 +1,222 @@
+import ReqPlanSyntax
+
+extension WorkflowTranslator {
+    // MARK: Criteria
+
+    /// A criterion as a condition on the response; `nil` (reported) when it cannot be one.
+    mutating func criterion(_ criterion: Criterion, of step: ArazzoStep, place: ExpressionPlace? = nil)
+        -> ResponseCondition?
+    {
+        let place = place ?? .criteria(step)
+        switch criterion.kind.value {
+        case .simple:
+            guard let expression = simpleCondition(criterion.condition, in: place) else { return nil }
+            return ResponseCondition(expression: expression, written: criterion.condition)
+        case .regex:
+            guard let context = criterion.context,
+                let subject = expression(context.value, at: context.range, in: place)
+            else { return nil }
+            let range = criterion.condition.range
+            let match = Expression.call(
+                Located("match", at: range), [subject, .literal(.string(criterion.condition.value), range)], range)
+            return ResponseCondition(
+                expression: .binary(.notEqual, match, .literal(.null, range), range), written: criterion.condition)
+        case .jsonpath, .xpath:
+            diagnostics.error(
+                .arazzoUnsupported, "`\(criterion.kind.value.rawValue)` criteria are not supported yet",
+                at: criterion.kind.range,
+                hint: "write a simple condition on `$response.body#/pointer`, or a `regex` one")
+            return nil
+        }
+    }
+
+    /// A simple condition (`$statusCode == 200 && $response.body#/status == 'done'`) as an expression: each
+    /// runtime expression is read in its place, the operators and literals by reqplan's expression parser.
+    mutating func simpleCondition(_ condition: Located<String>, in place: ExpressionPlace) -> Expression? {
+        // Each runtime expression is replaced by a name of the same length, so that the parser's columns
+        // stay those of the file; the names are then replaced by what the runtime expressions read.
+        var scalars = Array(condition.value.unicodeScalars)
+        var replaced: [String: Expression] = [:]
+        var index = 0
+        var failed = false
+        while index < scalars.count {
+            guard scalars[index] == "$" else {
+                if scalars[index] == "'" || scalars[index] == "\"" {
+                    let quote = scalars[index]
+                    index += 1
+                    while index < scalars.count, scalars[index] != quote { index += 1 }
+                }
+                index += 1
+                continue
+            }
+            var end = index + 1
+            while end < scalars.count, RuntimeExpression.continues(scalars[end]) { end += 1 }
+            var text = ""
+            text.unicodeScalars.append(contentsOf: scalars[index..<end])
+            let range = SourceRange(
+                start: SourceLocation(
+                    line: condition.range.start.line, column: condition.range.start.column + index),
+                length: end - index)
+            let name = Self.placeholder(replaced.count, length: end - index)
+            if let read = expression(text, at: range, in: place) {
+                replaced[name] = read
+            } else {
+                failed = true
+            }
+            for (offset, scalar) in name.unicodeScalars.enumerated() { scalars[index + offset] = scalar }
+            index = end
+        }
+        guard !failed else { return nil }
+        var rewritten = ""
+        rewritten.unicodeScalars.append(contentsOf: scalars)
+        switch TemplateParser(source: source).condition(rewritten, at: condition.range) {
+        case .failure(var diagnostic):
+            diagnostic.message = diagnostic.message.replacingPlaceholders(replaced)
+            diagnostic.hint =
+                "a simple condition compares runtime expressions and literals with `==`, `!=`, `<`, "
+                + "`<=`, `>`, `>=`, `&&`, `||` and `!`"
+            diagnostics.error(
+                .invalidCriterion, "criterion `\(condition.value)` does not parse: \(diagnostic.message)",
+                at: diagnostic.range ?? condition.range, hint: diagnostic.hint)
+            return nil
+        case .success(let parsed):
+            return parsed.substituting(replaced)
+        }
+    }
+
+    /// A name of `length` characters (at least 2) that no condition writes: `zz0`, `zz1_____`.
+    static func placeholder(_ index: Int, length: Int) -> String {
+        let base = "z\(index)"
+        return base.count >= length ? base : base + String(repeating: "_", count: length - base.count)
+    }
+
+    // MARK: Actions
+
+    /// Checks the `onSuccess` and `onFailure` actions of a step: `end` and `retry` run; a `goto` whose
+    /// target exists is refused as not supported yet.
+    mutating func checkActions(of step: ArazzoStep) {
+        for (entry, isSuccess) in step.onSuccess.map({ ($0, true) }) + step.onFailure.map({ ($0, false) }) {
+            guard let action = action(entry, success: isSuccess) else { continue }
+            switch action.kind.value {
+            case .end:
+                if isSuccess, workflow.steps.last?.id.value != step.id.value {
+                    diagnostics.error(
+                        .arazzoUnsupported, "an `end` action on success before the last step is not supported yet",
+                        at: action.kind.range)
+                }
+            case .retry:
+                break
+            case .goto:
+                if let target = action.stepID, workflow.step(target.value) == nil {
+                    diagnostics.error(
+                        .unknownArazzoStep,
+                        "`goto` names step `\(target.value)`, which is no step of workflow `\(workflow.id.value)`",
+                        at: target.range, hint: Suggestion.didYouMean(target.value, in: workflow.steps.map(\.id.value)))
+                } else if let target = action.workflowID, calledWorkflow(target) == nil {
+                    break
+                } else {
+                    diagnostics.error(
+                        .arazzoUnsupported, "`goto` actions are not supported yet", at: action.kind.range,
+                        hint: "reqplan runs a workflow's steps in order, each once")
+                }
+            }
+        }
+    }
+
+    /// An action, or the component a `reference` names.
+    mutating func action(_ entry: ActionEntry, success: Bool) -> Action? {
+        switch entry {
+        case .action(let action): return action
+        case .reference(let reference):
+            let kind = success ? "successActions" : "failureActions"
+            let prefix = "$components.\(kind)."
+            let table = success ? document.components.successActions : document.components.failureActions
+            guard reference.value.hasPrefix(prefix), let action = table[String(reference.value.dropFirst(prefix.count))]
+            else {
+                diagnostics.error(
+                    .invalidValue, "`\(reference.value)` names no action of `components.\(kind)`", at: reference.range,
+                    hint: Suggestion.didYouMean(
+                        String(reference.value.dropFirst(prefix.count)), in: table.keys.sorted()))
+                return nil
+            }
+            return action
+        }
+    }
+
+    /// The `retry` actions of a step's `onFailure` (the workflow's `failureActions` when it has none).
+    func retries(_ step: ArazzoStep) -> [Action] {
+        let entries = step.onFailure.isEmpty ? workflow.failureActions : step.onFailure
+        return entries.compactMap { entry in
+            switch entry {
+            case .action(let action): return action.kind.value == .retry ? action : nil
+            case .reference(let reference):
+                let action = document.components.failureActions[
+                    String(reference.value.dropFirst("$components.failureActions.".count))]
+                return action?.kind.value == .retry ? action : nil
+            }
+        }
+    }
+
+    /// A `retry` action as polling: the request is sent again, `retryAfter` apart, at most `retryLimit`
+    /// more times, until its success criteria hold or the action's own criteria no longer do.
+    mutating func poll(of step: ArazzoStep, conditions: [ResponseCondition]) -> PollPolicy? {
+        guard let retry = retries(step).first else { return nil }
+        let range = retry.kind.range
+        let success = conditions.map(\.expression).reduce(nil as Expression?) { partial, next in
+            partial.map { .binary(.and, $0, next, range) } ?? next
+        }
+        let twoHundreds = Expression.binary(
+            .and,
+            .binary(
+                .greaterOrEqual, path("response", [.member("status")], at: range), .literal(.int(200), range), range),
+            .binary(.less, path("response", [.member("status")], at: range), .literal(.int(300), range), range), range)
+        var until = success ?? twoHundreds
+        let when = retry.criteria.compactMap { criterion($0, of: step) }.map(\.expression)
+        if let first = when.first {
+            let applies = when.dropFirst().reduce(first) { .binary(.and, $0, $1, range) }
+            until = .binary(.or, until, .not(applies, range), range)
+        }
+        let limit = retry.retryLimit?.value ?? 1
+        return PollPolicy(
+            until: until,
+            every: retry.retryAfter.map {
+                Located(.fixed(PlanDuration(milliseconds: Int(($0.value * 1000).rounded()))), at: $0.range)
+            } ?? Located(.fixed(PlanDuration(milliseconds: 0)), at: range),
+            timeout: nil, attempts: Located(limit + 1, at: retry.retryLimit?.range ?? range),
+            unsafe: Located(true, at: range), range: range)
+    }
+}
+
+extension Expression {
+    /// The expression with each variable named in `replacements` replaced.
+    func substituting(_ replacements: [String: Expression]) -> Expression {
+        switch self {
+        case .literal: return self
+        case .variable(let name): return replacements[name.value] ?? self
+        case .access(let base, let component, let range):
+            return .access(base.substituting(replacements), component, range)
+        case .call(let name, let arguments, let range):
+            return .call(name, arguments.map { $0.substituting(replacements) }, range)
+        case .not(let operand, let range): return .not(operand.substituting(replacements), range)
+        case .binary(let op, let left, let right, let range):
+            return .binary(op, left.substituting(replacements), right.substituting(replacements), range)
+        }
+    }
+}
+
+extension String {
+    /// The text with each placeholder name replaced by a description of what it stands for.
+    func replacingPlaceholders(_ replacements: [String: Expression]) -> String {
+        var text = self
+        for (name, expression) in replacements {
+            var result = ""
+            var rest = Substring(text)
+            while let found = rest.firstRange(of: name) {
+                result += rest[..<found.lowerBound] + expression.description
+                rest = rest[found.upperBound...]
+            }
+            text = result + rest
+        }
+        return text
+    }
+}

@@ -1,0 +1,403 @@
+import ReqPlanSyntax
+import Yams
+
+/// Where a runtime expression is written, which decides what it reads.
+enum ExpressionPlace {
+    /// A step's parameters and request body: evaluated before its request is sent.
+    case request(ArazzoStep)
+    /// A step's `successCriteria`: the response being judged, read as `response`.
+    case criteria(ArazzoStep)
+    /// A step's outputs, and the criteria of its actions: its result, read as `steps.STEP`.
+    case after(ArazzoStep)
+    /// The workflow's outputs.
+    case workflowOutputs
+
+    var step: ArazzoStep? {
+        switch self {
+        case .request(let step), .criteria(let step), .after(let step): step
+        case .workflowOutputs: nil
+        }
+    }
+}
+
+extension WorkflowTranslator {
+    // MARK: Runtime expressions
+
+    /// The `${{ }}` expression that reads what `text` (a runtime expression written at `range`) reads, in
+    /// `place`; `nil` (reported) when it reads nothing there.
+    mutating func expression(_ text: String, at range: SourceRange, in place: ExpressionPlace) -> Expression? {
+        let parsed: RuntimeExpression
+        do {
+            parsed = try RuntimeExpression.parse(text)
+        } catch {
+            diagnostics.error(
+                .invalidRuntimeExpression, "invalid runtime expression `\(text)`: \(error.message)", at: range,
+                hint: "runtime expressions are `$statusCode`, `$response.body#/pointer`, `$inputs.NAME`, "
+                    + "`$steps.STEP.outputs.NAME`, …")
+            return nil
+        }
+        return expression(parsed, at: range, in: place)
+    }
+
+    mutating func expression(_ parsed: RuntimeExpression, at range: SourceRange, in place: ExpressionPlace)
+        -> Expression?
+    {
+        let base: Expression?
+        switch parsed.root {
+        case .inputs(let name):
+            readsInputs.insert(name)
+            if let declared = declaredInputs, !declared.contains(name) {
+                diagnostics.error(
+                    .unknownInput, "workflow `\(workflow.id.value)` has no input `\(name)`", at: range,
+                    notes: [.init("its inputs are declared here", at: workflow.id.range)],
+                    hint: Suggestion.didYouMean(name, in: declared.sorted())
+                        ?? "declare it under `inputs.properties` of the workflow")
+                return nil
+            }
+            base = path("inputs", [.member(name)], at: range)
+        case .statusCode:
+            base = responseField("status", [], text: parsed.text, at: range, in: place)
+        case .response(let source):
+            switch source {
+            case .body: base = responseField("body", [], text: parsed.text, at: range, in: place)
+            case .header(let name):
+                base = responseField("headers", [.member(name.lowercased())], text: parsed.text, at: range, in: place)
+            case .query, .path: base = nil
+            }
+        case .request(let source):
+            base = requestValue(source, text: parsed.text, at: range, in: place)
+        case .method:
+            guard let step = place.step, case .after = place, let method = method(of: step) else {
+                outOfPlace(parsed.text, at: range, why: "the method is known only once a step's operation is")
+                return nil
+            }
+            base = .literal(.string(method), range)
+        case .url:
+            diagnostics.error(
+                .arazzoUnsupported, "`$url` is not supported", at: range,
+                hint: "read the parts of the request instead: `$request.path.NAME`, `$request.query.NAME`")
+            return nil
+        case .outputs(let name):
+            base = calledWorkflowOutput(name, text: parsed.text, at: range, in: place)
+        case .steps(let id, let fields):
+            base = stepOutput(id, fields, at: range, in: place)
+        case .workflows(let id, let fields):
+            base = workflowOutput(id, fields, at: range)
+        case .sourceDescriptions(let name, let field):
+            guard let source = document.sources.first(where: { $0.name.value == name }) else {
+                unknownSource(name, at: range)
+                return nil
+            }
+            guard field == "url" else {
+                outOfPlace(
+                    parsed.text, at: range, why: "`$sourceDescriptions.\(name).ID` names an operation or a workflow")
+                return nil
+            }
+            base = .literal(.string(source.url.value), range)
+        case .components:
+            outOfPlace(parsed.text, at: range, why: "components are named only by `reference`")
+            return nil
+        }
+        guard let base else { return nil }
+        guard let pointer = parsed.pointer else { return base }
+        return pointer.reduce(base) { partial, token in
+            .access(partial, Located(Self.component(token), at: range), range)
+        }
+    }
+
+    /// A JSON pointer token as a path component: digits index a list.
+    static func component(_ token: String) -> PathComponent {
+        if !token.isEmpty, token.allSatisfy(\.isASCII), token.allSatisfy(\.isNumber), let index = Int(token) {
+            return .index(index)
+        }
+        return .member(token)
+    }
+
+    /// `root.a.b…` with every part at `range`.
+    func path(_ root: String, _ components: [PathComponent], at range: SourceRange) -> Expression {
+        components.reduce(Expression.variable(Located(root, at: range))) {
+            .access($0, Located($1, at: range), range)
+        }
+    }
+
+    mutating func outOfPlace(_ text: String, at range: SourceRange, why: String) {
+        diagnostics.error(.expressionOutOfPlace, "`\(text)` cannot be read here: \(why)", at: range)
+    }
+
+    mutating func unknownSource(_ name: String, at range: SourceRange) {
+        diagnostics.error(
+            .unknownSourceDescription, "no source description is named `\(name)`", at: range,
+            hint: Suggestion.didYouMean(name, in: document.sources.map(\.name.value))
+                ?? "source descriptions: " + document.sources.map { "`\($0.name.value)`" }.joined(separator: ", "))
+    }
+
+    /// `$statusCode`, `$response.body`, `$response.header.X`: the response judged, or the step's result.
+    private mutating func responseField(
+        _ field: String, _ rest: [PathComponent], text: String, at range: SourceRange, in place: ExpressionPlace
+    ) -> Expression? {
+        switch place {
+        case .criteria(let step), .after(let step):
+            if case .workflow? = step.target {
+                outOfPlace(text, at: range, why: "step `\(step.id.value)` runs a workflow, which has no response")
+                return nil
+            }
+            if case .criteria = place { return path("response", [.member(field)] + rest, at: range) }
+            return path("steps", [.member(step.id.value), .member(field)] + rest, at: range)
+        case .request(let step):
+            outOfPlace(text, at: range, why: "the response of step `\(step.id.value)` has not come yet")
+            return nil
+        case .workflowOutputs:
+            outOfPlace(
+                text, at: range, why: "a workflow's outputs read its steps' outputs (`$steps.STEP.outputs.NAME`)")
+            return nil
+        }
+    }
+
+    /// `$request.query.NAME` and the like: the value the step sent, as written in it.
+    private mutating func requestValue(
+        _ source: RuntimeExpression.Source, text: String, at range: SourceRange, in place: ExpressionPlace
+    ) -> Expression? {
+        guard let step = place.step, place.isAfterRequest else {
+            outOfPlace(text, at: range, why: "only a step's criteria and outputs read its request")
+            return nil
+        }
+        var node: Node?
+        switch source {
+        case .body:
+            node = step.requestBody?.payload
+        case .header(let name), .query(let name), .path(let name):
+            let location: String
+            switch source {
+            case .header: location = "header"
+            case .query: location = "query"
+            default: location = "path"
+            }
+            node =
+                parameters(of: step).first {
+                    $0.location?.value == location
+                        && (location == "header"
+                            ? $0.name.value.lowercased() == name.lowercased() : $0.name.value == name)
+                }?.value
+        }
+        guard let node else {
+            diagnostics.error(
+                .expressionOutOfPlace, "step `\(step.id.value)` sends no value for `\(text)`", at: range)
+            return nil
+        }
+        return singleExpression(value(node, in: .request(step)), at: range)
+    }
+
+    /// A value that is one expression or a literal, as an expression.
+    func singleExpression(_ template: ValueTemplate, at range: SourceRange) -> Expression? {
+        switch template {
+        case .literal(let value, let at): return .literal(value, at)
+        case .template(let template): return template.singleExpression
+        case .list, .object:
+            return template.literalValue.map { .literal($0, range) }
+        }
+    }
+
+    /// `$outputs.NAME` in a workflow step's outputs: the called workflow's output.
+    private mutating func calledWorkflowOutput(
+        _ name: String, text: String, at range: SourceRange, in place: ExpressionPlace
+    ) -> Expression? {
+        guard case .after(let step) = place, case .workflow(let target)? = step.target else {
+            outOfPlace(text, at: range, why: "`$outputs` is read only in the outputs of a step that runs a workflow")
+            return nil
+        }
+        if let called = calledWorkflow(target), !called.outputs.contains(where: { $0.name.value == name }) {
+            diagnostics.error(
+                .unknownArazzoOutput, "workflow `\(called.id.value)` has no output `\(name)`", at: range,
+                notes: [.init("the workflow is here", at: called.id.range)],
+                hint: Suggestion.didYouMean(name, in: called.outputs.map(\.name.value))
+                    ?? "its outputs: " + called.outputs.map { "`\($0.name.value)`" }.joined(separator: ", "))
+            return nil
+        }
+        return path("steps", [.member(step.id.value), .member("outputs"), .member(name)], at: range)
+    }
+
+    /// `$steps.STEP.outputs.NAME`: the output's own expression, read from the step's result.
+    private mutating func stepOutput(_ id: String, _ fields: [String], at range: SourceRange, in place: ExpressionPlace)
+        -> Expression?
+    {
+        guard let target = workflow.step(id) else {
+            diagnostics.error(
+                .unknownArazzoStep, "workflow `\(workflow.id.value)` has no step `\(id)`", at: range,
+                hint: Suggestion.didYouMean(id, in: workflow.steps.map(\.id.value)))
+            return nil
+        }
+        guard fields.first == "outputs", fields.count >= 2 else {
+            diagnostics.error(
+                .invalidRuntimeExpression, "`$steps.\(([id] + fields).joined(separator: "."))` reads no output",
+                at: range,
+                hint: "a step's values are read as `$steps.\(id).outputs.NAME`"
+                    + (fields.count == 1 && target.output(fields[0]) != nil
+                        ? ": write `$steps.\(id).outputs.\(fields[0])`" : ""))
+            return nil
+        }
+        // An output name may hold dots: the longest name the step declares, the rest a path into it.
+        var nameCount = fields.count - 1
+        while nameCount > 1, target.output(fields[1...nameCount].joined(separator: ".")) == nil { nameCount -= 1 }
+        let name = fields[1...nameCount].joined(separator: ".")
+        guard let definition = target.output(name) else {
+            diagnostics.error(
+                .unknownArazzoOutput, "step `\(id)` has no output `\(name)`", at: range,
+                notes: [.init("step `\(id)` is here", at: target.id.range)],
+                hint: Suggestion.didYouMean(name, in: target.outputs.map(\.name.value))
+                    ?? (target.outputs.isEmpty
+                        ? "it declares no outputs"
+                        : "its outputs: " + target.outputs.map { "`\($0.name.value)`" }.joined(separator: ", ")))
+            return nil
+        }
+        if let current = place.step, !workflow.declaresStepDependencies,
+            let from = workflow.steps.firstIndex(where: { $0.id.value == current.id.value }),
+            let to = workflow.steps.firstIndex(where: { $0.id.value == id }), to >= from,
+            !(to == from && place.isAfterRequest)
+        {
+            diagnostics.error(
+                .forwardReference,
+                to == from
+                    ? "step `\(id)` reads its own output `\(name)` before it has run"
+                    : "step `\(current.id.value)` reads output `\(name)` of step `\(id)`, which runs after it",
+                at: range, notes: [.init("step `\(id)` is here", at: target.id.range)],
+                hint: "a workflow without step `dependsOn` runs its steps in list order: move `\(id)` first, "
+                    + "or read the value from a step before it")
+            return nil
+        }
+        let key = "\(id)/\(name)"
+        guard !inlining.contains(key) else {
+            diagnostics.error(
+                .arazzoCycle, "output `\(name)` of step `\(id)` reads itself", at: range)
+            return nil
+        }
+        inlining.insert(key)
+        defer { inlining.remove(key) }
+        var inner: Expression?
+        if case .scalar(let scalar) = definition, scalar.string.hasPrefix("$") {
+            inner = expression(scalar.string, at: source.range(of: definition), in: .after(target))
+        } else if let literal = definition.coreSchemaValue, !(literal.interpolated.contains("{$")) {
+            inner = .literal(literal, source.range(of: definition))
+        } else {
+            diagnostics.error(
+                .arazzoUnsupported, "output `\(name)` of step `\(id)` is not a runtime expression or a literal",
+                at: source.range(of: definition),
+                hint: "selector objects and text around expressions are not supported in outputs")
+        }
+        guard let inner else { return nil }
+        return fields.dropFirst(nameCount + 1).reduce(inner) {
+            .access($0, Located(Self.component($1), at: range), range)
+        }
+    }
+
+    /// `$workflows.ID.outputs.NAME`: another workflow's output, which this one depends on.
+    private mutating func workflowOutput(_ id: String, _ fields: [String], at range: SourceRange) -> Expression? {
+        guard let other = document.workflow(id) else {
+            diagnostics.error(
+                .unknownWorkflow, "no workflow has the id `\(id)`", at: range,
+                hint: Suggestion.didYouMean(id, in: document.workflows.map(\.id.value)))
+            return nil
+        }
+        guard fields.first == "outputs", fields.count >= 2 else {
+            diagnostics.error(
+                .invalidRuntimeExpression, "`$workflows.\(([id] + fields).joined(separator: "."))` reads no output",
+                at: range, hint: "a workflow's values are read as `$workflows.\(id).outputs.NAME`")
+            return nil
+        }
+        let name = fields[1]
+        guard other.outputs.contains(where: { $0.name.value == name }) else {
+            diagnostics.error(
+                .unknownArazzoOutput, "workflow `\(id)` has no output `\(name)`", at: range,
+                notes: [.init("workflow `\(id)` is here", at: other.id.range)],
+                hint: Suggestion.didYouMean(name, in: other.outputs.map(\.name.value)))
+            return nil
+        }
+        guard workflow.dependsOn.contains(where: { $0.value == id }) else {
+            diagnostics.error(
+                .expressionOutOfPlace,
+                "workflow `\(workflow.id.value)` reads outputs of `\(id)` without depending on it",
+                at: range, hint: "add `\(id)` to the `dependsOn` of `\(workflow.id.value)`")
+            return nil
+        }
+        readsWorkflows.insert(id)
+        return path(
+            "inputs",
+            [.member(Self.workflowsInput), .member(id), .member("outputs")] + fields.dropFirst().map(Self.component),
+            at: range)
+    }
+
+    // MARK: Values
+
+    /// A YAML value whose strings may be runtime expressions (`$inputs.id`) or hold them (`Bearer {$inputs.token}`).
+    mutating func value(_ node: Node, in place: ExpressionPlace) -> ValueTemplate {
+        let range = source.range(of: node)
+        switch node {
+        case .sequence(let sequence):
+            return .list(sequence.map { value($0, in: place) }, range)
+        case .mapping(let mapping):
+            var entries: [ValueTemplate.Entry] = []
+            for (key, item) in mapping {
+                guard case .scalar(let scalar) = key else { continue }
+                entries.append(
+                    .init(key: Located(scalar.string, at: source.range(of: key)), value: value(item, in: place)))
+            }
+            return .object(entries, range)
+        case .scalar(let scalar):
+            guard let literal = node.coreSchemaValue else { return .literal(.null, range) }
+            guard case .string(let text) = literal, scalar.style == .plain || text.contains("$") else {
+                return .literal(literal, range)
+            }
+            return string(text, at: range, in: place)
+        case .alias:
+            return .literal(node.coreSchemaValue ?? .null, range)
+        }
+    }
+
+    /// A string: one runtime expression, text with `{$…}` inside, or plain text.
+    mutating func string(_ text: String, at range: SourceRange, in place: ExpressionPlace) -> ValueTemplate {
+        if text.hasPrefix("$"), Self.looksLikeExpression(text) {
+            guard let expression = expression(text, at: range, in: place) else { return .literal(.null, range) }
+            return .template(Template(parts: [.expression(expression)], range: range))
+        }
+        guard text.contains("{$") else { return .literal(.string(text), range) }
+        var parts: [Template.Part] = []
+        var rest = Substring(text)
+        while let open = rest.range(of: "{$") {
+            if open.lowerBound > rest.startIndex { parts.append(.text(String(rest[..<open.lowerBound]))) }
+            guard let close = rest[open.upperBound...].firstIndex(of: "}") else {
+                diagnostics.error(
+                    .invalidRuntimeExpression, "`{$` opens a runtime expression that no `}` closes", at: range)
+                return .literal(.string(text), range)
+            }
+            let inner = String(rest[rest.index(after: open.lowerBound)..<close])
+            let at = located(inner, near: range)
+            if let expression = expression(inner, at: at, in: place) { parts.append(.expression(expression)) }
+            rest = rest[rest.index(after: close)...]
+        }
+        if !rest.isEmpty { parts.append(.text(String(rest))) }
+        return .template(Template(parts: parts, range: range))
+    }
+
+    /// Whether a string that starts with `$` is meant as a runtime expression: `$` and a name (`$5` is text).
+    static func looksLikeExpression(_ text: String) -> Bool {
+        guard let first = text.dropFirst().first else { return false }
+        return first.isLetter && !text.contains(" ")
+    }
+
+    /// Where `text` is written at or after `range`'s start (within the value), else `range`.
+    func located(_ text: String, near range: SourceRange) -> SourceRange {
+        guard !text.contains("\n"), let start = source.find(text, from: range.start, maxLines: 400) else {
+            return range
+        }
+        return SourceRange(start: start, length: text.unicodeScalars.count)
+    }
+}
+
+extension ExpressionPlace {
+    /// Whether the step's request has been sent (its criteria and outputs).
+    var isAfterRequest: Bool {
+        switch self {
+        case .criteria, .after: true
+        case .request, .workflowOutputs: false
+        }
+    }
+}

@@ -1,0 +1,509 @@
+import ReqPlanSyntax
+import Yams
+
+/// Turns one workflow of an Arazzo document into a plan (the AST the planner checks and the executor
+/// runs): a step that calls an operation becomes a request bound to it (`operation:`), a step that runs a
+/// workflow becomes a sub-plan of the same document, `successCriteria` become the expectation's
+/// conditions, a `retry` action becomes polling until the criteria hold, and the workflow's outputs the
+/// plan's. Every part keeps its place in the Arazzo file, so the planner's diagnostics point there.
+struct WorkflowTranslator {
+    /// The document.
+    let document: ArazzoDocument
+    /// The workflow translated.
+    let workflow: Workflow
+    /// Where each source description is served (`--server NAME=URL`).
+    let servers: [String: String]
+    /// The document's file name, for the sub-plans that run its other workflows.
+    let fileName: String
+    /// What is wrong, located in the document.
+    var diagnostics: DiagnosticCollector
+    /// The names of the workflow's inputs; `nil` when it declares none (`$inputs.X` is then not checked).
+    var declaredInputs: Set<String>?
+    /// The inputs its expressions read.
+    var readsInputs: Set<String> = []
+    /// The workflows whose outputs it reads (`$workflows.X.outputs.Y`).
+    var readsWorkflows: Set<String> = []
+    /// The step outputs being inlined, against an output that reads itself.
+    var inlining: Set<String> = []
+    /// Inputs read in place of values that are not there (`givenValue`).
+    var unreadInputs: Set<String> = []
+
+    /// The input through which a workflow receives the outputs of those it depends on.
+    static let workflowsInput = "arazzo_workflows"
+
+    /// The document's text.
+    var source: SourceFile { document.source }
+
+    init(document: ArazzoDocument, workflow: Workflow, servers: [String: String], fileName: String) {
+        self.document = document
+        self.workflow = workflow
+        self.servers = servers
+        self.fileName = fileName
+        self.diagnostics = DiagnosticCollector(file: document.source.path)
+    }
+
+    // MARK: The plan
+
+    /// The workflow as a plan.
+    mutating func plan() -> Plan {
+        let inputs = inputDeclarations()
+        declaredInputs = workflow.inputs == nil ? nil : Set(inputs.map(\.name.value))
+        var steps: [Step] = []
+        var unread: Set<String> = []
+        for (index, step) in workflow.steps.enumerated() {
+            if let translated = translate(step, index: index) {
+                steps.append(translated)
+            } else {
+                // Already reported: what reads it is not reported again.
+                unread.insert(step.id.value)
+            }
+        }
+        let outputs = workflow.outputs.map { output in
+            Output(name: output.name, value: value(output.value, in: .workflowOutputs))
+        }
+        var plan = Plan(
+            source: source, version: Located(1, at: document.version.range),
+            name: Located(workflow.id.value, at: workflow.id.range),
+            description: workflow.summary.map { Located($0, at: workflow.id.range) }, inputs: inputs,
+            defaults: .none, concurrency: nil,
+            // A failed step ends its workflow (Arazzo's default failure action): what still runs is stopped.
+            onFailure: Located(.failFast, at: workflow.id.range), timeout: nil, redactHeaders: [], cookies: nil,
+            steps: steps, outputs: outputs)
+        if !readsWorkflows.isEmpty {
+            plan.inputs.append(
+                InputDeclaration(
+                    name: Located(Self.workflowsInput, at: workflow.id.range),
+                    type: Located(.object, at: workflow.id.range),
+                    defaultValue: nil, env: nil, secret: false, description: "outputs of the workflows it depends on",
+                    range: workflow.id.range, required: Located(true, at: workflow.id.range)))
+        }
+        plan.apis = bindings()
+        plan.unreadStepIDs = unread
+        plan.unreadInputNames = unreadInputs
+        return plan
+    }
+
+    /// The source descriptions of type `openapi`, as the API descriptions the plan binds.
+    func bindings() -> [APIBinding] {
+        document.sources.filter { !$0.isArazzo && $0.url.value.urlScheme == nil }.map { description in
+            var binding = APIBinding(
+                name: description.name, file: description.url,
+                baseURL: servers[description.name.value].map {
+                    Template(parts: [.text($0)], range: description.name.range)
+                }, range: description.name.range)
+            binding.servedAtFirstServer = true
+            return binding
+        }
+    }
+
+    /// The properties of the workflow's `inputs` schema, as plan inputs.
+    func inputDeclarations() -> [InputDeclaration] {
+        guard let schema = workflow.inputs.flatMap(resolved) else { return [] }
+        let required = Set(schema.value("required")?.sequenceStrings ?? [])
+        guard case .mapping(let properties)? = schema.value("properties") else { return [] }
+        var result: [InputDeclaration] = []
+        for (key, property) in properties {
+            guard case .scalar(let name) = key else { continue }
+            let range = source.range(of: key)
+            let property = resolved(property) ?? property
+            let type = property.value("type").flatMap { $0.coreSchemaValue?.stringValue }.flatMap(Self.valueType)
+            result.append(
+                InputDeclaration(
+                    name: Located(name.string, at: range), type: type.map { Located($0, at: range) },
+                    defaultValue: property.value("default").flatMap { node in
+                        node.coreSchemaValue.map { Located($0, at: source.range(of: node)) }
+                    },
+                    env: nil, secret: false,
+                    description: property.value("description").flatMap { $0.coreSchemaValue?.stringValue },
+                    range: range, required: Located(required.contains(name.string), at: range)))
+        }
+        return result
+    }
+
+    /// A schema, with a `$ref` to `#/components/inputs/NAME` followed.
+    func resolved(_ node: Node) -> Node? {
+        guard let reference = node.value("$ref")?.coreSchemaValue?.stringValue else { return node }
+        let prefix = "#/components/inputs/"
+        guard reference.hasPrefix(prefix) else { return nil }
+        return document.components.inputs[String(reference.dropFirst(prefix.count))]
+    }
+
+    /// The plan type of a JSON Schema `type`.
+    static func valueType(_ type: String) -> ValueType? {
+        switch type {
+        case "string": .string
+        case "integer", "number": .number
+        case "boolean": .boolean
+        case "array": .list
+        case "object": .object
+        default: nil
+        }
+    }
+
+    // MARK: Steps
+
+    /// One step as a plan step; `nil` (reported) when it cannot be one.
+    mutating func translate(_ step: ArazzoStep, index: Int) -> Step? {
+        guard let target = step.target else { return nil }
+        let needs = needs(of: step, index: index)
+        let conditions = step.successCriteria.compactMap { criterion($0, of: step) }
+        let timeout = step.timeout.map { Located(PlanDuration(milliseconds: $0.value), at: $0.range) }
+        checkActions(of: step)
+        switch target {
+        case .workflow(let written):
+            guard let called = calledWorkflow(written) else { return nil }
+            var inputs: [SubPlanInput] = []
+            for parameter in parameters(of: step) {
+                if let location = parameter.location {
+                    diagnostics.error(
+                        .invalidArazzoParameter,
+                        "a parameter of step `\(step.id.value)`, which runs a workflow, has `in: \(location.value)`",
+                        at: location.range, hint: "a workflow's parameters are its inputs: leave `in` out")
+                }
+                inputs.append(
+                    SubPlanInput(name: parameter.name, value: givenValue(parameter.value, in: .request(step))))
+            }
+            let call = SubPlanCall(
+                file: Located(fileName, at: written.range), inputs: inputs, key: written, inputsKey: nil,
+                entry: called.id.value)
+            return Step(
+                id: step.id, kind: .plan(call), needs: needs, condition: nil, description: step.description,
+                timeout: timeout, retry: nil, expect: nil, concurrency: nil, onFailure: nil, range: step.range)
+        case .operationID, .operationPath:
+            guard let operation = operation(of: step) else { return nil }
+            var request = RequestSpec(
+                method: nil, url: Template(parts: [], range: step.id.range), query: [], headers: [], body: nil,
+                auth: nil, followRedirects: nil, range: step.range, operation: operation)
+            addParameters(of: step, to: &request)
+            request.body = body(of: step, request: &request)
+            let expectation = Expectation(
+                status: statuses(of: step, conditions: conditions), headers: nil, body: nil, maxDuration: nil,
+                range: step.id.range, conditions: conditions)
+            return Step(
+                id: step.id, kind: .request(request), needs: needs, condition: nil, description: step.description,
+                timeout: timeout, retry: nil, expect: expectation, concurrency: nil, onFailure: nil,
+                range: step.range, poll: poll(of: step, conditions: conditions))
+        }
+    }
+
+    /// What a step waits for: the step before it in a sequential workflow, else its `dependsOn`.
+    mutating func needs(of step: ArazzoStep, index: Int) -> [Located<String>] {
+        guard workflow.declaresStepDependencies else {
+            return index == 0 ? [] : [Located(workflow.steps[index - 1].id.value, at: step.id.range)]
+        }
+        var result: [Located<String>] = []
+        for dependency in step.dependsOn ?? [] {
+            if workflow.step(dependency.value) == nil {
+                diagnostics.error(
+                    .unknownArazzoStep,
+                    "step `\(step.id.value)` depends on `\(dependency.value)`, which is no step of "
+                        + "workflow `\(workflow.id.value)`", at: dependency.range,
+                    hint: Suggestion.didYouMean(dependency.value, in: workflow.steps.map(\.id.value)))
+                continue
+            }
+            result.append(dependency)
+        }
+        return result
+    }
+
+    /// The workflow a `workflowId` names, in this document; `nil` (reported) otherwise.
+    mutating func calledWorkflow(_ written: Located<String>) -> Workflow? {
+        if written.value.hasPrefix("$sourceDescriptions.") {
+            diagnostics.error(
+                .arazzoUnsupported, "workflows of other Arazzo documents (`\(written.value)`) are not supported yet",
+                at: written.range, hint: "copy the workflow into this document")
+            return nil
+        }
+        guard let called = document.workflow(written.value) else {
+            diagnostics.error(
+                .unknownWorkflow, "no workflow has the id `\(written.value)`", at: written.range,
+                hint: Suggestion.didYouMean(written.value, in: document.workflows.map(\.id.value)))
+            return nil
+        }
+        return called
+    }
+
+    /// The operation a step calls, as a reference the planner binds to its description.
+    mutating func operation(of step: ArazzoStep) -> OperationReference? {
+        let openAPI = document.sources.filter { !$0.isArazzo }
+        switch step.target {
+        case .operationID(let written)?:
+            var sourceName: String?
+            var id = written.value
+            if written.value.hasPrefix("$sourceDescriptions.") {
+                let rest = written.value.dropFirst("$sourceDescriptions.".count)
+                guard let dot = rest.firstIndex(of: ".") else {
+                    diagnostics.error(
+                        .invalidRuntimeExpression, "`\(written.value)` names no operation", at: written.range,
+                        hint: "write `$sourceDescriptions.NAME.operationId`")
+                    return nil
+                }
+                sourceName = String(rest[..<dot])
+                id = String(rest[rest.index(after: dot)...])
+            } else if openAPI.count > 1 {
+                diagnostics.error(
+                    .invalidValue,
+                    "`operationId: \(written.value)` does not say which of the \(openAPI.count) OpenAPI descriptions "
+                        + "it is in", at: written.range,
+                    hint: "write `$sourceDescriptions.NAME.\(written.value)`")
+                return nil
+            }
+            guard let description = sourceDescription(named: sourceName, from: openAPI, at: written.range) else {
+                return nil
+            }
+            return OperationReference(
+                written: written, api: description.name.value, operationID: id, pathParameters: [], pathKey: nil)
+        case .operationPath(let written)?:
+            // `{$sourceDescriptions.NAME.url}#/paths/~1pets~1{id}/get`
+            let text = written.value
+            guard text.hasPrefix("{$sourceDescriptions."), let close = text.firstIndex(of: "}"),
+                let hash = text.firstIndex(of: "#"), hash > close
+            else {
+                diagnostics.error(
+                    .invalidValue, "`operationPath` is written `{$sourceDescriptions.NAME.url}#/paths/…/method`",
+                    at: written.range)
+                return nil
+            }
+            let inside = text[text.index(text.startIndex, offsetBy: 21)..<close]
+            guard inside.hasSuffix(".url") else {
+                diagnostics.error(
+                    .invalidValue, "`operationPath` starts with `{$sourceDescriptions.NAME.url}`", at: written.range)
+                return nil
+            }
+            let name = String(inside.dropLast(4))
+            guard let description = sourceDescription(named: name, from: openAPI, at: written.range) else { return nil }
+            let tokens: [String]
+            do {
+                tokens = try RuntimeExpression.pointer(String(text[text.index(after: hash)...]), offset: 0)
+            } catch {
+                diagnostics.error(.invalidValue, "`operationPath`: \(error.message)", at: written.range)
+                return nil
+            }
+            guard tokens.count == 3, tokens[0] == "paths" else {
+                diagnostics.error(
+                    .invalidValue, "`operationPath` points at `#/paths/PATH/METHOD`, found `\(text[hash...])`",
+                    at: written.range)
+                return nil
+            }
+            return OperationReference(
+                written: written, api: description.name.value, operationID: "\(tokens[2].uppercased()) \(tokens[1])",
+                pathParameters: [], pathKey: nil,
+                methodAndPath: .init(method: tokens[2].uppercased(), path: tokens[1]))
+        default:
+            return nil
+        }
+    }
+
+    /// The OpenAPI source description `name` (the only one when `nil`), readable from the document's folder.
+    mutating func sourceDescription(named name: String?, from openAPI: [SourceDescription], at range: SourceRange)
+        -> SourceDescription?
+    {
+        let found = name.map { name in openAPI.first { $0.name.value == name } } ?? openAPI.first
+        guard let found else {
+            if let name {
+                unknownSource(name, at: range)
+            } else {
+                diagnostics.error(
+                    .unknownSourceDescription, "the document has no OpenAPI source description", at: range)
+            }
+            return nil
+        }
+        if found.url.value.urlScheme != nil {
+            diagnostics.error(
+                .unknownSourceDescription,
+                "source description `\(found.name.value)` is at a remote URL; reqplan reads descriptions from files",
+                at: found.url.range, hint: "save the description beside the workflow and name it by a relative path")
+            return nil
+        }
+        return found
+    }
+
+    /// The parameters that apply to a step: the workflow's, then its own (which win by name and place),
+    /// references resolved.
+    mutating func parameters(of step: ArazzoStep) -> [Parameter] {
+        var result: [Parameter] = []
+        let isOperation: Bool
+        if case .workflow? = step.target { isOperation = false } else { isOperation = true }
+        for entry in (isOperation ? workflow.parameters : []) + step.parameters {
+            guard let parameter = resolve(entry) else { continue }
+            result.removeAll {
+                $0.name.value == parameter.name.value && $0.location?.value == parameter.location?.value
+            }
+            result.append(parameter)
+        }
+        return result
+    }
+
+    /// A parameter, or the component a `reference` names with its value overridden.
+    mutating func resolve(_ entry: ParameterEntry) -> Parameter? {
+        switch entry {
+        case .parameter(let parameter): return parameter
+        case .reference(let reference, let value):
+            let prefix = "$components.parameters."
+            guard reference.value.hasPrefix(prefix),
+                var parameter = document.components.parameters[String(reference.value.dropFirst(prefix.count))]
+            else {
+                diagnostics.error(
+                    .invalidArazzoParameter, "`\(reference.value)` names no parameter of `components.parameters`",
+                    at: reference.range,
+                    hint: Suggestion.didYouMean(
+                        String(reference.value.dropFirst(prefix.count)),
+                        in: document.components.parameters.keys.sorted()))
+                return nil
+            }
+            if let value { parameter.value = value }
+            return parameter
+        }
+    }
+
+    /// Puts an operation step's parameters where they go: path, query, headers, cookies.
+    mutating func addParameters(of step: ArazzoStep, to request: inout RequestSpec) {
+        var cookies: [Template.Part] = []
+        for parameter in parameters(of: step) {
+            guard let location = parameter.location else {
+                diagnostics.error(
+                    .invalidArazzoParameter,
+                    "parameter `\(parameter.name.value)` of step `\(step.id.value)` has no `in`",
+                    at: parameter.name.range,
+                    hint: "an operation's parameter is `in: path`, `query`, `header` or `cookie`")
+                continue
+            }
+            let written = givenValue(parameter.value, in: .request(step))
+            switch location.value {
+            case "path": request.operation?.pathParameters.append(QueryParameter(name: parameter.name, value: written))
+            case "query": request.query.append(QueryParameter(name: parameter.name, value: written))
+            case "header": request.headers.append(Header(name: parameter.name, value: template(written)))
+            default:
+                if !cookies.isEmpty { cookies.append(.text("; ")) }
+                cookies.append(.text(parameter.name.value + "="))
+                cookies += template(written).parts
+            }
+        }
+        if !cookies.isEmpty {
+            request.headers.append(
+                Header(
+                    name: Located("Cookie", at: step.id.range), value: Template(parts: cookies, range: step.id.range)))
+        }
+    }
+
+    /// A value whose runtime expressions all read something here; `nil` when one does not (reported), so
+    /// that what it feeds is not checked again against a value that is not there.
+    mutating func checkedValue(_ node: Node, in place: ExpressionPlace) -> ValueTemplate? {
+        let errors = diagnostics.errorCount
+        let written = value(node, in: place)
+        return diagnostics.errorCount == errors ? written : nil
+    }
+
+    /// A value whose runtime expressions all read something here; where one does not (reported), a value the
+    /// planner takes as given but of no known type (an input whose declaration had errors), so that neither
+    /// its absence nor its type is reported again.
+    mutating func givenValue(_ node: Node, in place: ExpressionPlace) -> ValueTemplate {
+        if let written = checkedValue(node, in: place) { return written }
+        unreadInputs.insert(Self.unreadInput)
+        let range = source.range(of: node)
+        return .template(
+            Template(parts: [.expression(path("inputs", [.member(Self.unreadInput)], at: range))], range: range))
+    }
+
+    /// The input `givenValue` reads in place of a value that is not there.
+    static let unreadInput = "arazzo_unread"
+
+    /// A value as text in a header.
+    func template(_ value: ValueTemplate) -> Template {
+        switch value {
+        case .template(let template): return template
+        default:
+            if let expression = singleExpression(value, at: value.range) {
+                return Template(parts: [.expression(expression)], range: value.range)
+            }
+            return Template(parts: [], range: value.range)
+        }
+    }
+
+    /// The request body: JSON unless `contentType` says otherwise.
+    mutating func body(of step: ArazzoStep, request: inout RequestSpec) -> ReqPlanSyntax.RequestBody? {
+        guard let body = step.requestBody, let payload = body.payload else { return nil }
+        if let first = body.replacements.first {
+            diagnostics.error(
+                .arazzoUnsupported, "payload `replacements` are not supported yet", at: first.target.range,
+                hint: "write the values into the payload itself, as runtime expressions")
+        }
+        let written = givenValue(payload, in: .request(step))
+        let contentType = body.contentType?.value.lowercased()
+        if contentType == nil || contentType?.contains("json") == true {
+            if let contentType = body.contentType, contentType.value.lowercased() != "application/json" {
+                request.headers.append(
+                    Header(
+                        name: Located("Content-Type", at: contentType.range),
+                        value: Template(parts: [.text(contentType.value)], range: contentType.range)))
+            }
+            return .json(written)
+        }
+        if contentType == "application/x-www-form-urlencoded", case .object(let entries, _) = written {
+            return .form(entries.map { QueryParameter(name: $0.key, value: $0.value) })
+        }
+        if let contentType = body.contentType {
+            request.headers.append(
+                Header(
+                    name: Located("Content-Type", at: contentType.range),
+                    value: Template(parts: [.text(contentType.value)], range: contentType.range)))
+        }
+        return .text(template(written))
+    }
+
+    /// The statuses a step's criteria accept: `$statusCode == N` (alone or in a chain of `&&`) gives N;
+    /// another condition on `$statusCode` any status (the condition judges it); none, `nil` (2xx). A step
+    /// that retries accepts any status while it polls, placed where the poll is (not a written status).
+    func statuses(of step: ArazzoStep, conditions: [ResponseCondition]) -> [Located<StatusPattern>]? {
+        if let retry = retries(step).first {
+            return (1...5).map { Located(.classOf($0), at: retry.kind.range) }
+        }
+        var codes: [Located<StatusPattern>] = []
+        var readsStatus = false
+        for condition in conditions {
+            let found = Self.statusCodes(in: condition.expression)
+            codes += found.map { Located(.code($0), at: condition.written.range) }
+            if found.isEmpty, condition.expression.references.contains(where: { $0.description == "response.status" }) {
+                readsStatus = true
+            }
+        }
+        if readsStatus { return (1...5).map { Located(.classOf($0), at: step.id.range) } }
+        return codes.isEmpty ? nil : codes
+    }
+
+    /// The codes `response.status == N` requires in `expression`, a chain of `&&`.
+    static func statusCodes(in expression: Expression) -> [Int] {
+        switch expression {
+        case .binary(.equal, let left, .literal(.int(let code), _), _)
+        where left.reference?.description == "response.status":
+            return [code]
+        case .binary(.and, let left, let right, _):
+            let found = statusCodes(in: left) + statusCodes(in: right)
+            return found.count > 1 ? [] : found
+        default:
+            return []
+        }
+    }
+}
+
+extension Node {
+    /// The value of `key` in a mapping.
+    func value(_ key: String) -> Node? {
+        guard case .mapping(let mapping) = self else { return nil }
+        return mapping.first { $0.key.string == key }?.value
+    }
+
+    /// The strings of a list of scalars.
+    var sequenceStrings: [String]? {
+        guard case .sequence(let sequence) = self else { return nil }
+        return sequence.compactMap(\.string)
+    }
+}
+
+extension Value {
+    /// The text of a string value.
+    var stringValue: String? {
+        if case .string(let text) = self { return text }
+        return nil
+    }
+}

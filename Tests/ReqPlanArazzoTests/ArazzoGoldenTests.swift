@@ -1,0 +1,124 @@
+import Foundation
+import ReqPlanArazzo
+import ReqPlanOpenAPI
+import ReqPlanPlanner
+import ReqPlanPresentation
+import ReqPlanSyntax
+import Testing
+
+/// Golden diagnostics of Arazzo documents: `Tests/Fixtures/arazzo/golden/NAME.arazzo.yaml`, each with one
+/// mistake, beside `NAME.expected` holding exactly what `reqplan validate --color never` prints for it
+/// (shown as `golden/NAME.arazzo.yaml`). They run against the OpenAPI Initiative's pet-coupons description
+/// (`../examples/`).
+///
+/// Run with `RECORD_GOLDEN=1` to (re)write the `.expected` files from the current output.
+@Suite("Golden diagnostics of Arazzo documents")
+struct ArazzoGoldenTests {
+    /// `Tests/Fixtures/arazzo`.
+    static let fixtures = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/arazzo")
+
+    static let goldenDirectory = fixtures.appendingPathComponent("golden")
+
+    static let suffix = ".arazzo.yaml"
+
+    static let cases: [String] = {
+        let files = (try? FileManager.default.contentsOfDirectory(atPath: goldenDirectory.path)) ?? []
+        return files.filter { $0.hasSuffix(suffix) }.map { String($0.dropLast(suffix.count)) }.sorted()
+    }()
+
+    /// A library that reads Arazzo documents and the OpenAPI descriptions they name, as the command line's.
+    static func library() -> PlanLibrary {
+        PlanLibrary(apiLoader: OpenAPIDocumentLoader(), documentReader: ArazzoReader())
+    }
+
+    /// What `validate` prints for the document at `file`, shown as `shown`.
+    static func validate(_ file: URL, shownAs shown: String) -> (ValidationReport, String) {
+        let report = PlanValidator.validate(
+            fileAt: file.path, displayPath: shown, allowFilesOutside: true, library: library())
+        return (report, ValidationOutput.text([report], colors: false, explain: false, strict: false))
+    }
+
+    @Test("there are golden cases, each with its expected output")
+    func casesAreComplete() {
+        #expect(Self.cases.count >= 8)
+        for name in Self.cases where ProcessInfo.processInfo.environment["RECORD_GOLDEN"] != "1" {
+            let expected = Self.goldenDirectory.appendingPathComponent(name + ".expected")
+            #expect(FileManager.default.fileExists(atPath: expected.path), "\(name) has no \(name).expected")
+        }
+    }
+
+    /// The code of each case's mistake.
+    static let codes = [
+        "asyncapi-source": "RP1002", "depends-on-cycle": "RP0302", "forward-reference": "RP1009",
+        "goto-target-missing": "RP1006", "missing-required-parameter": "RP0804",
+        // A field the schema does not declare but does not rule out: a warning, an error with `--strict`.
+        "pointer-not-in-schema": "RP0852",
+        "unknown-operation-id": "RP0802", "workflow-depends-on-cycle": "RP0302", "unknown-source-description": "RP1003",
+        "unknown-step-output": "RP1007",
+        // Valid: the criteria and a retry fit the description, so nothing but the warning of `valid`.
+        "valid": "", "valid-criteria-and-retry": "",
+    ]
+
+    @Test("validate prints the recorded diagnostics", arguments: cases)
+    func golden(_ name: String) throws {
+        let (report, actual) = Self.validate(
+            Self.goldenDirectory.appendingPathComponent(name + Self.suffix), shownAs: "golden/\(name)\(Self.suffix)")
+        let expectedFile = Self.goldenDirectory.appendingPathComponent(name + ".expected")
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+            try actual.write(to: expectedFile, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(Self.codes[name] != nil, "\(name) has no code in `codes`")
+        // Each case has its one mistake, reported once, at its place (the others' warnings aside).
+        let mistakes = report.diagnostics.filter { $0.code.rawValue == Self.codes[name] }
+        let isValid = Self.codes[name] == ""
+        #expect(mistakes.count == (isValid ? 0 : 1), "\(actual)")
+        #expect(report.errorCount == (isValid || name == "pointer-not-in-schema" ? 0 : 1), "\(actual)")
+        #expect(report.diagnostics.allSatisfy { $0.range != nil }, "\(actual)")
+        let expected = try String(contentsOf: expectedFile, encoding: .utf8)
+        #expect(actual == expected, "golden/\(name): output differs from \(name).expected:\n\(actual)")
+    }
+
+    /// The OpenAPI Initiative's examples, and the errors validate finds in each (code and line).
+    static let examples: [(String, [String])] = [
+        // Names `./animals.yaml`, which the examples do not have.
+        ("ExtendedParametersExample.arazzo.yaml", ["RP0601@8"]),
+        // `PAR` is `Par` in the description, and the token request's payload is JSON text where the
+        // description wants an object.
+        ("FAPI-PAR.arazzo.yaml", ["RP0802@102", "RP0807@151"]),
+        // Its description is at a remote URL.
+        ("LoginAndRetrievePets.arazzo.yaml", ["RP1003@10"]),
+        // The form omits the `client_id` the description requires; `jsonpath` criteria are not run yet.
+        ("oauth.arazzo.yaml", ["RP0807@60", "RP1002@66", "RP1002@106"]),
+        // The parameters are not named as the description names them (`pet_tags` is a warning, an unknown
+        // query parameter), and steps that run a workflow judge a `$statusCode` they do not have.
+        ("pet-coupons.arazzo.yaml", ["RP0804@38", "RP0804@40", "RP1005@56", "RP1005@91"]),
+        // A remote description, `goto` and `end` actions not run yet, and an output read without `.outputs`.
+        (
+            "bnpl-arazzo.yaml",
+            [
+                "RP1003@9", "RP1002@112", "RP1002@117", "RP1002@125", "RP1002@147", "RP1002@152", "RP1002@180",
+                "RP1002@185", "RP1002@205", "RP1002@210", "RP1004@260",
+            ]
+        ),
+    ]
+
+    @Test("the OpenAPI Initiative's examples are read, and fail exactly where they are wrong", arguments: examples)
+    func example(_ name: String, _ expected: [String]) {
+        let (report, text) = Self.validate(
+            Self.fixtures.appendingPathComponent("examples/" + name), shownAs: "examples/" + name)
+        let found = report.diagnostics.filter { $0.severity == .error }.map {
+            "\($0.code.rawValue)@\($0.range?.start.line ?? 0)"
+        }
+        #expect(found == expected, "\(text)")
+    }
+
+    @Test("the corrected pet-coupons workflow validates")
+    func correctedPetCouponsValidates() {
+        let (report, text) = Self.validate(
+            Self.fixtures.appendingPathComponent("run/pet-coupons.arazzo.yaml"), shownAs: "run/pet-coupons.arazzo.yaml")
+        #expect(report.errorCount == 0, "\(text)")
+    }
+}

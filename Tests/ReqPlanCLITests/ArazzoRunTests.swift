@@ -1,0 +1,88 @@
+import Foundation
+import ReqPlanTestSupport
+import Testing
+
+/// `reqplan run` on Arazzo documents, end to end: the built binary runs a workflow of the OpenAPI
+/// Initiative's examples against connexion's mock of its OpenAPI description (PyPI, `--mock=all`).
+@Suite("Running Arazzo workflows")
+struct ArazzoRunTests {
+    /// `Tests/Fixtures/arazzo/run/pet-coupons.arazzo.yaml`: the pet-coupons example, corrected.
+    static let petCoupons = CommandRunner.packageRoot.appendingPathComponent(
+        "Tests/Fixtures/arazzo/run/pet-coupons.arazzo.yaml")
+    static let petCouponsDescription = CommandRunner.packageRoot.appendingPathComponent(
+        "Tests/Fixtures/arazzo/examples/pet-coupons.openapi.yaml")
+
+    @Test(
+        "a workflow with a sub-workflow runs against connexion's mock, its outputs carried from step to step",
+        .enabled(if: ExternalServers.canRun(.connexion)))
+    func petCouponsRunsAgainstConnexion() async throws {
+        let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
+        defer { mock.stop() }
+        let arguments = [
+            "run", Self.petCoupons.path, "--workflow", "apply-coupon", "--server", "pet-coupons=\(mock.url)",
+            "--input", "my_pet_tags=dog", "--output", "json", "--progress", "none",
+        ]
+        // connexion's mock fills a property without an example with null, which the description does not
+        // allow: the response check reports it, located at the step.
+        let checked = try await CommandRunner.run(arguments, environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(checked.status == 1, "\(checked.stderr)")
+        #expect(
+            checked.stderr.contains("at `/0/photoUrls/0`: expected a string, found null")
+                && checked.stderr.contains("pet-coupons.arazzo.yaml:26:17"), "\(checked.stderr)")
+        let result = try await CommandRunner.run(
+            arguments + ["--no-response-schema-check"], environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        let outputs = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        // The mock answers with the description's examples: the order's id is the Order schema's example.
+        #expect(outputs["apply_coupon_pet_order_id"] as? Int == 10, "\(result.stdout)")
+        let log = mock.process.read("connexion.console.log")
+        for request in ["GET /pet/findByTags?tags=dog", "GET /pet/10/coupons", "POST /store/order"] {
+            #expect(log.contains("\"\(request) HTTP/1.1\" 200"), "\(request) not in the mock's log: \(log)")
+        }
+    }
+
+    @Test(
+        "a success criterion that does not hold fails the step, naming it and the value seen; a retry action sends it again",
+        .enabled(if: ExternalServers.canRun(.connexion)))
+    func failedCriterionIsNamed() async throws {
+        let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
+        defer { mock.stop() }
+        let folder = try ExternalServers.makeTemporaryFolder("arazzo")
+        let document = try String(contentsOf: Self.petCoupons, encoding: .utf8)
+            .replacingOccurrences(
+                of: "url: ../examples/pet-coupons.openapi.yaml", with: "url: \(Self.petCouponsDescription.path)"
+            )
+            .replacingOccurrences(
+                of: "outputs:\n          my_coupon_code",
+                with:
+                    "  - condition: $response.body#/couponCode == 'WINTERSALE'\n        outputs:\n          my_coupon_code"
+            )
+        let file = folder.appendingPathComponent("pet-coupons.arazzo.yaml")
+        try document.write(to: file, atomically: true, encoding: .utf8)
+        let arguments = [
+            "run", file.path, "--workflow", "apply-coupon", "--server", "pet-coupons=\(mock.url)",
+            "--input", "my_pet_tags=dog", "--progress", "none", "--allow-files-outside", "--no-response-schema-check",
+        ]
+        let result = try await CommandRunner.run(arguments, environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("criterion `$response.body#/couponCode == 'WINTERSALE'` does not hold"),
+            "\(result.stderr)")
+        #expect(result.stderr.contains("SUMMERSALE"), "\(result.stderr)")
+
+        // With a `retry` action, the request is sent again until the criteria hold or the limit is reached.
+        let retrying = document.replacingOccurrences(
+            of: "'WINTERSALE'\n        outputs:",
+            with: "'WINTERSALE'\n        onFailure:\n          - name: again\n            type: retry\n"
+                + "            retryAfter: 0.1\n            retryLimit: 2\n        outputs:")
+        #expect(retrying != document)
+        try retrying.write(to: file, atomically: true, encoding: .utf8)
+        let retried = try await CommandRunner.run(arguments, environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(retried.status == 1, "\(retried.stderr)")
+        #expect(retried.stderr.contains("after 3 polls"), "\(retried.stderr)")
+        let log = mock.process.read("connexion.console.log")
+        // One request for the first run, three for the second.
+        #expect(log.components(separatedBy: "\"GET /pet/10/coupons HTTP/1.1\" 200").count - 1 == 4, "\(log)")
+    }
+}
