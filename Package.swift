@@ -175,7 +175,8 @@ let package = Package(
         .testTarget(
             name: "ReqPlanGoldenTests",
             dependencies: [
-                "ReqPlanPresentation", "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+                "ReqPlanPresentation", "ReqPlanArazzo", "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax",
+                "ReqPlanTestSupport",
             ]
         ),
         // Test doubles shared by the runtime and report tests, plan files in a temporary folder, the ways a
@@ -241,8 +242,7 @@ let package = Package(
         .testTarget(
             name: "ReqPlanArazzoTests",
             dependencies: [
-                "ReqPlanArazzo", "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanPresentation",
-                "ReqPlanTestSupport",
+                "ReqPlanArazzo", "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
             ]
         ),
         .testTarget(

@@ -33,7 +33,7 @@ STRING_BLOCK = re.compile(r'#*"""[\s\S]*?"""#*')
 NETWORKING = re.compile(r"^(NIO\w*|AsyncHTTPClient|FoundationNetworking|Hummingbird\w*)$")
 MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI", "ReqPlanTestSupport"}
 # The stages before the runtime, and the later stages their test targets may not import.
-EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanHTTP"}
+EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanHTTP"}
 LATER_STAGES = {"ReqPlanRuntime", "ReqPlanPresentation", "ReqPlan", "reqplan"}
 
 

@@ -44,7 +44,7 @@ struct ArazzoReaderTests {
 /// `--server NAME=URL` and `--workflow ID` name what the document has.
 @Suite("Servers and workflows named on the command line")
 struct ArazzoSelectionTests {
-    static let document = ArazzoGoldenTests.fixtures.appendingPathComponent("golden/valid.arazzo.yaml")
+    static let document = ArazzoFixtures.folder.appendingPathComponent("golden/valid.arazzo.yaml")
 
     static func codes(_ reader: ArazzoReader) -> [String] {
         PlanValidator.validate(

@@ -9,7 +9,7 @@ import Testing
 /// each step after its `dependsOn` steps and the steps whose outputs it reads.
 @Suite("Order of an Arazzo workflow's steps")
 struct WorkflowOrderTests {
-    static let document = ArazzoGoldenTests.fixtures.appendingPathComponent("order/concurrent-steps.arazzo.yaml")
+    static let document = ArazzoFixtures.folder.appendingPathComponent("order/concurrent-steps.arazzo.yaml")
 
     /// The waves of workflow `id`: the step ids that start together, wave by wave.
     static func waves(of id: String) throws -> [[String]] {
