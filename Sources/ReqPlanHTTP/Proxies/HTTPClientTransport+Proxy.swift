@@ -98,14 +98,14 @@ extension HTTPClientTransport {
     }
 
     /// The status the proxy answers `CONNECT target` with (a second ask, for the message), or nil
-    /// when it cannot be had within two seconds.
+    /// when it cannot be had within five seconds (a loaded machine can take two).
     private func connectStatus(through proxy: ProxyServer, to target: String, deadline: NIODeadline?) async -> Int? {
         var head = HTTPRequestHead(version: .http1_1, method: .CONNECT, uri: target)
         head.headers.add(name: "Host", value: target)
         if let authorization = proxy.authorization {
             head.headers.add(name: "Proxy-Authorization", value: authorization)
         }
-        let soon = NIODeadline.now() + .seconds(2)
+        let soon = NIODeadline.now() + .seconds(5)
         let request = ReqPlanClient.Request(endpoint: proxy.endpoint, head: head, body: nil, idempotent: false)
         guard let response = try? await own.execute(request, deadline: min(deadline ?? soon, soon)),
             !(200..<300).contains(response.head.status.code)
