@@ -35,21 +35,31 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
     ) throws -> OpenAPIKit.OpenAPI.Document {
         var bundler = DocumentBundler(
             root: URL(fileURLWithPath: path), boundary: boundary, maxFileSize: maxFileSize)
-        var root = try bundler.bundle()
-        if let swagger = root["swagger"]?.string {
-            guard swagger.hasPrefix("2.") else {
-                throw APIDescriptionLoadError("Swagger version `\(swagger)` is not supported (2.0 is)")
-            }
-            root = try Swagger2Conversion(root).converted()
+        let root = try Self.converted(bundler.bundle())
+        return try decode(Self.repaired(root, bundler.files), decoder: decoding)
+    }
+
+    /// A bundled document in OpenAPI 3: Swagger 2.0 converted, any other version left as it is.
+    static func converted(_ root: Node) throws -> Node {
+        guard let swagger = root["swagger"]?.string else { return root }
+        guard swagger.hasPrefix("2.") else {
+            throw APIDescriptionLoadError("Swagger version `\(swagger)` is not supported (2.0 is)")
         }
-        if bundler.mayNeedRepairs,
+        return try Swagger2Conversion(root).converted()
+    }
+
+    /// A bundled OpenAPI 3 document with what OpenAPIKit would refuse or misread mended, as far as the
+    /// files read (`files`) may need it: schemas repaired, type lists expanded, `unevaluatedProperties` read.
+    static func repaired(_ document: Node, _ files: DescriptionFiles) -> Node {
+        var root = document
+        if files.mayNeedRepairs,
             let repaired = SchemaRepairs.repaired(root, openAPI31: root["openapi"]?.string?.hasPrefix("3.0") == false)
         {
             root = repaired
         }
-        if bundler.mayHaveTypeLists, let expanded = SchemaTypeLists.expanded(root) { root = expanded }
-        if bundler.mayHaveUnevaluatedProperties, let closed = UnevaluatedProperties.closed(root) { root = closed }
-        return try decode(root, decoder: decoding)
+        if files.mayHaveTypeLists, let expanded = SchemaTypeLists.expanded(root) { root = expanded }
+        if files.mayHaveUnevaluatedProperties, let closed = UnevaluatedProperties.closed(root) { root = closed }
+        return root
     }
 
     /// What a diagnostic says about a document that did not load.
@@ -60,25 +70,37 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
 
     /// Decodes a 3.0 document (converted to 3.1) or a 3.1 one.
     func decode(_ root: Node, decoder: Decoding = .indexed) throws -> OpenAPIKit.OpenAPI.Document {
-        let version = root["openapi"]?.string ?? ""
-        if version.hasPrefix("3.0.") {
+        if try Self.version(of: root) == .v3_0 {
             return try decoder.decode(
                 OpenAPIKit30.OpenAPI.Document.self, from: root, paths: OpenAPIKit30.OpenAPI.PathItem.Map.self
             ) {
                 $0.paths = $1
             }.convert(to: .v3_1_0)
         }
+        return try decoder.decode(
+            OpenAPIKit.OpenAPI.Document.self, from: root, paths: OpenAPIKit.OpenAPI.PathItem.Map.self
+        ) {
+            $0.paths = $1
+        }
+    }
+
+    /// The versions of OpenAPI read.
+    enum Version {
+        case v3_0, v3_1
+    }
+
+    /// The version of an OpenAPI 3 document (3.2 is read as 3.1).
+    /// - Throws: for a document with another version or none.
+    static func version(of root: Node) throws -> Version {
+        let version = root["openapi"]?.string ?? ""
+        if version.hasPrefix("3.0.") { return .v3_0 }
         guard version.hasPrefix("3.1.") || version.hasPrefix("3.2.") else {
             throw APIDescriptionLoadError(
                 version.isEmpty
                     ? "not an OpenAPI document (no `openapi:` version at the top)"
                     : "OpenAPI version `\(version)` is not supported (3.0 and 3.1 are)")
         }
-        return try decoder.decode(
-            OpenAPIKit.OpenAPI.Document.self, from: root, paths: OpenAPIKit.OpenAPI.PathItem.Map.self
-        ) {
-            $0.paths = $1
-        }
+        return .v3_1
     }
 
     /// How the composed document becomes OpenAPIKit's types (through `Codable`).
@@ -106,6 +128,20 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
             }
             // From text: Yams' decoder finds mapping keys such as `'200'` reliably only there.
             return try YAMLDecoder().decode(type, from: try Yams.serialize(node: root), userInfo: userInfo)
+        }
+    }
+}
+
+extension OpenAPIDocumentLoader {
+    /// Reads the document at `path` in outline (`DescriptionOutline`): the operations a plan binds are read
+    /// in full when the checker asks for them.
+    public func outline(fileAt path: String, boundary: FileBoundary) -> Result<APIDescription, APIDescriptionLoadError>
+    {
+        do {
+            return .success(
+                try DescriptionOutline.read(URL(fileURLWithPath: path), boundary: boundary, maxFileSize: maxFileSize))
+        } catch {
+            return .failure(Self.loadError(error))
         }
     }
 }

@@ -16,7 +16,8 @@ import Yams
 /// decoding before any loader runs; and it is `async`, where loading a plan's descriptions is not. The
 /// bundle is made on the parsed YAML nodes instead, and OpenAPIKit decodes the one document that results.
 struct DocumentBundler {
-    private var files: DescriptionFiles
+    /// The files read, each parsed once (handed on to whoever reads more of the description).
+    private(set) var files: DescriptionFiles
     private let root: URL
     private let rootPath: String
     /// Whether the document is Swagger 2.0 (its sections are `definitions`, `parameters`, `responses`).
@@ -30,24 +31,24 @@ struct DocumentBundler {
     /// References being inlined, to refuse one that contains itself.
     private var inlining: [String] = []
 
-    /// Whether a file read may list several types in a schema.
-    var mayHaveTypeLists: Bool { files.mayHaveTypeLists }
-    /// Whether a file read may need `SchemaRepairs`.
-    var mayNeedRepairs: Bool { files.mayNeedRepairs }
-    /// Whether a file read may close a schema with `unevaluatedProperties`.
-    var mayHaveUnevaluatedProperties: Bool { files.mayHaveUnevaluatedProperties }
-
     init(root: URL, boundary: FileBoundary, maxFileSize: Int) {
+        self.init(root: root, files: DescriptionFiles(boundary: boundary, maxFileSize: maxFileSize, root: root))
+    }
+
+    /// A bundler that starts from files already read.
+    init(root: URL, files: DescriptionFiles) {
         self.root = root.standardizedFileURL
         self.rootPath = self.root.path
-        self.files = DescriptionFiles(boundary: boundary, maxFileSize: maxFileSize, root: root)
+        self.files = files
     }
 
     /// The root document with every reference to another file, or to a place outside its components,
     /// turned into a reference to one of its own components or replaced by its target.
-    mutating func bundle() throws -> Node {
-        let data = try files.data(root)
-        let document = try files.node(root, data: data)
+    /// - Parameter pruned: the root document to bundle instead of the file's (a part of it, as
+    ///   `DescriptionOutline` keeps), with the file's text; references still resolve in the file.
+    mutating func bundle(_ pruned: (document: Node, data: Data)? = nil) throws -> Node {
+        let data = try pruned?.data ?? files.data(root)
+        let document = try pruned?.document ?? files.node(root, data: data)
         guard case .mapping(let mapping) = document else { return document }
         swagger2 = mapping.first { $0.key.string == "swagger" } != nil
         guard Self.mayNeedBundling(data, swagger2: swagger2) else { return document }

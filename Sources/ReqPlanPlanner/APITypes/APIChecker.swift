@@ -66,6 +66,7 @@ struct APIChecker {
                 checker.bound[step.id.value] = bound
             }
         }
+        checker.readBoundOperationsInFull()
         for step in plan.allSteps {
             guard let request = step.request, let bound = checker.bound[step.id.value] else { continue }
             checker.checkRequest(request, of: step, bound)

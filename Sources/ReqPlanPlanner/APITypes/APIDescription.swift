@@ -12,13 +12,21 @@ public struct APIDescription: Sendable {
     public var schemas: APISchemaTable
     /// The URLs of its `servers`, in document order (variables replaced by their defaults).
     public var servers: [String]
+    /// For a description read in outline (`APIDescriptionLoader.outline`), what reads its operations in full:
+    /// `operations` then hold each one's id, method and path only, and `schemas` nothing. Nil when every
+    /// operation is read in full.
+    public var details: (any APIOperationDetails)?
 
     /// Creates a description.
-    public init(title: String, operations: [APIOperation], schemas: APISchemaTable, servers: [String] = []) {
+    public init(
+        title: String, operations: [APIOperation], schemas: APISchemaTable, servers: [String] = [],
+        details: (any APIOperationDetails)? = nil
+    ) {
         self.title = title
         self.operations = operations
         self.schemas = schemas
         self.servers = servers
+        self.details = details
     }
 
     /// The operation with this method and path template.
@@ -227,4 +235,38 @@ public protocol APIDescriptionLoader: Sendable {
     ///   - boundary: where the files its references name may be.
     /// - Returns: the description, or why it cannot be read.
     func load(fileAt path: String, boundary: FileBoundary) -> Result<APIDescription, APIDescriptionLoadError>
+
+    /// Reads the document at `path` in outline where it can: every operation's id, method and path, and
+    /// `details` to read in full the few a plan binds, so that checking a plan against a large description
+    /// costs what the operations it uses cost. The default reads it whole (`load`).
+    func outline(fileAt path: String, boundary: FileBoundary) -> Result<APIDescription, APIDescriptionLoadError>
+}
+
+extension APIDescriptionLoader {
+    /// Reads the whole document (`load`).
+    public func outline(fileAt path: String, boundary: FileBoundary) -> Result<APIDescription, APIDescriptionLoadError>
+    {
+        load(fileAt: path, boundary: boundary)
+    }
+}
+
+/// Reads in full the operations of a description read in outline.
+public protocol APIOperationDetails: Sendable {
+    /// The operations at `indices` of the outline's `operations`, in full, every one of them, and a table
+    /// of the schemas they refer to; or why they cannot be read.
+    func details(of indices: [Int]) -> Result<APIOperationsInFull, APIDescriptionLoadError>
+}
+
+/// Operations of a description read in full (`APIOperationDetails`).
+public struct APIOperationsInFull: Sendable {
+    /// The operations, by their position in the outline's `operations`.
+    public var operations: [Int: APIOperation]
+    /// Every schema they refer to, by name.
+    public var schemas: APISchemaTable
+
+    /// Creates the result.
+    public init(operations: [Int: APIOperation], schemas: APISchemaTable) {
+        self.operations = operations
+        self.schemas = schemas
+    }
 }

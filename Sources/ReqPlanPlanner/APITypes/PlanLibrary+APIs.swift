@@ -48,14 +48,18 @@ extension PlanLibrary {
         if let cached = apiCache.withLock({ $0[key] }) {
             result = cached
         } else {
-            result = apiLoader.load(fileAt: file, boundary: context.boundary)
+            result = apiLoader.outline(fileAt: file, boundary: context.boundary)
             apiCache.withLock { $0[key] = result }
         }
-        return result.mapError { error in
-            .error(
-                .apiDescriptionUnreadable,
-                "API description `\(binding.file.value)` cannot be loaded: \(error.message)", at: binding.file.range,
-                hint: "reqplan reads OpenAPI 3.0 and 3.1 documents and Swagger 2.0 ones, in YAML or JSON")
-        }
+        return result.mapError { $0.diagnostic(at: binding.file) }
+    }
+}
+
+extension APIDescriptionLoadError {
+    /// The error reported at the `openapi:` entry that names the description (`file`).
+    func diagnostic(at file: Located<String>) -> Diagnostic {
+        .error(
+            .apiDescriptionUnreadable, "API description `\(file.value)` cannot be loaded: \(message)", at: file.range,
+            hint: "reqplan reads OpenAPI 3.0 and 3.1 documents and Swagger 2.0 ones, in YAML or JSON")
     }
 }
