@@ -71,6 +71,10 @@ struct DescriptionFiles {
             // depth before anything walks it. A description holds many more nodes than a plan, so its node
             // budget grows with its size: an alias bomb still cannot expand past a few nodes per byte.
             let limits = ParseLimits(maxFileSize: maxFileSize, maxNodes: max(1_000_000, 4 * data.count))
+            if let composed = JSONHalves.compose(Array(data), path: path, what: "API description", limits: limits) {
+                parsed[path] = composed
+                return composed
+            }
             switch DataDocument.parse(SourceFile(path: path, text: text), what: "API description", limits: limits) {
             case .failure(let failure):
                 throw APIDescriptionLoadError(Self.message(failure.diagnostic, file: display(path)))

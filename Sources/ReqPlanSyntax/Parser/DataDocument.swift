@@ -98,13 +98,17 @@ public struct DataDocument {
                 return located(budget.depthDiagnostic("the \(what)", at: range(node)))
             }
             switch node {
+            // Children pushed last to first, by position: `reversed()` would copy each collection.
             case .mapping(let mapping):
-                for (key, value) in mapping.reversed() {
+                for index in stride(from: mapping.endIndex - 1, through: mapping.startIndex, by: -1) {
+                    let (key, value) = mapping[index]
                     pending.append((value, depth + 1))
                     pending.append((key, depth + 1))
                 }
             case .sequence(let sequence):
-                pending += sequence.reversed().map { ($0, depth + 1) }
+                for index in stride(from: sequence.endIndex - 1, through: sequence.startIndex, by: -1) {
+                    pending.append((sequence[index], depth + 1))
+                }
             case .scalar, .alias:
                 break
             }
