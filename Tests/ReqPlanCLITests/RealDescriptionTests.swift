@@ -28,6 +28,7 @@ struct RealDescriptionTests {
         API(folder: "asana", description: "asana_oas.yaml", prefix: "/api/1.0"),
         API(folder: "discord", description: "openapi.json", prefix: "/api/v10"),
         API(folder: "openai", description: "openapi.yaml", prefix: "/v1"),
+        API(folder: "mistral", description: "openapi.yaml", prefix: ""),
     ]
 
     static let root = CommandRunner.packageRoot.appendingPathComponent("Tests/Fixtures/openapi/real")

@@ -13,8 +13,9 @@ struct DescriptionOutlineTests {
     static let documents = [
         "real/lob/lob-api-public.yml", "real/redmine/openapi.yaml", "real/slack/slack_web_openapi_v2.json",
         "real/netlify/swagger.yml", "real/box/openapi.json", "real/asana/asana_oas.yaml",
-        "real/discord/openapi.json", "real/openai/openapi.yaml", "multi-file/openapi.yaml", "swagger-2.yaml",
-        "swagger-20-forms.yaml", "petstore-31.yaml", "type-lists-31.yaml", "templates-30.yaml", "fields-31.yaml",
+        "real/discord/openapi.json", "real/openai/openapi.yaml", "real/mistral/openapi.yaml",
+        "multi-file/openapi.yaml", "swagger-2.yaml", "swagger-20-forms.yaml", "petstore-31.yaml", "type-lists-31.yaml",
+        "templates-30.yaml", "fields-31.yaml",
     ]
 
     @Test(
