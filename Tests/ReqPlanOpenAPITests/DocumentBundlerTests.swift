@@ -48,6 +48,27 @@ struct DocumentBundlerTests {
             "a whole-file reference is filed whole")
     }
 
+    @Test("`#/$defs/…` where the root has no `$defs` is read in the enclosing schema that declares the name")
+    func definitionsOfTheEnclosingSchema() throws {
+        // Mistral's description: a response schema made from a JSON Schema keeps its `$defs` and refers to
+        // them as `#/$defs/…` (from inside one another too), after losing the `$id` that would scope them.
+        let file = OpenAPIFixtures.folder.appendingPathComponent("real/mistral/openapi.yaml")
+        let description = try OpenAPIDocumentLoader().load(
+            fileAt: file.path, boundary: FileBoundary(root: OpenAPIFixtures.folder)
+        ).get()
+        let speech = try #require(description.operation(id: "speech_v1_audio_speech_post"))
+        let stream = try #require(
+            speech.responses.flatMap(\.content).first { $0.type == "text/event-stream" }?.schema)
+        let table = description.schemas
+        let event = try #require(table.resolve(stream).property("data"))
+        let kinds = table.resolve(event).oneOf.map { table.resolve($0) }
+        #expect(kinds.map { $0.properties.map(\.name).sorted() } == [["audio_data", "type"], ["type", "usage"]])
+        // `SpeechStreamDone.usage` refers to `UsageInfo` from inside `$defs`, which refers on to others.
+        let usage = try #require(kinds.last?.property("usage"))
+        #expect(table.resolve(usage).property("prompt_tokens") != nil)
+        #expect(table.resolve(usage).reference == nil && usage.reference != nil)
+    }
+
     @Test("a reference where OpenAPI takes no Reference Object is replaced by its target")
     func inlinedWhereNoReference() throws {
         let document = try Self.bundled()

@@ -30,6 +30,10 @@ struct DocumentBundler {
     private var taken: [String: Set<String>] = [:]
     /// References being inlined, to refuse one that contains itself.
     private var inlining: [String] = []
+    /// The tokens of the node being walked, in its file's document.
+    private var pointer: [String] = []
+    /// The schemas being walked that declare `$defs`: their file, pointer and names, innermost last.
+    private var defsScopes: [(file: String, pointer: [String], names: Set<String>)] = []
 
     init(root: URL, boundary: FileBoundary, maxFileSize: Int) {
         self.init(root: root, files: DescriptionFiles(boundary: boundary, maxFileSize: maxFileSize, root: root))
@@ -85,20 +89,58 @@ struct DocumentBundler {
         if let reference = node.referenceValue {
             return try self.reference(reference, node: node, as: kind, in: file)
         }
-        if case .sequence = node, kind == .schema || kind == .definition(.schema) {
+        let isSchema = kind == .schema || kind == .definition(.schema)
+        if case .sequence = node, isSchema {
             // `items` as a list of schemas (JSON Schema draft 4, Swagger 2.0).
-            return try node.replacingChildren { _, item in try walk(item, as: .schema, in: file) }
+            return try node.replacingChildren { key, item in
+                pointer.append(key)
+                defer { pointer.removeLast() }
+                return try walk(item, as: .schema, in: file)
+            }
         }
+        var scoped = false
+        if isSchema, case .mapping(let mapping) = node,
+            case .mapping(let definitions)? = mapping.first(where: { $0.key.string == "$defs" })?.value
+        {
+            defsScopes.append((file.standardizedFileURL.path, pointer, Set(definitions.compactMap(\.key.string))))
+            scoped = true
+        }
+        defer { if scoped { defsScopes.removeLast() } }
         return try node.replacingChildren { key, child in
-            try walk(child, as: kind.child(key, swagger2: swagger2), in: file)
+            pointer.append(key)
+            defer { pointer.removeLast() }
+            return try walk(child, as: kind.child(key, swagger2: swagger2), in: file)
         }
+    }
+
+    /// `node`, the target of a reference, walked from its own place.
+    private mutating func walk(_ node: Node, as kind: ObjectKind, at target: ReferenceTarget) throws -> Node? {
+        let saved = pointer
+        pointer = target.tokens
+        defer { pointer = saved }
+        return try walk(node, as: kind, in: target.file)
+    }
+
+    /// A reference to `#/$defs/Name` that the document's root does not hold, read in the innermost schema
+    /// around it that declares `Name` under `$defs`: JSON Schema resolves it there when that schema is a
+    /// resource of its own (`$id`), and descriptions made from JSON Schemas keep such references after
+    /// losing the `$id` (Mistral's). Any other target is returned as it is.
+    private mutating func scoped(_ target: ReferenceTarget, in file: URL) throws -> ReferenceTarget {
+        let path = file.standardizedFileURL.path
+        guard target.tokens.count >= 2, target.tokens[0] == "$defs", target.file.path == path,
+            let scope = defsScopes.last(where: {
+                $0.file == path && pointer.starts(with: $0.pointer) && $0.names.contains(target.tokens[1])
+            }),
+            try files.node(target.file)["$defs"] == nil
+        else { return target }
+        return ReferenceTarget(file: target.file, tokens: scope.pointer + target.tokens)
     }
 
     /// What a `$ref` written in `file` at a position of `kind` becomes; nil when it stays as it is.
     private mutating func reference(_ reference: String, node: Node, as kind: ObjectKind, in file: URL) throws
         -> Node?
     {
-        let target = try ReferenceTarget(reference, in: file)
+        let target = try scoped(ReferenceTarget(reference, in: file), in: file)
         if kind == .opaque, target.file.path == file.standardizedFileURL.path { return nil }
         if let section = kind.section(swagger2: swagger2) {
             let bundled = try componentReference(target, written: reference, as: kind, section: section)
@@ -113,7 +155,7 @@ struct DocumentBundler {
         inlining.append(target.key)
         defer { inlining.removeLast() }
         let resolved = try resolve(target, written: reference)
-        return try walk(resolved, as: kind, in: target.file) ?? resolved
+        return try walk(resolved, as: kind, at: target) ?? resolved
     }
 
     /// The root-relative reference (`#/components/parameters/limit`) for a target read as `kind`, filing
@@ -146,7 +188,7 @@ struct DocumentBundler {
         imported[key] = bundled
         added[section, default: []].append((name, Node("")))
         let position = added[section, default: []].count - 1
-        let body = try walk(resolved, as: kind, in: target.file) ?? resolved
+        let body = try walk(resolved, as: kind, at: target) ?? resolved
         added[section]?[position].node = body
         return bundled
     }

@@ -10,6 +10,12 @@ struct ReferenceTarget {
     /// The pointer's tokens: `#/components/schemas/a~1b` is `components`, `schemas`, `a/b`.
     let tokens: [String]
 
+    /// The place `tokens` in `file`.
+    init(file: URL, tokens: [String]) {
+        self.file = file
+        self.tokens = tokens
+    }
+
     /// Reads `reference`, written in `referrer`.
     /// - Throws: for a reference to another host (`https://…`): only local files are read.
     init(_ reference: String, in referrer: URL) throws {
