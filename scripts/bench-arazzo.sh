@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # reqplan against Jentic's arazzo-runner (PyPI) on the same Arazzo workflows and the same server: five
 # independent GET requests to httpbin's /delay/0.1 (PyPI httpbin under gunicorn, 16 threads), as a 1.1
-# workflow whose steps declare `dependsOn: []` and as a 1.0 workflow (list order). Prints each runner's
-# outcome and the median wall time of RUNS processes (default 5).
+# workflow whose steps declare `dependsOn: []` and as a 1.0 workflow (list order, and by its data flow with
+# reqplan's `--parallel`). Prints each runner's outcome and the median wall time of RUNS processes (default 5).
 # Usage: scripts/bench-arazzo.sh [path/to/reqplan]   (default .build/release/reqplan)
 set -euo pipefail
 reqplan=${1:-.build/release/reqplan}
@@ -59,6 +59,7 @@ for id in independent sequential; do
     echo "$id: reqplan $(median env no_proxy='*' "$reqplan" run "$file" --progress none) ms," \
         "arazzo-runner $(median env no_proxy='*' arazzo-runner execute-workflow "$file" --workflow-id "$id" --inputs '{}') ms"
 done
+echo "sequential, --parallel: reqplan $(median env no_proxy='*' "$reqplan" run "$folder/sequential.arazzo.yaml" --parallel --progress none) ms"
 echo "outcomes (one run each):"
 no_proxy='*' "$reqplan" run "$folder/independent.arazzo.yaml" --progress none --output json
 no_proxy='*' arazzo-runner execute-workflow "$folder/independent.arazzo.yaml" --workflow-id independent --inputs '{}' 2>/dev/null |

@@ -12,14 +12,30 @@ public struct ArazzoReader: PlanDocumentReader {
     public var servers: [String: String]
     /// The workflow to run (`--workflow ID`); `nil`: all of them.
     public var workflow: String?
+    /// `--parallel`: a sequential workflow runs by its data flow, writes kept in order (arazzo.md, "Order").
+    public var parallel: Bool
+    /// Reads the source descriptions (in outline) for `parallel`, which orders steps by method and path.
+    public var apiLoader: (any APIDescriptionLoader)?
+    /// Whether a source description may be read from outside the document's project (`--allow-files-outside`).
+    public var allowFilesOutside: Bool
 
     /// Creates a reader.
     /// - Parameters:
     ///   - servers: source description name → base URL.
     ///   - workflow: the one workflow a document's plan runs (with those it depends on); `nil` for all.
-    public init(servers: [String: String] = [:], workflow: String? = nil) {
+    ///   - parallel: run sequential workflows by their data flow.
+    ///   - apiLoader: what reads the source descriptions for `parallel`; without one, every step of a
+    ///     sequential workflow stays in order.
+    ///   - allowFilesOutside: whether they may be read from outside the document's project, as plans' files.
+    public init(
+        servers: [String: String] = [:], workflow: String? = nil, parallel: Bool = false,
+        apiLoader: (any APIDescriptionLoader)? = nil, allowFilesOutside: Bool = false
+    ) {
+        self.allowFilesOutside = allowFilesOutside
         self.servers = servers
         self.workflow = workflow
+        self.parallel = parallel
+        self.apiLoader = apiLoader
     }
 
     /// Whether `source` is an Arazzo document: a top-level `arazzo:` key (YAML) or `"arazzo":` (JSON) in
@@ -73,11 +89,14 @@ public struct ArazzoReader: PlanDocumentReader {
             diagnostics.append(diagnostic)
         }
         let fileName = String((file ?? source.path).split(separator: "/").last ?? "")
+        let descriptions = parallel ? self.descriptions(of: document, at: file ?? source.path) : [:]
         var translated: [String: (plan: Plan, reads: Set<String>)] = [:]
         func translate(_ workflow: Workflow, reporting: Bool) -> Plan {
             if let done = translated[workflow.id.value] { return done.plan }
             var translator = WorkflowTranslator(
                 document: document, workflow: workflow, servers: servers, fileName: fileName)
+            translator.parallel = parallel
+            translator.descriptions = descriptions
             let plan = translator.plan()
             if reporting { diagnostics += translator.diagnostics.diagnostics }
             translated[workflow.id.value] = (plan, translator.readsWorkflows)

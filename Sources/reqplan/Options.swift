@@ -41,6 +41,13 @@ struct PlanReadingOptions: ParsableArguments {
     @Option(name: .customLong("workflow"), help: "The Arazzo workflow to run, with those it depends on (default: all).")
     var workflow: String?
 
+    @Flag(
+        name: .customLong("parallel"),
+        help: ArgumentHelp(
+            "Run a sequential Arazzo workflow's steps by their data flow, writes to the same resource path kept in order."
+        ))
+    var parallel = false
+
     /// `--server NAME=URL`, by name.
     func serverURLs() throws -> [String: String] {
         var result: [String: String] = [:]

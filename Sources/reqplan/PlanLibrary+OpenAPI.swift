@@ -4,10 +4,13 @@ import ReqPlanPlanner
 
 extension PlanLibrary {
     /// A library for one command, reading the OpenAPI documents plans bind (`openapi:`) and Arazzo
-    /// documents as plans (`--server`, `--workflow`).
+    /// documents as plans (`--server`, `--workflow`, `--parallel`).
     static func forCommand(_ reading: PlanReadingOptions? = nil) throws -> PlanLibrary {
         PlanLibrary(
             apiLoader: OpenAPIDocumentLoader(),
-            documentReader: ArazzoReader(servers: try reading?.serverURLs() ?? [:], workflow: reading?.workflow))
+            documentReader: ArazzoReader(
+                servers: try reading?.serverURLs() ?? [:], workflow: reading?.workflow,
+                parallel: reading?.parallel ?? false, apiLoader: OpenAPIDocumentLoader(),
+                allowFilesOutside: reading?.allowFilesOutside ?? false))
     }
 }

@@ -12,10 +12,11 @@ struct WorkflowOrderTests {
     static let document = ArazzoFixtures.folder.appendingPathComponent("order/concurrent-steps.arazzo.yaml")
 
     /// The waves of workflow `id`: the step ids that start together, wave by wave.
-    static func waves(of id: String) throws -> [[String]] {
+    static func waves(of id: String, parallel: Bool = false) throws -> [[String]] {
+        let reader = ArazzoReader(workflow: id, parallel: parallel, apiLoader: OpenAPIDocumentLoader())
         let report = PlanValidator.validate(
             fileAt: document.path, displayPath: "order/concurrent-steps.arazzo.yaml", allowFilesOutside: true,
-            library: PlanLibrary(apiLoader: OpenAPIDocumentLoader(), documentReader: ArazzoReader(workflow: id)))
+            library: PlanLibrary(apiLoader: OpenAPIDocumentLoader(), documentReader: reader))
         #expect(report.errorCount == 0, "\(report.diagnostics)")
         let graph = try #require(report.graph)
         return graph.waves.map { wave in wave.map { graph.nodes[$0].id }.sorted() }
@@ -30,6 +31,17 @@ struct WorkflowOrderTests {
     @Test("without step dependsOn, steps run one after another in list order")
     func stepsWithoutDependsOnRunInListOrder() throws {
         #expect(try Self.waves(of: "sequential") == [["coupons"], ["pet"]])
+        #expect(try Self.waves(of: "writes") == [["coupons"], ["pet"], ["order"], ["rename"], ["lookup"]])
+    }
+
+    @Test(
+        "with --parallel, a sequential workflow runs by its data flow, a write kept after and before what it may touch")
+    func parallelKeepsWritesInOrder() throws {
+        // `order` reads `pet`'s output; `rename` writes /pet/{petId}, which `coupons` and `pet` read before
+        // it; `lookup` reads /store/order/{orderId}, below the path `order` posts to.
+        #expect(
+            try Self.waves(of: "writes", parallel: true) == [["coupons", "pet"], ["order", "rename"], ["lookup"]])
+        #expect(try Self.waves(of: "sequential", parallel: true) == [["coupons", "pet"]])
     }
 }
 

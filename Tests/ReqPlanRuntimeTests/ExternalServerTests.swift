@@ -106,7 +106,7 @@ import Testing
         let proxy = try await Tinyproxy.start()
         #expect(ExternalServers.isListening(proxy.port))
         proxy.stop()
-        let end = ContinuousClock.now + .seconds(5)
+        let end = ContinuousClock.now + .seconds(15)
         while ExternalServers.isListening(proxy.port), ContinuousClock.now < end {
             try await Task.sleep(for: .milliseconds(20))
         }

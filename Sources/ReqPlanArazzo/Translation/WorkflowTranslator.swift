@@ -1,3 +1,4 @@
+import ReqPlanPlanner
 import ReqPlanSyntax
 import Yams
 
@@ -27,6 +28,11 @@ struct WorkflowTranslator {
     var inlining: Set<String> = []
     /// Inputs read in place of values that are not there (`givenValue`).
     var unreadInputs: Set<String> = []
+    /// `--parallel`: a sequential workflow runs by its data flow (`stepsOrderedBefore`).
+    var parallel = false
+    /// The OpenAPI source descriptions read in outline, by name, for `--parallel` to know each step's method
+    /// and path.
+    var descriptions: [String: APIDescription] = [:]
 
     /// The input through which a workflow receives the outputs of those it depends on.
     static let workflowsInput = "arazzo_workflows"
@@ -186,9 +192,11 @@ struct WorkflowTranslator {
         }
     }
 
-    /// What a step waits for: the step before it in a sequential workflow, else its `dependsOn`.
+    /// What a step waits for: the step before it in a sequential workflow (under `--parallel`, the earlier
+    /// steps it could conflict with), else its `dependsOn`.
     mutating func needs(of step: ArazzoStep, index: Int) -> [Located<String>] {
         guard workflow.declaresStepDependencies else {
+            if parallel { return stepsOrderedBefore(index) }
             return index == 0 ? [] : [Located(workflow.steps[index - 1].id.value, at: step.id.range)]
         }
         var result: [Located<String>] = []

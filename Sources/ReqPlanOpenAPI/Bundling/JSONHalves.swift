@@ -62,9 +62,10 @@ enum JSONHalves {
     /// The document composed in two halves, or nil when it should be composed whole.
     static func compose(_ bytes: [UInt8], path: String, what: String, limits: ParseLimits) -> Node? {
         guard let (first, second) = split(bytes) else { return nil }
-        // Each thread composes its own text into its own nodes; they share nothing until both are done.
-        nonisolated(unsafe) var halves: [Node?] = [nil, nil]
-        let texts = [first, second]
+        // Each thread composes its own text into its own nodes and writes its own variable; they share
+        // nothing until both are done.
+        nonisolated(unsafe) var firstHalf: Node?
+        nonisolated(unsafe) var secondHalf: Node?
         // Each half within half the node budget: the whole stays within it.
         let half = {
             var half = limits
@@ -72,10 +73,15 @@ enum JSONHalves {
             return half
         }()
         DispatchQueue.concurrentPerform(iterations: 2) { index in
-            let parsed = DataDocument.parse(SourceFile(path: path, text: texts[index]), what: what, limits: half)
-            if case .success(let document) = parsed, document.checkBounds() == nil { halves[index] = document.root }
+            let text = index == 0 ? first : second
+            guard
+                case .success(let document) = DataDocument.parse(
+                    SourceFile(path: path, text: text), what: what, limits: half),
+                document.checkBounds() == nil
+            else { return }
+            if index == 0 { firstHalf = document.root } else { secondHalf = document.root }
         }
-        guard case .mapping(let head)? = halves[0], case .mapping(let tail)? = halves[1] else { return nil }
+        guard case .mapping(let head)? = firstHalf, case .mapping(let tail)? = secondHalf else { return nil }
         let keys = head.compactMap(\.key.string)
         guard Set(keys).isDisjoint(with: tail.compactMap(\.key.string)) else { return nil }
         let pairs = (Array(head) + Array(tail)).map { ($0.key, $0.value) }
