@@ -29,9 +29,19 @@ struct ArazzoRunTests {
         #expect(
             checked.stderr.contains("at `/0/photoUrls/0`: expected a string, found null")
                 && checked.stderr.contains("pet-coupons.arazzo.yaml:26:17"), "\(checked.stderr)")
+        let junit = FileManager.default.temporaryDirectory.appendingPathComponent("arazzo-\(UUID().uuidString).xml")
+        defer { try? FileManager.default.removeItem(at: junit) }
         let result = try await CommandRunner.run(
-            arguments + ["--no-response-schema-check"], environment: ["no_proxy": "*"], within: .seconds(60))
+            arguments + ["--no-response-schema-check", "--report", "junit:\(junit.path)"],
+            environment: ["no_proxy": "*"],
+            within: .seconds(60))
         #expect(result.status == 0, "\(result.stderr)")
+        // JUnit: a test suite per workflow (the one run, then the one its step runs), a test case per step.
+        let xml = try String(contentsOf: junit, encoding: .utf8)
+        let suites = xml.matches(of: #/<testsuite name="([^"]+)"/#).map { String($0.1) }
+        let cases = xml.matches(of: #/<testcase name="([^"]+)"/#).map { String($0.1) }
+        #expect(suites == ["apply-coupon", "apply-coupon/place-order"], "\(xml)")
+        #expect(cases == ["find-pet", "find-coupons", "place-order/place-order"], "\(xml)")
         let outputs = try #require(
             try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
         // The mock answers with the description's examples: the order's id is the Order schema's example.
