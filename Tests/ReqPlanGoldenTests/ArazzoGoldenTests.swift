@@ -57,6 +57,9 @@ struct ArazzoGoldenTests {
         "pointer-not-in-schema": "RP0852",
         "unknown-operation-id": "RP0802", "workflow-depends-on-cycle": "RP0302", "unknown-source-description": "RP1003",
         "unknown-step-output": "RP1007",
+        // A payload replacement: its value checked against the body schema at its target, or a target
+        // that is not in the payload.
+        "replacement-wrong-type": "RP0807", "replacement-target-missing": "RP0105",
         // Valid: the criteria and a retry fit the description, so nothing but the warning of `valid`.
         "valid": "", "valid-criteria-and-retry": "",
     ]

@@ -431,12 +431,7 @@ struct WorkflowTranslator {
     /// The request body: JSON unless `contentType` says otherwise.
     mutating func body(of step: ArazzoStep, request: inout RequestSpec) -> ReqPlanSyntax.RequestBody? {
         guard let body = step.requestBody, let payload = body.payload else { return nil }
-        if let first = body.replacements.first {
-            diagnostics.error(
-                .arazzoUnsupported, "payload `replacements` are not supported yet", at: first.target.range,
-                hint: "write the values into the payload itself, as runtime expressions")
-        }
-        let written = givenValue(payload, in: .request(step))
+        let written = replaced(givenValue(payload, in: .request(step)), body.replacements, of: step)
         let contentType = body.contentType?.value.lowercased()
         if contentType == nil || contentType?.contains("json") == true {
             if let contentType = body.contentType, contentType.value.lowercased() != "application/json" {
