@@ -233,6 +233,8 @@ let package = Package(
             name: "ReqPlanOpenAPITests",
             dependencies: [
                 "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax",
+                // `offCooperativePool`, for the tests that decode large descriptions.
+                "ReqPlanTestSupport",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 // The bundler's tests read the bundled document as Yams' nodes.

@@ -1,6 +1,7 @@
 import Foundation
 import ReqPlanPlanner
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanOpenAPI
@@ -21,36 +22,59 @@ struct DescriptionOutlineTests {
     @Test(
         "the outline lists every operation as the whole document does, and reads each in full as it does",
         arguments: documents)
-    func outlineAgreesWithTheWholeDocument(_ document: String) throws {
+    func outlineAgreesWithTheWholeDocument(_ document: String) async throws {
         let path = OpenAPIFixtures.folder.appendingPathComponent(document).path
-        let boundary = FileBoundary(root: OpenAPIFixtures.folder)
-        let whole = try OpenAPIDocumentLoader().load(fileAt: path, boundary: boundary).get()
-        let outline = try OpenAPIDocumentLoader().outline(fileAt: path, boundary: boundary).get()
+        // Decoding a whole large description takes seconds in a debug build: it is done off the cooperative
+        // threads, which the in-process servers of other tests answer on.
+        let read = try await offCooperativePool { try Self.read(path) }
+        let (whole, outline) = (read.whole, read.outline)
         #expect(outline.operations.map(\.label) == whole.operations.map(\.label))
         #expect(outline.operations.map(\.id) == whole.operations.map(\.id))
         #expect(outline.title == whole.title)
         #expect(outline.servers == whole.servers)
-        let details = try #require(outline.details)
-        let count = whole.operations.count
-        // Together (all of them; one in seven of a document over 1 MB, whose whole decoding takes seconds
-        // in a debug build), and a few alone (each then bundled and decoded with only what it refers to).
-        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
-        let together = Array(stride(from: 0, to: count, by: size > 1 << 20 ? 7 : 1))
-        let all = try details.details(of: together).get()
-        var alone: [Int: (APIOperation, APISchemaTable)] = [:]
-        for index in Set([0, count / 3, count / 2, count - 1]) where count > 0 {
-            let read = try details.details(of: [index]).get()
-            alone[index] = (try #require(read.operations[index]), read.schemas)
-        }
+        #expect(outline.details != nil)
         for (index, operation) in whole.operations.enumerated() {
             let expected = Self.digest(operation, whole.schemas)
-            if together.contains(index) {
-                #expect(all.operations[index].map { Self.digest($0, all.schemas) } == expected, "\(operation.label)")
+            if read.together.contains(index) {
+                #expect(
+                    read.all?.operations[index].map { Self.digest($0, read.all?.schemas ?? .init()) } == expected,
+                    "\(operation.label)")
             }
-            if let (read, schemas) = alone[index] {
-                #expect(Self.digest(read, schemas) == expected, "\(operation.label) alone")
+            if let alone = read.alone[index] {
+                #expect(
+                    alone.operations[index].map { Self.digest($0, alone.schemas) } == expected,
+                    "\(operation.label) alone")
             }
         }
+    }
+
+    /// A description read whole and in outline, and operations of the outline read in full.
+    struct Read: Sendable {
+        var whole: APIDescription
+        var outline: APIDescription
+        /// The operations read together, and what they read as.
+        var together: [Int]
+        var all: APIOperationsInFull?
+        /// A few read alone (each then bundled and decoded with only what it refers to).
+        var alone: [Int: APIOperationsInFull]
+    }
+
+    static func read(_ path: String) throws -> Read {
+        let boundary = FileBoundary(root: OpenAPIFixtures.folder)
+        let whole = try OpenAPIDocumentLoader().load(fileAt: path, boundary: boundary).get()
+        let outline = try OpenAPIDocumentLoader().outline(fileAt: path, boundary: boundary).get()
+        var read = Read(whole: whole, outline: outline, together: [], all: nil, alone: [:])
+        guard let details = outline.details else { return read }
+        let count = whole.operations.count
+        // All of them; one in seven of a document over 1 MB, whose whole decoding takes seconds in a debug
+        // build.
+        let size = try FileManager.default.attributesOfItem(atPath: path)[.size] as? Int ?? 0
+        read.together = Array(stride(from: 0, to: count, by: size > 1 << 20 ? 7 : 1))
+        read.all = try details.details(of: read.together).get()
+        for index in Set([0, count / 3, count / 2, count - 1]) where count > 0 {
+            read.alone[index] = try details.details(of: [index]).get()
+        }
+        return read
     }
 
     @Test(
