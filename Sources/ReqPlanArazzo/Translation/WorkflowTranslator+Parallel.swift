@@ -39,24 +39,17 @@ extension WorkflowTranslator {
         let openAPI = document.sources.filter { !$0.isArazzo }
         switch step.target {
         case .operationID(let written)?:
-            var source = openAPI.count == 1 ? openAPI.first?.name.value : nil
-            var id = written.value
-            if written.value.hasPrefix("$sourceDescriptions.") {
-                let rest = written.value.dropFirst("$sourceDescriptions.".count)
-                guard let dot = rest.firstIndex(of: ".") else { return nil }
-                source = String(rest[..<dot])
-                id = String(rest[rest.index(after: dot)...])
-            }
-            guard let source, let operation = descriptions[source]?.operation(id: id) else { return nil }
+            guard let (named, id) = Self.sourceAndOperationID(written.value),
+                let source = named ?? (openAPI.count == 1 ? openAPI.first?.name.value : nil),
+                let operation = descriptions[source]?.operation(id: id)
+            else { return nil }
             return Resource(method: operation.method, segments: Self.segments(operation.path))
         case .operationPath(let written)?:
             // `{$sourceDescriptions.NAME.url}#/paths/~1pet~1{petId}/get`
-            guard let hash = written.value.firstIndex(of: "#") else { return nil }
-            let pointer = written.value[written.value.index(after: hash)...]
-            let tokens = pointer.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-                ($0.removingPercentEncoding ?? String($0)).replacingOccurrences(of: "~1", with: "/")
-                    .replacingOccurrences(of: "~0", with: "~")
-            }
+            guard let hash = written.value.firstIndex(of: "#"),
+                let tokens = try? RuntimeExpression.pointer(
+                    String(written.value[written.value.index(after: hash)...]), offset: 0)
+            else { return nil }
             guard tokens.count == 3, tokens[0] == "paths" else { return nil }
             return Resource(method: tokens[2].uppercased(), segments: Self.segments(tokens[1]))
         default:

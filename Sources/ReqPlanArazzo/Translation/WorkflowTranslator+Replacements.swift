@@ -22,14 +22,11 @@ extension WorkflowTranslator {
                     at: target.range, hint: "write the payload as YAML or JSON, or the values into the text itself")
                 return result
             }
-            guard target.value.isEmpty || target.value.hasPrefix("/") else {
+            guard let tokens = try? RuntimeExpression.pointer(target.value, offset: 0) else {
                 diagnostics.error(
                     .invalidValue, "`\(target.value)` is not a JSON pointer", at: target.range,
                     hint: "a pointer starts with `/`: `/customer/id`")
                 continue
-            }
-            let tokens = target.value.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
-                $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
             }
             let value = givenValue(replacement.value, in: .request(step))
             guard let set = Self.setting(value, at: tokens[...], in: result, range: target.range) else {

@@ -231,24 +231,27 @@ struct WorkflowTranslator {
         return called
     }
 
+    /// An `operationId` as the name of the source description it names (`$sourceDescriptions.NAME.ID`; nil
+    /// for a plain id) and the id; nil when a `$sourceDescriptions.` reference names no operation.
+    static func sourceAndOperationID(_ written: String) -> (source: String?, id: String)? {
+        guard written.hasPrefix("$sourceDescriptions.") else { return (nil, written) }
+        let rest = written.dropFirst("$sourceDescriptions.".count)
+        guard let dot = rest.firstIndex(of: ".") else { return nil }
+        return (String(rest[..<dot]), String(rest[rest.index(after: dot)...]))
+    }
+
     /// The operation a step calls, as a reference the planner binds to its description.
     mutating func operation(of step: ArazzoStep) -> OperationReference? {
         let openAPI = document.sources.filter { !$0.isArazzo }
         switch step.target {
         case .operationID(let written)?:
-            var sourceName: String?
-            var id = written.value
-            if written.value.hasPrefix("$sourceDescriptions.") {
-                let rest = written.value.dropFirst("$sourceDescriptions.".count)
-                guard let dot = rest.firstIndex(of: ".") else {
-                    diagnostics.error(
-                        .invalidRuntimeExpression, "`\(written.value)` names no operation", at: written.range,
-                        hint: "write `$sourceDescriptions.NAME.operationId`")
-                    return nil
-                }
-                sourceName = String(rest[..<dot])
-                id = String(rest[rest.index(after: dot)...])
-            } else if openAPI.count > 1 {
+            guard let (sourceName, id) = Self.sourceAndOperationID(written.value) else {
+                diagnostics.error(
+                    .invalidRuntimeExpression, "`\(written.value)` names no operation", at: written.range,
+                    hint: "write `$sourceDescriptions.NAME.operationId`")
+                return nil
+            }
+            if sourceName == nil, openAPI.count > 1 {
                 diagnostics.error(
                     .invalidValue,
                     "`operationId: \(written.value)` does not say which of the \(openAPI.count) OpenAPI descriptions "

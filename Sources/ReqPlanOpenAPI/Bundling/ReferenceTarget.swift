@@ -33,9 +33,13 @@ struct ReferenceTarget {
             path.isEmpty
             ? referrer.standardizedFileURL
             : URL(fileURLWithPath: path, relativeTo: referrer.deletingLastPathComponent()).standardizedFileURL
-        let pointer = parts.count > 1 ? String(parts[1]) : ""
+        tokens = Self.tokens(ofPointer: parts.count > 1 ? String(parts[1]) : "")
+    }
+
+    /// The tokens of a JSON pointer written as a URI fragment, percent-encoded or not: `/a/b~1c` is `a`, `b/c`.
+    static func tokens(ofPointer pointer: String) -> [String] {
         let decoded = pointer.removingPercentEncoding ?? pointer
-        tokens = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
+        return decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst().map {
             $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
         }
     }

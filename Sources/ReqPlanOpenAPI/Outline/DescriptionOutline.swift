@@ -60,12 +60,8 @@ final class DescriptionOutline: APIOperationDetails {
         _ = try OpenAPIDocumentLoader.version(of: root)
         // What is outside `paths` and `components` (`info`, `servers`, `tags`, `security`) is decoded now,
         // so a description that is not valid there is refused even when the plan binds none of its operations.
-        var bundler = DocumentBundler(root: url, files: files)
-        var skeleton = DocumentPruning.keepingPaths(root, [:])
-        if !bundled { skeleton = try bundler.bundle((skeleton, data)) }
-        skeleton = DocumentPruning.keepingReferencedComponents(skeleton)
-        _ = try OpenAPIDocumentLoader().decode(OpenAPIDocumentLoader.repaired(skeleton, bundler.files))
-        var reader = OutlineReader(files: bundler.files, root: root, url: url)
+        _ = try decoded(root, keeping: [:], data: data, bundled: bundled, url: url, files: &files)
+        var reader = OutlineReader(files: files, root: root, url: url)
         let entries = try reader.entries()
         let operations = entries.map { entry in
             APIOperation(
@@ -111,21 +107,31 @@ final class DescriptionOutline: APIOperationDetails {
         }
     }
 
+    /// `root` with only the paths and methods in `keep` (none: what lies outside `paths` and `components`),
+    /// bundled unless it is already, with the components they refer to, repaired and decoded.
+    private static func decoded(
+        _ root: Node, keeping keep: [String: Set<String>], data: Data, bundled: Bool, url: URL,
+        files: inout DescriptionFiles
+    ) throws -> OpenAPIKit.OpenAPI.Document {
+        var document = DocumentPruning.keepingPaths(root, keep)
+        if !bundled {
+            var bundler = DocumentBundler(root: url, files: files)
+            document = try bundler.bundle((document, data))
+            files = bundler.files
+        }
+        document = DocumentPruning.keepingReferencedComponents(document)
+        return try OpenAPIDocumentLoader().decode(OpenAPIDocumentLoader.repaired(document, files))
+    }
+
     /// Bundles, decodes and converts the paths and methods of the operations at `indices`.
     private func read(_ indices: [Int], _ state: inout State) throws -> APIOperationsInFull {
         var keep: [String: Set<String>] = [:]
         for index in indices where entries.indices.contains(index) {
             keep[entries[index].pathKey, default: []].insert(entries[index].methodKey)
         }
-        var document = DocumentPruning.keepingPaths(state.root, keep)
-        if !state.bundled {
-            var bundler = DocumentBundler(root: url, files: state.files)
-            document = try bundler.bundle((document, state.data))
-            state.files = bundler.files
-        }
-        document = DocumentPruning.keepingReferencedComponents(document)
-        document = OpenAPIDocumentLoader.repaired(document, state.files)
-        let description = try OpenAPIConversion(document: OpenAPIDocumentLoader().decode(document)).description()
+        let document = try Self.decoded(
+            state.root, keeping: keep, data: state.data, bundled: state.bundled, url: url, files: &state.files)
+        let description = try OpenAPIConversion(document: document).description()
         var byLabel: [String: APIOperation] = [:]
         for operation in description.operations where byLabel[operation.label] == nil {
             byLabel[operation.label] = operation

@@ -111,10 +111,8 @@ private struct ComponentReferences {
 
     private mutating func record(_ reference: String) {
         guard reference.hasPrefix("#/components/") else { return }
-        let decoded = reference.removingPercentEncoding ?? reference
-        let tokens = decoded.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).prefix(2).map {
-            $0.replacingOccurrences(of: "~1", with: "/").replacingOccurrences(of: "~0", with: "~")
-        }
+        // `#/components/SECTION/NAME/…`: the section and the name.
+        let tokens = Array(ReferenceTarget.tokens(ofPointer: String(reference.dropFirst())).dropFirst().prefix(2))
         guard tokens.count == 2 else { return }
         let name = Name(section: tokens[0], name: tokens[1])
         if found.insert(name).inserted { pending.append(name) }
