@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReqPlanArazzo
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanSyntax
@@ -59,7 +60,10 @@ struct ValidateCommand: ParsableCommand {
             inputs: inputs, environment: ProcessInfo.processInfo.environment)
         switch format {
         case .text:
-            write(ValidationOutput.text(reports, colors: color.enabled, explain: explain, strict: strict))
+            write(
+                ValidationOutput.text(
+                    reports, colors: color.enabled, explain: explain, strict: strict,
+                    parallel: try explain && !reading.parallel ? parallelReports(of: reports) : []))
         case .json:
             write(ValidationOutput.json(reports, strict: strict))
         case .github:
@@ -68,5 +72,18 @@ struct ValidateCommand: ParsableCommand {
         // The process ends here, with the reports still held: freeing a large plan's trees only to exit
         // would cost a tenth of the command's time.
         StandardStreams.exit(reports.allSatisfy { $0.isValid(strict: strict) } ? 0 : 1)
+    }
+
+    /// The valid Arazzo documents among `reports`, read again as `--parallel` reads them.
+    private func parallelReports(of reports: [ValidationReport]) throws -> [ValidationReport] {
+        let documents = reports.filter { report in
+            report.graph != nil && report.sources.first.map(ArazzoReader().recognises) == true
+        }
+        guard !documents.isEmpty else { return [] }
+        var parallel = reading
+        parallel.parallel = true
+        return PlanValidator.validate(
+            suite: SuiteFiles(documents.map(\.path)), limits: reading.limits,
+            allowFilesOutside: reading.allowFilesOutside, library: try .forCommand(parallel))
     }
 }

@@ -25,6 +25,18 @@ struct ArazzoReaderTests {
         #expect(!ArazzoReader().recognises(SourceFile(path: "p.yaml", text: text)))
     }
 
+    @Test("a folder stands for its Arazzo documents in JSON too, but not for the other JSON beside them")
+    func folderHoldsJSONArazzoDocuments() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arazzo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["orders.arazzo.json", "petstore.openapi.json", "data.json", "smoke.yaml", "staging.env.yaml"] {
+            try Data("{}".utf8).write(to: folder.appendingPathComponent(name))
+        }
+        let names = SuiteFiles([folder.path]).files.map { URL(fileURLWithPath: $0).lastPathComponent }
+        #expect(names == ["orders.arazzo.json", "smoke.yaml"])
+    }
+
     @Test("an alias bomb is refused under the limits of every file, located, before anything is translated")
     func aliasBombIsRefusedWithItsPlace() {
         var text = "arazzo: 1.0.1\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n"

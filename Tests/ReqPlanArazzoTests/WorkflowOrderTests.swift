@@ -12,10 +12,10 @@ struct WorkflowOrderTests {
     static let document = ArazzoFixtures.folder.appendingPathComponent("order/concurrent-steps.arazzo.yaml")
 
     /// The waves of workflow `id`: the step ids that start together, wave by wave.
-    static func waves(of id: String, parallel: Bool = false) throws -> [[String]] {
+    static func waves(of id: String, in document: URL = document, parallel: Bool = false) throws -> [[String]] {
         let reader = ArazzoReader(workflow: id, parallel: parallel, apiLoader: OpenAPIDocumentLoader())
         let report = PlanValidator.validate(
-            fileAt: document.path, displayPath: "order/concurrent-steps.arazzo.yaml", allowFilesOutside: true,
+            fileAt: document.path, displayPath: document.lastPathComponent, allowFilesOutside: true,
             library: PlanLibrary(apiLoader: OpenAPIDocumentLoader(), documentReader: reader))
         #expect(report.errorCount == 0, "\(report.diagnostics)")
         let graph = try #require(report.graph)
@@ -42,6 +42,14 @@ struct WorkflowOrderTests {
         #expect(
             try Self.waves(of: "writes", parallel: true) == [["coupons", "pet"], ["order", "rename"], ["lookup"]])
         #expect(try Self.waves(of: "sequential", parallel: true) == [["coupons", "pet"]])
+    }
+
+    @Test("a workflow whose steps move control (goto, end) keeps its list order, even with --parallel")
+    func gotoKeepsListOrder() throws {
+        let document = ArazzoFixtures.folder.appendingPathComponent("run/goto.arazzo.yaml")
+        let inOrder = [["find-pet"], ["find-coupons"], ["place-order"], ["check-order"]]
+        #expect(try Self.waves(of: "adopt", in: document) == inOrder)
+        #expect(try Self.waves(of: "adopt", in: document, parallel: true) == inOrder)
     }
 }
 

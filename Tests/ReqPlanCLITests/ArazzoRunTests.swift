@@ -53,6 +53,44 @@ struct ArazzoRunTests {
     }
 
     @Test(
+        "goto and end move control: the steps skipped send nothing, and the run still succeeds",
+        .enabled(if: ExternalServers.canRun(.connexion)))
+    func gotoAndEndSkipSteps() async throws {
+        let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
+        defer { mock.stop() }
+        let document = CommandRunner.packageRoot.appendingPathComponent("Tests/Fixtures/arazzo/run/goto.arazzo.yaml")
+        let report = FileManager.default.temporaryDirectory.appendingPathComponent("goto-\(UUID().uuidString).json")
+        defer { try? FileManager.default.removeItem(at: report) }
+        let result = try await CommandRunner.run(
+            [
+                "run", document.path, "--server", "petstore=\(mock.url)", "--input", "tags=dog", "--output", "json",
+                "--progress", "none", "--no-response-schema-check", "--report", "json:\(report.path)",
+            ], environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        let outputs = try #require(
+            try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any], "\(result.stdout)")
+        #expect(outputs["order_id"] as? Int == 10, "\(result.stdout)")
+        #expect(outputs["coupon"] is NSNull, "\(result.stdout)")
+        // `find-pet` found pet 10 and went to `place-order`; the order came back `approved`, which ends it.
+        let json = try #require(
+            try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])
+        let steps = try #require(json["steps"] as? [[String: Any]], "\(json)")
+        let states = Dictionary(
+            uniqueKeysWithValues: steps.compactMap { step in
+                (step["id"] as? String).map { ($0, step["state"] as? String ?? "") }
+            })
+        #expect(
+            states == [
+                "find-pet": "succeeded", "find-coupons": "skipped", "place-order": "succeeded",
+                "check-order": "skipped",
+            ], "\(steps)")
+        let log = mock.process.read("connexion.console.log")
+        #expect(log.contains("\"GET /pet/findByTags?tags=dog HTTP/1.1\" 200"), "\(log)")
+        #expect(log.contains("\"POST /store/order HTTP/1.1\" 200"), "\(log)")
+        #expect(!log.contains("/coupons") && !log.contains("GET /store/order/"), "\(log)")
+    }
+
+    @Test(
         "a success criterion that does not hold fails the step, naming it and the value seen; a retry action sends it again",
         .enabled(if: ExternalServers.canRun(.connexion)))
     func failedCriterionIsNamed() async throws {

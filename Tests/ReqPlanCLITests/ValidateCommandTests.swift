@@ -94,6 +94,25 @@ import Testing
         #expect(result.stdout.contains("environment: DEMO_TOKEN"))
     }
 
+    @Test("validate --explain on an Arazzo document shows what --parallel would run together, and the time it saves")
+    func explainShowsWhatParallelWouldGain() throws {
+        let document = "Tests/Fixtures/arazzo/order/concurrent-steps.arazzo.yaml"
+        let result = try CommandRunner.run(["validate", "--explain", document])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(
+            result.stdout.contains(
+                """
+                  sequential: 2 waves → 1: coupons, pet
+                  writes: 5 waves → 3: coupons, pet | order, rename | lookup
+                critical path: 5 → 3 steps one after another: the time of 2 requests saved
+                """), "\(result.stdout)")
+        // Already read with --parallel, or a plan: nothing to compare.
+        let parallel = try CommandRunner.run(["validate", "--explain", "--parallel", document])
+        #expect(!parallel.stdout.contains("with --parallel"), "\(parallel.stdout)")
+        let plan = try CommandRunner.run(["validate", "--explain", "plans/app-launch.yaml"])
+        #expect(!plan.stdout.contains("with --parallel"), "\(plan.stdout)")
+    }
+
     @Test func colorsOnlyWhenAsked() throws {
         let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
         let plain = try CommandRunner.run(["validate", file.path])

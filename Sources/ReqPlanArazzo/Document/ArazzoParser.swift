@@ -274,6 +274,9 @@ struct ArazzoParser {
                 if case .mapping = typeNode, let object = mapping(typeNode, "`type`") {
                     checkKeys(object, ["type", "version"], in: "an expression type")
                     typeName = required(object, "type", in: "an expression type").flatMap { string($0, "`type`") }
+                    if let version = object.value("version").flatMap({ string($0, "`version`") }) {
+                        checkExpressionVersion(version, of: typeName?.value)
+                    }
                 } else {
                     typeName = string(typeNode, "`type`")
                 }
@@ -452,6 +455,27 @@ struct ArazzoParser {
         case .sequence: return "a list"
         case .alias: return "an alias"
         case .scalar: return node.coreSchemaValue.map { $0.type.withArticle } ?? "a value"
+        }
+    }
+}
+
+extension ArazzoParser {
+    /// The `version` of an expression type object: RFC 9535 JSONPath, and XPath read as XPath 1.0 (an
+    /// expression beyond 1.0 is refused where it is compiled); Goessner's draft JSONPath is not run.
+    mutating func checkExpressionVersion(_ version: Located<String>, of type: String?) {
+        let known: [String: [String]] = [
+            "jsonpath": ["rfc9535", "draft-goessner-dispatch-jsonpath-00"],
+            "xpath": ["xpath-10", "xpath-20", "xpath-30"],
+        ]
+        guard let type, let versions = known[type] else { return }
+        if !versions.contains(version.value) {
+            diagnostics.error(
+                .invalidCriterion, "unknown `\(type)` version `\(version.value)`", at: version.range,
+                hint: versions.map { "`\($0)`" }.joined(separator: ", "))
+        } else if version.value == "draft-goessner-dispatch-jsonpath-00" {
+            diagnostics.error(
+                .arazzoUnsupported, "JSONPath by Goessner's draft is not supported", at: version.range,
+                hint: "reqplan reads JSONPath as RFC 9535 defines it: `version: rfc9535`")
         }
     }
 }

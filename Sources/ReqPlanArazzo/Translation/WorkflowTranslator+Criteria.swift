@@ -1,4 +1,5 @@
 import ReqPlanSyntax
+import ReqPlanXPath
 
 extension WorkflowTranslator {
     // MARK: Criteria
@@ -12,21 +13,56 @@ extension WorkflowTranslator {
         case .simple:
             guard let expression = simpleCondition(criterion.condition, in: place) else { return nil }
             return ResponseCondition(expression: expression, written: criterion.condition)
-        case .regex:
+        case .regex, .jsonpath, .xpath:
             guard let context = criterion.context,
                 let subject = expression(context.value, at: context.range, in: place)
             else { return nil }
-            let range = criterion.condition.range
-            let match = Expression.call(
-                Located("match", at: range), [subject, .literal(.string(criterion.condition.value), range)], range)
-            return ResponseCondition(
-                expression: .binary(.notEqual, match, .literal(.null, range), range), written: criterion.condition)
-        case .jsonpath, .xpath:
-            diagnostics.error(
-                .arazzoUnsupported, "`\(criterion.kind.value.rawValue)` criteria are not supported yet",
-                at: criterion.kind.range,
-                hint: "write a simple condition on `$response.body#/pointer`, or a `regex` one")
-            return nil
+            let condition = criterion.condition
+            if let embedded = condition.value.range(of: "{$") {
+                let column = condition.value.distance(from: condition.value.startIndex, to: embedded.lowerBound)
+                diagnostics.error(
+                    .arazzoUnsupported,
+                    "runtime expressions inside a `\(criterion.kind.value.rawValue)` condition are not supported yet",
+                    at: SourceRange(
+                        start: SourceLocation(
+                            line: condition.range.start.line, column: condition.range.start.column + column),
+                        length: 2),
+                    hint: "compare the value in a simple condition instead: `$response.body#/status == $inputs.status`")
+                return nil
+            }
+            let range = condition.range
+            func call(_ name: String, _ arguments: [Expression]) -> Expression {
+                .call(Located(name, at: range), arguments, range)
+            }
+            let holds: Expression
+            switch criterion.kind.value {
+            case .jsonpath:
+                // RFC 9535: the criterion holds when the query selects at least one node.
+                holds = .binary(
+                    .greater, call("length", [call("jsonpath", [subject, .literal(.string(condition.value), range)])]),
+                    .literal(.int(0), range), range)
+            case .xpath:
+                // Compiled here as written, so that a mistake is shown in the text the document has; the
+                // planner compiles the call below again, whole.
+                do {
+                    _ = try XPath.compile(condition.value)
+                } catch {
+                    diagnostics.error(
+                        .invalidXPath, "invalid XPath `\(condition.value)`: \(error)", at: range,
+                        hint: "XPath 1.0, as in `count(/pets/pet) > 0` or `/order[status = 'placed']`")
+                    return nil
+                }
+                // XPath's effective boolean value: a node-set with a node, a number other than 0, a string
+                // that is not empty, `true`.
+                holds = .binary(
+                    .equal, call("xpath", [subject, .literal(.string("boolean(\(condition.value))"), range)]),
+                    .literal(.bool(true), range), range)
+            default:
+                holds = .binary(
+                    .notEqual, call("match", [subject, .literal(.string(condition.value), range)]),
+                    .literal(.null, range), range)
+            }
+            return ResponseCondition(expression: holds, written: condition)
         }
     }
 
@@ -92,33 +128,19 @@ extension WorkflowTranslator {
 
     // MARK: Actions
 
-    /// Checks the `onSuccess` and `onFailure` actions of a step: `end` and `retry` run; a `goto` whose
-    /// target exists is refused as not supported yet.
-    mutating func checkActions(of step: ArazzoStep) {
-        for (entry, isSuccess) in step.onSuccess.map({ ($0, true) }) + step.onFailure.map({ ($0, false) }) {
-            guard let action = action(entry, success: isSuccess) else { continue }
-            switch action.kind.value {
-            case .end:
-                if isSuccess, workflow.steps.last?.id.value != step.id.value {
-                    diagnostics.error(
-                        .arazzoUnsupported, "an `end` action on success before the last step is not supported yet",
-                        at: action.kind.range)
-                }
-            case .retry:
-                break
-            case .goto:
-                if let target = action.stepID, workflow.step(target.value) == nil {
-                    diagnostics.error(
-                        .unknownArazzoStep,
-                        "`goto` names step `\(target.value)`, which is no step of workflow `\(workflow.id.value)`",
-                        at: target.range, hint: Suggestion.didYouMean(target.value, in: workflow.steps.map(\.id.value)))
-                } else if let target = action.workflowID, calledWorkflow(target) == nil {
-                    break
-                } else {
-                    diagnostics.error(
-                        .arazzoUnsupported, "`goto` actions are not supported yet", at: action.kind.range,
-                        hint: "reqplan runs a workflow's steps in order, each once")
-                }
+    /// Checks the `onFailure` actions of a step (`onSuccess` ones are read by `controlFlow`): `end` and
+    /// `retry` run; a `goto` whose target exists is refused as not supported yet.
+    mutating func checkFailureActions(of step: ArazzoStep) {
+        for entry in step.onFailure {
+            guard let action = action(entry, success: false), action.kind.value == .goto else { continue }
+            if let target = action.stepID, workflow.step(target.value) == nil {
+                unknownGotoTarget(target)
+            } else if let target = action.workflowID, calledWorkflow(target) == nil {
+                continue
+            } else {
+                diagnostics.error(
+                    .arazzoUnsupported, "a `goto` on failure is not supported yet", at: action.kind.range,
+                    hint: "a failed step ends its workflow; a `retry` action sends the request again")
             }
         }
     }

@@ -34,6 +34,9 @@ struct WorkflowTranslator {
     /// and path.
     var descriptions: [String: APIDescription] = [:]
 
+    /// Why a step control did not reach is skipped.
+    static let notReached = "no step before it led here (`goto`, `end`)"
+
     /// The input through which a workflow receives the outputs of those it depends on.
     static let workflowsInput = "arazzo_workflows"
 
@@ -56,8 +59,11 @@ struct WorkflowTranslator {
         declaredInputs = workflow.inputs == nil ? nil : Set(inputs.map(\.name.value))
         var steps: [Step] = []
         var unread: Set<String> = []
+        let flow = controlFlow()
+        // A workflow that moves control runs in list order: `--parallel` never reorders around a `goto`.
+        if !flow.isEmpty { parallel = false }
         for (index, step) in workflow.steps.enumerated() {
-            if let translated = translate(step, index: index) {
+            if let translated = translate(step, index: index, condition: flow[index]) {
                 steps.append(translated)
             } else {
                 // Already reported: what reads it is not reported again.
@@ -148,13 +154,14 @@ struct WorkflowTranslator {
 
     // MARK: Steps
 
-    /// One step as a plan step; `nil` (reported) when it cannot be one.
-    mutating func translate(_ step: ArazzoStep, index: Int) -> Step? {
+    /// One step as a plan step, run when `condition` holds (else when the steps it needs have succeeded);
+    /// `nil` (reported) when it cannot be one.
+    mutating func translate(_ step: ArazzoStep, index: Int, condition: Expression? = nil) -> Step? {
         guard let target = step.target else { return nil }
         let needs = needs(of: step, index: index)
         let conditions = step.successCriteria.compactMap { criterion($0, of: step) }
         let timeout = step.timeout.map { Located(PlanDuration(milliseconds: $0.value), at: $0.range) }
-        checkActions(of: step)
+        checkFailureActions(of: step)
         switch target {
         case .workflow(let written):
             guard let called = calledWorkflow(written) else { return nil }
@@ -173,8 +180,9 @@ struct WorkflowTranslator {
                 file: Located(fileName, at: written.range), inputs: inputs, key: written, inputsKey: nil,
                 entry: called.id.value)
             return Step(
-                id: step.id, kind: .plan(call), needs: needs, condition: nil, description: step.description,
-                timeout: timeout, retry: nil, expect: nil, concurrency: nil, onFailure: nil, range: step.range)
+                id: step.id, kind: .plan(call), needs: needs, condition: condition, description: step.description,
+                timeout: timeout, retry: nil, expect: nil, concurrency: nil, onFailure: nil, range: step.range,
+                skippedBecause: condition.map { _ in Self.notReached })
         case .operationID, .operationPath:
             guard let operation = operation(of: step) else { return nil }
             var request = RequestSpec(
@@ -186,9 +194,10 @@ struct WorkflowTranslator {
                 status: statuses(of: step, conditions: conditions), headers: nil, body: nil, maxDuration: nil,
                 range: step.id.range, conditions: conditions)
             return Step(
-                id: step.id, kind: .request(request), needs: needs, condition: nil, description: step.description,
+                id: step.id, kind: .request(request), needs: needs, condition: condition, description: step.description,
                 timeout: timeout, retry: nil, expect: expectation, concurrency: nil, onFailure: nil,
-                range: step.range, poll: poll(of: step, conditions: conditions))
+                range: step.range, poll: poll(of: step, conditions: conditions),
+                skippedBecause: condition.map { _ in Self.notReached })
         }
     }
 
@@ -457,7 +466,7 @@ struct WorkflowTranslator {
         return .text(template(written))
     }
 
-    /// The statuses a step's criteria accept: `$statusCode == N` (alone or in a chain of `&&`) gives N;
+    /// The statuses a step's criteria accept: `$statusCode == N` (through `&&` and `||`) gives N;
     /// another condition on `$statusCode` any status (the condition judges it); none, `nil` (2xx). A step
     /// that retries accepts any status while it polls, placed where the poll is (not a written status).
     func statuses(of step: ArazzoStep, conditions: [ResponseCondition]) -> [Located<StatusPattern>]? {
@@ -477,15 +486,21 @@ struct WorkflowTranslator {
         return codes.isEmpty ? nil : codes
     }
 
-    /// The codes `response.status == N` requires in `expression`, a chain of `&&`.
+    /// The codes `response.status == N` allows in `expression`, through `&&` (the codes both sides allow)
+    /// and `||` (the codes either side allows); empty when it does not restrict them to a list.
     static func statusCodes(in expression: Expression) -> [Int] {
         switch expression {
         case .binary(.equal, let left, .literal(.int(let code), _), _)
         where left.reference?.description == "response.status":
             return [code]
         case .binary(.and, let left, let right, _):
-            let found = statusCodes(in: left) + statusCodes(in: right)
-            return found.count > 1 ? [] : found
+            let (left, right) = (statusCodes(in: left), statusCodes(in: right))
+            if left.isEmpty || right.isEmpty { return left + right }
+            return left.filter(right.contains)
+        case .binary(.or, let left, let right, _):
+            let (left, right) = (statusCodes(in: left), statusCodes(in: right))
+            if left.isEmpty || right.isEmpty { return [] }
+            return left + right.filter { !left.contains($0) }
         default:
             return []
         }

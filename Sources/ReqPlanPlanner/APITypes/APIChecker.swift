@@ -295,7 +295,8 @@ struct APIChecker {
         Step(
             id: step.id, kind: kind, needs: step.needs, condition: step.condition, description: step.description,
             timeout: step.timeout, retry: step.retry, expect: step.expect, concurrency: step.concurrency,
-            onFailure: step.onFailure, range: step.range, cookies: step.cookies, poll: step.poll)
+            onFailure: step.onFailure, range: step.range, cookies: step.cookies, poll: step.poll,
+            skippedBecause: step.skippedBecause)
     }
 
     private func filled(_ request: RequestSpec, of step: Step) -> RequestSpec {

@@ -75,6 +75,12 @@ public struct SuiteFiles: Sendable {
         name.hasSuffix(".env.yaml") || name.hasSuffix(".env.yml")
     }
 
+    /// Whether a file in a folder is read as a plan: YAML that is not an environment's, or an Arazzo
+    /// document in JSON (`NAME.arazzo.json`; other JSON files are descriptions and data).
+    static func isPlanName(_ name: String) -> Bool {
+        ((name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !isEnvironment(name)) || name.hasSuffix(".arazzo.json")
+    }
+
     /// The plan files under `folder`, at any depth, as `folder/…` paths.
     private static func planFiles(in folder: String, fileManager: FileManager) -> [String] {
         var result: [String] = []
@@ -88,9 +94,7 @@ public struct SuiteFiles: Sendable {
                 case .typeDirectory?:
                     pending.append(path)
                 case .typeRegular?, .typeSymbolicLink?:
-                    if (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !isEnvironment(name)
-                        && !isFolder(path, fileManager: fileManager)
-                    {
+                    if isPlanName(name) && !isFolder(path, fileManager: fileManager) {
                         result.append(path)
                     }
                 default:

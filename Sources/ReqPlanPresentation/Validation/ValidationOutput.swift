@@ -8,7 +8,11 @@ public enum ValidationOutput {
     ///   - reports: one per plan file, in the order given.
     ///   - colors: color with ANSI escapes.
     ///   - explain: after each valid plan, print the schedule (`--explain`).
-    public static func text(_ reports: [ValidationReport], colors: Bool, explain: Bool, strict: Bool) -> String {
+    ///   - parallel: the Arazzo documents among `reports` read again with `--parallel`: with `explain`, what
+    ///     it would change in each one's schedule.
+    public static func text(
+        _ reports: [ValidationReport], colors: Bool, explain: Bool, strict: Bool, parallel: [ValidationReport] = []
+    ) -> String {
         let renderer = DiagnosticRenderer(colors: colors, files: reports.flatMap(\.sources))
         var out = ""
         for report in reports {
@@ -16,7 +20,11 @@ public enum ValidationOutput {
                 out += renderer.text(report.diagnostics) + "\n"
             }
             if explain, let graph = report.graph {
-                out += graph.explanation() + "\n"
+                out += graph.explanation()
+                if let other = parallel.first(where: { $0.path == report.path })?.graph {
+                    out += graph.parallelGain(other)
+                }
+                out += "\n"
             }
         }
         out += summary(reports, strict: strict) + "\n"

@@ -286,7 +286,7 @@ public struct Executor: Sendable {
                 if !(try ExpressionEvaluator.condition(condition, in: context)) {
                     var result = StepResult(
                         id: node.id, state: .skipped,
-                        reason: StepReason(.condition, "its `if` is false"))
+                        reason: StepReason(.condition, node.step.skippedBecause ?? "its `if` is false"))
                     result.causedByFailure = failure != nil && !allSucceeded
                     return finish(id, frame: frame, result, ready: ready)
                 }

@@ -30,13 +30,16 @@ public final class Step: Sendable {
     public let poll: PollPolicy?
     /// The whole step, from its id to its last line.
     public let range: SourceRange
+    /// Why the step is skipped when its condition is not true, in the words of the document it was written
+    /// in; nil for a plan's `if:` ("its `if` is false").
+    public let skippedBecause: String?
 
     /// Creates a step.
     public init(
         id: Located<String>, kind: Kind, needs: [Located<String>], condition: Expression?, description: String?,
         timeout: Located<PlanDuration>?, retry: RetryPolicy?, expect: Expectation?, concurrency: Located<Int>?,
         onFailure: Located<FailurePolicy>?, range: SourceRange, cookies: Located<Bool>? = nil,
-        poll: PollPolicy? = nil
+        poll: PollPolicy? = nil, skippedBecause: String? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -51,6 +54,7 @@ public final class Step: Sendable {
         self.cookies = cookies
         self.poll = poll
         self.range = range
+        self.skippedBecause = skippedBecause
     }
 
     /// What a step does.
