@@ -229,6 +229,28 @@ private struct CookieSettingTransport: Transport {
         #expect(result.outputs[2].value == .list([.string("1")]))
     }
 
+    @Test func theURLRequestedIsReadAsUrlWithSecretValuesHidden() async throws {
+        let result = try await run(
+            """
+            reqplan: 1
+            defaults: { base_url: "http://test" }
+            inputs:
+              token: { secret: true }
+            steps:
+              a: { request: { url: "/c/a=1?token=${{ inputs.token }}" } }
+              b:
+                request: { url: /c/b=2 }
+                poll: { until: "${{ response.url == 'http://test/c/b=2' }}", every: 1ms, attempts: 2 }
+            outputs:
+              a: ${{ steps.a.url }}
+              b: ${{ steps.b.url }}
+            """, transport: CookieSettingTransport(), inputs: ["token": .string("s3cret-token")])
+        #expect(result.exitCode == 0)
+        #expect(result.outputs[0].value == .string("http://test/c/a=1?token=***"))
+        #expect(result.outputs[1].value == .string("http://test/c/b=2"))
+        #expect(result.results["b"]?.attempts.count == 1)
+    }
+
     @Test func cookiesAreKeptOnlyWhenSomethingReadsThem() async throws {
         let result = try await run(
             planHeader + """

@@ -73,10 +73,7 @@ extension WorkflowTranslator {
             }
             base = .literal(.string(method), range)
         case .url:
-            diagnostics.error(
-                .arazzoUnsupported, "`$url` is not supported", at: range,
-                hint: "read the parts of the request instead: `$request.path.NAME`, `$request.query.NAME`")
-            return nil
+            base = responseField("url", [], text: parsed.text, at: range, in: place)
         case .outputs(let name):
             base = calledWorkflowOutput(name, text: parsed.text, at: range, in: place)
         case .steps(let id, let fields):

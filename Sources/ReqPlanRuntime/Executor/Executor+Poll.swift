@@ -37,7 +37,8 @@ extension Executor {
                 decodingBody: true
             ) { response, body, bodyProblem, duration in
                 var context = run.context
-                context.items["response"] = Self.responseValue(response, body: body, duration: duration)
+                context.items["response"] = Self.responseValue(
+                    response, body: body, duration: duration, url: run.prepared.shownURL)
                 let accepted = Self.accepts(run.expectation, status: response.status)
                 let holds: Bool
                 do throws(EvaluationError) {
@@ -121,7 +122,7 @@ extension Executor {
     }
 
     /// `response` as `until` reads it: the request result's fields for this response.
-    static func responseValue(_ response: TransportResponse, body: Value, duration: Duration) -> Value {
+    static func responseValue(_ response: TransportResponse, body: Value, duration: Duration, url: String) -> Value {
         var view = StepResult(id: "", state: .succeeded)
         view.cookies = response.setCookies
         return .object([
@@ -130,6 +131,7 @@ extension Executor {
             .init("body", body),
             .init("cookies", view.cookiesValue),
             .init("duration", .int(Int(duration.milliseconds))),
+            .init("url", .string(url)),
         ])
     }
 

@@ -127,7 +127,7 @@ extension Executor {
         let expectation = expectation ?? run.expectation
         let problems = ExpectationChecker.check(
             expectation, status: response.status, headers: response.headers, body: body,
-            bodyProblem: bodyProblem, duration: duration, in: run.context)
+            bodyProblem: bodyProblem, duration: duration, url: run.prepared.shownURL, in: run.context)
         guard !problems.isEmpty else {
             return schemaVerdict(on: response, body: body, bodyProblem: bodyProblem, of: run)
         }

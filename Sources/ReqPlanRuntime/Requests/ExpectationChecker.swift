@@ -4,10 +4,11 @@ import ReqPlanSyntax
 
 /// Checks a response against `expect:`; every unmet expectation is reported, expected vs actual.
 public enum ExpectationChecker {
-    /// The problems with `response`, empty when it meets every expectation.
+    /// The problems with `response`, empty when it meets every expectation; `url` is the URL requested, as
+    /// conditions read it (`response.url`).
     public static func check(
         _ expectation: Expectation?, status: Int, headers: [HeaderField], body: Value, bodyProblem: String? = nil,
-        duration: Duration, in context: EvaluationContext
+        duration: Duration, url: String? = nil, in context: EvaluationContext
     ) -> [String] {
         var problems: [String] = []
         let statuses = expectation?.status?.map(\.value) ?? [.classOf(2)]
@@ -39,6 +40,7 @@ public enum ExpectationChecker {
             inner.items["response"] = .object([
                 .init("status", .int(status)), .init("headers", ResponseHeaders(headers).value),
                 .init("body", body), .init("duration", .int(Int(duration.milliseconds))),
+                .init("url", url.map(Value.string) ?? .null),
             ])
             for condition in conditions {
                 problems += check(condition, in: inner)

@@ -163,6 +163,7 @@ public struct StepResult: Sendable {
             fields.append(.init("body", body ?? .null))
             fields.append(.init("attempts", .int(attempts.count)))
             fields.append(.init("cookies", cookiesValue))
+            fields.append(.init("url", url.map(Value.string) ?? .null))
         }
         return .object(fields)
     }

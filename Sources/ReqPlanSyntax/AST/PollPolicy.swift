@@ -39,7 +39,7 @@ public final class PollPolicy: Sendable {
     public var interval: PollInterval { every?.value ?? Self.defaultInterval }
 
     /// The fields of `response` inside `until` (a request result's, for the latest response).
-    public static let responseFields = ["status", "headers", "body", "cookies", "duration"]
+    public static let responseFields = ["status", "headers", "body", "cookies", "duration", "url"]
 }
 
 /// `every:` — how long a poll waits after the one before it.

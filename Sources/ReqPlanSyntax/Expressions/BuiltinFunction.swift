@@ -56,6 +56,8 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
 /// The fields of a step's result that expressions can read: `steps.X.<field>`.
 public enum ResultField: String, Sendable, Hashable, CaseIterable, Comparable {
     case status, headers, body, duration, state, error, attempts
+    /// Requests: the URL requested (before any redirect), secret values as `***`.
+    case url
     /// Requests: name → value of the cookies the response (and the redirects followed to reach it) set.
     case cookies
     /// Groups, sequences and for_each: member or item results, in order.
@@ -74,7 +76,7 @@ public enum ResultField: String, Sendable, Hashable, CaseIterable, Comparable {
     /// Whether only request steps (and each for_each item) have it.
     public var isRequestField: Bool {
         switch self {
-        case .status, .headers, .body, .attempts, .cookies: true
+        case .status, .headers, .body, .attempts, .cookies, .url: true
         default: false
         }
     }
