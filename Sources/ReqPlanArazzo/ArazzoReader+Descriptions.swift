@@ -20,3 +20,73 @@ extension ArazzoReader {
         return result
     }
 }
+
+/// An Arazzo document a source description of `type: arazzo` names, read: its workflows run as sub-plans of
+/// its file.
+struct ArazzoSource {
+    /// Its path as the source description writes it, relative to the document that names it.
+    var path: String
+    var document: ArazzoDocument
+}
+
+extension ArazzoReader {
+    /// The document's Arazzo source descriptions (`type: arazzo`), read, by name; and why the others could
+    /// not be, located at their `url`.
+    func workflowSources(of document: ArazzoDocument, at path: String, limits: ParseLimits)
+        -> (sources: [String: ArazzoSource], problems: [Diagnostic])
+    {
+        let file = URL(fileURLWithPath: path)
+        let boundary = FileBoundary(planFile: file.path, allowOutside: allowFilesOutside)
+        var sources: [String: ArazzoSource] = [:]
+        var problems: [Diagnostic] = []
+        func problem(_ message: String, _ source: SourceDescription, hint: String? = nil) {
+            var diagnostic = Diagnostic.error(.unknownSourceDescription, message, at: source.url.range, hint: hint)
+            diagnostic.file = document.source.path
+            problems.append(diagnostic)
+        }
+        for source in document.sources where source.isArazzo {
+            let written = source.url.value
+            guard written.urlScheme == nil else {
+                problem(
+                    "source description `\(source.name.value)` is at a remote URL; reqplan reads Arazzo documents "
+                        + "from files", source, hint: "save the document beside this one and name it by a relative path"
+                )
+                continue
+            }
+            let resolved = FileBoundary.resolve(written, relativeTo: file.deletingLastPathComponent())
+            guard boundary.permits(resolved) else {
+                problem(
+                    "`\(written)` is outside the document's folder", source,
+                    hint: "move it inside, or pass --allow-files-outside")
+                continue
+            }
+            let text: String
+            switch TextFile.read(
+                atPath: resolved.path, limit: limits.maxFileSize, what: "`\(written)`", shownAs: written)
+            {
+            case .failure(let failure):
+                problem(failure.text, source)
+                continue
+            case .success(let read): text = read
+            }
+            let other = SourceFile(path: written, text: text)
+            guard recognises(other) else {
+                problem("`\(written)` is not an Arazzo document: it has no `arazzo` key", source)
+                continue
+            }
+            guard case .success(let data) = DataDocument.parse(other, what: "Arazzo document", limits: limits),
+                data.checkBounds() == nil, let root = data.root
+            else {
+                problem("`\(written)` cannot be read as an Arazzo document", source, hint: "validate it on its own")
+                continue
+            }
+            var parser = ArazzoParser(source: other)
+            guard let read = parser.read(root) else {
+                problem("`\(written)` cannot be read as an Arazzo document", source, hint: "validate it on its own")
+                continue
+            }
+            sources[source.name.value] = ArazzoSource(path: written, document: read)
+        }
+        return (sources, problems)
+    }
+}

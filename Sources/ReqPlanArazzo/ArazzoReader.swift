@@ -79,8 +79,13 @@ public struct ArazzoReader: PlanDocumentReader {
         // A document's structural problems are reported with its whole plan only, not again with each
         // workflow that another runs as a sub-plan.
         var diagnostics = entry == nil ? parser.diagnostics.diagnostics : []
+        let descriptions = parallel ? self.descriptions(of: document, at: file ?? source.path) : [:]
+        let (workflowSources, unread) = self.workflowSources(of: document, at: file ?? source.path, limits: limits)
+        if entry == nil { diagnostics += unread }
+        // A server may be given for a description of a document whose workflows this one runs.
         let names = document.sources.map(\.name.value)
-        for name in servers.keys.sorted() where entry == nil && !names.contains(name) {
+        let known = Set(names + workflowSources.values.flatMap { $0.document.sources.map(\.name.value) })
+        for name in servers.keys.sorted() where entry == nil && !known.contains(name) {
             var diagnostic = Diagnostic.error(
                 .unknownSourceDescription, "a server is given for `\(name)`, which is no source description", at: nil,
                 hint: Suggestion.didYouMean(name, in: names)
@@ -89,7 +94,6 @@ public struct ArazzoReader: PlanDocumentReader {
             diagnostics.append(diagnostic)
         }
         let fileName = String((file ?? source.path).split(separator: "/").last ?? "")
-        let descriptions = parallel ? self.descriptions(of: document, at: file ?? source.path) : [:]
         var translated: [String: (plan: Plan, reads: Set<String>)] = [:]
         func translate(_ workflow: Workflow, reporting: Bool) -> Plan {
             if let done = translated[workflow.id.value] { return done.plan }
@@ -97,6 +101,7 @@ public struct ArazzoReader: PlanDocumentReader {
                 document: document, workflow: workflow, servers: servers, fileName: fileName)
             translator.parallel = parallel
             translator.descriptions = descriptions
+            translator.workflowSources = workflowSources
             let plan = translator.plan()
             if reporting { diagnostics += translator.diagnostics.diagnostics }
             translated[workflow.id.value] = (plan, translator.readsWorkflows)
@@ -122,12 +127,41 @@ public struct ArazzoReader: PlanDocumentReader {
         }
         // Every workflow is checked, whichever runs.
         for workflow in document.workflows { _ = translate(workflow, reporting: true) }
+        diagnostics += Self.dependencyProblems(of: document)
         if selected.count == 1, let only = selected.first, workflow != nil || document.workflows.count == 1 {
             return ParseResult(plan: translate(only, reporting: false), diagnostics: diagnostics, source: source)
         }
         let plan = documentPlan(
             document, running: selected, translated: translated.mapValues(\.plan), fileName: fileName)
         return ParseResult(plan: plan, diagnostics: diagnostics, source: source)
+    }
+
+    /// The workflows' `dependsOn` entries that name no workflow of the document, or (not run yet) one of
+    /// another document.
+    static func dependencyProblems(of document: ArazzoDocument) -> [Diagnostic] {
+        var problems: [Diagnostic] = []
+        let names = document.workflows.map(\.id.value)
+        for workflow in document.workflows {
+            for dependency in workflow.dependsOn where document.workflow(dependency.value) == nil {
+                var diagnostic: Diagnostic
+                if dependency.value.hasPrefix("$sourceDescriptions.") {
+                    diagnostic = .error(
+                        .arazzoUnsupported,
+                        "a workflow that depends on a workflow of another document is not supported yet",
+                        at: dependency.range, hint: "run that workflow as a step: `workflowId: \(dependency.value)`")
+                } else {
+                    diagnostic = .error(
+                        .unknownWorkflow,
+                        "workflow `\(workflow.id.value)` depends on `\(dependency.value)`, which is no workflow of "
+                            + "the document", at: dependency.range,
+                        hint: Suggestion.didYouMean(dependency.value, in: names)
+                            ?? "its workflows: " + names.map { "`\($0)`" }.joined(separator: ", "))
+                }
+                diagnostic.file = document.source.path
+                problems.append(diagnostic)
+            }
+        }
+        return problems
     }
 
     /// A workflow and those it depends on, transitively, in document order.

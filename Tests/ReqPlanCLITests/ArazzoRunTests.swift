@@ -53,7 +53,7 @@ struct ArazzoRunTests {
     }
 
     @Test(
-        "goto and end move control: the steps skipped send nothing, and the run still succeeds",
+        "goto and end move control: the steps skipped send nothing, and the run still succeeds; a workflow of another document runs as a sub-plan",
         .enabled(if: ExternalServers.canRun(.connexion)))
     func gotoAndEndSkipSteps() async throws {
         let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
@@ -89,6 +89,21 @@ struct ArazzoRunTests {
         #expect(log.contains("\"GET /pet/findByTags?tags=dog HTTP/1.1\" 200"), "\(log)")
         #expect(log.contains("\"POST /store/order HTTP/1.1\" 200"), "\(log)")
         #expect(!log.contains("/coupons") && !log.contains("GET /store/order/"), "\(log)")
+
+        // `type: arazzo`: `order` runs pet-coupons.arazzo.yaml's `place-order`, the server given by the name
+        // that document gives its description.
+        let external = CommandRunner.packageRoot.appendingPathComponent(
+            "Tests/Fixtures/arazzo/run/external.arazzo.yaml")
+        let ordered = try await CommandRunner.run(
+            [
+                "run", external.path, "--server", "pet-coupons=\(mock.url)", "--output", "json", "--progress", "none",
+                "--no-response-schema-check",
+            ], environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(ordered.status == 0, "\(ordered.stderr)")
+        #expect(ordered.stdout.contains("\"order_id\": 10"), "\(ordered.stdout)")
+        let after = mock.process.read("connexion.console.log")
+        #expect(after.contains("\"GET /pet/10 HTTP/1.1\" 200"), "\(after)")
+        #expect(after.components(separatedBy: "\"POST /store/order HTTP/1.1\" 200").count == 3, "\(after)")
     }
 
     @Test(

@@ -53,6 +53,10 @@ struct ArazzoGoldenTests {
     static let codes = [
         "asyncapi-source": "RP1002", "depends-on-cycle": "RP0302", "forward-reference": "RP1009",
         "goto-target-missing": "RP1006", "missing-required-parameter": "RP0804",
+        // A workflow of another Arazzo document (`type: arazzo`) that it does not have.
+        "external-workflow-missing": "RP1008",
+        // A workflow that depends on one the document does not have.
+        "workflow-depends-on-unknown": "RP1008",
         // A `goto` back to an earlier step: a loop, which is not run.
         "goto-loop": "RP1002",
         // Criteria that do not compile, each reported in the text the document has.

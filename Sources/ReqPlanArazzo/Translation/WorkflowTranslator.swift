@@ -33,6 +33,9 @@ struct WorkflowTranslator {
     /// The OpenAPI source descriptions read in outline, by name, for `--parallel` to know each step's method
     /// and path.
     var descriptions: [String: APIDescription] = [:]
+    /// The Arazzo source descriptions (`type: arazzo`) that could be read, by name: their workflows run as
+    /// sub-plans of their files.
+    var workflowSources: [String: ArazzoSource] = [:]
 
     /// Why a step control did not reach is skipped.
     static let notReached = "no step before it led here (`goto`, `end`)"
@@ -164,7 +167,7 @@ struct WorkflowTranslator {
         checkFailureActions(of: step)
         switch target {
         case .workflow(let written):
-            guard let called = calledWorkflow(written) else { return nil }
+            guard let (called, file) = calledWorkflowAndFile(written) else { return nil }
             var inputs: [SubPlanInput] = []
             for parameter in parameters(of: step) {
                 if let location = parameter.location {
@@ -177,7 +180,7 @@ struct WorkflowTranslator {
                     SubPlanInput(name: parameter.name, value: givenValue(parameter.value, in: .request(step))))
             }
             let call = SubPlanCall(
-                file: Located(fileName, at: written.range), inputs: inputs, key: written, inputsKey: nil,
+                file: Located(file, at: written.range), inputs: inputs, key: written, inputsKey: nil,
                 entry: called.id.value)
             return Step(
                 id: step.id, kind: .plan(call), needs: needs, condition: condition, description: step.description,
@@ -223,21 +226,51 @@ struct WorkflowTranslator {
         return result
     }
 
-    /// The workflow a `workflowId` names, in this document; `nil` (reported) otherwise.
+    /// The workflow a `workflowId` names; `nil` (reported) when there is none.
     mutating func calledWorkflow(_ written: Located<String>) -> Workflow? {
-        if written.value.hasPrefix("$sourceDescriptions.") {
+        calledWorkflowAndFile(written)?.workflow
+    }
+
+    /// The workflow a `workflowId` names, in this document or (`$sourceDescriptions.NAME.ID`) in the Arazzo
+    /// document source description `NAME` is, and the file that holds it, relative to this document; `nil`
+    /// (reported) when there is none.
+    mutating func calledWorkflowAndFile(_ written: Located<String>) -> (workflow: Workflow, file: String)? {
+        guard written.value.hasPrefix("$sourceDescriptions.") else {
+            guard let called = document.workflow(written.value) else {
+                diagnostics.error(
+                    .unknownWorkflow, "no workflow has the id `\(written.value)`", at: written.range,
+                    hint: Suggestion.didYouMean(written.value, in: document.workflows.map(\.id.value)))
+                return nil
+            }
+            return (called, fileName)
+        }
+        guard let parsed = Self.sourceAndOperationID(written.value), let name = parsed.source else {
             diagnostics.error(
-                .arazzoUnsupported, "workflows of other Arazzo documents (`\(written.value)`) are not supported yet",
-                at: written.range, hint: "copy the workflow into this document")
+                .invalidRuntimeExpression, "`\(written.value)` names no workflow", at: written.range,
+                hint: "a workflow of another document is named `$sourceDescriptions.NAME.WORKFLOW`")
             return nil
         }
-        guard let called = document.workflow(written.value) else {
-            diagnostics.error(
-                .unknownWorkflow, "no workflow has the id `\(written.value)`", at: written.range,
-                hint: Suggestion.didYouMean(written.value, in: document.workflows.map(\.id.value)))
+        guard let source = document.sources.first(where: { $0.name.value == name }) else {
+            unknownSource(name, at: written.range)
             return nil
         }
-        return called
+        guard source.isArazzo else {
+            diagnostics.error(
+                .unknownWorkflow, "source description `\(name)` is an OpenAPI description, which has no workflows",
+                at: written.range, notes: [.init("it is declared here", at: source.name.range)],
+                hint: "name it with `type: arazzo` if it is an Arazzo document")
+            return nil
+        }
+        // One that could not be read is reported once, where it is declared (`ArazzoReader`).
+        guard let other = workflowSources[name] else { return nil }
+        guard let called = other.document.workflow(parsed.id) else {
+            diagnostics.error(
+                .unknownWorkflow, "`\(other.path)` has no workflow `\(parsed.id)`", at: written.range,
+                hint: Suggestion.didYouMean(parsed.id, in: other.document.workflows.map(\.id.value))
+                    ?? "its workflows: " + other.document.workflows.map { "`\($0.id.value)`" }.joined(separator: ", "))
+            return nil
+        }
+        return (called, other.path)
     }
 
     /// An `operationId` as the name of the source description it names (`$sourceDescriptions.NAME.ID`; nil
