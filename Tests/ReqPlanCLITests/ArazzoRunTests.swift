@@ -72,6 +72,8 @@ struct ArazzoRunTests {
         #expect(outputs["order_id"] as? Int == 10, "\(result.stdout)")
         #expect(outputs["coupon"] is NSNull, "\(result.stdout)")
         #expect(outputs["order_url"] as? String == "\(mock.url)/store/order", "\(result.stdout)")
+        #expect(outputs["pet_name"] as? String == "doggie", "\(result.stdout)")
+        #expect(outputs["first_pet_name"] as? String == "doggie", "\(result.stdout)")
         // `find-pet` found pet 10 and went to `place-order`; the order came back `approved`, which ends it.
         let json = try #require(
             try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any])

@@ -57,6 +57,8 @@ struct ArazzoGoldenTests {
         "external-workflow-missing": "RP1008",
         // A workflow that depends on one the document does not have.
         "workflow-depends-on-unknown": "RP1008",
+        // A selector object (1.1) whose JSON pointer the response schema does not have.
+        "selector-not-in-schema": "RP0808",
         // A `goto` back to an earlier step: a loop, which is not run.
         "goto-loop": "RP1002",
         // Criteria that do not compile, each reported in the text the document has.

@@ -1,5 +1,4 @@
 import ReqPlanSyntax
-import ReqPlanXPath
 
 extension WorkflowTranslator {
     // MARK: Criteria
@@ -42,16 +41,7 @@ extension WorkflowTranslator {
                     .greater, call("length", [call("jsonpath", [subject, .literal(.string(condition.value), range)])]),
                     .literal(.int(0), range), range)
             case .xpath:
-                // Compiled here as written, so that a mistake is shown in the text the document has; the
-                // planner compiles the call below again, whole.
-                do {
-                    _ = try XPath.compile(condition.value)
-                } catch {
-                    diagnostics.error(
-                        .invalidXPath, "invalid XPath `\(condition.value)`: \(error)", at: range,
-                        hint: "XPath 1.0, as in `count(/pets/pet) > 0` or `/order[status = 'placed']`")
-                    return nil
-                }
+                guard compiles(xpath: condition) else { return nil }
                 // XPath's effective boolean value: a node-set with a node, a number other than 0, a string
                 // that is not empty, `true`.
                 holds = .binary(

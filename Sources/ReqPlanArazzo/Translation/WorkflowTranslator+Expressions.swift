@@ -272,13 +272,16 @@ extension WorkflowTranslator {
         var inner: Expression?
         if case .scalar(let scalar) = definition, scalar.string.hasPrefix("$") {
             inner = expression(scalar.string, at: source.range(of: definition), in: .after(target))
+        } else if Self.isSelector(definition) {
+            inner = selector(definition, in: .after(target))
         } else if let literal = definition.coreSchemaValue, !(literal.interpolated.contains("{$")) {
             inner = .literal(literal, source.range(of: definition))
         } else {
             diagnostics.error(
                 .arazzoUnsupported, "output `\(name)` of step `\(id)` is not a runtime expression or a literal",
                 at: source.range(of: definition),
-                hint: "selector objects and text around expressions are not supported in outputs")
+                hint: "an output is a runtime expression, a selector object or a literal; text around an "
+                    + "expression is not")
         }
         guard let inner else { return nil }
         return fields.dropFirst(nameCount + 1).reduce(inner) {
@@ -330,6 +333,9 @@ extension WorkflowTranslator {
         switch node {
         case .sequence(let sequence):
             return .list(sequence.map { value($0, in: place) }, range)
+        case .mapping where Self.isSelector(node):
+            guard let selected = selector(node, in: place) else { return .literal(.null, range) }
+            return .template(Template(parts: [.expression(selected)], range: range))
         case .mapping(let mapping):
             var entries: [ValueTemplate.Entry] = []
             for (key, item) in mapping {
