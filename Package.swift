@@ -43,10 +43,16 @@ let package = Package(
             name: "ReqPlanXPath",
             dependencies: ["ReqPlanSyntax"]
         ),
+        // JSONPath (RFC 9535) over the language's values: `jsonpath(value, query)`. The planner compiles
+        // literal queries to check them; the runtime evaluates them.
+        .target(
+            name: "ReqPlanJSONPath",
+            dependencies: ["ReqPlanSyntax"]
+        ),
         // Name resolution, dependency edges, cycles, the DAG and static analyses.
         .target(
             name: "ReqPlanPlanner",
-            dependencies: ["ReqPlanSyntax", "ReqPlanXPath"]
+            dependencies: ["ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath"]
         ),
         // Reads OpenAPI 3.0/3.1 documents (OpenAPIKit) into the planner's API description model
         // (`ReqPlanPlanner/APITypes`): the only target that imports OpenAPIKit.
@@ -96,6 +102,7 @@ let package = Package(
                 "ReqPlanPlanner",
                 "ReqPlanSyntax",
                 "ReqPlanXPath",
+                "ReqPlanJSONPath",
                 "ReqPlanHTTP",
                 .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
@@ -161,6 +168,11 @@ let package = Package(
         .testTarget(
             name: "ReqPlanXPathTests",
             dependencies: ["ReqPlanXPath", "ReqPlanSyntax"]
+        ),
+        // Runs the JSONPath Compliance Test Suite (`Tests/Fixtures/jsonpath/cts.json`).
+        .testTarget(
+            name: "ReqPlanJSONPathTests",
+            dependencies: ["ReqPlanJSONPath", "ReqPlanSyntax"]
         ),
         .testTarget(
             name: "ReqPlanPlannerTests",

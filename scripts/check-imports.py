@@ -10,7 +10,7 @@ Modules of the toolchain (Foundation, Dispatch, Glibc, Testing, ...) need no dec
 
 It also keeps the pipeline's layers apart: only ReqPlanHTTP (the transport), the demo API and the tests,
 their support and fuzzers may import a networking module (SwiftNIO's, AsyncHTTPClient, FoundationNetworking); the
-syntax, the planner, XPath, the runtime, the presentation, the library and the command line may not. The
+syntax, the planner, XPath, JSONPath, the runtime, the presentation, the library and the command line may not. The
 tests of a stage before the runtime (`<stage>Tests`) test that stage alone: they import neither the runtime
 nor the presentation (what `validate` prints is tested by ReqPlanGoldenTests, which may).
 Exit status 0 when all are declared and none is out of its layer, 1 otherwise (each problem is printed).
@@ -33,7 +33,7 @@ STRING_BLOCK = re.compile(r'#*"""[\s\S]*?"""#*')
 NETWORKING = re.compile(r"^(NIO\w*|AsyncHTTPClient|FoundationNetworking|Hummingbird\w*)$")
 MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI", "ReqPlanTestSupport"}
 # The stages before the runtime, and the later stages their test targets may not import.
-EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanHTTP"}
+EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanHTTP"}
 LATER_STAGES = {"ReqPlanRuntime", "ReqPlanPresentation", "ReqPlan", "reqplan"}
 
 

@@ -296,6 +296,12 @@ private struct CookieSettingTransport: Transport {
         (#"${{ xpath('<a><b>1</b><b>2</b></a>', '//b') }}"#, .list([.string("1"), .string("2")])),
         (#"${{ xpath('<a><b>1</b><b>2</b></a>', 'sum(//b)') }}"#, .int(3)),
         (#"${{ xpath(null, '//b') }}"#, .null),
+        (
+            #"${{ jsonpath(from_json('{"items":[{"id":1,"n":3},{"id":2,"n":9}]}'), '$.items[?@.n > 5].id') }}"#,
+            .list([.int(2)])
+        ),
+        (#"${{ jsonpath(from_json('{"a":[1,2]}'), '$.b') }}"#, .list([])),
+        (#"${{ jsonpath(null, '$') }}"#, .list([])),
         // An absent field reads as null, whose length is 0 (grammar.md §10.9).
         (#"${{ length(null) }}"#, .int(0)),
         (#"${{ length(from_json('{"a":1}').items) }}"#, .int(0)),
@@ -313,6 +319,11 @@ private struct CookieSettingTransport: Transport {
         (#"${{ match('a', from_json('1')) }}"#, "`match` takes a regular expression as a string, found a number"),
         (#"${{ length(from_json('1')) }}"#, "`length` takes a string, a list or an object, found a number"),
         (#"${{ match('a', from_json('"("')) }}"#, "invalid regular expression `(`: expected ')'"),
+        (
+            #"${{ jsonpath(from_json('[]'), from_json('"$[?@.a"')) }}"#,
+            "invalid JSONPath `$[?@.a`: expected `,` or `]`, found the end of the query at character 7"
+        ),
+        (#"${{ jsonpath(from_json('[]'), 1) }}"#, "`jsonpath` takes a JSONPath query as a string, found a number"),
         (
             #"${{ xpath('<a/>', from_json('"//"')) }}"#,
             "invalid XPath `//`: expected a step (a name, `*`, `text()`, `node()`, `.` or `..`), found the end of the expression at character 3"

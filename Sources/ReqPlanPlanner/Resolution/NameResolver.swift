@@ -1,4 +1,5 @@
 import ReqPlanSyntax
+import ReqPlanJSONPath
 import ReqPlanXPath
 
 /// Where an expression is written, which decides the names it may use.
@@ -241,23 +242,24 @@ struct NameResolver {
                 .invalidCall, "`\(function.rawValue)()` is only meaningful in `if:`", at: call.range,
                 hint: "it tells whether the steps before succeeded; use it in a step's `if:`")
         }
-        if call.arguments.count == 2, function == .match || function == .xpath {
+        if call.arguments.count == 2, function.patternKind != nil {
             checkLiteralPattern(call.arguments[1], of: function)
         }
     }
 
-    /// Compiles the literal pattern of `match()` or expression of `xpath()` before the run, so a mistake
-    /// in it is a located error of `validate` (a computed one is checked when it is evaluated).
+    /// Compiles the literal pattern of `match()`, expression of `xpath()` or query of `jsonpath()` before the
+    /// run, so a mistake in it is a located error of `validate` (a computed one is checked when it is evaluated).
     private mutating func checkLiteralPattern(_ argument: Expression, of function: BuiltinFunction) {
         guard case .literal(let value, let range) = argument else { return }
         guard case .string(let text) = value else {
-            let what = function == .match ? "a regular expression" : "an XPath expression"
             diagnostics.error(
-                .invalidCall, "`\(function.rawValue)` takes \(what) as a string, found \(value.type.withArticle)",
+                .invalidCall,
+                "`\(function.rawValue)` takes \(function.patternKind ?? "a text") as a string, found \(value.type.withArticle)",
                 at: range, hint: "call it as `\(function.signature)`")
             return
         }
-        if function == .match {
+        switch function {
+        case .match:
             do {
                 _ = try RegularExpression.compile(text)
             } catch {
@@ -265,7 +267,16 @@ struct NameResolver {
                     .invalidRegex, "invalid regular expression `\(text)`: \(error.reason)", at: range,
                     hint: "patterns use ICU syntax, as `matches` does; write `\\(` for a literal `(`")
             }
-        } else {
+        case .jsonpath:
+            do {
+                _ = try JSONPath.compile(text)
+            } catch {
+                diagnostics.error(
+                    .invalidJSONPath, "invalid JSONPath `\(text)`: \(error)",
+                    at: characterRange(error.position, of: text, writtenAt: range),
+                    hint: "RFC 9535 JSONPath, as in `$.items[*].id` or `$..book[?@.price < 10]`")
+            }
+        default:
             do {
                 _ = try XPath.compile(text)
             } catch {

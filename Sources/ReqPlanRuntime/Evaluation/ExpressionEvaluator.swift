@@ -1,4 +1,5 @@
 import ReqPlanSyntax
+import ReqPlanJSONPath
 import ReqPlanXPath
 
 /// Evaluates `${{ }}` expressions and templates against an `EvaluationContext`.
@@ -306,6 +307,20 @@ public enum ExpressionEvaluator {
             } catch {
                 throw EvaluationError("`xpath` cannot read its text as XML: \(error)", at: arguments[0].range)
             }
+        case .jsonpath:
+            let text = try patternText(values[1], of: function, at: arguments[1].range)
+            let query: JSONPath
+            do {
+                query = try JSONPath.compile(text)
+            } catch {
+                throw EvaluationError("invalid JSONPath `\(text)`: \(error)", at: arguments[1].range)
+            }
+            guard values[0] != .null else { return .list([]) }
+            do {
+                return .list(try query.select(in: values[0]))
+            } catch {
+                throw EvaluationError("`jsonpath` could not evaluate `\(text)`: \(error)", at: range)
+            }
         }
     }
 
@@ -322,14 +337,14 @@ public enum ExpressionEvaluator {
         }
     }
 
-    /// The pattern of `match` or the expression of `xpath`: a string.
+    /// The pattern of `match`, the expression of `xpath` or the query of `jsonpath`: a string.
     private static func patternText(_ value: Value, of function: BuiltinFunction, at range: SourceRange)
         throws(EvaluationError) -> String
     {
         guard case .string(let text) = value else {
-            let what = function == .match ? "a regular expression" : "an XPath expression"
             throw EvaluationError(
-                "`\(function.rawValue)` takes \(what) as a string, found \(value.type.withArticle)", at: range)
+                "`\(function.rawValue)` takes \(function.patternKind ?? "a text") as a string, found \(value.type.withArticle)",
+                at: range)
         }
         return text
     }

@@ -74,6 +74,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let emptyCollection = DiagnosticCode("RP0115", "nothing to run")
     /// An XPath expression given to `xpath()` that does not compile.
     public static let invalidXPath = DiagnosticCode("RP0116", "invalid XPath expression")
+    /// A JSONPath query given to `jsonpath()` that does not compile or is not well-typed.
+    public static let invalidJSONPath = DiagnosticCode("RP0117", "invalid JSONPath query")
 
     // MARK: Expressions
 
@@ -254,7 +256,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         nestedTooDeep,
         unknownKey, wrongType, missingKey, conflictingKeys, invalidValue, invalidName, duplicateStep,
         invalidDuration, invalidStatus, invalidMethod, missingVersion, unsupportedVersion, invalidRegex,
-        keyNotAllowed, emptyCollection, invalidXPath,
+        keyNotAllowed, emptyCollection, invalidXPath, invalidJSONPath,
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
         unknownNeed, cycle, fileCycle, subPlansTooDeep, subPlansTooLarge,

@@ -20,13 +20,15 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
     case match
     /// `xpath(text, expression)` — an XPath 1.0 expression evaluated on an XML or HTML document.
     case xpath
+    /// `jsonpath(value, query)` — the nodelist an RFC 9535 JSONPath query selects in a value.
+    case jsonpath
 
     /// How many arguments the function takes.
     public var arity: Int {
         switch self {
         case .success, .failure, .always: 0
         case .length, .json, .fromJSON: 1
-        case .contains, .default, .match, .xpath: 2
+        case .contains, .default, .match, .xpath, .jsonpath: 2
         }
     }
 
@@ -35,6 +37,16 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .success, .failure, .always: true
         default: false
+        }
+    }
+
+    /// What the second argument of `match`, `xpath` and `jsonpath` is, as messages name it; nil for the others.
+    public var patternKind: String? {
+        switch self {
+        case .match: "a regular expression"
+        case .xpath: "an XPath expression"
+        case .jsonpath: "a JSONPath query"
+        default: nil
         }
     }
 
@@ -49,6 +61,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
         case .default: "default(value, fallback)"
         case .match: "match(text, pattern)"
         case .xpath: "xpath(text, expression)"
+        case .jsonpath: "jsonpath(value, query)"
         }
     }
 }

@@ -1,0 +1,31 @@
+import ReqPlanSyntax
+
+/// A JSONPath query (RFC 9535), compiled and checked to be well-typed, that `jsonpath(value, query)`
+/// evaluates on a value.
+///
+/// All of RFC 9535: `$`, child and descendant segments, name, wildcard, index, slice and filter
+/// selectors, comparisons, `&&`, `||`, `!`, existence tests, and the functions `length()`, `count()`,
+/// `match()`, `search()` and `value()` (whose patterns are I-Regexp, RFC 9485). Every error of syntax or
+/// type is found when the query is compiled.
+public struct JSONPath: Sendable {
+    /// The most nodes a nodelist may hold while a query is evaluated: `$[*,*][*,*]…` doubles with each
+    /// segment, so without a bound a short query could exhaust memory.
+    public static let maximumNodes = 1_000_000
+
+    /// The query as written.
+    public let text: String
+    let query: JSONPathQuery
+
+    /// Compiles `text`.
+    /// - Throws: `JSONPathError` with the position of the first problem.
+    public static func compile(_ text: String) throws(JSONPathError) -> JSONPath {
+        JSONPath(text: text, query: try JSONPathParser.parse(text))
+    }
+
+    /// The nodelist the query selects in `document`: the values of its nodes, in the order RFC 9535
+    /// gives them (document order, the order of an object's members as the document has them).
+    /// - Throws: `JSONPathEvaluationError` when a nodelist grows past `maximumNodes`.
+    public func select(in document: Value) throws(JSONPathEvaluationError) -> [Value] {
+        try JSONPathEvaluator(root: document, maximumNodes: Self.maximumNodes).select(query, current: document)
+    }
+}
