@@ -251,6 +251,23 @@ private struct CookieSettingTransport: Transport {
         #expect(result.results["b"]?.attempts.count == 1)
     }
 
+    @Test func aPartOfAComputedValueIsShownUnlessTheValueReadsASecret() async throws {
+        let result = try await run(
+            """
+            reqplan: 1
+            defaults: { base_url: "http://test" }
+            inputs:
+              token: { secret: true }
+            steps:
+              a: { request: { url: /c/a=1 } }
+            outputs:
+              plain: ${{ from_json('[{"name":"doggie"}]')[0].name }}
+              secret: ${{ from_json(inputs.token)[0] }}
+            """, transport: CookieSettingTransport(), inputs: ["token": .string("[\"s3cret-token\"]")])
+        #expect(result.exitCode == 0)
+        #expect(result.shownOutputs.map(\.value) == [.string("doggie"), .string("***")])
+    }
+
     @Test func cookiesAreKeptOnlyWhenSomethingReadsThem() async throws {
         let result = try await run(
             planHeader + """

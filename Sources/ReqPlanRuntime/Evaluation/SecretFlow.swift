@@ -38,8 +38,9 @@ public struct SecretFlow: Sendable, Hashable {
         switch expression {
         case .literal: return false
         case .variable(let name): return rootCarriesSecret(name.value, path: [])
-        case .access:
-            guard let reference = expression.reference else { return true }
+        case .access(let base, _, _):
+            // A part of a computed value (`jsonpath(…)[0]`) carries a secret when the value does.
+            guard let reference = expression.reference else { return carriesSecret(base) }
             return rootCarriesSecret(reference.root.value, path: reference.components.map(\.value))
         case .call(_, let arguments, _): return arguments.contains(where: carriesSecret)
         case .not(let operand, _): return carriesSecret(operand)
