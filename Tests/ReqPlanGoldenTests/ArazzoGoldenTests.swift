@@ -59,6 +59,8 @@ struct ArazzoGoldenTests {
         "workflow-depends-on-unknown": "RP1008",
         // A selector object (1.1) whose JSON pointer the response schema does not have.
         "selector-not-in-schema": "RP0808",
+        // A payload written as JSON text, a value in it of the wrong type, located inside the text.
+        "json-payload-wrong-type": "RP0807",
         // A `goto` back to an earlier step: a loop, which is not run.
         "goto-loop": "RP1002",
         // Criteria that do not compile, each reported in the text the document has.
@@ -98,9 +100,8 @@ struct ArazzoGoldenTests {
     static let examples: [(String, [String])] = [
         // Names `./animals.yaml`, which the examples do not have.
         ("ExtendedParametersExample.arazzo.yaml", ["RP0601@8"]),
-        // `PAR` is `Par` in the description, and the token request's payload is JSON text where the
-        // description wants an object.
-        ("FAPI-PAR.arazzo.yaml", ["RP0802@102", "RP0807@151"]),
+        // `PAR` is `Par` in the description. (Its token request's payload is JSON text: read as the JSON it is.)
+        ("FAPI-PAR.arazzo.yaml", ["RP0802@102"]),
         // Its description is at a remote URL.
         ("LoginAndRetrievePets.arazzo.yaml", ["RP1003@10"]),
         // The form omits the `client_id` the description requires.
@@ -122,6 +123,24 @@ struct ArazzoGoldenTests {
             "\($0.code.rawValue)@\($0.range?.start.line ?? 0)"
         }
         #expect(found == expected, "\(text)")
+    }
+
+    @Test("the BNPL example, its description saved beside it, fails where it does not fit the description")
+    func bnplFailsWhereItDoesNotFitItsDescription() {
+        let (report, text) = Self.validate(
+            Self.fixtures.appendingPathComponent("checked/bnpl.arazzo.yaml"), shownAs: "checked/bnpl.arazzo.yaml")
+        let found = report.diagnostics.filter { $0.severity == .error }.map {
+            "\($0.code.rawValue)@\($0.range?.start.line ?? 0)"
+        }
+        // Response fields the description names otherwise (`productCodes`, no `links`), a body without
+        // `totalAmount`, a query parameter named otherwise (`AuthorizationToken`), outputs its steps do not
+        // declare, and a status update whose property is `status`: every `goto`, `end` and `jsonpath` criterion
+        // is read.
+        #expect(
+            found == [
+                "RP0808@136", "RP0808@192", "RP0807@198", "RP0805@230", "RP1007@234", "RP1007@245", "RP1007@256",
+                "RP0807@259", "RP0807@259",
+            ], "\(text)")
     }
 
     @Test("the corrected pet-coupons workflow validates")

@@ -452,8 +452,12 @@ struct WorkflowTranslator {
     /// its absence nor its type is reported again.
     mutating func givenValue(_ node: Node, in place: ExpressionPlace) -> ValueTemplate {
         if let written = checkedValue(node, in: place) { return written }
+        return unknownValue(at: source.range(of: node))
+    }
+
+    /// A value the planner takes as given but of no known type, in place of one that is not there (reported).
+    mutating func unknownValue(at range: SourceRange) -> ValueTemplate {
         unreadInputs.insert(Self.unreadInput)
-        let range = source.range(of: node)
         return .template(
             Template(parts: [.expression(path("inputs", [.member(Self.unreadInput)], at: range))], range: range))
     }
@@ -476,9 +480,20 @@ struct WorkflowTranslator {
     /// The request body: JSON unless `contentType` says otherwise.
     mutating func body(of step: ArazzoStep, request: inout RequestSpec) -> ReqPlanSyntax.RequestBody? {
         guard let body = step.requestBody, let payload = body.payload else { return nil }
-        let written = replaced(givenValue(payload, in: .request(step)), body.replacements, of: step)
         let contentType = body.contentType?.value.lowercased()
-        if contentType == nil || contentType?.contains("json") == true {
+        let isJSON = contentType == nil || contentType?.contains("json") == true
+        var given: ValueTemplate
+        if isJSON, case .scalar(let scalar) = payload,
+            let first = scalar.string.first(where: { !$0.isWhitespace }), first == "{" || first == "["
+        {
+            // JSON text (Arazzo's "JSON templated" payload): the value it is.
+            let range = source.range(of: payload)
+            given = jsonPayload(scalar.string, at: range, in: .request(step)) ?? unknownValue(at: range)
+        } else {
+            given = givenValue(payload, in: .request(step))
+        }
+        let written = replaced(given, body.replacements, of: step)
+        if isJSON {
             if let contentType = body.contentType, contentType.value.lowercased() != "application/json" {
                 request.headers.append(
                     Header(
