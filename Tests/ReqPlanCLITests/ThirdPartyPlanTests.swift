@@ -183,4 +183,52 @@ import Testing
         #expect(outputs["session"] as? String == "***")
         #expect(outputs["sent"] as? [String: String] == ["lang": "en", "session": "***"])
     }
+
+    /// The failure note of a request whose response did not meet its expectation shows the start of the body
+    /// that came back (a secret it echoes as `***`) and where the plan writes the expectation:
+    /// `Tests/Fixtures/run-golden/failure-excerpt.expected` (`RECORD_GOLDEN=1` rewrites it).
+    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    func failureNoteShowsTheResponseAndTheExpectation() async throws {
+        let httpbin = try await Httpbin.shared()
+        let folder = try ExternalServers.makeTemporaryFolder("excerpt")
+        let file = folder.appendingPathComponent("failure-excerpt.yaml")
+        try """
+        reqplan: 1
+        inputs:
+          base_url: { default: "http://127.0.0.1:1" }
+          token: { default: "\(Self.token)", secret: true }
+        defaults:
+          base_url: ${{ inputs.base_url }}
+        steps:
+          slideshow:
+            request: { url: /json }
+            expect:
+              status: 201
+          echo:
+            request: { url: "/anything?token=${{ inputs.token }}" }
+            expect:
+              body:
+                method: POST
+        """.write(to: file, atomically: true, encoding: .utf8)
+        let result = try await CommandRunner.run(
+            ["run", file.path, "--input", "base_url=\(httpbin.url)", "--progress", "none", "--color", "never"],
+            environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!result.stderr.contains(Self.token), "\(result.stderr)")
+        let authority = String(httpbin.url.dropFirst("http://".count))
+        let shown = result.stderr.replacingOccurrences(of: folder.path + "/", with: "")
+            .replacingOccurrences(of: httpbin.url, with: "http://HTTPBIN")
+            .replacingOccurrences(of: authority, with: "HTTPBIN")
+            .replacing(#/reqplan\/[0-9A-Za-z.\-+]+/#, with: "reqplan/VERSION")
+            .replacing(#/in [0-9.]+s/#, with: "in TIME")
+        let expected = CommandRunner.packageRoot.appendingPathComponent(
+            "Tests/Fixtures/run-golden/failure-excerpt.expected")
+        if ProcessInfo.processInfo.environment["RECORD_GOLDEN"] == "1" {
+            try FileManager.default.createDirectory(
+                at: expected.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try shown.write(to: expected, atomically: true, encoding: .utf8)
+            return
+        }
+        #expect(shown == (try String(contentsOf: expected, encoding: .utf8)))
+    }
 }

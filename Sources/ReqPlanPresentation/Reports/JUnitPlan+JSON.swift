@@ -115,6 +115,7 @@ struct JSONReportReader {
             throw ReportReadError("`\(field).state` is `\(stateText)`, not a state")
         }
         var result = StepResult(id: try string(value["step"], "\(field).step"), state: state)
+        var failedExpectation: String?
         result.itemIndex = item
         if let reason = value["reason"], reason != .null {
             let kindName = try string(reason["kind"], "\(field).reason.kind")
@@ -122,12 +123,15 @@ struct JSONReportReader {
                 throw ReportReadError("`\(field).reason.kind` is `\(kindName)`, not a reason")
             }
             result.reason = StepReason(reasonKind, try string(reason["message"], "\(field).reason.message"))
+            failedExpectation = try optionalString(reason["at"], "\(field).reason.at")
         }
         result.causedByFailure = try bool(value["caused_by_failure"], "\(field).caused_by_failure")
         result.method = try optionalString(value["method"], "\(field).method")
         result.url = try optionalString(value["url"], "\(field).url")
         result.status = try optionalInt(value["status"], "\(field).status")
         result.responseSize = try optionalInt(value["response_size"], "\(field).response_size")
+        // Reports written before excerpts were kept have none.
+        result.responseExcerpt = try optionalString(value["response_excerpt"], "\(field).response_excerpt")
         for (position, attempt) in try list(value["attempts"], "\(field).attempts").enumerated() {
             let at = "\(field).attempts[\(position)]"
             var record = AttemptRecord(
@@ -157,6 +161,7 @@ struct JSONReportReader {
             id: id, step: result.id, item: item, kind: kind,
             parent: try optionalString(value["parent"], "\(field).parent"),
             result: result, children: children, itemPath: path, nodeID: -1,
-            operation: try optionalString(value["operation"], "\(field).operation"))
+            operation: try optionalString(value["operation"], "\(field).operation"),
+            failedExpectation: failedExpectation)
     }
 }

@@ -44,6 +44,8 @@ public struct ReportStep: Sendable {
     public var nodeID: NodeID
     /// A request's operation in the plan's API description (`openapi:`): `petstore.showPetById`.
     public var operation: String? = nil
+    /// Where the plan writes the expectation a failed request did not meet: `plans/x.yaml:12:15`.
+    public var failedExpectation: String? = nil
 
     /// Whether this is an item of a for_each.
     public var isItem: Bool { item != nil }
@@ -87,7 +89,14 @@ struct ReportTreeBuilder {
         }
         return ReportStep(
             id: id, step: node.id, item: nil, kind: kind, parent: parent, result: stepResult,
-            children: children, itemPath: path, nodeID: node.nodeID, operation: operation(of: node))
+            children: children, itemPath: path, nodeID: node.nodeID, operation: operation(of: node),
+            failedExpectation: place(of: stepResult, in: node))
+    }
+
+    /// `file:line:column` of the expectation a failed request did not meet, in the file of its step.
+    private func place(of stepResult: StepResult, in node: StepNode) -> String? {
+        guard stepResult.state == .failed, let range = stepResult.reason?.range else { return nil }
+        return "\(graph.plan(of: node.nodeID).source.path):\(range.start.line):\(range.start.column)"
     }
 
     private func item(_ node: StepNode, _ itemResult: StepResult, parent: String, path: [Int]) -> ReportStep {
@@ -97,7 +106,7 @@ struct ReportTreeBuilder {
         return ReportStep(
             id: id, step: node.id, item: path.last, kind: isGroup ? .group : .request, parent: parent,
             result: itemResult, children: children, itemPath: path, nodeID: node.nodeID,
-            operation: operation(of: node))
+            operation: operation(of: node), failedExpectation: place(of: itemResult, in: node))
     }
 
     /// The operation label of a request (or for_each over a request) bound to an API description.

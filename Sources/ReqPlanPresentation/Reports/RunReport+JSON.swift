@@ -49,9 +49,9 @@ extension RunReport {
         }
         let reason: Value =
             stepResult.reason.map { reason in
-                .object([
-                    .init("kind", .string(reason.kind.rawValue)), .init("message", .string(reason.message)),
-                ])
+                .object(
+                    [.init("kind", .string(reason.kind.rawValue)), .init("message", .string(reason.message))]
+                        + (step.failedExpectation.map { [.init("at", .string($0))] } ?? []))
             } ?? .null
         let attempts: [Value] = stepResult.attempts.map { attempt in
             .object([
@@ -78,6 +78,7 @@ extension RunReport {
             .init("operation", step.operation.map(Value.string) ?? .null),
             .init("status", optional(stepResult.status)),
             .init("response_size", optional(stepResult.responseSize)),
+            .init("response_excerpt", stepResult.responseExcerpt.map(Value.string) ?? .null),
             .init("attempts", .list(attempts)),
             .init(
                 "timings",

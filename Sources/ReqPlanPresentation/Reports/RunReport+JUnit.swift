@@ -244,6 +244,10 @@ struct JUnitPlan {
         }
         if let method = stepResult.method, let url = stepResult.url { lines.append("request: \(method) \(url)") }
         if let operation = step.operation { lines.append("operation: \(operation)") }
+        if let place = step.failedExpectation { lines.append("expectation: \(place)") }
+        if let excerpt = stepResult.responseExcerpt {
+            lines.append("response\(stepResult.status.map { " (\($0))" } ?? "") began: \(excerpt)")
+        }
         for attempt in stepResult.attempts {
             var line = "attempt \(attempt.number)" + (attempt.poll.map { " (poll \($0))" } ?? "") + ": "
             line += attempt.status.map { "status \($0)" } ?? "no response"

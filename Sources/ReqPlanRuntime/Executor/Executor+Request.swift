@@ -125,16 +125,16 @@ extension Executor {
         of run: RequestRun, expectation: Expectation?? = nil
     ) -> Verdict {
         let expectation = expectation ?? run.expectation
-        let problems = ExpectationChecker.check(
+        let problems = ExpectationChecker.locatedProblems(
             expectation, status: response.status, headers: response.headers, body: body,
             bodyProblem: bodyProblem, duration: duration, url: run.prepared.shownURL, in: run.context)
         guard !problems.isEmpty else {
             return schemaVerdict(on: response, body: body, bodyProblem: bodyProblem, of: run)
         }
         // The attempt records every failed check, as the reason does (JUnit lists each attempt's).
-        let checks = problems.joined(separator: "; ")
+        let checks = problems.map(\.text).joined(separator: "; ")
         return .failed(
-            StepReason(.expectation, checks), attemptError: checks,
+            StepReason(.expectation, checks, at: problems.first?.range), attemptError: checks,
             retryable: retryable(response.status, run: run, expectation: expectation),
             retryAfter: Self.retryAfter(response.header("retry-after")))
     }
@@ -242,6 +242,7 @@ extension Executor {
                 record.error = message
                 result.state = .failed
                 result.status = nil
+                result.responseExcerpt = nil
                 switch error.kind {
                 case .timeout:
                     result.reason = StepReason(.timeout, message)
@@ -264,13 +265,16 @@ extension Executor {
                 case .succeeded:
                     result.state = .succeeded
                     result.reason = nil
+                    result.responseExcerpt = nil
                 case .pending:
                     result.state = .succeeded
                     result.reason = nil
+                    result.responseExcerpt = nil
                     pending = true
                 case .failed(let reason, let attemptError, let repeatable, let delay):
                     result.state = .failed
                     result.reason = reason
+                    result.responseExcerpt = excerpt(of: response)
                     record.error = attemptError
                     retryable = repeatable
                     retryAfter = delay

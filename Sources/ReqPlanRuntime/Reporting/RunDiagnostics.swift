@@ -31,6 +31,11 @@ extension RunResult {
             var notes: [Diagnostic.Note] = []
             if let method = result.method, let url = result.url { notes.append(.init("request: \(method) \(url)")) }
             if let tries = result.triesText { notes.append(.init("after \(tries)")) }
+            // What came back, and the expectation it did not meet, where the plan writes it.
+            if let excerpt = result.responseExcerpt {
+                notes.append(.init("the response\(result.status.map { " (\($0))" } ?? "") began: \(excerpt)"))
+            }
+            if let range = reason.range { notes.append(.init("the expectation not met", at: range)) }
             if let unset, let node, node.instance == 0, node.step.request != nil {
                 for value in unset.read(byStep: node.localID) {
                     let use = unset.uses.first { $0.unset == value && ($0.step == nil || $0.step == node.localID) }

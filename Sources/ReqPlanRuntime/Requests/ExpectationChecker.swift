@@ -4,36 +4,60 @@ import ReqPlanSyntax
 
 /// Checks a response against `expect:`; every unmet expectation is reported, expected vs actual.
 public enum ExpectationChecker {
+    /// One expectation a response did not meet: why, and where the plan writes it (nil for the default
+    /// `2xx`, which no plan writes).
+    public struct Problem: Sendable {
+        public var text: String
+        public var range: SourceRange?
+    }
+
     /// The problems with `response`, empty when it meets every expectation; `url` is the URL requested, as
     /// conditions read it (`response.url`).
     public static func check(
         _ expectation: Expectation?, status: Int, headers: [HeaderField], body: Value, bodyProblem: String? = nil,
         duration: Duration, url: String? = nil, in context: EvaluationContext
     ) -> [String] {
-        var problems: [String] = []
+        locatedProblems(
+            expectation, status: status, headers: headers, body: body, bodyProblem: bodyProblem, duration: duration,
+            url: url, in: context
+        ).map(\.text)
+    }
+
+    /// The problems with `response`, each with the place of the expectation it did not meet.
+    public static func locatedProblems(
+        _ expectation: Expectation?, status: Int, headers: [HeaderField], body: Value, bodyProblem: String? = nil,
+        duration: Duration, url: String? = nil, in context: EvaluationContext
+    ) -> [Problem] {
+        var problems: [Problem] = []
+        func add(_ texts: [String], at range: SourceRange?) {
+            problems += texts.map { Problem(text: $0, range: range) }
+        }
         let statuses = expectation?.status?.map(\.value) ?? [.classOf(2)]
         if !statuses.contains(where: { $0.matches(status) }) {
             let expected = statuses.map(\.description).joined(separator: " or ")
-            problems.append("expected status \(expected), got \(status)")
+            add(["expected status \(expected), got \(status)"], at: expectation?.status?.first?.range)
         }
         if let expected = expectation?.headers, !expected.isEmpty {
             let combined = ResponseHeaders(headers)
             for header in expected {
                 // A header that carries credentials or cookies is shown as `***` whatever it holds.
-                problems += check(
-                    header.matcher, combined[header.name.value], what: "header `\(header.name.value)`",
-                    hidingActual: context.secretFlow.headers.contains(header.name.value.lowercased()), in: context)
+                add(
+                    check(
+                        header.matcher, combined[header.name.value], what: "header `\(header.name.value)`",
+                        hidingActual: context.secretFlow.headers.contains(header.name.value.lowercased()),
+                        in: context), at: header.name.range)
             }
         }
         for item in expectation?.body ?? [] {
             if let bodyProblem, !item.path.value.isEmpty {
-                problems.append("cannot check body `\(item.pathText)`: \(bodyProblem)")
+                add(["cannot check body `\(item.pathText)`: \(bodyProblem)"], at: item.path.range)
                 continue
             }
             let actual = lookUp(body, item.path.value)
-            problems += check(
-                item.matcher, actual, what: item.pathText == "$" ? "body" : "body `\(item.pathText)`",
-                in: context)
+            add(
+                check(
+                    item.matcher, actual, what: item.pathText == "$" ? "body" : "body `\(item.pathText)`",
+                    in: context), at: item.path.range)
         }
         if let conditions = expectation?.conditions, !conditions.isEmpty {
             var inner = context
@@ -43,11 +67,11 @@ public enum ExpectationChecker {
                 .init("url", url.map(Value.string) ?? .null),
             ])
             for condition in conditions {
-                problems += check(condition, in: inner)
+                add(check(condition, in: inner), at: condition.written.range)
             }
         }
         if let limit = expectation?.maxDuration, duration > limit.value.duration {
-            problems.append("expected a response within \(limit.value), took \(duration.milliseconds)ms")
+            add(["expected a response within \(limit.value), took \(duration.milliseconds)ms"], at: limit.range)
         }
         return problems
     }

@@ -37,10 +37,14 @@ public struct StepReason: Sendable, Hashable, CustomStringConvertible {
     public var kind: Kind
     /// One sentence for people.
     public var message: String
+    /// Where the plan writes what failed, when that is more precise than the step: the expectation a
+    /// response did not meet (`expect.status`, a header or body matcher, a criterion).
+    public var range: SourceRange?
 
-    public init(_ kind: Kind, _ message: String) {
+    public init(_ kind: Kind, _ message: String, at range: SourceRange? = nil) {
         self.kind = kind
         self.message = message
+        self.range = range
     }
 
     public var description: String { message }
@@ -89,6 +93,9 @@ public struct StepResult: Sendable {
     public var cookies: [HeaderField]?
     /// Response size in bytes.
     public var responseSize: Int?
+    /// The start of the body of the response a failed step got (about 200 bytes, on one line, secrets as
+    /// `***`): what explains `expected status 2xx, got 500`. Nil when it succeeded or no response came.
+    public var responseExcerpt: String?
     /// The request as sent (method and URL), for messages and reports.
     public var method: String?
     public var url: String?
