@@ -49,17 +49,18 @@ struct PlanCommand: ParsableCommand {
 struct GraphCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "graph",
-        abstract: "Print the dependency graph as Mermaid or Graphviz DOT, groups drawn as clusters."
+        abstract:
+            "Print the dependency graph as Mermaid, Graphviz DOT or an SVG picture laid out by reqplan, groups drawn as clusters."
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case mermaid, dot
+        case mermaid, dot, svg
     }
 
     @Argument(help: "The plan file.")
     var plan: String
 
-    @Option(help: "Output format: mermaid or dot.")
+    @Option(help: "Output format: mermaid, dot or svg (a self-contained picture, steps in the columns of their waves).")
     var format: Format = .mermaid
 
     @Option(help: "Color for diagnostics: auto, always or never.")
@@ -69,6 +70,10 @@ struct GraphCommand: ParsableCommand {
 
     func run() throws {
         let graph = try validatedGraph(plan, reading: reading, color: color)
-        write(format == .mermaid ? graph.mermaid() : graph.dot())
+        switch format {
+        case .mermaid: write(graph.mermaid())
+        case .dot: write(graph.dot())
+        case .svg: write(graph.svg())
+        }
     }
 }
