@@ -47,8 +47,10 @@ struct ReportCommand: ParsableCommand {
             for report in reports {
                 do {
                     let destination = try ReportDestination(parsing: report)
-                    if destination.kind == .trace {
-                        throw ValidationError("--report `\(report)`: merged reports have no trace; write json or junit")
+                    if destination.kind == .trace || destination.kind == .har {
+                        throw ValidationError(
+                            "--report `\(report)`: merged reports have no \(destination.kind.rawValue); write json or junit"
+                        )
                     }
                 } catch let error as ReportDestination.ParseError {
                     throw ValidationError(error.message)

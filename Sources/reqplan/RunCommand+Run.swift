@@ -54,8 +54,10 @@ extension RunCommand {
         // A suite's report holds every plan's (its summary is written from it); a plan's is made only to
         // be written.
         let runReports = { () -> [RunReport] in
-            result.outcomes.map {
-                RunReport(result: $0.result, graph: $0.prepared.graph, inputs: $0.prepared.inputs)
+            result.outcomes.enumerated().map { index, outcome in
+                RunReport(
+                    result: outcome.result, graph: outcome.prepared.graph, inputs: outcome.prepared.inputs,
+                    exchanges: display.traffic?[index].exchanges ?? [])
             }
         }
         let suiteReport =
@@ -122,17 +124,24 @@ private struct RunDisplay: Sendable {
     let started: @Sendable (Int) -> Void
     let finished: @Sendable (Int, SuiteRun.Outcome) -> Void
     let refresh: (@Sendable () -> Void)?
+    /// Each plan's exchanges, recorded when a HAR report is asked for.
+    let traffic: [TrafficRecorder]?
 
     init(command: RunCommand, prepared: [PlanRun.Prepared], secrets: SecretStore) {
+        let wantsHAR = command.reports.contains { (try? ReportDestination(parsing: $0))?.kind == .har }
+        let traffic = wantsHAR ? prepared.map { _ in TrafficRecorder() } : nil
+        self.traffic = traffic
         let mode = command.progressMode
         let colors = command.color.enabled(for: STDERR_FILENO)
         // The textual net for the responses the verbose log shows.
         let redactor = Redactor(secrets: prepared.flatMap(\.inputs.secrets), store: secrets)
         let verbose = command.verbose
-        @Sendable func verboseLog(_ index: Int) -> [any ExecutionObserver] {
-            guard verbose else { return [] }
+        // A plan's own observers: its traffic recorder (a HAR report) and its verbose log.
+        @Sendable func planObservers(_ index: Int) -> [any ExecutionObserver] {
+            let recorder: [any ExecutionObserver] = traffic.map { [$0[index]] } ?? []
+            guard verbose else { return recorder }
             let headers = prepared[index].graph.instances.flatMap(\.plan.redactHeaders).map(\.value)
-            return [VerboseLog(redactHeaders: headers, redactor: redactor, write: { writeError($0) })]
+            return recorder + [VerboseLog(redactHeaders: headers, redactor: redactor, write: { writeError($0) })]
         }
         if command.isSuite {
             let live =
@@ -143,7 +152,7 @@ private struct RunDisplay: Sendable {
                     steps: prepared.map { $0.graph.nodes.count { $0.loop == nil } }, mode: mode, colors: colors,
                     terminalRows: terminalRows(), write: { writeError($0) })
             observer = { index in
-                var observers = verboseLog(index)
+                var observers = planObservers(index)
                 if let live { observers.insert(live.observer(for: index), at: 0) }
                 return ObserverGroup(observers)
             }
@@ -158,7 +167,7 @@ private struct RunDisplay: Sendable {
                     graph: prepared[0].graph, mode: mode, colors: colors, terminalRows: terminalRows(),
                     write: { writeError($0) })
             observer = { index in
-                var observers = verboseLog(index)
+                var observers = planObservers(index)
                 if let live { observers.insert(live, at: 0) }
                 return ObserverGroup(observers)
             }

@@ -4,7 +4,7 @@ import Testing
 /// Everything `reqplan run` writes, in each way it can write it: to check that a secret is in none of it.
 enum EveryOutput {
     /// Runs `reqplan run PLAN arguments…` three times — `--verbose` with a line per step, `--output json`, and
-    /// `--format github --quiet` — each with a JSON, a JUnit and a trace report, expecting `status` each time.
+    /// `--format github --quiet` — each with a JSON, a JUnit, a trace and a HAR report, expecting `status` each time.
     /// - Returns: every output by name: `"text stdout"`, `"json stderr"`, `"github junit report"`, …
     static func collect(
         plan: URL, arguments: [String], environment: [String: String], status: Int32
@@ -15,7 +15,7 @@ enum EveryOutput {
             ("text", ["--verbose", "--progress", "lines"]), ("json", ["--output", "json"]),
             ("github", ["--format", "github", "--quiet"]),
         ] {
-            let reports = ["json", "junit", "trace"].flatMap { kind in
+            let reports = ["json", "junit", "trace", "har"].flatMap { kind in
                 ["--report", "\(kind):\(directory.appendingPathComponent("\(name)-\(kind).out").path)"]
             }
             let result = try await CommandRunner.run(

@@ -29,6 +29,8 @@ public enum ExternalServers {
         /// PyPI `connexion` (with its `flask` and `uvicorn` extras), which serves an OpenAPI description's
         /// examples with `--mock=all`.
         case connexion
+        /// PyPI `haralyzer`, which reads HAR files back (`scripts/check-har.py`).
+        case haralyzer
     }
 
     /// Whether a missing tool fails the tests that need it (`REQPLAN_REQUIRE_SERVERS=1`, set in CI).
@@ -47,6 +49,8 @@ public enum ExternalServers {
             switch tool {
             case .httpbin:
                 found = (try? runCommand("python3", ["-c", "import httpbin, gunicorn"]).status) == 0
+            case .haralyzer:
+                found = (try? runCommand("python3", ["-c", "import haralyzer"]).status) == 0
             case .connexion:
                 found = (try? runCommand("python3", ["-c", "import connexion, flask, uvicorn, yaml"]).status) == 0
             default:

@@ -62,6 +62,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// How many bytes of the body to keep.
     private var keep = Int.max
     private var receivedAny = false
+    /// When the exchange was written, its last byte went out, and its response's first byte came.
+    private var writeStart = NIODeadline.uptimeNanoseconds(0)
+    private var sentAt: NIODeadline?
+    private var firstByteAt: NIODeadline?
 
     /// The handler of an HTTP/1.1 connection.
     init(maxBodySize: Int, idleTimeout: TimeAmount) {
@@ -86,6 +90,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             return
         }
         self.promise = exchange.promise
+        writeStart = .now()
+        sentAt = nil
+        firstByteAt = nil
         keep = exchange.keep
         receivedAny = false
         bodiless = exchange.head.method == .HEAD
@@ -127,12 +134,15 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         context.write(wrapOutboundOut(.head(exchange.head)), promise: headWritten)
         if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
-        context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        let endWritten = context.eventLoop.makePromise(of: Void.self)
+        endWritten.futureResult.assumeIsolated().whenSuccess { [self] in sentAt = .now() }
+        context.write(wrapOutboundOut(.end(nil)), promise: endWritten)
         // The exchange reached the handler: its outcome goes to its own promise from here on.
         promise?.succeed()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if !receivedAny { firstByteAt = .now() }
         receivedAny = true
         switch unwrapInboundIn(data) {
         case .head(let head):
@@ -152,7 +162,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if body.count < keep { body.append(contentsOf: buffer.readableBytesView.prefix(keep - body.count)) }
         case .end:
             guard let head else { return }
-            finish(context: context, .success(ReqPlanClient.Response(head: head, body: body, size: bodySize)))
+            var response = ReqPlanClient.Response(head: head, body: body, size: bodySize)
+            response.phases = phases(end: .now())
+            finish(context: context, .success(response))
         }
     }
 
@@ -205,6 +217,18 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if closed.errorCode == .refusedStream { return true }
         guard let last = connection?.goAwayLastStreamID else { return false }
         return closed.streamID > last
+    }
+
+    /// Send, wait and receive of the exchange that ends at `end`: a response that began before the
+    /// request's last byte went out (a server may answer early) counts no wait.
+    private func phases(end: NIODeadline) -> ReqPlanClient.Phases {
+        let firstByte = firstByteAt ?? end
+        let sent = min(sentAt ?? firstByte, firstByte)
+        var phases = ReqPlanClient.Phases()
+        phases.send = sent - writeStart
+        phases.wait = firstByte - sent
+        phases.receive = end - firstByte
+        return phases
     }
 
     /// Answers the exchange once; on failure the connection closes (whatever it was in the

@@ -184,10 +184,21 @@ public struct HTTPClientTransport: Transport {
         if let proxy { Self.throughProxy(&outgoing, url: url, proxy: proxy) }
         do {
             let response = try await own.execute(outgoing, deadline: deadline)
-            return TransportResponse(
+            var transported = TransportResponse(
                 status: Int(response.head.status.code),
                 headers: response.head.headers.map { HeaderField($0.name, $0.value) },
                 body: response.body, size: response.size)
+            let version = response.head.version
+            transported.httpVersion = "HTTP/\(version.major).\(version.minor)"
+            let phases = response.phases
+            // The hop's start and total are the transport's (`RequestHops`); the phases the client's.
+            transported.timing = ExchangeTiming(
+                start: .now, total: .zero,
+                phases: ExchangeTiming.Phases(
+                    blocked: Duration(phases.blocked), connect: phases.connect.map(Duration.init),
+                    tls: phases.tls.map(Duration.init), send: Duration(phases.send), wait: Duration(phases.wait),
+                    receive: Duration(phases.receive)))
+            return transported
         } catch {
             if let proxy, let failure = proxyFailure(error, proxy: proxy, url: url) { throw failure }
             switch error {
@@ -233,6 +244,13 @@ public struct HTTPClientTransport: Transport {
         await TLSDiagnosis.cause(
             of: error, host: host, port: port, configuration: configuration.tlsConfiguration,
             connectTimeout: TimeAmount(configuration.connectTimeout), deadline: deadline, group: own.group)
+    }
+}
+
+extension Duration {
+    /// A SwiftNIO time amount as a duration.
+    init(_ amount: TimeAmount) {
+        self = .nanoseconds(amount.nanoseconds)
     }
 }
 

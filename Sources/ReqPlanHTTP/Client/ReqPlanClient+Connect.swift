@@ -1,3 +1,4 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOExtras
 import NIOHTTP1
@@ -15,7 +16,17 @@ import NIOTLS
 /// certificate is checked against the name, or against the IP address connected to when the URL
 /// names an address (NIOSSL's own check).
 extension ReqPlanClient {
-    func connect(_ endpoint: Endpoint, deadline: NIODeadline?) async throws(Failure) -> Connection {
+    /// How long opening a connection took: all of it, and its TLS handshake (nil without TLS, or
+    /// through a proxy's tunnel, where the two are not told apart).
+    struct Opening: Sendable {
+        var connect: TimeAmount
+        var tls: TimeAmount?
+    }
+
+    func connect(_ endpoint: Endpoint, deadline: NIODeadline?) async throws(Failure) -> (Connection, Opening) {
+        let start = NIODeadline.now()
+        // When TCP was up (set on the event loop, read after the connection is ready).
+        let tcpReady = NIOLockedValueBox<NIODeadline?>(nil)
         let connectTimeout = TimeAmount(settings.connectTimeout)
         let deadlineFirst = deadline.map { $0 - .now() < connectTimeout } ?? false
         let timeout = deadline.map { deadlineFirst ? max($0 - .now(), .zero) : connectTimeout } ?? connectTimeout
@@ -58,6 +69,7 @@ extension ReqPlanClient {
                     ready.fail(Failure.connect(error))
                 }
             case .success(let channel):
+                tcpReady.withLockedValue { $0 = NIODeadline.now() }
                 if plain { return ready.completeWith(Result { .http1(try HTTP1Connection(channel)) }) }
                 let setup = Setup(
                     channel: channel, endpoint: endpoint, deadline: setupDeadline,
@@ -73,8 +85,9 @@ extension ReqPlanClient {
         // Cancellation must not wait for a connect to a silent host to time out: the wait ends
         // at once, and a connection that still comes up later is closed.
         ready.futureResult.whenFailure { _ in connected.whenSuccess { $0.close(promise: nil) } }
+        let connection: Connection
         do {
-            return try await withTaskCancellationHandler {
+            connection = try await withTaskCancellationHandler {
                 try await ready.futureResult.get()
             } onCancel: {
                 ready.fail(Failure.cancelled)
@@ -82,6 +95,9 @@ extension ReqPlanClient {
         } catch {
             throw Failure(error)
         }
+        let end = NIODeadline.now()
+        let tls = endpoint.tls && endpoint.tunnel == nil ? tcpReady.withLockedValue { $0 }.map { end - $0 } : nil
+        return (connection, Opening(connect: end - start, tls: tls))
     }
 
     /// The handlers of an HTTP/1.1 connection, after TLS if any.

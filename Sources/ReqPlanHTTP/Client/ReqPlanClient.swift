@@ -60,6 +60,19 @@ final class ReqPlanClient: Sendable {
         var body: [UInt8]
         /// The whole body's size.
         var size: Int
+        /// How long the exchange's phases took (HAR's `timings`); `execute` adds the connection's.
+        var phases = Phases()
+    }
+
+    /// The phases of one exchange, as SwiftNIO's time amounts.
+    struct Phases: Sendable {
+        var blocked = TimeAmount.zero
+        /// Nil when the connection was reused.
+        var connect: TimeAmount?
+        var tls: TimeAmount?
+        var send = TimeAmount.zero
+        var wait = TimeAmount.zero
+        var receive = TimeAmount.zero
     }
 
     /// Why an exchange ended without a response; `HTTPClientTransport` words it for people.
@@ -126,17 +139,20 @@ final class ReqPlanClient: Sendable {
         // another connection (as browsers and curl do). A request the server did not process
         // goes again whatever its method. Anything else fails: the server may have acted on it.
         var attemptsLeft = 3
+        let start = NIODeadline.now()
         while true {
             attemptsLeft -= 1
-            let (connection, reused) = try await acquire(request.endpoint, deadline: deadline)
+            let (connection, reused, opening) = try await acquire(request.endpoint, deadline: deadline)
+            // Waiting for a connection, before this try's (the time spent opening one is its own phase).
+            let blocked = NIODeadline.now() - start - (opening?.connect ?? .zero)
             do throws(Failure) {
+                var response: Response
                 switch connection {
                 case .http1(let connection):
                     do throws(Failure) {
-                        let response = try await exchange(on: connection, request, deadline: deadline)
+                        response = try await exchange(on: connection, request, deadline: deadline)
                         let reusable = request.viaProxy ? response.head.announcesKeepAlive : response.head.isKeepAlive
                         release(connection, of: request.endpoint, reusable: reusable)
-                        return response
                     } catch {
                         release(connection, of: request.endpoint, reusable: false)
                         throw error
@@ -146,8 +162,12 @@ final class ReqPlanClient: Sendable {
                         pool.withLockedValue { $0.streamEnded(on: connection, of: request.endpoint) }?
                             .resume(.success(.stream(connection)))
                     }
-                    return try await connection.exchange(request, deadline: deadline)
+                    response = try await connection.exchange(request, deadline: deadline)
                 }
+                response.phases.blocked = blocked
+                response.phases.connect = opening?.connect
+                response.phases.tls = opening?.tls
+                return response
             } catch {
                 switch error {
                 case .unprocessed where attemptsLeft > 0:
@@ -215,9 +235,9 @@ final class ReqPlanClient: Sendable {
 
     /// A connection for `endpoint`: one from the pool, a stream on its HTTP/2 connection, or a new
     /// one (within the per-host limit, waiting for a free one by `deadline` otherwise). `reused` when
-    /// it was not opened for this request.
+    /// it was not opened for this request; `opening`, how long opening it took, when it was.
     private func acquire(_ endpoint: Endpoint, deadline: NIODeadline?) async throws(Failure)
-        -> (Connection, reused: Bool)
+        -> (Connection, reused: Bool, opening: Opening?)
     {
         let mayUseHTTP2 = endpoint.tls && settings.offersHTTP2
         let lease: Lease
@@ -230,13 +250,14 @@ final class ReqPlanClient: Sendable {
         }
         switch lease {
         case .reuse(let connection):
-            return (.http1(connection), true)
+            return (.http1(connection), true, nil)
         case .stream(let connection):
-            return (.http2(connection), true)
+            return (.http2(connection), true, nil)
         case .connect:
             let connection: Connection
+            let opening: Opening
             do {
-                connection = try await connect(endpoint, deadline: deadline)
+                (connection, opening) = try await connect(endpoint, deadline: deadline)
             } catch {
                 // The slot this connection would have taken goes to the next waiter; when the
                 // connection itself failed (not this request's deadline or cancellation), the
@@ -275,7 +296,7 @@ final class ReqPlanClient: Sendable {
                     pool.withLockedValue { $0.closed(http2) }
                 }
             }
-            return (connection, false)
+            return (connection, false, opening)
         }
     }
 

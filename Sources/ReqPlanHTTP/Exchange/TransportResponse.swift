@@ -10,6 +10,15 @@ public struct TransportResponse: Sendable {
     /// The cookies this response and the redirects followed to reach it set (`Set-Cookie`), as
     /// name → value in the order they came; `steps.X.cookies`.
     public var setCookies: [HeaderField]
+    /// The exchanges before this one when redirects were followed, in order (empty otherwise).
+    public var redirects: [RedirectHop] = []
+    /// The request this response answers as it went on the wire: the last hop's, the jar's cookies
+    /// included; nil when the transport does not say.
+    public var sentRequest: PreparedRequest?
+    /// When this exchange started and how long it took (set by the transport around each hop).
+    public var timing: ExchangeTiming?
+    /// The protocol the response came over (`HTTP/1.1`, `HTTP/2.0`), when the client says.
+    public var httpVersion: String?
 
     /// - Parameter size: the body's whole size, when only its start is given (default: `body.count`).
     public init(status: Int, headers: [HeaderField], body: [UInt8], size: Int? = nil, setCookies: [HeaderField] = []) {

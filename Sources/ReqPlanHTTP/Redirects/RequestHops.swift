@@ -22,7 +22,8 @@ package struct RequestHops: Sendable {
 
     /// Sends `request` one hop at a time through `hop` (one exchange, no redirect followed), with the
     /// jar's cookies, following redirects as the request or the transport says.
-    /// - Returns: the last response, with every cookie the hops set (`setCookies`).
+    /// - Returns: the last response, with every cookie the hops set (`setCookies`), the hops before it
+    ///   (`redirects`), the request it answers as sent (`sentRequest`) and each hop's `timing`.
     package func send(
         _ request: PreparedRequest, hop: (PreparedRequest) async throws(TransportError) -> TransportResponse
     ) async throws(TransportError) -> TransportResponse {
@@ -31,13 +32,21 @@ package struct RequestHops: Sendable {
         var visited: Set<String> = [request.url.text]
         var redirects = 0
         var setCookies: [HeaderField] = []
+        var hops: [RedirectHop] = []
         while true {
-            var response = try await hop(addingCookies(to: current))
+            let outgoing = addingCookies(to: current)
+            let start = ContinuousClock.now
+            var response = try await hop(outgoing)
+            response.timing = ExchangeTiming(
+                start: start, total: ContinuousClock.now - start, phases: response.timing?.phases)
             takeCookies(from: response, of: current, into: &setCookies)
             guard follow, let next = Redirect.request(following: response, of: current) else {
                 response.setCookies = setCookies
+                response.redirects = hops
+                response.sentRequest = outgoing
                 return response
             }
+            hops.append(RedirectHop(request: outgoing, response: response))
             redirects += 1
             guard redirects <= maxRedirects else {
                 throw TransportError(.other, "too many redirects from \(request.host) (more than \(maxRedirects))")

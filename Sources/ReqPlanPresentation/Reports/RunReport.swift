@@ -4,7 +4,7 @@ import ReqPlanRuntime
 import ReqPlanSyntax
 
 /// A finished run, arranged for the machine-readable reports of `reqplan run --report`:
-/// JSON (`jsonText()`), JUnit XML (`junitXML()`) and Chrome trace events (`traceJSON()`).
+/// JSON (`jsonText()`), JUnit XML (`junitXML()`), Chrome trace events (`traceJSON()`) and HAR (`HARLog`).
 ///
 /// Every step becomes a `ReportStep` with a stable id, nested as in the plan: members inside
 /// their group or sequence, items inside their for_each, members of a for_each's group body
@@ -20,12 +20,16 @@ public struct RunReport: Sendable {
     public let inputs: RunInputs
     /// The top-level steps, in document order, with their members and items nested.
     public let steps: [ReportStep]
+    /// Every exchange the run made, for the HAR report (`TrafficRecorder`); empty when none was recorded.
+    public var exchanges: [RecordedExchange] = []
 
     /// Arranges `result`, the run of `graph` with `inputs`, for reports.
-    public init(result: RunResult, graph: PlanGraph, inputs: RunInputs) {
+    /// - Parameter exchanges: the exchanges `TrafficRecorder` recorded, for the HAR report.
+    public init(result: RunResult, graph: PlanGraph, inputs: RunInputs, exchanges: [RecordedExchange] = []) {
         self.result = result
         self.graph = graph
         self.inputs = inputs
+        self.exchanges = exchanges
         self.steps = ReportTreeBuilder(graph: graph, result: result).roots()
     }
 
@@ -35,6 +39,7 @@ public struct RunReport: Sendable {
         case .json: jsonText()
         case .junit: junitXML()
         case .trace: traceJSON()
+        case .har: HARLog(pages: [harPage]).jsonText()
         }
     }
 
@@ -110,6 +115,8 @@ public enum ReportKind: String, Sendable, Hashable, CaseIterable {
     case junit
     /// Chrome trace-event JSON for Perfetto and `chrome://tracing`.
     case trace
+    /// HAR 1.2: every exchange the run made, for browsers' and proxies' tools.
+    case har
 }
 
 /// One `--report KIND:PATH`: which report, and the file to write it to.
@@ -133,7 +140,7 @@ public struct ReportDestination: Sendable, Hashable, CustomStringConvertible {
         self.path = path
     }
 
-    /// Parses `KIND:PATH` (`json:run.json`, `junit:reports/junit.xml`, `trace:trace.json`); the path
+    /// Parses `KIND:PATH` (`json:run.json`, `junit:reports/junit.xml`, `trace:trace.json`, `har:run.har`); the path
     /// is everything after the first colon.
     /// - Throws: `ParseError` when there is no colon, the kind is unknown or the path is empty.
     public init(parsing text: String) throws(ParseError) {

@@ -75,22 +75,24 @@ public struct SuiteReport: Sendable {
 
     // MARK: Rendering
 
-    /// The report of `kind` as text; nil for a trace of merged reports (they keep no trace).
+    /// The report of `kind` as text; nil for a trace or HAR of merged reports (they keep neither).
     public func render(_ kind: ReportKind) -> String? {
+        let merged = runs.isEmpty && !plans.isEmpty
         switch kind {
-        case .json: jsonText()
-        case .junit: junitXML()
-        case .trace: runs.isEmpty && !plans.isEmpty ? nil : traceJSON()
+        case .json: return jsonText()
+        case .junit: return junitXML()
+        case .trace: return merged ? nil : traceJSON()
+        case .har: return merged ? nil : HARLog(pages: runs.map(\.report.harPage)).jsonText()
         }
     }
 
     /// Renders the report a destination asks for and writes it there whole or not at all
     /// (`OutputFile`), creating missing folders.
     /// - Throws: an `OutputFile.Failure` naming the reason when the file cannot be written, or
-    ///   `ReportReadError` for a trace of merged reports.
+    ///   `ReportReadError` for a trace or HAR of merged reports.
     public func write(to destination: ReportDestination) throws {
         guard let text = render(destination.kind) else {
-            throw ReportReadError("merged reports have no trace: write `json` or `junit`")
+            throw ReportReadError("merged reports have no \(destination.kind.rawValue): write `json` or `junit`")
         }
         try OutputFile.write(text, toPath: destination.path)
     }
