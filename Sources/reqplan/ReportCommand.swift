@@ -47,7 +47,7 @@ struct ReportCommand: ParsableCommand {
             for report in reports {
                 do {
                     let destination = try ReportDestination(parsing: report)
-                    if destination.kind == .trace || destination.kind == .har {
+                    if destination.kind == .trace || destination.kind == .har || destination.kind == .html {
                         throw ValidationError(
                             "--report `\(report)`: merged reports have no \(destination.kind.rawValue); write json or junit"
                         )

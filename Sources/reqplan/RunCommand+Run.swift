@@ -128,7 +128,11 @@ private struct RunDisplay: Sendable {
     let traffic: [TrafficRecorder]?
 
     init(command: RunCommand, prepared: [PlanRun.Prepared], secrets: SecretStore) {
-        let wantsHAR = command.reports.contains { (try? ReportDestination(parsing: $0))?.kind == .har }
+        // HAR and the HTML page show every exchange: only they need each one recorded.
+        let wantsHAR = command.reports.contains {
+            let kind = (try? ReportDestination(parsing: $0))?.kind
+            return kind == .har || kind == .html
+        }
         let traffic = wantsHAR ? prepared.map { _ in TrafficRecorder() } : nil
         self.traffic = traffic
         let mode = command.progressMode

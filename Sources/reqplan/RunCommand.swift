@@ -127,7 +127,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("report"),
         help: ArgumentHelp(
-            "Write a report of the run: json:PATH, junit:PATH, trace:PATH or har:PATH (repeatable).",
+            "Write a report of the run: json:PATH, junit:PATH, trace:PATH, har:PATH or html:PATH (repeatable).",
             valueName: "kind:path"))
     var reports: [String] = []
 

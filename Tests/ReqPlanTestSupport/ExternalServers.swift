@@ -31,6 +31,9 @@ public enum ExternalServers {
         case connexion
         /// PyPI `haralyzer`, which reads HAR files back (`scripts/check-har.py`).
         case haralyzer
+        /// Chromium and its driver (Debian) with PyPI `selenium`: a real browser for the HTML report
+        /// (`scripts/check-html-report.py`).
+        case browser
     }
 
     /// Whether a missing tool fails the tests that need it (`REQPLAN_REQUIRE_SERVERS=1`, set in CI).
@@ -51,6 +54,10 @@ public enum ExternalServers {
                 found = (try? runCommand("python3", ["-c", "import httpbin, gunicorn"]).status) == 0
             case .haralyzer:
                 found = (try? runCommand("python3", ["-c", "import haralyzer"]).status) == 0
+            case .browser:
+                found =
+                    (try? runCommand("python3", ["-c", "import selenium"]).status) == 0
+                    && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
             case .connexion:
                 found = (try? runCommand("python3", ["-c", "import connexion, flask, uvicorn, yaml"]).status) == 0
             default:

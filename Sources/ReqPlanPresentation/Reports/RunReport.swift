@@ -40,6 +40,7 @@ public struct RunReport: Sendable {
         case .junit: junitXML()
         case .trace: traceJSON()
         case .har: HARLog(pages: [harPage]).jsonText()
+        case .html: htmlText()
         }
     }
 
@@ -117,6 +118,8 @@ public enum ReportKind: String, Sendable, Hashable, CaseIterable {
     case trace
     /// HAR 1.2: every exchange the run made, for browsers' and proxies' tools.
     case har
+    /// One self-contained HTML page: the run's waterfall, its graph and every step.
+    case html
 }
 
 /// One `--report KIND:PATH`: which report, and the file to write it to.

@@ -75,7 +75,8 @@ public struct SuiteReport: Sendable {
 
     // MARK: Rendering
 
-    /// The report of `kind` as text; nil for a trace or HAR of merged reports (they keep neither).
+    /// The report of `kind` as text; nil for a trace, a HAR or a page of merged reports (they keep neither
+    /// the trace, the exchanges nor the plans' graphs).
     public func render(_ kind: ReportKind) -> String? {
         let merged = runs.isEmpty && !plans.isEmpty
         switch kind {
@@ -83,7 +84,22 @@ public struct SuiteReport: Sendable {
         case .junit: return junitXML()
         case .trace: return merged ? nil : traceJSON()
         case .har: return merged ? nil : HARLog(pages: runs.map(\.report.harPage)).jsonText()
+        case .html: return merged ? nil : htmlText()
         }
+    }
+
+    /// The suite as one self-contained HTML page: a line per plan, then each plan's section.
+    public func htmlText() -> String {
+        var page = HTMLPage(title: "reqplan · suite of \(runs.count) plan\(runs.count == 1 ? "" : "s")")
+        page.body += "<nav class=\"suite\"><h1>Suite: exit \(exitCode)</h1><ol>"
+        for (index, run) in runs.map(\.report).enumerated() {
+            let state = run.result.exitCode == 0 ? "succeeded" : "failed"
+            page.body += "<li class=\"\(state)\"><a href=\"#plan-\(index + 1)\">"
+            page.body += HTMLPage.escape(run.graph.plan.source.path) + "</a> · exit \(run.result.exitCode)</li>"
+        }
+        page.body += "</ol></nav>\n"
+        for (index, run) in runs.map(\.report).enumerated() { page.body += run.section(anchor: "plan-\(index + 1)") }
+        return page.text
     }
 
     /// Renders the report a destination asks for and writes it there whole or not at all

@@ -1,0 +1,39 @@
+import Foundation
+import ReqPlanTestSupport
+import Testing
+
+/// `run --report html:` against httpbin (issue 23), opened in a real browser: headless Chromium driven by
+/// Selenium (`scripts/check-html-report.py`) loads the page from file:// with no console error and no
+/// request to the network, finds a waterfall bar per request and a step per step of the JSON report of the
+/// same run, and a click on the bar of the failed request opens it with what came back. The secret
+/// password is in no byte of the page.
+@Suite struct HTMLReportTests {
+    static let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/check-html-report.py")
+
+    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    func thePageShowsTheRunInABrowserAndTheSecretIsInNoByte() async throws {
+        let httpbin = try await Httpbin.shared()
+        let first = try CommandRunner.temporaryPlan(HARReportTests.plan, name: "a.yaml")
+        let folder = first.deletingLastPathComponent()
+        try HARReportTests.other.write(to: folder.appendingPathComponent("b.yaml"), atomically: true, encoding: .utf8)
+        let (html, json) = (folder.appendingPathComponent("run.html"), folder.appendingPathComponent("run.json"))
+        let result = try await CommandRunner.run(
+            [
+                "run", folder.path, "--input", "base_url=\(httpbin.url)", "--report", "html:\(html.path)",
+                "--report", "json:\(json.path)",
+            ], environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(result.status == 1, "\(result.stderr)")
+        let page = try String(contentsOf: html, encoding: .utf8)
+        #expect(!page.contains(HARReportTests.password), "the password leaks in the page")
+        // Self-contained: nothing the page loads comes from elsewhere.
+        #expect(!page.contains("src=\"http") && !page.contains("href=\"http") && !page.contains("@import"))
+        // A section per plan file, the failed steps of each first.
+        #expect(page.contains("id=\"plan-1\"") && page.contains("id=\"plan-2\""))
+        if ExternalServers.canRun(.browser) {
+            let check = try runCommand("python3", [Self.checker.path, html.path, json.path])
+            #expect(check.status == 0, "\(check.output)")
+            #expect(check.output.contains("clicking the bar of failed"), "\(check.output)")
+        }
+    }
+}
