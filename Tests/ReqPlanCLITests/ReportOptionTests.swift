@@ -55,7 +55,7 @@ import Testing
         #expect(trace["displayTimeUnit"] == .string("ms"))
     }
 
-    @Test(arguments: ["html:out.html", "json", "junit:"])
+    @Test(arguments: ["pdf:out.pdf", "json", "junit:"])
     func malformedReportsAreUsageErrors(_ value: String) async throws {
         let file = try CommandRunner.temporaryPlan(Self.plan)
         let result = try await CommandRunner.run(["run", file.path, "--report", value], within: .seconds(30))

@@ -126,11 +126,11 @@ struct ReportDestinationTests {
 
     @Test func unknownKindsNameTheKnownOnes() {
         do {
-            _ = try ReportDestination(parsing: "html:report.html")
-            Issue.record("html was accepted")
+            _ = try ReportDestination(parsing: "pdf:report.pdf")
+            Issue.record("pdf was accepted")
         } catch {
-            #expect(error.message.contains("unknown report kind `html`"))
-            #expect(error.message.contains("`json:PATH`, `junit:PATH`, `trace:PATH`"))
+            #expect(error.message.contains("unknown report kind `pdf`"))
+            #expect(error.message.contains("`json:PATH`, `junit:PATH`, `trace:PATH`, `har:PATH`, `html:PATH`"))
         }
     }
 
