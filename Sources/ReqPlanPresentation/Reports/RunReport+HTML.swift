@@ -18,7 +18,7 @@ extension RunReport {
     /// The run's section of a page: one for a plan, one per file for a suite.
     func section(anchor: String = "run") -> String {
         let counts = result.counts
-        var out = "<section class=\"run\" id=\"\(HTMLPage.escape(anchor))\">\n"
+        var out = "<section class=\"run\" id=\"\(HTMLPage.attribute(anchor))\">\n"
         let code = result.exitCode
         out += "<header><h1>\(HTMLPage.escape(planLabel))</h1>"
         out += "<span class=\"badge \(code == 0 ? "succeeded" : "failed")\">exit \(code)</span></header>\n"
@@ -79,7 +79,7 @@ extension RunReport {
     private func stepHTML(_ step: ReportStep, exchanges: [Value]) -> String {
         let stepResult = step.result
         let state = stepResult.state.rawValue
-        var out = "<details class=\"step \(state)\" id=\"step-\(HTMLPage.escape(step.id))\" data-state=\"\(state)\""
+        var out = "<details class=\"step \(state)\" id=\"step-\(HTMLPage.attribute(step.id))\" data-state=\"\(state)\""
         out += stepResult.state == .failed ? " open>" : ">"
         out += "<summary><span class=\"state\">\(state)</span> <code>\(HTMLPage.escape(step.id))</code>"
         out += " <span class=\"kind\">\(step.isItem ? "item" : step.kind.rawValue)</span>"
@@ -101,7 +101,7 @@ extension RunReport {
             let waits = graph.nodes[step.nodeID].dependencies.map { graph.nodes[$0.target].id }
             if !waits.isEmpty {
                 out += "<dt>waited for</dt><dd>"
-                out += waits.map { "<a href=\"#step-\(HTMLPage.escape($0))\">\(HTMLPage.escape($0))</a>" }
+                out += waits.map { "<a href=\"#step-\(HTMLPage.attribute($0))\">\(HTMLPage.escape($0))</a>" }
                     .joined(separator: ", ")
                 out += "</dd>"
             }
@@ -119,14 +119,17 @@ extension RunReport {
             out += "</ol></dd>"
         }
         out += "</dl>"
-        for entry in exchanges { out += Self.exchangeHTML(entry) }
+        // The start of each body: what explains a failure whole, a glimpse otherwise (a 2,000-step run's page
+        // stays under 5 MB: BENCHMARKS.md).
+        let room = stepResult.state == .failed ? 4096 : 512
+        for entry in exchanges { out += Self.exchangeHTML(entry, bodyRoom: room) }
         out += "</details>\n"
         return out
     }
 
     /// One exchange (a try, a poll or a redirect hop) from its HAR entry: the request and the response, their
     /// headers and the start of their bodies (JSON indented).
-    static func exchangeHTML(_ entry: Value) -> String {
+    static func exchangeHTML(_ entry: Value, bodyRoom: Int) -> String {
         func text(_ value: Value?) -> String {
             if case .string(let text)? = value { return text }
             if case .int(let number)? = value { return String(number) }
@@ -143,7 +146,7 @@ extension RunReport {
         }
         func body(_ value: String) -> String {
             guard !value.isEmpty else { return "" }
-            let cut = value.count > 4096 ? String(value.prefix(4096)) + "…" : value
+            let cut = value.count > bodyRoom ? String(value.prefix(bodyRoom)) + "…" : value
             return "<pre>\(HTMLPage.escape(HTMLPage.pretty(cut)))</pre>"
         }
         let request = entry["request"]
@@ -186,8 +189,11 @@ struct HTMLPage {
         """
     }
 
-    /// Text and attribute values with `&`, `<`, `>`, `"` escaped.
-    static func escape(_ text: String) -> String { XMLWriter.escapeAttribute(text) }
+    /// Text content with `&`, `<`, `>` escaped.
+    static func escape(_ text: String) -> String { XMLWriter.escapeText(text) }
+
+    /// An attribute value (in double quotes), `"` and line breaks escaped too.
+    static func attribute(_ text: String) -> String { XMLWriter.escapeAttribute(text) }
 
     static func fact(_ name: String, _ value: String) -> String {
         "<dt>\(escape(name))</dt><dd>\(escape(value))</dd>"
@@ -217,7 +223,8 @@ struct HTMLPage {
         .picture { overflow-x: auto; border: 1px solid #e5e7eb; border-radius: 6px; padding: 6px; }
         .filters button { margin-right: 6px; border: 1px solid #d1d5db; background: #fff; border-radius: 6px; padding: 3px 10px; cursor: pointer; }
         .filters button.active { background: #111827; color: #fff; }
-        details.step { border: 1px solid #e5e7eb; border-left-width: 4px; border-radius: 6px; margin: 6px 0; padding: 6px 10px; }
+        details.step { border: 1px solid #e5e7eb; border-left-width: 4px; border-radius: 6px; margin: 6px 0; padding: 6px 10px;
+          content-visibility: auto; contain-intrinsic-size: auto 36px; }
         details.step.failed { border-left-color: #dc2626; } details.step.succeeded { border-left-color: #16a34a; }
         details.step.skipped { border-left-color: #9ca3af; } details.step.cancelled { border-left-color: #d97706; }
         details.step dl { display: grid; grid-template-columns: max-content 1fr; gap: 2px 14px; margin: 8px 0 0; }
@@ -225,6 +232,7 @@ struct HTMLPage {
         .request { font-family: ui-monospace, Menlo, Consolas, monospace; }
         pre { margin: 0; white-space: pre-wrap; word-break: break-all; background: #f9fafb; padding: 6px; border-radius: 4px; }
         .target { outline: 3px solid #2563eb; }
+        svg [data-step] { cursor: pointer; }
         .exchange { border-top: 1px solid #e5e7eb; margin-top: 8px; padding-top: 4px; }
         .exchange h4 { font-size: 13px; margin: 4px 0; font-family: ui-monospace, Menlo, Consolas, monospace; }
         .exchange h5 { margin: 4px 0; color: #6b7280; }
@@ -248,17 +256,17 @@ struct HTMLPage {
               });
             });
           });
-          document.querySelectorAll('svg [data-step]').forEach(function (shape) {
-            shape.style.cursor = 'pointer';
-            shape.addEventListener('click', function () {
-              var step = document.getElementById('step-' + shape.getAttribute('data-step'));
-              if (!step) { return; }
-              step.style.display = '';
-              step.open = true;
-              document.querySelectorAll('.target').forEach(function (old) { old.classList.remove('target'); });
-              step.classList.add('target');
-              step.scrollIntoView({ block: 'center' });
-            });
+          // One listener for every bar and box, however many steps the run has.
+          document.addEventListener('click', function (event) {
+            var shape = event.target.closest ? event.target.closest('svg [data-step]') : null;
+            if (!shape) { return; }
+            var step = document.getElementById('step-' + shape.getAttribute('data-step'));
+            if (!step) { return; }
+            step.style.display = '';
+            step.open = true;
+            document.querySelectorAll('.target').forEach(function (old) { old.classList.remove('target'); });
+            step.classList.add('target');
+            step.scrollIntoView({ block: 'center' });
           });
         })();
         """
