@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanDemoAPI
 import ReqPlanTestSupport
 import Testing
 
@@ -35,5 +36,35 @@ import Testing
             #expect(check.status == 0, "\(check.output)")
             #expect(check.output.contains("clicking the bar of failed"), "\(check.output)")
         }
+    }
+
+    /// The example plans, run as a suite against the demo API, give a page and a HAR that pass the same
+    /// checks: the browser's, and haralyzer's with the HAR 1.2 structure (`scripts/check-har.py`).
+    @Test(.enabled(if: ExternalServers.canRun(.browser, .haralyzer)))
+    func theExamplePlansGiveAPageAndAHARThatPassTheChecks() async throws {
+        let folder = try ExternalServers.makeTemporaryFolder("html-plans")
+        let (html, har, json) = (
+            folder.appendingPathComponent("plans.html"), folder.appendingPathComponent("plans.har"),
+            folder.appendingPathComponent("plans.json")
+        )
+        try await DemoAPI.withServer { base in
+            let result = try await CommandRunner.run(
+                [
+                    "run", "plans/", "--input", "base_url=\(base)", "--progress", "none", "--quiet",
+                    "--report", "html:\(html.path)", "--report", "har:\(har.path)", "--report", "json:\(json.path)",
+                ],
+                environment: [
+                    "DEMO_TOKEN": "demo-secret-token", "DEMO_PASSWORD": "demo-password", "DEMO_API_KEY": "demo-api-key",
+                    "no_proxy": "*",
+                ], within: .seconds(120))
+            // plans/partial-failure.yaml fails on purpose.
+            #expect(result.status == 1, "\(result.stderr)")
+        }
+        let page = try String(contentsOf: html, encoding: .utf8)
+        #expect(!page.contains("demo-secret-token") && !page.contains("demo-password"))
+        let browser = try runCommand("python3", [Self.checker.path, html.path, json.path])
+        #expect(browser.status == 0, "\(browser.output)")
+        let reread = try runCommand("python3", [HARReportTests.checker.path, har.path])
+        #expect(reread.status == 0, "\(reread.output)")
     }
 }
