@@ -241,7 +241,11 @@ struct ReportSecretTests {
                 for form in Self.forms {
                     #expect(!text.contains(form), "the \(kind) report contains the secret as \(form)")
                 }
-                #expect(text.contains("***"), "the \(kind) report hides nothing")
+                // A HAR holds only the exchanges a recorder saw (`TrafficRecorder`, attached by the command
+                // line when a HAR or a page is asked for); this run had none: the CLI tests cover its secrets.
+                if kind != .har || !report.exchanges.isEmpty {
+                    #expect(text.contains("***"), "the \(kind) report hides nothing")
+                }
             }
             _ = try Value.parseJSON(report.jsonText())
             _ = try Value.parseJSON(report.traceJSON())

@@ -132,7 +132,7 @@ extension RunReport {
                 let name = Self.attemptName(
                     step.id, attempt, attempts: stepResult.attempts.count,
                     triesInPoll: attempt.poll.flatMap { triesPerPoll[$0] } ?? 1)
-                let args = Value.object([
+                var fields: [Value.Field] = [
                     .init("id", .string(step.id)),
                     .init("step", .string(step.step)),
                     .init("parent", step.parent.map(Value.string) ?? .null),
@@ -145,7 +145,13 @@ extension RunReport {
                     .init("retry_delay_ms", attempt.retryDelay?.millisecondsValue ?? .null),
                     .init("method", stepResult.method.map(Value.string) ?? .null),
                     .init("url", stepResult.url.map(Value.string) ?? .null),
-                ])
+                ]
+                // The last try of a request that failed: what came back, and the expectation it did not meet.
+                if attempt.number == stepResult.attempts.count, stepResult.state == .failed {
+                    fields.append(.init("response_excerpt", stepResult.responseExcerpt.map(Value.string) ?? .null))
+                    fields.append(.init("expectation", step.failedExpectation.map(Value.string) ?? .null))
+                }
+                let args = Value.object(fields)
                 list.append(TraceInterval(name: name, category: "request", start: start, end: end, args: args))
             }
         }

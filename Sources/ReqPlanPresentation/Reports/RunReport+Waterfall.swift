@@ -123,11 +123,16 @@ extension RunReport {
                         ("y1", PlanGraph.number(y + 9)), ("y2", PlanGraph.number(y + 9)), ("class", "queued"),
                     ])
             }
+            // At least 1.5 units wide, so that a short request shows, but never into the next bar of its lane.
+            let limit = nextStart[bar.step.id].map(x) ?? width
+            func drawnWidth(_ start: Int64, _ end: Int64) -> Double {
+                max(0, min(max(1.5, x(end) - x(start)), limit - x(start)))
+            }
             xml.element(
                 "rect",
                 [
                     ("x", PlanGraph.number(x(bar.start))), ("y", PlanGraph.number(y + 2)),
-                    ("width", PlanGraph.number(max(1.5, x(bar.end) - x(bar.start)))), ("height", "14"),
+                    ("width", PlanGraph.number(drawnWidth(bar.start, bar.end))), ("height", "14"),
                     ("class", "span"),
                 ])
             for attempt in bar.attempts {
@@ -135,7 +140,7 @@ extension RunReport {
                     "rect",
                     [
                         ("x", PlanGraph.number(x(attempt.start))), ("y", PlanGraph.number(y + 2)),
-                        ("width", PlanGraph.number(max(1.5, x(attempt.end) - x(attempt.start)))), ("height", "14"),
+                        ("width", PlanGraph.number(drawnWidth(attempt.start, attempt.end))), ("height", "14"),
                         ("class", "try"),
                     ])
             }
