@@ -129,18 +129,18 @@ private struct RunDisplay: Sendable {
 
     init(command: RunCommand, prepared: [PlanRun.Prepared], secrets: SecretStore) {
         // HAR and the HTML page show every exchange: only they need each one recorded.
-        let wantsHAR = command.reports.contains {
+        let recordsTraffic = command.reports.contains {
             let kind = (try? ReportDestination(parsing: $0))?.kind
             return kind == .har || kind == .html
         }
-        let traffic = wantsHAR ? prepared.map { _ in TrafficRecorder() } : nil
+        let traffic = recordsTraffic ? prepared.map { _ in TrafficRecorder() } : nil
         self.traffic = traffic
         let mode = command.progressMode
         let colors = command.color.enabled(for: STDERR_FILENO)
         // The textual net for the responses the verbose log shows.
         let redactor = Redactor(secrets: prepared.flatMap(\.inputs.secrets), store: secrets)
         let verbose = command.verbose
-        // A plan's own observers: its traffic recorder (a HAR report) and its verbose log.
+        // A plan's own observers: its traffic recorder (a HAR report, an HTML page) and its verbose log.
         @Sendable func planObservers(_ index: Int) -> [any ExecutionObserver] {
             let recorder: [any ExecutionObserver] = traffic.map { [$0[index]] } ?? []
             guard verbose else { return recorder }

@@ -40,8 +40,7 @@ import Testing
           get: { request: { url: "${{ inputs.base_url }}/get" } }
         """
 
-    static let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/check-har.py")
+    static let checker = CommandRunner.packageRoot.appendingPathComponent("scripts/check-har.py")
 
     @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
     func everyExchangeIsAnEntryOfItsPlansPageAndTheSecretIsInNoByte() async throws {

@@ -9,8 +9,7 @@ import Testing
 /// same run, and a click on the bar of the failed request opens it with what came back. The secret
 /// password is in no byte of the page.
 @Suite struct HTMLReportTests {
-    static let checker = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/check-html-report.py")
+    static let checker = CommandRunner.packageRoot.appendingPathComponent("scripts/check-html-report.py")
 
     @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
     func thePageShowsTheRunInABrowserAndTheSecretIsInNoByte() async throws {

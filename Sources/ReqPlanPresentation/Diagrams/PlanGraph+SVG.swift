@@ -14,8 +14,8 @@ extension PlanGraph {
             "svg",
             [
                 ("xmlns", "http://www.w3.org/2000/svg"), ("class", "reqplan-graph"),
-                ("width", Self.number(layout.width)), ("height", Self.number(layout.height)),
-                ("viewBox", "0 0 \(Self.number(layout.width)) \(Self.number(layout.height))"),
+                ("width", SVG.number(layout.width)), ("height", SVG.number(layout.height)),
+                ("viewBox", "0 0 \(SVG.number(layout.width)) \(SVG.number(layout.height))"),
                 ("font-family", "-apple-system, Segoe UI, Helvetica, Arial, sans-serif"), ("font-size", "12"),
             ])
         xml.element("title", content: "reqplan: \(plan.name?.value ?? plan.source.path)")
@@ -45,7 +45,7 @@ extension PlanGraph {
             xml.element("title", content: title + (states[node.id].map { "\n" + $0 } ?? ""))
             xml.element("rect", Self.attributes(rect) + [("rx", "6")])
             xml.element(
-                "text", [("x", Self.number(rect.x + 8)), ("y", Self.number(rect.y + 15)), ("class", "frame-title")],
+                "text", [("x", SVG.number(rect.x + 8)), ("y", SVG.number(rect.y + 15)), ("class", "frame-title")],
                 content: Self.fitted(title, width: rect.width - 16))
             xml.end()
         }
@@ -63,8 +63,8 @@ extension PlanGraph {
                         ("class", classes.joined(separator: " ")),
                         (
                             "d",
-                            "M \(Self.number(x1)) \(Self.number(y1)) C \(Self.number(x1 + bend)) \(Self.number(y1)), "
-                                + "\(Self.number(x2 - bend)) \(Self.number(y2)), \(Self.number(x2)) \(Self.number(y2))"
+                            "M \(SVG.number(x1)) \(SVG.number(y1)) C \(SVG.number(x1 + bend)) \(SVG.number(y1)), "
+                                + "\(SVG.number(x2 - bend)) \(SVG.number(y2)), \(SVG.number(x2)) \(SVG.number(y2))"
                         ),
                         ("marker-end", "url(#arrow)"), ("data-from", nodes[dependency.target].id), ("data-to", node.id),
                     ])
@@ -91,10 +91,10 @@ extension PlanGraph {
                     + (waits.isEmpty ? [] : ["waits for " + waits.joined(separator: ", ")])).joined(separator: "\n"))
             xml.element("rect", Self.attributes(rect) + [("rx", "4")])
             xml.element(
-                "text", [("x", Self.number(rect.x + 8)), ("y", Self.number(rect.y + 16)), ("class", "step-id")],
+                "text", [("x", SVG.number(rect.x + 8)), ("y", SVG.number(rect.y + 16)), ("class", "step-id")],
                 content: Self.fitted(node.id, width: rect.width - 16))
             xml.element(
-                "text", [("x", Self.number(rect.x + 8)), ("y", Self.number(rect.y + 31)), ("class", "step-detail")],
+                "text", [("x", SVG.number(rect.x + 8)), ("y", SVG.number(rect.y + 31)), ("class", "step-detail")],
                 content: Self.fitted(detail, width: rect.width - 16))
             xml.end()
         }
@@ -138,15 +138,9 @@ extension PlanGraph {
 
     private static func attributes(_ rect: GraphLayout.Rect) -> [(String, String)] {
         [
-            ("x", number(rect.x)), ("y", number(rect.y)), ("width", number(rect.width)),
-            ("height", number(rect.height)),
+            ("x", SVG.number(rect.x)), ("y", SVG.number(rect.y)), ("width", SVG.number(rect.width)),
+            ("height", SVG.number(rect.height)),
         ]
-    }
-
-    /// A coordinate with at most one decimal.
-    static func number(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(rounded)
     }
 
     /// `text` cut to what fits in `width` (about 6.6 units a character at 12 px), with `…`.

@@ -25,7 +25,7 @@ extension RunReport {
         out += "<dl class=\"facts\">"
         out += HTMLPage.fact("plan", graph.plan.source.path)
         out += HTMLPage.fact("started", startedAtText)
-        out += HTMLPage.fact("duration", Self.milliseconds(result.duration.microseconds))
+        out += HTMLPage.fact("duration", Self.durationText(result.duration.microseconds))
         out += HTMLPage.fact(
             "steps",
             StepState.allCases.compactMap { state in
@@ -88,7 +88,7 @@ extension RunReport {
         }
         if let status = stepResult.status { out += " <span class=\"status\">\(status)</span>" }
         if let start = stepResult.start, let end = stepResult.end {
-            out += " <span class=\"time\">\(Self.milliseconds((end - start).microseconds))</span>"
+            out += " <span class=\"time\">\(Self.durationText((end - start).microseconds))</span>"
         }
         out += "</summary>\n<dl>"
         if let reason = stepResult.reason { out += HTMLPage.fact("reason", reason.message) }
@@ -111,9 +111,9 @@ extension RunReport {
             for attempt in stepResult.attempts {
                 var line = attempt.poll.map { "poll \($0): " } ?? ""
                 line += attempt.status.map { "status \($0)" } ?? "no response"
-                line += " in \(Self.milliseconds(attempt.duration.microseconds))"
+                line += " in \(Self.durationText(attempt.duration.microseconds))"
                 if let error = attempt.error { line += ": " + error }
-                if let delay = attempt.retryDelay { line += "; next after \(Self.milliseconds(delay.microseconds))" }
+                if let delay = attempt.retryDelay { line += "; next after \(Self.durationText(delay.microseconds))" }
                 out += "<li>\(HTMLPage.escape(line))</li>"
             }
             out += "</ol></dd>"

@@ -57,11 +57,11 @@ extension RunReport {
             "svg",
             [
                 ("xmlns", "http://www.w3.org/2000/svg"), ("class", "reqplan-waterfall"),
-                ("width", PlanGraph.number(width)), ("height", PlanGraph.number(height)),
-                ("viewBox", "0 0 \(PlanGraph.number(width)) \(PlanGraph.number(height))"),
+                ("width", SVG.number(width)), ("height", SVG.number(height)),
+                ("viewBox", "0 0 \(SVG.number(width)) \(SVG.number(height))"),
                 ("font-family", "-apple-system, Segoe UI, Helvetica, Arial, sans-serif"), ("font-size", "11"),
             ])
-        xml.element("title", content: "reqplan: \(planLabel), \(bars.count) requests over \(Self.milliseconds(total))")
+        xml.element("title", content: "reqplan: \(planLabel), \(bars.count) requests over \(Self.durationText(total))")
         xml.element("style", content: Self.waterfallStyle)
         // The axis: a tick at each round step of time, and the idle stretches.
         let tick = Self.tickStep(total)
@@ -70,27 +70,27 @@ extension RunReport {
             xml.element(
                 "line",
                 [
-                    ("x1", PlanGraph.number(x(at))), ("x2", PlanGraph.number(x(at))), ("y1", "22"),
-                    ("y2", PlanGraph.number(height - 12)), ("class", "tick"),
+                    ("x1", SVG.number(x(at))), ("x2", SVG.number(x(at))), ("y1", "22"),
+                    ("y2", SVG.number(height - 12)), ("class", "tick"),
                 ])
             xml.element(
-                "text", [("x", PlanGraph.number(x(at) + 2)), ("y", "16"), ("class", "tick-label")],
-                content: Self.milliseconds(at))
+                "text", [("x", SVG.number(x(at) + 2)), ("y", "16"), ("class", "tick-label")],
+                content: Self.durationText(at))
             at += tick
         }
         for gap in Self.idleStretches(bars.map { ($0.start, $0.end) }, until: total) {
             xml.start(
                 "rect",
                 [
-                    ("x", PlanGraph.number(x(gap.start))), ("y", "22"),
-                    ("width", PlanGraph.number(max(1, x(gap.end) - x(gap.start)))), ("height", "6"), ("class", "idle"),
+                    ("x", SVG.number(x(gap.start))), ("y", "22"),
+                    ("width", SVG.number(max(1, x(gap.end) - x(gap.start)))), ("height", "6"), ("class", "idle"),
                 ])
-            xml.element("title", content: "nothing ran for \(Self.milliseconds(gap.end - gap.start))")
+            xml.element("title", content: "nothing ran for \(Self.durationText(gap.end - gap.start))")
             xml.end()
         }
         for lane in 0..<laneCount {
             xml.element(
-                "text", [("x", "8"), ("y", PlanGraph.number(top + Double(lane) * laneHeight + 14)), ("class", "lane")],
+                "text", [("x", "8"), ("y", SVG.number(top + Double(lane) * laneHeight + 14)), ("class", "lane")],
                 content: "lane \(lane + 1)")
         }
         // Where the next bar of each bar's lane starts, for its label.
@@ -107,10 +107,10 @@ extension RunReport {
             var lines = [
                 step.id + (step.result.method.map { " · " + $0 } ?? "") + (step.result.url.map { " " + $0 } ?? ""),
                 "\(step.result.state.rawValue)" + (step.result.status.map { ", status \($0)" } ?? ""),
-                "started at \(Self.milliseconds(bar.start)), took \(Self.milliseconds(bar.end - bar.start))",
+                "started at \(Self.durationText(bar.start)), took \(Self.durationText(bar.end - bar.start))",
             ]
             if let ready = bar.ready {
-                lines.append("queued \(Self.milliseconds(bar.start - ready)) after it was ready")
+                lines.append("queued \(Self.durationText(bar.start - ready)) after it was ready")
             }
             if bar.attempts.count > 1 { lines.append("\(bar.attempts.count) tries") }
             if let reason = step.result.reason?.message, step.result.state != .succeeded { lines.append(reason) }
@@ -119,8 +119,8 @@ extension RunReport {
                 xml.element(
                     "line",
                     [
-                        ("x1", PlanGraph.number(x(ready))), ("x2", PlanGraph.number(x(bar.start))),
-                        ("y1", PlanGraph.number(y + 9)), ("y2", PlanGraph.number(y + 9)), ("class", "queued"),
+                        ("x1", SVG.number(x(ready))), ("x2", SVG.number(x(bar.start))),
+                        ("y1", SVG.number(y + 9)), ("y2", SVG.number(y + 9)), ("class", "queued"),
                     ])
             }
             // At least 1.5 units wide, so that a short request shows, but never into the next bar of its lane.
@@ -131,16 +131,16 @@ extension RunReport {
             xml.element(
                 "rect",
                 [
-                    ("x", PlanGraph.number(x(bar.start))), ("y", PlanGraph.number(y + 2)),
-                    ("width", PlanGraph.number(drawnWidth(bar.start, bar.end))), ("height", "14"),
+                    ("x", SVG.number(x(bar.start))), ("y", SVG.number(y + 2)),
+                    ("width", SVG.number(drawnWidth(bar.start, bar.end))), ("height", "14"),
                     ("class", "span"),
                 ])
             for attempt in bar.attempts {
                 xml.element(
                     "rect",
                     [
-                        ("x", PlanGraph.number(x(attempt.start))), ("y", PlanGraph.number(y + 2)),
-                        ("width", PlanGraph.number(drawnWidth(attempt.start, attempt.end))), ("height", "14"),
+                        ("x", SVG.number(x(attempt.start))), ("y", SVG.number(y + 2)),
+                        ("width", SVG.number(drawnWidth(attempt.start, attempt.end))), ("height", "14"),
                         ("class", "try"),
                     ])
             }
@@ -150,14 +150,14 @@ extension RunReport {
                 xml.element(
                     "text",
                     [
-                        ("x", PlanGraph.number(x(bar.start) + 3)), ("y", PlanGraph.number(y + 13)),
+                        ("x", SVG.number(x(bar.start) + 3)), ("y", SVG.number(y + 13)),
                         ("class", "label inside"),
                     ], content: step.id)
             } else if (nextStart[bar.step.id].map { x($0) } ?? width) - x(bar.end) >= label {
                 xml.element(
                     "text",
                     [
-                        ("x", PlanGraph.number(x(bar.end) + 3)), ("y", PlanGraph.number(y + 13)),
+                        ("x", SVG.number(x(bar.end) + 3)), ("y", SVG.number(y + 13)),
                         ("class", "label"),
                     ], content: step.id)
             }
@@ -190,7 +190,7 @@ extension RunReport {
     }
 
     /// Microseconds as people read them: `850 µs`, `12.4 ms`, `1.25 s`.
-    static func milliseconds(_ micros: Int64) -> String {
+    static func durationText(_ micros: Int64) -> String {
         if micros < 1000 { return "\(micros) µs" }
         if micros < 1_000_000 {
             let ms = Double(micros) / 1000
