@@ -13,11 +13,13 @@ struct ReportCommand: ParsableCommand {
     struct MergeCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge",
-            abstract: "Combine the JSON reports of the shards of a suite into one summary, JSON report and JUnit file.",
+            abstract:
+                "Combine the JSON reports of the shards of a suite into one summary, JSON report, JUnit file and HTML page.",
             discussion: """
                 Give the files `reqplan run --shard K/N --report json:PATH` wrote, one per shard (or any suite \
-                and plan reports): the plans are put in suite order, and the summary, `--report json:` and \
-                `--report junit:` are those of the whole suite run on one machine, apart from timings. A shard \
+                and plan reports): the plans are put in suite order, and the summary, `--report json:`, \
+                `--report junit:` and `--report html:` are those of the whole suite run on one machine, apart \
+                from timings (the page lacks the exchanges' headers and bodies, which JSON reports do not keep). A shard \
                 missing or given twice, shards of different suites, or a plan in two reports is an error. \
                 Exit status: the worst of the merged plans' (0, 1, 130); 2 when the reports cannot be merged.
                 """
@@ -29,7 +31,7 @@ struct ReportCommand: ParsableCommand {
         @Option(
             name: .customLong("report"),
             help: ArgumentHelp(
-                "Write the combined report: json:PATH or junit:PATH (repeatable).",
+                "Write the combined report: json:PATH, junit:PATH or html:PATH (repeatable).",
                 valueName: "kind:path"))
         var reports: [String] = []
 
@@ -47,9 +49,10 @@ struct ReportCommand: ParsableCommand {
             for report in reports {
                 do {
                     let destination = try ReportDestination(parsing: report)
-                    if destination.kind == .trace || destination.kind == .har || destination.kind == .html {
+                    if destination.kind == .trace || destination.kind == .har {
                         throw ValidationError(
-                            "--report `\(report)`: merged reports have no \(destination.kind.rawValue); write json or junit"
+                            "--report `\(report)`: merged reports have no \(destination.kind.rawValue) (JSON reports keep "
+                                + "neither the trace nor the exchanges); write json, junit or html"
                         )
                     }
                 } catch let error as ReportDestination.ParseError {

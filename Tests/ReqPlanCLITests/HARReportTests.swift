@@ -37,7 +37,12 @@ import Testing
         inputs:
           base_url: { default: "http://127.0.0.1:1" }
         steps:
-          get: { request: { url: "${{ inputs.base_url }}/get" } }
+          get:
+            request: { url: "${{ inputs.base_url }}/get" }
+            expect:
+              status: 200
+              headers: { content-type: { matches: json } }
+              body: { $.url: { type: string }, $.args.page: { exists: true } }
         """
 
     static let checker = CommandRunner.packageRoot.appendingPathComponent("scripts/check-har.py")

@@ -6,8 +6,9 @@ import Testing
 /// `run --report html:` against httpbin (issue 23), opened in a real browser: headless Chromium driven by
 /// Selenium (`scripts/check-html-report.py`) loads the page from file:// with no console error and no
 /// request to the network, finds a waterfall bar per request and a step per step of the JSON report of the
-/// same run, and a click on the bar of the failed request opens it with what came back. The secret
-/// password is in no byte of the page.
+/// same run, each step's expectations met or not as the report says, and a click on the bar of the failed
+/// request opens it with what came back. The secret password is in no byte of the page. The same suite run
+/// in two shards and merged (`report merge --report html:`) gives a page that passes the same checks.
 @Suite struct HTMLReportTests {
     static let checker = CommandRunner.packageRoot.appendingPathComponent("scripts/check-html-report.py")
 
@@ -34,6 +35,35 @@ import Testing
             let check = try runCommand("python3", [Self.checker.path, html.path, json.path])
             #expect(check.status == 0, "\(check.output)")
             #expect(check.output.contains("clicking the bar of failed"), "\(check.output)")
+        }
+        // The same suite in two shards, merged: one page drawn from the shards' JSON reports passes the same checks.
+        var shards: [String] = []
+        for shard in ["1/2", "2/2"] {
+            let report = folder.appendingPathComponent("shard-\(shard.prefix(1)).json").path
+            shards.append(report)
+            let run = try await CommandRunner.run(
+                [
+                    "run", folder.path, "--shard", shard, "--input", "base_url=\(httpbin.url)", "--quiet",
+                    "--report", "json:\(report)",
+                ], environment: ["no_proxy": "*"], within: .seconds(60))
+            #expect(run.status == 1 || run.status == 0, "\(run.stderr)")
+        }
+        let (mergedPage, mergedJSON) = (
+            folder.appendingPathComponent("merged.html"), folder.appendingPathComponent("merged.json")
+        )
+        let merge = try await CommandRunner.run(
+            ["report", "merge"] + shards + [
+                "--report", "html:\(mergedPage.path)", "--report", "json:\(mergedJSON.path)",
+            ],
+            within: .seconds(30))
+        #expect(merge.status == 1, "\(merge.stderr)")
+        let merged = try String(contentsOf: mergedPage, encoding: .utf8)
+        #expect(!merged.contains(HARReportTests.password), "the password leaks in the merged page")
+        #expect(merged.contains("id=\"plan-1\"") && merged.contains("id=\"plan-2\""))
+        if ExternalServers.canRun(.browser) {
+            let check = try runCommand("python3", [Self.checker.path, mergedPage.path, mergedJSON.path])
+            #expect(check.status == 0, "\(check.output)")
+            #expect(check.output.contains("expectations listed"), "\(check.output)")
         }
     }
 

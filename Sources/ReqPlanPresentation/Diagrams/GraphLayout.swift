@@ -1,5 +1,3 @@
-import ReqPlanPlanner
-
 /// Where each step of a plan's graph is drawn, laid out by reqplan itself: a request (or a for_each over
 /// one) is a box in the column of the wave it can start in and on a row of its own, in the order the plan
 /// writes its steps; a group, sequence, for_each over a group or sub-plan is a frame around its members,
@@ -27,29 +25,24 @@ struct GraphLayout {
     static let margin = 16.0
 
     /// Each node's rectangle: a box for a step that sends requests, a frame for a collection.
-    private(set) var rects: [NodeID: Rect] = [:]
-    /// The wave (column) of each step that sends requests.
-    private(set) var columns: [NodeID: Int] = [:]
+    private(set) var rects: [Int: Rect] = [:]
     /// The picture's size.
     private(set) var width = 0.0
     private(set) var height = 0.0
 
-    init(_ graph: PlanGraph) {
-        for (wave, members) in graph.waves.enumerated() {
-            for id in members { columns[id] = wave }
-        }
+    init(_ graph: GraphPicture) {
         var cursor = Self.margin
         for root in graph.roots { place(root, in: graph, cursor: &cursor) }
-        let columnCount = (columns.values.max() ?? 0) + 1
+        let columnCount = (graph.nodes.compactMap(\.wave).max() ?? 0) + 1
         width = Self.margin * 2 + Double(columnCount) * (Self.nodeWidth + Self.columnGap) - Self.columnGap
         height = cursor - Self.rowGap + Self.margin
     }
 
     /// Places `id` from row position `cursor` down, and moves `cursor` below it.
-    private mutating func place(_ id: NodeID, in graph: PlanGraph, cursor: inout Double) {
+    private mutating func place(_ id: Int, in graph: GraphPicture, cursor: inout Double) {
         let node = graph.nodes[id]
-        if node.isUnit {
-            let column = Double(columns[id] ?? 0)
+        if let wave = node.wave {
+            let column = Double(max(0, wave))
             rects[id] = Rect(
                 x: Self.margin + column * (Self.nodeWidth + Self.columnGap), y: cursor, width: Self.nodeWidth,
                 height: Self.nodeHeight)

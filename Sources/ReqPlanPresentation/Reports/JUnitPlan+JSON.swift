@@ -132,6 +132,21 @@ struct JSONReportReader {
         result.responseSize = try optionalInt(value["response_size"], "\(field).response_size")
         // Reports written before excerpts were kept have none.
         result.responseExcerpt = try optionalString(value["response_excerpt"], "\(field).response_excerpt")
+        // Reports written before every expectation was listed have none.
+        var expectations: [ReportExpectation] = []
+        if let listed = value["expectations"], listed != .null {
+            for (position, expectation) in try list(listed, "\(field).expectations").enumerated() {
+                let at = "\(field).expectations[\(position)]"
+                expectations.append(
+                    ReportExpectation(
+                        text: try string(expectation["expectation"], "\(at).expectation"),
+                        at: try optionalString(expectation["at"], "\(at).at"),
+                        problems: try list(expectation["problems"], "\(at).problems").enumerated().map {
+                            (index, problem) throws(ReportReadError) in
+                            try string(problem, "\(at).problems[\(index)]")
+                        }))
+            }
+        }
         for (position, attempt) in try list(value["attempts"], "\(field).attempts").enumerated() {
             let at = "\(field).attempts[\(position)]"
             var record = AttemptRecord(
@@ -162,6 +177,6 @@ struct JSONReportReader {
             parent: try optionalString(value["parent"], "\(field).parent"),
             result: result, children: children, itemPath: path, nodeID: -1,
             operation: try optionalString(value["operation"], "\(field).operation"),
-            failedExpectation: failedExpectation)
+            failedExpectation: failedExpectation, expectations: expectations)
     }
 }

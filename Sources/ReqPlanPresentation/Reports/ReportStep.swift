@@ -46,9 +46,80 @@ public struct ReportStep: Sendable {
     public var operation: String? = nil
     /// Where the plan writes the expectation a failed request did not meet: `plans/x.yaml:12:15`.
     public var failedExpectation: String? = nil
+    /// Each expectation of a request checked against the response its last try got, met or not.
+    public var expectations: [ReportExpectation] = []
 
     /// Whether this is an item of a for_each.
     public var isItem: Bool { item != nil }
+
+    /// `roots` and everything in them, a step before its members and items, in document order.
+    static func documentOrder(_ roots: [ReportStep]) -> [ReportStep] {
+        var list: [ReportStep] = []
+        func visit(_ step: ReportStep) {
+            list.append(step)
+            step.children.forEach(visit)
+        }
+        roots.forEach(visit)
+        return list
+    }
+}
+
+/// One expectation of a request and how the response met it, as reports show it.
+public struct ReportExpectation: Sendable, Hashable {
+    /// What it checks, on one line: `status 2xx`, ``body `$.id`: type number``, ``fits `petstore.getPet` ``.
+    public var text: String
+    /// Where the plan writes it: `plans/x.yaml:12:15`; nil for what no plan writes.
+    public var at: String?
+    /// Why the response did not meet it; empty when it did.
+    public var problems: [String]
+
+    /// Whether the response met it.
+    public var passed: Bool { problems.isEmpty }
+
+    /// The longest `text` kept: an expectation longer than that is cut with `…`.
+    static let longestText = 160
+
+    public init(text: String, at: String?, problems: [String]) {
+        self.text = text.count > Self.longestText ? String(text.prefix(Self.longestText - 1)) + "…" : text
+        self.at = at
+        self.problems = problems
+    }
+
+    /// A check of a step written in `source`.
+    init(_ check: ExpectationCheck, in source: SourceFile) {
+        self.init(
+            text: Self.text(of: check.subject, in: source),
+            at: check.range.map { "\(source.path):\($0.start.line):\($0.start.column)" }, problems: check.problems)
+    }
+
+    /// What a check checks, on one line: `status 200 or 201`, ``body `$.id`: type number``.
+    static func text(of subject: ExpectationCheck.Subject, in source: SourceFile) -> String {
+        switch subject {
+        case .status(let patterns): "status " + patterns.map(\.description).joined(separator: " or ")
+        case .header(let header): "header `\(header.name.value)`: " + text(of: header.matcher, in: source)
+        case .body(let item):
+            (item.pathText == "$" ? "body: " : "body `\(item.pathText)`: ") + text(of: item.matcher, in: source)
+        case .condition(let condition): condition.written.value
+        case .maxDuration(let limit): "within \(limit)"
+        case .schema(let label): "fits `\(label)`"
+        }
+    }
+
+    /// A matcher's tests: `== "Nobody"`, `type string, length 3`.
+    private static func text(of matcher: Matcher, in source: SourceFile) -> String {
+        func written(_ template: ValueTemplate) -> String {
+            if let value = template.literalValue { return value.jsonText() }
+            return source.oneLineText(of: template.range)
+        }
+        var tests: [String] = []
+        if let equals = matcher.equals { tests.append("== " + written(equals)) }
+        if let exists = matcher.exists { tests.append(exists.value ? "exists" : "absent") }
+        if let pattern = matcher.matches { tests.append("matches `\(pattern.value)`") }
+        if let type = matcher.type { tests.append("type \(type.value)") }
+        if let contains = matcher.contains { tests.append("contains " + written(contains)) }
+        if let length = matcher.length { tests.append("length \(length.value)") }
+        return tests.joined(separator: ", ")
+    }
 }
 
 /// Builds the report tree from a run's results, following the plan's structure.
@@ -90,7 +161,14 @@ struct ReportTreeBuilder {
         return ReportStep(
             id: id, step: node.id, item: nil, kind: kind, parent: parent, result: stepResult,
             children: children, itemPath: path, nodeID: node.nodeID, operation: operation(of: node),
-            failedExpectation: place(of: stepResult, in: node))
+            failedExpectation: place(of: stepResult, in: node), expectations: expectations(of: stepResult, in: node))
+    }
+
+    /// The checks of a request's last response, in the words of the file of its step.
+    private func expectations(of stepResult: StepResult, in node: StepNode) -> [ReportExpectation] {
+        guard !stepResult.checks.isEmpty else { return [] }
+        let source = graph.plan(of: node.nodeID).source
+        return stepResult.checks.map { ReportExpectation($0, in: source) }
     }
 
     /// `file:line:column` of the expectation a failed request did not meet, in the file of its step.
@@ -106,7 +184,8 @@ struct ReportTreeBuilder {
         return ReportStep(
             id: id, step: node.id, item: path.last, kind: isGroup ? .group : .request, parent: parent,
             result: itemResult, children: children, itemPath: path, nodeID: node.nodeID,
-            operation: operation(of: node), failedExpectation: place(of: itemResult, in: node))
+            operation: operation(of: node), failedExpectation: place(of: itemResult, in: node),
+            expectations: expectations(of: itemResult, in: node))
     }
 
     /// The operation label of a request (or for_each over a request) bound to an API description.

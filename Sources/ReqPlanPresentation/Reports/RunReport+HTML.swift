@@ -10,121 +10,9 @@ extension RunReport {
     /// styles, the script and the pictures are inline: opened from disk, the page asks the network for
     /// nothing. Every value is the report's, so redacted as in every other output.
     public func htmlText() -> String {
-        var page = HTMLPage(title: "reqplan · \(planLabel)")
-        page.body += section()
-        return page.text
-    }
-
-    /// The run's section of a page: one for a plan, one per file for a suite.
-    func section(anchor: String = "run") -> String {
-        let counts = result.counts
-        var out = "<section class=\"run\" id=\"\(HTMLPage.attribute(anchor))\">\n"
-        let code = result.exitCode
-        out += "<header><h1>\(HTMLPage.escape(planLabel))</h1>"
-        out += "<span class=\"badge \(code == 0 ? "succeeded" : "failed")\">exit \(code)</span></header>\n"
-        out += "<dl class=\"facts\">"
-        out += HTMLPage.fact("plan", graph.plan.source.path)
-        out += HTMLPage.fact("started", startedAtText)
-        out += HTMLPage.fact("duration", Self.durationText(result.duration.microseconds))
-        out += HTMLPage.fact(
-            "steps",
-            StepState.allCases.compactMap { state in
-                counts[state].flatMap { $0 > 0 ? "\($0) \(state.rawValue)" : nil }
-            }.joined(separator: ", "))
-        if !inputValues.isEmpty {
-            out += HTMLPage.fact(
-                "inputs", inputValues.map { "\($0.name) = \($0.value.jsonText())" }.joined(separator: ", "))
-        }
-        out += HTMLPage.fact(
-            "machine",
-            "\(ProcessInfo.processInfo.hostName), \(ProcessInfo.processInfo.operatingSystemVersionString)")
-        out += HTMLPage.fact("reqplan", ReqPlanVersion.current)
-        if result.interrupted { out += HTMLPage.fact("interrupted", "yes: SIGINT or SIGTERM") }
-        if result.timedOut { out += HTMLPage.fact("timed out", "the plan's timeout expired") }
-        out += "</dl>\n"
-        if !result.outputErrors.isEmpty {
-            out += "<ul class=\"output-errors\">"
-            out += result.outputErrors.map { "<li>\(HTMLPage.escape($0))</li>" }.joined()
-            out += "</ul>\n"
-        }
-        out += "<h2>Waterfall</h2>\n<p class=\"hint\">Each request on one time axis, in lanes that show what ran at "
-        out += "once; the critical path outlined, stretches where nothing ran marked on the axis. Hover for timings, "
-        out += "click for the step.</p>\n"
-        out += "<div class=\"picture\">" + HTMLPage.inline(waterfallSVG()) + "</div>\n"
-        out += "<h2>Graph</h2>\n<div class=\"picture\">"
-        out += HTMLPage.inline(
-            graph.svg(states: Dictionary(allSteps.map { ($0.step, $0.result.state.rawValue) }) { first, _ in first }))
-        out += "</div>\n"
-        out += "<h2>Steps</h2>\n<div class=\"filters\">"
-        for state in ["all"] + StepState.allCases.map(\.rawValue) {
-            out += "<button type=\"button\" data-filter=\"\(state)\">\(state)</button>"
-        }
-        out += "</div>\n<div class=\"steps\">\n"
-        let ordered = allSteps.filter { $0.result.state == .failed } + allSteps.filter { $0.result.state != .failed }
-        // The exchanges recorded (`TrafficRecorder`), redacted as the HAR report redacts them, by step and item.
-        let page = harPage
-        var exchanges: [String: [Value]] = [:]
-        for exchange in self.exchanges {
-            exchanges["\(exchange.step)#\(exchange.item.map(String.init) ?? "")", default: []].append(
-                exchange.harEntry(pageID: "page", of: page))
-        }
-        for step in ordered {
-            out += stepHTML(step, exchanges: exchanges["\(step.step)#\(step.item.map(String.init) ?? "")"] ?? [])
-        }
-        out += "</div>\n</section>\n"
-        return out
-    }
-
-    /// One step: how it ended, its request and what came back, and what it waited for.
-    private func stepHTML(_ step: ReportStep, exchanges: [Value]) -> String {
-        let stepResult = step.result
-        let state = stepResult.state.rawValue
-        var out = "<details class=\"step \(state)\" id=\"step-\(HTMLPage.attribute(step.id))\" data-state=\"\(state)\""
-        out += stepResult.state == .failed ? " open>" : ">"
-        out += "<summary><span class=\"state\">\(state)</span> <code>\(HTMLPage.escape(step.id))</code>"
-        out += " <span class=\"kind\">\(step.isItem ? "item" : step.kind.rawValue)</span>"
-        if let method = stepResult.method, let url = stepResult.url {
-            out += " <span class=\"request\">\(HTMLPage.escape(method)) \(HTMLPage.escape(url))</span>"
-        }
-        if let status = stepResult.status { out += " <span class=\"status\">\(status)</span>" }
-        if let start = stepResult.start, let end = stepResult.end {
-            out += " <span class=\"time\">\(Self.durationText((end - start).microseconds))</span>"
-        }
-        out += "</summary>\n<dl>"
-        if let reason = stepResult.reason { out += HTMLPage.fact("reason", reason.message) }
-        if let place = step.failedExpectation { out += HTMLPage.fact("expectation", place) }
-        if let operation = step.operation { out += HTMLPage.fact("operation", operation) }
-        if let excerpt = stepResult.responseExcerpt {
-            out += "<dt>response</dt><dd><pre>\(HTMLPage.escape(HTMLPage.pretty(excerpt)))</pre></dd>"
-        }
-        if step.nodeID >= 0, step.nodeID < graph.nodes.count {
-            let waits = graph.nodes[step.nodeID].dependencies.map { graph.nodes[$0.target].id }
-            if !waits.isEmpty {
-                out += "<dt>waited for</dt><dd>"
-                out += waits.map { "<a href=\"#step-\(HTMLPage.attribute($0))\">\(HTMLPage.escape($0))</a>" }
-                    .joined(separator: ", ")
-                out += "</dd>"
-            }
-        }
-        if !stepResult.attempts.isEmpty {
-            out += "<dt>tries</dt><dd><ol>"
-            for attempt in stepResult.attempts {
-                var line = attempt.poll.map { "poll \($0): " } ?? ""
-                line += attempt.status.map { "status \($0)" } ?? "no response"
-                line += " in \(Self.durationText(attempt.duration.microseconds))"
-                if let error = attempt.error { line += ": " + error }
-                if let delay = attempt.retryDelay { line += "; next after \(Self.durationText(delay.microseconds))" }
-                out += "<li>\(HTMLPage.escape(line))</li>"
-            }
-            out += "</ol></dd>"
-        }
-        out += "</dl>"
-        // The start of each body: what explains a failure whole, a glimpse otherwise (a 2,000-step run's page
-        // stays under 5 MB: BENCHMARKS.md).
-        let room = stepResult.state == .failed ? 4096 : 512
-        for entry in exchanges { out += Self.exchangeHTML(entry, bodyRoom: room) }
-        out += "</details>\n"
-        return out
+        var html = HTMLPage(title: "reqplan · \(planLabel)")
+        html.body += page.section()
+        return html.text
     }
 
     /// One exchange (a try, a poll or a redirect hop) from its HAR entry: the request and the response, their
@@ -241,6 +129,10 @@ struct HTMLPage {
         table.headers th { text-align: left; padding-right: 10px; color: #374151; font-weight: 600; vertical-align: top; }
         table.headers td { font-family: ui-monospace, Menlo, Consolas, monospace; word-break: break-all; }
         .error { color: #991b1b; }
+        ul.checks { list-style: none; margin: 0; padding: 0; }
+        ul.checks li::before { font-weight: 700; margin-right: 6px; }
+        ul.checks li.passed::before { content: "✓"; color: #16a34a; } ul.checks li.failed::before { content: "✗"; color: #991b1b; }
+        ul.checks .problem { color: #991b1b; } ul.checks .at { color: #6b7280; font-size: 12px; }
         """
 
     /// Filters steps by state, and opens the step a bar or a box of the pictures stands for.
@@ -260,7 +152,8 @@ struct HTMLPage {
           document.addEventListener('click', function (event) {
             var shape = event.target.closest ? event.target.closest('svg [data-step]') : null;
             if (!shape) { return; }
-            var step = document.getElementById('step-' + shape.getAttribute('data-step'));
+            var section = shape.closest('section.run');
+            var step = section && document.getElementById(section.id + '-step-' + shape.getAttribute('data-step'));
             if (!step) { return; }
             step.style.display = '';
             step.open = true;
@@ -270,4 +163,134 @@ struct HTMLPage {
           });
         })();
         """
+}
+
+extension RunPage {
+    /// The run's section of a page: one for a plan, one per file for a suite.
+    func section(anchor: String = "run") -> String {
+        var out = "<section class=\"run\" id=\"\(HTMLPage.attribute(anchor))\">\n"
+        let code = exitCode
+        out += "<header><h1>\(HTMLPage.escape(label))</h1>"
+        out += "<span class=\"badge \(code == 0 ? "succeeded" : "failed")\">exit \(code)</span></header>\n"
+        out += "<dl class=\"facts\">"
+        out += HTMLPage.fact("plan", file)
+        out += HTMLPage.fact("started", startedAt)
+        out += HTMLPage.fact("duration", RunReport.durationText(duration))
+        out += HTMLPage.fact(
+            "steps",
+            StepState.allCases.compactMap { state in
+                counts[state].flatMap { $0 > 0 ? "\($0) \(state.rawValue)" : nil }
+            }.joined(separator: ", "))
+        if !inputs.isEmpty {
+            out += HTMLPage.fact("inputs", inputs.map { "\($0.name) = \($0.value)" }.joined(separator: ", "))
+        }
+        if let machine { out += HTMLPage.fact("machine", machine) }
+        out += HTMLPage.fact("reqplan", ReqPlanVersion.current)
+        if interrupted { out += HTMLPage.fact("interrupted", "yes: SIGINT or SIGTERM") }
+        if timedOut { out += HTMLPage.fact("timed out", "the plan's timeout expired") }
+        out += "</dl>\n"
+        if !outputErrors.isEmpty {
+            out += "<ul class=\"output-errors\">"
+            out += outputErrors.map { "<li>\(HTMLPage.escape($0))</li>" }.joined()
+            out += "</ul>\n"
+        }
+        out += "<h2>Waterfall</h2>\n<p class=\"hint\">Each request on one time axis, in lanes that show what ran at "
+        out += "once; the critical path outlined, stretches where nothing ran marked on the axis. Hover for timings, "
+        out += "click for the step.</p>\n"
+        out += "<div class=\"picture\">" + HTMLPage.inline(waterfallSVG()) + "</div>\n"
+        out += "<h2>Graph</h2>\n<div class=\"picture\">"
+        let steps = allSteps
+        if graph.nodes.isEmpty && !steps.isEmpty {
+            out += "<p class=\"hint\">The JSON report this page was made from does not keep the plan's graph.</p>"
+        } else {
+            out += HTMLPage.inline(
+                graph.svg(states: Dictionary(steps.map { ($0.step, $0.result.state.rawValue) }) { first, _ in first }))
+        }
+        out += "</div>\n"
+        out += "<h2>Steps</h2>\n<div class=\"filters\">"
+        for state in ["all"] + StepState.allCases.map(\.rawValue) {
+            out += "<button type=\"button\" data-filter=\"\(state)\">\(state)</button>"
+        }
+        out += "</div>\n<div class=\"steps\">\n"
+        let ordered = steps.filter { $0.result.state == .failed } + steps.filter { $0.result.state != .failed }
+        // Each step's element is named in its section, so that a suite's plans can share step ids.
+        var indices: [String: Int] = [:]
+        for (index, node) in graph.nodes.enumerated() { indices[node.id] = index }
+        for step in ordered {
+            let waits = indices[step.step].map { graph.nodes[$0].waits.map { graph.nodes[$0.target].id } } ?? []
+            out += stepHTML(
+                step, anchor: anchor, waits: waits,
+                exchanges: exchanges[Self.exchangeKey(step: step.step, item: step.item)] ?? [])
+        }
+        out += "</div>\n</section>\n"
+        return out
+    }
+
+    /// One step: how it ended, its request and what came back, and what it waited for.
+    private func stepHTML(_ step: ReportStep, anchor: String, waits: [String], exchanges: [Value]) -> String {
+        let stepResult = step.result
+        let state = stepResult.state.rawValue
+        var out =
+            "<details class=\"step \(state)\" id=\"\(HTMLPage.attribute(anchor))-step-\(HTMLPage.attribute(step.id))\" data-state=\"\(state)\""
+        out += stepResult.state == .failed ? " open>" : ">"
+        out += "<summary><span class=\"state\">\(state)</span> <code>\(HTMLPage.escape(step.id))</code>"
+        out += " <span class=\"kind\">\(step.isItem ? "item" : step.kind.rawValue)</span>"
+        if let method = stepResult.method, let url = stepResult.url {
+            out += " <span class=\"request\">\(HTMLPage.escape(method)) \(HTMLPage.escape(url))</span>"
+        }
+        if let status = stepResult.status { out += " <span class=\"status\">\(status)</span>" }
+        if let start = stepResult.start, let end = stepResult.end {
+            out += " <span class=\"time\">\(RunReport.durationText((end - start).microseconds))</span>"
+        }
+        out += "</summary>\n<dl>"
+        if let reason = stepResult.reason { out += HTMLPage.fact("reason", reason.message) }
+        if let place = step.failedExpectation { out += HTMLPage.fact("expectation", place) }
+        if let operation = step.operation { out += HTMLPage.fact("operation", operation) }
+        if !step.expectations.isEmpty {
+            out += "<dt>expectations</dt><dd><ul class=\"checks\">"
+            for expectation in step.expectations {
+                let outcome = expectation.passed ? "passed" : "failed"
+                out += "<li class=\"\(outcome)\"><code>\(HTMLPage.escape(expectation.text))</code>"
+                if let at = expectation.at { out += " <span class=\"at\">\(HTMLPage.escape(at))</span>" }
+                if !expectation.problems.isEmpty {
+                    out +=
+                        "<br><span class=\"problem\">\(HTMLPage.escape(expectation.problems.joined(separator: "; ")))</span>"
+                }
+                out += "</li>"
+            }
+            out += "</ul></dd>"
+        }
+        if let excerpt = stepResult.responseExcerpt {
+            out += "<dt>response</dt><dd><pre>\(HTMLPage.escape(HTMLPage.pretty(excerpt)))</pre></dd>"
+        }
+        if !waits.isEmpty {
+            out += "<dt>waited for</dt><dd>"
+            out += waits.map {
+                "<a href=\"#\(HTMLPage.attribute(anchor))-step-\(HTMLPage.attribute($0))\">\(HTMLPage.escape($0))</a>"
+            }
+            .joined(separator: ", ")
+            out += "</dd>"
+        }
+        if !stepResult.attempts.isEmpty {
+            out += "<dt>tries</dt><dd><ol>"
+            for attempt in stepResult.attempts {
+                var line = attempt.poll.map { "poll \($0): " } ?? ""
+                line += attempt.status.map { "status \($0)" } ?? "no response"
+                line += " in \(RunReport.durationText(attempt.duration.microseconds))"
+                if let error = attempt.error { line += ": " + error }
+                if let delay = attempt.retryDelay {
+                    line += "; next after \(RunReport.durationText(delay.microseconds))"
+                }
+                out += "<li>\(HTMLPage.escape(line))</li>"
+            }
+            out += "</ol></dd>"
+        }
+        out += "</dl>"
+        // The start of each body: what explains a failure whole, a glimpse otherwise (a 2,000-step run's page
+        // stays under 5 MB: BENCHMARKS.md).
+        let room = stepResult.state == .failed ? 4096 : 512
+        for entry in exchanges { out += RunReport.exchangeHTML(entry, bodyRoom: room) }
+        out += "</details>\n"
+        return out
+    }
 }

@@ -36,6 +36,17 @@ extension RunReport {
             .init("outputs", .object(result.shownOutputs.map { .init($0.name, $0.value) })),
             .init("output_errors", .list(result.outputErrors.map(Value.string))),
             .init("steps", .list(steps.map(jsonValue(of:)))),
+            .init("graph", GraphPicture(graph).jsonValue),
+        ])
+    }
+
+    /// An expectation: what it checks, where the plan writes it, whether the response met it and why not.
+    static func jsonValue(of expectation: ReportExpectation) -> Value {
+        .object([
+            .init("expectation", .string(expectation.text)),
+            .init("at", expectation.at.map(Value.string) ?? .null),
+            .init("passed", .bool(expectation.passed)),
+            .init("problems", .list(expectation.problems.map(Value.string))),
         ])
     }
 
@@ -79,6 +90,7 @@ extension RunReport {
             .init("status", optional(stepResult.status)),
             .init("response_size", optional(stepResult.responseSize)),
             .init("response_excerpt", stepResult.responseExcerpt.map(Value.string) ?? .null),
+            .init("expectations", .list(step.expectations.map(Self.jsonValue(of:)))),
             .init("attempts", .list(attempts)),
             .init(
                 "timings",

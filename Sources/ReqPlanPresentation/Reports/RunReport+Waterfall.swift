@@ -2,6 +2,60 @@ import ReqPlanPlanner
 import ReqPlanRuntime
 
 extension RunReport {
+    /// The run on one time axis, as a self-contained SVG picture (`RunPage.waterfallSVG`).
+    public func waterfallSVG(width: Double = 1100) -> String {
+        page.waterfallSVG(width: width)
+    }
+
+    /// The stretches of `[0, total)` no interval covers, each at least 1 % of the run.
+    public static func idleStretches(_ intervals: [(start: Int64, end: Int64)], until total: Int64) -> [(
+        start: Int64, end: Int64
+    )] {
+        var gaps: [(start: Int64, end: Int64)] = []
+        var covered: Int64 = 0
+        for interval in intervals.sorted(by: { $0.start < $1.start }) {
+            if interval.start > covered { gaps.append((covered, interval.start)) }
+            covered = max(covered, interval.end)
+        }
+        return gaps.filter { ($0.end - $0.start) * 100 >= total }
+    }
+
+    /// A round step of time for about eight ticks over `total` microseconds.
+    static func tickStep(_ total: Int64) -> Int64 {
+        let rough = max(1, total / 8)
+        var step: Int64 = 1
+        while step * 10 <= rough { step *= 10 }
+        for factor: Int64 in [1, 2, 5, 10] where step * factor >= rough { return step * factor }
+        return step * 10
+    }
+
+    /// Microseconds as people read them: `850 µs`, `12.4 ms`, `1.25 s`.
+    static func durationText(_ micros: Int64) -> String {
+        if micros < 1000 { return "\(micros) µs" }
+        if micros < 1_000_000 {
+            let ms = Double(micros) / 1000
+            return ms < 100 ? "\((ms * 10).rounded() / 10) ms" : "\(Int(ms.rounded())) ms"
+        }
+        return "\((Double(micros) / 10_000).rounded() / 100) s"
+    }
+
+    static let waterfallStyle = """
+        .tick { stroke: #e5e7eb; stroke-width: 1; }
+        .tick-label, .lane { fill: #6b7280; }
+        .idle { fill: #fde68a; }
+        .bar .span { fill: #e5e7eb; }
+        .bar .try { fill: #60a5fa; }
+        .bar.succeeded .try { fill: #22c55e; }
+        .bar.failed .try { fill: #ef4444; }
+        .bar.cancelled .try { fill: #f59e0b; }
+        .bar.critical .span { stroke: #111827; stroke-width: 1.5; }
+        .queued { stroke: #9ca3af; stroke-width: 1; stroke-dasharray: 2 2; }
+        .label { fill: #374151; }
+        .label.inside { fill: #ffffff; font-weight: 600; }
+        """
+}
+
+extension RunPage {
     /// One request of the run (a request step, or an item of a for_each over one) on the waterfall.
     struct WaterfallBar {
         var step: ReportStep
@@ -43,7 +97,7 @@ extension RunReport {
     /// ran at once, coloured by the state it ended in; the steps of the plan's critical path outlined; the
     /// time a request queued after it was ready as a thin line before its bar; stretches where nothing ran
     /// shaded on the axis; each bar's timings on hover.
-    public func waterfallSVG(width: Double = 1100) -> String {
+    func waterfallSVG(width: Double = 1100) -> String {
         let bars = waterfallBars()
         let total = max(1, bars.map(\.end).max() ?? 1)
         let laneCount = (bars.map(\.lane).max() ?? -1) + 1
@@ -51,7 +105,7 @@ extension RunReport {
         let plot = width - left - 16
         func x(_ micros: Int64) -> Double { left + plot * Double(micros) / Double(total) }
         let height = top + Double(max(laneCount, 1)) * laneHeight + 16
-        let critical = Set(graph.criticalPath.map { graph.nodes[$0].id })
+        let critical = Set(graph.critical.map { graph.nodes[$0].id })
         var xml = XMLWriter()
         xml.start(
             "svg",
@@ -61,10 +115,10 @@ extension RunReport {
                 ("viewBox", "0 0 \(SVG.number(width)) \(SVG.number(height))"),
                 ("font-family", "-apple-system, Segoe UI, Helvetica, Arial, sans-serif"), ("font-size", "11"),
             ])
-        xml.element("title", content: "reqplan: \(planLabel), \(bars.count) requests over \(Self.durationText(total))")
-        xml.element("style", content: Self.waterfallStyle)
+        xml.element("title", content: "reqplan: \(label), \(bars.count) requests over \(RunReport.durationText(total))")
+        xml.element("style", content: RunReport.waterfallStyle)
         // The axis: a tick at each round step of time, and the idle stretches.
-        let tick = Self.tickStep(total)
+        let tick = RunReport.tickStep(total)
         var at: Int64 = 0
         while at <= total {
             xml.element(
@@ -75,17 +129,17 @@ extension RunReport {
                 ])
             xml.element(
                 "text", [("x", SVG.number(x(at) + 2)), ("y", "16"), ("class", "tick-label")],
-                content: Self.durationText(at))
+                content: RunReport.durationText(at))
             at += tick
         }
-        for gap in Self.idleStretches(bars.map { ($0.start, $0.end) }, until: total) {
+        for gap in RunReport.idleStretches(bars.map { ($0.start, $0.end) }, until: total) {
             xml.start(
                 "rect",
                 [
                     ("x", SVG.number(x(gap.start))), ("y", "22"),
                     ("width", SVG.number(max(1, x(gap.end) - x(gap.start)))), ("height", "6"), ("class", "idle"),
                 ])
-            xml.element("title", content: "nothing ran for \(Self.durationText(gap.end - gap.start))")
+            xml.element("title", content: "nothing ran for \(RunReport.durationText(gap.end - gap.start))")
             xml.end()
         }
         for lane in 0..<laneCount {
@@ -107,10 +161,10 @@ extension RunReport {
             var lines = [
                 step.id + (step.result.method.map { " · " + $0 } ?? "") + (step.result.url.map { " " + $0 } ?? ""),
                 "\(step.result.state.rawValue)" + (step.result.status.map { ", status \($0)" } ?? ""),
-                "started at \(Self.durationText(bar.start)), took \(Self.durationText(bar.end - bar.start))",
+                "started at \(RunReport.durationText(bar.start)), took \(RunReport.durationText(bar.end - bar.start))",
             ]
             if let ready = bar.ready {
-                lines.append("queued \(Self.durationText(bar.start - ready)) after it was ready")
+                lines.append("queued \(RunReport.durationText(bar.start - ready)) after it was ready")
             }
             if bar.attempts.count > 1 { lines.append("\(bar.attempts.count) tries") }
             if let reason = step.result.reason?.message, step.result.state != .succeeded { lines.append(reason) }
@@ -166,51 +220,4 @@ extension RunReport {
         xml.end()
         return xml.text
     }
-
-    /// The stretches of `[0, total)` no interval covers, each at least 1 % of the run.
-    public static func idleStretches(_ intervals: [(start: Int64, end: Int64)], until total: Int64) -> [(
-        start: Int64, end: Int64
-    )] {
-        var gaps: [(start: Int64, end: Int64)] = []
-        var covered: Int64 = 0
-        for interval in intervals.sorted(by: { $0.start < $1.start }) {
-            if interval.start > covered { gaps.append((covered, interval.start)) }
-            covered = max(covered, interval.end)
-        }
-        return gaps.filter { ($0.end - $0.start) * 100 >= total }
-    }
-
-    /// A round step of time for about eight ticks over `total` microseconds.
-    static func tickStep(_ total: Int64) -> Int64 {
-        let rough = max(1, total / 8)
-        var step: Int64 = 1
-        while step * 10 <= rough { step *= 10 }
-        for factor: Int64 in [1, 2, 5, 10] where step * factor >= rough { return step * factor }
-        return step * 10
-    }
-
-    /// Microseconds as people read them: `850 µs`, `12.4 ms`, `1.25 s`.
-    static func durationText(_ micros: Int64) -> String {
-        if micros < 1000 { return "\(micros) µs" }
-        if micros < 1_000_000 {
-            let ms = Double(micros) / 1000
-            return ms < 100 ? "\((ms * 10).rounded() / 10) ms" : "\(Int(ms.rounded())) ms"
-        }
-        return "\((Double(micros) / 10_000).rounded() / 100) s"
-    }
-
-    private static let waterfallStyle = """
-        .tick { stroke: #e5e7eb; stroke-width: 1; }
-        .tick-label, .lane { fill: #6b7280; }
-        .idle { fill: #fde68a; }
-        .bar .span { fill: #e5e7eb; }
-        .bar .try { fill: #60a5fa; }
-        .bar.succeeded .try { fill: #22c55e; }
-        .bar.failed .try { fill: #ef4444; }
-        .bar.cancelled .try { fill: #f59e0b; }
-        .bar.critical .span { stroke: #111827; stroke-width: 1.5; }
-        .queued { stroke: #9ca3af; stroke-width: 1; stroke-dasharray: 2 2; }
-        .label { fill: #374151; }
-        .label.inside { fill: #ffffff; font-weight: 600; }
-        """
 }

@@ -65,13 +65,7 @@ public struct RunReport: Sendable {
 
     /// Every step of the report in document order (pre-order: a step before its members and items).
     public var allSteps: [ReportStep] {
-        var list: [ReportStep] = []
-        func visit(_ step: ReportStep) {
-            list.append(step)
-            step.children.forEach(visit)
-        }
-        steps.forEach(visit)
-        return list
+        ReportStep.documentOrder(steps)
     }
 
     // MARK: Shared formatting

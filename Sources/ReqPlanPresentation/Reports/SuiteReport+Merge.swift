@@ -68,6 +68,8 @@ extension SuiteReport {
             for report in planReports {
                 do {
                     let plan = try JUnitPlan(json: report)
+                    // The graph the HTML page draws (reports written before it was kept have none).
+                    if let graph = report["graph"], graph != .null { _ = try GraphPicture(json: graph, title: "") }
                     plans.append((plan.file, report, document.path))
                     start = min(start ?? plan.startedAt, plan.startedAt)
                     let planEnd = plan.startedAt.addingTimeInterval(Double(plan.duration.microseconds) / 1_000_000)

@@ -75,8 +75,8 @@ public struct SuiteReport: Sendable {
 
     // MARK: Rendering
 
-    /// The report of `kind` as text; nil for a trace, a HAR or a page of merged reports (they keep neither
-    /// the trace, the exchanges nor the plans' graphs).
+    /// The report of `kind` as text; nil for a trace or a HAR of merged reports (they keep neither the trace
+    /// nor the exchanges).
     public func render(_ kind: ReportKind) -> String? {
         let merged = runs.isEmpty && !plans.isEmpty
         switch kind {
@@ -84,22 +84,36 @@ public struct SuiteReport: Sendable {
         case .junit: return junitXML()
         case .trace: return merged ? nil : traceJSON()
         case .har: return merged ? nil : HARLog(pages: runs.map(\.report.harPage)).jsonText()
-        case .html: return merged ? nil : htmlText()
+        case .html: return htmlText()
         }
     }
 
-    /// The suite as one self-contained HTML page: a line per plan, then each plan's section.
+    /// The suite as one self-contained HTML page: a line per plan, then each plan's section. A merged suite's
+    /// page is drawn from the plans' JSON reports: everything but the exchanges' headers and bodies and the
+    /// machines.
     public func htmlText() -> String {
-        var page = HTMLPage(title: "reqplan · suite of \(runs.count) plan\(runs.count == 1 ? "" : "s")")
-        page.body += "<nav class=\"suite\"><h1>Suite: exit \(exitCode)</h1><ol>"
-        for (index, run) in runs.map(\.report).enumerated() {
-            let state = run.result.exitCode == 0 ? "succeeded" : "failed"
-            page.body += "<li class=\"\(state)\"><a href=\"#plan-\(index + 1)\">"
-            page.body += HTMLPage.escape(run.graph.plan.source.path) + "</a> · exit \(run.result.exitCode)</li>"
+        // `merging` read every plan's report back, so none fails here; one that did would show as a line.
+        let pages: [Result<RunPage, ReportReadError>] =
+            runs.isEmpty
+            ? plans.map { report in Result { () throws(ReportReadError) in try RunPage(json: report) } }
+            : runs.map { .success($0.report.page) }
+        var html = HTMLPage(title: "reqplan · suite of \(pages.count) plan\(pages.count == 1 ? "" : "s")")
+        html.body += "<nav class=\"suite\"><h1>Suite: exit \(exitCode)</h1><ol>"
+        for (index, page) in pages.enumerated() {
+            switch page {
+            case .success(let page):
+                html.body +=
+                    "<li class=\"\(page.exitCode == 0 ? "succeeded" : "failed")\"><a href=\"#plan-\(index + 1)\">"
+                html.body += HTMLPage.escape(page.file) + "</a> · exit \(page.exitCode)</li>"
+            case .failure(let error):
+                html.body += "<li class=\"failed\">" + HTMLPage.escape(error.message) + "</li>"
+            }
         }
-        page.body += "</ol></nav>\n"
-        for (index, run) in runs.map(\.report).enumerated() { page.body += run.section(anchor: "plan-\(index + 1)") }
-        return page.text
+        html.body += "</ol></nav>\n"
+        for (index, page) in pages.enumerated() {
+            if case .success(let page) = page { html.body += page.section(anchor: "plan-\(index + 1)") }
+        }
+        return html.text
     }
 
     /// Renders the report a destination asks for and writes it there whole or not at all
@@ -108,7 +122,8 @@ public struct SuiteReport: Sendable {
     ///   `ReportReadError` for a trace or HAR of merged reports.
     public func write(to destination: ReportDestination) throws {
         guard let text = render(destination.kind) else {
-            throw ReportReadError("merged reports have no \(destination.kind.rawValue): write `json` or `junit`")
+            throw ReportReadError(
+                "merged reports have no \(destination.kind.rawValue): write `json`, `junit` or `html`")
         }
         try OutputFile.write(text, toPath: destination.path)
     }

@@ -52,7 +52,7 @@ extension Executor {
                     let message = "`until` of `poll`: \(self.secretNet.redact(error.message))"
                     return .failed(
                         StepReason(.evaluation, message), attemptError: message, retryable: false,
-                        retryAfter: nil)
+                        retryAfter: nil, checks: [])
                 }
                 lastSeen = Self.lastSeen(poll.until, status: response.status, in: context)
                 if holds {

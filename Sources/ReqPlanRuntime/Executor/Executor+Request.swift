@@ -49,11 +49,12 @@ extension Executor {
 
     /// What one response means for the exchange it may end.
     enum Verdict {
-        /// The request succeeded with it.
-        case succeeded
+        /// The request succeeded with it, having met `checks`.
+        case succeeded(checks: [ExpectationCheck])
         /// The request failed with it (`attemptError`: what the attempt records); `retryable` when
         /// `retry.on` covers it.
-        case failed(StepReason, attemptError: String, retryable: Bool, retryAfter: Duration?)
+        case failed(
+            StepReason, attemptError: String, retryable: Bool, retryAfter: Duration?, checks: [ExpectationCheck])
         /// Polling goes on: the response is accepted, but `until` does not hold on it yet.
         case pending
     }
@@ -125,33 +126,42 @@ extension Executor {
         of run: RequestRun, expectation: Expectation?? = nil
     ) -> Verdict {
         let expectation = expectation ?? run.expectation
-        let problems = ExpectationChecker.locatedProblems(
+        let checks = ExpectationChecker.checks(
             expectation, status: response.status, headers: response.headers, body: body,
             bodyProblem: bodyProblem, duration: duration, url: run.prepared.shownURL, in: run.context)
-        guard !problems.isEmpty else {
-            return schemaVerdict(on: response, body: body, bodyProblem: bodyProblem, of: run)
+        guard let first = checks.first(where: { !$0.passed }) else {
+            return schemaVerdict(on: response, body: body, bodyProblem: bodyProblem, of: run, checks: checks)
         }
         // The attempt records every failed check, as the reason does (JUnit lists each attempt's).
-        let checks = problems.map(\.text).joined(separator: "; ")
+        let problems = checks.flatMap(\.problems).joined(separator: "; ")
         return .failed(
-            StepReason(.expectation, checks, at: problems.first?.range), attemptError: checks,
+            StepReason(.expectation, problems, at: first.range), attemptError: problems,
             retryable: retryable(response.status, run: run, expectation: expectation),
-            retryAfter: Self.retryAfter(response.header("retry-after")))
+            retryAfter: Self.retryAfter(response.header("retry-after")), checks: checks)
     }
 
     /// Whether a response that met `expect:` fits its schema in the bound API description: a mismatch
     /// fails the step (not retried: the same server answers alike) with the first wrong value's pointer.
-    func schemaVerdict(on response: TransportResponse, body: Value, bodyProblem: String?, of run: RequestRun)
-        -> Verdict
-    {
-        guard let bound = run.responseCheck, bodyProblem == nil, !response.body.isEmpty,
+    /// The fit is one more check after `checks`, when there is a schema to fit.
+    func schemaVerdict(
+        on response: TransportResponse, body: Value, bodyProblem: String?, of run: RequestRun,
+        checks: [ExpectationCheck]
+    ) -> Verdict {
+        guard let bound = run.responseCheck, bodyProblem == nil, !response.body.isEmpty else {
+            return .succeeded(checks: checks)
+        }
+        guard
             let found = bound.responseMismatch(
                 status: response.status, contentType: response.header("content-type"), body: body)
-        else { return .succeeded }
+        else {
+            return .succeeded(checks: checks + [ExpectationCheck(.schema(bound.label), at: nil, problems: [])])
+        }
         // The mismatch quotes the response: through the textual net.
         let message = secretNet.redact(
             "the response does not fit `\(bound.label)` (\(found.response)): \(found.mismatch)")
-        return .failed(StepReason(.schema, message), attemptError: message, retryable: false, retryAfter: nil)
+        return .failed(
+            StepReason(.schema, message), attemptError: message, retryable: false, retryAfter: nil,
+            checks: checks + [ExpectationCheck(.schema(bound.label), at: nil, problems: [message])])
     }
 
     /// Whether `retry:` repeats a response with this status: a 5xx or 429 that `expect.status` does not
@@ -243,6 +253,7 @@ extension Executor {
                 result.state = .failed
                 result.status = nil
                 result.responseExcerpt = nil
+                result.checks = []
                 switch error.kind {
                 case .timeout:
                     result.reason = StepReason(.timeout, message)
@@ -262,18 +273,21 @@ extension Executor {
                 // Parse the body only when a matcher, a later step or polling reads it.
                 let (body, bodyProblem) = decodingBody ? Self.decodeBody(response) : (.null, nil)
                 switch judge(response, body, bodyProblem, attemptDuration) {
-                case .succeeded:
+                case .succeeded(let checks):
                     result.state = .succeeded
                     result.reason = nil
                     result.responseExcerpt = nil
+                    result.checks = checks
                 case .pending:
                     result.state = .succeeded
                     result.reason = nil
                     result.responseExcerpt = nil
+                    result.checks = []
                     pending = true
-                case .failed(let reason, let attemptError, let repeatable, let delay):
+                case .failed(let reason, let attemptError, let repeatable, let delay, let checks):
                     result.state = .failed
                     result.reason = reason
+                    result.checks = checks
                     result.responseExcerpt = excerpt(of: response)
                     record.error = attemptError
                     retryable = repeatable

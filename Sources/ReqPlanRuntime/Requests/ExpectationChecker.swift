@@ -28,20 +28,37 @@ public enum ExpectationChecker {
         _ expectation: Expectation?, status: Int, headers: [HeaderField], body: Value, bodyProblem: String? = nil,
         duration: Duration, url: String? = nil, in context: EvaluationContext
     ) -> [Problem] {
-        var problems: [Problem] = []
-        func add(_ texts: [String], at range: SourceRange?) {
-            problems += texts.map { Problem(text: $0, range: range) }
+        checks(
+            expectation, status: status, headers: headers, body: body, bodyProblem: bodyProblem, duration: duration,
+            url: url, in: context
+        ).flatMap { check in check.problems.map { Problem(text: $0, range: check.range) } }
+    }
+
+    /// Every expectation checked against `response`, met or not: the status, the headers, the body, the
+    /// conditions, then the time limit.
+    public static func checks(
+        _ expectation: Expectation?, status: Int, headers: [HeaderField], body: Value, bodyProblem: String? = nil,
+        duration: Duration, url: String? = nil, in context: EvaluationContext
+    ) -> [ExpectationCheck] {
+        var checks: [ExpectationCheck] = []
+        func add(_ subject: ExpectationCheck.Subject, _ problems: [String], at range: SourceRange?) {
+            checks.append(ExpectationCheck(subject, at: range, problems: problems))
         }
         let statuses = expectation?.status?.map(\.value) ?? [.classOf(2)]
-        if !statuses.contains(where: { $0.matches(status) }) {
+        if statuses.contains(where: { $0.matches(status) }) {
+            add(.status(statuses), [], at: expectation?.status?.first?.range)
+        } else {
             let expected = statuses.map(\.description).joined(separator: " or ")
-            add(["expected status \(expected), got \(status)"], at: expectation?.status?.first?.range)
+            add(
+                .status(statuses), ["expected status \(expected), got \(status)"], at: expectation?.status?.first?.range
+            )
         }
         if let expected = expectation?.headers, !expected.isEmpty {
             let combined = ResponseHeaders(headers)
             for header in expected {
                 // A header that carries credentials or cookies is shown as `***` whatever it holds.
                 add(
+                    .header(header),
                     check(
                         header.matcher, combined[header.name.value], what: "header `\(header.name.value)`",
                         hidingActual: context.secretFlow.headers.contains(header.name.value.lowercased()),
@@ -50,11 +67,12 @@ public enum ExpectationChecker {
         }
         for item in expectation?.body ?? [] {
             if let bodyProblem, !item.path.value.isEmpty {
-                add(["cannot check body `\(item.pathText)`: \(bodyProblem)"], at: item.path.range)
+                add(.body(item), ["cannot check body `\(item.pathText)`: \(bodyProblem)"], at: item.path.range)
                 continue
             }
             let actual = lookUp(body, item.path.value)
             add(
+                .body(item),
                 check(
                     item.matcher, actual, what: item.pathText == "$" ? "body" : "body `\(item.pathText)`",
                     in: context), at: item.path.range)
@@ -67,13 +85,17 @@ public enum ExpectationChecker {
                 .init("url", url.map(Value.string) ?? .null),
             ])
             for condition in conditions {
-                add(check(condition, in: inner), at: condition.written.range)
+                add(.condition(condition), check(condition, in: inner), at: condition.written.range)
             }
         }
-        if let limit = expectation?.maxDuration, duration > limit.value.duration {
-            add(["expected a response within \(limit.value), took \(duration.milliseconds)ms"], at: limit.range)
+        if let limit = expectation?.maxDuration {
+            add(
+                .maxDuration(limit.value),
+                duration > limit.value.duration
+                    ? ["expected a response within \(limit.value), took \(duration.milliseconds)ms"] : [],
+                at: limit.range)
         }
-        return problems
+        return checks
     }
 
     /// Whether a condition on the response holds (`context` reads it as `response`); if not, the criterion as

@@ -96,6 +96,9 @@ public struct StepResult: Sendable {
     /// The start of the body of the response a failed step got (about 200 bytes, on one line, secrets as
     /// `***`): what explains `expected status 2xx, got 500`. Nil when it succeeded or no response came.
     public var responseExcerpt: String?
+    /// Each expectation of a request checked against the response its last try got, met or not (empty when
+    /// no response came).
+    public var checks: [ExpectationCheck] = []
     /// The request as sent (method and URL), for messages and reports.
     public var method: String?
     public var url: String?

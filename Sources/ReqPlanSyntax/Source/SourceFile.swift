@@ -170,3 +170,25 @@ public struct SourceFile: Sendable {
         return nil
     }
 }
+
+extension SourceFile {
+    /// The text of `range` on one line: each line it spans trimmed and joined by a space (a range that ends at
+    /// column 1 of a line stops before it).
+    public func oneLineText(of range: SourceRange) -> String {
+        var parts: [Substring] = []
+        for number in range.start.line...max(range.start.line, range.end.line) {
+            guard let line = line(number) else { break }
+            let scalars = line.unicodeScalars
+            let from = number == range.start.line ? max(0, range.start.column - 1) : 0
+            let to = number == range.end.line ? max(from, range.end.column - 1) : scalars.count
+            let start =
+                scalars.index(scalars.startIndex, offsetBy: from, limitedBy: scalars.endIndex) ?? scalars.endIndex
+            let end = scalars.index(scalars.startIndex, offsetBy: to, limitedBy: scalars.endIndex) ?? scalars.endIndex
+            let part = Substring(scalars[start..<end])
+            let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+            let trimmed = part.drop(while: blank).reversed().drop(while: blank).reversed()
+            if !trimmed.isEmpty { parts.append(Substring(trimmed)) }
+        }
+        return parts.joined(separator: " ")
+    }
+}

@@ -7,8 +7,14 @@ extension PlanGraph {
     /// along it), the critical path drawn heavier. With `states` (step id → `succeeded`, `failed`,
     /// `skipped`, `cancelled`), each step is coloured by the state it ended in.
     public func svg(states: [String: String] = [:]) -> String {
+        GraphPicture(self).svg(states: states)
+    }
+}
+
+extension GraphPicture {
+    /// The picture as SVG, each step coloured by its state in `states` (step id → state).
+    func svg(states: [String: String] = [:]) -> String {
         let layout = GraphLayout(self)
-        let critical = Set(criticalPath)
         var xml = XMLWriter()
         xml.start(
             "svg",
@@ -18,7 +24,7 @@ extension PlanGraph {
                 ("viewBox", "0 0 \(SVG.number(layout.width)) \(SVG.number(layout.height))"),
                 ("font-family", "-apple-system, Segoe UI, Helvetica, Arial, sans-serif"), ("font-size", "12"),
             ])
-        xml.element("title", content: "reqplan: \(plan.name?.value ?? plan.source.path)")
+        xml.element("title", content: "reqplan: \(title)")
         xml.element("style", content: Self.style)
         xml.start("defs")
         xml.start(
@@ -31,14 +37,15 @@ extension PlanGraph {
         xml.end()
         xml.end()
         // Frames first, outermost first, so that what they hold is drawn over them.
-        for node in nodes.sorted(by: { $0.depth < $1.depth }) where !node.isUnit {
-            guard let rect = layout.rects[node.nodeID] else { continue }
-            var title = "\(node.id) · \(node.step.kindName)"
-            if let call = node.step.subPlan { title += " " + call.file.value }
+        for index in nodes.indices.sorted(by: { nodes[$0].depth < nodes[$1].depth }) where !nodes[index].isUnit {
+            let node = nodes[index]
+            guard let rect = layout.rects[index] else { continue }
+            var title = "\(node.id) · \(node.kind)"
+            if node.kind == "plan", !node.detail.isEmpty { title += " " + node.detail }
             xml.start(
                 "g",
                 [
-                    ("class", "frame kind-\(node.step.kindName) \(Self.stateClass(states[node.id]))"),
+                    ("class", "frame kind-\(node.kind) \(Self.stateClass(states[node.id]))"),
                     ("data-step", node.id),
                 ]
                     + (node.parent.map { [("data-parent", nodes[$0].id)] } ?? []))
@@ -49,14 +56,14 @@ extension PlanGraph {
                 content: Self.fitted(title, width: rect.width - 16))
             xml.end()
         }
-        for node in nodes {
-            for dependency in node.dependencies where !isContainment(dependency.target, node.nodeID) {
-                guard let from = layout.rects[dependency.target], let to = layout.rects[node.nodeID] else { continue }
+        for (index, node) in nodes.enumerated() {
+            for dependency in node.waits where !isContainment(dependency.target, index) {
+                guard let from = layout.rects[dependency.target], let to = layout.rects[index] else { continue }
                 let (x1, y1, x2, y2) = (from.right, from.middle, to.x, to.middle)
                 let bend = max(24, (x2 - x1) / 2)
                 var classes = ["edge"]
                 if dependency.carriesData { classes.append("data") }
-                if critical.contains(dependency.target) && critical.contains(node.nodeID) { classes.append("critical") }
+                if critical.contains(dependency.target) && critical.contains(index) { classes.append("critical") }
                 xml.element(
                     "path",
                     [
@@ -70,21 +77,17 @@ extension PlanGraph {
                     ])
             }
         }
-        for node in nodes where node.isUnit {
-            guard let rect = layout.rects[node.nodeID] else { continue }
+        for (index, node) in nodes.enumerated() where node.isUnit {
+            guard let rect = layout.rects[index] else { continue }
             var classes = ["step", Self.stateClass(states[node.id])]
-            if node.kind == .forEachRequest { classes.append("loop") }
-            if critical.contains(node.nodeID) { classes.append("critical") }
+            if node.isLoop { classes.append("loop") }
+            if critical.contains(index) { classes.append("critical") }
             xml.start(
                 "g",
                 [("class", classes.joined(separator: " ")), ("data-step", node.id)]
                     + (node.parent.map { [("data-parent", nodes[$0].id)] } ?? []))
-            var detail = ""
-            if let request = node.step.request {
-                detail = request.effectiveMethod.rawValue + " " + request.url.description
-            }
-            if case .forEach(let loop) = node.step.kind { detail = "for each \(loop.itemName.value) · " + detail }
-            let waits = node.dependencies.map { nodes[$0.target].id }
+            let detail = node.detail
+            let waits = node.waits.map { nodes[$0.target].id }
             xml.element(
                 "title",
                 content: ([node.id, detail] + (states[node.id].map { [$0] } ?? [])
@@ -100,19 +103,6 @@ extension PlanGraph {
         }
         xml.end()
         return xml.text
-    }
-
-    /// Whether one of the two nodes holds the other (a member's wait on its collection is not drawn).
-    private func isContainment(_ first: NodeID, _ second: NodeID) -> Bool {
-        func holds(_ outer: NodeID, _ inner: NodeID) -> Bool {
-            var current = nodes[inner].parent
-            while let id = current {
-                if id == outer { return true }
-                current = nodes[id].parent
-            }
-            return false
-        }
-        return holds(first, second) || holds(second, first)
     }
 
     private static let style = """

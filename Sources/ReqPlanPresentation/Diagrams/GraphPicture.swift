@@ -1,0 +1,103 @@
+import ReqPlanPlanner
+import ReqPlanSyntax
+
+/// What the picture of a plan's graph draws, and only that: each step's id, kind, place in the nesting,
+/// wave and waits, and the critical path. It is made from the plan's graph, or read back from a JSON report's
+/// `graph` (`reqplan report merge` draws the graphs of plans it did not plan).
+struct GraphPicture: Sendable {
+    /// One step.
+    struct Node: Sendable {
+        /// The step id (for a step of a sub-plan, its path: `login/token`).
+        var id: String
+        /// `request`, `group`, `sequence`, `for_each` or `plan`.
+        var kind: String
+        /// The column of a step that sends requests (a request, or a for_each over one): the wave it can start
+        /// in. Nil for a collection, drawn as a frame around its members.
+        var wave: Int?
+        /// A for_each over a request.
+        var isLoop: Bool
+        /// The enclosing collection.
+        var parent: Int?
+        /// Members, in order.
+        var children: [Int] = []
+        /// Nesting depth (0 for top-level steps).
+        var depth = 0
+        /// What it waits for, and whether a value flows along the wait.
+        var waits: [(target: Int, carriesData: Bool)]
+        /// A request's method and URL as written (`for each x · GET …` for a loop), a sub-plan's file.
+        var detail: String
+
+        /// Whether it is a box (it sends requests) rather than a frame.
+        var isUnit: Bool { wave != nil }
+    }
+
+    /// The plan's name, or its file.
+    var title: String
+    var nodes: [Node]
+    /// Top-level steps, in order.
+    var roots: [Int]
+    /// The steps of the critical path.
+    var critical: Set<Int>
+
+    /// Nodes with their parents and children set, and the top-level ones.
+    init(title: String, nodes: [Node], roots: [Int], critical: Set<Int>) {
+        self.title = title
+        self.nodes = nodes
+        self.roots = roots
+        self.critical = critical
+    }
+
+    /// Nodes in document order (a collection before its members, members in order) with their parents set;
+    /// children, depths and roots follow. A parent that is not an earlier node makes a top-level step, so what
+    /// is read back always nests as a tree.
+    init(title: String, documentOrder nodes: [Node], critical: Set<Int>) {
+        var nodes = nodes
+        var roots: [Int] = []
+        for index in nodes.indices {
+            if let parent = nodes[index].parent, parent >= 0, parent < index {
+                nodes[parent].children.append(index)
+                nodes[index].depth = nodes[parent].depth + 1
+            } else {
+                nodes[index].parent = nil
+                roots.append(index)
+            }
+        }
+        self.init(title: title, nodes: nodes, roots: roots, critical: critical)
+    }
+
+    /// The picture of a plan's graph.
+    init(_ graph: PlanGraph) {
+        var waves: [NodeID: Int] = [:]
+        for (wave, members) in graph.waves.enumerated() {
+            for id in members { waves[id] = wave }
+        }
+        let nodes = graph.nodes.map { node in
+            var detail = ""
+            if let request = node.step.request {
+                detail = request.effectiveMethod.rawValue + " " + request.url.description
+            }
+            if case .forEach(let loop) = node.step.kind { detail = "for each \(loop.itemName.value) · " + detail }
+            if let call = node.step.subPlan { detail = call.file.value }
+            return Node(
+                id: node.id, kind: node.step.kindName, wave: node.isUnit ? waves[node.nodeID] ?? 0 : nil,
+                isLoop: node.kind == .forEachRequest, parent: node.parent, children: node.children, depth: node.depth,
+                waits: node.dependencies.map { ($0.target, $0.carriesData) }, detail: detail)
+        }
+        self.init(
+            title: graph.plan.name?.value ?? graph.plan.source.path, nodes: nodes, roots: graph.roots,
+            critical: Set(graph.criticalPath))
+    }
+
+    /// Whether one of the two nodes holds the other (a member's wait on its collection is not drawn).
+    func isContainment(_ first: Int, _ second: Int) -> Bool {
+        func holds(_ outer: Int, _ inner: Int) -> Bool {
+            var current = nodes[inner].parent
+            while let id = current {
+                if id == outer { return true }
+                current = nodes[id].parent
+            }
+            return false
+        }
+        return holds(first, second) || holds(second, first)
+    }
+}
