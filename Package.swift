@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "ReqPlanHTTP", targets: ["ReqPlanHTTP"]),
         .library(name: "ReqPlanRuntime", targets: ["ReqPlanRuntime"]),
         .library(name: "ReqPlanPresentation", targets: ["ReqPlanPresentation"]),
+        .library(name: "ReqPlanLanguageServer", targets: ["ReqPlanLanguageServer"]),
         // The library for embedders: one import to load, validate and run a plan.
         .library(name: "ReqPlan", targets: ["ReqPlan"]),
         // The demo API, for `Examples/` and programs that try reqplan out against it.
@@ -127,6 +128,12 @@ let package = Package(
             name: "ReqPlanPresentation",
             dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax"]
         ),
+        // `reqplan lsp`: a Language Server Protocol server over stdio that publishes the validator's
+        // diagnostics as the user types. Checks, never runs: no networking, no runtime.
+        .target(
+            name: "ReqPlanLanguageServer",
+            dependencies: ["ReqPlanSyntax", "ReqPlanPlanner"]
+        ),
         // A Hummingbird server that serves the example plans and fault endpoints, for tests and `reqplan demo`.
         .target(
             name: "ReqPlanDemoAPI",
@@ -151,6 +158,7 @@ let package = Package(
                 "ReqPlanDemoAPI",
                 "ReqPlanOpenAPI",
                 "ReqPlanArazzo",
+                "ReqPlanLanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -240,6 +248,12 @@ let package = Package(
                 "ReqPlanTestSupport",
             ],
             exclude: ["Golden"]
+        ),
+        // The language server's framing, positions, edits and diagnostics, in process; the protocol-level
+        // tests (pytest-lsp against `reqplan lsp`) are run by ReqPlanCLITests' LanguageServerProtocolTests.
+        .testTarget(
+            name: "ReqPlanLanguageServerTests",
+            dependencies: ["ReqPlanLanguageServer", "ReqPlanPlanner", "ReqPlanSyntax"]
         ),
         .testTarget(
             name: "ReqPlanOpenAPITests",

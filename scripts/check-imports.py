@@ -12,7 +12,8 @@ It also keeps the pipeline's layers apart: only ReqPlanHTTP (the transport), the
 their support and fuzzers may import a networking module (SwiftNIO's, AsyncHTTPClient, FoundationNetworking); the
 syntax, the planner, XPath, JSONPath, the runtime, the presentation, the library and the command line may not. The
 tests of a stage before the runtime (`<stage>Tests`) test that stage alone: they import neither the runtime
-nor the presentation (what `validate` prints is tested by ReqPlanGoldenTests, which may).
+nor the presentation (what `validate` prints is tested by ReqPlanGoldenTests, which may). The language server
+checks plans and never runs them: it imports neither the runtime nor the transport (nor, as above, networking).
 Exit status 0 when all are declared and none is out of its layer, 1 otherwise (each problem is printed).
 """
 import json
@@ -35,6 +36,9 @@ MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI", "ReqPlanTes
 # The stages before the runtime, and the later stages their test targets may not import.
 EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanHTTP"}
 LATER_STAGES = {"ReqPlanRuntime", "ReqPlanPresentation", "ReqPlan", "reqplan"}
+# Targets that check plans without running them, and the modules that run plans, which they may not import.
+CHECK_ONLY = {"ReqPlanLanguageServer"}
+RUNNING = {"ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanURLSession", "ReqPlan", "ReqPlanDemoAPI"}
 
 
 def main() -> int:
@@ -62,6 +66,9 @@ def main() -> int:
             for module in sorted(m for m in imported if NETWORKING.match(m)):
                 problems.append(f"{target['name']} imports {module}: only ReqPlanHTTP talks to the network "
                                 f"(the runtime, planner and presentation go through its `Transport`)")
+        if target["name"] in CHECK_ONLY:
+            for module in sorted(imported & RUNNING):
+                problems.append(f"{target['name']} imports {module}: it checks plans and never runs them")
         if target["type"] == "test" and target["name"].removesuffix("Tests") in EARLY_STAGES:
             for module in sorted(imported & LATER_STAGES):
                 problems.append(f"{target['name']} imports {module}: the tests of "

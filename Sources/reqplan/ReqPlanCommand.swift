@@ -9,7 +9,7 @@ struct ReqPlanCommand: AsyncParsableCommand {
         version: ReqPlanVersion.current,
         subcommands: [
             ValidateCommand.self, RunCommand.self, PlanCommand.self, GraphCommand.self, DemoCommand.self,
-            SchemaCommand.self, ReportCommand.self, CoverageCommand.self,
+            SchemaCommand.self, ReportCommand.self, CoverageCommand.self, LSPCommand.self,
         ]
     )
 

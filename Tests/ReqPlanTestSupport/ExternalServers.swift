@@ -34,6 +34,8 @@ public enum ExternalServers {
         /// Chromium and its driver (Debian) with PyPI `selenium`: a real browser for the HTML report
         /// (`scripts/check-html-report.py`).
         case browser
+        /// PyPI `pytest-lsp`: a real LSP client library, driving `reqplan lsp` (`Tests/lsp`).
+        case pytestLSP
     }
 
     /// Whether a missing tool fails the tests that need it (`REQPLAN_REQUIRE_SERVERS=1`, set in CI).
@@ -58,6 +60,8 @@ public enum ExternalServers {
                 found =
                     (try? runCommand("python3", ["-c", "import selenium"]).status) == 0
                     && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+            case .pytestLSP:
+                found = (try? runCommand("python3", ["-c", "import pytest_lsp"]).status) == 0
             case .connexion:
                 found = (try? runCommand("python3", ["-c", "import connexion, flask, uvicorn, yaml"]).status) == 0
             default:

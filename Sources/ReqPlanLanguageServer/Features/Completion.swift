@@ -1,0 +1,99 @@
+import ReqPlanSyntax
+
+/// The answer to `textDocument/completion`: keys the grammar allows where the cursor is (with their
+/// descriptions, from the schema `reqplan schema` prints), step ids in `needs:` and after `steps.`, and the
+/// fields of a step's result after `steps.ID.`.
+public struct Completion: Sendable {
+    /// The steps of the plan, from its last reading that gave one: a half-written document may not read.
+    public var steps: [StepSummary]
+    /// The schema's keys.
+    public var outline: SchemaOutline
+
+    /// What completion knows of one step.
+    public struct StepSummary: Sendable, Equatable {
+        /// Its id.
+        public var id: String
+        /// `request`, `group`, `sequence`, `for_each` or `plan`.
+        public var kind: String
+        /// Whether it is a group, sequence, for_each or plan step (they have `results`, not `status`).
+        public var isCollection: Bool
+        /// Its `description:`.
+        public var description: String?
+
+        /// A step known by its id only (read from a text that does not read as a plan).
+        public init(id: String) {
+            self.id = id
+            kind = "request"
+            isCollection = false
+            kindIsKnown = false
+        }
+
+        /// Whether `kind` and `isCollection` are known (from the AST), not assumed.
+        public var kindIsKnown = true
+
+        /// The summary of a step of the AST.
+        public init(_ step: Step) {
+            id = step.id.value
+            kind = step.kindName
+            isCollection = step.isCollection
+            description = step.description
+        }
+    }
+
+    /// A completion over the steps of `plan` (none when `nil`).
+    public init(plan: Plan?, outline: SchemaOutline = .plan) {
+        self.steps = plan?.allSteps.map(StepSummary.init) ?? []
+        self.outline = outline
+    }
+
+    /// A completion over the steps given.
+    public init(steps: [StepSummary], outline: SchemaOutline = .plan) {
+        self.steps = steps
+        self.outline = outline
+    }
+
+    /// The `CompletionItem`s for `position` of `text` (an empty list when nothing fits).
+    public func items(at position: TextPosition, in text: String) -> [Value] {
+        guard let (context, wordStart) = CompletionContext.at(position, in: text) else { return [] }
+        let range = TextRange(start: wordStart, end: position)
+        switch context {
+        case .stepID:
+            return steps.map { step in
+                item(
+                    step.id, kind: 18, detail: step.kindIsKnown ? "\(step.kind) step" : "step",
+                    documentation: step.description, range: range)
+            }
+        case .resultField(let id):
+            guard let step = steps.first(where: { $0.id == id }) else { return [] }
+            return ResultField.allCases.filter { field in
+                if !step.kindIsKnown { return true }
+                if field.isSubPlanField { return step.kind == "plan" }
+                return step.isCollection ? !field.isRequestField : !field.isCollectionField
+            }
+            .map { item($0.rawValue, kind: 5, detail: "result field of `\(id)`", documentation: nil, range: range) }
+        case .key(let path, let present):
+            return outline.keys(at: path).filter { !present.contains($0.name) }.map { key in
+                item(
+                    key.name, kind: 10, detail: nil, documentation: key.description, range: range,
+                    insert: key.name + ": ")
+            }
+        }
+    }
+
+    /// A `CompletionItem` that replaces the word being written (`range`) with `insert` (default: `label`).
+    private func item(
+        _ label: String, kind: Int, detail: String?, documentation: String?, range: TextRange, insert: String? = nil
+    ) -> Value {
+        var fields: [Value.Field] = [.init("label", .string(label)), .init("kind", .int(kind))]
+        if let detail { fields.append(.init("detail", .string(detail))) }
+        if let documentation {
+            fields.append(
+                .init(
+                    "documentation",
+                    .object([.init("kind", .string("markdown")), .init("value", .string(documentation))])))
+        }
+        fields.append(
+            .init("textEdit", .object([.init("range", range.value), .init("newText", .string(insert ?? label))])))
+        return .object(fields)
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import ReqPlanLanguageServer
+import ReqPlanPlanner
+import ReqPlanPresentation
+
+struct LSPCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "lsp",
+        abstract: "Run the language server (LSP 3.17) on standard input and output, for editors.",
+        discussion: """
+            An editor starts it and talks to it; it publishes what `reqplan validate` finds in the open plans \
+            as you type. Set-ups for Neovim, VS Code, Helix, Emacs and Zed: docs/lsp.md.
+            """
+    )
+
+    @Flag(help: "Talk over standard input and output (the only way; accepted as editors' clients pass it).")
+    var stdio = false
+
+    @Option(help: "Milliseconds after the last change before a document is checked.")
+    var checkDelay: Int = 120
+
+    func validate() throws {
+        guard (0...10_000).contains(checkDelay) else { throw ValidationError("--check-delay is 0 to 10000 ms") }
+    }
+
+    func run() async throws {
+        let configuration = LanguageServerConfiguration(
+            version: ReqPlanVersion.current, checkDelay: .milliseconds(checkDelay),
+            makeLibrary: { (try? PlanLibrary.forCommand()) ?? PlanLibrary() })
+        StandardStreams.exit(await LanguageServer.runOnStandardIO(configuration: configuration))
+    }
+}

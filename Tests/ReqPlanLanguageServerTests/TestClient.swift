@@ -1,0 +1,134 @@
+import Foundation
+import ReqPlanLanguageServer
+import ReqPlanSyntax
+import Synchronization
+
+/// A client of an in-process `LanguageServer`: sends it framed messages and keeps what it sends back.
+final class TestClient: Sendable {
+    /// The messages received, shared with the server's writer.
+    private final class Inbox: Sendable {
+        let messages = Mutex<[Value]>([])
+    }
+
+    private let inbox = Inbox()
+    private let input: AsyncStream<[UInt8]>.Continuation
+    private let ending: Task<Int32, Never>
+
+    /// Starts a server checking documents `checkDelay` after their last change.
+    init(checkDelay: Duration = .milliseconds(20)) {
+        let (stream, input) = AsyncStream.makeStream(of: [UInt8].self)
+        self.input = input
+        let framer = Mutex(MessageFramer())
+        let inbox = self.inbox
+        let server = LanguageServer(configuration: LanguageServerConfiguration(version: "test", checkDelay: checkDelay))
+        { frame in
+            framer.withLock { framer in
+                framer.append(frame)
+                while case .message(let content)? = framer.next() {
+                    if let value = try? Value.parseJSON(bytes: content) { inbox.messages.withLock { $0.append(value) } }
+                }
+            }
+        }
+        // Unstructured: the server runs for the whole test, beside it; `end()` waits for it.
+        ending = Task { await server.run(input: stream) }
+    }
+
+    /// Sends bytes as they are (a frame, part of one, or several).
+    func sendBytes(_ bytes: [UInt8]) { input.yield(bytes) }
+
+    /// The frame of a message.
+    static func frame(_ message: Value) -> [UInt8] { MessageFramer.frame(Array(message.jsonText().utf8)) }
+
+    /// A request's JSON.
+    static func request(_ id: Int, _ method: String, _ params: Value = .object([])) -> Value {
+        .object([
+            .init("jsonrpc", .string("2.0")), .init("id", .int(id)), .init("method", .string(method)),
+            .init("params", params),
+        ])
+    }
+
+    /// A notification's JSON.
+    static func notification(_ method: String, _ params: Value = .object([])) -> Value {
+        .object([.init("jsonrpc", .string("2.0")), .init("method", .string(method)), .init("params", params)])
+    }
+
+    /// Sends a request and waits for its response.
+    func request(_ id: Int, _ method: String, _ params: Value = .object([])) async -> Value? {
+        sendBytes(Self.frame(Self.request(id, method, params)))
+        return await response(to: id)
+    }
+
+    /// Sends a notification.
+    func notify(_ method: String, _ params: Value = .object([])) {
+        sendBytes(Self.frame(Self.notification(method, params)))
+    }
+
+    /// Initializes the session, with or without related information for diagnostics.
+    func initialize(relatedInformation: Bool = true) async -> Value? {
+        let capabilities: Value = .object([
+            .init(
+                "textDocument",
+                .object([
+                    .init("publishDiagnostics", .object([.init("relatedInformation", .bool(relatedInformation))]))
+                ]))
+        ])
+        let result = await request(0, "initialize", .object([.init("capabilities", capabilities)]))
+        notify("initialized")
+        return result
+    }
+
+    /// The response to request `id`.
+    func response(to id: Int) async -> Value? {
+        await first { $0["id"] == .int(id) && $0["method"] == nil }
+    }
+
+    /// The next diagnostics published for `uri` after the `skipping` first ones, when `accept` takes them.
+    func diagnostics(of uri: String, where accept: @escaping ([Value]) -> Bool = { _ in true }) async -> [Value]? {
+        let message = await first { message in
+            guard message["method"] == .string("textDocument/publishDiagnostics"),
+                message["params"]?["uri"] == .string(uri), case .list(let list)? = message["params"]?["diagnostics"]
+            else { return false }
+            return accept(list)
+        }
+        guard case .list(let list)? = message?["params"]?["diagnostics"] else { return nil }
+        return list
+    }
+
+    /// The first message received that `matches`, waiting up to 10 s for it.
+    func first(_ matches: @escaping (Value) -> Bool) async -> Value? {
+        let end = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < end {
+            if let found = inbox.messages.withLock({ $0.first(where: matches) }) { return found }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+
+    /// Everything received so far.
+    var messages: [Value] { inbox.messages.withLock { $0 } }
+
+    /// Ends the input and returns the server's exit status.
+    func end() async -> Int32 {
+        input.finish()
+        return await ending.value
+    }
+
+    /// The exit status after `exit` (the input left open).
+    func exit() async -> Int32 {
+        notify("exit")
+        return await ending.value
+    }
+}
+
+extension Value {
+    /// A `textDocument` parameter naming `uri`.
+    static func document(_ uri: String, version: Int? = nil, text: String? = nil) -> Value {
+        var fields: [Value.Field] = [.init("uri", .string(uri))]
+        if let version { fields.append(.init("version", .int(version))) }
+        if let text {
+            fields.append(.init("languageId", .string("yaml")))
+            fields.append(.init("text", .string(text)))
+        }
+        return .object([.init("textDocument", .object(fields))])
+    }
+}

@@ -1,0 +1,173 @@
+"""reqplan's language server through a real LSP client library (pytest-lsp, on pygls and lsprotocol)."""
+import asyncio
+
+import pytest
+from lsprotocol import types
+from pygls.exceptions import JsonRpcMethodNotFound
+from pytest_lsp import LanguageClient
+
+# `fetch` needs `logn` (misspelt), after non-ASCII text on the same line: `𝄞` is one character, one
+# Unicode scalar, four UTF-8 bytes and two UTF-16 code units; LSP positions count UTF-16 code units.
+PLAN = """reqplan: 1
+defaults: { base_url: "http://127.0.0.1:8080" }
+steps:
+  login: { request: { url: /login } }
+  fetch: { description: "Café ☕ 𝄞", needs: [logn], request: { url: /b } }
+"""
+LINE = PLAN.splitlines()[4]
+
+
+def utf16(text: str) -> int:
+    return len(text.encode("utf-16-le")) // 2
+
+
+async def diagnostics_until(client: LanguageClient, uri: str, accept, timeout: float = 10.0):
+    """The diagnostics published for `uri` once `accept` takes them."""
+    async def wait():
+        while True:
+            found = client.diagnostics.get(uri)
+            if found is not None and accept(found):
+                return found
+            await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    return await asyncio.wait_for(wait(), timeout)
+
+
+async def test_capabilities_are_only_what_is_implemented(client: LanguageClient):
+    # The fixture initialized; ask again to read the result: an error, the session is initialized already.
+    with pytest.raises(Exception) as raised:
+        await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
+    assert "initialized already" in str(raised.value)
+
+
+async def test_a_misspelt_need_is_published_at_its_utf16_range_and_cleared_when_fixed(client, tmp_path):
+    uri = (tmp_path / "plan.yaml").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=PLAN)))
+    found = await diagnostics_until(client, uri, lambda d: len(d) > 0)
+    assert len(found) == 1, found
+    diagnostic = found[0]
+    assert diagnostic.code == "RP0301"
+    assert diagnostic.source == "reqplan"
+    assert diagnostic.severity == types.DiagnosticSeverity.Error
+    start = utf16(LINE[: LINE.index("logn")])
+    assert start == LINE.index("logn") + 1  # the two counts differ by `𝄞`'s second unit
+    assert diagnostic.range == types.Range(
+        start=types.Position(line=4, character=start), end=types.Position(line=4, character=start + 4))
+    assert "`logn`" in diagnostic.message and "did you mean `login`?" in diagnostic.message
+
+    # Type the missing `i` as an incremental change, at its UTF-16 position.
+    at = types.Position(line=4, character=start + 3)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangePartial(range=types.Range(start=at, end=at), text="i")]))
+    assert await diagnostics_until(client, uri, lambda d: len(d) == 0) is not None
+
+    # Closing publishes an empty list; a whole-text change of a reopened document is checked too.
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(
+                uri=uri, language_id="yaml", version=3, text=PLAN.replace("logn", "login"))))
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=4),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=PLAN.replace("logn", "lgin"))]))
+    found = await diagnostics_until(client, uri, lambda d: len(d) > 0)
+    assert "`lgin`" in found[0].message
+    client.text_document_did_close(
+        types.DidCloseTextDocumentParams(text_document=types.TextDocumentIdentifier(uri=uri)))
+    assert await diagnostics_until(client, uri, lambda d: len(d) == 0) is not None
+
+
+async def test_an_unknown_method_and_a_malformed_frame_get_errors_and_the_server_goes_on(client, tmp_path):
+    with pytest.raises(JsonRpcMethodNotFound):
+        await client.protocol.send_request_async("reqplan/doesNotExist", {})
+    # Bytes no client library would send, straight to the server's standard input: a header without a
+    # length, then a frame whose content is not JSON. Each gets a parse error (id null); the server goes on.
+    client._server.stdin.write(b"Content-Type: text/plain\r\n\r\n")
+    client._server.stdin.write(b"Content-Length: 9\r\n\r\n{\"jsonrpc")
+    await client._server.stdin.drain()
+    uri = (tmp_path / "after.yaml").as_uri()
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=1, text=PLAN)))
+    found = await diagnostics_until(client, uri, lambda d: len(d) > 0)
+    assert found[0].code == "RP0301"
+
+
+def open_document(client: LanguageClient, uri: str, text: str, version: int = 1):
+    client.text_document_did_open(
+        types.DidOpenTextDocumentParams(
+            text_document=types.TextDocumentItem(uri=uri, language_id="yaml", version=version, text=text)))
+
+
+async def complete(client: LanguageClient, uri: str, line: int, character: int) -> list[types.CompletionItem]:
+    result = await client.text_document_completion_async(
+        types.CompletionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri),
+            position=types.Position(line=line, character=character)))
+    return list(result.items if isinstance(result, types.CompletionList) else result or [])
+
+
+HALF_WRITTEN = """reqplan: 1
+defaults: { base_url: "http://127.0.0.1:8080" }
+steps:
+  login: { request: { url: /login } }
+  sweep: { group: { a: { request: { url: /a } } } }
+  fetch:
+    description: "Café ☕ 𝄞"
+    needs: [lo
+    request:
+      url: /b/${{ steps.login.
+      \tmet
+"""
+
+GOOD = HALF_WRITTEN.replace("[lo\n", "[login]\n").replace("login.\n", "login.status }}\n").replace("      \tmet\n", "")
+
+
+async def test_completion_offers_step_ids_result_fields_and_keys_in_a_half_written_plan(client, tmp_path):
+    uri = (tmp_path / "half.yaml").as_uri()
+    # Opened whole (and checked), then broken as typing breaks it: the steps of its last good reading are
+    # offered, members of the group written in flow style included.
+    open_document(client, uri, GOOD)
+    await diagnostics_until(client, uri, lambda d: True)
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangeWholeDocument(text=HALF_WRITTEN)]))
+    lines = HALF_WRITTEN.splitlines()
+
+    # `needs: [lo|`: the plan's step ids, members of groups included, replacing `lo`.
+    items = await complete(client, uri, 7, utf16(lines[7]))
+    labels = {item.label for item in items}
+    assert {"login", "sweep", "a", "fetch"} <= labels, labels
+    login = next(item for item in items if item.label == "login")
+    assert login.text_edit.range.start == types.Position(line=7, character=utf16(lines[7]) - 2)
+
+    # `${{ steps.login.|` (never closed): the fields of a request's result, not a group's.
+    items = await complete(client, uri, 9, utf16(lines[9]))
+    labels = {item.label for item in items}
+    assert {"status", "headers", "body", "duration"} <= labels and "results" not in labels, labels
+
+    # `${{ steps.|`: step ids.
+    line9 = lines[9][: lines[9].index("login")]
+    items = await complete(client, uri, 9, utf16(line9))
+    assert "login" in {item.label for item in items}
+
+    # A key under `request:`, on the line after the one with a tab: `url` is written already.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=3),
+            content_changes=[types.TextDocumentContentChangePartial(
+                range=types.Range(start=types.Position(line=11, character=0), end=types.Position(line=11, character=0)),
+                text="      me")]))
+    items = await complete(client, uri, 11, 8)
+    keys = {item.label: item for item in items}
+    assert "method" in keys and "headers" in keys and "url" not in keys, sorted(keys)
+    assert keys["method"].text_edit.new_text == "method: "
+    assert keys["method"].documentation is not None
+
+    # The server still publishes diagnostics for the half-written plan, and answers.
+    found = await diagnostics_until(client, uri, lambda d: len(d) > 0)
+    assert all(d.source == "reqplan" for d in found)
