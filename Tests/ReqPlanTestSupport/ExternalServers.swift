@@ -36,6 +36,8 @@ public enum ExternalServers {
         case browser
         /// PyPI `pytest-lsp`: a real LSP client library, driving `reqplan lsp` (`Tests/lsp`).
         case pytestLSP
+        /// Neovim (Debian), whose built-in LSP client drives `reqplan lsp` (`Tests/lsp/neovim`).
+        case neovim
     }
 
     /// Whether a missing tool fails the tests that need it (`REQPLAN_REQUIRE_SERVERS=1`, set in CI).
@@ -64,6 +66,8 @@ public enum ExternalServers {
                 found = (try? runCommand("python3", ["-c", "import pytest_lsp"]).status) == 0
             case .connexion:
                 found = (try? runCommand("python3", ["-c", "import connexion, flask, uvicorn, yaml"]).status) == 0
+            case .neovim:
+                found = executable("nvim") != nil
             default:
                 found = executable(tool.rawValue) != nil
             }
