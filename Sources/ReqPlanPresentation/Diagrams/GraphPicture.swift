@@ -74,7 +74,7 @@ struct GraphPicture: Sendable {
         let nodes = graph.nodes.map { node in
             var detail = ""
             if let request = node.step.request {
-                detail = request.effectiveMethod.rawValue + " " + request.url.description
+                detail = request.effectiveMethod.rawValue + " " + Self.withoutUserInformation(request.url.description)
             }
             if case .forEach(let loop) = node.step.kind { detail = "for each \(loop.itemName.value) · " + detail }
             if let call = node.step.subPlan { detail = call.file.value }
@@ -86,6 +86,17 @@ struct GraphPicture: Sendable {
         self.init(
             title: graph.plan.name?.value ?? graph.plan.source.path, nodes: nodes, roots: graph.roots,
             critical: Set(graph.criticalPath))
+    }
+
+    /// A URL as written with its user information left out (`http://carol:${{ inputs.pw }}@host/` →
+    /// `http://host/`): pictures and reports show URLs as every output does, without credentials, even those
+    /// written with expressions.
+    static func withoutUserInformation(_ written: String) -> String {
+        guard let scheme = written.range(of: "://") else { return written }
+        let rest = written[scheme.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return written }
+        return String(written[..<scheme.upperBound]) + String(rest[rest.index(after: at)...])
     }
 
     /// Whether one of the two nodes holds the other (a member's wait on its collection is not drawn).
