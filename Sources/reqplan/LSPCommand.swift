@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReqPlanLanguageServer
+import ReqPlanOpenAPI
 import ReqPlanPlanner
 import ReqPlanPresentation
 
@@ -24,9 +25,12 @@ struct LSPCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // A library per check (plans change as the user types); the API descriptions they bind are kept across
+        // checks and read again when their files change.
+        let descriptions = CachingAPIDescriptionLoader(OpenAPIDocumentLoader())
         let configuration = LanguageServerConfiguration(
             version: ReqPlanVersion.current, checkDelay: .milliseconds(checkDelay),
-            makeLibrary: { (try? PlanLibrary.forCommand()) ?? PlanLibrary() })
+            makeLibrary: { (try? PlanLibrary.forCommand(apiLoader: descriptions)) ?? PlanLibrary() })
         StandardStreams.exit(await LanguageServer.runOnStandardIO(configuration: configuration))
     }
 }

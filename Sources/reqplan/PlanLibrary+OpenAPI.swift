@@ -5,12 +5,14 @@ import ReqPlanPlanner
 extension PlanLibrary {
     /// A library for one command, reading the OpenAPI documents plans bind (`openapi:`) and Arazzo
     /// documents as plans (`--server`, `--workflow`, `--parallel`).
-    static func forCommand(_ reading: PlanReadingOptions? = nil) throws -> PlanLibrary {
+    static func forCommand(
+        _ reading: PlanReadingOptions? = nil, apiLoader: any APIDescriptionLoader = OpenAPIDocumentLoader()
+    ) throws -> PlanLibrary {
         PlanLibrary(
-            apiLoader: OpenAPIDocumentLoader(),
+            apiLoader: apiLoader,
             documentReader: ArazzoReader(
                 servers: try reading?.serverURLs() ?? [:], workflow: reading?.workflow,
-                parallel: reading?.parallel ?? false, apiLoader: OpenAPIDocumentLoader(),
+                parallel: reading?.parallel ?? false, apiLoader: apiLoader,
                 allowFilesOutside: reading?.allowFilesOutside ?? false))
     }
 }
