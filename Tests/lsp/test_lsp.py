@@ -17,6 +17,11 @@ steps:
 LINE = PLAN.splitlines()[4]
 
 
+def within(awaitable, timeout: float = 10.0):
+    """`awaitable`, failing the test after `timeout` seconds instead of waiting for a stuck server forever."""
+    return asyncio.wait_for(awaitable, timeout)
+
+
 def utf16(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
@@ -29,13 +34,13 @@ async def diagnostics_until(client: LanguageClient, uri: str, accept, timeout: f
             if found is not None and accept(found):
                 return found
             await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return await asyncio.wait_for(wait(), timeout)
+    return await within(wait(), timeout)
 
 
 async def test_capabilities_are_only_what_is_implemented(client: LanguageClient):
     # The fixture initialized; ask again to read the result: an error, the session is initialized already.
     with pytest.raises(Exception) as raised:
-        await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
+        await within(client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities())))
     assert "initialized already" in str(raised.value)
 
 
@@ -82,7 +87,7 @@ async def test_a_misspelt_need_is_published_at_its_utf16_range_and_cleared_when_
 
 async def test_an_unknown_method_and_a_malformed_frame_get_errors_and_the_server_goes_on(client, tmp_path):
     with pytest.raises(JsonRpcMethodNotFound):
-        await client.protocol.send_request_async("reqplan/doesNotExist", {})
+        await within(client.protocol.send_request_async("reqplan/doesNotExist", {}))
     # Bytes no client library would send, straight to the server's standard input: a header without a
     # length, then a frame whose content is not JSON. Each gets a parse error (id null); the server goes on.
     client._server.stdin.write(b"Content-Type: text/plain\r\n\r\n")
@@ -103,10 +108,10 @@ def open_document(client: LanguageClient, uri: str, text: str, version: int = 1)
 
 
 async def complete(client: LanguageClient, uri: str, line: int, character: int) -> list[types.CompletionItem]:
-    result = await client.text_document_completion_async(
+    result = await within(client.text_document_completion_async(
         types.CompletionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
-            position=types.Position(line=line, character=character)))
+            position=types.Position(line=line, character=character))))
     return list(result.items if isinstance(result, types.CompletionList) else result or [])
 
 

@@ -235,7 +235,12 @@ public enum CompletionContext: Sendable, Equatable {
                 defer { line += direction }
                 guard let layout = layout(lines[line]) else { continue }
                 if layout.keyColumn < column { break }
-                if layout.keyColumn == column, !layout.dashes.isEmpty { break }
+                // A `- ` at this column starts the list item the mapping is: its first key above, the next
+                // item below.
+                if layout.keyColumn == column, !layout.dashes.isEmpty {
+                    if direction < 0, let key = layout.key { keys.insert(key) }
+                    break
+                }
                 if layout.keyColumn == column, let key = layout.key { keys.insert(key) }
             }
         }
