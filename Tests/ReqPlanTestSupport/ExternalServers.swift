@@ -36,6 +36,8 @@ public enum ExternalServers {
         case browser
         /// PyPI `pytest-lsp`: a real LSP client library, driving `reqplan lsp` (`Tests/lsp`).
         case pytestLSP
+        /// Neovim (Debian's `neovim`, the `nvim` command): a real editor's LSP client (`Tests/lsp/neovim.lua`).
+        case neovim
     }
 
     /// Whether a missing tool fails the tests that need it (`REQPLAN_REQUIRE_SERVERS=1`, set in CI).
@@ -60,6 +62,8 @@ public enum ExternalServers {
                 found =
                     (try? runCommand("python3", ["-c", "import selenium"]).status) == 0
                     && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+            case .neovim:
+                found = executable("nvim") != nil
             case .pytestLSP:
                 found = (try? runCommand("python3", ["-c", "import pytest_lsp"]).status) == 0
             case .connexion:
