@@ -21,7 +21,10 @@ import Testing
         let capabilities = try #require(result["result"]?["capabilities"])
         #expect(capabilities["textDocumentSync"]?["change"] == .int(2))
         #expect(capabilities["positionEncoding"] == .string("utf-16"))
-        #expect(capabilities["hoverProvider"] == nil && capabilities["definitionProvider"] == nil)
+        #expect(
+            capabilities["definitionProvider"] == .bool(true) && capabilities["documentSymbolProvider"] == .bool(true))
+        #expect(capabilities["hoverProvider"] == nil && capabilities["referencesProvider"] == nil)
+        #expect(capabilities["codeActionProvider"] == nil)
         #expect(result["result"]?["serverInfo"]?["name"] == .string("reqplan"))
         #expect(await client.request(1, "shutdown")?["result"] == .null)
         #expect(await client.exit() == 0)

@@ -176,3 +176,22 @@ async def test_completion_offers_step_ids_result_fields_and_keys_in_a_half_writt
     # The server still publishes diagnostics for the half-written plan, and answers.
     found = await diagnostics_until(client, uri, lambda d: len(d) > 0)
     assert all(d.source == "reqplan" for d in found)
+
+
+async def test_definition_of_a_step_id_and_the_steps_as_symbols(client, tmp_path):
+    uri = (tmp_path / "nav.yaml").as_uri()
+    open_document(client, uri, GOOD)
+    lines = GOOD.splitlines()
+    # `login` in `${{ steps.login.status }}`, the cursor inside it.
+    at = types.Position(line=9, character=utf16(lines[9][: lines[9].index("login")]) + 2)
+    found = await within(client.text_document_definition_async(
+        types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=at)))
+    location = found[0] if isinstance(found, list) else found
+    assert location.uri == uri
+    assert location.range == types.Range(
+        start=types.Position(line=3, character=2), end=types.Position(line=3, character=7))
+
+    symbols = await within(client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))))
+    assert [symbol.name for symbol in symbols] == ["login", "sweep", "fetch"]
+    assert [child.name for child in symbols[1].children] == ["a"]

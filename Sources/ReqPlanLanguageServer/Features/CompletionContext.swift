@@ -248,12 +248,17 @@ public enum CompletionContext: Sendable, Equatable {
     }
 }
 
+extension CompletionContext {
+    /// Whether `scalar` can be part of a step id or a key (`[A-Za-z0-9_-]`).
+    static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("0"..."9").contains(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            || scalar == "_" || scalar == "-"
+    }
+}
+
 extension Unicode.Scalar {
     /// Whether the scalar can be part of a step id or a key (`[A-Za-z0-9_-]`).
-    fileprivate var isNameCharacter: Bool {
-        ("0"..."9").contains(self) || ("a"..."z").contains(self) || ("A"..."Z").contains(self) || self == "_"
-            || self == "-"
-    }
+    fileprivate var isNameCharacter: Bool { CompletionContext.isNameCharacter(self) }
 }
 
 extension Optional where Wrapped == Unicode.Scalar {
