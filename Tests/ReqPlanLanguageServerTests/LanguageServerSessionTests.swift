@@ -24,7 +24,7 @@ import Testing
         #expect(
             capabilities["definitionProvider"] == .bool(true) && capabilities["documentSymbolProvider"] == .bool(true))
         #expect(capabilities["hoverProvider"] == nil && capabilities["referencesProvider"] == nil)
-        #expect(capabilities["codeActionProvider"] == nil)
+        #expect(capabilities["codeActionProvider"]?["codeActionKinds"] == .list([.string("quickfix")]))
         #expect(result["result"]?["serverInfo"]?["name"] == .string("reqplan"))
         #expect(await client.request(1, "shutdown")?["result"] == .null)
         #expect(await client.exit() == 0)

@@ -195,3 +195,23 @@ async def test_definition_of_a_step_id_and_the_steps_as_symbols(client, tmp_path
         types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))))
     assert [symbol.name for symbol in symbols] == ["login", "sweep", "fetch"]
     assert [child.name for child in symbols[1].children] == ["a"]
+
+
+async def test_the_quick_fix_of_a_misspelt_need_replaces_it_with_the_suggestion(client, tmp_path):
+    uri = (tmp_path / "fix.yaml").as_uri()
+    open_document(client, uri, PLAN)
+    diagnostic = (await diagnostics_until(client, uri, lambda d: len(d) > 0))[0]
+    actions = await within(client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]))))
+    assert [action.title for action in actions] == ["Replace `logn` with `login`"]
+    assert actions[0].kind == types.CodeActionKind.QuickFix
+    (edit,) = actions[0].edit.changes[uri]
+    assert edit.range == diagnostic.range and edit.new_text == "login"
+    # Applied as an editor applies it: the diagnostics clear.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)]))
+    await diagnostics_until(client, uri, lambda d: len(d) == 0)

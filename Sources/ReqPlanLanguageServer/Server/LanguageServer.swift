@@ -197,6 +197,12 @@ public final class LanguageServer: Sendable {
             guard let plan = plan(of: uri, document), let range = StepNavigation(plan: plan).definition(at: position)
             else { return .null }
             return .object([.init("uri", .string(uri.text)), .init("range", range.value)])
+        case (.running, "textDocument/codeAction"):
+            let (_, document) = try requestedDocument(params, changesBefore: changesBefore)
+            guard case .list(let diagnostics)? = params["context"]?["diagnostics"] else {
+                throw ResponseError(.invalidParams, "`codeAction` needs `context.diagnostics`")
+            }
+            return .list(QuickFix.actions(for: diagnostics, in: document))
         case (.running, "textDocument/documentSymbol"):
             let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
             return .list(plan(of: uri, document).map { StepNavigation(plan: $0).symbols() } ?? [])
@@ -229,6 +235,9 @@ public final class LanguageServer: Sendable {
                     .init("completionProvider", completion),
                     .init("definitionProvider", .bool(true)),
                     .init("documentSymbolProvider", .bool(true)),
+                    .init(
+                        "codeActionProvider",
+                        .object([.init("codeActionKinds", .list([.string("quickfix")]))])),
                 ])),
             .init(
                 "serverInfo",
