@@ -215,3 +215,20 @@ async def test_the_quick_fix_of_a_misspelt_need_replaces_it_with_the_suggestion(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
             content_changes=[types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)]))
     await diagnostics_until(client, uri, lambda d: len(d) == 0)
+
+
+async def test_hover_shows_a_keys_description_and_a_steps_kind(client, tmp_path):
+    uri = (tmp_path / "hover.yaml").as_uri()
+    open_document(client, uri, GOOD)
+    lines = GOOD.splitlines()
+
+    async def hover(line: int, needle: str):
+        at = types.Position(line=line, character=utf16(lines[line][: lines[line].index(needle)]) + 1)
+        return await within(client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=at)))
+
+    url = await hover(9, "url")
+    assert url.contents.kind == types.MarkupKind.Markdown and url.contents.value.startswith("**`url`**")
+    step = await hover(9, "login")
+    assert step.contents.value == "**`login`**: request step"
+    assert await hover(6, "Café") is None

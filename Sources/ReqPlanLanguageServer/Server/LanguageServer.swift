@@ -197,6 +197,12 @@ public final class LanguageServer: Sendable {
             guard let plan = plan(of: uri, document), let range = StepNavigation(plan: plan).definition(at: position)
             else { return .null }
             return .object([.init("uri", .string(uri.text)), .init("range", range.value)])
+        case (.running, "textDocument/hover"):
+            let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
+            guard let position = TextPosition(params["position"]) else {
+                throw ResponseError(.invalidParams, "`hover` needs a `position`")
+            }
+            return Hover(plan: plan(of: uri, document)).hover(at: position, in: document.text) ?? .null
         case (.running, "textDocument/codeAction"):
             let (_, document) = try requestedDocument(params, changesBefore: changesBefore)
             guard case .list(let diagnostics)? = params["context"]?["diagnostics"] else {
@@ -233,6 +239,7 @@ public final class LanguageServer: Sendable {
                 .object([
                     .init("positionEncoding", .string("utf-16")), .init("textDocumentSync", sync),
                     .init("completionProvider", completion),
+                    .init("hoverProvider", .bool(true)),
                     .init("definitionProvider", .bool(true)),
                     .init("documentSymbolProvider", .bool(true)),
                     .init(
