@@ -253,7 +253,7 @@ let package = Package(
         // tests (pytest-lsp against `reqplan lsp`) are run by ReqPlanCLITests' LanguageServerProtocolTests.
         .testTarget(
             name: "ReqPlanLanguageServerTests",
-            dependencies: ["ReqPlanLanguageServer", "ReqPlanPlanner", "ReqPlanSyntax"]
+            dependencies: ["ReqPlanLanguageServer", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport"]
         ),
         .testTarget(
             name: "ReqPlanOpenAPITests",

@@ -5,7 +5,9 @@ import Testing
 /// `reqplan lsp` driven by a real LSP client library: pytest-lsp (on pygls and lsprotocol) starts the built
 /// binary and goes through initialize, didOpen, incremental and whole-text didChange, published diagnostics
 /// (code, UTF-16 range after non-ASCII text, message), didClose, an unknown method and malformed frames,
-/// shutdown and exit with status 0 (`Tests/lsp/test_lsp.py`).
+/// completion of step ids, result fields and keys in a half-written plan, definition of a step id, the steps
+/// as document symbols, the quick fix of a misspelt need, hover, shutdown and exit with status 0
+/// (`Tests/lsp/test_lsp.py`).
 @Suite struct LanguageServerProtocolTests {
     static let tests = CommandRunner.packageRoot.appendingPathComponent("Tests/lsp")
 
@@ -14,11 +16,12 @@ import Testing
         let run = try runCommand(
             "env",
             [
-                "REQPLAN_BINARY=\(CommandRunner.binary.path)", "python3", "-m", "pytest", "-q", "-p",
+                // `timeout`: a server that stops answering fails the test rather than hanging the suite.
+                "REQPLAN_BINARY=\(CommandRunner.binary.path)", "timeout", "300", "python3", "-m", "pytest", "-q", "-p",
                 "no:cacheprovider",
                 "-c", Self.tests.appendingPathComponent("pytest.ini").path, Self.tests.path,
             ])
         #expect(run.status == 0, "\(run.output)")
-        #expect(run.output.contains("3 passed"), "\(run.output)")
+        #expect(run.output.contains("7 passed"), "\(run.output)")
     }
 }

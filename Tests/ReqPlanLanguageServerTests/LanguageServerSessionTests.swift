@@ -21,7 +21,10 @@ import Testing
         let capabilities = try #require(result["result"]?["capabilities"])
         #expect(capabilities["textDocumentSync"]?["change"] == .int(2))
         #expect(capabilities["positionEncoding"] == .string("utf-16"))
-        #expect(capabilities["hoverProvider"] == nil && capabilities["definitionProvider"] == nil)
+        #expect(
+            capabilities["definitionProvider"] == .bool(true) && capabilities["documentSymbolProvider"] == .bool(true))
+        #expect(capabilities["hoverProvider"] == .bool(true) && capabilities["referencesProvider"] == nil)
+        #expect(capabilities["codeActionProvider"]?["codeActionKinds"] == .list([.string("quickfix")]))
         #expect(result["result"]?["serverInfo"]?["name"] == .string("reqplan"))
         #expect(await client.request(1, "shutdown")?["result"] == .null)
         #expect(await client.exit() == 0)
@@ -137,5 +140,31 @@ import Testing
         #expect(await client.response(to: 5)?["error"]?["code"] == .int(-32800))
         // Not shut down: the cancelled request did not happen.
         #expect(await client.exit() == 1)
+    }
+}
+
+extension LanguageServerSessionTests {
+    @Test func aCompletionMadeStaleByAChangeReadWithItIsAnsweredContentModified() async throws {
+        let client = TestClient()
+        _ = await client.initialize()
+        let uri = "untitled:stale"
+        client.notify("textDocument/didOpen", .document(uri, version: 1, text: Self.plan))
+        let position: Value = .object([.init("line", .int(4)), .init("character", .int(47))])
+        var params = Value.document(uri)
+        if case .object(var fields) = params {
+            fields.append(.init("position", position))
+            params = .object(fields)
+        }
+        let change: Value = .object([
+            .init("textDocument", .object([.init("uri", .string(uri)), .init("version", .int(2))])),
+            .init("contentChanges", .list([.object([.init("text", .string("reqplan: 1\n"))])])),
+        ])
+        client.sendBytes(
+            TestClient.frame(TestClient.request(3, "textDocument/completion", params))
+                + TestClient.frame(TestClient.notification("textDocument/didChange", change)))
+        #expect(await client.response(to: 3)?["error"]?["code"] == .int(-32801))
+        // Asked again, after the change: answered.
+        #expect(await client.request(4, "textDocument/completion", params)?["result"]?["items"] != nil)
+        #expect(await client.end() == 1)
     }
 }

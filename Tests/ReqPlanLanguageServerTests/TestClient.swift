@@ -8,11 +8,12 @@ final class TestClient: Sendable {
     /// The messages received, shared with the server's writer.
     private final class Inbox: Sendable {
         let messages = Mutex<[Value]>([])
+        /// The server's exit status, once it has ended.
+        let status = Mutex<Int32?>(nil)
     }
 
     private let inbox = Inbox()
     private let input: AsyncStream<[UInt8]>.Continuation
-    private let ending: Task<Int32, Never>
 
     /// Starts a server checking documents `checkDelay` after their last change.
     init(checkDelay: Duration = .milliseconds(20)) {
@@ -29,8 +30,11 @@ final class TestClient: Sendable {
                 }
             }
         }
-        // Unstructured: the server runs for the whole test, beside it; `end()` waits for it.
-        ending = Task { await server.run(input: stream) }
+        // Unstructured: the server runs for the whole test, beside it; `end()` and `exit()` wait for it.
+        Task {
+            let status = await server.run(input: stream)
+            inbox.status.withLock { $0 = status }
+        }
     }
 
     /// Sends bytes as they are (a frame, part of one, or several).
@@ -107,16 +111,29 @@ final class TestClient: Sendable {
     /// Everything received so far.
     var messages: [Value] { inbox.messages.withLock { $0 } }
 
-    /// Ends the input and returns the server's exit status.
-    func end() async -> Int32 {
+    /// Ends the input and returns the server's exit status (`nil` if it has not ended 10 s later).
+    func end() async -> Int32? {
         input.finish()
-        return await ending.value
+        return await status()
     }
 
-    /// The exit status after `exit` (the input left open).
-    func exit() async -> Int32 {
+    /// The exit status after `exit` (the input left open; `nil` if the server has not ended 10 s later, when
+    /// the input is ended so it stops).
+    func exit() async -> Int32? {
         notify("exit")
-        return await ending.value
+        return await status()
+    }
+
+    /// The server's exit status once it has ended, waiting up to 10 s (a stuck server fails the test, not
+    /// hangs it).
+    private func status() async -> Int32? {
+        let end = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < end {
+            if let status = inbox.status.withLock({ $0 }) { return status }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        input.finish()
+        return nil
     }
 }
 

@@ -17,6 +17,11 @@ steps:
 LINE = PLAN.splitlines()[4]
 
 
+def within(awaitable, timeout: float = 10.0):
+    """`awaitable`, failing the test after `timeout` seconds instead of waiting for a stuck server forever."""
+    return asyncio.wait_for(awaitable, timeout)
+
+
 def utf16(text: str) -> int:
     return len(text.encode("utf-16-le")) // 2
 
@@ -29,13 +34,13 @@ async def diagnostics_until(client: LanguageClient, uri: str, accept, timeout: f
             if found is not None and accept(found):
                 return found
             await client.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    return await asyncio.wait_for(wait(), timeout)
+    return await within(wait(), timeout)
 
 
 async def test_capabilities_are_only_what_is_implemented(client: LanguageClient):
     # The fixture initialized; ask again to read the result: an error, the session is initialized already.
     with pytest.raises(Exception) as raised:
-        await client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities()))
+        await within(client.initialize_async(types.InitializeParams(capabilities=types.ClientCapabilities())))
     assert "initialized already" in str(raised.value)
 
 
@@ -82,7 +87,7 @@ async def test_a_misspelt_need_is_published_at_its_utf16_range_and_cleared_when_
 
 async def test_an_unknown_method_and_a_malformed_frame_get_errors_and_the_server_goes_on(client, tmp_path):
     with pytest.raises(JsonRpcMethodNotFound):
-        await client.protocol.send_request_async("reqplan/doesNotExist", {})
+        await within(client.protocol.send_request_async("reqplan/doesNotExist", {}))
     # Bytes no client library would send, straight to the server's standard input: a header without a
     # length, then a frame whose content is not JSON. Each gets a parse error (id null); the server goes on.
     client._server.stdin.write(b"Content-Type: text/plain\r\n\r\n")
@@ -103,10 +108,10 @@ def open_document(client: LanguageClient, uri: str, text: str, version: int = 1)
 
 
 async def complete(client: LanguageClient, uri: str, line: int, character: int) -> list[types.CompletionItem]:
-    result = await client.text_document_completion_async(
+    result = await within(client.text_document_completion_async(
         types.CompletionParams(
             text_document=types.TextDocumentIdentifier(uri=uri),
-            position=types.Position(line=line, character=character)))
+            position=types.Position(line=line, character=character))))
     return list(result.items if isinstance(result, types.CompletionList) else result or [])
 
 
@@ -171,3 +176,59 @@ async def test_completion_offers_step_ids_result_fields_and_keys_in_a_half_writt
     # The server still publishes diagnostics for the half-written plan, and answers.
     found = await diagnostics_until(client, uri, lambda d: len(d) > 0)
     assert all(d.source == "reqplan" for d in found)
+
+
+async def test_definition_of_a_step_id_and_the_steps_as_symbols(client, tmp_path):
+    uri = (tmp_path / "nav.yaml").as_uri()
+    open_document(client, uri, GOOD)
+    lines = GOOD.splitlines()
+    # `login` in `${{ steps.login.status }}`, the cursor inside it.
+    at = types.Position(line=9, character=utf16(lines[9][: lines[9].index("login")]) + 2)
+    found = await within(client.text_document_definition_async(
+        types.DefinitionParams(text_document=types.TextDocumentIdentifier(uri=uri), position=at)))
+    location = found[0] if isinstance(found, list) else found
+    assert location.uri == uri
+    assert location.range == types.Range(
+        start=types.Position(line=3, character=2), end=types.Position(line=3, character=7))
+
+    symbols = await within(client.text_document_document_symbol_async(
+        types.DocumentSymbolParams(text_document=types.TextDocumentIdentifier(uri=uri))))
+    assert [symbol.name for symbol in symbols] == ["login", "sweep", "fetch"]
+    assert [child.name for child in symbols[1].children] == ["a"]
+
+
+async def test_the_quick_fix_of_a_misspelt_need_replaces_it_with_the_suggestion(client, tmp_path):
+    uri = (tmp_path / "fix.yaml").as_uri()
+    open_document(client, uri, PLAN)
+    diagnostic = (await diagnostics_until(client, uri, lambda d: len(d) > 0))[0]
+    actions = await within(client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=diagnostic.range,
+            context=types.CodeActionContext(diagnostics=[diagnostic]))))
+    assert [action.title for action in actions] == ["Replace `logn` with `login`"]
+    assert actions[0].kind == types.CodeActionKind.QuickFix
+    (edit,) = actions[0].edit.changes[uri]
+    assert edit.range == diagnostic.range and edit.new_text == "login"
+    # Applied as an editor applies it: the diagnostics clear.
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)]))
+    await diagnostics_until(client, uri, lambda d: len(d) == 0)
+
+
+async def test_hover_shows_a_keys_description_and_a_steps_kind(client, tmp_path):
+    uri = (tmp_path / "hover.yaml").as_uri()
+    open_document(client, uri, GOOD)
+    lines = GOOD.splitlines()
+
+    async def hover(line: int, needle: str):
+        at = types.Position(line=line, character=utf16(lines[line][: lines[line].index(needle)]) + 1)
+        return await within(client.text_document_hover_async(
+            types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=at)))
+
+    url = await hover(9, "url")
+    assert url.contents.kind == types.MarkupKind.Markdown and url.contents.value.startswith("**`url`**")
+    step = await hover(9, "login")
+    assert step.contents.value == "**`login`**: request step"
+    assert await hover(6, "Café") is None

@@ -235,7 +235,12 @@ public enum CompletionContext: Sendable, Equatable {
                 defer { line += direction }
                 guard let layout = layout(lines[line]) else { continue }
                 if layout.keyColumn < column { break }
-                if layout.keyColumn == column, !layout.dashes.isEmpty { break }
+                // A `- ` at this column starts the list item the mapping is: its first key above, the next
+                // item below.
+                if layout.keyColumn == column, !layout.dashes.isEmpty {
+                    if direction < 0, let key = layout.key { keys.insert(key) }
+                    break
+                }
                 if layout.keyColumn == column, let key = layout.key { keys.insert(key) }
             }
         }
@@ -243,12 +248,17 @@ public enum CompletionContext: Sendable, Equatable {
     }
 }
 
+extension CompletionContext {
+    /// Whether `scalar` can be part of a step id or a key (`[A-Za-z0-9_-]`).
+    static func isNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        ("0"..."9").contains(scalar) || ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar)
+            || scalar == "_" || scalar == "-"
+    }
+}
+
 extension Unicode.Scalar {
     /// Whether the scalar can be part of a step id or a key (`[A-Za-z0-9_-]`).
-    fileprivate var isNameCharacter: Bool {
-        ("0"..."9").contains(self) || ("a"..."z").contains(self) || ("A"..."Z").contains(self) || self == "_"
-            || self == "-"
-    }
+    fileprivate var isNameCharacter: Bool { CompletionContext.isNameCharacter(self) }
 }
 
 extension Optional where Wrapped == Unicode.Scalar {

@@ -189,6 +189,29 @@ public final class LanguageServer: Sendable {
             return .null
         case (.running, "textDocument/completion"):
             return try complete(params, changesBefore: changesBefore)
+        case (.running, "textDocument/definition"):
+            let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
+            guard let position = TextPosition(params["position"]) else {
+                throw ResponseError(.invalidParams, "`definition` needs a `position`")
+            }
+            guard let plan = plan(of: uri, document), let range = StepNavigation(plan: plan).definition(at: position)
+            else { return .null }
+            return .object([.init("uri", .string(uri.text)), .init("range", range.value)])
+        case (.running, "textDocument/hover"):
+            let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
+            guard let position = TextPosition(params["position"]) else {
+                throw ResponseError(.invalidParams, "`hover` needs a `position`")
+            }
+            return Hover(plan: plan(of: uri, document)).hover(at: position, in: document.text) ?? .null
+        case (.running, "textDocument/codeAction"):
+            let (_, document) = try requestedDocument(params, changesBefore: changesBefore)
+            guard case .list(let diagnostics)? = params["context"]?["diagnostics"] else {
+                throw ResponseError(.invalidParams, "`codeAction` needs `context.diagnostics`")
+            }
+            return .list(QuickFix.actions(for: diagnostics, in: document))
+        case (.running, "textDocument/documentSymbol"):
+            let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
+            return .list(plan(of: uri, document).map { StepNavigation(plan: $0).symbols() } ?? [])
         default:
             throw ResponseError(.methodNotFound, "reqplan's language server does not implement `\(method)`")
         }
@@ -216,6 +239,12 @@ public final class LanguageServer: Sendable {
                 .object([
                     .init("positionEncoding", .string("utf-16")), .init("textDocumentSync", sync),
                     .init("completionProvider", completion),
+                    .init("hoverProvider", .bool(true)),
+                    .init("definitionProvider", .bool(true)),
+                    .init("documentSymbolProvider", .bool(true)),
+                    .init(
+                        "codeActionProvider",
+                        .object([.init("codeActionKinds", .list([.string("quickfix")]))])),
                 ])),
             .init(
                 "serverInfo",
@@ -223,10 +252,12 @@ public final class LanguageServer: Sendable {
         ])
     }
 
-    /// Answers `textDocument/completion`, unless the document changed since the request was made.
-    private func complete(_ params: Value, changesBefore: Int) throws(ResponseError) -> Value {
-        guard let uri = Self.documentURI(params), let position = TextPosition(params["position"]) else {
-            throw ResponseError(.invalidParams, "completion needs a `textDocument.uri` and a `position`")
+    /// The open document a request names, unless it changed since the request was made.
+    private func requestedDocument(_ params: Value, changesBefore: Int) throws(ResponseError) -> (
+        DocumentURI, TextDocument
+    ) {
+        guard let uri = Self.documentURI(params) else {
+            throw ResponseError(.invalidParams, "the request needs a `textDocument.uri`")
         }
         if session.withLock({ ($0.changes[uri] ?? 0) > changesBefore }) {
             throw ResponseError(.contentModified, "the document changed after the request")
@@ -234,15 +265,31 @@ public final class LanguageServer: Sendable {
         guard let document = documents[uri] else {
             throw ResponseError(.invalidParams, "`\(uri)` is not open")
         }
+        return (uri, document)
+    }
+
+    /// The plan `document`'s text reads as now, if it reads; its steps are kept for completing it later.
+    private func plan(of uri: DocumentURI, _ document: TextDocument) -> Plan? {
         let parsed = PlanParser.parse(
             SourceFile(path: uri.checkedPath(inFolder: configuration.workingFolder), text: document.text),
             limits: configuration.limits)
+        if let plan = parsed.plan {
+            knownSteps.withLock { $0[uri] = plan.allSteps.map(Completion.StepSummary.init) }
+        }
+        return parsed.plan
+    }
+
+    /// Answers `textDocument/completion`, unless the document changed since the request was made.
+    private func complete(_ params: Value, changesBefore: Int) throws(ResponseError) -> Value {
+        let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
+        guard let position = TextPosition(params["position"]) else {
+            throw ResponseError(.invalidParams, "completion needs a `position`")
+        }
         // The plan as it reads now; else as it read last; else the ids its text shows.
         let steps =
-            knownSteps.withLock { known in
-                if let plan = parsed.plan { known[uri] = plan.allSteps.map(Completion.StepSummary.init) }
-                return known[uri]
-            } ?? CompletionContext.stepIDs(in: document.text).map { Completion.StepSummary(id: $0) }
+            plan(of: uri, document).map { $0.allSteps.map(Completion.StepSummary.init) }
+            ?? knownSteps.withLock { $0[uri] }
+            ?? CompletionContext.stepIDs(in: document.text).map { Completion.StepSummary(id: $0) }
         let items = Completion(steps: steps).items(at: position, in: document.text)
         return .object([.init("isIncomplete", .bool(false)), .init("items", .list(items))])
     }

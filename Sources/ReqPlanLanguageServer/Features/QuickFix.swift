@@ -1,0 +1,46 @@
+import ReqPlanSyntax
+
+/// Code actions for diagnostics whose hint names the fix (`did you mean `login`?`): replace the misspelt
+/// name with the suggestion (`textDocument/codeAction`, kind `quickfix`).
+///
+/// The diagnostic carries the fix in its `data` (`{"replace": "logn", "with": "login"}`), which LSP clients
+/// send back unchanged; a fix is offered only where the document still has the misspelt name at the
+/// diagnostic's range, so an action never edits text that changed since.
+public enum QuickFix {
+    /// The `data` of a diagnostic whose hint is a did-you-mean and whose range holds one name (`logn`, not
+    /// `steps.logn` nor text with spaces): what to replace, and with what.
+    static func data(hint: String?, replacing original: String) -> Value? {
+        guard let hint, hint.hasPrefix("did you mean `"), hint.hasSuffix("`?") else { return nil }
+        let suggestion = String(hint.dropFirst("did you mean `".count).dropLast(2))
+        guard isName(suggestion), isName(original), suggestion != original else { return nil }
+        return .object([.init("replace", .string(original)), .init("with", .string(suggestion))])
+    }
+
+    /// The quick fixes for the `diagnostics` a client sends with a code action request, in `document`.
+    public static func actions(for diagnostics: [Value], in document: TextDocument) -> [Value] {
+        diagnostics.compactMap { diagnostic in
+            guard diagnostic["source"] == .string("reqplan"), let range = TextRange(diagnostic["range"]),
+                case .string(let original)? = diagnostic["data"]?["replace"],
+                case .string(let suggestion)? = diagnostic["data"]?["with"],
+                range.start.line == range.end.line,
+                String(document.text[document.text.index(of: range.start)..<document.text.index(of: range.end)])
+                    == original
+            else { return nil }
+            let edit: Value = .object([.init("range", range.value), .init("newText", .string(suggestion))])
+            return .object([
+                .init("title", .string("Replace `\(original)` with `\(suggestion)`")),
+                .init("kind", .string("quickfix")),
+                .init("diagnostics", .list([diagnostic])),
+                .init("isPreferred", .bool(true)),
+                .init(
+                    "edit",
+                    .object([.init("changes", .object([.init(document.uri.text, .list([edit]))]))])),
+            ])
+        }
+    }
+
+    /// Whether `text` is one name: letters, digits, `_` and `-` (step ids, keys, inputs, fields).
+    private static func isName(_ text: String) -> Bool {
+        !text.isEmpty && text.unicodeScalars.allSatisfy(CompletionContext.isNameCharacter)
+    }
+}
