@@ -388,8 +388,9 @@ public final class LanguageServer: Sendable {
         return DocumentURI(text)
     }
 
-    /// Writes a line to standard error, which clients show as the server's log.
+    /// Writes a line to standard error, which clients show as the server's log; a log that cannot be written
+    /// (a full disk, a closed pipe) is dropped, as a frame to a client gone is (`writeAll`).
     private func log(_ line: String) {
-        FileHandle.standardError.write(Data(("reqplan lsp: " + line + "\n").utf8))
+        Self.writeAll(Array(("reqplan lsp: " + line + "\n").utf8), to: STDERR_FILENO)
     }
 }
