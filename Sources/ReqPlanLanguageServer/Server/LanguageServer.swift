@@ -48,8 +48,9 @@ public final class LanguageServer: Sendable {
     private let documents = DocumentStore()
     private let scheduler: CheckScheduler
     private let publisher: DiagnosticPublisher
-    /// The steps of each open document at its last reading that gave a plan, for completing a document
-    /// that does not read now (half-written).
+    /// The steps of each open document at its last reading that gave a plan (its last check, mostly), for
+    /// completion: a half-written document may not read now, and reading it for each completion would cost
+    /// as much as checking it.
     private let knownSteps = Mutex<[DocumentURI: [Completion.StepSummary]]>([:])
 
     /// A server that writes each framed message it sends with `write`.
@@ -285,10 +286,12 @@ public final class LanguageServer: Sendable {
         guard let position = TextPosition(params["position"]) else {
             throw ResponseError(.invalidParams, "completion needs a `position`")
         }
-        // The plan as it reads now; else as it read last; else the ids its text shows.
+        // The steps of the last check (a change since is checked a moment later: reading the plan again for
+        // each completion would cost as much as the check); else of the plan as it reads now; else the ids
+        // its text shows.
         let steps =
-            plan(of: uri, document).map { $0.allSteps.map(Completion.StepSummary.init) }
-            ?? knownSteps.withLock { $0[uri] }
+            knownSteps.withLock { $0[uri] }
+            ?? plan(of: uri, document).map { $0.allSteps.map(Completion.StepSummary.init) }
             ?? CompletionContext.stepIDs(in: document.text).map { Completion.StepSummary(id: $0) }
         let items = Completion(steps: steps).items(at: position, in: document.text)
         return .object([.init("isIncomplete", .bool(false)), .init("items", .list(items))])
