@@ -23,7 +23,10 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
     /// Reads the document at `path`.
     public func load(fileAt path: String, boundary: FileBoundary) -> Result<APIDescription, APIDescriptionLoadError> {
         do {
-            return .success(try OpenAPIConversion(document: document(fileAt: path, boundary: boundary)).description())
+            let (document, files) = try documentAndFiles(fileAt: path, boundary: boundary)
+            var description = try OpenAPIConversion(document: document).description()
+            description.files = files
+            return .success(description)
         } catch {
             return .failure(Self.loadError(error))
         }
@@ -33,10 +36,17 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
     func document(
         fileAt path: String, boundary: FileBoundary, decoding: Decoding = .indexed
     ) throws -> OpenAPIKit.OpenAPI.Document {
+        try documentAndFiles(fileAt: path, boundary: boundary, decoding: decoding).document
+    }
+
+    /// The document at `path`, as `document(fileAt:)` gives it, and the files read for it (absolute paths).
+    func documentAndFiles(
+        fileAt path: String, boundary: FileBoundary, decoding: Decoding = .indexed
+    ) throws -> (document: OpenAPIKit.OpenAPI.Document, files: [String]) {
         var bundler = DocumentBundler(
             root: URL(fileURLWithPath: path), boundary: boundary, maxFileSize: maxFileSize)
         let root = try Self.converted(bundler.bundle())
-        return try decode(Self.repaired(root, bundler.files), decoder: decoding)
+        return (try decode(Self.repaired(root, bundler.files), decoder: decoding), bundler.files.paths)
     }
 
     /// A bundled document in OpenAPI 3: Swagger 2.0 converted, any other version left as it is.

@@ -18,7 +18,7 @@ struct LSPCommand: AsyncParsableCommand {
     var stdio = false
 
     @Option(help: "Milliseconds after the last change before a document is checked.")
-    var checkDelay: Int = 120
+    var checkDelay: Int = 30
 
     func validate() throws {
         guard (0...10_000).contains(checkDelay) else { throw ValidationError("--check-delay is 0 to 10000 ms") }
@@ -30,7 +30,11 @@ struct LSPCommand: AsyncParsableCommand {
         let descriptions = CachingAPIDescriptionLoader(OpenAPIDocumentLoader())
         let configuration = LanguageServerConfiguration(
             version: ReqPlanVersion.current, checkDelay: .milliseconds(checkDelay),
-            makeLibrary: { (try? PlanLibrary.forCommand(apiLoader: descriptions)) ?? PlanLibrary() })
+            makeLibrary: { unsaved in
+                (try? PlanLibrary.forCommand(apiLoader: descriptions, unsavedText: unsaved))
+                    ?? PlanLibrary(unsavedText: unsaved)
+            },
+            filesChanged: { descriptions.forget(changed: $0) })
         StandardStreams.exit(await LanguageServer.runOnStandardIO(configuration: configuration))
     }
 }

@@ -67,14 +67,20 @@ final class TestClient: Sendable {
         sendBytes(Self.frame(Self.notification(method, params)))
     }
 
-    /// Initializes the session, with or without related information for diagnostics.
-    func initialize(relatedInformation: Bool = true) async -> Value? {
+    /// Initializes the session, with or without related information for diagnostics, and with or without
+    /// watching files for the server.
+    func initialize(relatedInformation: Bool = true, watchesFiles: Bool = false) async -> Value? {
         let capabilities: Value = .object([
             .init(
                 "textDocument",
                 .object([
                     .init("publishDiagnostics", .object([.init("relatedInformation", .bool(relatedInformation))]))
-                ]))
+                ])),
+            .init(
+                "workspace",
+                .object([
+                    .init("didChangeWatchedFiles", .object([.init("dynamicRegistration", .bool(watchesFiles))]))
+                ])),
         ])
         let result = await request(0, "initialize", .object([.init("capabilities", capabilities)]))
         notify("initialized")

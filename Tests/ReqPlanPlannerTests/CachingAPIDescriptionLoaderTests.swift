@@ -54,6 +54,42 @@ import Testing
         #expect(reader.count == 5)
     }
 
+    @Test func aDescriptionThatCouldNotBeReadIsForgottenWhenAnyFileChanges() throws {
+        let file = try Self.file("openapi: 3.1.0\n")
+        let boundary = FileBoundary(planFolder: file.deletingLastPathComponent())
+        let failing = FailingLoaderDouble()
+        let cache = CachingAPIDescriptionLoader(failing)
+        _ = cache.load(fileAt: file.path, boundary: boundary)
+        _ = cache.load(fileAt: file.path, boundary: boundary)
+        #expect(failing.count == 1)
+        // A file it may have lacked, elsewhere: the failure is not kept.
+        cache.forget(changed: [file.deletingLastPathComponent().appendingPathComponent("schemas.yaml").path])
+        _ = cache.load(fileAt: file.path, boundary: boundary)
+        #expect(failing.count == 2)
+        // A description read well is kept unless one of its own files changed.
+        let reader = CountingLoaderDouble()
+        let kept = CachingAPIDescriptionLoader(reader)
+        _ = kept.load(fileAt: file.path, boundary: boundary)
+        kept.forget(changed: ["/elsewhere/schemas.yaml"])
+        _ = kept.load(fileAt: file.path, boundary: boundary)
+        #expect(reader.count == 1)
+        kept.forget(changed: [file.path])
+        _ = kept.load(fileAt: file.path, boundary: boundary)
+        #expect(reader.count == 2)
+    }
+
+    /// A test double: a loader that fails, counting what it is asked.
+    final class FailingLoaderDouble: APIDescriptionLoader {
+        let asked = Mutex(0)
+
+        func load(fileAt path: String, boundary: FileBoundary) -> Result<APIDescription, APIDescriptionLoadError> {
+            asked.withLock { $0 += 1 }
+            return .failure(APIDescriptionLoadError("`\(path)` refers to a file that is missing"))
+        }
+
+        var count: Int { asked.withLock { $0 } }
+    }
+
     @Test func aFileThatCannotBeFoundIsAskedForEachTime() {
         let reader = CountingLoaderDouble()
         let cache = CachingAPIDescriptionLoader(reader)

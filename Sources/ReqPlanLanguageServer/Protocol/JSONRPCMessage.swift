@@ -91,6 +91,16 @@ public enum JSONRPCMessage: Sendable, Equatable {
             .jsonText().utf8)
     }
 
+    /// The JSON text of a request the server sends to the client.
+    public static func request(id: RequestID, _ method: String, params: Value) -> [UInt8] {
+        Array(
+            Value.object([
+                .init("jsonrpc", .string("2.0")), .init("id", id.value), .init("method", .string(method)),
+                .init("params", params),
+            ])
+            .jsonText().utf8)
+    }
+
     /// The JSON text of a notification the server sends.
     public static func notification(_ method: String, params: Value) -> [UInt8] {
         Array(

@@ -26,6 +26,8 @@ public final class LanguageServer: Sendable {
         var phase = Phase.waiting
         /// Whether the client shows diagnostics' related information.
         var relatedInformation = false
+        /// Whether the client watches files for the server when asked (`client/registerCapability`).
+        var watchesFiles = false
         /// Requests read but not answered yet.
         var queued: Set<RequestID> = []
         /// Those of them the client cancelled.
@@ -221,9 +223,11 @@ public final class LanguageServer: Sendable {
     /// Answers `initialize` with the capabilities the server has (and only those).
     private func initialize(_ params: Value) -> Value {
         let related = params["capabilities"]?["textDocument"]?["publishDiagnostics"]?["relatedInformation"]
+        let watches = params["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]
         session.withLock { session in
             session.phase = .running
             session.relatedInformation = related == .bool(true)
+            session.watchesFiles = watches == .bool(true)
         }
         let sync: Value = .object([
             .init("openClose", .bool(true)),
@@ -300,6 +304,10 @@ public final class LanguageServer: Sendable {
     /// Acts on a notification of the client's.
     private func notice(_ method: String, _ params: Value) throws(ResponseError) {
         switch method {
+        case "initialized":
+            if session.withLock({ $0.watchesFiles }) { send(FileWatching.registration) }
+        case "workspace/didChangeWatchedFiles":
+            filesChanged(FileWatching.changedPaths(params))
         case "textDocument/didOpen":
             let item = params["textDocument"]
             guard case .string(let uriText)? = item?["uri"], case .string(let text)? = item?["text"] else {
@@ -321,6 +329,8 @@ public final class LanguageServer: Sendable {
             guard try documents.change(uri, version: version, changes: changes) else {
                 throw ResponseError(.invalidParams, "`\(uri)` is not open")
             }
+            // Plans that include it read its text from the editor: its unsaved edits are theirs.
+            recheckIncluders(of: uri)
         case "textDocument/didClose":
             guard let uri = Self.documentURI(params) else {
                 throw ResponseError(.invalidParams, "`didClose` needs a `textDocument.uri`")
@@ -337,12 +347,29 @@ public final class LanguageServer: Sendable {
             guard let uri = Self.documentURI(params) else {
                 throw ResponseError(.invalidParams, "`didSave` needs a `textDocument.uri`")
             }
-            // Plans that include it read it from disk: the saved text is theirs now.
-            recheckIncluders(of: uri)
+            // A document that never read as a plan may be an API description the open plans bind: the
+            // client may not watch files for the server, so its saving is news of a changed file.
+            if knownSteps.withLock({ $0[uri] == nil }), let path = uri.filePath {
+                filesChanged([path], from: uri)
+            }
         default:
-            // `initialized`, `$/cancelRequest` (noted when read), `$/setTrace` and the notifications the
-            // server does not take: nothing to do.
+            // `$/cancelRequest` (noted when read), `$/setTrace` and the notifications the server does not
+            // take: nothing to do.
             break
+        }
+    }
+
+    /// Files changed on disk (`paths`): what is kept from them is dropped, and every open document but
+    /// `changed` (whose text is the editor's) is checked again. Changes to open documents are left out: the
+    /// editor's text is what the server checks.
+    private func filesChanged(_ paths: [String], from changed: DocumentURI? = nil) {
+        let open = documents.withDocuments { Set($0.keys) }
+        let openPaths = Set(open.compactMap(\.filePath))
+        let paths = paths.filter { !openPaths.contains($0) || $0 == changed?.filePath }
+        guard !paths.isEmpty else { return }
+        configuration.filesChanged(paths)
+        for uri in open.sorted(by: { $0.text < $1.text }) where uri != changed {
+            scheduler.schedule(uri)
         }
     }
 
@@ -362,9 +389,18 @@ public final class LanguageServer: Sendable {
     private func check(_ uri: DocumentURI) {
         guard let document = documents[uri] else { return }
         let path = uri.checkedPath(inFolder: configuration.workingFolder)
+        // The other open documents, as the files the library reads sub-plans from name them.
+        let unsaved = documents.withDocuments { open in
+            var texts: [String: String] = [:]
+            for (other, document) in open where other != uri {
+                guard let file = other.filePath else { continue }
+                texts[URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path] = document.text
+            }
+            return texts
+        }
         let report = PlanValidator.validate(
             SourceFile(path: path, text: document.text), limits: configuration.limits,
-            library: configuration.makeLibrary())
+            library: configuration.makeLibrary { unsaved[$0] })
         let related = session.withLock { $0.relatedInformation }
         documents.withDocuments { open in
             guard open[uri] == document else { return }

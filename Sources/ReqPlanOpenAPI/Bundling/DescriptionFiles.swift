@@ -25,6 +25,9 @@ struct DescriptionFiles {
         self.folder = root.standardizedFileURL.deletingLastPathComponent().path
     }
 
+    /// The files read so far (absolute paths).
+    var paths: [String] { parsed.keys.sorted() }
+
     /// `path` as messages show it: relative to the root document's folder when inside it.
     func display(_ path: String) -> String {
         path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path

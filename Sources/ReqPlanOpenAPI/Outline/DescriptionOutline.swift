@@ -70,10 +70,12 @@ final class DescriptionOutline: APIOperationDetails {
         }
         let title = root["info"]?["title"]?.string ?? ""
         let servers = Self.servers(root)
+        let paths = reader.files.paths
         let state = State(files: reader.files, root: root, data: data, bundled: bundled)
         return APIDescription(
             title: title, operations: operations, schemas: APISchemaTable(), servers: servers,
-            details: DescriptionOutline(url: url, entries: entries.map(\.entry), state: state))
+            details: DescriptionOutline(url: url, entries: entries.map(\.entry), state: state),
+            files: paths)
     }
 
     /// The URLs of the document's `servers`, variables replaced by their defaults.
@@ -90,6 +92,8 @@ final class DescriptionOutline: APIOperationDetails {
             return url
         }
     }
+
+    var filesRead: [String] { state.withLock { $0.files.paths } }
 
     func details(of indices: [Int]) -> Result<APIOperationsInFull, APIDescriptionLoadError> {
         state.withLock { state in

@@ -16,17 +16,27 @@ public struct APIDescription: Sendable {
     /// `operations` then hold each one's id, method and path only, and `schemas` nothing. Nil when every
     /// operation is read in full.
     public var details: (any APIOperationDetails)?
+    /// The files it was read from (absolute paths): the root document and every file its references named.
+    public var files: [String]
 
     /// Creates a description.
     public init(
         title: String, operations: [APIOperation], schemas: APISchemaTable, servers: [String] = [],
-        details: (any APIOperationDetails)? = nil
+        details: (any APIOperationDetails)? = nil, files: [String] = []
     ) {
         self.title = title
         self.operations = operations
         self.schemas = schemas
         self.servers = servers
         self.details = details
+        self.files = files
+    }
+
+    /// Every file read for it so far: `files`, and those a description read in outline read since, for the
+    /// operations asked for in full. A change to any of them changes the description.
+    public var filesRead: [String] {
+        guard let details else { return files }
+        return Array(Set(files).union(details.filesRead)).sorted()
     }
 
     /// The operation with this method and path template.
@@ -255,6 +265,14 @@ public protocol APIOperationDetails: Sendable {
     /// The operations at `indices` of the outline's `operations`, in full, every one of them, and a table
     /// of the schemas they refer to; or why they cannot be read.
     func details(of indices: [Int]) -> Result<APIOperationsInFull, APIDescriptionLoadError>
+
+    /// The files read so far (absolute paths): the outline's, and those read for operations in full.
+    var filesRead: [String] { get }
+}
+
+extension APIOperationDetails {
+    /// None known.
+    public var filesRead: [String] { [] }
 }
 
 /// Operations of a description read in full (`APIOperationDetails`).

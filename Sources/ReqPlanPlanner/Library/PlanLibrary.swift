@@ -59,6 +59,8 @@ public final class PlanLibrary: Sendable {
     let apiCache = Mutex<[APICacheKey: Result<APIDescription, APIDescriptionLoadError>]>([:])
     /// Reads documents of another kind into plans (Arazzo workflows); `nil`: every file is read as a plan.
     let documentReader: (any PlanDocumentReader)?
+    /// The text of plan files as an editor holds them, unsaved, by absolute path: read instead of the file.
+    let unsavedText: (@Sendable (String) -> String?)?
 
     /// An empty library.
     /// - Parameters:
@@ -66,9 +68,16 @@ public final class PlanLibrary: Sendable {
     ///     `ReqPlanOpenAPI`'s OpenAPI reader.
     ///   - documentReader: reads the files it recognises into plans instead of `PlanParser`; the command
     ///     line passes `ReqPlanArazzo`'s reader of Arazzo documents.
-    public init(apiLoader: (any APIDescriptionLoader)? = nil, documentReader: (any PlanDocumentReader)? = nil) {
+    ///   - unsavedText: the text of a plan file (by its absolute, standardized path, symbolic links resolved)
+    ///     as an editor holds it, unsaved, or nil to read the file; the language server passes the open
+    ///     documents, so a sub-plan's unsaved edits reach the plans that include it.
+    public init(
+        apiLoader: (any APIDescriptionLoader)? = nil, documentReader: (any PlanDocumentReader)? = nil,
+        unsavedText: (@Sendable (String) -> String?)? = nil
+    ) {
         self.apiLoader = apiLoader
         self.documentReader = documentReader
+        self.unsavedText = unsavedText
     }
 
     /// How many files have been read (and parsed) so far: one per file, however many plans include it.
@@ -146,9 +155,14 @@ public final class PlanLibrary: Sendable {
             folder: URL(fileURLWithPath: file).deletingLastPathComponent(), limits: limits,
             boundary: boundary, chain: chain, checksFiles: true, entry: entry)
         let parsed: ParseResult
-        switch PlanParser.readFile(atPath: file, displayPath: display, limits: limits) {
-        case .failure(let failed): parsed = failed.result
-        case .success(let source): parsed = parse(source, file: file, entry: entry, limits: limits)
+        // An editor's unsaved text, unless larger than a file may be (the file is then read, and refused).
+        if let text = unsavedText?(file), text.utf8.count <= limits.maxFileSize {
+            parsed = parse(SourceFile(path: display, text: text), file: file, entry: entry, limits: limits)
+        } else {
+            switch PlanParser.readFile(atPath: file, displayPath: display, limits: limits) {
+            case .failure(let failed): parsed = failed.result
+            case .success(let source): parsed = parse(source, file: file, entry: entry, limits: limits)
+            }
         }
         let checked = assemble(parsed, context)
         if !checked.involvesCycle {
