@@ -389,10 +389,11 @@ public final class LanguageServer: Sendable {
     private func check(_ uri: DocumentURI) {
         guard let document = documents[uri] else { return }
         let path = uri.checkedPath(inFolder: configuration.workingFolder)
-        // The other open documents, as the files the library reads sub-plans from name them.
+        // The open documents, as the files the library reads sub-plans from name them: this one too, as a
+        // document's plans may run others of the same document (an Arazzo workflow runs another).
         let unsaved = documents.withDocuments { open in
             var texts: [String: String] = [:]
-            for (other, document) in open where other != uri {
+            for (other, document) in open {
                 guard let file = other.filePath else { continue }
                 texts[URL(fileURLWithPath: file).standardizedFileURL.resolvingSymlinksInPath().path] = document.text
             }
