@@ -7,7 +7,13 @@ public struct APIDescription: Sendable {
     /// The document's title, for messages.
     public var title: String
     /// Every operation, in document order.
-    public var operations: [APIOperation]
+    public var operations: [APIOperation] {
+        didSet { indexOperations() }
+    }
+    /// The position of the first operation of each `operationId`, and of each method and path: a plan of a
+    /// thousand requests bound to a description of a thousand operations finds each in one step.
+    private var positionByID: [String: Int] = [:]
+    private var positionByLabel: [String: Int] = [:]
     /// Named schemas that references point to.
     public var schemas: APISchemaTable
     /// The URLs of its `servers`, in document order (variables replaced by their defaults).
@@ -30,6 +36,16 @@ public struct APIDescription: Sendable {
         self.servers = servers
         self.details = details
         self.files = files
+        indexOperations()
+    }
+
+    private mutating func indexOperations() {
+        positionByID = [:]
+        positionByLabel = [:]
+        for (position, operation) in operations.enumerated() {
+            if let id = operation.id, positionByID[id] == nil { positionByID[id] = position }
+            if positionByLabel[operation.label] == nil { positionByLabel[operation.label] = position }
+        }
     }
 
     /// Every file read for it so far: `files`, and those a description read in outline read since, for the
@@ -41,12 +57,12 @@ public struct APIDescription: Sendable {
 
     /// The operation with this method and path template.
     public func operation(method: String, path: String) -> APIOperation? {
-        operations.first { $0.method == method && $0.path == path }
+        positionByLabel["\(method) \(path)"].map { operations[$0] }
     }
 
     /// The operation with this `operationId`.
     public func operation(id: String) -> APIOperation? {
-        operations.first { $0.id == id }
+        positionByID[id].map { operations[$0] }
     }
 }
 
@@ -195,9 +211,19 @@ public struct APIMediaType: Sendable {
 
     /// Whether a Content-Type value names JSON.
     public static func isJSON(_ contentType: String) -> Bool {
-        let essence =
-            contentType.split(separator: ";").first.map { $0.trimmingCharacters(in: .whitespaces).lowercased() } ?? ""
-        return essence == "application/json" || essence.hasSuffix("+json")
+        // Over the UTF-8 bytes, without building strings: it is asked for each body of each step checked.
+        var essence = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }[...]
+        let blank: (UInt8) -> Bool = { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+        while let first = essence.first, blank(first) { essence = essence.dropFirst() }
+        while let last = essence.last, blank(last) { essence = essence.dropLast() }
+        func endsWith(_ suffix: String) -> Bool {
+            guard essence.count >= suffix.utf8.count else { return false }
+            // ASCII letters compared without case (`| 0x20` lowers an upper-case letter, and leaves `/` and `+`).
+            return zip(essence.suffix(suffix.utf8.count), suffix.utf8).allSatisfy { byte, wanted in
+                byte == wanted || (byte | 0x20 == wanted && wanted >= UInt8(ascii: "a") && wanted <= UInt8(ascii: "z"))
+            }
+        }
+        return (essence.count == "application/json".utf8.count && endsWith("application/json")) || endsWith("+json")
     }
 }
 
