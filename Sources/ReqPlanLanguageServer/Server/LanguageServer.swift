@@ -195,9 +195,18 @@ public final class LanguageServer: Sendable {
             guard let position = TextPosition(params["position"]) else {
                 throw ResponseError(.invalidParams, "`definition` needs a `position`")
             }
-            guard let plan = plan(of: uri, document), let range = StepNavigation(plan: plan).definition(at: position)
-            else { return .null }
-            return .object([.init("uri", .string(uri.text)), .init("range", range.value)])
+            return plan(of: uri, document).flatMap { PlanReferences(plan: $0).definition(at: position, uri: uri) }
+                ?? .null
+        case (.running, "textDocument/references"):
+            let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
+            guard let position = TextPosition(params["position"]) else {
+                throw ResponseError(.invalidParams, "`references` needs a `position`")
+            }
+            let declaration = params["context"]?["includeDeclaration"] == .bool(true)
+            return .list(
+                plan(of: uri, document).map {
+                    PlanReferences(plan: $0).referenceLocations(at: position, includeDeclaration: declaration, uri: uri)
+                } ?? [])
         case (.running, "textDocument/hover"):
             let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
             guard let position = TextPosition(params["position"]) else {
@@ -242,6 +251,7 @@ public final class LanguageServer: Sendable {
                     .init("completionProvider", completion),
                     .init("hoverProvider", .bool(true)),
                     .init("definitionProvider", .bool(true)),
+                    .init("referencesProvider", .bool(true)),
                     .init("documentSymbolProvider", .bool(true)),
                     .init(
                         "codeActionProvider",
