@@ -52,6 +52,9 @@ public final class LanguageServer: Sendable {
     /// completion: a half-written document may not read now, and reading it for each completion would cost
     /// as much as checking it.
     private let knownSteps = Mutex<[DocumentURI: [Completion.StepSummary]]>([:])
+    /// The inputs, vars and sub-plans of each open document at its last reading that gave a plan, for
+    /// completion inside `${{ }}`.
+    private let knownNames = Mutex<[DocumentURI: ExpressionNames]>([:])
 
     /// A server that writes each framed message it sends with `write`.
     /// - Parameters:
@@ -286,6 +289,7 @@ public final class LanguageServer: Sendable {
             limits: configuration.limits)
         if let plan = parsed.plan {
             knownSteps.withLock { $0[uri] = plan.allSteps.map(Completion.StepSummary.init) }
+            knownNames.withLock { $0[uri] = ExpressionNames(plan: plan, sources: []) }
         }
         return parsed.plan
     }
@@ -303,7 +307,9 @@ public final class LanguageServer: Sendable {
             knownSteps.withLock { $0[uri] }
             ?? plan(of: uri, document).map { $0.allSteps.map(Completion.StepSummary.init) }
             ?? CompletionContext.stepIDs(in: document.text).map { Completion.StepSummary(id: $0) }
-        let items = Completion(steps: steps).items(at: position, in: document.text)
+        var completion = Completion(steps: steps)
+        completion.names = knownNames.withLock { $0[uri] } ?? ExpressionNames()
+        let items = completion.items(at: position, in: document.text)
         return .object([.init("isIncomplete", .bool(false)), .init("items", .list(items))])
     }
 
@@ -342,6 +348,7 @@ public final class LanguageServer: Sendable {
             }
             session.withLock { _ = $0.changes.removeValue(forKey: uri) }
             knownSteps.withLock { _ = $0.removeValue(forKey: uri) }
+            knownNames.withLock { _ = $0.removeValue(forKey: uri) }
             recheckIncluders(of: uri)
         case "textDocument/didSave":
             guard let uri = Self.documentURI(params) else {
@@ -380,6 +387,7 @@ public final class LanguageServer: Sendable {
             guard open[uri] == document else { return }
             if let plan = report.plan {
                 knownSteps.withLock { $0[uri] = plan.allSteps.map(Completion.StepSummary.init) }
+                knownNames.withLock { $0[uri] = ExpressionNames(plan: plan, sources: report.sources) }
             }
             var byPath: [String: DocumentURI] = [:]
             for open in open.keys {
