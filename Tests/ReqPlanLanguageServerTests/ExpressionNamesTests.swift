@@ -63,6 +63,20 @@ import Testing
         }
     }
 
+    @Test func aSubPlansOutputsComeFromTheTextTheLastCheckRead() throws {
+        try withSubPlan { (folder: URL) throws in
+            let path = FileBoundary.resolve("sub.yaml", relativeTo: folder).path
+            let checked = SourceFile(
+                path: path, text: "reqplan: 1\nsteps: {}\noutputs:\n  saved: 1\n")
+            let plan = try #require(
+                PlanParser.parse(SourceFile(path: folder.appendingPathComponent("p.yaml").path, text: Self.text)).plan)
+            let line = "  x: ${{ steps.sub.outputs."
+            let items = ExpressionNames(plan: plan, sources: [checked])
+                .items(at: TextPosition(line: 9, character: line.utf16.count), in: Self.text + line)
+            #expect(items?.map { $0["label"] } == [.string("saved")])
+        }
+    }
+
     @Test func functionsAndRootsAreOfferedWhereAWordStarts() throws {
         try withSubPlan { (folder: URL) throws in
             let start = try #require(try labels("  x: ${{ le", folder: folder))

@@ -35,7 +35,7 @@ public struct ExpressionNames: Sendable {
     public var vars: [Name] = []
     /// The sub-plan file of each `plan` step, by step id, resolved from the plan's folder.
     public var subPlanFiles: [String: String] = [:]
-    /// The texts the last check read, by path (the sub-plans among them).
+    /// The texts of the sub-plans the last check read, by path.
     public var sources: [String: SourceFile] = [:]
 
     /// No names: only the functions and roots are offered.
@@ -56,7 +56,10 @@ public struct ExpressionNames: Sendable {
             guard let call = step.subPlan, call.entry == nil else { continue }
             subPlanFiles[step.id.value] = FileBoundary.resolve(call.file.value, relativeTo: folder).path
         }
-        self.sources = Dictionary(sources.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+        // The sub-plans' texts only: the plan's own is the document's.
+        let files = Set(subPlanFiles.values)
+        self.sources = Dictionary(
+            sources.filter { files.contains($0.path) }.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// The `CompletionItem`s for `position` of `text` when it is inside `${{ }}` where a name of these is
