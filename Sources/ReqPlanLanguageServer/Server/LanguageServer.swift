@@ -289,7 +289,10 @@ public final class LanguageServer: Sendable {
             limits: configuration.limits)
         if let plan = parsed.plan {
             knownSteps.withLock { $0[uri] = plan.allSteps.map(Completion.StepSummary.init) }
-            knownNames.withLock { $0[uri] = ExpressionNames(plan: plan, sources: []) }
+            // The sub-plans' texts of the last check are kept.
+            knownNames.withLock {
+                $0[uri] = ExpressionNames(plan: plan, sources: Array(($0[uri]?.sources ?? [:]).values))
+            }
         }
         return parsed.plan
     }
