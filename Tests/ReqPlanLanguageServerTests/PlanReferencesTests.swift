@@ -70,6 +70,31 @@ import Testing
         }
     }
 
+    @Test func aQuotedOrBracketedNameIsFoundAtTheNameItself() throws {
+        let text = """
+            reqplan: 1
+            steps:
+              login: { request: { url: "http://h/" } }
+              b: { needs: ["login"], request: { url: 'http://h/${{ steps["login"].status }}' } }
+              c:
+                needs:
+                  - 'login'
+                request: { url: "http://h/c" }
+
+            """
+        let plan = try #require(PlanParser.parse(SourceFile(path: "/p/p.yaml", text: text)).plan)
+        let found = PlanReferences(plan: plan).references(
+            at: TextPosition(line: 2, character: 3), includeDeclaration: false)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        let written = found.map { range in
+            String(
+                lines[range.start.line].utf16.dropFirst(range.start.character).prefix(
+                    range.end.character - range.start.character)) ?? ""
+        }
+        #expect(written == ["login", "login", "login"])
+        #expect(found.map(\.start.line) == [3, 3, 6])
+    }
+
     @Test func inputsAndVarsLeadToTheirDeclarationAndToTheirReads() throws {
         let references = try references()
         let user = range(of: "user", line: 2)

@@ -39,9 +39,10 @@ public struct PlanReferences {
         let source = plan.source
         var found: [Occurrence] = []
         func add(_ kind: Kind, _ name: Located<String>, declaration: Bool = false) {
+            let range = Self.nameOnly(name, in: source)
             found.append(
                 Occurrence(
-                    kind: kind, name: name.value, range: TextRange(name.range, in: source), isDeclaration: declaration))
+                    kind: kind, name: name.value, range: TextRange(range, in: source), isDeclaration: declaration))
         }
         let steps = plan.allSteps
         for step in steps { add(.step, step.id, declaration: true) }
@@ -62,6 +63,23 @@ public struct PlanReferences {
             }
         }
         occurrences = found
+    }
+
+    /// The range of the name itself where it is written quoted or in brackets (`"login"`, `['login']`): the
+    /// range of `name` within it, on one line; else `name`'s range.
+    static func nameOnly(_ name: Located<String>, in source: SourceFile) -> SourceRange {
+        let range = name.range
+        let length = name.value.unicodeScalars.count
+        guard range.start.line == range.end.line, range.end.column - range.start.column > length,
+            let line = source.line(range.start.line)
+        else { return range }
+        let written = Array(
+            line.unicodeScalars.dropFirst(range.start.column - 1).prefix(range.end.column - range.start.column))
+        let wanted = Array(name.value.unicodeScalars)
+        guard length > 0, written.count >= length,
+            let offset = (0...(written.count - length)).first(where: { Array(written[$0..<($0 + length)]) == wanted })
+        else { return range }
+        return SourceRange(start: range.start.advanced(by: offset), length: length)
     }
 
     /// Every expression of `plan`, wherever it is written: those the planner's name resolution reads.
