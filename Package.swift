@@ -253,7 +253,11 @@ let package = Package(
         // tests (pytest-lsp against `reqplan lsp`) are run by ReqPlanCLITests' LanguageServerProtocolTests.
         .testTarget(
             name: "ReqPlanLanguageServerTests",
-            dependencies: ["ReqPlanLanguageServer", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport"]
+            dependencies: [
+                "ReqPlanLanguageServer", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+                // RP0853's fix, on a plan checked against its OpenAPI description.
+                "ReqPlanOpenAPI",
+            ]
         ),
         .testTarget(
             name: "ReqPlanOpenAPITests",

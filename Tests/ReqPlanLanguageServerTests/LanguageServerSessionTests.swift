@@ -23,7 +23,7 @@ import Testing
         #expect(capabilities["positionEncoding"] == .string("utf-16"))
         #expect(
             capabilities["definitionProvider"] == .bool(true) && capabilities["documentSymbolProvider"] == .bool(true))
-        #expect(capabilities["hoverProvider"] == .bool(true) && capabilities["referencesProvider"] == nil)
+        #expect(capabilities["hoverProvider"] == .bool(true) && capabilities["referencesProvider"] == .bool(true))
         #expect(capabilities["codeActionProvider"]?["codeActionKinds"] == .list([.string("quickfix")]))
         #expect(result["result"]?["serverInfo"]?["name"] == .string("reqplan"))
         #expect(await client.request(1, "shutdown")?["result"] == .null)

@@ -22,9 +22,7 @@ import Testing
 
     /// The position of the `occurrence`-th `needle` on line `line` (0-based), plus `offset` UTF-16 units.
     private func position(of needle: String, line: Int, offset: Int = 0) -> TextPosition {
-        let lineText = Self.text.split(separator: "\n", omittingEmptySubsequences: false)[line]
-        let index = lineText.range(of: needle)?.lowerBound ?? lineText.startIndex
-        return TextPosition(line: line, character: lineText[..<index].utf16.count + offset)
+        .of(needle, line: line, in: Self.text, offset: offset)
     }
 
     @Test func aStepIDInNeedsOrAnExpressionLeadsToItsDefinition() throws {

@@ -1,5 +1,7 @@
 """reqplan's language server through a real LSP client library (pytest-lsp, on pygls and lsprotocol)."""
 import asyncio
+import pathlib
+import shutil
 
 import pytest
 from lsprotocol import types
@@ -232,3 +234,58 @@ async def test_hover_shows_a_keys_description_and_a_steps_kind(client, tmp_path)
     step = await hover(9, "login")
     assert step.contents.value == "**`login`**: request step"
     assert await hover(6, "Café") is None
+
+
+FIXTURES = pathlib.Path(__file__).resolve().parent.parent / "Fixtures"
+
+# `Sid` is a required path parameter; `steps.first.body.sid` is optional in the response: RP0853.
+FLOW = """reqplan: 1
+openapi:
+  sms: { file: templates-30.yaml, base_url: "http://127.0.0.1:8080" }
+steps:
+  first:
+    request: { url: "http://127.0.0.1:8080/Accounts/AC1/Messages/SM1.json" }
+  shown:
+    description: "Café ☕ 𝄞"
+    needs: [first]
+    request:
+      operation: sms.fetchMessage
+      path: { AccountSid: AC1, Sid: "${{ steps.first.body.sid }}" }
+"""
+
+
+async def test_references_of_a_step_and_the_default_fix_of_a_possibly_absent_value(client, tmp_path):
+    shutil.copy(FIXTURES / "openapi" / "templates-30.yaml", tmp_path / "templates-30.yaml")
+    uri = (tmp_path / "flow.yaml").as_uri()
+    open_document(client, uri, FLOW)
+    lines = FLOW.splitlines()
+    found = await diagnostics_until(client, uri, lambda d: any(x.code == "RP0853" for x in d))
+
+    # From `first` in `needs:`: its definition, the need, and `steps.first` in the path parameter.
+    at = types.Position(line=8, character=utf16(lines[8][: lines[8].index("first")]) + 1)
+    locations = await within(client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=at,
+            context=types.ReferenceContext(include_declaration=True))))
+    assert [(location.uri, location.range.start.line) for location in locations] == [(uri, 4), (uri, 8), (uri, 11)]
+    assert locations[2].range.start.character == utf16(lines[11][: lines[11].index("first.body")])
+    without = await within(client.text_document_references_async(
+        types.ReferenceParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), position=at,
+            context=types.ReferenceContext(include_declaration=False))))
+    assert [location.range.start.line for location in without] == [8, 11]
+
+    # RP0853's code action wraps the value in `default(…)`; applied, the warning goes.
+    warning = next(x for x in found if x.code == "RP0853")
+    actions = await within(client.text_document_code_action_async(
+        types.CodeActionParams(
+            text_document=types.TextDocumentIdentifier(uri=uri), range=warning.range,
+            context=types.CodeActionContext(diagnostics=[warning]))))
+    assert [action.title for action in actions] == ["Wrap in `default(…)` with the fallback ''"]
+    (edit,) = actions[0].edit.changes[uri]
+    assert edit.new_text == "\"${{ default(steps.first.body.sid, '') }}\""
+    client.text_document_did_change(
+        types.DidChangeTextDocumentParams(
+            text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)]))
+    await diagnostics_until(client, uri, lambda d: not any(x.code == "RP0853" for x in d))

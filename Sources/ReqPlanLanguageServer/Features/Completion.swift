@@ -1,13 +1,15 @@
 import ReqPlanSyntax
 
 /// The answer to `textDocument/completion`: keys the grammar allows where the cursor is (with their
-/// descriptions, from the schema `reqplan schema` prints), step ids in `needs:` and after `steps.`, and the
-/// fields of a step's result after `steps.ID.`.
+/// descriptions, from the schema `reqplan schema` prints), step ids in `needs:` and after `steps.`, the
+/// fields of a step's result after `steps.ID.`, and the names of `ExpressionNames` inside `${{ }}`.
 public struct Completion: Sendable {
     /// The steps of the plan, from its last reading that gave one: a half-written document may not read.
     public var steps: [StepSummary]
     /// The schema's keys.
     public var outline: SchemaOutline
+    /// The inputs, vars and sub-plan outputs expressions read, and the built-in functions.
+    public var names = ExpressionNames()
 
     /// What completion knows of one step.
     public struct StepSummary: Sendable, Equatable {
@@ -54,6 +56,7 @@ public struct Completion: Sendable {
 
     /// The `CompletionItem`s for `position` of `text` (an empty list when nothing fits).
     public func items(at position: TextPosition, in text: String) -> [Value] {
+        if let items = names.items(at: position, in: text) { return items }
         guard let (context, wordStart) = CompletionContext.at(position, in: text) else { return [] }
         let range = TextRange(start: wordStart, end: position)
         switch context {

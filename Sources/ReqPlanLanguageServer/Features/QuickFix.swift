@@ -5,7 +5,9 @@ import ReqPlanSyntax
 ///
 /// The diagnostic carries the fix in its `data` (`{"replace": "logn", "with": "login"}`), which LSP clients
 /// send back unchanged; a fix is offered only where the document still has the misspelt name at the
-/// diagnostic's range, so an action never edits text that changed since.
+/// diagnostic's range, so an action never edits text that changed since. A fix with a `title` of its own
+/// (RP0853's `default(…)`, `DefaultFallbackFix`) is offered the same way, and not as the preferred action:
+/// its fallback is for the user to choose.
 public enum QuickFix {
     /// The `data` of a diagnostic whose hint is a did-you-mean and whose range holds one name (`logn`, not
     /// `steps.logn` nor text with spaces): what to replace, and with what.
@@ -27,11 +29,13 @@ public enum QuickFix {
                     == original
             else { return nil }
             let edit: Value = .object([.init("range", range.value), .init("newText", .string(suggestion))])
+            var title = "Replace `\(original)` with `\(suggestion)`"
+            if case .string(let own)? = diagnostic["data"]?["title"] { title = own }
             return .object([
-                .init("title", .string("Replace `\(original)` with `\(suggestion)`")),
+                .init("title", .string(title)),
                 .init("kind", .string("quickfix")),
                 .init("diagnostics", .list([diagnostic])),
-                .init("isPreferred", .bool(true)),
+                .init("isPreferred", .bool(diagnostic["data"]?["title"] == nil)),
                 .init(
                     "edit",
                     .object([.init("changes", .object([.init(document.uri.text, .list([edit]))]))])),

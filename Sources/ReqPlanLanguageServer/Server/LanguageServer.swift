@@ -54,6 +54,9 @@ public final class LanguageServer: Sendable {
     /// completion: a half-written document may not read now, and reading it for each completion would cost
     /// as much as checking it.
     private let knownSteps = Mutex<[DocumentURI: [Completion.StepSummary]]>([:])
+    /// The inputs, vars and sub-plans of each open document at its last reading that gave a plan, for
+    /// completion inside `${{ }}`.
+    private let knownNames = Mutex<[DocumentURI: ExpressionNames]>([:])
 
     /// A server that writes each framed message it sends with `write`.
     /// - Parameters:
@@ -197,9 +200,18 @@ public final class LanguageServer: Sendable {
             guard let position = TextPosition(params["position"]) else {
                 throw ResponseError(.invalidParams, "`definition` needs a `position`")
             }
-            guard let plan = plan(of: uri, document), let range = StepNavigation(plan: plan).definition(at: position)
-            else { return .null }
-            return .object([.init("uri", .string(uri.text)), .init("range", range.value)])
+            return plan(of: uri, document).flatMap { PlanReferences(plan: $0).definition(at: position, uri: uri) }
+                ?? .null
+        case (.running, "textDocument/references"):
+            let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
+            guard let position = TextPosition(params["position"]) else {
+                throw ResponseError(.invalidParams, "`references` needs a `position`")
+            }
+            let declaration = params["context"]?["includeDeclaration"] == .bool(true)
+            return .list(
+                plan(of: uri, document).map {
+                    PlanReferences(plan: $0).referenceLocations(at: position, includeDeclaration: declaration, uri: uri)
+                } ?? [])
         case (.running, "textDocument/hover"):
             let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
             guard let position = TextPosition(params["position"]) else {
@@ -246,6 +258,7 @@ public final class LanguageServer: Sendable {
                     .init("completionProvider", completion),
                     .init("hoverProvider", .bool(true)),
                     .init("definitionProvider", .bool(true)),
+                    .init("referencesProvider", .bool(true)),
                     .init("documentSymbolProvider", .bool(true)),
                     .init(
                         "codeActionProvider",
@@ -280,6 +293,10 @@ public final class LanguageServer: Sendable {
             limits: configuration.limits)
         if let plan = parsed.plan {
             knownSteps.withLock { $0[uri] = plan.allSteps.map(Completion.StepSummary.init) }
+            // The sub-plans' texts of the last check are kept.
+            knownNames.withLock {
+                $0[uri] = ExpressionNames(plan: plan, sources: Array(($0[uri]?.sources ?? [:]).values))
+            }
         }
         return parsed.plan
     }
@@ -297,7 +314,9 @@ public final class LanguageServer: Sendable {
             knownSteps.withLock { $0[uri] }
             ?? plan(of: uri, document).map { $0.allSteps.map(Completion.StepSummary.init) }
             ?? CompletionContext.stepIDs(in: document.text).map { Completion.StepSummary(id: $0) }
-        let items = Completion(steps: steps).items(at: position, in: document.text)
+        var completion = Completion(steps: steps)
+        completion.names = knownNames.withLock { $0[uri] } ?? ExpressionNames()
+        let items = completion.items(at: position, in: document.text)
         return .object([.init("isIncomplete", .bool(false)), .init("items", .list(items))])
     }
 
@@ -342,6 +361,7 @@ public final class LanguageServer: Sendable {
             }
             session.withLock { _ = $0.changes.removeValue(forKey: uri) }
             knownSteps.withLock { _ = $0.removeValue(forKey: uri) }
+            knownNames.withLock { _ = $0.removeValue(forKey: uri) }
             recheckIncluders(of: uri)
         case "textDocument/didSave":
             guard let uri = Self.documentURI(params) else {
@@ -407,6 +427,7 @@ public final class LanguageServer: Sendable {
             guard open[uri] == document else { return }
             if let plan = report.plan {
                 knownSteps.withLock { $0[uri] = plan.allSteps.map(Completion.StepSummary.init) }
+                knownNames.withLock { $0[uri] = ExpressionNames(plan: plan, sources: report.sources) }
             }
             var byPath: [String: DocumentURI] = [:]
             for open in open.keys {
