@@ -253,7 +253,11 @@ let package = Package(
         // tests (pytest-lsp against `reqplan lsp`) are run by ReqPlanCLITests' LanguageServerProtocolTests.
         .testTarget(
             name: "ReqPlanLanguageServerTests",
-            dependencies: ["ReqPlanLanguageServer", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport"]
+            dependencies: [
+                "ReqPlanLanguageServer", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
+                // The API features are tested against real descriptions, read as `reqplan lsp` reads them.
+                "ReqPlanOpenAPI",
+            ]
         ),
         .testTarget(
             name: "ReqPlanOpenAPITests",

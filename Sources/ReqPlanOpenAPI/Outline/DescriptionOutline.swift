@@ -66,7 +66,7 @@ final class DescriptionOutline: APIOperationDetails {
         let operations = entries.map { entry in
             APIOperation(
                 id: entry.id, method: entry.entry.label.prefix { $0 != " " }.description, path: entry.path,
-                parameters: [], requestBody: nil, responses: [])
+                parameters: [], requestBody: nil, responses: [], summary: entry.summary)
         }
         let title = root["info"]?["title"]?.string ?? ""
         let servers = Self.servers(root)
@@ -158,9 +158,9 @@ private struct OutlineReader {
 
     /// Each operation, in the order OpenAPIKit's conversion gives them (paths in document order, a path
     /// item's methods in `DocumentPruning.methods` order, then its `additionalOperations`).
-    mutating func entries() throws -> [(entry: DescriptionOutline.Entry, id: String?, path: String)] {
+    mutating func entries() throws -> [(entry: DescriptionOutline.Entry, id: String?, path: String, summary: String?)] {
         guard case .mapping(let paths)? = root["paths"] else { return [] }
-        var entries: [(entry: DescriptionOutline.Entry, id: String?, path: String)] = []
+        var entries: [(entry: DescriptionOutline.Entry, id: String?, path: String, summary: String?)] = []
         for (key, value) in paths {
             guard let pathKey = key.string else { continue }
             let path = OpenAPI.Path(rawValue: pathKey).rawValue
@@ -175,7 +175,10 @@ private struct OutlineReader {
                 let (operation, _) = try resolved(node, in: itemFile)
                 let label = method.uppercased() + " " + path
                 entries.append(
-                    (.init(pathKey: pathKey, methodKey: method, label: label), operation["operationId"]?.string, path))
+                    (
+                        .init(pathKey: pathKey, methodKey: method, label: label), operation["operationId"]?.string,
+                        path, operation["summary"]?.string
+                    ))
             }
             if case .mapping(let additional)? = mapping.first(where: { $0.key.string == "additionalOperations" })?.value
             {
@@ -186,7 +189,7 @@ private struct OutlineReader {
                     entries.append(
                         (
                             .init(pathKey: pathKey, methodKey: method, label: label), operation["operationId"]?.string,
-                            path
+                            path, operation["summary"]?.string
                         ))
                 }
             }

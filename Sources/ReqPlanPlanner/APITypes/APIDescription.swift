@@ -54,13 +54,16 @@ public struct APIOperation: Sendable {
     public var requestBody: APIRequestBody?
     /// `responses`, in document order.
     public var responses: [APIResponse]
+    /// `summary`, when the document gives one (for editors: completion and hover show it).
+    public var summary: String?
 
     /// Creates an operation.
     public init(
         id: String?, method: String, path: String, parameters: [APIParameter], requestBody: APIRequestBody?,
-        responses: [APIResponse]
+        responses: [APIResponse], summary: String? = nil
     ) {
         self.id = id
+        self.summary = summary
         self.method = method
         self.path = path
         self.parameters = parameters

@@ -1,0 +1,164 @@
+import Foundation
+import ReqPlanPlanner
+import ReqPlanSyntax
+
+/// Go to definition of `operation: API.operationId`: the operation in the description file. The description
+/// reader keeps no lines, so the operation is found in the file's text: its `operationId` key with the id
+/// as value (YAML or JSON, quoted or not); for an operation without an id (or one whose id is not in the
+/// root file), the path's key then the method's key under it; then the same `operationId` in the other YAML
+/// and JSON files of the root file's folder and below (a description split over files); else the root
+/// file's first line.
+public struct OperationDefinition: Sendable {
+    /// What the document's last check learnt of its APIs.
+    public var knowledge: APIKnowledge
+    /// The most files of a split description searched for the operation.
+    static let maxFiles = 400
+
+    /// Definitions over `knowledge`.
+    public init(knowledge: APIKnowledge) {
+        self.knowledge = knowledge
+    }
+
+    /// The file and range of the operation named by the `operation:` value under `position`, or `nil` when
+    /// the position is not on one (or its API is not bound).
+    public func definition(at position: TextPosition, in text: String) -> (uri: DocumentURI, range: TextRange)? {
+        let lines = CompletionContext.lines(text)
+        guard position.line < lines.count,
+            let reference = APIPlaces.operationReference(onLine: lines[position.line]),
+            reference.columns.contains(position.character) || reference.columns.upperBound == position.character,
+            let (api, operation) = knowledge.operation(named: reference.text), let root = knowledge.files[api]
+        else { return nil }
+        if let found = Self.locate(operation, inFile: root) { return (DocumentURI(filePath: root), found) }
+        if let id = operation.id {
+            for file in Self.otherFiles(besides: root) {
+                guard let text = Self.read(file) else { continue }
+                if let range = Self.operationIDLine(id, in: text) { return (DocumentURI(filePath: file), range) }
+            }
+        }
+        let start = TextPosition(line: 0, character: 0)
+        return (DocumentURI(filePath: root), TextRange(start: start, end: start))
+    }
+
+    /// Where `operation` is in the file at `path`.
+    static func locate(_ operation: APIOperation, inFile path: String) -> TextRange? {
+        guard let text = read(path) else { return nil }
+        if let id = operation.id, let range = operationIDLine(id, in: text) { return range }
+        return pathAndMethod(operation, in: text)
+    }
+
+    /// The `operationId` whose value is `id`: `operationId: id`, `"operationId": "id"`, quoted or not.
+    public static func operationIDLine(_ id: String, in text: String) -> TextRange? {
+        let key = Array("operationId".unicodeScalars)
+        let wanted = Array(id.unicodeScalars)
+        for (number, line) in CompletionContext.lines(text).enumerated() {
+            let scalars = Array(line)
+            var index = 0
+            while let found = firstIndex(of: key, in: scalars, from: index) {
+                index = found + key.count
+                var cursor = index
+                if cursor < scalars.count, scalars[cursor] == "\"" || scalars[cursor] == "'" { cursor += 1 }
+                while cursor < scalars.count, scalars[cursor] == " " { cursor += 1 }
+                guard cursor < scalars.count, scalars[cursor] == ":" else { continue }
+                cursor += 1
+                while cursor < scalars.count, scalars[cursor] == " " { cursor += 1 }
+                var quote: Unicode.Scalar?
+                if cursor < scalars.count, scalars[cursor] == "\"" || scalars[cursor] == "'" {
+                    quote = scalars[cursor]
+                    cursor += 1
+                }
+                guard scalars.count - cursor >= wanted.count,
+                    Array(scalars[cursor..<cursor + wanted.count]) == wanted
+                else { continue }
+                let after = cursor + wanted.count
+                let ends =
+                    if let quote { after < scalars.count && scalars[after] == quote } else {
+                        scalars[after...].drop { $0 == " " }.first.map { $0 == "#" || $0 == "," || $0 == "}" } ?? true
+                    }
+                guard ends else { continue }
+                let keyStart = found - (found > 0 && (scalars[found - 1] == "\"" || scalars[found - 1] == "'") ? 1 : 0)
+                return TextRange(
+                    start: TextPosition(line: number, character: units(scalars[..<keyStart])),
+                    end: TextPosition(line: number, character: units(scalars[..<(after + (quote == nil ? 0 : 1))])))
+            }
+        }
+        return nil
+    }
+
+    /// The method's key under the path's key (block-style YAML, or JSON written one key a line).
+    public static func pathAndMethod(_ operation: APIOperation, in text: String) -> TextRange? {
+        let lines = CompletionContext.lines(text)
+        let method = operation.method.lowercased()
+        var pathIndent: Int?
+        for (number, line) in lines.enumerated() {
+            guard let (key, indent) = key(of: line) else { continue }
+            if let known = pathIndent {
+                if indent <= known {
+                    pathIndent = nil
+                } else if key == method {
+                    let start = units(Array(line)[..<indent])
+                    return TextRange(
+                        start: TextPosition(line: number, character: start),
+                        end: TextPosition(line: number, character: units(Array(line)[...])))
+                }
+            }
+            if pathIndent == nil, key == operation.path { pathIndent = indent }
+        }
+        return nil
+    }
+
+    /// A line's key (quotes removed) and the column it starts at.
+    private static func key(of line: Substring.UnicodeScalarView) -> (String, Int)? {
+        let text = String(String.UnicodeScalarView(line))
+        let indent = text.prefix { $0 == " " }.count
+        var rest = text.dropFirst(indent)
+        guard !rest.isEmpty, rest.first != "#" else { return nil }
+        let key: Substring
+        if let quote = rest.first, quote == "\"" || quote == "'" {
+            rest = rest.dropFirst()
+            guard let close = rest.firstIndex(of: quote) else { return nil }
+            key = rest[..<close]
+            guard rest[rest.index(after: close)...].drop(while: { $0 == " " }).first == ":" else { return nil }
+        } else {
+            guard let colon = rest.firstIndex(of: ":") else { return nil }
+            key = rest[..<colon]
+        }
+        return (String(key), indent)
+    }
+
+    /// The other `.yaml`, `.yml` and `.json` files in the folder of `root` and below, in a stable order.
+    static func otherFiles(besides root: String) -> [String] {
+        let folder = URL(fileURLWithPath: root).deletingLastPathComponent()
+        guard
+            let walker = FileManager.default.enumerator(
+                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
+        else { return [] }
+        var files: [String] = []
+        for case let url as URL in walker where ["yaml", "yml", "json"].contains(url.pathExtension.lowercased()) {
+            let path = url.standardizedFileURL.path
+            if path != root { files.append(path) }
+            if files.count >= maxFiles { break }
+        }
+        return files.sorted()
+    }
+
+    /// A file's text, if it is one of a size a description can have (64 MiB at most, as the reader allows).
+    private static func read(_ path: String) -> String? {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            let size = (attributes[.size] as? NSNumber)?.intValue, size <= 64 << 20,
+            let data = FileManager.default.contents(atPath: path)
+        else { return nil }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    private static func firstIndex(of needle: [Unicode.Scalar], in scalars: [Unicode.Scalar], from start: Int) -> Int? {
+        guard scalars.count >= needle.count, start <= scalars.count - needle.count else { return nil }
+        for index in start...(scalars.count - needle.count) where scalars[index] == needle[0] {
+            if Array(scalars[index..<index + needle.count]) == needle { return index }
+        }
+        return nil
+    }
+
+    private static func units(_ scalars: ArraySlice<Unicode.Scalar>) -> Int {
+        scalars.reduce(0) { $0 + $1.utf16.count }
+    }
+}
