@@ -237,6 +237,16 @@ import Testing
             ]))
         #expect(
             hover?["result"]?["contents"]?["value"] == .string("**`petstore.listPets`**: `GET /pets`\n\nList all pets"))
+        let definition = await client.request(
+            3, "textDocument/definition",
+            .object([
+                .init("textDocument", .object([.init("uri", .string(uri))])),
+                .init("position", TextPosition(line: 6, character: 35).value),
+            ]))
+        let description = checked.folder.appendingPathComponent("petstore.yaml").standardizedFileURL.path
+        #expect(definition?["result"]?["uri"] == .string(DocumentURI(filePath: description).text))
+        // `      operationId: listPets` is line 13.
+        #expect(TextRange(definition?["result"]?["range"])?.start == TextPosition(line: 12, character: 6))
         #expect(await client.end() == 1)
     }
 }
