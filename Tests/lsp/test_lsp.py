@@ -1,5 +1,7 @@
 """reqplan's language server through a real LSP client library (pytest-lsp, on pygls and lsprotocol)."""
 import asyncio
+import shutil
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
@@ -232,3 +234,38 @@ async def test_hover_shows_a_keys_description_and_a_steps_kind(client, tmp_path)
     step = await hover(9, "login")
     assert step.contents.value == "**`login`**: request step"
     assert await hover(6, "Café") is None
+
+
+# The OpenAPI Initiative's Petstore (Tests/Fixtures/openapi/README.md), bound by a plan whose second
+# request's operation is half-written.
+PETSTORE = Path(__file__).resolve().parent.parent / "Fixtures" / "openapi" / "petstore.yaml"
+BOUND = """reqplan: 1
+openapi:
+  petstore: petstore.yaml
+defaults: { base_url: "http://127.0.0.1:1" }
+steps:
+  show: { request: { operation: petstore.showPetById, path: { petId: "1" } } }
+  list:
+    request:
+      operation: petstore.
+outputs:
+  name: "${{ steps.show.body.name }}"
+"""
+
+
+async def test_operations_and_response_types_come_from_the_bound_description(client, tmp_path):
+    shutil.copy(PETSTORE, tmp_path / "petstore.yaml")
+    uri = (tmp_path / "bound.yaml").as_uri()
+    open_document(client, uri, BOUND)
+    # Checked (the half-written operation is unknown): what the check read of the description is known.
+    await diagnostics_until(client, uri, lambda d: len(d) > 0)
+    lines = BOUND.splitlines()
+    items = {item.label: item for item in await complete(client, uri, 8, len(lines[8]))}
+    assert set(items) == {"listPets", "createPets", "showPetById"}, items
+    assert items["showPetById"].detail == "GET /pets/{petId}"
+    assert items["showPetById"].documentation.value == "Info for a specific pet"
+
+    at = types.Position(line=10, character=lines[10].index("name }}") + 2)
+    hover = await within(client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=at)))
+    assert hover.contents.value.startswith("**`steps.show.body.name`**: `string`"), hover.contents.value
