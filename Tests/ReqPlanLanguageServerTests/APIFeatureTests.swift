@@ -92,9 +92,12 @@ import Testing
 
     @Test func operationsAreOfferedAfterTheAPINameWithMethodPathAndSummary() throws {
         let checked = try Checked(Self.petstorePlan, description: "petstore.yaml")
-        let (text, position) = Self.editing(Self.petstorePlan, line: 9, to: "      operation: petstore.sh")
+        let (text, position) = Self.editing(Self.petstorePlan, line: 9, to: "      operation: petstore.")
         let items = APICompletion(knowledge: checked.knowledge).items(at: position, in: text)
         #expect(Self.labels(items) == ["listPets", "createPets", "showPetById"])
+        // Those whose id holds what is typed, as an editor's fuzzy match would.
+        let (typed, after) = Self.editing(Self.petstorePlan, line: 9, to: "      operation: petstore.PBy")
+        #expect(Self.labels(APICompletion(knowledge: checked.knowledge).items(at: after, in: typed)) == ["showPetById"])
         let show = try #require(Self.item("showPetById", in: items))
         #expect(show["detail"] == .string("GET /pets/{petId}"))
         #expect(show["documentation"]?["value"] == .string("Info for a specific pet"))
@@ -185,6 +188,17 @@ import Testing
             return
         }
         #expect(documentation.contains("approval status"))
+
+        // Asana's 247 operations: the first `maxOperations`, the list marked incomplete, until what is typed
+        // narrows it.
+        let (all, end) = Self.editing(plan, line: line, to: "    request: { operation: asana.")
+        let first = try #require(APICompletion(knowledge: checked.knowledge).list(at: end, in: all))
+        #expect(first.items.count == APICompletion.maxOperations && first.isIncomplete)
+        let (narrowed, there) = Self.editing(plan, line: line, to: "    request: { operation: asana.getTaskF")
+        let some = try #require(APICompletion(knowledge: checked.knowledge).list(at: there, in: narrowed))
+        #expect(!some.isIncomplete)
+        #expect(Self.labels(some.items).contains("getTasksForProject"))
+        #expect(!Self.labels(some.items).contains("getTask"))
     }
 
     // MARK: Definition
@@ -206,6 +220,29 @@ import Testing
             id: nil, method: "GET", path: "/pets/{petId}", parameters: [], requestBody: nil, responses: [])
         let range = try #require(OperationDefinition.pathAndMethod(operation, in: description))
         #expect(range.start == TextPosition(line: 63, character: 4))
+    }
+
+    // MARK: Half-written text
+
+    @Test func everyPlaceOfEveryPrefixOfABoundPlanIsAnsweredWithoutTrapping() throws {
+        let checked = try Checked(Self.petstorePlan, description: "petstore.yaml")
+        let completion = APICompletion(knowledge: checked.knowledge)
+        let hover = APIHover(knowledge: checked.knowledge)
+        let definition = OperationDefinition(knowledge: checked.knowledge)
+        var answered = 0
+        // Every prefix of the text (what a user has typed so far), asked at its end and beyond it.
+        for length in 0...Self.petstorePlan.utf16.count {
+            let prefix = String(Self.petstorePlan.utf16.prefix(length)) ?? ""
+            let lines = prefix.components(separatedBy: "\n")
+            let end = TextPosition(line: lines.count - 1, character: lines.last?.utf16.count ?? 0)
+            for position in [end, TextPosition(line: end.line, character: end.character + 3)] {
+                if completion.items(at: position, in: prefix) != nil { answered += 1 }
+                _ = hover.hover(at: position, in: prefix)
+                _ = definition.definition(at: position, in: prefix)
+            }
+        }
+        // The places above were met on the way.
+        #expect(answered > 20)
     }
 
     // MARK: Through the server

@@ -14,42 +14,73 @@ public struct APICompletion: Sendable {
         self.knowledge = knowledge
     }
 
+    /// The most operations one answer lists: a description of thousands would make each answer as slow to
+    /// send and read as the check. The list is then marked incomplete, and the editor asks again as the id is
+    /// typed.
+    public static let maxOperations = 100
+
     /// The `CompletionItem`s for `position` of `text`, or `nil` when the place is not one of those above.
     public func items(at position: TextPosition, in text: String) -> [Value]? {
+        list(at: position, in: text)?.items
+    }
+
+    /// The `CompletionItem`s for `position` of `text`, and whether more would fit (`isIncomplete`: more
+    /// operations match than `maxOperations`); `nil` when the place is not one of those above.
+    public func list(at position: TextPosition, in text: String) -> (items: [Value], isIncomplete: Bool)? {
         let lines = CompletionContext.lines(text)
         guard position.line < lines.count else { return nil }
         let line = lines[position.line]
         let before = CompletionContext.prefix(of: line, units: position.character)
         if let expression = CompletionContext.openExpression(before) {
-            return responseFields(before[expression...], position: position)
+            return responseFields(before[expression...], position: position).map { ($0, false) }
         }
-        if let items = operations(before, position: position) { return items }
-        return pathParameters(before, line: position.line, lines: lines, position: position)
+        if let list = operations(before, position: position) { return list }
+        return pathParameters(before, line: position.line, lines: lines, position: position).map { ($0, false) }
     }
 
     // MARK: Operations
 
-    /// After `operation:`: the entries' names, then, after `API.`, its operations.
-    private func operations(_ before: Substring.UnicodeScalarView, position: TextPosition) -> [Value]? {
+    /// After `operation:`: the entries' names, then, after `API.`, its operations whose id holds what is
+    /// typed of it, in order (as an editor's fuzzy match takes them), `maxOperations` at most.
+    private func operations(_ before: Substring.UnicodeScalarView, position: TextPosition) -> (
+        items: [Value], isIncomplete: Bool
+    )? {
         guard let written = APIPlaces.operationValue(before) else { return nil }
         let typed = before[written...]
         guard let dot = typed.firstIndex(of: ".") else {
             guard typed.allSatisfy(CompletionContext.isNameCharacter) else { return nil }
             let range = Self.range(from: written, in: before, to: position)
-            return knowledge.apis.keys.sorted().map { name in
+            let names = knowledge.apis.keys.sorted().map { name in
                 Self.item(
                     name, kind: 9, detail: knowledge.apis[name].map { "API: \($0.title)" }, documentation: nil,
                     range: range, insert: name + ".")
             }
+            return (names, false)
         }
         let api = String(String.UnicodeScalarView(typed[..<dot]))
-        guard let description = knowledge.apis[api] else { return [] }
-        let range = Self.range(from: typed.index(after: dot), in: before, to: position)
-        return description.operations.compactMap { operation in
-            guard let id = operation.id else { return nil }
-            return Self.item(
-                id, kind: 2, detail: operation.label, documentation: operation.summary, range: range)
+        guard let description = knowledge.apis[api] else { return ([], false) }
+        let idStart = typed.index(after: dot)
+        let range = Self.range(from: idStart, in: before, to: position)
+        let wanted = Array(String(String.UnicodeScalarView(typed[idStart...])).lowercased().unicodeScalars)
+        var items: [Value] = []
+        for operation in description.operations {
+            guard let id = operation.id, Self.holds(id, wanted) else { continue }
+            guard items.count < Self.maxOperations else { return (items, true) }
+            items.append(
+                Self.item(id, kind: 2, detail: operation.label, documentation: operation.summary, range: range))
         }
+        return (items, false)
+    }
+
+    /// Whether `wanted` (lower case) is a subsequence of `id`, ignoring case.
+    private static func holds(_ id: String, _ wanted: [Unicode.Scalar]) -> Bool {
+        guard !wanted.isEmpty else { return true }
+        var next = 0
+        for scalar in id.lowercased().unicodeScalars where scalar == wanted[next] {
+            next += 1
+            if next == wanted.count { return true }
+        }
+        return false
     }
 
     // MARK: Path parameters

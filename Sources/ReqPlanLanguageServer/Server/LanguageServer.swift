@@ -302,8 +302,8 @@ public final class LanguageServer: Sendable {
         guard let position = TextPosition(params["position"]) else {
             throw ResponseError(.invalidParams, "completion needs a `position`")
         }
-        if let items = APICompletion(knowledge: apiKnowledge(uri)).items(at: position, in: document.text) {
-            return .object([.init("isIncomplete", .bool(false)), .init("items", .list(items))])
+        if let list = APICompletion(knowledge: apiKnowledge(uri)).list(at: position, in: document.text) {
+            return .object([.init("isIncomplete", .bool(list.isIncomplete)), .init("items", .list(list.items))])
         }
         // The steps of the last check (a change since is checked a moment later: reading the plan again for
         // each completion would cost as much as the check); else of the plan as it reads now; else the ids
