@@ -213,6 +213,15 @@ import Testing
         #expect(found.range == TextRange(start: .init(line: 65, character: 6), end: .init(line: 65, character: 30)))
     }
 
+    @Test func anOperationIDIsFoundInJSONAtItsUTF16ColumnsAndNotInALongerID() throws {
+        let line = "  \"x\": {\"summary\": \"Café 𝄞\", \"operationId\": \"getPet\"}"
+        let text = "{\r\n  \"y\": {\"operationId\": \"getPets\"},\r\n" + line + "\r\n}\n"
+        let range = try #require(OperationDefinition.operationIDLine("getPet", in: text))
+        let start = try #require(line.range(of: "\"operationId")).lowerBound.utf16Offset(in: line)
+        #expect(range == TextRange(start: .init(line: 2, character: start), end: .init(line: 2, character: start + 23)))
+        #expect(OperationDefinition.operationIDLine("getPe", in: text) == nil)
+    }
+
     @Test func anOperationWithoutItsIdInTheFileIsFoundByPathAndMethod() throws {
         let description = try String(
             contentsOf: Self.fixtures.appendingPathComponent("petstore.yaml"), encoding: .utf8)

@@ -48,40 +48,71 @@ public struct OperationDefinition: Sendable {
 
     /// The `operationId` whose value is `id`: `operationId: id`, `"operationId": "id"`, quoted or not.
     public static func operationIDLine(_ id: String, in text: String) -> TextRange? {
-        let key = Array("operationId".unicodeScalars)
-        let wanted = Array(id.unicodeScalars)
-        for (number, line) in CompletionContext.lines(text).enumerated() {
-            let scalars = Array(line)
-            var index = 0
-            while let found = firstIndex(of: key, in: scalars, from: index) {
-                index = found + key.count
-                var cursor = index
-                if cursor < scalars.count, scalars[cursor] == "\"" || scalars[cursor] == "'" { cursor += 1 }
-                while cursor < scalars.count, scalars[cursor] == " " { cursor += 1 }
-                guard cursor < scalars.count, scalars[cursor] == ":" else { continue }
+        // Over the UTF-8 bytes of the whole text, not line by line: a description of megabytes is searched in
+        // a few milliseconds. Every byte looked for is ASCII, which never occurs inside another character.
+        let bytes = Array(text.utf8)
+        let key = Array("operationId".utf8)
+        let wanted = Array(id.utf8)
+        let (quote, apostrophe, space, colon) = (
+            UInt8(ascii: "\""), UInt8(ascii: "'"), UInt8(ascii: " "), UInt8(ascii: ":")
+        )
+        var from = 0
+        while let found = firstIndex(of: key, in: bytes, from: from) {
+            from = found + key.count
+            var cursor = from
+            if cursor < bytes.count, bytes[cursor] == quote || bytes[cursor] == apostrophe { cursor += 1 }
+            while cursor < bytes.count, bytes[cursor] == space { cursor += 1 }
+            guard cursor < bytes.count, bytes[cursor] == colon else { continue }
+            cursor += 1
+            while cursor < bytes.count, bytes[cursor] == space { cursor += 1 }
+            var closing: UInt8?
+            if cursor < bytes.count, bytes[cursor] == quote || bytes[cursor] == apostrophe {
+                closing = bytes[cursor]
                 cursor += 1
-                while cursor < scalars.count, scalars[cursor] == " " { cursor += 1 }
-                var quote: Unicode.Scalar?
-                if cursor < scalars.count, scalars[cursor] == "\"" || scalars[cursor] == "'" {
-                    quote = scalars[cursor]
-                    cursor += 1
-                }
-                guard scalars.count - cursor >= wanted.count,
-                    Array(scalars[cursor..<cursor + wanted.count]) == wanted
-                else { continue }
-                let after = cursor + wanted.count
-                let ends =
-                    if let quote { after < scalars.count && scalars[after] == quote } else {
-                        scalars[after...].drop { $0 == " " }.first.map { $0 == "#" || $0 == "," || $0 == "}" } ?? true
-                    }
-                guard ends else { continue }
-                let keyStart = found - (found > 0 && (scalars[found - 1] == "\"" || scalars[found - 1] == "'") ? 1 : 0)
-                return TextRange(
-                    start: TextPosition(line: number, character: units(scalars[..<keyStart])),
-                    end: TextPosition(line: number, character: units(scalars[..<(after + (quote == nil ? 0 : 1))])))
             }
+            guard bytes.count - cursor >= wanted.count, bytes[cursor..<cursor + wanted.count].elementsEqual(wanted)
+            else { continue }
+            var end = cursor + wanted.count
+            if let closing {
+                guard end < bytes.count, bytes[end] == closing else { continue }
+                end += 1
+            } else {
+                let next = bytes[end...].first { $0 != space }
+                guard next.map({ Self.endsPlainValue($0) }) ?? true else { continue }
+            }
+            let keyStart =
+                found > 0 && (bytes[found - 1] == quote || bytes[found - 1] == apostrophe) ? found - 1 : found
+            return range(of: keyStart..<end, in: bytes)
         }
         return nil
+    }
+
+    /// Whether `byte` may follow a plain (unquoted) value: a comment, the end of a flow entry or of the line.
+    private static func endsPlainValue(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "#") || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}") || isLineBreak(byte)
+    }
+
+    private static func isLineBreak(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r")
+    }
+
+    /// The LSP range (lines as `CompletionContext.lines` splits them, UTF-16 columns) of a range of bytes on one
+    /// line.
+    private static func range(of span: Range<Int>, in bytes: [UInt8]) -> TextRange {
+        var line = 0
+        var lineStart = 0
+        for index in 0..<span.lowerBound where isLineBreak(bytes[index]) {
+            // `\r\n` is one break.
+            if bytes[index] == UInt8(ascii: "\r"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "\n") {
+                continue
+            }
+            line += 1
+            lineStart = index + 1
+        }
+        func column(_ offset: Int) -> Int { String(decoding: bytes[lineStart..<offset], as: UTF8.self).utf16.count }
+        return TextRange(
+            start: TextPosition(line: line, character: column(span.lowerBound)),
+            end: TextPosition(line: line, character: column(span.upperBound)))
     }
 
     /// The method's key under the path's key (block-style YAML, or JSON written one key a line).
@@ -150,10 +181,14 @@ public struct OperationDefinition: Sendable {
         return String(decoding: data, as: UTF8.self)
     }
 
-    private static func firstIndex(of needle: [Unicode.Scalar], in scalars: [Unicode.Scalar], from start: Int) -> Int? {
-        guard scalars.count >= needle.count, start <= scalars.count - needle.count else { return nil }
-        for index in start...(scalars.count - needle.count) where scalars[index] == needle[0] {
-            if Array(scalars[index..<index + needle.count]) == needle { return index }
+    private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {
+        guard let first = needle.first, bytes.count >= needle.count, start <= bytes.count - needle.count else {
+            return nil
+        }
+        var index = start
+        while index <= bytes.count - needle.count {
+            if bytes[index] == first, bytes[index..<index + needle.count].elementsEqual(needle) { return index }
+            index += 1
         }
         return nil
     }
