@@ -213,6 +213,34 @@ import Testing
         #expect(found.range == TextRange(start: .init(line: 65, character: 6), end: .init(line: 65, character: 30)))
     }
 
+    @Test func definitionInADescriptionSplitOverFilesIsInThePathItemsFile() throws {
+        // `multi-file/`: `/things/{thingId}.json` is `$ref: "paths/thing%20by%20id.yaml"`; a link in
+        // `components/common/links.yaml` names `showThing` too, and is not it.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reqplan-lsp-api-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("multi-file"), to: folder)
+        let plan = """
+            reqplan: 1
+            openapi:
+              things: openapi.yaml
+            defaults: { base_url: "http://127.0.0.1:1" }
+            steps:
+              show: { request: { operation: things.showThing, path: { thingId: "1" } } }
+
+            """
+        let path = folder.appendingPathComponent("plan.yaml").path
+        try plan.write(toFile: path, atomically: true, encoding: .utf8)
+        let report = PlanValidator.validate(fileAt: path, library: PlanLibrary(apiLoader: OpenAPIDocumentLoader()))
+        let knowledge = APIKnowledge(report, folder: folder.path)
+        let found = try #require(
+            OperationDefinition(knowledge: knowledge).definition(at: TextPosition(line: 5, character: 40), in: plan))
+        let file = folder.appendingPathComponent("paths/thing by id.yaml").standardizedFileURL.path
+        #expect(found.uri.filePath == file)
+        // `  operationId: showThing` is line 7.
+        #expect(found.range.start == TextPosition(line: 6, character: 2))
+    }
+
     @Test func anOperationIDIsFoundInJSONAtItsUTF16ColumnsAndNotInALongerID() throws {
         let line = "  \"x\": {\"summary\": \"Café 𝄞\", \"operationId\": \"getPet\"}"
         let text = "{\r\n  \"y\": {\"operationId\": \"getPets\"},\r\n" + line + "\r\n}\n"

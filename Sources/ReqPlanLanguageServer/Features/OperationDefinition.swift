@@ -2,18 +2,14 @@ import Foundation
 import ReqPlanPlanner
 import ReqPlanSyntax
 
-/// Go to definition of `operation: API.operationId`: the operation in the description file. The description
-/// reader keeps no lines, so the operation is found in the file's text: its `operationId` key with the id
-/// as value (YAML or JSON, quoted or not); for an operation without an id (or one whose id is not in the
-/// root file), the path's key then the method's key under it; then the same `operationId` in the other YAML
-/// and JSON files of the root file's folder and below (a description split over files); else the root
-/// file's first line.
+/// Go to definition of `operation: API.operationId`: the operation in the description file, the file that
+/// holds it when the reader says (a description split over files: the path item's file), else the root file.
+/// The description reader keeps no lines, so the operation is found in the file's text: its `operationId` key
+/// with the id as value (YAML or JSON, quoted or not); for an operation without an id (or one whose id is not
+/// there), the method's key under the path's key; else the file's first line.
 public struct OperationDefinition: Sendable {
     /// What the document's last check learnt of its APIs.
     public var knowledge: APIKnowledge
-    /// The most files of a split description searched for the operation.
-    static let maxFiles = 400
-
     /// Definitions over `knowledge`.
     public init(knowledge: APIKnowledge) {
         self.knowledge = knowledge
@@ -28,15 +24,11 @@ public struct OperationDefinition: Sendable {
             reference.columns.contains(position.character) || reference.columns.upperBound == position.character,
             let (api, operation) = knowledge.operation(named: reference.text), let root = knowledge.files[api]
         else { return nil }
-        if let found = Self.locate(operation, inFile: root) { return (DocumentURI(filePath: root), found) }
-        if let id = operation.id {
-            for file in Self.otherFiles(besides: root) {
-                guard let text = Self.read(file) else { continue }
-                if let range = Self.operationIDLine(id, in: text) { return (DocumentURI(filePath: file), range) }
-            }
-        }
+        let file = operation.file ?? root
         let start = TextPosition(line: 0, character: 0)
-        return (DocumentURI(filePath: root), TextRange(start: start, end: start))
+        return (
+            DocumentURI(filePath: file), Self.locate(operation, inFile: file) ?? TextRange(start: start, end: start)
+        )
     }
 
     /// Where `operation` is in the file at `path`.
@@ -154,22 +146,6 @@ public struct OperationDefinition: Sendable {
             key = rest[..<colon]
         }
         return (String(key), indent)
-    }
-
-    /// The other `.yaml`, `.yml` and `.json` files in the folder of `root` and below, in a stable order.
-    static func otherFiles(besides root: String) -> [String] {
-        let folder = URL(fileURLWithPath: root).deletingLastPathComponent()
-        guard
-            let walker = FileManager.default.enumerator(
-                at: folder, includingPropertiesForKeys: [.isRegularFileKey], options: [.skipsHiddenFiles])
-        else { return [] }
-        var files: [String] = []
-        for case let url as URL in walker where ["yaml", "yml", "json"].contains(url.pathExtension.lowercased()) {
-            let path = url.standardizedFileURL.path
-            if path != root { files.append(path) }
-            if files.count >= maxFiles { break }
-        }
-        return files.sorted()
     }
 
     /// A file's text, if it is one of a size a description can have (64 MiB at most, as the reader allows).

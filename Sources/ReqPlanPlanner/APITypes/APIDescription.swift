@@ -56,6 +56,9 @@ public struct APIOperation: Sendable {
     public var responses: [APIResponse]
     /// `summary`, when the document gives one (for editors: completion and hover show it).
     public var summary: String?
+    /// The file that holds it (absolute), when the reader says: a description split over files may hold an
+    /// operation in a file of its path item's. `nil`: the document's own file (for editors: go to definition).
+    public var file: String?
 
     /// Creates an operation.
     public init(
