@@ -255,7 +255,8 @@ let package = Package(
             name: "ReqPlanLanguageServerTests",
             dependencies: [
                 "ReqPlanLanguageServer", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
-                // RP0853's fix, on a plan checked against its OpenAPI description.
+                // The API features and RP0853's fix are tested against real descriptions, read as `reqplan lsp`
+                // reads them.
                 "ReqPlanOpenAPI",
             ]
         ),

@@ -27,7 +27,7 @@ struct OpenAPIConversion {
                     APIOperation(
                         id: operation.operationId, method: endpoint.method.rawValue.uppercased(), path: path.rawValue,
                         parameters: merged, requestBody: requestBody(operation.requestBody),
-                        responses: responses(operation.responses)))
+                        responses: responses(operation.responses), summary: operation.summary))
             }
         }
         var schemas: [String: APISchema] = [:]
@@ -125,18 +125,20 @@ struct OpenAPIConversion {
     func convert(_ schema: JSONSchema) -> APISchema {
         let core = schema.coreContext
         let enumValues = core.allowedValues.map { $0.map(Self.value) }
+        let description = core.description
         func types(_ type: APIType) -> Set<APIType> { core.nullable ? [type, .null] : [type] }
         switch schema.value {
         case .null:
             return APISchema(types: [.null])
         case .boolean:
-            return APISchema(types: types(.boolean), enumValues: enumValues)
+            return APISchema(types: types(.boolean), enumValues: enumValues, description: description)
         case .number:
-            return APISchema(types: types(.number), enumValues: enumValues)
+            return APISchema(types: types(.number), enumValues: enumValues, description: description)
         case .integer:
-            return APISchema(types: types(.integer), enumValues: enumValues)
+            return APISchema(types: types(.integer), enumValues: enumValues, description: description)
         case .string(_, let context):
-            return APISchema(types: types(.string), enumValues: enumValues, pattern: context.pattern)
+            return APISchema(
+                types: types(.string), enumValues: enumValues, pattern: context.pattern, description: description)
         case .object(_, let context):
             let properties = context.properties.map { (name: $0.key, schema: convert($0.value)) }
             let additional: APISchema.AdditionalProperties
@@ -147,24 +149,32 @@ struct OpenAPIConversion {
             }
             return APISchema(
                 types: types(.object), properties: properties, required: Set(context.requiredProperties),
-                additionalProperties: additional, enumValues: enumValues)
+                additionalProperties: additional, enumValues: enumValues, description: description)
         case .array(_, let context):
-            return APISchema(types: types(.array), items: context.items.map(convert), enumValues: enumValues)
+            return APISchema(
+                types: types(.array), items: context.items.map(convert), enumValues: enumValues,
+                description: description)
         case .all(let parts, _):
             // `enum` beside `allOf` (`{type: integer, enum: [0, 2], allOf: [$ref: ChannelTypes]}`, as
             // Discord's description writes a subset of a shared enum) still limits the values.
-            return APISchema(types: nil, enumValues: enumValues, allOf: parts.map(convert))
+            return APISchema(types: nil, enumValues: enumValues, allOf: parts.map(convert), description: description)
         case .one(let parts, _):
-            return APISchema(types: nil, enumValues: enumValues, oneOf: nullable(parts.map(convert), core.nullable))
+            return APISchema(
+                types: nil, enumValues: enumValues, oneOf: nullable(parts.map(convert), core.nullable),
+                description: description)
         case .any(let parts, _):
-            return APISchema(types: nil, enumValues: enumValues, anyOf: nullable(parts.map(convert), core.nullable))
+            return APISchema(
+                types: nil, enumValues: enumValues, anyOf: nullable(parts.map(convert), core.nullable),
+                description: description)
         case .not:
             return .any
         case .reference(let reference, _):
             let target = referenced(reference)
-            return core.nullable ? APISchema(anyOf: [target, APISchema(types: [.null])]) : target
+            if core.nullable { return APISchema(anyOf: [target, APISchema(types: [.null])], description: description) }
+            // A description beside the reference (3.1) says what this use of the schema is.
+            return description.map { APISchema(reference: target.reference, description: $0) } ?? target
         case .fragment:
-            return APISchema(enumValues: enumValues)
+            return APISchema(enumValues: enumValues, description: description)
         }
     }
 

@@ -16,6 +16,12 @@ public struct ValidationReport: Sendable {
     public var sources: [SourceFile] = []
     /// The display paths of the plan files it includes as sub-plans, directly or not.
     public var includedFiles: [String] = []
+    /// The API descriptions the plan binds (`openapi:`) that could be read, by entry name (read in outline
+    /// mostly: each operation's id, method, path and summary; see `APIDescription.details`).
+    public var apis: [String: APIDescription] = [:]
+    /// The operation of each of the plan's own request steps that is bound to one, by step id, read in full
+    /// (parameters, responses and the schemas they refer to); there even when the plan has errors.
+    public var operations: [String: BoundOperation] = [:]
 
     /// Errors found.
     public var errorCount: Int { diagnostics.count { $0.severity == .error } }
@@ -63,7 +69,7 @@ public enum PlanValidator {
         ValidationReport(
             path: checked.path, source: checked.source, plan: checked.plan, graph: checked.graph,
             diagnostics: deduplicated(checked.diagnostics).sortedBySource(), sources: checked.sources,
-            includedFiles: checked.includedFiles)
+            includedFiles: checked.includedFiles, apis: checked.apis, operations: checked.operations)
     }
 
     /// Drops exact repeats (the same problem reached twice through merge keys or aliases).

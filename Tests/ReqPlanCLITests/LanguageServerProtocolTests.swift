@@ -22,6 +22,6 @@ import Testing
                 "-c", Self.tests.appendingPathComponent("pytest.ini").path, Self.tests.path,
             ])
         #expect(run.status == 0, "\(run.output)")
-        #expect(run.output.contains("9 passed"), "\(run.output)")
+        #expect(run.output.contains("10 passed"), "\(run.output)")
     }
 }

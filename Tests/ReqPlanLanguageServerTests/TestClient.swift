@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanLanguageServer
+import ReqPlanPlanner
 import ReqPlanSyntax
 import Synchronization
 
@@ -16,13 +17,21 @@ final class TestClient: Sendable {
     private let input: AsyncStream<[UInt8]>.Continuation
 
     /// Starts a server checking documents `checkDelay` after their last change.
-    init(checkDelay: Duration = .milliseconds(20)) {
+    /// - Parameter makeLibrary: a library for each check, given the open documents' text (default: one that
+    ///   reads no API description).
+    init(
+        checkDelay: Duration = .milliseconds(20),
+        makeLibrary: @escaping @Sendable (_ unsavedText: @escaping @Sendable (String) -> String?) -> PlanLibrary = {
+            PlanLibrary(unsavedText: $0)
+        }
+    ) {
         let (stream, input) = AsyncStream.makeStream(of: [UInt8].self)
         self.input = input
         let framer = Mutex(MessageFramer())
         let inbox = self.inbox
-        let server = LanguageServer(configuration: LanguageServerConfiguration(version: "test", checkDelay: checkDelay))
-        { frame in
+        let configuration = LanguageServerConfiguration(
+            version: "test", checkDelay: checkDelay, makeLibrary: makeLibrary)
+        let server = LanguageServer(configuration: configuration) { frame in
             framer.withLock { framer in
                 framer.append(frame)
                 while case .message(let content)? = framer.next() {

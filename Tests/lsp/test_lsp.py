@@ -2,6 +2,7 @@
 import asyncio
 import pathlib
 import shutil
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
@@ -289,3 +290,38 @@ async def test_references_of_a_step_and_the_default_fix_of_a_possibly_absent_val
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
             content_changes=[types.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)]))
     await diagnostics_until(client, uri, lambda d: not any(x.code == "RP0853" for x in d))
+
+
+# The OpenAPI Initiative's Petstore (Tests/Fixtures/openapi/README.md), bound by a plan whose second
+# request's operation is half-written.
+PETSTORE = Path(__file__).resolve().parent.parent / "Fixtures" / "openapi" / "petstore.yaml"
+BOUND = """reqplan: 1
+openapi:
+  petstore: petstore.yaml
+defaults: { base_url: "http://127.0.0.1:1" }
+steps:
+  show: { request: { operation: petstore.showPetById, path: { petId: "1" } } }
+  list:
+    request:
+      operation: petstore.
+outputs:
+  name: "${{ steps.show.body.name }}"
+"""
+
+
+async def test_operations_and_response_types_come_from_the_bound_description(client, tmp_path):
+    shutil.copy(PETSTORE, tmp_path / "petstore.yaml")
+    uri = (tmp_path / "bound.yaml").as_uri()
+    open_document(client, uri, BOUND)
+    # Checked (the half-written operation is unknown): what the check read of the description is known.
+    await diagnostics_until(client, uri, lambda d: len(d) > 0)
+    lines = BOUND.splitlines()
+    items = {item.label: item for item in await complete(client, uri, 8, len(lines[8]))}
+    assert set(items) == {"listPets", "createPets", "showPetById"}, items
+    assert items["showPetById"].detail == "GET /pets/{petId}"
+    assert items["showPetById"].documentation.value == "Info for a specific pet"
+
+    at = types.Position(line=10, character=lines[10].index("name }}") + 2)
+    hover = await within(client.text_document_hover_async(
+        types.HoverParams(text_document=types.TextDocumentIdentifier(uri=uri), position=at)))
+    assert hover.contents.value.startswith("**`steps.show.body.name`**: `string`"), hover.contents.value

@@ -57,6 +57,9 @@ public final class LanguageServer: Sendable {
     /// The inputs, vars and sub-plans of each open document at its last reading that gave a plan, for
     /// completion inside `${{ }}`.
     private let knownNames = Mutex<[DocumentURI: ExpressionNames]>([:])
+    /// What the last check of each open document that gave a plan learnt of the API descriptions it binds,
+    /// for completion, hover and definition (kept for the same reason as `knownSteps`).
+    private let knownAPIs = Mutex<[DocumentURI: APIKnowledge]>([:])
 
     /// A server that writes each framed message it sends with `write`.
     /// - Parameters:
@@ -200,6 +203,11 @@ public final class LanguageServer: Sendable {
             guard let position = TextPosition(params["position"]) else {
                 throw ResponseError(.invalidParams, "`definition` needs a `position`")
             }
+            if let (file, range) = OperationDefinition(knowledge: apiKnowledge(uri)).definition(
+                at: position, in: document.text)
+            {
+                return .object([.init("uri", .string(file.text)), .init("range", range.value)])
+            }
             return plan(of: uri, document).flatMap { PlanReferences(plan: $0).definition(at: position, uri: uri) }
                 ?? .null
         case (.running, "textDocument/references"):
@@ -216,6 +224,9 @@ public final class LanguageServer: Sendable {
             let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
             guard let position = TextPosition(params["position"]) else {
                 throw ResponseError(.invalidParams, "`hover` needs a `position`")
+            }
+            if let hover = APIHover(knowledge: apiKnowledge(uri)).hover(at: position, in: document.text) {
+                return hover
             }
             return Hover(plan: plan(of: uri, document)).hover(at: position, in: document.text) ?? .null
         case (.running, "textDocument/codeAction"):
@@ -301,11 +312,19 @@ public final class LanguageServer: Sendable {
         return parsed.plan
     }
 
+    /// What the last check of `uri` learnt of the APIs its plan binds (nothing before its first check).
+    private func apiKnowledge(_ uri: DocumentURI) -> APIKnowledge {
+        knownAPIs.withLock { $0[uri] } ?? APIKnowledge()
+    }
+
     /// Answers `textDocument/completion`, unless the document changed since the request was made.
     private func complete(_ params: Value, changesBefore: Int) throws(ResponseError) -> Value {
         let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
         guard let position = TextPosition(params["position"]) else {
             throw ResponseError(.invalidParams, "completion needs a `position`")
+        }
+        if let list = APICompletion(knowledge: apiKnowledge(uri)).list(at: position, in: document.text) {
+            return .object([.init("isIncomplete", .bool(list.isIncomplete)), .init("items", .list(list.items))])
         }
         // The steps of the last check (a change since is checked a moment later: reading the plan again for
         // each completion would cost as much as the check); else of the plan as it reads now; else the ids
@@ -362,6 +381,7 @@ public final class LanguageServer: Sendable {
             session.withLock { _ = $0.changes.removeValue(forKey: uri) }
             knownSteps.withLock { _ = $0.removeValue(forKey: uri) }
             knownNames.withLock { _ = $0.removeValue(forKey: uri) }
+            knownAPIs.withLock { _ = $0.removeValue(forKey: uri) }
             recheckIncluders(of: uri)
         case "textDocument/didSave":
             guard let uri = Self.documentURI(params) else {
@@ -428,6 +448,8 @@ public final class LanguageServer: Sendable {
             if let plan = report.plan {
                 knownSteps.withLock { $0[uri] = plan.allSteps.map(Completion.StepSummary.init) }
                 knownNames.withLock { $0[uri] = ExpressionNames(plan: plan, sources: report.sources) }
+                let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+                knownAPIs.withLock { $0[uri] = APIKnowledge(report, folder: folder) }
             }
             var byPath: [String: DocumentURI] = [:]
             for open in open.keys {

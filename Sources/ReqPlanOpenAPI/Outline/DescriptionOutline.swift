@@ -64,9 +64,11 @@ final class DescriptionOutline: APIOperationDetails {
         var reader = OutlineReader(files: files, root: root, url: url)
         let entries = try reader.entries()
         let operations = entries.map { entry in
-            APIOperation(
+            var operation = APIOperation(
                 id: entry.id, method: entry.entry.label.prefix { $0 != " " }.description, path: entry.path,
-                parameters: [], requestBody: nil, responses: [])
+                parameters: [], requestBody: nil, responses: [], summary: entry.summary)
+            operation.file = entry.file
+            return operation
         }
         let title = root["info"]?["title"]?.string ?? ""
         let servers = Self.servers(root)
@@ -162,9 +164,11 @@ private struct OutlineReader {
 
     /// Each operation, in the order OpenAPIKit's conversion gives them (paths in document order, a path
     /// item's methods in `DocumentPruning.methods` order, then its `additionalOperations`).
-    mutating func entries() throws -> [(entry: DescriptionOutline.Entry, id: String?, path: String)] {
+    mutating func entries() throws -> [(
+        entry: DescriptionOutline.Entry, id: String?, path: String, summary: String?, file: String
+    )] {
         guard case .mapping(let paths)? = root["paths"] else { return [] }
-        var entries: [(entry: DescriptionOutline.Entry, id: String?, path: String)] = []
+        var entries: [(entry: DescriptionOutline.Entry, id: String?, path: String, summary: String?, file: String)] = []
         for (key, value) in paths {
             guard let pathKey = key.string else { continue }
             let path = OpenAPI.Path(rawValue: pathKey).rawValue
@@ -176,21 +180,24 @@ private struct OutlineReader {
             }
             for method in DocumentPruning.methods {
                 guard let node = byMethod[method] else { continue }
-                let (operation, _) = try resolved(node, in: itemFile)
+                let (operation, operationFile) = try resolved(node, in: itemFile)
                 let label = method.uppercased() + " " + path
                 entries.append(
-                    (.init(pathKey: pathKey, methodKey: method, label: label), operation["operationId"]?.string, path))
+                    (
+                        .init(pathKey: pathKey, methodKey: method, label: label), operation["operationId"]?.string,
+                        path, operation["summary"]?.string, operationFile.standardizedFileURL.path
+                    ))
             }
             if case .mapping(let additional)? = mapping.first(where: { $0.key.string == "additionalOperations" })?.value
             {
                 for (key, node) in additional {
                     guard let method = key.string else { continue }
-                    let (operation, _) = try resolved(node, in: itemFile)
+                    let (operation, operationFile) = try resolved(node, in: itemFile)
                     let label = method.uppercased() + " " + path
                     entries.append(
                         (
                             .init(pathKey: pathKey, methodKey: method, label: label), operation["operationId"]?.string,
-                            path
+                            path, operation["summary"]?.string, operationFile.standardizedFileURL.path
                         ))
                 }
             }

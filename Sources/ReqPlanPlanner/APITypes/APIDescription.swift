@@ -80,13 +80,19 @@ public struct APIOperation: Sendable {
     public var requestBody: APIRequestBody?
     /// `responses`, in document order.
     public var responses: [APIResponse]
+    /// `summary`, when the document gives one (for editors: completion and hover show it).
+    public var summary: String?
+    /// The file that holds it (absolute), when the reader says: a description split over files may hold an
+    /// operation in a file of its path item's. `nil`: the document's own file (for editors: go to definition).
+    public var file: String?
 
     /// Creates an operation.
     public init(
         id: String?, method: String, path: String, parameters: [APIParameter], requestBody: APIRequestBody?,
-        responses: [APIResponse]
+        responses: [APIResponse], summary: String? = nil
     ) {
         self.id = id
+        self.summary = summary
         self.method = method
         self.path = path
         self.parameters = parameters

@@ -78,13 +78,15 @@ public final class APISchema: Sendable {
     public let oneOf: [APISchema]
     /// A reference to a named schema of the description (`#/components/schemas/Pet` is `Pet`).
     public let reference: String?
+    /// `description`, when the document gives one (for editors: completion and hover show it).
+    public let description: String?
 
     /// Creates a schema.
     public init(
         types: Set<APIType>? = nil, properties: [(name: String, schema: APISchema)] = [], required: Set<String> = [],
         additionalProperties: AdditionalProperties = .unspecified, items: APISchema? = nil,
         enumValues: [Value]? = nil, pattern: String? = nil, allOf: [APISchema] = [], anyOf: [APISchema] = [],
-        oneOf: [APISchema] = [], reference: String? = nil
+        oneOf: [APISchema] = [], reference: String? = nil, description: String? = nil
     ) {
         self.types = types
         self.properties = properties
@@ -102,6 +104,7 @@ public final class APISchema: Sendable {
         self.anyOf = anyOf
         self.oneOf = oneOf
         self.reference = reference
+        self.description = description
     }
 
     /// A schema that allows anything.

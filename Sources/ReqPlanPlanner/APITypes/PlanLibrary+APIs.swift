@@ -11,7 +11,8 @@ extension PlanLibrary {
     /// Reads the API descriptions `plan` binds (`openapi:`) and checks the plan against them.
     /// - Parameter subPlanOutputs: the types of the outputs of its `plan` steps, by step id.
     func checkAPIs(_ plan: Plan, _ context: Context, subPlanOutputs: [String: [String: FlowType]]) -> (
-        plan: Plan, diagnostics: [Diagnostic], operations: [String: BoundOperation], outputs: [String: FlowType]
+        plan: Plan, diagnostics: [Diagnostic], operations: [String: BoundOperation], outputs: [String: FlowType],
+        apis: [String: APIDescription]
     ) {
         var diagnostics: [Diagnostic] = []
         var loaded: [String: LoadedAPI] = [:]
@@ -25,7 +26,10 @@ extension PlanLibrary {
             }
         }
         let checked = APIChecker.check(plan, apis: loaded, subPlanOutputs: subPlanOutputs)
-        return (checked.plan, diagnostics + checked.diagnostics, checked.operations, checked.outputs)
+        return (
+            checked.plan, diagnostics + checked.diagnostics, checked.operations, checked.outputs,
+            loaded.mapValues(\.description)
+        )
     }
 
     private func description(for binding: APIBinding, _ context: Context) -> Result<APIDescription, Diagnostic> {

@@ -29,6 +29,12 @@ public struct CheckedPlan: Sendable {
     var reachesDepthLimit = false
     /// The types of its outputs that its API checks could tell, for a plan that runs it as a sub-plan.
     var outputFlows: [String: FlowType] = [:]
+    /// The API descriptions it binds (`openapi:`) that could be read, by entry name, as they were read (in
+    /// outline, mostly: see `APIDescription.details`).
+    public internal(set) var apis: [String: APIDescription] = [:]
+    /// Each of its own request steps' operation, by step id, whether or not the plan has errors (the
+    /// graph's `apiOperations` holds them only for a plan without errors).
+    public internal(set) var operations: [String: BoundOperation] = [:]
 }
 
 /// Reads and checks plan files for the static pipeline, each file **once** however many plans include it:
@@ -241,13 +247,16 @@ public final class PlanLibrary: Sendable {
 
         var operations: [String: BoundOperation] = [:]
         var outputFlows: [String: FlowType] = [:]
+        var apis: [String: APIDescription] = [:]
         if !plan.apis.isEmpty {
             let checked = checkAPIs(plan, context, subPlanOutputs: subPlanOutputs)
             diagnostics += checked.diagnostics
             plan = checked.plan
             operations = checked.operations
             outputFlows = checked.outputs
+            apis = checked.apis
         }
+        let ownOperations = operations
         if context.checksFiles { diagnostics += literalFileDiagnostics(plan.allSteps, context) }
         diagnostics += subPlanDiagnostics
 
@@ -263,11 +272,14 @@ public final class PlanLibrary: Sendable {
             diagnostics = diagnostics.map { $0.file == plan.source.path ? documentReader.rephrase($0) : $0 }
         }
         let hasErrors = diagnostics.contains { $0.severity == .error }
-        return CheckedPlan(
+        var checked = CheckedPlan(
             path: context.display, file: context.file, source: parsed.source, plan: plan,
             graph: hasErrors ? nil : planned.graph, diagnostics: diagnostics, sources: sources,
             includedFiles: included, involvesCycle: involvesCycle, reachesDepthLimit: reachesDepthLimit,
             outputFlows: outputFlows)
+        checked.apis = apis
+        checked.operations = ownOperations
+        return checked
     }
 
     // MARK: Sub-plan files
