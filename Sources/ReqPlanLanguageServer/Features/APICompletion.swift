@@ -51,7 +51,7 @@ public struct APICompletion: Sendable {
             guard typed.allSatisfy(CompletionContext.isNameCharacter) else { return nil }
             let range = Self.range(from: written, in: before, to: position)
             let names = knowledge.apis.keys.sorted().map { name in
-                Self.item(
+                Completion.item(
                     name, kind: 9, detail: knowledge.apis[name].map { "API: \($0.title)" }, documentation: nil,
                     range: range, insert: name + ".")
             }
@@ -67,7 +67,7 @@ public struct APICompletion: Sendable {
             guard let id = operation.id, Self.holds(id, wanted) else { continue }
             guard items.count < Self.maxOperations else { return (items, true) }
             items.append(
-                Self.item(id, kind: 2, detail: operation.label, documentation: operation.summary, range: range))
+                Completion.item(id, kind: 2, detail: operation.label, documentation: operation.summary, range: range))
         }
         return (items, false)
     }
@@ -113,7 +113,7 @@ public struct APICompletion: Sendable {
         return operation.pathParameterNames.filter { !present.contains($0) }.map { name in
             let parameter = operation.parameters(in: .path).first { $0.name == name }
             let type = parameter?.schema.map { TypedSchema(schema: $0, table: table).typeText }
-            return Self.item(
+            return Completion.item(
                 name, kind: 5, detail: "path parameter of \(operation.label)" + (type.map { ": \($0)" } ?? ""),
                 documentation: nil, range: range, insert: name + ": ")
         }
@@ -163,7 +163,7 @@ public struct APICompletion: Sendable {
             return []
         }
         return schema.properties.map { property in
-            Self.item(
+            Completion.item(
                 property.name, kind: 5,
                 detail: property.schema.typeText + (property.required ? "" : " (optional)"),
                 documentation: property.schema.description, range: range)
@@ -181,22 +181,5 @@ public struct APICompletion: Sendable {
 
     static func units(_ scalars: Substring.UnicodeScalarView) -> Int {
         scalars.reduce(0) { $0 + $1.utf16.count }
-    }
-
-    /// A `CompletionItem` that replaces `range` with `insert` (default: `label`).
-    static func item(
-        _ label: String, kind: Int, detail: String?, documentation: String?, range: TextRange, insert: String? = nil
-    ) -> Value {
-        var fields: [Value.Field] = [.init("label", .string(label)), .init("kind", .int(kind))]
-        if let detail { fields.append(.init("detail", .string(detail))) }
-        if let documentation {
-            fields.append(
-                .init(
-                    "documentation",
-                    .object([.init("kind", .string("markdown")), .init("value", .string(documentation))])))
-        }
-        fields.append(
-            .init("textEdit", .object([.init("range", range.value), .init("newText", .string(insert ?? label))])))
-        return .object(fields)
     }
 }

@@ -62,7 +62,7 @@ public struct Completion: Sendable {
         switch context {
         case .stepID:
             return steps.map { step in
-                item(
+                Self.item(
                     step.id, kind: 18, detail: step.kindIsKnown ? "\(step.kind) step" : "step",
                     documentation: step.description, range: range)
             }
@@ -73,18 +73,21 @@ public struct Completion: Sendable {
                 if field.isSubPlanField { return step.kind == "plan" }
                 return step.isCollection ? !field.isRequestField : !field.isCollectionField
             }
-            .map { item($0.rawValue, kind: 5, detail: "result field of `\(id)`", documentation: nil, range: range) }
+            .map {
+                Self.item($0.rawValue, kind: 5, detail: "result field of `\(id)`", documentation: nil, range: range)
+            }
         case .key(let path, let present):
             return outline.keys(at: path).filter { !present.contains($0.name) }.map { key in
-                item(
+                Self.item(
                     key.name, kind: 10, detail: nil, documentation: key.description, range: range,
                     insert: key.name + ": ")
             }
         }
     }
 
-    /// A `CompletionItem` that replaces the word being written (`range`) with `insert` (default: `label`).
-    private func item(
+    /// A `CompletionItem` that replaces the word being written (`range`) with `insert` (default: `label`): every
+    /// completion of the server is made here.
+    static func item(
         _ label: String, kind: Int, detail: String?, documentation: String?, range: TextRange, insert: String? = nil
     ) -> Value {
         var fields: [Value.Field] = [.init("label", .string(label)), .init("kind", .int(kind))]

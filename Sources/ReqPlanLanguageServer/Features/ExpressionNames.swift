@@ -138,17 +138,7 @@ public struct ExpressionNames: Sendable {
 
     /// A `CompletionItem` replacing the word being written (`range`) with the name.
     private static func item(_ name: Name, kind: Int, range: TextRange) -> Value {
-        var fields: [Value.Field] = [.init("label", .string(name.name)), .init("kind", .int(kind))]
-        if let detail = name.detail { fields.append(.init("detail", .string(detail))) }
-        if let documentation = name.documentation {
-            fields.append(
-                .init(
-                    "documentation",
-                    .object([.init("kind", .string("markdown")), .init("value", .string(documentation))])))
-        }
-        fields.append(
-            .init("textEdit", .object([.init("range", range.value), .init("newText", .string(name.name))])))
-        return .object(fields)
+        Completion.item(name.name, kind: kind, detail: name.detail, documentation: name.documentation, range: range)
     }
 }
 
