@@ -11,6 +11,9 @@ Generates a plan of STEPS steps bound to an OpenAPI description of about SIZE-MB
   diagnostics of that version; prints the median and 90th percentile from the change sent to the
   diagnostics received (the server's check delay included: --check-delay, passed to the server);
 - completion: asks for completion after `steps.` KEYSTROKES times; the median from request to answer;
+- requests that read the description: completion after `operation: big.`, after `steps.X.body.` and in
+  `path: {`, hover of a response path and of an operation, go to an operation's definition, KEYSTROKES times
+  each;
 - memory: EDITS edits (a character typed, then taken back), the server's resident set (VmRSS) at the start,
   the middle and the end of them.
 """
@@ -182,6 +185,35 @@ def main():
     items = items.get("items", []) if isinstance(items, dict) else items
     print("completion: median %.1f ms, p90 %.1f ms (%d requests, %d items in the last answer)"
           % (statistics.median(completions), completions[int(len(completions) * 0.9)], len(completions), len(items)))
+
+    # Requests that read the bound description: completion of operations, path parameters and response
+    # fields, hover of a response path and of an operation, and going to an operation in the description.
+    current = text.split("\n")
+
+    def at(needle, line_has):
+        n = next(i for i, line in enumerate(current) if line_has in line)
+        return {"line": n, "character": current[n].index(needle) + len(needle)}
+
+    cases = [
+        ("completion after `operation: big.`", "textDocument/completion", at("operation: big.", "big.getRes0,")),
+        ("completion after `steps.create0.body.`", "textDocument/completion",
+         at("steps.create0.body.", "steps.create0.body.id")),
+        ("completion after `path: { `", "textDocument/completion", at("path: { ", "big.getRes0,")),
+        ("hover over `steps.read0.body.name`", "textDocument/hover", at("steps.read0.body.na", "steps.read0.body.name")),
+        ("hover over `big.getRes0`", "textDocument/hover", at("operation: big.get", "big.getRes0,")),
+        ("definition of `big.getRes0`", "textDocument/definition", at("operation: big.get", "big.getRes0,")),
+    ]
+    for name, method, position in cases:
+        times = []
+        for _ in range(arguments.keystrokes):
+            sent = time.perf_counter()
+            identifier = client.request(method, {"textDocument": {"uri": uri}, "position": position})
+            at_time, answer = client.wait(lambda m: m.get("id") == identifier)
+            times.append((at_time - sent) * 1000)
+        times.sort()
+        if not answer.get("result"):
+            raise SystemExit("%s: no answer (%s)" % (name, answer))
+        print("%s: median %.1f ms, p90 %.1f ms" % (name, statistics.median(times), times[int(len(times) * 0.9)]))
 
     # Memory over many edits: a character typed and taken back, the last of every 100 waited for.
     samples = [("start", client.rss_kib())]
