@@ -18,6 +18,27 @@ import Testing
         return (text, text.position(of: bar))
     }
 
+    @Test func stepIDsAreNarrowedByWhatIsTypedAndCappedInAnIncompleteList() {
+        let steps = (0..<250).map { Completion.StepSummary(id: "s\($0)") }
+        let completion = Completion(steps: steps)
+        func labels(_ marked: String) -> ([String], Bool) {
+            let (text, position) = Self.unmark(marked)
+            let list = completion.list(at: position, in: text)
+            return (
+                list.items.compactMap { if case .string(let label)? = $0["label"] { label } else { nil } },
+                list.isIncomplete
+            )
+        }
+        let all = labels("steps:\n  x: { needs: [|] }\n")
+        #expect(all.0.count == Completion.maxStepIDs && all.1)
+        // What is typed narrows it, letters in order and case aside: `S24` is in s24, s240 to s249, s124, s2_4.
+        let typed = labels("steps:\n  x: { needs: [S24|] }\n")
+        #expect(!typed.1)
+        #expect(
+            Set(typed.0) == Set(["s24", "s124", "s204", "s214", "s224", "s234"] + (240..<250).map { "s\($0)" }),
+            "\(typed.0)")
+    }
+
     @Test func aKeyOnItsOwnLineIsInTheMappingItsIndentationSays() {
         let plan = """
             reqplan: 1

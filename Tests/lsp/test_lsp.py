@@ -146,11 +146,14 @@ async def test_completion_offers_step_ids_result_fields_and_keys_in_a_half_writt
             content_changes=[types.TextDocumentContentChangeWholeDocument(text=HALF_WRITTEN)]))
     lines = HALF_WRITTEN.splitlines()
 
-    # `needs: [lo|`: the plan's step ids, members of groups included, replacing `lo`.
-    items = await complete(client, uri, 7, utf16(lines[7]))
+    # `needs: [|lo`: the plan's step ids, members of groups included.
+    items = await complete(client, uri, 7, utf16(lines[7]) - 2)
     labels = {item.label for item in items}
     assert {"login", "sweep", "a", "fetch"} <= labels, labels
-    login = next(item for item in items if item.label == "login")
+    # `needs: [lo|`: those that hold what is typed (`l`, then `o`), replacing `lo`.
+    items = await complete(client, uri, 7, utf16(lines[7]))
+    assert {item.label for item in items} == {"login"}, items
+    login = items[0]
     assert login.text_edit.range.start == types.Position(line=7, character=utf16(lines[7]) - 2)
 
     # `${{ steps.login.|` (never closed): the fields of a request's result, not a group's.

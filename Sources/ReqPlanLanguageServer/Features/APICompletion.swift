@@ -64,23 +64,12 @@ public struct APICompletion: Sendable {
         let wanted = Array(String(String.UnicodeScalarView(typed[idStart...])).lowercased().unicodeScalars)
         var items: [Value] = []
         for operation in description.operations {
-            guard let id = operation.id, Self.holds(id, wanted) else { continue }
+            guard let id = operation.id, Completion.holds(id, wanted) else { continue }
             guard items.count < Self.maxOperations else { return (items, true) }
             items.append(
                 Completion.item(id, kind: 2, detail: operation.label, documentation: operation.summary, range: range))
         }
         return (items, false)
-    }
-
-    /// Whether `wanted` (lower case) is a subsequence of `id`, ignoring case.
-    private static func holds(_ id: String, _ wanted: [Unicode.Scalar]) -> Bool {
-        guard !wanted.isEmpty else { return true }
-        var next = 0
-        for scalar in id.lowercased().unicodeScalars where scalar == wanted[next] {
-            next += 1
-            if next == wanted.count { return true }
-        }
-        return false
     }
 
     // MARK: Path parameters

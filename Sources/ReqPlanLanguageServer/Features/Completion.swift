@@ -54,35 +54,73 @@ public struct Completion: Sendable {
         self.outline = outline
     }
 
+    /// The most step ids one answer lists: a plan of thousands of steps would make each answer slow to send
+    /// and read. The list is then marked incomplete, and the editor asks again as the id is typed.
+    public static let maxStepIDs = 100
+
     /// The `CompletionItem`s for `position` of `text` (an empty list when nothing fits).
     public func items(at position: TextPosition, in text: String) -> [Value] {
-        if let items = names.items(at: position, in: text) { return items }
-        guard let (context, wordStart) = CompletionContext.at(position, in: text) else { return [] }
+        list(at: position, in: text).items
+    }
+
+    /// The `CompletionItem`s for `position` of `text`, and whether more would fit (`isIncomplete`: more step
+    /// ids hold what is typed than `maxStepIDs`).
+    public func list(at position: TextPosition, in text: String) -> (items: [Value], isIncomplete: Bool) {
+        if let items = names.items(at: position, in: text) { return (items, false) }
+        guard let (context, wordStart) = CompletionContext.at(position, in: text) else { return ([], false) }
         let range = TextRange(start: wordStart, end: position)
         switch context {
         case .stepID:
-            return steps.map { step in
-                Self.item(
-                    step.id, kind: 18, detail: step.kindIsKnown ? "\(step.kind) step" : "step",
-                    documentation: step.description, range: range)
+            // The ids that hold what is typed of the word, in order (as an editor's fuzzy match takes them).
+            let lines = CompletionContext.lines(text)
+            var typed: [Unicode.Scalar] = []
+            if position.line < lines.count {
+                let line = lines[position.line]
+                let before = CompletionContext.prefix(of: line, units: position.character)
+                let head = CompletionContext.prefix(of: line, units: wordStart.character)
+                typed = Array(
+                    String(String.UnicodeScalarView(before.dropFirst(head.count))).lowercased().unicodeScalars)
             }
+            var items: [Value] = []
+            for step in steps where Self.holds(step.id, typed) {
+                guard items.count < Self.maxStepIDs else { return (items, true) }
+                items.append(
+                    Self.item(
+                        step.id, kind: 18, detail: step.kindIsKnown ? "\(step.kind) step" : "step",
+                        documentation: step.description, range: range))
+            }
+            return (items, false)
         case .resultField(let id):
-            guard let step = steps.first(where: { $0.id == id }) else { return [] }
-            return ResultField.allCases.filter { field in
+            guard let step = steps.first(where: { $0.id == id }) else { return ([], false) }
+            let fields = ResultField.allCases.filter { field in
                 if !step.kindIsKnown { return true }
                 if field.isSubPlanField { return step.kind == "plan" }
                 return step.isCollection ? !field.isRequestField : !field.isCollectionField
             }
-            .map {
-                Self.item($0.rawValue, kind: 5, detail: "result field of `\(id)`", documentation: nil, range: range)
-            }
+            return (
+                fields.map {
+                    Self.item($0.rawValue, kind: 5, detail: "result field of `\(id)`", documentation: nil, range: range)
+                }, false
+            )
         case .key(let path, let present):
-            return outline.keys(at: path).filter { !present.contains($0.name) }.map { key in
+            let keys = outline.keys(at: path).filter { !present.contains($0.name) }.map { key in
                 Self.item(
                     key.name, kind: 10, detail: nil, documentation: key.description, range: range,
                     insert: key.name + ": ")
             }
+            return (keys, false)
         }
+    }
+
+    /// Whether `wanted` (lower case) is a subsequence of `name`, ignoring case (an empty one is in every name).
+    static func holds(_ name: String, _ wanted: [Unicode.Scalar]) -> Bool {
+        guard !wanted.isEmpty else { return true }
+        var next = 0
+        for scalar in name.lowercased().unicodeScalars where scalar == wanted[next] {
+            next += 1
+            if next == wanted.count { return true }
+        }
+        return false
     }
 
     /// A `CompletionItem` that replaces the word being written (`range`) with `insert` (default: `label`): every

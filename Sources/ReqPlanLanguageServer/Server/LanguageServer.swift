@@ -335,8 +335,8 @@ public final class LanguageServer: Sendable {
             ?? CompletionContext.stepIDs(in: document.text).map { Completion.StepSummary(id: $0) }
         var completion = Completion(steps: steps)
         completion.names = knownNames.withLock { $0[uri] } ?? ExpressionNames()
-        let items = completion.items(at: position, in: document.text)
-        return .object([.init("isIncomplete", .bool(false)), .init("items", .list(items))])
+        let list = completion.list(at: position, in: document.text)
+        return .object([.init("isIncomplete", .bool(list.isIncomplete)), .init("items", .list(list.items))])
     }
 
     /// Acts on a notification of the client's.
