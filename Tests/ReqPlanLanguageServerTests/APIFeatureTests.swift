@@ -127,6 +127,23 @@ import Testing
         #expect(Self.labels(completion.items(at: end, in: flow)) == ["petId"])
     }
 
+    @Test func queryAndHeaderParameterNamesAreOfferedUnderTheirKeys() throws {
+        let checked = try Checked(Self.petstorePlan, description: "petstore.yaml")
+        let completion = APICompletion(knowledge: checked.knowledge)
+        let (query, end) = Self.editing(
+            Self.petstorePlan, line: 6, to: "    request: { operation: petstore.listPets, query: { ")
+        let items = completion.items(at: end, in: query)
+        #expect(Self.labels(items) == ["limit"])
+        #expect(Self.item("limit", in: items)?["detail"] == .string("query parameter of GET /pets: integer"))
+        // `listPets` takes no header parameter, and `limit` is not one of its path's.
+        let (headers, there) = Self.editing(
+            Self.petstorePlan, line: 6, to: "    request: { operation: petstore.listPets, headers: { ")
+        #expect(Self.labels(completion.items(at: there, in: headers)) == [])
+        let (path, at) = Self.editing(
+            Self.petstorePlan, line: 6, to: "    request: { operation: petstore.listPets, path: { ")
+        #expect(Self.labels(completion.items(at: at, in: path)) == [])
+    }
+
     @Test func responseFieldsFollowTheSuccessSchemaThroughPropertiesAndItems() throws {
         let checked = try Checked(Self.petstorePlan, description: "petstore.yaml")
         let completion = APICompletion(knowledge: checked.knowledge)

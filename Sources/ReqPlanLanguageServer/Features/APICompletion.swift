@@ -35,7 +35,7 @@ public struct APICompletion: Sendable {
             return responseFields(before[expression...], position: position).map { ($0, false) }
         }
         if let list = operations(before, position: position) { return list }
-        return pathParameters(before, line: position.line, lines: lines, position: position).map { ($0, false) }
+        return parameters(before, line: position.line, lines: lines, position: position).map { ($0, false) }
     }
 
     // MARK: Operations
@@ -72,11 +72,16 @@ public struct APICompletion: Sendable {
         return (items, false)
     }
 
-    // MARK: Path parameters
+    // MARK: Parameters
 
-    /// A key under a request's `path:` (block style, or inside `path: {` on the line): the names of its
-    /// operation's path parameters not written yet.
-    private func pathParameters(
+    /// The request keys whose keys are an operation's parameters, and where those parameters are.
+    private static let parameterKeys: [(key: String, location: APIParameter.Location)] = [
+        ("path", .path), ("query", .query), ("headers", .header),
+    ]
+
+    /// A key under a request's `path:`, `query:` or `headers:` (block style, or inside `path: {` on the line):
+    /// the names of its operation's parameters of that place not written yet.
+    private func parameters(
         _ before: Substring.UnicodeScalarView, line: Int, lines: [Substring.UnicodeScalarView], position: TextPosition
     ) -> [Value]? {
         let word = before.reversed().prefix { CompletionContext.isNameCharacter($0) }.count
@@ -84,26 +89,37 @@ public struct APICompletion: Sendable {
         let wordStart = TextPosition(line: line, character: head.reduce(0) { $0 + $1.utf16.count })
         let range = TextRange(start: wordStart, end: position)
         let operation: (APIOperation, APISchemaTable)?
+        let location: APIParameter.Location
         var present: Set<String> = []
-        if let open = APIPlaces.openFlowMapping(after: "path", in: head) {
+        if let (place, open) = Self.parameterKeys.lazy.compactMap({ place in
+            APIPlaces.openFlowMapping(after: place.key, in: head).map { (place, $0) }
+        }).first {
             // `path: { a: 1, ` on the line: the step is the line's own, or the one the line is in.
             operation = operationOfLine(line, lines: lines)
+            location = place.location
             present = APIPlaces.flowKeys(head[open...])
         } else if head.allSatisfy({ $0 == " " }) {
             let parents = CompletionContext.parents(of: line, column: head.count, in: lines)
-            guard parents.count >= 3, parents.last == .key("path"), parents[parents.count - 2] == .key("request")
+            guard parents.count >= 3, parents[parents.count - 2] == .key("request"),
+                let place = Self.parameterKeys.first(where: { parents.last == .key($0.key) })
             else { return nil }
             operation = stepOperation(parents.dropLast(2))
+            location = place.location
             present = CompletionContext.siblingKeys(of: line, column: head.count, in: lines)
         } else {
             return nil
         }
         guard let (operation, table) = operation else { return [] }
-        return operation.pathParameterNames.filter { !present.contains($0) }.map { name in
-            let parameter = operation.parameters(in: .path).first { $0.name == name }
+        let declared = operation.parameters(in: location)
+        let names = location == .path ? operation.pathParameterNames : declared.map(\.name)
+        return names.filter { !present.contains($0) }.map { name in
+            let parameter = declared.first { $0.name == name }
             let type = parameter?.schema.map { TypedSchema(schema: $0, table: table).typeText }
+            let required = location != .path && parameter?.required == true ? " (required)" : ""
             return Completion.item(
-                name, kind: 5, detail: "path parameter of \(operation.label)" + (type.map { ": \($0)" } ?? ""),
+                name, kind: 5,
+                detail: "\(location.rawValue) parameter of \(operation.label)" + (type.map { ": \($0)" } ?? "")
+                    + required,
                 documentation: nil, range: range, insert: name + ": ")
         }
     }
