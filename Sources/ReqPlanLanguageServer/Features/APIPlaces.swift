@@ -4,29 +4,31 @@ enum APIPlaces {
     /// Where the value of the last `operation:` of `before` starts (after spaces and an opening quote),
     /// when `before` ends inside that value.
     static func operationValue(_ before: Substring.UnicodeScalarView) -> Substring.UnicodeScalarView.Index? {
-        guard let key = keyRange("operation", in: before) else { return nil }
-        var start = key.upperBound
-        while start < before.endIndex, before[start] == " " { before.formIndex(after: &start) }
-        var quote: Unicode.Scalar?
-        if start < before.endIndex, before[start] == "\"" || before[start] == "'" {
-            quote = before[start]
-            before.formIndex(after: &start)
-        }
+        guard let (start, quote) = operationValueStart(in: before) else { return nil }
         let value = before[start...]
         guard !value.contains(where: { $0 == "," || $0 == "}" || $0 == "#" || $0 == quote }) else { return nil }
         return start
     }
 
+    /// Where the value of the last `operation:` of `text` starts (after spaces and an opening quote), and the
+    /// quote, if any.
+    private static func operationValueStart(in text: Substring.UnicodeScalarView) -> (
+        Substring.UnicodeScalarView.Index, quote: Unicode.Scalar?
+    )? {
+        guard let key = keyRange("operation", in: text) else { return nil }
+        var start = key.upperBound
+        while start < text.endIndex, text[start] == " " { text.formIndex(after: &start) }
+        var quote: Unicode.Scalar?
+        if start < text.endIndex, text[start] == "\"" || text[start] == "'" {
+            quote = text[start]
+            text.formIndex(after: &start)
+        }
+        return (start, quote)
+    }
+
     /// The `API.operationId` a line names after `operation:`, and the UTF-16 columns it spans.
     static func operationReference(onLine line: Substring.UnicodeScalarView) -> (text: String, columns: Range<Int>)? {
-        guard let key = keyRange("operation", in: line) else { return nil }
-        var start = key.upperBound
-        while start < line.endIndex, line[start] == " " { line.formIndex(after: &start) }
-        var quote: Unicode.Scalar?
-        if start < line.endIndex, line[start] == "\"" || line[start] == "'" {
-            quote = line[start]
-            line.formIndex(after: &start)
-        }
+        guard let (start, quote) = operationValueStart(in: line) else { return nil }
         var end = start
         while end < line.endIndex {
             let scalar = line[end]
