@@ -17,7 +17,10 @@ struct LSPCommand: AsyncParsableCommand {
     @Flag(help: "Talk over standard input and output (the only way; accepted as editors' clients pass it).")
     var stdio = false
 
-    @Option(help: "Milliseconds after the last change before a document is checked.")
+    @Option(
+        help:
+            "Milliseconds after the last change of a burst of typing before a document is checked (a change after a pause is checked at once)."
+    )
     var checkDelay: Int = 30
 
     func validate() throws {

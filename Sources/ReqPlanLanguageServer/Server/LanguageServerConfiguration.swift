@@ -25,7 +25,8 @@ public struct LanguageServerConfiguration: Sendable {
     /// A configuration.
     /// - Parameters:
     ///   - version: the version `initialize` reports.
-    ///   - checkDelay: how long after the last change a document is checked (default 30 ms).
+    ///   - checkDelay: how long a burst of changes waits after its last change before it is checked; a change
+    ///     after a pause is checked at once (default 30 ms, see `CheckScheduler`).
     ///   - limits: size and alias-expansion limits.
     ///   - workingFolder: where a document that is not a file is checked (default: the current folder).
     ///   - makeLibrary: a library for one check (default: one that reads no API description).

@@ -1,0 +1,78 @@
+import Synchronization
+import Testing
+
+@testable import ReqPlanLanguageServer
+
+/// When the scheduler runs checks: a change after a pause at once, a burst once after it pauses.
+@Suite struct CheckSchedulerTests {
+    /// The documents checked, in order, with when.
+    final class Checked: Sendable {
+        let list = Mutex<[(DocumentURI, ContinuousClock.Instant)]>([])
+    }
+
+    /// Runs `scheduler` beside `body`, recording each check, until `body` returns.
+    static func recording(_ scheduler: CheckScheduler, _ body: (Checked) async throws -> Void) async rethrows {
+        let checked = Checked()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                await scheduler.run { uri in checked.list.withLock { $0.append((uri, .now)) } }
+            }
+            try await body(checked)
+            group.cancelAll()
+        }
+    }
+
+    static func waitFor(_ count: Int, in checked: Checked) async throws {
+        for _ in 0..<2000 where checked.list.withLock({ $0.count }) < count {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    @Test func aChangeAfterAPauseIsCheckedAtOnceWhateverTheDelay() async throws {
+        // With a delay of a minute, a check that waited for it would never come within the test.
+        let scheduler = CheckScheduler(delay: .seconds(60))
+        let uri = DocumentURI("file:///tmp/a.yaml")
+        try await Self.recording(scheduler) { checked in
+            let sent = ContinuousClock.now
+            scheduler.schedule(uri)
+            try await Self.waitFor(1, in: checked)
+            let list = checked.list.withLock { $0 }
+            #expect(list.count == 1)
+            #expect(list.first.map { $0.1 - sent < .seconds(5) } == true)
+        }
+    }
+
+    @Test func aBurstOfChangesIsCheckedOnceAfterItsLastChange() async throws {
+        let scheduler = CheckScheduler(delay: .seconds(1))
+        let uri = DocumentURI("file:///tmp/a.yaml")
+        try await Self.recording(scheduler) { checked in
+            // A change after a pause is checked at once; four more, each within the delay of the one before,
+            // are checked once, at least the delay after the last of them.
+            scheduler.schedule(uri)
+            try await Self.waitFor(1, in: checked)
+            var last = ContinuousClock.now
+            for _ in 0..<4 {
+                last = .now
+                scheduler.schedule(uri)
+            }
+            try await Self.waitFor(2, in: checked)
+            try await Task.sleep(for: .milliseconds(200))
+            let list = checked.list.withLock { $0 }
+            #expect(list.count == 2)
+            #expect(list.last.map { $0.1 - last >= .seconds(1) } == true)
+        }
+    }
+
+    @Test func aClosedDocumentIsNotChecked() async throws {
+        let scheduler = CheckScheduler(delay: .milliseconds(200))
+        let uri = DocumentURI("file:///tmp/a.yaml")
+        try await Self.recording(scheduler) { checked in
+            scheduler.schedule(uri)
+            try await Self.waitFor(1, in: checked)
+            scheduler.schedule(uri)  // within the delay: waits
+            scheduler.cancel(uri)
+            try await Task.sleep(for: .milliseconds(500))
+            #expect(checked.list.withLock { $0.count } == 1)
+        }
+    }
+}
