@@ -171,7 +171,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ReqPlanSyntaxTests",
-            dependencies: ["ReqPlanSyntax"]
+            dependencies: ["ReqPlanSyntax", "ReqPlanTestSupport"]
         ),
         .testTarget(
             name: "ReqPlanXPathTests",

@@ -2,6 +2,7 @@ import ArgumentParser
 import ReqPlanLanguageServer
 import ReqPlanOpenAPI
 import ReqPlanPlanner
+import ReqPlanSyntax
 import ReqPlanPresentation
 
 struct LSPCommand: AsyncParsableCommand {
@@ -31,11 +32,13 @@ struct LSPCommand: AsyncParsableCommand {
         // A library per check (plans change as the user types); the API descriptions they bind are kept across
         // checks and read again when their files change.
         let descriptions = CachingAPIDescriptionLoader(OpenAPIDocumentLoader())
+        // What was read of each plan's steps, so a keystroke reads again only the step it changed.
+        let steps = PlanReadCache()
         let configuration = LanguageServerConfiguration(
             version: ReqPlanVersion.current, checkDelay: .milliseconds(checkDelay),
             makeLibrary: { unsaved in
-                (try? PlanLibrary.forCommand(apiLoader: descriptions, unsavedText: unsaved))
-                    ?? PlanLibrary(unsavedText: unsaved)
+                (try? PlanLibrary.forCommand(apiLoader: descriptions, unsavedText: unsaved, readCache: steps))
+                    ?? PlanLibrary(unsavedText: unsaved, readCache: steps)
             },
             filesChanged: { descriptions.forget(changed: $0) })
         StandardStreams.exit(await LanguageServer.runOnStandardIO(configuration: configuration))

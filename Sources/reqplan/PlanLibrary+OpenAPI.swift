@@ -1,13 +1,14 @@
 import ReqPlanArazzo
 import ReqPlanOpenAPI
 import ReqPlanPlanner
+import ReqPlanSyntax
 
 extension PlanLibrary {
     /// A library for one command, reading the OpenAPI documents plans bind (`openapi:`) and Arazzo
     /// documents as plans (`--server`, `--workflow`, `--parallel`).
     static func forCommand(
         _ reading: PlanReadingOptions? = nil, apiLoader: any APIDescriptionLoader = OpenAPIDocumentLoader(),
-        unsavedText: (@Sendable (String) -> String?)? = nil
+        unsavedText: (@Sendable (String) -> String?)? = nil, readCache: PlanReadCache? = nil
     ) throws -> PlanLibrary {
         PlanLibrary(
             apiLoader: apiLoader,
@@ -15,6 +16,6 @@ extension PlanLibrary {
                 servers: try reading?.serverURLs() ?? [:], workflow: reading?.workflow,
                 parallel: reading?.parallel ?? false, apiLoader: apiLoader,
                 allowFilesOutside: reading?.allowFilesOutside ?? false),
-            unsavedText: unsavedText)
+            unsavedText: unsavedText, readCache: readCache)
     }
 }

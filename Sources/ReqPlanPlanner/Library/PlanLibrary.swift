@@ -67,6 +67,8 @@ public final class PlanLibrary: Sendable {
     let documentReader: (any PlanDocumentReader)?
     /// The text of plan files as an editor holds them, unsaved, by absolute path: read instead of the file.
     let unsavedText: (@Sendable (String) -> String?)?
+    /// What was read of plans' steps in earlier libraries, to read again only the steps that changed.
+    let readCache: PlanReadCache?
 
     /// An empty library.
     /// - Parameters:
@@ -77,13 +79,16 @@ public final class PlanLibrary: Sendable {
     ///   - unsavedText: the text of a plan file (by its absolute, standardized path, symbolic links resolved)
     ///     as an editor holds it, unsaved, or nil to read the file; the language server passes the open
     ///     documents, so a sub-plan's unsaved edits reach the plans that include it.
+    ///   - readCache: what earlier libraries read of plans' top-level steps, kept to read again only the steps
+    ///     that changed (the language server passes one for all its checks); `nil`: every plan is read whole.
     public init(
         apiLoader: (any APIDescriptionLoader)? = nil, documentReader: (any PlanDocumentReader)? = nil,
-        unsavedText: (@Sendable (String) -> String?)? = nil
+        unsavedText: (@Sendable (String) -> String?)? = nil, readCache: PlanReadCache? = nil
     ) {
         self.apiLoader = apiLoader
         self.documentReader = documentReader
         self.unsavedText = unsavedText
+        self.readCache = readCache
     }
 
     /// How many files have been read (and parsed) so far: one per file, however many plans include it.
@@ -125,7 +130,7 @@ public final class PlanLibrary: Sendable {
         if let documentReader, documentReader.recognises(source) {
             return documentReader.parse(source, file: file, entry: entry, limits: limits)
         }
-        return PlanParser.parse(source, limits: limits)
+        return PlanParser.parse(source, limits: limits, cache: readCache)
     }
 
     // MARK: Checking

@@ -143,7 +143,11 @@ extension PlanReader {
         for name in redact { _ = checkHeaderName(name) }
 
         var steps: [Step] = []
-        if let node = top.value("steps") {
+        if var blocks = stepBlocks {
+            // Cut from the text (`PlanParser.parse(_:limits:cache:)`): the steps are read block by block.
+            steps = readStepBlocks(&blocks)
+            stepBlocks = blocks
+        } else if let node = top.value("steps") {
             steps = readSteps(node, in: "`steps`", key: top.key("steps"))
         } else {
             diagnostics.error(

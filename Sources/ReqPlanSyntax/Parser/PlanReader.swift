@@ -44,9 +44,9 @@ struct PlanReader {
     /// Whether the alias-expansion limit was reached (nothing more is read).
     var budgetExceeded: Bool { budget.exceeded }
     /// Whether a value nested deeper than the limit was met (reported once).
-    private var depthExceeded = false
+    private(set) var depthExceeded = false
     /// Whether RP0005 was reported.
-    private var reportedExpansion = false
+    private(set) var reportedExpansion = false
     /// How many steps (groups, sequences, for_each bodies) enclose the steps being read.
     var stepDepth = 0
     /// Step ids declared, including those whose step could not be read.
@@ -64,6 +64,9 @@ struct PlanReader {
     /// The step ids this reader declared, in order, when it reads a part of the steps for another reader
     /// (`readStepsInParallel`); `nil` otherwise.
     var declaredStepIDs: [Located<String>]?
+    /// The top-level steps cut from the text, to read block by block instead of the `steps:` node
+    /// (`PlanParser.parse(_:limits:cache:)`); `nil`: read from the node.
+    var stepBlocks: StepBlocksRead?
 
     init(source: SourceFile, limits: ParseLimits) {
         self.source = source
@@ -92,20 +95,23 @@ struct PlanReader {
         return false
     }
 
-    /// Charges to this reader the nodes `other` read, `other` being a copy of `start`, a reader that read
-    /// nothing since this one was copied to it; reports RP0005 if together they read more than the budget.
-    /// Past the budget, nothing more is read and the plan is dropped (`PlanParser.parse`), so where the
-    /// error is reported (the second half's node, or the steps) is all that differs from reading in one go.
-    mutating func joinBudget(of other: PlanReader, forkedAt start: PlanReader, steps node: Node) {
-        let counted = charge(nodesReadBy: other.budget.spent(since: start.budget))
-        if other.reportedExpansion {
+    /// Charges to this reader `nodes` a fork of it read (`join`), which reported RP0005 itself if `reported`;
+    /// reports RP0005 at `range` if together they read more than the budget. Past the budget, nothing more is
+    /// read and the plan is dropped (`PlanParser.parse`), so where the error is reported (a fork's node, or
+    /// the steps) is all that differs from reading in one go.
+    mutating func joinBudget(nodes: Int, reported: Bool, depthExceeded forkDepthExceeded: Bool, at range: SourceRange) {
+        let counted = charge(nodesReadBy: nodes)
+        if reported {
             reportedExpansion = true
         } else if !counted && !reportedExpansion {
             reportedExpansion = true
-            diagnostics.emit(budget.expansionDiagnostic("the plan", at: range(node)))
+            diagnostics.emit(budget.expansionDiagnostic("the plan", at: range))
         }
-        depthExceeded = depthExceeded || other.depthExceeded
+        depthExceeded = depthExceeded || forkDepthExceeded
     }
+
+    /// The nodes this reader charged since it was `start`.
+    func budgetSpent(since start: PlanReader) -> Int { budget.spent(since: start.budget) }
 
     private mutating func charge(nodesReadBy count: Int) -> Bool { budget.charge(nodes: count) }
 

@@ -1,0 +1,121 @@
+import Synchronization
+import Yams
+
+/// What was read of each top-level step of the plans parsed with it, kept for the next parse of the same
+/// file: a plan that changed in one step is read again only in that step and around its steps (an editor's
+/// keystroke in a plan of a thousand steps). Give one to `PlanParser.parse(_:limits:cache:)`; a parse keeps
+/// the steps of its own file only (memory stays one plan's worth per file), and whatever it reads is what
+/// reading the plan whole reads (`PlanReadCacheTests` checks that over random edits).
+public final class PlanReadCache: Sendable {
+    struct Key: Hashable, Sendable {
+        var text: Substring
+        var firstLine: Int
+        var base: PlanReader.ForkBase
+    }
+
+    private let files = Mutex<[String: [Key: StepsRead]]>([:])
+    private let counts = Mutex<(kept: Int, read: Int)>((0, 0))
+
+    public init() {}
+
+    /// How many top-level steps were taken from the cache, and how many were read, since it was made.
+    public var stepsKeptAndRead: (kept: Int, read: Int) { counts.withLock { $0 } }
+
+    func steps(in path: String) -> [Key: StepsRead] { files.withLock { $0[path] ?? [:] } }
+
+    func keep(_ steps: [Key: StepsRead], in path: String, kept: Int, read: Int) {
+        files.withLock { $0[path] = steps }
+        counts.withLock {
+            $0.kept += kept
+            $0.read += read
+        }
+    }
+
+    /// Drops what is kept of `path` (a closed document).
+    public func forget(_ path: String) {
+        files.withLock { _ = $0.removeValue(forKey: path) }
+    }
+}
+
+extension PlanParser {
+    /// Parses `source`, reading again only the top-level steps that changed since `cache` last saw the file
+    /// (see `PlanReadCache`); the same result as `parse(_:limits:)`.
+    public static func parse(_ source: SourceFile, limits: ParseLimits = ParseLimits(), cache: PlanReadCache?)
+        -> ParseResult
+    {
+        guard let cache, source.text.utf8.count <= limits.maxFileSize, let blocks = StepBlocks.cut(source),
+            let result = parse(source, blocks, limits: limits, cache: cache)
+        else { return parse(source, limits: limits) }
+        return result
+    }
+
+    /// Reads the plan around its steps from `blocks.outline`, and each step from the cache or from its own
+    /// block; `nil` when a block is not read alone as it is in the plan (it does not compose alone, or it
+    /// uses an anchor of another) or the budget ran out: the plan is then read whole.
+    private static func parse(_ source: SourceFile, _ blocks: StepBlocks, limits: ParseLimits, cache: PlanReadCache)
+        -> ParseResult?
+    {
+        let outline = SourceFile(path: source.path, text: blocks.outline)
+        guard case .success(let root?) = YAMLLoader.compose(outline, limits: limits) else { return nil }
+        var reader = PlanReader(source: source, limits: limits)
+        reader.stepBlocks = StepBlocksRead(blocks: blocks.blocks, kept: cache.steps(in: source.path))
+        let plan = reader.readPlan(root)
+        guard let read = reader.stepBlocks, !read.failed, !reader.budgetExceeded else { return nil }
+        cache.keep(read.used, in: source.path, kept: read.keptCount, read: read.readCount)
+        return ParseResult(plan: plan, diagnostics: reader.diagnostics.diagnostics, source: source)
+    }
+}
+
+/// The top-level steps of a plan cut into blocks, as the reader reads them (`PlanReader.readStepBlocks`).
+struct StepBlocksRead {
+    var blocks: [StepBlocks.Block]
+    /// What the cache kept from the last parse of the file.
+    var kept: [PlanReadCache.Key: StepsRead]
+    /// What this parse read or took, to keep for the next.
+    var used: [PlanReadCache.Key: StepsRead] = [:]
+    var keptCount = 0
+    var readCount = 0
+    /// Whether a block could not be read alone (the plan is then read whole).
+    var failed = false
+}
+
+extension PlanReader {
+    /// Reads the plan's top-level steps block by block (`stepBlocks`), each from the cache when its text, its
+    /// line and what it reads of the plan before it are unchanged; `nil` if a block cannot be read alone.
+    mutating func readStepBlocks(_ read: inout StepBlocksRead) -> [Step] {
+        var steps: [Step] = []
+        let base = forkBase
+        let at = read.blocks.first.map { SourceRange(at: SourceLocation(line: $0.firstLine, column: 1)) }
+        for block in read.blocks {
+            let cacheKey = PlanReadCache.Key(text: block.text, firstLine: block.firstLine, base: base)
+            let stepsRead: StepsRead
+            if let kept = read.kept[cacheKey] {
+                stepsRead = kept
+                read.keptCount += 1
+            } else {
+                let padded = String(repeating: "\n", count: block.firstLine - 1) + block.text
+                guard
+                    case .success(let node?) = YAMLLoader.compose(
+                        SourceFile(path: source.path, text: padded), limits: limits),
+                    case .mapping(let mapping) = node, mapping.count == 1,
+                    case .scalar(let id)? = mapping.keys.first, id.style == .plain, id.string == block.id
+                else {
+                    read.failed = true
+                    return []
+                }
+                let start = forkForSteps()
+                var fork = start
+                guard let entries = fork.mapping(node, "`steps`") else {
+                    read.failed = true
+                    return []
+                }
+                stepsRead = fork.readForked(entries.entries[...], forkedAt: start)
+                read.readCount += 1
+            }
+            read.used[cacheKey] = stepsRead
+            join(stepsRead, steps: at ?? SourceRange(at: SourceLocation(line: 1, column: 1)))
+            steps += stepsRead.steps
+        }
+        return steps
+    }
+}

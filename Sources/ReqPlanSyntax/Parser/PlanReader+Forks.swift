@@ -1,0 +1,113 @@
+import Dispatch
+import Yams
+
+/// What a reader forked for some of a plan's top-level steps found (`PlanReader.forkForSteps`), to be joined
+/// into the plan's reader as if it had read them itself (`PlanReader.join`). Depends only on the steps' text
+/// and on what the plan says before its steps that reading a step reads (`ForkBase`), so it can be kept
+/// between readings of a changing plan (`PlanReadCache`).
+struct StepsRead: Sendable {
+    var steps: [Step]
+    var diagnostics: [Diagnostic]
+    /// The ids it declared, in order (a duplicate of an id declared before them is reported at the join).
+    var declaredStepIDs: [Located<String>]
+    var stepIDs: [String: SourceRange]
+    var invalidStepIDs: Set<String>
+    var invalidNeeds: [Located<String>]
+    var inputsReadWhereNotEvaluated: Set<String>
+    var sawMalformedExpression: Bool
+    /// The nodes it charged against the alias-expansion budget.
+    var nodesSpent: Int
+    var reportedExpansion: Bool
+    var depthExceeded: Bool
+}
+
+extension PlanReader {
+    /// A plan's top-level `steps:` with at least this many entries are read in two halves at once.
+    static let stepsReadInParallel = 512
+
+    /// What reading a top-level step reads of the reader's state: equal bases read equal steps alike.
+    struct ForkBase: Hashable, Sendable {
+        var hasBaseURL: Bool
+        var depthExceeded: Bool
+        var reportedExpansion: Bool
+    }
+
+    var forkBase: ForkBase {
+        ForkBase(hasBaseURL: hasBaseURL, depthExceeded: depthExceeded, reportedExpansion: reportedExpansion)
+    }
+
+    /// A reader for some of the plan's top-level steps, apart from this one: it knows what this one read
+    /// before the steps (the base URL, the limits, the budget left) and none of the step ids.
+    func forkForSteps() -> PlanReader {
+        var fork = self
+        fork.diagnostics = DiagnosticCollector(file: source.path)
+        fork.stepIDs = [:]
+        fork.invalidStepIDs = []
+        fork.invalidNeeds = []
+        fork.inputsReadWhereNotEvaluated = []
+        fork.sawMalformedExpression = false
+        fork.declaredStepIDs = []
+        fork.stepBlocks = nil
+        return fork
+    }
+
+    /// Reads `entries`, top-level steps, in this reader, a fork of `start` (`forkForSteps`).
+    mutating func readForked(_ entries: ArraySlice<(key: Located<String>, value: Node)>, forkedAt start: PlanReader)
+        -> StepsRead
+    {
+        let steps = entries.compactMap { readDeclaredStep(id: $0.key, $0.value) }
+        return StepsRead(
+            steps: steps, diagnostics: diagnostics.diagnostics, declaredStepIDs: declaredStepIDs ?? [],
+            stepIDs: stepIDs, invalidStepIDs: invalidStepIDs, invalidNeeds: invalidNeeds,
+            inputsReadWhereNotEvaluated: inputsReadWhereNotEvaluated, sawMalformedExpression: sawMalformedExpression,
+            nodesSpent: budgetSpent(since: start), reportedExpansion: reportedExpansion,
+            depthExceeded: depthExceeded)
+    }
+
+    /// Reads top-level steps in two halves on two threads (reading is a third of a 10,000-step plan's
+    /// `validate`, and its steps are independent until names are resolved), then joins what each found.
+    mutating func readStepsInParallel(_ entries: [(key: Located<String>, value: Node)], in node: Node) -> [Step] {
+        let middle = entries.count / 2
+        let start = forkForSteps()
+        // Each thread reads its own half of the (immutable) node tree into its own reader; nothing is
+        // shared but the tree, which is only read.
+        nonisolated(unsafe) var halves: (first: StepsRead?, second: StepsRead?) = (nil, nil)
+        nonisolated(unsafe) let entries = entries
+        DispatchQueue.concurrentPerform(iterations: 2) { half in
+            var reader = start
+            if half == 0 {
+                halves.first = reader.readForked(entries[..<middle], forkedAt: start)
+            } else {
+                halves.second = reader.readForked(entries[middle...], forkedAt: start)
+            }
+        }
+        var steps: [Step] = []
+        for half in [halves.first, halves.second] {
+            guard let half else { continue }
+            join(half, steps: range(node))
+            steps += half.steps
+        }
+        return steps
+    }
+
+    /// Takes in what a fork of this reader read after everything this one read: its diagnostics, the step
+    /// ids it declared (an id declared before is a duplicate at its second declaration), the nodes it
+    /// charged (RP0005 at `range` if together they pass the budget).
+    mutating func join(_ other: StepsRead, steps range: SourceRange) {
+        for id in other.declaredStepIDs {
+            if let first = stepIDs[id.value] { reportDuplicateStep(id, first: first) }
+        }
+        // RP0005 is reported once: by the first fork that ran out, else by `joinBudget`. (RP0008 for a value
+        // nested too deep may come once from each fork.)
+        let alreadyOut = budgetExceeded
+        diagnostics.append(contentsOf: other.diagnostics.filter { !(alreadyOut && $0.code == .aliasExpansion) })
+        for (id, range) in other.stepIDs where stepIDs[id] == nil { stepIDs[id] = range }
+        invalidStepIDs.formUnion(other.invalidStepIDs)
+        invalidNeeds += other.invalidNeeds
+        inputsReadWhereNotEvaluated.formUnion(other.inputsReadWhereNotEvaluated)
+        sawMalformedExpression = sawMalformedExpression || other.sawMalformedExpression
+        joinBudget(
+            nodes: other.nodesSpent, reported: other.reportedExpansion, depthExceeded: other.depthExceeded,
+            at: range)
+    }
+}

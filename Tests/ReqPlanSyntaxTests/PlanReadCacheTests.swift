@@ -1,0 +1,184 @@
+import Foundation
+import ReqPlanTestSupport
+import Testing
+
+@testable import ReqPlanSyntax
+
+/// A plan parsed with a `PlanReadCache` reads again only the top-level steps that changed, and what it reads
+/// is what parsing the plan whole reads: the same AST and the same diagnostics, whatever the edit.
+@Suite struct PlanReadCacheTests {
+    static let plans = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("plans")
+
+    /// A plan of `count` steps of several shapes (requests, groups, for_each, expressions between them).
+    static func longPlan(steps count: Int) -> String {
+        var text = "reqplan: 1\nname: long\ninputs: { token: { default: t } }\ndefaults:\n  base_url: http://h\n"
+        text += "steps:\n"
+        for index in 0..<count {
+            switch index % 4 {
+            case 0:
+                text += "  s\(index):\n    request: { method: POST, url: /items, json: { name: n\(index) } }\n"
+            case 1:
+                text += "  s\(index):\n    needs: [s\(index - 1)]\n"
+                text += "    request:\n      url: \"/items/${{ steps.s\(index - 1).body.id }}\"\n"
+                text += "      headers: { Authorization: \"Bearer ${{ inputs.token }}\" }\n"
+            case 2:
+                text += "  # a comment between steps\n  g\(index):\n    group:\n"
+                text += "      m\(index): { request: { url: /a } }\n      n\(index): { request: { url: /b } }\n"
+            default:
+                text += "  s\(index):\n    for_each: [1, 2]\n    as: n\n    request: { url: \"/x/${{ n }}\" }\n\n"
+            }
+        }
+        text += "outputs:\n  first: \"${{ steps.s1.status }}\"\n"
+        return text
+    }
+
+    /// The AST and the diagnostics, in a form that compares.
+    static func summary(_ result: ParseResult) -> (plan: String, diagnostics: [String]) {
+        var plan = ""
+        // Every field but the source text (whose line index holds string indices of either text).
+        for child in result.plan.map({ Mirror(reflecting: $0).children }) ?? Mirror(reflecting: 0).children
+        where child.label != "source" {
+            // A set's order is its storage's, not the plan's.
+            if let set = child.value as? Set<String> {
+                dump(set.sorted(), to: &plan, name: child.label)
+            } else {
+                dump(child.value, to: &plan, name: child.label)
+            }
+        }
+        return (plan, result.diagnostics.map { "\($0)" }.sorted())
+    }
+
+    /// What an edit inserts: the pieces of plans that break them most.
+    static let pieces = [
+        "x", "y", "${{", "}}", "\t", "é", ":", ": ", "- ", "\n", "  ", "[", "]", "{", "}", "steps.", "\"", "'", "&a ",
+        "*a", "<<: ", "#", "", "needs: [s0]", "  s0: { request: { url: /dup } }\n", "request", "url: /z",
+    ]
+
+    /// Applies `edits` random edits to `text` (each to the text the last left, or with `accumulating` false
+    /// each to `text` itself, as typing and taking back), parsing after each with the cache and without, and
+    /// expects the same; returns how many steps the cache kept and read.
+    static func editRandomly(_ original: String, path: String, edits: Int, seed: UInt64, accumulating: Bool = true)
+        async -> (kept: Int, read: Int)
+    {
+        var random = SeededGenerator(seed: seed)
+        let cache = PlanReadCache()
+        var text = original
+        for round in 0...edits {
+            if round > 0 {
+                var scalars = Array((accumulating ? text : original).unicodeScalars)
+                let at = Int.random(in: 0...scalars.count, using: &random)
+                let removed = Int.random(in: 0...2, using: &random)
+                let end = min(scalars.count, at + removed)
+                let piece = pieces[Int.random(in: 0..<pieces.count, using: &random)]
+                scalars.replaceSubrange(at..<end, with: piece.unicodeScalars)
+                var edited = String.UnicodeScalarView()
+                edited.append(contentsOf: scalars)
+                text = String(edited)
+            }
+            // Lets the tests beside this one run between rounds (they share the machine's two threads).
+            await Task.yield()
+            let source = SourceFile(path: path, text: text)
+            let cached = summary(PlanParser.parse(source, cache: cache))
+            let whole = summary(PlanParser.parse(source))
+            #expect(cached.diagnostics == whole.diagnostics, "round \(round) of \(path), seed \(seed)")
+            #expect(cached.plan == whole.plan, "round \(round) of \(path), seed \(seed)")
+            if cached.plan != whole.plan || cached.diagnostics != whole.diagnostics {
+                try? cached.plan.write(toFile: "/tmp/plan-read-cache-kept.txt", atomically: true, encoding: .utf8)
+                try? whole.plan.write(toFile: "/tmp/plan-read-cache-whole.txt", atomically: true, encoding: .utf8)
+                try? text.write(toFile: "/tmp/plan-read-cache-text.yaml", atomically: true, encoding: .utf8)
+                break
+            }
+        }
+        return cache.stepsKeptAndRead
+    }
+
+    @Test(arguments: [1, 2, 3, 4])
+    func randomEditsOfALongPlanReadWhatTheWholePlanReads(seed: UInt64) async {
+        let counts = await Self.editRandomly(
+            Self.longPlan(steps: 80), path: "long.yaml", edits: 50, seed: seed, accumulating: seed % 2 == 0)
+        if seed % 2 == 1 {
+            // Most edits land in one step: the others are kept.
+            #expect(counts.kept > 5 * counts.read, "kept \(counts.kept), read \(counts.read)")
+        }
+    }
+
+    @Test func randomEditsOfTheExamplePlansReadWhatTheWholePlanReads() async throws {
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.plans.path).filter {
+            $0.hasSuffix(".yaml")
+        }
+        .sorted()
+        #expect(files.count > 5)
+        for (index, file) in files.enumerated() {
+            let text = try String(contentsOfFile: Self.plans.appendingPathComponent(file).path, encoding: .utf8)
+            _ = await Self.editRandomly(text, path: file, edits: 30, seed: UInt64(index))
+        }
+    }
+
+    @Test func aKeystrokeInOneStepReadsThatStepAlone() throws {
+        let text = Self.longPlan(steps: 400)
+        let cache = PlanReadCache()
+        _ = PlanParser.parse(SourceFile(path: "long.yaml", text: text), cache: cache)
+        let before = cache.stepsKeptAndRead
+        #expect(before.read == 400 && before.kept == 0)
+        let edited = text.replacingOccurrences(of: "name: n200 }", with: "name: n200x }")
+        #expect(edited != text)
+        let result = PlanParser.parse(SourceFile(path: "long.yaml", text: edited), cache: cache)
+        let after = cache.stepsKeptAndRead
+        #expect(after.read - before.read == 1 && after.kept - before.kept == 399)
+        #expect(
+            Self.summary(result).plan
+                == Self.summary(PlanParser.parse(SourceFile(path: "long.yaml", text: edited))).plan)
+    }
+
+    /// Edits whose effect crosses steps: what the plan says before its steps, and ids declared in one step
+    /// that another's read depends on. Each is parsed with the cache after the one before it.
+    @Test func editsThatChangeWhatOtherStepsReadAreSeen() throws {
+        let original = Self.longPlan(steps: 40)
+        let edits: [(String, String)] = [
+            // No base URL: every relative URL of every step is now a mistake.
+            ("defaults:\n  base_url: http://h\n", "defaults:\n  timeout: 5s\n"),
+            // A group member with the id of a step in another block, before and after it.
+            ("      m2: { request: { url: /a } }", "      s0: { request: { url: /a } }"),
+            ("      m30: { request: { url: /a } }", "      s37: { request: { url: /a } }"),
+            // An invalid member id, and a `needs` naming it from another step.
+            ("      n6: { request: { url: /b } }", "      9bad: { request: { url: /b } }"),
+            ("    needs: [s12]", "    needs: [s12, 9bad]"),
+            // The base URL back.
+            ("defaults:\n  timeout: 5s\n", "defaults:\n  base_url: http://h\n"),
+        ]
+        let cache = PlanReadCache()
+        var text = original
+        _ = PlanParser.parse(SourceFile(path: "long.yaml", text: text), cache: cache)
+        for (old, new) in edits {
+            #expect(text.contains(old), "\(old)")
+            text = text.replacingOccurrences(of: old, with: new)
+            let source = SourceFile(path: "long.yaml", text: text)
+            let cached = Self.summary(PlanParser.parse(source, cache: cache))
+            let whole = Self.summary(PlanParser.parse(source))
+            #expect(cached.diagnostics == whole.diagnostics, "after \(new)")
+            #expect(cached.plan == whole.plan, "after \(new)")
+        }
+        #expect(cache.stepsKeptAndRead.kept > 100)
+    }
+
+    @Test func aPlanOfAnotherLayoutIsReadWhole() {
+        for text in [
+            "reqplan: 1\nsteps: { a: { request: { url: http://h/ } } }\n",
+            "reqplan: 1\nsteps:\n  \"a\": { request: { url: http://h/ } }\n",
+            "reqplan: 1\nsteps:\n  a: { request: { url: http://h/ } }\r\n",
+            "reqplan: 1\nsteps:\n  a: { request: { url: http://h/ } }\n---\nreqplan: 1\n",
+            "reqplan: 1\nsteps:\n  a: { request: { url: http://h/ } }\n  a: { request: { url: http://h/ } }\n",
+        ] {
+            #expect(StepBlocks.cut(SourceFile(path: "p.yaml", text: text)) == nil, "\(text)")
+        }
+        let blocks = StepBlocks.cut(
+            SourceFile(path: "p.yaml", text: "reqplan: 1\nsteps:\n  a:\n    request: { url: /x }\n\n  b: {}\nname: n\n")
+        )
+        #expect(blocks?.blocks.map(\.id) == ["a", "b"])
+        #expect(blocks?.blocks.map(\.firstLine) == [3, 6])
+        #expect(blocks?.outline == "reqplan: 1\nsteps:\n\n\n\n\nname: n\n")
+        let last = StepBlocks.cut(SourceFile(path: "p.yaml", text: "reqplan: 1\nsteps:\n  a: {}\n  b: {}\n"))
+        #expect(last?.outline == "reqplan: 1\nsteps:\n\n\n")
+    }
+}
