@@ -32,13 +32,16 @@ struct LSPCommand: AsyncParsableCommand {
         // A library per check (plans change as the user types); the API descriptions they bind are kept across
         // checks and read again when their files change.
         let descriptions = CachingAPIDescriptionLoader(OpenAPIDocumentLoader())
-        // What was read of each plan's steps, so a keystroke reads again only the step it changed.
+        // What was read and found of each plan's steps, so a keystroke reads and checks again only the step it
+        // changed (and the steps that read it).
         let steps = PlanReadCache()
+        let checks = APICheckCache()
         let configuration = LanguageServerConfiguration(
             version: ReqPlanVersion.current, checkDelay: .milliseconds(checkDelay),
             makeLibrary: { unsaved in
-                (try? PlanLibrary.forCommand(apiLoader: descriptions, unsavedText: unsaved, readCache: steps))
-                    ?? PlanLibrary(unsavedText: unsaved, readCache: steps)
+                (try? PlanLibrary.forCommand(
+                    apiLoader: descriptions, unsavedText: unsaved, readCache: steps, apiCheckCache: checks))
+                    ?? PlanLibrary(unsavedText: unsaved, readCache: steps, apiCheckCache: checks)
             },
             filesChanged: { descriptions.forget(changed: $0) })
         StandardStreams.exit(await LanguageServer.runOnStandardIO(configuration: configuration))

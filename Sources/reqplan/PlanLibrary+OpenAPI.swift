@@ -8,7 +8,8 @@ extension PlanLibrary {
     /// documents as plans (`--server`, `--workflow`, `--parallel`).
     static func forCommand(
         _ reading: PlanReadingOptions? = nil, apiLoader: any APIDescriptionLoader = OpenAPIDocumentLoader(),
-        unsavedText: (@Sendable (String) -> String?)? = nil, readCache: PlanReadCache? = nil
+        unsavedText: (@Sendable (String) -> String?)? = nil, readCache: PlanReadCache? = nil,
+        apiCheckCache: APICheckCache? = nil
     ) throws -> PlanLibrary {
         PlanLibrary(
             apiLoader: apiLoader,
@@ -16,6 +17,6 @@ extension PlanLibrary {
                 servers: try reading?.serverURLs() ?? [:], workflow: reading?.workflow,
                 parallel: reading?.parallel ?? false, apiLoader: apiLoader,
                 allowFilesOutside: reading?.allowFilesOutside ?? false),
-            unsavedText: unsavedText, readCache: readCache)
+            unsavedText: unsavedText, readCache: readCache, apiCheckCache: apiCheckCache)
     }
 }

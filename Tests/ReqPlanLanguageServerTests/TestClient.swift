@@ -113,9 +113,9 @@ final class TestClient: Sendable {
         return list
     }
 
-    /// The first message received that `matches`, waiting up to 10 s for it.
+    /// The first message received that `matches`, waiting up to 60 s for it (the tests share a busy machine).
     func first(_ matches: @escaping (Value) -> Bool) async -> Value? {
-        let end = ContinuousClock.now + .seconds(10)
+        let end = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < end {
             if let found = inbox.messages.withLock({ $0.first(where: matches) }) { return found }
             try? await Task.sleep(for: .milliseconds(5))
@@ -126,23 +126,23 @@ final class TestClient: Sendable {
     /// Everything received so far.
     var messages: [Value] { inbox.messages.withLock { $0 } }
 
-    /// Ends the input and returns the server's exit status (`nil` if it has not ended 10 s later).
+    /// Ends the input and returns the server's exit status (`nil` if it has not ended 60 s later).
     func end() async -> Int32? {
         input.finish()
         return await status()
     }
 
-    /// The exit status after `exit` (the input left open; `nil` if the server has not ended 10 s later, when
+    /// The exit status after `exit` (the input left open; `nil` if the server has not ended 60 s later, when
     /// the input is ended so it stops).
     func exit() async -> Int32? {
         notify("exit")
         return await status()
     }
 
-    /// The server's exit status once it has ended, waiting up to 10 s (a stuck server fails the test, not
+    /// The server's exit status once it has ended, waiting up to 60 s (a stuck server fails the test, not
     /// hangs it).
     private func status() async -> Int32? {
-        let end = ContinuousClock.now + .seconds(10)
+        let end = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < end {
             if let status = inbox.status.withLock({ $0 }) { return status }
             try? await Task.sleep(for: .milliseconds(5))

@@ -27,38 +27,54 @@ extension APIChecker {
     /// Walks every `steps.X.body…` of the plan (expressions anywhere, `expect.body` keys) against the
     /// response schemas of `X`.
     mutating func checkDataFlow() {
+        for step in plan.allSteps { checkDataFlow(of: step) }
+        checkPlanDataFlow()
+    }
+
+    /// The expressions a step holds itself (not its members'): its request's, its condition, its
+    /// expectations, its poll, its `for_each` items, its sub-plan's inputs.
+    static func expressions(of step: Step) -> [Expression] {
         var expressions: [Expression] = []
-        for step in plan.allSteps {
-            if let request = step.request { expressions += request.expressions }
-            if let condition = step.condition { expressions.append(condition) }
-            expressions += step.expect?.expressions ?? []
-            if let poll = step.poll { expressions.append(poll.until) }
-            if case .forEach(let loop) = step.kind { expressions += loop.items.expressions }
-            if let call = step.subPlan { expressions += call.expressions }
-            if let bound = bound[step.id.value] {
-                // Conditions on the step's own response (an Arazzo step's criteria): `response.body…`.
-                for condition in step.expect?.conditions ?? [] {
-                    for reference in condition.expression.references
-                    where reference.root.value == "response" && reference.memberName(at: 0)?.value == "body" {
-                        let rest = reference.components.dropFirst()
-                        _ = walk(
-                            rest.map(\.value), at: reference.range, from: step, bound,
-                            what: "`\(reference.description)`", ranges: rest.map(\.range))
-                    }
-                }
-            }
-            if let bound = bound[step.id.value], let body = step.expect?.body {
-                // A key checked with `exists: false` says the field must be absent: nothing to type.
-                for expectation in body where expectation.matcher.exists?.value != false {
+        if let request = step.request { expressions += request.expressions }
+        if let condition = step.condition { expressions.append(condition) }
+        expressions += step.expect?.expressions ?? []
+        if let poll = step.poll { expressions.append(poll.until) }
+        if case .forEach(let loop) = step.kind { expressions += loop.items.expressions }
+        if let call = step.subPlan { expressions += call.expressions }
+        return expressions
+    }
+
+    /// Walks the `steps.X.body…` one step reads (its own expressions, and its conditions and `expect.body`
+    /// keys on its own response).
+    mutating func checkDataFlow(of step: Step) {
+        if let bound = bound[step.id.value] {
+            // Conditions on the step's own response (an Arazzo step's criteria): `response.body…`.
+            for condition in step.expect?.conditions ?? [] {
+                for reference in condition.expression.references
+                where reference.root.value == "response" && reference.memberName(at: 0)?.value == "body" {
+                    let rest = reference.components.dropFirst()
                     _ = walk(
-                        expectation.path.value, at: expectation.path.range, from: step, bound,
-                        what: "`\(expectation.pathText)`")
+                        rest.map(\.value), at: reference.range, from: step, bound,
+                        what: "`\(reference.description)`", ranges: rest.map(\.range))
                 }
             }
         }
-        expressions += plan.outputs.flatMap(\.value.expressions)
-        expressions += plan.vars.flatMap(\.value.expressions)
-        for expression in expressions {
+        if let bound = bound[step.id.value], let body = step.expect?.body {
+            // A key checked with `exists: false` says the field must be absent: nothing to type.
+            for expectation in body where expectation.matcher.exists?.value != false {
+                _ = walk(
+                    expectation.path.value, at: expectation.path.range, from: step, bound,
+                    what: "`\(expectation.pathText)`")
+            }
+        }
+        for expression in Self.expressions(of: step) {
+            for reference in expression.references { _ = flowType(of: reference) }
+        }
+    }
+
+    /// Walks the `steps.X.body…` the plan's outputs and vars read.
+    mutating func checkPlanDataFlow() {
+        for expression in plan.outputs.flatMap(\.value.expressions) + plan.vars.flatMap(\.value.expressions) {
             for reference in expression.references { _ = flowType(of: reference) }
         }
     }

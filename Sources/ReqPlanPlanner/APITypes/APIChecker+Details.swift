@@ -4,11 +4,12 @@ extension APIChecker {
     /// Reads in full the operations the plan binds, of each description read in outline (one call per
     /// description for all its bound operations). A description whose operations cannot be read is
     /// reported at its `openapi:` entry, and the requests bound to it are not checked.
-    mutating func readBoundOperationsInFull() {
+    /// - Parameter only: the steps to read the operations of (default: every bound step).
+    mutating func readBoundOperationsInFull(of only: Set<String>? = nil) {
         for binding in plan.apis {
             let name = binding.name.value
             guard let api = apis[name], let details = api.description.details else { continue }
-            let steps = bound.filter { $0.value.api == name }
+            let steps = bound.filter { $0.value.api == name && only?.contains($0.key) != false }
             guard !steps.isEmpty else { continue }
             var positions: [String: Int] = [:]
             for (index, operation) in api.description.operations.enumerated() where positions[operation.label] == nil {

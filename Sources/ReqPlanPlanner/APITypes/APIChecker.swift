@@ -72,16 +72,22 @@ struct APIChecker {
             checker.checkRequest(request, of: step, bound)
         }
         checker.checkDataFlow()
-        var outputs: [String: FlowType] = [:]
-        for output in plan.outputs {
-            guard case .template(let template) = output.value, let expression = template.singleExpression,
-                let flow = checker.flowType(of: expression)
-            else { continue }
-            outputs[output.name.value] = flow
-        }
+        let outputs = checker.outputFlows()
         var rewritten = plan
         rewritten.steps = plan.steps.map { checker.filled($0) }
         return (rewritten, checker.diagnostics.diagnostics, checker.bound, outputs)
+    }
+
+    /// The types of the plan's outputs, where they can be told.
+    mutating func outputFlows() -> [String: FlowType] {
+        var outputs: [String: FlowType] = [:]
+        for output in plan.outputs {
+            guard case .template(let template) = output.value, let expression = template.singleExpression,
+                let flow = flowType(of: expression)
+            else { continue }
+            outputs[output.name.value] = flow
+        }
+        return outputs
     }
 
     // MARK: Binding requests to operations

@@ -8,16 +8,27 @@ public struct APIDescription: Sendable {
     public var title: String
     /// Every operation, in document order.
     public var operations: [APIOperation] {
-        didSet { indexOperations() }
+        didSet {
+            indexOperations()
+            identity = Identity()
+        }
     }
+    /// What tells one reading of a description from another: copies share it, and a description read again
+    /// (or changed) has a new one (`APICheckCache` keeps a step's checks while its descriptions keep theirs).
+    final class Identity: Sendable {}
+    private(set) var identity = Identity()
     /// The position of the first operation of each `operationId`, and of each method and path: a plan of a
     /// thousand requests bound to a description of a thousand operations finds each in one step.
     private var positionByID: [String: Int] = [:]
     private var positionByLabel: [String: Int] = [:]
     /// Named schemas that references point to.
-    public var schemas: APISchemaTable
+    public var schemas: APISchemaTable {
+        didSet { identity = Identity() }
+    }
     /// The URLs of its `servers`, in document order (variables replaced by their defaults).
-    public var servers: [String]
+    public var servers: [String] {
+        didSet { identity = Identity() }
+    }
     /// For a description read in outline (`APIDescriptionLoader.outline`), what reads its operations in full:
     /// `operations` then hold each one's id, method and path only, and `schemas` nothing. Nil when every
     /// operation is read in full.

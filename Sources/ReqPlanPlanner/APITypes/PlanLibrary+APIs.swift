@@ -25,7 +25,9 @@ extension PlanLibrary {
                 diagnostics.append(diagnostic)
             }
         }
-        let checked = APIChecker.check(plan, apis: loaded, subPlanOutputs: subPlanOutputs)
+        let checked =
+            apiCheckCache.map { APIChecker.check(plan, apis: loaded, subPlanOutputs: subPlanOutputs, cache: $0) }
+            ?? APIChecker.check(plan, apis: loaded, subPlanOutputs: subPlanOutputs)
         return (
             checked.plan, diagnostics + checked.diagnostics, checked.operations, checked.outputs,
             loaded.mapValues(\.description)

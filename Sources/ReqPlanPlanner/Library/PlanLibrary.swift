@@ -69,6 +69,8 @@ public final class PlanLibrary: Sendable {
     let unsavedText: (@Sendable (String) -> String?)?
     /// What was read of plans' steps in earlier libraries, to read again only the steps that changed.
     let readCache: PlanReadCache?
+    /// What earlier libraries' API checks found for each step, to check again only the steps that changed.
+    let apiCheckCache: APICheckCache?
 
     /// An empty library.
     /// - Parameters:
@@ -81,14 +83,18 @@ public final class PlanLibrary: Sendable {
     ///     documents, so a sub-plan's unsaved edits reach the plans that include it.
     ///   - readCache: what earlier libraries read of plans' top-level steps, kept to read again only the steps
     ///     that changed (the language server passes one for all its checks); `nil`: every plan is read whole.
+    ///   - apiCheckCache: what earlier libraries' API checks found for each step of plans read with
+    ///     `readCache`, kept to check again only the steps that changed and those that read them.
     public init(
         apiLoader: (any APIDescriptionLoader)? = nil, documentReader: (any PlanDocumentReader)? = nil,
-        unsavedText: (@Sendable (String) -> String?)? = nil, readCache: PlanReadCache? = nil
+        unsavedText: (@Sendable (String) -> String?)? = nil, readCache: PlanReadCache? = nil,
+        apiCheckCache: APICheckCache? = nil
     ) {
         self.apiLoader = apiLoader
         self.documentReader = documentReader
         self.unsavedText = unsavedText
         self.readCache = readCache
+        self.apiCheckCache = apiCheckCache
     }
 
     /// How many files have been read (and parsed) so far: one per file, however many plans include it.

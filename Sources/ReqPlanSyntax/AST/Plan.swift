@@ -40,6 +40,9 @@ public struct Plan: Sendable {
     public var unreadVarNames: Set<String> = []
     /// Whether some `${{ }}` did not parse, so what the plan reads is not fully known.
     public var hasMalformedExpressions = false
+    /// The plan's text with the lines of its top-level steps left empty, when it was read step by step
+    /// (`PlanReadCache`): what a step's checks read of the plan around it (`APICheckCache`).
+    public var textAroundSteps: String?
     /// Inputs named by a `${{ }}` written where none is evaluated (an input's default; an error, RP0210):
     /// not reported as unused on top of that error.
     public var inputsReadWhereNotEvaluated: Set<String> = []

@@ -59,7 +59,8 @@ extension PlanParser {
         guard case .success(let root?) = YAMLLoader.compose(outline, limits: limits) else { return nil }
         var reader = PlanReader(source: source, limits: limits)
         reader.stepBlocks = StepBlocksRead(blocks: blocks.blocks, kept: cache.steps(in: source.path))
-        let plan = reader.readPlan(root)
+        var plan = reader.readPlan(root)
+        plan?.textAroundSteps = blocks.outline
         guard let read = reader.stepBlocks, !read.failed, !reader.budgetExceeded else { return nil }
         cache.keep(read.used, in: source.path, kept: read.keptCount, read: read.readCount)
         return ParseResult(plan: plan, diagnostics: reader.diagnostics.diagnostics, source: source)
