@@ -69,22 +69,28 @@ public enum CompletionContext: Sendable, Equatable {
 
     /// The lines of `text` as Unicode scalars, split at `\n`, `\r\n` and `\r` (as LSP and reqplan split them).
     static func lines(_ text: String) -> [Substring.UnicodeScalarView] {
+        // Line breaks are found over the bytes (ASCII, so every break falls on a scalar boundary): walking the
+        // scalars of a long plan at each request cost more than the completion itself.
         var lines: [Substring.UnicodeScalarView] = []
-        let scalars = Substring(text).unicodeScalars
-        var start = scalars.startIndex
+        let whole = Substring(text)
+        let scalars = whole.unicodeScalars
+        let utf8 = whole.utf8
+        var start = utf8.startIndex
         var index = start
-        while index < scalars.endIndex {
-            let scalar = scalars[index]
-            if scalar == "\n" || scalar == "\r" {
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
                 lines.append(scalars[start..<index])
-                scalars.formIndex(after: &index)
-                if scalar == "\r", index < scalars.endIndex, scalars[index] == "\n" { scalars.formIndex(after: &index) }
+                utf8.formIndex(after: &index)
+                if byte == UInt8(ascii: "\r"), index != utf8.endIndex, utf8[index] == UInt8(ascii: "\n") {
+                    utf8.formIndex(after: &index)
+                }
                 start = index
             } else {
-                scalars.formIndex(after: &index)
+                utf8.formIndex(after: &index)
             }
         }
-        lines.append(scalars[start..<scalars.endIndex])
+        lines.append(scalars[start..<utf8.endIndex])
         return lines
     }
 
