@@ -10,14 +10,23 @@ import Testing
         let list = Mutex<[(DocumentURI, ContinuousClock.Instant)]>([])
     }
 
-    /// Runs `scheduler` beside `body`, recording each check, until `body` returns.
-    static func recording(_ scheduler: CheckScheduler, _ body: (Checked) async throws -> Void) async rethrows {
+    static let uri = DocumentURI("file:///tmp/a.yaml")
+
+    /// Runs a scheduler of `delay` beside `body`, recording each check, after a first change to `uri` (after a
+    /// pause: nothing was scheduled before it) was sent, at the instant given to `body`, and checked.
+    static func afterAFirstChange(
+        delay: Duration, _ body: (CheckScheduler, Checked, _ sent: ContinuousClock.Instant) async throws -> Void
+    ) async throws {
+        let scheduler = CheckScheduler(delay: delay)
         let checked = Checked()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 await scheduler.run { uri in checked.list.withLock { $0.append((uri, .now)) } }
             }
-            try await body(checked)
+            let sent = ContinuousClock.now
+            scheduler.schedule(uri)
+            try await waitFor(1, in: checked)
+            try await body(scheduler, checked, sent)
             group.cancelAll()
         }
     }
@@ -31,12 +40,7 @@ import Testing
 
     @Test func aChangeAfterAPauseIsCheckedAtOnceWhateverTheDelay() async throws {
         // With a delay of an hour, a check that waited for it would never come within the test.
-        let scheduler = CheckScheduler(delay: .seconds(3600))
-        let uri = DocumentURI("file:///tmp/a.yaml")
-        try await Self.recording(scheduler) { checked in
-            let sent = ContinuousClock.now
-            scheduler.schedule(uri)
-            try await Self.waitFor(1, in: checked)
+        try await Self.afterAFirstChange(delay: .seconds(3600)) { _, checked, sent in
             let list = checked.list.withLock { $0 }
             #expect(list.count == 1)
             #expect(list.first.map { $0.1 - sent < .seconds(60) } == true)
@@ -44,17 +48,13 @@ import Testing
     }
 
     @Test func aBurstOfChangesIsCheckedOnceAfterItsLastChange() async throws {
-        let scheduler = CheckScheduler(delay: .seconds(1))
-        let uri = DocumentURI("file:///tmp/a.yaml")
-        try await Self.recording(scheduler) { checked in
-            // A change after a pause is checked at once; four more, each within the delay of the one before,
-            // are checked once, at least the delay after the last of them.
-            scheduler.schedule(uri)
-            try await Self.waitFor(1, in: checked)
+        // The first change was checked at once; four more, each within the delay of the one before, are
+        // checked once, at least the delay after the last of them.
+        try await Self.afterAFirstChange(delay: .seconds(1)) { scheduler, checked, _ in
             var last = ContinuousClock.now
             for _ in 0..<4 {
                 last = .now
-                scheduler.schedule(uri)
+                scheduler.schedule(Self.uri)
             }
             try await Self.waitFor(2, in: checked)
             try await Task.sleep(for: .milliseconds(200))
@@ -65,13 +65,9 @@ import Testing
     }
 
     @Test func aClosedDocumentIsNotChecked() async throws {
-        let scheduler = CheckScheduler(delay: .milliseconds(200))
-        let uri = DocumentURI("file:///tmp/a.yaml")
-        try await Self.recording(scheduler) { checked in
-            scheduler.schedule(uri)
-            try await Self.waitFor(1, in: checked)
-            scheduler.schedule(uri)  // within the delay: waits
-            scheduler.cancel(uri)
+        try await Self.afterAFirstChange(delay: .milliseconds(200)) { scheduler, checked, _ in
+            scheduler.schedule(Self.uri)  // within the delay: waits
+            scheduler.cancel(Self.uri)
             try await Task.sleep(for: .milliseconds(500))
             #expect(checked.list.withLock { $0.count } == 1)
         }
