@@ -53,22 +53,15 @@ import Testing
             let original = Self.plan(rounds: 15)
             for round in 0...40 {
                 var text = original
-                if round > 0 {
-                    var scalars = Array(original.unicodeScalars)
-                    let at = Int.random(in: 0...scalars.count, using: &random)
-                    let end = min(scalars.count, at + Int.random(in: 0...3, using: &random))
-                    let piece = Self.pieces[Int.random(in: 0..<Self.pieces.count, using: &random)]
-                    scalars.replaceSubrange(at..<end, with: piece.unicodeScalars)
-                    var edited = String.UnicodeScalarView()
-                    edited.append(contentsOf: scalars)
-                    text = String(edited)
-                }
+                if round > 0 { text = randomEdit(of: original, pieces: Self.pieces, removing: 3, using: &random) }
                 let source = SourceFile(path: Self.path, text: text)
                 let cached = PlanValidator.validate(
                     source, library: PlanLibrary(apiLoader: descriptions, readCache: steps, apiCheckCache: checks))
                 let whole = PlanValidator.validate(source, library: PlanLibrary(apiLoader: descriptions))
                 func filledIn(_ report: ValidationReport) -> [String]? {
-                    report.plan?.allSteps.map { "\($0.request?.method?.value.rawValue ?? "") \($0.request?.url.range)" }
+                    report.plan?.allSteps.map {
+                        "\($0.request?.method?.value.rawValue ?? "") \(String(describing: $0.request?.url.range))"
+                    }
                 }
                 if Self.found(cached) != Self.found(whole)
                     || cached.operations.keys.sorted() != whole.operations.keys.sorted()

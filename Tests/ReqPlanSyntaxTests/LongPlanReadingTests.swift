@@ -1,9 +1,11 @@
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanSyntax
 
-/// A plan of many top-level steps is read in two halves at once (`PlanReader.readStepsInParallel`); what it
-/// reports must be what reading it in one go reports.
+/// A plan of many top-level steps is read in parts at once: composed whole and read in two halves
+/// (`PlanReader.readStepsInParallel`), or, in the plain layout, composed and read in runs of steps
+/// (`PlanParser.parseInParts`). What either reports must be what reading it in one go reports.
 @Suite struct LongPlanReadingTests {
     /// `count` steps `s0`, `s1`, …, each a request on one line (line `3 + i` holds step `i`), with some
     /// lines replaced.
@@ -16,8 +18,48 @@ import Testing
         return text
     }
 
+    /// Reads `text` as `reqplan` does, and checks that it reads what composing it whole reads.
     static func read(_ text: String, limits: ParseLimits = ParseLimits()) -> ParseResult {
-        PlanParser.parse(SourceFile(path: "long.yaml", text: text), limits: limits)
+        let source = SourceFile(path: "long.yaml", text: text)
+        let result = PlanParser.parse(source, limits: limits)
+        let whole = PlanParser.parseWhole(source, limits: limits)
+        #expect(PlanReadCacheTests.summary(result) == PlanReadCacheTests.summary(whole))
+        return result
+    }
+
+    @Test func theStepsOfAPlainLayoutAreComposedInRuns() throws {
+        let text = Self.plan(steps: PlanReader.stepsReadInParallel)
+        #expect(PlanParser.parseInParts(SourceFile(path: "long.yaml", text: text), limits: ParseLimits()) != nil)
+        let result = Self.read(text)
+        #expect(result.plan?.steps.map(\.id.value) == (0..<PlanReader.stepsReadInParallel).map { "s\($0)" })
+        // One step fewer: read whole.
+        let short = Self.plan(steps: PlanReader.stepsReadInParallel - 1)
+        #expect(PlanParser.parseInParts(SourceFile(path: "long.yaml", text: short), limits: ParseLimits()) == nil)
+    }
+
+    /// Random edits of a long plan of many shapes, each read in runs (when its layout still allows) and
+    /// whole: the same AST and diagnostics every time, and most edits still read in runs.
+    @Test func randomEditsReadInRunsWhatTheWholePlanReads() async throws {
+        let seed: UInt64 = 11
+        let original = PlanReadCacheTests.longPlan(steps: PlanReader.stepsReadInParallel + 40)
+        let found = try await offCooperativePool { () -> (mismatch: String?, inRuns: Int) in
+            var random = SeededGenerator(seed: seed)
+            var inRuns = 0
+            for round in 0..<16 {
+                let edited = randomEdit(of: original, pieces: PlanReadCacheTests.pieces, using: &random)
+                let source = SourceFile(path: "long.yaml", text: edited)
+                guard let runs = PlanParser.parseInParts(source, limits: ParseLimits()) else { continue }
+                inRuns += 1
+                let whole = PlanParser.parseWhole(source, limits: ParseLimits())
+                if PlanReadCacheTests.summary(runs) != PlanReadCacheTests.summary(whole) {
+                    return ("round \(round), seed \(seed):\n\(edited)", inRuns)
+                }
+            }
+            return (nil, inRuns)
+        }
+        #expect(found.mismatch == nil)
+        // About a third of the pieces break the layout (a tab, a line break, a quote): the rest keep it.
+        #expect(found.inRuns >= 4, "\(found.inRuns) of 16 edits read in runs")
     }
 
     @Test func stepsKeepTheirOrderAndEveryMistakeIsReportedWhereItIs() throws {

@@ -68,17 +68,7 @@ import Testing
             let cache = PlanReadCache()
             var text = original
             for round in 0...edits {
-                if round > 0 {
-                    var scalars = Array((accumulating ? text : original).unicodeScalars)
-                    let at = Int.random(in: 0...scalars.count, using: &random)
-                    let removed = Int.random(in: 0...2, using: &random)
-                    let end = min(scalars.count, at + removed)
-                    let piece = pieces[Int.random(in: 0..<pieces.count, using: &random)]
-                    scalars.replaceSubrange(at..<end, with: piece.unicodeScalars)
-                    var edited = String.UnicodeScalarView()
-                    edited.append(contentsOf: scalars)
-                    text = String(edited)
-                }
+                if round > 0 { text = randomEdit(of: accumulating ? text : original, pieces: pieces, using: &random) }
                 let source = SourceFile(path: path, text: text)
                 let cached = summary(PlanParser.parse(source, cache: cache))
                 let whole = summary(PlanParser.parse(source))

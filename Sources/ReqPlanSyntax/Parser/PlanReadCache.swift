@@ -50,20 +50,30 @@ extension PlanParser {
     }
 
     /// Reads the plan around its steps from `blocks.outline`, and each step from the cache or from its own
-    /// block; `nil` when a block is not read alone as it is in the plan (it does not compose alone, or it
-    /// uses an anchor of another) or the budget ran out: the plan is then read whole.
+    /// block; `nil` when the plan must be read whole.
     private static func parse(_ source: SourceFile, _ blocks: StepBlocks, limits: ParseLimits, cache: PlanReadCache)
         -> ParseResult?
+    {
+        let reading = StepBlocksRead(blocks: blocks.blocks, kept: cache.steps(in: source.path))
+        guard case (var result, let read)? = parse(source, blocks, limits: limits, reading: reading) else { return nil }
+        result.plan?.textAroundSteps = blocks.outline
+        cache.keep(read.used, in: source.path, kept: read.keptCount, read: read.readCount)
+        return result
+    }
+
+    /// Reads the plan around its steps from `blocks.outline` and its steps as `reading` says; `nil` when a
+    /// block is not read alone as it is in the plan (it does not compose alone, or it uses an anchor of
+    /// another) or the budget ran out: the plan is then read whole.
+    static func parse(_ source: SourceFile, _ blocks: StepBlocks, limits: ParseLimits, reading: StepBlocksRead)
+        -> (ParseResult, StepBlocksRead)?
     {
         let outline = SourceFile(path: source.path, text: blocks.outline)
         guard case .success(let root?) = YAMLLoader.compose(outline, limits: limits) else { return nil }
         var reader = PlanReader(source: source, limits: limits)
-        reader.stepBlocks = StepBlocksRead(blocks: blocks.blocks, kept: cache.steps(in: source.path))
-        var plan = reader.readPlan(root)
-        plan?.textAroundSteps = blocks.outline
+        reader.stepBlocks = reading
+        let plan = reader.readPlan(root)
         guard let read = reader.stepBlocks, !read.failed, !reader.budgetExceeded else { return nil }
-        cache.keep(read.used, in: source.path, kept: read.keptCount, read: read.readCount)
-        return ParseResult(plan: plan, diagnostics: reader.diagnostics.diagnostics, source: source)
+        return (ParseResult(plan: plan, diagnostics: reader.diagnostics.diagnostics, source: source), read)
     }
 }
 
@@ -78,39 +88,31 @@ struct StepBlocksRead {
     var readCount = 0
     /// Whether a block could not be read alone (the plan is then read whole).
     var failed = false
+    /// In how many runs of consecutive blocks to read the steps at once, each run composed and read on a
+    /// thread of its own (`PlanReader.readStepBlocksInParts`); 1: block by block, with the cache.
+    var parts = 1
 }
 
 extension PlanReader {
     /// Reads the plan's top-level steps block by block (`stepBlocks`), each from the cache when its text, its
     /// line and what it reads of the plan before it are unchanged; `nil` if a block cannot be read alone.
     mutating func readStepBlocks(_ read: inout StepBlocksRead) -> [Step] {
+        if read.parts > 1 { return readStepBlocksInParts(&read) }
         var steps: [Step] = []
         let base = forkBase
         let at = read.blocks.first.map { SourceRange(at: SourceLocation(line: $0.firstLine, column: 1)) }
-        for block in read.blocks {
+        for (index, block) in read.blocks.enumerated() {
             let cacheKey = PlanReadCache.Key(text: block.text, firstLine: block.firstLine, base: base)
             let stepsRead: StepsRead
             if let kept = read.kept[cacheKey] {
                 stepsRead = kept
                 read.keptCount += 1
             } else {
-                let padded = String(repeating: "\n", count: block.firstLine - 1) + block.text
-                guard
-                    case .success(let node?) = YAMLLoader.compose(
-                        SourceFile(path: source.path, text: padded), limits: limits),
-                    case .mapping(let mapping) = node, mapping.count == 1,
-                    case .scalar(let id)? = mapping.keys.first, id.style == .plain, id.string == block.id
-                else {
+                guard let found = forkForSteps().readAlone(read.blocks[index...index]) else {
                     read.failed = true
                     return []
                 }
-                let start = forkForSteps()
-                var fork = start
-                guard let entries = fork.mapping(node, "`steps`") else {
-                    read.failed = true
-                    return []
-                }
-                stepsRead = fork.readForked(entries.entries[...], forkedAt: start)
+                stepsRead = found
                 read.readCount += 1
             }
             read.used[cacheKey] = stepsRead

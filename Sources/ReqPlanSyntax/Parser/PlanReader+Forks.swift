@@ -1,4 +1,5 @@
 import Dispatch
+import Synchronization
 import Yams
 
 /// What a reader forked for some of a plan's top-level steps found (`PlanReader.forkForSteps`), to be joined
@@ -71,21 +72,70 @@ extension PlanReader {
         let start = forkForSteps()
         // Each thread reads its own half of the (immutable) node tree into its own reader; nothing is
         // shared but the tree, which is only read.
-        nonisolated(unsafe) var halves: (first: StepsRead?, second: StepsRead?) = (nil, nil)
         nonisolated(unsafe) let entries = entries
-        DispatchQueue.concurrentPerform(iterations: 2) { half in
-            var reader = start
-            if half == 0 {
-                halves.first = reader.readForked(entries[..<middle], forkedAt: start)
-            } else {
-                halves.second = reader.readForked(entries[middle...], forkedAt: start)
-            }
+        let halves = Self.inParallel(2) { half in
+            var fork = start
+            return fork.readForked(half == 0 ? entries[..<middle] : entries[middle...], forkedAt: start)
         }
+        return join(halves.compactMap { $0 }, steps: range(node))
+    }
+
+    /// Reads the top-level steps cut into blocks in `read.parts` runs of consecutive blocks, each run composed
+    /// from its text and read on a thread of its own (composing is the largest serial part of a long plan's
+    /// `validate`); `read.failed` when a run does not compose alone as it is in the plan.
+    mutating func readStepBlocksInParts(_ read: inout StepBlocksRead) -> [Step] {
+        let blocks = read.blocks
+        let parts = min(read.parts, blocks.count)
+        let start = forkForSteps()
+        let found = Self.inParallel(parts) { part in
+            start.readAlone(blocks[(part * blocks.count / parts)..<((part + 1) * blocks.count / parts)])
+        }
+        let runs = found.compactMap { $0 }
+        guard runs.count == parts else {
+            read.failed = true
+            return []
+        }
+        let at = SourceRange(at: SourceLocation(line: blocks.first?.firstLine ?? 1, column: 1))
+        return join(runs, steps: at)
+    }
+
+    /// Composes `blocks` (consecutive top-level steps) from their text alone, at their lines, and reads them
+    /// in a fork of this reader (`forkForSteps`); `nil` unless they compose to a mapping of exactly their ids,
+    /// as in the plan.
+    func readAlone(_ blocks: ArraySlice<StepBlocks.Block>) -> StepsRead? {
+        guard let first = blocks.first, let last = blocks.last else { return nil }
+        let text = source.text[first.text.startIndex..<last.text.endIndex]
+        let padded = String(repeating: "\n", count: first.firstLine - 1) + text
+        guard
+            case .success(let node?) = YAMLLoader.compose(SourceFile(path: source.path, text: padded), limits: limits),
+            case .mapping(let mapping) = node, mapping.count == blocks.count,
+            zip(mapping.keys, blocks).allSatisfy({ key, block in
+                guard case .scalar(let id) = key else { return false }
+                return id.style == .plain && id.string == block.id
+            })
+        else { return nil }
+        var fork = self
+        guard let entries = fork.mapping(node, "`steps`") else { return nil }
+        return fork.readForked(entries.entries[...], forkedAt: self)
+    }
+
+    /// Runs `work` for each of `count` parts at once, on as many threads as there are cores, and gives
+    /// what each found, in order.
+    static func inParallel(_ count: Int, _ work: @Sendable (Int) -> StepsRead?) -> [StepsRead?] {
+        let found = Mutex([StepsRead?](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { part in
+            let read = work(part)
+            found.withLock { $0[part] = read }
+        }
+        return found.withLock { $0 }
+    }
+
+    /// Joins what forks read, in order (`join(_:steps:)`), and gives their steps.
+    mutating func join(_ forks: [StepsRead], steps range: SourceRange) -> [Step] {
         var steps: [Step] = []
-        for half in [halves.first, halves.second] {
-            guard let half else { continue }
-            join(half, steps: range(node))
-            steps += half.steps
+        for fork in forks {
+            join(fork, steps: range)
+            steps += fork.steps
         }
         return steps
     }

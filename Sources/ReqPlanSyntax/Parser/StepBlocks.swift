@@ -25,7 +25,11 @@ struct StepBlocks {
     /// Cuts `source`, or `nil` when its layout is not the plain one.
     static func cut(_ source: SourceFile) -> StepBlocks? {
         let text = source.text
-        guard !text.utf8.contains(UInt8(ascii: "\r")) else { return nil }
+        // Over the bytes in place: the generic walk of the view took a millisecond for a 500 KB plan.
+        let hasCarriageReturn =
+            text.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "\r")) }
+            ?? text.utf8.contains(UInt8(ascii: "\r"))
+        guard !hasCarriageReturn else { return nil }
         // The lines by their bytes (the source found them in one pass): this runs at every keystroke.
         let lines = source.lines
         var stepsLine: Int?
