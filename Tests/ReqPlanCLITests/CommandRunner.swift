@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanTestSupport
 import Synchronization
 import Testing
 
@@ -75,8 +76,7 @@ struct CommandRunner {
 
     /// Writes `text` to a new temporary file and returns its path.
     static func temporaryPlan(_ text: String, name: String = "plan.yaml") throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "reqplan-tests-\(UUID().uuidString)")
+        let directory = TestFolders.unique("reqplan-tests")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let file = directory.appendingPathComponent(name)
         try text.write(to: file, atomically: true, encoding: .utf8)

@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -20,8 +21,7 @@ import Testing
 
     /// A new folder of its own for reports.
     static func folder() throws -> URL {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "reqplan-output-\(UUID().uuidString)")
+        let folder = TestFolders.unique("reqplan-output")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }

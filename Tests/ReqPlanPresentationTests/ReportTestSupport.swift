@@ -234,7 +234,7 @@ func runPython(_ script: String, arguments: [String]) throws -> (status: Int32, 
 
 /// A fresh temporary folder.
 func temporaryFolder() throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-reports-\(UUID().uuidString)")
+    let folder = TestFolders.unique("reqplan-reports")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }

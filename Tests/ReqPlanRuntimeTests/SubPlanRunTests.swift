@@ -16,7 +16,7 @@ struct PlanFolder {
     let folder: URL
 
     init(_ files: [String: String], baseURL: String) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-run-\(UUID().uuidString)")
+        folder = TestFolders.unique("reqplan-run")
         for (path, text) in files {
             let url = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(

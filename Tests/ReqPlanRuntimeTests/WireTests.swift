@@ -205,7 +205,7 @@ import Testing
     }
 
     @Test(arguments: Wire.allCases) func rawBodiesAndFilesAreSentAsWritten(_ wire: Wire) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-\(UUID().uuidString)")
+        let directory = TestFolders.unique("reqplan-wire")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data([0, 1, 2, 255]).write(to: directory.appendingPathComponent("blob.bin"))
         try await wire.withDemo { base in
@@ -227,7 +227,7 @@ import Testing
     }
 
     @Test(arguments: Wire.allCases) func requestsAreBuiltAsWritten(_ wire: Wire) async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-\(UUID().uuidString)")
+        let directory = TestFolders.unique("reqplan-wire")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try Data("file-bytes".utf8).write(to: directory.appendingPathComponent("a.txt"))
         try await wire.withDemo { base in

@@ -10,7 +10,7 @@ public struct PlanFiles {
 
     /// Writes each file (path relative to the folder → text), creating sub-folders.
     public init(_ files: [String: String]) throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-subplans-\(UUID().uuidString)")
+        folder = TestFolders.unique("reqplan-subplans")
         for (path, text) in files {
             let url = folder.appendingPathComponent(path)
             try FileManager.default.createDirectory(

@@ -43,7 +43,7 @@ public struct TestCertificateAuthority: Sendable {
 
     /// Makes a new authority named `name`, valid from yesterday for ten years.
     public init(name: String = "reqplan test CA") throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-ca-\(UUID().uuidString)")
+        directory = TestFolders.unique("reqplan-ca")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         root = Issued(
             certificate: directory.appendingPathComponent("ca.pem"),
