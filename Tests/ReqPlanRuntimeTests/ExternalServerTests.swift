@@ -105,11 +105,38 @@ import Testing
     func aStoppedServerNoLongerListens() async throws {
         let proxy = try await Tinyproxy.start()
         #expect(ExternalServers.isListening(proxy.port))
+        // The server itself is the watchdog's child.
+        let server = try #require(Self.children(of: proxy.process.pid).first)
         proxy.stop()
+        // Its process ends, and with it every socket it listened on. (Not checked by its port: under a
+        // loaded suite another server may be given the same free port a moment later, which once failed
+        // this test in CI with tinyproxy gone.)
         let end = ContinuousClock.now + .seconds(15)
-        while ExternalServers.isListening(proxy.port), ContinuousClock.now < end {
+        while Self.isRunning(server), ContinuousClock.now < end {
             try await Task.sleep(for: .milliseconds(20))
         }
-        #expect(!ExternalServers.isListening(proxy.port))
+        #expect(!Self.isRunning(server))
+    }
+
+    /// The processes whose parent is `pid`, from `/proc`.
+    static func children(of pid: Int32) -> [Int32] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return entries.compactMap(Int32.init).filter { status(of: $0)?.parent == pid }
+    }
+
+    /// Whether `pid` runs (a process that ended but was not yet reaped does not).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let state = status(of: pid)?.state else { return false }
+        return state != "Z" && state != "X"
+    }
+
+    /// The state and parent of `pid` (`/proc/PID/stat`: the fields after the command's closing parenthesis).
+    static func status(of pid: Int32) -> (state: Substring, parent: Int32)? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+            let close = stat.lastIndex(of: ")")
+        else { return nil }
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 1, let parent = Int32(fields[1]) else { return nil }
+        return (fields[0], parent)
     }
 }
