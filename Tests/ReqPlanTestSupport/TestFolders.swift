@@ -9,7 +9,8 @@ public enum TestFolders {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent(
             "reqplan-test-process-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
         try? FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        atexit { try? FileManager.default.removeItem(at: TestFolders.root) }
+        // The same exit handler that stops the external servers and removes their folders.
+        ServerRegistry.removeAtExit(url)
         return url
     }()
 

@@ -36,8 +36,8 @@ public enum PlanParser {
         parseInParts(source, limits: limits) ?? parseWhole(source, limits: limits)
     }
 
-    /// A long plan in the plain layout (`StepBlocks`), its top-level steps composed and read in as many runs
-    /// at once as there are cores; `nil` for any other plan, or when a run does not read alone as it does in
+    /// A long plan in the plain layout (`StepBlocks`), its top-level steps composed and read in runs of
+    /// consecutive steps on every core at once; `nil` for any other plan, or when a run does not read alone as it does in
     /// the plan (`parseWhole` then reads it, and reports what is wrong). Reads what `parseWhole` reads
     /// (`LongPlanReadingTests`).
     static func parseInParts(_ source: SourceFile, limits: ParseLimits) -> ParseResult? {
