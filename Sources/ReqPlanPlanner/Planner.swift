@@ -41,11 +41,14 @@ public enum Planner {
         _ plan: Plan, file: String? = nil, subPlans: [String: IncludedPlan] = [:], limits: ParseLimits = ParseLimits()
     ) -> PlanningResult {
         var collector = DiagnosticCollector(file: plan.source.path)
-        let built = buildNodes(plan, subPlans: subPlans, limits: limits)
+        var built = buildNodes(plan, subPlans: subPlans, limits: limits)
         for diagnostic in built.diagnostics { collector.emit(diagnostic) }
 
+        // The resolver holds the only reference to the nodes, so adding dependencies does not copy them all.
+        let nodes = built.nodes
+        built.nodes = []
         var resolver = NameResolver(
-            plan: plan, nodes: built.nodes, index: built.localIndex, diagnostics: collector,
+            plan: plan, nodes: nodes, index: built.localIndex, diagnostics: collector,
             subPlans: subPlans)
         resolver.resolveAll()
         addSequenceEdges(&resolver.nodes)
@@ -63,12 +66,13 @@ public enum Planner {
                 .unusedInput, "input `\(input.name.value)` is never used", at: input.name.range,
                 hint: "remove it, or read it with `${{ inputs.\(input.name.value) }}`")
         }
-        for node in resolved where node.instance == 0 {
-            guard let condition = node.step.condition, let value = ConstantFolder.value(of: condition),
+        // By index: a loop over the nodes themselves would copy each one (its strings and arrays retained).
+        for index in resolved.indices where resolved[index].instance == 0 {
+            guard let condition = resolved[index].step.condition, let value = ConstantFolder.value(of: condition),
                 !value.isTrue
             else { continue }
             collector.warning(
-                .neverTrue, "the `if` of step `\(node.id)` is never true, so the step never runs",
+                .neverTrue, "the `if` of step `\(resolved[index].id)` is never true, so the step never runs",
                 at: condition.range,
                 hint: value.type == .boolean
                     ? "remove the step, or fix the condition"
@@ -76,11 +80,15 @@ public enum Planner {
         }
 
         let schedule = ScheduleGraph(nodes: resolved)
-        for cycle in schedule.cycles() {
-            collector.emit(cycleDiagnostic(cycle, nodes: resolved))
+        // A graph has a topological order exactly when it has no cycle: the cycles are looked for only then.
+        let order = schedule.topologicalOrder()
+        if order == nil {
+            for cycle in schedule.cycles() {
+                collector.emit(cycleDiagnostic(cycle, nodes: resolved))
+            }
         }
 
-        guard !collector.hasErrors, let order = schedule.topologicalOrder() else {
+        guard !collector.hasErrors, let order else {
             return PlanningResult(graph: nil, diagnostics: collector.diagnostics)
         }
         let (waves, criticalPath) = analyse(schedule: schedule, order: order, nodes: resolved)
@@ -137,6 +145,11 @@ public enum Planner {
         var built = BuiltNodes()
         // Iterative depth-first walk: (step, parent, loop, depth). Children ids are patched after.
         var childIDs: [[NodeID]] = []
+        let count = plan.stepCount
+        built.nodes.reserveCapacity(count)
+        childIDs.reserveCapacity(count)
+        built.index.reserveCapacity(count)
+        built.localIndex.reserveCapacity(count)
         var stack: [(step: Step, parent: NodeID?, loop: NodeID?, depth: Int)] =
             plan.steps.reversed().map { ($0, nil, nil, 0) }
         while let (step, parent, loop, depth) = stack.popLast() {
@@ -192,11 +205,8 @@ public enum Planner {
                 nest(sub, under: id, loop: loop, depth: depth, into: &built, childIDs: &childIDs)
             }
         }
-        built.nodes = built.nodes.map { node in
-            StepNode(
-                nodeID: node.nodeID, id: node.id, localID: node.localID, kind: node.kind, step: node.step,
-                parent: node.parent, children: childIDs[node.nodeID], loop: node.loop, depth: node.depth,
-                dependencies: node.dependencies, instance: node.instance)
+        for (node, children) in childIDs.enumerated() where !children.isEmpty {
+            built.nodes[node].children = children
         }
         return built
     }
@@ -348,26 +358,28 @@ public enum Planner {
         var distance = [Int](repeating: 0, count: schedule.vertexCount)
         var previous = [Int](repeating: -1, count: schedule.vertexCount)
         for vertex in order {
-            // Only the kind is read: copying the whole node would retain its strings and arrays.
-            let isUnit = nodes[vertex / 2].isUnit
+            // Only the kind is read: copying the whole node (or edge) would retain its strings and arrays.
+            let isUnit = nodes[vertex / 2].kind.isUnit
             var best = 0
             var bestPrevious = -1
-            for edge in schedule.waitsFor[vertex] {
-                let weight = (edge.kind == .run && isUnit) ? 1 : 0
-                let candidate = distance[edge.to] + weight
+            for edge in schedule.waitsFor[vertex].indices {
+                let to = schedule.waitsFor[vertex][edge].to
+                var weight = 0
+                if isUnit, case .run = schedule.waitsFor[vertex][edge].kind { weight = 1 }
+                let candidate = distance[to] + weight
                 if bestPrevious == -1 || candidate > best {
                     best = candidate
-                    bestPrevious = edge.to
+                    bestPrevious = to
                 }
             }
             distance[vertex] = best
             previous[vertex] = bestPrevious
         }
         var waves: [[NodeID]] = []
-        for node in nodes where node.isUnit {
-            let wave = distance[ScheduleGraph.Vertex.start(node.nodeID).index]
+        for node in nodes.indices where nodes[node].kind.isUnit {
+            let wave = distance[ScheduleGraph.Vertex.start(node).index]
             while waves.count <= wave { waves.append([]) }
-            waves[wave].append(node.nodeID)
+            waves[wave].append(node)
         }
         waves.removeAll { $0.isEmpty }
 
@@ -377,7 +389,7 @@ public enum Planner {
         var path: [NodeID] = []
         while vertex != -1 {
             let node = vertex / 2
-            if vertex % 2 == 1, nodes[node].isUnit, path.last != node { path.append(node) }
+            if vertex % 2 == 1, nodes[node].kind.isUnit, path.last != node { path.append(node) }
             vertex = previous[vertex]
         }
         return (waves, path.reversed())

@@ -120,6 +120,9 @@ public struct StepNode: Sendable {
         case forEachGroup = "for_each group"
         /// A sub-plan: its members are the sub-plan's top-level steps.
         case plan
+
+        /// Whether a node of this kind is one unit of work: a request, or a for_each over one.
+        public var isUnit: Bool { self == .request || self == .forEachRequest }
     }
 
     /// The node's index.
@@ -135,7 +138,7 @@ public struct StepNode: Sendable {
     /// The enclosing group, sequence or for_each.
     public let parent: NodeID?
     /// Members, in order.
-    public let children: [NodeID]
+    public internal(set) var children: [NodeID]
     /// The innermost enclosing for_each, if the step runs once per item.
     public let loop: NodeID?
     /// Nesting depth (0 for top-level steps).
@@ -146,7 +149,7 @@ public struct StepNode: Sendable {
     public let instance: Int
 
     /// Whether this node sends requests itself (a request, or a for_each over a request).
-    public var isUnit: Bool { kind == .request || kind == .forEachRequest }
+    public var isUnit: Bool { kind.isUnit }
 }
 
 /// Why one step waits for another.

@@ -51,17 +51,18 @@ public struct ScheduleGraph: Sendable {
 
     init(nodes: [StepNode]) {
         var edges = [[Edge]](repeating: [], count: nodes.count * 2)
-        for node in nodes {
-            let start = Vertex.start(node.nodeID).index
-            let end = Vertex.end(node.nodeID).index
-            for dependency in node.dependencies {
+        // By index: a loop over the nodes themselves would copy each one (its strings and arrays retained).
+        for index in nodes.indices {
+            let start = Vertex.start(nodes[index].nodeID).index
+            let end = Vertex.end(nodes[index].nodeID).index
+            for dependency in nodes[index].dependencies {
                 edges[start].append(Edge(to: Vertex.end(dependency.target).index, kind: .dependency(dependency)))
             }
-            if let parent = node.parent {
+            if let parent = nodes[index].parent {
                 edges[start].append(Edge(to: Vertex.start(parent).index, kind: .parentStart))
             }
             edges[end].append(Edge(to: start, kind: .run))
-            for child in node.children {
+            for child in nodes[index].children {
                 edges[end].append(Edge(to: Vertex.end(child).index, kind: .memberEnd))
             }
         }
@@ -73,21 +74,34 @@ public struct ScheduleGraph: Sendable {
     /// - Complexity: O(*V* + *E*).
     public func topologicalOrder() -> [Int]? {
         var remaining = waitsFor.map(\.count)
-        var waiters = [[Int]](repeating: [], count: vertexCount)
-        for (vertex, edges) in waitsFor.enumerated() {
-            for edge in edges { waiters[edge.to].append(vertex) }
+        // Who waits for each vertex, in one flat list: the waiters of `v` are `waiters[start[v]..<start[v + 1]]`,
+        // in increasing order (one array instead of one per vertex).
+        // Only each edge's end is read (`waitsFor[v][e].to`): a copy of the edge would retain its kind's payload.
+        var start = [Int](repeating: 0, count: vertexCount + 1)
+        for vertex in waitsFor.indices {
+            for edge in waitsFor[vertex].indices { start[waitsFor[vertex][edge].to + 1] += 1 }
         }
-        var order: [Int] = []
+        for vertex in 0..<vertexCount { start[vertex + 1] += start[vertex] }
+        var waiters = [Int](repeating: 0, count: start[vertexCount])
+        var next = start
+        for vertex in waitsFor.indices {
+            for edge in waitsFor[vertex].indices {
+                let to = waitsFor[vertex][edge].to
+                waiters[next[to]] = vertex
+                next[to] += 1
+            }
+        }
+        // Vertices in the order they become ready: the first ones wait for nothing.
+        var order = (0..<vertexCount).filter { remaining[$0] == 0 }
         order.reserveCapacity(vertexCount)
-        var ready = (0..<vertexCount).filter { remaining[$0] == 0 }
         var cursor = 0
-        while cursor < ready.count {
-            let vertex = ready[cursor]
+        while cursor < order.count {
+            let vertex = order[cursor]
             cursor += 1
-            order.append(vertex)
-            for waiter in waiters[vertex] {
+            for index in start[vertex]..<start[vertex + 1] {
+                let waiter = waiters[index]
                 remaining[waiter] -= 1
-                if remaining[waiter] == 0 { ready.append(waiter) }
+                if remaining[waiter] == 0 { order.append(waiter) }
             }
         }
         return order.count == vertexCount ? order : nil

@@ -80,6 +80,17 @@ public struct Plan: Sendable {
         }
         return result
     }
+
+    /// How many steps `allSteps` lists, counted without listing them.
+    public var stepCount: Int {
+        var count = 0
+        var stack = steps
+        while let step = stack.popLast() {
+            count += 1
+            stack.append(contentsOf: step.members)
+        }
+        return count
+    }
 }
 
 /// `on_failure:` — what a failure does to the rest of its scope.

@@ -202,8 +202,7 @@ extension PlanReader {
         if let varsNode = top.value("vars"), case .mapping(let mapping) = varsNode {
             plan.unreadVarNames = Set(mapping.compactMap { $0.key.string }).subtracting(vars.map(\.name.value))
         }
-        let readIDs = Set(plan.allSteps.map(\.id.value))
-        plan.unreadStepIDs = Set(stepIDs.keys).subtracting(readIDs)
+        plan.unreadStepIDs = unreadStepIDs(of: plan)
         plan.hasMalformedExpressions = sawMalformedExpression
         plan.inputsReadWhereNotEvaluated = inputsReadWhereNotEvaluated
         if let inputsNode = top.value("inputs"), case .mapping(let mapping) = inputsNode {
@@ -211,6 +210,19 @@ extension PlanReader {
             plan.unreadInputNames = Set(declared).subtracting(inputs.map(\.name.value))
         }
         return plan
+    }
+
+    /// The step ids declared whose step could not be read. Without errors no id is declared twice, so when as
+    /// many steps were read at their id's first declaration (`stepIDs`) as ids were declared, there are none:
+    /// the common case is told by looking each step up, without a set of every id.
+    private func unreadStepIDs(of plan: Plan) -> Set<String> {
+        let steps = plan.allSteps
+        if !diagnostics.hasErrors {
+            var readAtFirstDeclaration = 0
+            for step in steps where stepIDs[step.id.value] == step.id.range { readAtFirstDeclaration += 1 }
+            if readAtFirstDeclaration == stepIDs.count { return [] }
+        }
+        return Set(stepIDs.keys).subtracting(steps.map(\.id.value))
     }
 
     // MARK: Inputs

@@ -133,6 +133,8 @@ extension PlanReader {
     /// Joins what forks read, in order (`join(_:steps:)`), and gives their steps.
     mutating func join(_ forks: [StepsRead], steps range: SourceRange) -> [Step] {
         var steps: [Step] = []
+        steps.reserveCapacity(forks.reduce(0) { $0 + $1.steps.count })
+        stepIDs.reserveCapacity(forks.reduce(stepIDs.count) { $0 + $1.stepIDs.count })
         for fork in forks {
             join(fork, steps: range)
             steps += fork.steps
