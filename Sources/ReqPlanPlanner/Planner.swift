@@ -148,7 +148,6 @@ public enum Planner {
         let count = plan.stepCount
         built.nodes.reserveCapacity(count)
         childIDs.reserveCapacity(count)
-        built.index.reserveCapacity(count)
         built.localIndex.reserveCapacity(count)
         var stack: [(step: Step, parent: NodeID?, loop: NodeID?, depth: Int)] =
             plan.steps.reversed().map { ($0, nil, nil, 0) }
@@ -169,7 +168,6 @@ public enum Planner {
                     parent: parent, children: [], loop: loop, depth: depth, dependencies: [],
                     instance: 0))
             childIDs.append([])
-            if built.index[step.id.value] == nil { built.index[step.id.value] = id }
             if built.localIndex[step.id.value] == nil { built.localIndex[step.id.value] = id }
             if let parent { childIDs[parent].append(id) } else { built.roots.append(id) }
             let memberLoop = kind == .forEachGroup ? id : loop
@@ -208,6 +206,10 @@ public enum Planner {
         for (node, children) in childIDs.enumerated() where !children.isEmpty {
             built.nodes[node].children = children
         }
+        // `index` holds the sub-plans' steps so far (`nest`); each wins over a step of this plan of the same id,
+        // as when both were entered in order. Without sub-plans it is this plan's own index, not hashed twice.
+        built.index =
+            built.index.isEmpty ? built.localIndex : built.localIndex.merging(built.index) { _, nested in nested }
         return built
     }
 

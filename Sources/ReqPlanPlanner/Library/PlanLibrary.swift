@@ -364,7 +364,7 @@ public final class PlanLibrary: Sendable {
                 break
             }
             for (template, what) in paths {
-                guard let text = template.literalText, !text.contains("${{"), !text.isEmpty else { continue }
+                guard let text = template.literalText, !Template.opensExpression(text), !text.isEmpty else { continue }
                 let resolved = FileBoundary.resolve(text, relativeTo: context.folder)
                 if let problem = problem(
                     with: resolved, written: Located(text, at: template.range),

@@ -73,10 +73,18 @@ public struct Plan: Sendable {
     /// Every step in the plan, members included, in document order (depth first).
     public var allSteps: [Step] {
         var result: [Step] = []
-        var stack = steps.reversed() as [Step]
-        while let step = stack.popLast() {
+        result.reserveCapacity(steps.count)
+        // Depth first, in document order: each level's list and the index of its next step.
+        var levels: [(steps: [Step], next: Int)] = [(steps, 0)]
+        while let (list, next) = levels.last {
+            guard next < list.count else {
+                levels.removeLast()
+                continue
+            }
+            levels[levels.count - 1].next = next + 1
+            let step = list[next]
             result.append(step)
-            stack.append(contentsOf: step.members.reversed())
+            if !step.members.isEmpty { levels.append((step.members, 0)) }
         }
         return result
     }

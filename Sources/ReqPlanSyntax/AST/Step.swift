@@ -55,6 +55,13 @@ public final class Step: Sendable {
         self.poll = poll
         self.range = range
         self.skippedBecause = skippedBecause
+        self.members =
+            switch kind {
+            case .request, .plan: []
+            case .group(let members), .sequence(let members): members
+            case .forEach(let loop):
+                if case .group(let members) = loop.body { members } else { [] }
+            }
     }
 
     /// What a step does.
@@ -84,14 +91,9 @@ public final class Step: Sendable {
 
     /// Direct members: of a group or sequence, or of a for_each's group body. (A sub-plan's steps are in
     /// its own file: the planner nests them under the step.)
-    public var members: [Step] {
-        switch kind {
-        case .request, .plan: []
-        case .group(let members), .sequence(let members): members
-        case .forEach(let loop):
-            if case .group(let members) = loop.body { members } else { [] }
-        }
-    }
+    /// Kept beside `kind` (set from it once): the walks over every step read it for each step, and reading it
+    /// from `kind` copied a request step's whole request to find none.
+    public let members: [Step]
 
     /// The request, for a request step or a for_each over a request.
     public var request: RequestSpec? {

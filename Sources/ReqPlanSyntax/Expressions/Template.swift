@@ -16,6 +16,21 @@ public struct Template: Sendable, Hashable {
     /// The scalar the template was written as.
     public var range: SourceRange
 
+    /// Whether `text` holds a `${{`, the opening of an expression, found over its UTF-8 bytes as the parser
+    /// reads it scalar by scalar (Foundation's `contains` made a CFString search of every scalar read).
+    public static func opensExpression(_ text: some StringProtocol) -> Bool {
+        var beforePrevious: UInt8 = 0
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: "{"), previous == UInt8(ascii: "{"), beforePrevious == UInt8(ascii: "$") {
+                return true
+            }
+            beforePrevious = previous
+            previous = byte
+        }
+        return false
+    }
+
     /// Creates a template.
     public init(parts: [Part], range: SourceRange) {
         self.parts = parts
@@ -61,7 +76,7 @@ public struct TemplateParser: Sendable {
     /// Parses `text`, the value of a scalar whose token starts at `start`.
     /// - Returns: the template, or the diagnostic for its first syntax error.
     public func template(_ text: String, at start: SourceRange) -> Result<Template, Diagnostic> {
-        guard text.contains("${{") else {
+        guard Template.opensExpression(text) else {
             return .success(Template(parts: [.text(text)], range: start))
         }
         let scalars = Array(text.unicodeScalars)
@@ -104,7 +119,7 @@ public struct TemplateParser: Sendable {
 
     /// Parses a condition: either one `${{ }}` or a bare expression (as in `if: success()`).
     public func condition(_ text: String, at start: SourceRange) -> Result<Expression, Diagnostic> {
-        if text.contains("${{") {
+        if Template.opensExpression(text) {
             switch template(text.trimmingSpaces(), at: start) {
             case .failure(let diagnostic): return .failure(diagnostic)
             case .success(let template):

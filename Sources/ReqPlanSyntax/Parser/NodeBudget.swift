@@ -117,11 +117,22 @@ extension SourceFile {
 
     /// The range of a node's first token (the whole scalar for scalars).
     public func range(of node: Node) -> SourceRange {
-        // A one-line plain scalar is written exactly as its value: no need to scan the source.
-        if case .scalar(let scalar) = node, scalar.style == .plain, !scalar.string.isEmpty,
-            !scalar.string.contains(where: { $0 == "\n" || $0 == "\r" })
-        {
-            return SourceRange(start: location(of: node), length: scalar.string.unicodeScalars.count)
+        // A one-line plain scalar is written exactly as its value: no need to scan the source. (Its bytes are
+        // read, not its characters: breaking a string into characters cost more than the rest of the range.)
+        if case .scalar(let scalar) = node, scalar.style == .plain, !scalar.string.isEmpty {
+            var isASCII = true
+            var isOneLine = true
+            for byte in scalar.string.utf8 {
+                if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
+                    isOneLine = false
+                    break
+                }
+                if byte >= 0x80 { isASCII = false }
+            }
+            if isOneLine {
+                let length = isASCII ? scalar.string.utf8.count : scalar.string.unicodeScalars.count
+                return SourceRange(start: location(of: node), length: length)
+            }
         }
         return tokenRange(at: location(of: node))
     }

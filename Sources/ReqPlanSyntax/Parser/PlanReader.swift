@@ -374,7 +374,7 @@ struct PlanReader {
         switch node {
         case .scalar:
             let value = scalarValue(node) ?? .null
-            if case .string(let text) = value, text.contains("${{") {
+            if case .string(let text) = value, Template.opensExpression(text) {
                 return parseTemplate(text, at: range(node)).map(ValueTemplate.template)
             }
             return .literal(value, range(node))
@@ -392,7 +392,7 @@ struct PlanReader {
             guard let entries = mapping(node, what) else { return nil }
             var result: [ValueTemplate.Entry] = []
             for entry in entries.entries {
-                if entry.key.value.contains("${{") {
+                if Template.opensExpression(entry.key.value) {
                     diagnostics.error(
                         .invalidExpression, "expressions are not evaluated in keys", at: entry.key.range,
                         hint: "only values may hold `${{ }}`")

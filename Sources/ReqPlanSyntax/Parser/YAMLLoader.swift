@@ -107,7 +107,7 @@ enum YAMLLoader {
                 hint = "the keys of one mapping start in the same column; check the indentation of this line"
             } else if (problem.contains("did not find expected ',' or ']'")
                 || problem.contains("did not find expected ',' or '}'")),
-                source.line(mark.line)?.contains("${{") == true
+                source.line(mark.line).map(Template.opensExpression) == true
             {
                 hint = "inside `{ }` or `[ ]`, a value with `${{ }}` must be quoted: write \"${{ … }}\""
             } else if problem.contains("did not find expected ',' or ']'") {

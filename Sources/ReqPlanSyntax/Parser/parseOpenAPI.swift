@@ -49,7 +49,7 @@ extension PlanReader {
                 fileNode = node
             }
             guard let file = string(fileNode, "the file of \(what)") else { continue }
-            if file.value.contains("${{") {
+            if Template.opensExpression(file.value) {
                 diagnostics.error(
                     .invalidExpression,
                     "the file of an API description is a literal path; `${{ }}` is not evaluated here",

@@ -11,7 +11,7 @@ extension PlanReader {
         var file: Located<String>?
         if let fileNode = fields.value("file") {
             if let path = string(fileNode, "`file` of \(what)") {
-                if path.value.contains("${{") {
+                if Template.opensExpression(path.value) {
                     // What it would read is unknown: inputs are not reported unused because of it.
                     sawMalformedExpression = true
                     diagnostics.error(
