@@ -153,6 +153,7 @@ struct PlanReader {
             return nil
         }
         var entries: [(key: Located<String>, value: Node)] = []
+        entries.reserveCapacity(mapping.count)
         var merged: [(key: Located<String>, value: Node)] = []
         for (key, value) in mapping {
             guard case .scalar(let scalar) = key else {

@@ -49,11 +49,11 @@ public enum TextFile {
             }
             bytes.append(contentsOf: chunk[..<count])
         }
-        let data = Data(bytes)
-        if data.count > limit {
+        if bytes.count > limit {
             return .failure(Failure(text: "\(what) is larger than the limit of \(limit) bytes", isTooLarge: true))
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        // Checked and copied once, by the standard library (through `Data` it was copied twice more).
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             return .failure(Failure(text: "cannot read `\(name)`: the file is not UTF-8 text"))
         }
         return .success(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
