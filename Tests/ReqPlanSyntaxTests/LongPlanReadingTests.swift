@@ -37,6 +37,23 @@ import Testing
         #expect(PlanParser.parseInParts(SourceFile(path: "long.yaml", text: short), limits: ParseLimits()) == nil)
     }
 
+    /// The runs cover every block once, in order, long first and short last, for any count and thread count.
+    @Test func runsCoverEveryBlockOnceLongestFirst() {
+        for threads in [1, 2, 3, 8] {
+            for count in [0, 1, 7, 512, 1_000, 10_007] {
+                let runs = PlanReader.runs(of: count, threads: threads)
+                #expect(runs.flatMap { Array($0) } == Array(0..<count), "\(count) blocks on \(threads) threads")
+                #expect(runs.allSatisfy { !$0.isEmpty })
+                // Never longer than the run before, but for the last (what is left).
+                #expect(zip(runs.dropLast(), runs.dropLast().dropFirst()).allSatisfy { $0.count >= $1.count })
+            }
+        }
+        // 1,000 blocks on two cores: a quarter of the whole first, at least 31 blocks (a sixteenth of a share).
+        let runs = PlanReader.runs(of: 1_000, threads: 2)
+        #expect(runs.first == 0..<250)
+        #expect(runs.dropLast().allSatisfy { $0.count >= 31 } && runs.count == 12, "\(runs.map(\.count))")
+    }
+
     /// Random edits of a long plan of many shapes, each read in runs (when its layout still allows) and
     /// whole: the same AST and diagnostics every time, and most edits still read in runs.
     @Test func randomEditsReadInRunsWhatTheWholePlanReads() async throws {

@@ -110,13 +110,15 @@ extension Node {
 
 extension SourceFile {
     /// Where a node starts (line 1, column 1 when Yams gave no mark).
-    public func location(of node: Node) -> SourceLocation {
+    /// - Parameter lineOffset: how many lines of this file come before the text the node was composed from
+    ///   (a run of steps composed alone, `PlanReader.readAlone`).
+    public func location(of node: Node, lineOffset: Int = 0) -> SourceLocation {
         guard let mark = node.mark else { return SourceLocation(line: 1, column: 1) }
-        return SourceLocation(line: mark.line, column: mark.column)
+        return SourceLocation(line: mark.line + lineOffset, column: mark.column)
     }
 
     /// The range of a node's first token (the whole scalar for scalars).
-    public func range(of node: Node) -> SourceRange {
+    public func range(of node: Node, lineOffset: Int = 0) -> SourceRange {
         // A one-line plain scalar is written exactly as its value: no need to scan the source. (Its bytes are
         // read, not its characters: breaking a string into characters cost more than the rest of the range.)
         if case .scalar(let scalar) = node, scalar.style == .plain, !scalar.string.isEmpty {
@@ -131,9 +133,9 @@ extension SourceFile {
             }
             if isOneLine {
                 let length = isASCII ? scalar.string.utf8.count : scalar.string.unicodeScalars.count
-                return SourceRange(start: location(of: node), length: length)
+                return SourceRange(start: location(of: node, lineOffset: lineOffset), length: length)
             }
         }
-        return tokenRange(at: location(of: node))
+        return tokenRange(at: location(of: node, lineOffset: lineOffset))
     }
 }

@@ -47,9 +47,9 @@ public enum PlanParser {
             blocks.blocks.count >= PlanReader.stepsReadInParallel
         else { return nil }
         var reading = StepBlocksRead(blocks: blocks.blocks, kept: [:])
-        // More runs than cores, so a thread that finishes early takes another run (two halves left one core
-        // idle for a tenth of the time; runs of 8 on 2 cores measured 6 % faster).
-        reading.parts = 4 * max(2, ProcessInfo.processInfo.activeProcessorCount)
+        // On every core, in more runs than cores (`PlanReader.runs`), so a thread that finishes early takes
+        // another run.
+        reading.threads = max(2, ProcessInfo.processInfo.activeProcessorCount)
         return parse(source, blocks, limits: limits, reading: reading)?.0
     }
 

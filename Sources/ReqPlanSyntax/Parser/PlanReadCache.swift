@@ -88,16 +88,16 @@ struct StepBlocksRead {
     var readCount = 0
     /// Whether a block could not be read alone (the plan is then read whole).
     var failed = false
-    /// In how many runs of consecutive blocks to read the steps at once, each run composed and read on a
-    /// thread of its own (`PlanReader.readStepBlocksInParts`); 1: block by block, with the cache.
-    var parts = 1
+    /// On how many threads to read the steps at once, in runs of consecutive blocks, each run composed and read
+    /// alone (`PlanReader.readStepBlocksInParts`); 1: block by block, with the cache.
+    var threads = 1
 }
 
 extension PlanReader {
     /// Reads the plan's top-level steps block by block (`stepBlocks`), each from the cache when its text, its
     /// line and what it reads of the plan before it are unchanged; `nil` if a block cannot be read alone.
     mutating func readStepBlocks(_ read: inout StepBlocksRead) -> [Step] {
-        if read.parts > 1 { return readStepBlocksInParts(&read) }
+        if read.threads > 1 { return readStepBlocksInParts(&read) }
         var steps: [Step] = []
         let base = forkBase
         let at = read.blocks.first.map { SourceRange(at: SourceLocation(line: $0.firstLine, column: 1)) }

@@ -80,18 +80,17 @@ extension PlanReader {
         return join(halves.compactMap { $0 }, steps: range(node))
     }
 
-    /// Reads the top-level steps cut into blocks in `read.parts` runs of consecutive blocks, each run composed
-    /// from its text and read on a thread of its own (composing is the largest serial part of a long plan's
-    /// `validate`); `read.failed` when a run does not compose alone as it is in the plan.
+    /// Reads the top-level steps cut into blocks on `read.threads` threads, in runs of consecutive blocks
+    /// (`runs(of:threads:)`), each run composed from its text and read alone (composing is the largest
+    /// serial part of a long plan's `validate`); `read.failed` when a run does not compose alone as it is in
+    /// the plan.
     mutating func readStepBlocksInParts(_ read: inout StepBlocksRead) -> [Step] {
         let blocks = read.blocks
-        let parts = min(read.parts, blocks.count)
+        let parts = Self.runs(of: blocks.count, threads: read.threads)
         let start = forkForSteps()
-        let found = Self.inParallel(parts) { part in
-            start.readAlone(blocks[(part * blocks.count / parts)..<((part + 1) * blocks.count / parts)])
-        }
+        let found = Self.inParallel(parts.count) { part in start.readAlone(blocks[parts[part]]) }
         let runs = found.compactMap { $0 }
-        guard runs.count == parts else {
+        guard runs.count == parts.count else {
             read.failed = true
             return []
         }
@@ -99,15 +98,33 @@ extension PlanReader {
         return join(runs, steps: at)
     }
 
+    /// The runs `count` blocks are read in on `threads` threads, in order: each a quarter of what is left for
+    /// each thread, down to a sixteenth of an equal share, so the first runs are long and the last short, and
+    /// the threads run out of work together. (Eight equal runs on two cores left one idle for up to a run,
+    /// a tenth of the time; more equal runs cost a parser each.)
+    static func runs(of count: Int, threads: Int) -> [Range<Int>] {
+        let threads = max(1, threads)
+        let shortest = max(1, count / (16 * threads))
+        var runs: [Range<Int>] = []
+        var start = 0
+        while start < count {
+            let end = min(count, start + max(shortest, (count - start) / (2 * threads)))
+            runs.append(start..<end)
+            start = end
+        }
+        return runs
+    }
+
     /// Composes `blocks` (consecutive top-level steps) from their text alone, at their lines, and reads them
     /// in a fork of this reader (`forkForSteps`); `nil` unless they compose to a mapping of exactly their ids,
     /// as in the plan.
     func readAlone(_ blocks: ArraySlice<StepBlocks.Block>) -> StepsRead? {
         guard let first = blocks.first, let last = blocks.last else { return nil }
-        let text = source.text[first.text.startIndex..<last.text.endIndex]
-        let padded = String(repeating: "\n", count: first.firstLine - 1) + text
+        // Composed from its own text, its lines counted from the run's first (`lineOffset`): a run late in a long
+        // plan no longer composes (and indexes) a newline for every line before it.
+        let text = String(source.text[first.text.startIndex..<last.text.endIndex])
         guard
-            case .success(let node?) = YAMLLoader.compose(SourceFile(path: source.path, text: padded), limits: limits),
+            case .success(let node?) = YAMLLoader.compose(SourceFile(path: source.path, text: text), limits: limits),
             case .mapping(let mapping) = node, mapping.count == blocks.count,
             zip(mapping.keys, blocks).allSatisfy({ key, block in
                 guard case .scalar(let id) = key else { return false }
@@ -115,6 +132,7 @@ extension PlanReader {
             })
         else { return nil }
         var fork = self
+        fork.lineOffset = first.firstLine - 1
         guard let entries = fork.mapping(node, "`steps`") else { return nil }
         return fork.readForked(entries.entries[...], forkedAt: self)
     }

@@ -67,6 +67,9 @@ struct PlanReader {
     /// The top-level steps cut from the text, to read block by block instead of the `steps:` node
     /// (`PlanParser.parse(_:limits:cache:)`); `nil`: read from the node.
     var stepBlocks: StepBlocksRead?
+    /// How many lines of `source` come before the text the nodes being read were composed from: a run of
+    /// steps is composed from its own text (`readAlone`), and its nodes' lines count from its first.
+    var lineOffset = 0
 
     init(source: SourceFile, limits: ParseLimits) {
         self.source = source
@@ -77,10 +80,10 @@ struct PlanReader {
 
     // MARK: Locations
 
-    func location(_ node: Node) -> SourceLocation { source.location(of: node) }
+    func location(_ node: Node) -> SourceLocation { source.location(of: node, lineOffset: lineOffset) }
 
     /// The range of a node's first token (the whole scalar for scalars).
-    func range(_ node: Node) -> SourceRange { source.range(of: node) }
+    func range(_ node: Node) -> SourceRange { source.range(of: node, lineOffset: lineOffset) }
 
     // MARK: Budget
 
