@@ -222,8 +222,11 @@ extension Executor {
             } catch {
                 outcome = .failure(error)
             }
-            for limiter in held { limiter.release() }
+            // The attempt ends before its slots are freed: ended after, its recorded end could fall after the
+            // start of the attempt that took its slot, and the run's records (the trace, the HAR log) would
+            // show more requests in flight than the limit let through.
             let attemptDuration = now() - attemptStart
+            for limiter in held { limiter.release() }
             var record = AttemptRecord(
                 number: result.attempts.count + 1, start: attemptStart, duration: attemptDuration)
             record.poll = poll
