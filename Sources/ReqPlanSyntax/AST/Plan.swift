@@ -74,7 +74,20 @@ public struct Plan: Sendable {
     public var allSteps: [Step] {
         var result: [Step] = []
         result.reserveCapacity(steps.count)
-        // Depth first, in document order: each level's list and the index of its next step.
+        forEachStep { result.append($0) }
+        return result
+    }
+
+    /// How many steps `allSteps` lists, counted without listing them.
+    public var stepCount: Int {
+        var count = 0
+        forEachStep { _ in count += 1 }
+        return count
+    }
+
+    /// Visits every step, members included, in document order (depth first), keeping each level's list and
+    /// the index of its next step.
+    private func forEachStep(_ visit: (Step) -> Void) {
         var levels: [(steps: [Step], next: Int)] = [(steps, 0)]
         while let (list, next) = levels.last {
             guard next < list.count else {
@@ -83,21 +96,9 @@ public struct Plan: Sendable {
             }
             levels[levels.count - 1].next = next + 1
             let step = list[next]
-            result.append(step)
+            visit(step)
             if !step.members.isEmpty { levels.append((step.members, 0)) }
         }
-        return result
-    }
-
-    /// How many steps `allSteps` lists, counted without listing them.
-    public var stepCount: Int {
-        var count = 0
-        var stack = steps
-        while let step = stack.popLast() {
-            count += 1
-            stack.append(contentsOf: step.members)
-        }
-        return count
     }
 }
 
