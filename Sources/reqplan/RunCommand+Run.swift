@@ -164,12 +164,18 @@ private struct RunDisplay: Sendable {
             finished = { live?.finished($0, result: $1.result) }
             if let live { refresh = { live.redraw() } } else { refresh = nil }
         } else {
+            // A line per finished step is batched: written ten times a second (at each refresh), or sooner
+            // with anything else written to standard error, in the order it came (`StandardStreams`).
+            let batched = mode == .lines
+            let write: @Sendable (String) -> Void = { text in
+                if batched { StandardStreams.writeBatched(text, to: .error) } else { writeError(text) }
+            }
             let live =
                 mode == .silent || prepared.isEmpty
                 ? nil
                 : LiveProgress(
                     graph: prepared[0].graph, mode: mode, colors: colors, terminalRows: terminalRows(),
-                    write: { writeError($0) })
+                    write: write)
             observer = { index in
                 var observers = planObservers(index)
                 if let live { observers.insert(live, at: 0) }
@@ -177,8 +183,15 @@ private struct RunDisplay: Sendable {
             }
             started = { _ in }
             finished = { _, _ in }
-            // The display is redrawn ten times a second while the run goes on.
-            if let live { refresh = { live.redraw() } } else { refresh = nil }
+            // The display is redrawn (or its lines written) ten times a second while the run goes on.
+            if let live {
+                refresh = {
+                    live.redraw()
+                    StandardStreams.flush(.error)
+                }
+            } else {
+                refresh = nil
+            }
         }
     }
 }

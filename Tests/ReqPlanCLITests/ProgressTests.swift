@@ -21,6 +21,17 @@ import Testing
         """
     }
 
+    /// Runs `body` with a plan of `steps` (the lines under `steps:`) against the demo API, and its base URL.
+    static func withDemoPlan(steps: String, _ body: @escaping @Sendable (URL, String) async throws -> Void)
+        async throws
+    {
+        try await DemoAPI.withServer { base in
+            let file = try CommandRunner.temporaryPlan(
+                "reqplan: 1\ndefaults: { base_url: \"\(base)\" }\nsteps:\n" + steps)
+            try await body(file, base)
+        }
+    }
+
     @Test func withoutATerminalEachFinishedStepIsOneLineWithoutEscapes() async throws {
         try await DemoAPI.withServer { base in
             let file = try CommandRunner.temporaryPlan(Self.plan(base))
@@ -36,19 +47,53 @@ import Testing
         }
     }
 
+    /// The lines are batched (`StandardStreams.writeBatched`), yet each is out while the run goes on.
+    @Test func aFinishedStepsLineIsOutWhileTheRunGoesOn() async throws {
+        let steps = """
+              first: { request: { url: /home } }
+              slow: { needs: [first], request: { url: /delay/20000 } }
+            """
+        try await Self.withDemoPlan(steps: steps) { file, _ in
+            let running = try CommandRunner.start(["run", file.path, "--progress", "lines"])
+            let shown = await running.waitForStandardError(containing: "✓ first  200", within: .seconds(15))
+            let stillRunning = running.isRunning
+            kill(running.pid, SIGINT)
+            let result = await running.finish(within: .seconds(15))
+            #expect(shown && stillRunning, "\(result.stderr)")
+            #expect(result.status == 130, "\(result)")
+        }
+    }
+
+    /// What else goes to standard error (here the verbose log) writes the batched lines before it.
+    @Test func batchedLinesKeepTheirPlaceAmongOtherOutput() async throws {
+        let steps = """
+              first: { request: { url: /home } }
+              second: { needs: [first], request: { url: /delay/10 } }
+              third: { needs: [second], request: { url: /home } }
+            """
+        try await Self.withDemoPlan(steps: steps) { file, _ in
+            let result = try await CommandRunner.run(
+                ["run", file.path, "--progress", "lines", "--verbose", "--color", "never"], within: .seconds(30))
+            #expect(result.status == 0, "\(result.stderr)")
+            let lines = result.stderr.split(separator: "\n").map(String.init)
+            let prefixes = [
+                "> first:", "< first:", "✓ first", "> second:", "< second:", "✓ second", "> third:", "✓ third",
+            ]
+            let order = prefixes.map { prefix in lines.firstIndex { $0.hasPrefix(prefix) } }
+            #expect(order.allSatisfy { $0 != nil }, "\(result.stderr)")
+            #expect(order.compactMap { $0 } == order.compactMap { $0 }.sorted(), "\(result.stderr)")
+        }
+    }
+
     /// After Ctrl-C, a for_each's last progress line counts the items done as the summary does.
     @Test func afterAnInterruptTheProgressAgreesWithTheSummary() async throws {
-        try await DemoAPI.withServer { base in
-            let file = try CommandRunner.temporaryPlan(
-                """
-                reqplan: 1
-                defaults: { base_url: "\(base)" }
-                steps:
-                  uploads:
-                    for_each: [0, 20000, 20000, 20000]
-                    concurrency: 1
-                    request: { url: "/delay/${{ item }}" }
-                """)
+        let steps = """
+              uploads:
+                for_each: [0, 20000, 20000, 20000]
+                concurrency: 1
+                request: { url: "/delay/${{ item }}" }
+            """
+        try await Self.withDemoPlan(steps: steps) { file, base in
             let running = try CommandRunner.start(["run", file.path, "--progress", "lines"])
             // One item at a time: the second request served means the first item has ended.
             let sent = try await DemoRequests.wait(for: 2, at: base, while: running, timeout: .seconds(15))
