@@ -13,7 +13,9 @@
 #    URLs (curl multiplexes HTTP/2 streams on one connection as reqplan does). reqplan and curl
 #    alternate, ROUNDS rounds (default 40); medians, quartiles, CPU and how often reqplan was faster.
 #    Over http:// also as 2,000 independent named steps (`s0` … `s1999`, one request each) instead of
-#    one for_each: the cost per step before anything is sent (reading, checking, scheduling) shows there.
+#    one for_each: the cost per step before anything is sent (reading, checking, scheduling) shows there;
+#    and once more with `--progress lines` (the benchmark reads standard error through a pipe, as a CI
+#    runner does): what the line per step costs.
 # 2. Fidelity: 200 requests to a 50 ms endpoint at concurrency 50 (ideal 0.2 s), a 10-layer × 20-wide
 #    DAG of 20 ms requests (ideal 0.2 s), a 50-step chain of 10 ms requests (ideal 0.5 s); the delays
 #    are nginx's echo_sleep. The server's floor for each shape comes from a minimal client
@@ -69,6 +71,8 @@ rounds = int(rounds)
 cases = [
     ("http://", f"http://127.0.0.1:{plain}", [], "curl-plain", []),
     ("http://, 2,000 named steps", f"http://127.0.0.1:{plain}", [], "curl-plain", []),
+    ("http://, 2,000 named steps, a progress line each (standard error is a pipe)", f"http://127.0.0.1:{plain}",
+     ["--progress", "lines"], "curl-plain", []),
     ("https:// HTTP/2", f"https://127.0.0.1:{h2}", tls, "curl-h2", ["--cacert", f"{work}/ca.pem", "--http2"]),
     ("https:// HTTP/1.1", f"https://127.0.0.1:{h1s}", tls, "curl-h1s", ["--cacert", f"{work}/ca.pem", "--http1.1"]),
 ]
