@@ -46,12 +46,23 @@ extension RunResult {
     /// depth), then the request (`GET → 200`, blank for groups), then the rest. An id longer than the id
     /// column (at most 32 wide) ends its line, and its columns follow on the next line, in place.
     public func summaryText(graph: PlanGraph) -> String {
+        // Each step's node, id width and request, looked up and measured once, and no step node or result
+        // copied more than once: a run of thousands of steps prints thousands of lines.
+        let nodes = order.map { graph.index[$0] }
+        let depths = nodes.map { $0.map { graph.nodes[$0].depth } ?? 0 }
+        let idWidths = zip(order, depths).map { id, depth in id.count + 2 * depth }
+        let requests = order.map { results[$0].map(Self.requestText) }
+        let width = idWidths.filter { $0 <= Self.idColumnLimit }.max() ?? 0
+        let requestWidth = requests.compactMap { $0?.count }.max() ?? 0
         var out = ""
-        let idWidth = { (id: String) in id.count + 2 * (graph.node(id)?.depth ?? 0) }
-        let width = order.map(idWidth).filter { $0 <= Self.idColumnLimit }.max() ?? 0
-        let requestWidth = order.compactMap { results[$0].map(Self.requestText) }.map(\.count).max() ?? 0
-        for id in order {
-            guard let result = results[id], let node = graph.node(id) else { continue }
+        var timed: [(String, Int)] = []
+        for (position, id) in order.enumerated() {
+            guard let result = results[id] else { continue }
+            if result.children == nil, let milliseconds = result.durationMilliseconds, result.state != .skipped {
+                timed.append((id, milliseconds))
+            }
+            guard let node = nodes[position], let request = requests[position] else { continue }
+            let kind = graph.nodes[node].kind
             let symbol: String
             switch result.state {
             case .succeeded: symbol = "✓"
@@ -59,14 +70,14 @@ extension RunResult {
             case .skipped: symbol = "-"
             case .cancelled: symbol = "⊘"
             }
-            let indent = String(repeating: "  ", count: node.depth)
+            let indent = String(repeating: "  ", count: depths[position])
             var line = indent + symbol + " " + id.padding(to: max(0, width - indent.count))
-            if idWidth(id) > width {
+            if idWidths[position] > width {
                 // Too long for the column: the details go on the next line, under the columns.
                 line += "\n" + String(repeating: " ", count: width + 2)
             }
-            if requestWidth > 0 { line += "  " + Self.requestText(result).padding(to: requestWidth) }
-            if let children = result.children, node.kind == .forEachRequest || node.kind == .forEachGroup {
+            if requestWidth > 0 { line += "  " + request.padding(to: requestWidth) }
+            if let children = result.children, kind == .forEachRequest || kind == .forEachGroup {
                 let done = children.filter { $0.state == .succeeded }.count
                 line += "  \(done)/\(children.count) items"
             }
@@ -82,12 +93,7 @@ extension RunResult {
             for output in shownOutputs { out += "  \(output.name): \(output.value.jsonText())\n" }
         }
         // The slowest requests, to see where the time went.
-        let slowest = order.compactMap { id -> (String, Int)? in
-            guard let result = results[id], result.children == nil, let milliseconds = result.durationMilliseconds,
-                result.state != .skipped
-            else { return nil }
-            return (id, milliseconds)
-        }.sorted { $0.1 > $1.1 }.prefix(3)
+        let slowest = timed.sorted { $0.1 > $1.1 }.prefix(3)
         if results.count > 3, !slowest.isEmpty {
             out += "\nslowest: " + slowest.map { "\($0.0) \($0.1)ms" }.joined(separator: ", ") + "\n"
         }
@@ -113,6 +119,7 @@ extension String {
     }
 
     func padding(to width: Int) -> String {
-        count >= width ? self : self + String(repeating: " ", count: width - count)
+        let count = count
+        return count >= width ? self : self + String(repeating: " ", count: width - count)
     }
 }
