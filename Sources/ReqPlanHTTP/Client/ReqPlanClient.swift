@@ -246,7 +246,7 @@ final class ReqPlanClient: Sendable {
         }).get() {
             lease = granted
         } else {
-            lease = try await waitForLease(endpoint, deadline: deadline)
+            lease = try await waitForLease(endpoint, mayUseHTTP2: mayUseHTTP2, deadline: deadline)
         }
         switch lease {
         case .reuse(let connection):
@@ -300,19 +300,29 @@ final class ReqPlanClient: Sendable {
         }
     }
 
-    private func waitForLease(_ endpoint: Endpoint, deadline: NIODeadline?) async throws(Failure) -> Lease {
+    private func waitForLease(_ endpoint: Endpoint, mayUseHTTP2: Bool, deadline: NIODeadline?) async throws(Failure)
+        -> Lease
+    {
         let id = pool.withLockedValue { $0.makeWaiterID() }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Lease, any Error>) in
-                    let queued = pool.withLockedValue { pool in
+                    let outcome = pool.withLockedValue { pool -> Result<Lease, Failure>? in
                         // Checked under the lock the cancellation handler takes, so a cancellation
                         // either sees this waiter or is seen here.
-                        guard !Task.isCancelled, !pool.isShutDown else { return false }
+                        guard !Task.isCancelled else { return .failure(.cancelled) }
+                        // A connection, stream or slot may have come free since the first try found none
+                        // (with no waiter to hand it to): taken now, or this request would wait for a
+                        // release that may never come.
+                        switch pool.lease(endpoint, limit: settings.connectionsPerHost, mayUseHTTP2: mayUseHTTP2) {
+                        case .failure(let failure): return .failure(failure)
+                        case .success(let granted?): return .success(granted)
+                        case .success(nil): break
+                        }
                         pool.enqueue(Waiter(id: id, continuation: continuation), for: endpoint)
-                        return true
+                        return nil
                     }
-                    guard queued else { return continuation.resume(throwing: Failure.cancelled) }
+                    if let outcome { return continuation.resume(with: outcome.mapError { $0 as any Error }) }
                     if let deadline {
                         let timer = group.next().scheduleTask(deadline: deadline) { [self] () -> Void in
                             pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?.resume(

@@ -8,6 +8,15 @@ final class AsyncLimiter: Sendable {
         var nextID = 0
         var inFlight = 0
         var peak = 0
+
+        /// Takes a slot when one is free and nobody waits for it.
+        mutating func takeFree() -> Bool {
+            guard available > 0 && waiters.isEmpty else { return false }
+            available -= 1
+            inFlight += 1
+            peak = max(peak, inFlight)
+            return true
+        }
     }
 
     /// The limit.
@@ -25,24 +34,22 @@ final class AsyncLimiter: Sendable {
     /// Takes a slot, waiting if none is free. Returns `false` if cancelled while waiting.
     func acquire() async -> Bool {
         let id: Int? = state.withLock { state in
-            if state.available > 0 && state.waiters.isEmpty {
-                state.available -= 1
-                state.inFlight += 1
-                state.peak = max(state.peak, state.inFlight)
-                return nil
-            }
+            if state.takeFree() { return nil }
             state.nextID += 1
             return state.nextID
         }
         guard let id else { return true }
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
-                let cancelled = state.withLock { state -> Bool in
-                    if Task.isCancelled { return true }
+                let answer = state.withLock { state -> Bool? in
+                    if Task.isCancelled { return false }
+                    // A slot given back since the check above found no waiter to hand it to: taken
+                    // here, or this task would wait for a release that may never come.
+                    if state.takeFree() { return true }
                     state.waiters.append((id, continuation))
-                    return false
+                    return nil
                 }
-                if cancelled { continuation.resume(returning: false) }
+                if let answer { continuation.resume(returning: answer) }
             }
         } onCancel: {
             let waiter = state.withLock { state -> CheckedContinuation<Bool, Never>? in
