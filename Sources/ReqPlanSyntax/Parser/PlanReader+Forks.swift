@@ -71,7 +71,9 @@ extension PlanReader {
         let middle = entries.count / 2
         let start = forkForSteps()
         // Each thread reads its own half of the (immutable) node tree into its own reader; nothing is
-        // shared but the tree, which is only read.
+        // shared but the tree, which is only read. Only read: Yams resolves a node's tag in place, at the
+        // first `Node.tag`, `==`, hash or `Node.Mapping` subscript, and an alias shares its node between the
+        // halves, so the reader must never do any of those (it reads strings, styles, marks and shapes).
         nonisolated(unsafe) let entries = entries
         let halves = Self.inParallel(2) { half in
             var fork = start
