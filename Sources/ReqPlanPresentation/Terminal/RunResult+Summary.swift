@@ -46,18 +46,19 @@ extension RunResult {
     /// depth), then the request (`GET → 200`, blank for groups), then the rest. An id longer than the id
     /// column (at most 32 wide) ends its line, and its columns follow on the next line, in place.
     public func summaryText(graph: PlanGraph) -> String {
-        // Each step's node, id width and request, looked up and measured once, and no step node or result
-        // copied more than once: a run of thousands of steps prints thousands of lines.
+        // Each step's result, node, id width and request, looked up and measured once, and no step node or
+        // result copied more than once: a run of thousands of steps prints thousands of lines.
+        let stepResults = order.map { results[$0] }
         let nodes = order.map { graph.index[$0] }
         let depths = nodes.map { $0.map { graph.nodes[$0].depth } ?? 0 }
         let idWidths = zip(order, depths).map { id, depth in id.count + 2 * depth }
-        let requests = order.map { results[$0].map(Self.requestText) }
+        let requests = stepResults.map { $0.map(Self.requestText) }
         let width = idWidths.filter { $0 <= Self.idColumnLimit }.max() ?? 0
         let requestWidth = requests.compactMap { $0?.count }.max() ?? 0
         var out = ""
         var timed: [(String, Int)] = []
         for (position, id) in order.enumerated() {
-            guard let result = results[id] else { continue }
+            guard let result = stepResults[position] else { continue }
             if result.children == nil, let milliseconds = result.durationMilliseconds, result.state != .skipped {
                 timed.append((id, milliseconds))
             }
