@@ -5,8 +5,8 @@ import Synchronization
 
 /// Turns SIGINT and SIGTERM into cancellation of the run.
 ///
-/// `reqplan run` calls `monitor()` first thing, so a signal is never the default action (the
-/// process dying mid-way): one that arrives while the plan is still being read makes the run
+/// `reqplan run` calls `monitor()` first thing, so from then on a signal is never the default action
+/// (the process dying mid-way): one that arrives while the plan is still being read makes the run
 /// start cancelled (nothing is sent), one during the run cancels it, and one while the summary
 /// and reports are written lets them finish. In every case the run ends with exit status 130.
 ///
@@ -31,19 +31,37 @@ enum InterruptSignals {
 
     /// From now on SIGINT and SIGTERM are recorded (and cancel the run in progress) instead of
     /// ending the process. Call once, early, from the main task; later calls do nothing.
+    ///
+    /// Returns once both signal sources are registered, so a signal sent after it returns is
+    /// never lost. On Linux, libdispatch registers a signal source asynchronously on its manager
+    /// thread, installing its own handler only then (its `signalfd` needs the signal blocked or
+    /// re-raised); a signal that came between a `SIG_IGN` set here and that registration was
+    /// discarded, so an interrupt while the plan was read could be missed and the run went on
+    /// (`RunCommandTests.signalBeforeTheRunStartsSendsNothingAndExits130` under load). So Linux
+    /// keeps the default action until the registration replaces it: a signal in the first
+    /// moments ends the process, as in any program that has not started yet. Darwin's kqueue
+    /// sees a signal whatever its action, and needs `SIG_IGN` for the default not to apply.
     /// - Parameter onFirstSignal: called with the first signal's number once it is recorded
     ///   (`interrupted` is then true), e.g. to tell the user the run is stopping.
-    static func monitor(onFirstSignal: (@Sendable (Int32) -> Void)? = nil) {
-        state.withLock { state in
-            guard !state.monitoring else { return }
+    static func monitor(onFirstSignal: (@Sendable (Int32) -> Void)? = nil) async {
+        let sources = state.withLock { state -> [any DispatchSourceSignal] in
+            guard !state.monitoring else { return [] }
             state.monitoring = true
             state.onFirstSignal = onFirstSignal
             state.sources = [SIGINT, SIGTERM].map { number in
-                signal(number, SIG_IGN)
+                #if canImport(Darwin)
+                    signal(number, SIG_IGN)
+                #endif
                 let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
                 source.setEventHandler { signalArrived(number) }
-                source.resume()
                 return source
+            }
+            return state.sources
+        }
+        for source in sources {
+            await withCheckedContinuation { (registered: CheckedContinuation<Void, Never>) in
+                source.setRegistrationHandler { registered.resume() }
+                source.resume()
             }
         }
     }
@@ -64,7 +82,7 @@ enum InterruptSignals {
     static func cancellingOnSignal<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) async
         -> Result
     {
-        monitor()
+        await monitor()
         // An unstructured task, because a signal handler must be able to cancel it from
         // outside; it is awaited below before returning, so nothing outlives this call,
         // and cancelling the caller cancels it too.

@@ -180,7 +180,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        InterruptSignals.monitor { number in
+        await InterruptSignals.monitor { number in
             writeError("reqplan: \(number == SIGTERM ? "SIGTERM" : "SIGINT") received, stopping the run\n")
         }
         try await runPlans()
