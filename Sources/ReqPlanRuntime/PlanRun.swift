@@ -149,7 +149,8 @@ public enum PlanRun {
 
     /// `transport` with its connections per host sized for `plans`, unless it says how many: as many as the
     /// largest concurrency limit asks (the run's `concurrency`, else each plan's own), at least 8; 64 for a
-    /// plan without one. Requests beyond them wait for a connection; more would only load the server.
+    /// plan without one; and no more than the process's open-file limit leaves room for (`OpenFiles`).
+    /// Requests beyond them wait for a connection; more would only load the server, or fail for want of files.
     public static func sizingConnections(
         _ transport: HTTPClientTransport.Configuration, for plans: [Prepared],
         configuration: (Prepared) -> RunConfiguration
@@ -161,7 +162,7 @@ public enum PlanRun {
                 configuration($0).concurrency ?? $0.graph.plan.concurrency?.value
                     ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
             }.max() ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
-        sized.connectionsPerHost = max(8, widest)
+        sized.connectionsPerHost = min(max(8, widest), OpenFiles.connectionBudget ?? .max)
         return sized
     }
 

@@ -22,6 +22,7 @@ struct DemoCommand: AsyncParsableCommand {
     @OptionGroup var logging: LoggingOptions
 
     func run() async throws {
+        try OpenFileLimit.requireRoomForConnections()
         if let port = serve {
             try await DemoAPI.run(port: port, logLevel: logging.swiftLogLevel) { bound in
                 write("demo API listening on http://127.0.0.1:\(bound)\n")

@@ -18,6 +18,7 @@ struct ReqPlanCommand: AsyncParsableCommand {
     /// written goes unnoticed (exit status 74) and a closed pipe ends reqplan as it ends `cat`.
     static func main() async {
         StandardStreams.monitor()
+        OpenFileLimit.raise()
         var status: Int32 = 0
         do {
             var command = try await asyncParseAsRoot()

@@ -180,6 +180,7 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        try OpenFileLimit.requireRoomForConnections()
         await InterruptSignals.monitor { number in
             writeError("reqplan: \(number == SIGTERM ? "SIGTERM" : "SIGINT") received, stopping the run\n")
         }

@@ -114,6 +114,18 @@ extension CommandRunner {
         /// Whether the child has not exited yet.
         var isRunning: Bool { process.isRunning }
 
+        /// Opens the named pipe `fifo` to write, once the child has opened it to read (a writer can open a pipe
+        /// without waiting only then): the descriptor, or -1 if the child exited or 30 s passed first.
+        /// Checks every 5 ms.
+        func openForWriting(_ fifo: String) async -> Int32 {
+            for _ in 0..<6_000 where isRunning {
+                let writer = open(fifo, O_WRONLY | O_NONBLOCK)
+                if writer >= 0 { return writer }
+                try? await Task.sleep(for: .milliseconds(5))
+            }
+            return -1
+        }
+
         /// Waits until the child has written `text` to standard error (true), or has exited or
         /// `limit` has passed without it (false). Checks every 5 ms.
         func waitForStandardError(containing text: String, within limit: Duration = .seconds(30)) async -> Bool {

@@ -352,13 +352,7 @@ import Testing
         let fifo = file.deletingLastPathComponent().appendingPathComponent("inputs.fifo").path
         #expect(mkfifo(fifo, 0o600) == 0)
         let running = try CommandRunner.start(["run", file.path, "--inputs-file", fifo, "--quiet"])
-        // A writer can open the pipe without waiting only once `run` has opened it to read.
-        var writer: Int32 = -1
-        for _ in 0..<6_000 where running.isRunning {
-            writer = open(fifo, O_WRONLY | O_NONBLOCK)
-            if writer >= 0 { break }
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        let writer = await running.openForWriting(fifo)
         try #require(writer >= 0, "reqplan never opened the inputs file")
         kill(running.pid, signalNumber)
         // reqplan says so once it has recorded the signal; only then does reading go on.

@@ -108,8 +108,9 @@ import Testing
         }
     }
 
-    @Test func runningAPlanLeavesTheHostsSignalHandlersAsTheyWere() async throws {
+    @Test func runningAPlanLeavesTheHostsSignalHandlersAndOpenFileLimitAsTheyWere() async throws {
         let before = [SIGINT, SIGTERM].map(Self.action)
+        let limitBefore = Self.openFileLimit()
         try await DemoAPI.withServer { base in
             let plan = try RequestPlan(yaml: Self.plan)
             for transport in [PlanTransport.nio(), .urlSession()] {
@@ -120,6 +121,18 @@ import Testing
             }
         }
         #expect([SIGINT, SIGTERM].map(Self.action) == before)
+        #expect(Self.openFileLimit() == limitBefore, "the command line raises it, never the library")
+    }
+
+    /// This process's soft and hard limits on open files.
+    static func openFileLimit() -> [UInt64] {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+        #else
+            getrlimit(RLIMIT_NOFILE, &limit)
+        #endif
+        return [UInt64(limit.rlim_cur), UInt64(limit.rlim_max)]
     }
 
     /// The disposition of `signal` in this process: its handler (`SIG_DFL`, `SIG_IGN` or a function) and

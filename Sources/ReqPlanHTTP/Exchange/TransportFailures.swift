@@ -103,6 +103,7 @@ extension TransportError {
             switch error.errnoCode {
             case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT: return connectFailure(error, context)
             case ECONNRESET, EPIPE: return responseStarted ? .closedEarly(host) : .reset(host)
+            case EMFILE: return .tooManyOpenFiles(host, limit: OpenFiles.limit)
             default: return .failed(host, Self.systemMessage(error.errnoCode))
             }
         default:
@@ -124,6 +125,7 @@ extension TransportError {
             case ECONNREFUSED: return TransportError(.connect, "connection to \(host) refused")
             case ENETUNREACH, EHOSTUNREACH: return TransportError(.connect, "\(host) is unreachable")
             case ETIMEDOUT: return .connectTimedOut(host, after: context.connectTimeout)
+            case EMFILE: return .tooManyOpenFiles(host, limit: OpenFiles.limit)
             default:
                 return TransportError(.connect, "could not connect to \(host): \(Self.systemMessage(error.errnoCode))")
             }
@@ -155,6 +157,15 @@ extension TransportError {
 
     package static func connectTimedOut(_ host: String, after timeout: Duration) -> TransportError {
         TransportError(.connect, "connecting to \(host) timed out after \(format(timeout))")
+    }
+
+    /// A connection refused for want of files: the process holds as many as its limit allows (`OpenFiles`).
+    package static func tooManyOpenFiles(_ host: String, limit: Int?) -> TransportError {
+        TransportError(
+            .connect,
+            "could not connect to \(host): reqplan has as many files open as it may"
+                + (limit.map { " (\($0), the limit `ulimit -n` shows)" } ?? "")
+                + "; lower the concurrency, or raise the limit")
     }
 
     package static func tooLarge(_ host: String, limit: Int) -> TransportError {

@@ -1,0 +1,49 @@
+import ArgumentParser
+import Foundation
+import ReqPlanHTTP
+
+/// Raises the process's soft limit on open files to its hard limit, as Go programs and nginx's
+/// `worker_rlimit_nofile` do: every connection a run holds is a file, and the soft limit is often far
+/// below what a plan's concurrency asks for (1,024 on most Linux systems, 256 on macOS), while the hard
+/// limit is not (524,288 under systemd; unlimited on macOS). Left as it was, a plan with `concurrency: 300`
+/// failed on macOS with "too many open files" after some 250 connections, though nothing stopped reqplan
+/// from having them.
+///
+/// Process limits are the command line's, as signals are (`InterruptSignals`): the runtime and the `ReqPlan`
+/// library never change the host process's limits. reqplan starts no programs, so none inherits the higher
+/// limit. When the hard limit is the bound, a connection that cannot be opened says so and names the limit
+/// (`TransportError.tooManyOpenFiles`).
+enum OpenFileLimit {
+    /// Raises the soft limit to the hard limit (on Darwin at most `OPEN_MAX`, 10,240, above which it refuses a
+    /// soft limit even where the hard limit is unlimited); never lowers it. A failure leaves the limit as it
+    /// was (the run then meets it as before).
+    static func raise() {
+        var limit = rlimit()
+        guard getrlimit(resourceNumber, &limit) == 0 else { return }
+        #if canImport(Darwin)
+            let wanted = min(limit.rlim_max, rlim_t(OPEN_MAX))
+        #else
+            let wanted = limit.rlim_max
+        #endif
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = wanted
+        _ = setrlimit(resourceNumber, &limit)
+    }
+
+    /// Ends a command that connects (`run`, `demo`) with exit status 2, saying why, when even the hard limit
+    /// leaves no room for a connection beside the files a run holds (`OpenFiles.reserved`): the event loops
+    /// would otherwise stop the process when they cannot open their own descriptors.
+    static func requireRoomForConnections() throws {
+        guard let limit = OpenFiles.limit, limit <= OpenFiles.reserved else { return }
+        writeError(
+            "error: reqplan may open only \(limit) files (the limit `ulimit -n` shows) and needs more than "
+                + "\(OpenFiles.reserved) to make a connection: raise the limit\n")
+        throw ExitCode(2)
+    }
+
+    #if canImport(Glibc)
+        private static let resourceNumber = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+        private static let resourceNumber = RLIMIT_NOFILE
+    #endif
+}
