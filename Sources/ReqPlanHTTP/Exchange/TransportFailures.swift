@@ -101,9 +101,8 @@ extension TransportError {
             return responseStarted ? .closedEarly(host) : .reset(host)
         case let error as IOError:
             switch error.errnoCode {
-            case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT: return connectFailure(error, context)
+            case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, ETIMEDOUT, EMFILE: return connectFailure(error, context)
             case ECONNRESET, EPIPE: return responseStarted ? .closedEarly(host) : .reset(host)
-            case EMFILE: return .tooManyOpenFiles(host, limit: OpenFiles.limit)
             default: return .failed(host, Self.systemMessage(error.errnoCode))
             }
         default:

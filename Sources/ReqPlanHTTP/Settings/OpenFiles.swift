@@ -12,14 +12,16 @@ package enum OpenFiles {
     /// run opens (reports, request bodies, the cookie jar, sub-plans).
     package static let reserved = 32
 
+    /// `RLIMIT_NOFILE` as `getrlimit` and `setrlimit` take it here (Glibc imports it as an enum case).
+    #if canImport(Glibc)
+        package static let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+    #else
+        package static let resource = RLIMIT_NOFILE
+    #endif
+
     /// The soft limit now; nil when there is none (`RLIM_INFINITY`, all ones) or it cannot be read.
     package static var limit: Int? {
         var limit = rlimit()
-        #if canImport(Glibc)
-            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
         guard getrlimit(resource, &limit) == 0, limit.rlim_cur != rlim_t.max else { return nil }
         return Int(clamping: limit.rlim_cur)
     }
