@@ -171,7 +171,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ReqPlanSyntaxTests",
-            dependencies: ["ReqPlanSyntax", "ReqPlanTestSupport"]
+            // Yams, to check that the plan reader's composer composes what Yams composes.
+            dependencies: ["ReqPlanSyntax", "ReqPlanTestSupport", .product(name: "Yams", package: "Yams")]
         ),
         .testTarget(
             name: "ReqPlanXPathTests",

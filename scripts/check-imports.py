@@ -27,6 +27,10 @@ TOOLCHAIN = {
     "Darwin", "Android", "WinSDK", "Synchronization", "Testing", "XCTest", "os", "_Concurrency", "Observation",
     "RegexBuilder", "Swift", "_StringProcessing",
 }
+# Modules a package product brings with it, which a target that declares the product may import: Yams builds
+# libyaml as its module CYaml (so named since Yams' first release), and the plan reader composes from libyaml's
+# events (`YAMLComposer`), which Yams has no public API for.
+PRODUCT_MODULES = {"Yams": {"CYaml"}}
 IMPORT = re.compile(r"^\s*(?:@[\w()]+\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?(\w+)",
                     re.MULTILINE)
 STRING_BLOCK = re.compile(r'#*"""[\s\S]*?"""#*')
@@ -53,6 +57,8 @@ def main() -> int:
             for kind in ("byName", "target", "product"):
                 if kind in dependency:
                     declared.add(dependency[kind][0])
+                    if kind == "product":
+                        declared.update(PRODUCT_MODULES.get(dependency[kind][0], set()))
         default = "Tests" if target["type"] == "test" else "Sources"
         folder = pathlib.Path(target.get("path") or f"{default}/{target['name']}")
         imported = set()

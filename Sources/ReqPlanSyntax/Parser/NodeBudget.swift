@@ -59,21 +59,11 @@ struct NodeBudget {
     }
 }
 
-extension Node {
-    /// Whether the node is a list or a mapping.
-    var isCollection: Bool {
-        switch self {
-        case .mapping, .sequence: true
-        case .scalar, .alias: false
-        }
-    }
-
-    /// A scalar's value by the YAML 1.2 core schema, as plans read scalars: quoted and block scalars are
-    /// strings; `yes`, `no` and `on` stay strings; `nil` for a list or mapping.
-    public var coreSchemaValue: ReqPlanSyntax.Value? {
-        guard case .scalar(let scalar) = self else { return nil }
-        let text = scalar.string
-        guard scalar.style == .plain || scalar.style == .any else { return .string(text) }
+extension Value {
+    /// A scalar's value by the YAML 1.2 core schema, as plans read scalars: quoted and block scalars
+    /// (`plain` false) are strings; `yes`, `no` and `on` stay strings.
+    static func coreSchema(_ text: String, plain: Bool) -> Value {
+        guard plain else { return .string(text) }
         // Most plain scalars in long lists are whole numbers: read those without the word checks below.
         let bytes = text.utf8
         if let first = bytes.first, first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9"), bytes.count < 19,
@@ -108,34 +98,48 @@ extension Node {
     }
 }
 
+extension Node {
+    /// Whether the node is a list or a mapping.
+    var isCollection: Bool {
+        switch self {
+        case .mapping, .sequence: true
+        case .scalar, .alias: false
+        }
+    }
+
+    /// A scalar's value by the YAML 1.2 core schema, as plans read scalars (`Value.coreSchema`); `nil` for a
+    /// list or mapping.
+    public var coreSchemaValue: ReqPlanSyntax.Value? {
+        guard case .scalar(let scalar) = self else { return nil }
+        return .coreSchema(scalar.string, plain: scalar.style == .plain || scalar.style == .any)
+    }
+}
+
 extension SourceFile {
     /// Where a node starts (line 1, column 1 when Yams gave no mark).
-    /// - Parameter lineOffset: how many lines of this file come before the text the node was composed from
-    ///   (a run of steps composed alone, `PlanReader.readAlone`).
-    public func location(of node: Node, lineOffset: Int = 0) -> SourceLocation {
+    public func location(of node: Node) -> SourceLocation {
         guard let mark = node.mark else { return SourceLocation(line: 1, column: 1) }
-        return SourceLocation(line: mark.line + lineOffset, column: mark.column)
+        return SourceLocation(line: mark.line, column: mark.column)
     }
 
     /// The range of a node's first token (the whole scalar for scalars).
-    public func range(of node: Node, lineOffset: Int = 0) -> SourceRange {
-        // A one-line plain scalar is written exactly as its value: no need to scan the source. (Its bytes are
-        // read, not its characters: breaking a string into characters cost more than the rest of the range.)
-        if case .scalar(let scalar) = node, scalar.style == .plain, !scalar.string.isEmpty {
-            var isASCII = true
-            var isOneLine = true
-            for byte in scalar.string.utf8 {
-                if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") {
-                    isOneLine = false
-                    break
-                }
-                if byte >= 0x80 { isASCII = false }
-            }
-            if isOneLine {
-                let length = isASCII ? scalar.string.utf8.count : scalar.string.unicodeScalars.count
-                return SourceRange(start: location(of: node, lineOffset: lineOffset), length: length)
-            }
+    public func range(of node: Node) -> SourceRange {
+        if case .scalar(let scalar) = node, scalar.style == .plain {
+            return range(ofPlainScalar: scalar.string, at: location(of: node))
         }
-        return tokenRange(at: location(of: node, lineOffset: lineOffset))
+        return tokenRange(at: location(of: node))
+    }
+
+    /// The range of a plain scalar that starts at `start`: on one line, it is written exactly as its value, so
+    /// the source need not be scanned. (Its bytes are read, not its characters: breaking a string into
+    /// characters cost more than the rest of the range.)
+    func range(ofPlainScalar string: String, at start: SourceLocation) -> SourceRange {
+        guard !string.isEmpty else { return tokenRange(at: start) }
+        var isASCII = true
+        for byte in string.utf8 {
+            if byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { return tokenRange(at: start) }
+            if byte >= 0x80 { isASCII = false }
+        }
+        return SourceRange(start: start, length: isASCII ? string.utf8.count : string.unicodeScalars.count)
     }
 }

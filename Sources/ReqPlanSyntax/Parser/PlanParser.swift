@@ -1,5 +1,4 @@
 import Foundation
-import Yams
 
 /// The result of reading a plan: the AST when it could be built, and every diagnostic.
 public struct ParseResult: Sendable {
@@ -55,8 +54,8 @@ public enum PlanParser {
 
     /// Composes `source` whole, then reads it.
     static func parseWhole(_ source: SourceFile, limits: ParseLimits) -> ParseResult {
-        let root: Node
-        switch YAMLLoader.compose(source, limits: limits) {
+        let root: YAMLNode
+        switch YAMLLoader.composePlan(source, limits: limits) {
         case .failure(var diagnostic):
             diagnostic.file = source.path
             return ParseResult(plan: nil, diagnostics: [diagnostic], source: source)
@@ -124,7 +123,7 @@ extension PlanReader {
         "redact_headers", "cookies", "vars", "steps", "outputs", "openapi",
     ]
 
-    mutating func readPlan(_ root: Node) -> Plan? {
+    mutating func readPlan(_ root: YAMLNode) -> Plan? {
         guard case .mapping = root else {
             diagnostics.error(
                 .notAPlan, "a plan must be a mapping of keys such as `reqplan`, `steps`, found \(describe(root))",
@@ -229,7 +228,7 @@ extension PlanReader {
 
     static let inputKeys = ["type", "default", "env", "secret", "required", "description"]
 
-    mutating func readInputs(_ node: Node) -> [InputDeclaration] {
+    mutating func readInputs(_ node: YAMLNode) -> [InputDeclaration] {
         guard let entries = mapping(node, "`inputs`") else { return [] }
         var result: [InputDeclaration] = []
         for (name, value) in entries.entries {
@@ -301,7 +300,7 @@ extension PlanReader {
         "base_url", "headers", "query", "timeout", "retry", "expect", "auth", "follow_redirects",
     ]
 
-    mutating func readDefaults(_ node: Node) -> RequestDefaults {
+    mutating func readDefaults(_ node: YAMLNode) -> RequestDefaults {
         guard let fields = mapping(node, "`defaults`") else { return .none }
         checkKeys(fields, allowed: PlanReader.defaultsKeys, in: "`defaults`")
         let baseURL = fields.value("base_url").flatMap { template($0, "`base_url`") }
@@ -328,7 +327,7 @@ extension PlanReader {
 
     /// `outputs:`: name → value, or name → `{ value, secret, description }` — a mapping with a `value` key is
     /// that declaration (to output an object that has a `value` key, write `{ value: { value: … } }`).
-    mutating func readOutputs(_ node: Node) -> [Output] {
+    mutating func readOutputs(_ node: YAMLNode) -> [Output] {
         guard let entries = mapping(node, "`outputs`") else { return [] }
         var result: [Output] = []
         for (name, value) in entries.entries {
@@ -363,7 +362,7 @@ extension PlanReader {
     // MARK: Vars
 
     /// `vars:`: name → any YAML value whose strings may hold `${{ }}`.
-    mutating func readVars(_ node: Node) -> [Variable] {
+    mutating func readVars(_ node: YAMLNode) -> [Variable] {
         guard let entries = mapping(node, "`vars`") else { return [] }
         var result: [Variable] = []
         for (name, value) in entries.entries {

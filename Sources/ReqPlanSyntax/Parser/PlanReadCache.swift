@@ -1,5 +1,4 @@
 import Synchronization
-import Yams
 
 /// What was read of each top-level step of the plans parsed with it, kept for the next parse of the same
 /// file: a plan that changed in one step is read again only in that step and around its steps (an editor's
@@ -68,7 +67,7 @@ extension PlanParser {
         -> (ParseResult, StepBlocksRead)?
     {
         let outline = SourceFile(path: source.path, text: blocks.outline)
-        guard case .success(let root?) = YAMLLoader.compose(outline, limits: limits) else { return nil }
+        guard case .success(let root?) = YAMLLoader.composePlan(outline, limits: limits) else { return nil }
         var reader = PlanReader(source: source, limits: limits)
         reader.stepBlocks = reading
         let plan = reader.readPlan(root)

@@ -1,6 +1,5 @@
 import Dispatch
 import Synchronization
-import Yams
 
 /// What a reader forked for some of a plan's top-level steps found (`PlanReader.forkForSteps`), to be joined
 /// into the plan's reader as if it had read them itself (`PlanReader.join`). Depends only on the steps' text
@@ -53,7 +52,7 @@ extension PlanReader {
     }
 
     /// Reads `entries`, top-level steps, in this reader, a fork of `start` (`forkForSteps`).
-    mutating func readForked(_ entries: ArraySlice<(key: Located<String>, value: Node)>, forkedAt start: PlanReader)
+    mutating func readForked(_ entries: ArraySlice<(key: Located<String>, value: YAMLNode)>, forkedAt start: PlanReader)
         -> StepsRead
     {
         let steps = entries.compactMap { readDeclaredStep(id: $0.key, $0.value) }
@@ -67,14 +66,12 @@ extension PlanReader {
 
     /// Reads top-level steps in two halves on two threads (reading is a third of a 10,000-step plan's
     /// `validate`, and its steps are independent until names are resolved), then joins what each found.
-    mutating func readStepsInParallel(_ entries: [(key: Located<String>, value: Node)], in node: Node) -> [Step] {
+    mutating func readStepsInParallel(_ entries: [(key: Located<String>, value: YAMLNode)], in node: YAMLNode) -> [Step]
+    {
         let middle = entries.count / 2
         let start = forkForSteps()
-        // Each thread reads its own half of the (immutable) node tree into its own reader; nothing is
-        // shared but the tree, which is only read. Only read: Yams resolves a node's tag in place, at the
-        // first `Node.tag`, `==`, hash or `Node.Mapping` subscript, and an alias shares its node between the
-        // halves, so the reader must never do any of those (it reads strings, styles, marks and shapes).
-        nonisolated(unsafe) let entries = entries
+        // Each thread reads its own half of the node tree, which is immutable, into its own reader; nothing
+        // else is shared.
         let halves = Self.inParallel(2) { half in
             var fork = start
             return fork.readForked(half == 0 ? entries[..<middle] : entries[middle...], forkedAt: start)
@@ -126,7 +123,7 @@ extension PlanReader {
         // plan no longer composes (and indexes) a newline for every line before it.
         let text = String(source.text[first.text.startIndex..<last.text.endIndex])
         guard
-            case .success(let node?) = YAMLLoader.compose(SourceFile(path: source.path, text: text), limits: limits),
+            case .success(let node?) = YAMLLoader.composePlan(SourceFile(path: source.path, text: text), limits: limits),
             case .mapping(let mapping) = node, mapping.count == blocks.count,
             zip(mapping.keys, blocks).allSatisfy({ key, block in
                 guard case .scalar(let id) = key else { return false }

@@ -1,15 +1,13 @@
-import Yams
-
 /// A mapping's entries with their keys located, as the plan reader sees them.
 struct MappingEntries {
-    var entries: [(key: Located<String>, value: Node)]
+    var entries: [(key: Located<String>, value: YAMLNode)]
     /// Where the mapping starts.
     var range: SourceRange
 
     // These run several times for every step: they look entries up by index so that no entry (a key's
     // text and range, and a node) is copied only to be compared.
 
-    func value(_ key: String) -> Node? {
+    func value(_ key: String) -> YAMLNode? {
         index(of: key).map { entries[$0].value }
     }
 
@@ -31,7 +29,7 @@ struct MappingEntries {
     }
 }
 
-/// Reads the Yams node tree into the AST, collecting every problem it finds.
+/// Reads the plan's node tree (`YAMLNode`) into the AST, collecting every problem it finds.
 ///
 /// The reader never stops at the first error: a bad value is reported and
 /// skipped, and reading goes on, so `validate` lists all problems in one pass.
@@ -80,16 +78,16 @@ struct PlanReader {
 
     // MARK: Locations
 
-    func location(_ node: Node) -> SourceLocation { source.location(of: node, lineOffset: lineOffset) }
+    func location(_ node: YAMLNode) -> SourceLocation { source.location(of: node, lineOffset: lineOffset) }
 
     /// The range of a node's first token (the whole scalar for scalars).
-    func range(_ node: Node) -> SourceRange { source.range(of: node, lineOffset: lineOffset) }
+    func range(_ node: YAMLNode) -> SourceRange { source.range(of: node, lineOffset: lineOffset) }
 
     // MARK: Budget
 
     /// Charges one visited node against the alias-expansion budget.
     /// - Returns: `false` once the budget is spent (the error is reported once).
-    mutating func charge(_ node: Node) -> Bool {
+    mutating func charge(_ node: YAMLNode) -> Bool {
         if budget.charge() { return true }
         if budget.exceeded && !reportedExpansion {
             reportedExpansion = true
@@ -124,11 +122,10 @@ struct PlanReader {
     // MARK: Types
 
     /// How a node reads in messages: "a mapping", "a list", "a string", "a number".
-    func describe(_ node: Node) -> String {
+    func describe(_ node: YAMLNode) -> String {
         switch node {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
         case .scalar:
             switch scalarValue(node) {
             case .string: return "a string"
@@ -141,12 +138,12 @@ struct PlanReader {
     }
 
     /// A scalar's value by the YAML 1.2 core schema; quoted and block scalars are strings.
-    func scalarValue(_ node: Node) -> Value? { node.coreSchemaValue }
+    func scalarValue(_ node: YAMLNode) -> Value? { node.coreSchemaValue }
 
     // MARK: Primitive readers
 
     /// The entries of a mapping, with `<<` merge keys applied; reports a wrong type.
-    mutating func mapping(_ node: Node, _ what: String) -> MappingEntries? {
+    mutating func mapping(_ node: YAMLNode, _ what: String) -> MappingEntries? {
         guard charge(node) else { return nil }
         guard case .mapping(let mapping) = node else {
             if case .scalar = node, scalarValue(node) == .null {
@@ -155,9 +152,9 @@ struct PlanReader {
             diagnostics.error(.wrongType, "\(what) must be a mapping, found \(describe(node))", at: range(node))
             return nil
         }
-        var entries: [(key: Located<String>, value: Node)] = []
+        var entries: [(key: Located<String>, value: YAMLNode)] = []
         entries.reserveCapacity(mapping.count)
-        var merged: [(key: Located<String>, value: Node)] = []
+        var merged: [(key: Located<String>, value: YAMLNode)] = []
         for (key, value) in mapping {
             guard case .scalar(let scalar) = key else {
                 diagnostics.error(
@@ -180,7 +177,7 @@ struct PlanReader {
         return MappingEntries(entries: fromMerge + entries, range: SourceRange(at: location(node)))
     }
 
-    private mutating func mergeEntries(_ node: Node, _ what: String) -> [(key: Located<String>, value: Node)] {
+    private mutating func mergeEntries(_ node: YAMLNode, _ what: String) -> [(key: Located<String>, value: YAMLNode)] {
         switch node {
         case .mapping:
             let entries = mapping(node, "a `<<` merge")?.entries ?? []
@@ -191,7 +188,7 @@ struct PlanReader {
             return entries
         case .sequence(let sequence):
             // Earlier mappings in the list win over later ones.
-            var result: [(key: Located<String>, value: Node)] = []
+            var result: [(key: Located<String>, value: YAMLNode)] = []
             var seen: Set<String> = []
             for item in sequence {
                 for entry in mergeEntries(item, what) where seen.insert(entry.key.value).inserted {
@@ -223,7 +220,7 @@ struct PlanReader {
     }
 
     /// The elements of a list; reports a wrong type.
-    mutating func sequence(_ node: Node, _ what: String) -> [Node]? {
+    mutating func sequence(_ node: YAMLNode, _ what: String) -> [YAMLNode]? {
         guard charge(node) else { return nil }
         guard case .sequence(let sequence) = node else {
             diagnostics.error(.wrongType, "\(what) must be a list, found \(describe(node))", at: range(node))
@@ -233,7 +230,7 @@ struct PlanReader {
     }
 
     /// A string scalar (numbers and booleans are not accepted as strings).
-    mutating func string(_ node: Node, _ what: String) -> Located<String>? {
+    mutating func string(_ node: YAMLNode, _ what: String) -> Located<String>? {
         guard charge(node) else { return nil }
         guard case .string(let text) = scalarValue(node) else {
             diagnostics.error(.wrongType, "\(what) must be a string, found \(describe(node))", at: range(node))
@@ -243,7 +240,7 @@ struct PlanReader {
     }
 
     /// A scalar as text: strings, numbers and booleans (as written).
-    mutating func text(_ node: Node, _ what: String) -> Located<String>? {
+    mutating func text(_ node: YAMLNode, _ what: String) -> Located<String>? {
         guard charge(node) else { return nil }
         guard case .scalar(let scalar) = node, scalarValue(node) != .null else {
             diagnostics.error(.wrongType, "\(what) must be a string, found \(describe(node))", at: range(node))
@@ -252,7 +249,7 @@ struct PlanReader {
         return Located(scalar.string, at: range(node))
     }
 
-    mutating func bool(_ node: Node, _ what: String) -> Located<Bool>? {
+    mutating func bool(_ node: YAMLNode, _ what: String) -> Located<Bool>? {
         guard charge(node) else { return nil }
         guard case .bool(let value) = scalarValue(node) else {
             var hint: String?
@@ -269,7 +266,7 @@ struct PlanReader {
         return Located(value, at: range(node))
     }
 
-    mutating func integer(_ node: Node, _ what: String, in bounds: ClosedRange<Int>) -> Located<Int>? {
+    mutating func integer(_ node: YAMLNode, _ what: String, in bounds: ClosedRange<Int>) -> Located<Int>? {
         guard charge(node) else { return nil }
         guard case .int(let value) = scalarValue(node) else {
             diagnostics.error(.wrongType, "\(what) must be a whole number, found \(describe(node))", at: range(node))
@@ -284,7 +281,7 @@ struct PlanReader {
         return Located(value, at: range(node))
     }
 
-    mutating func duration(_ node: Node, _ what: String) -> Located<PlanDuration>? {
+    mutating func duration(_ node: YAMLNode, _ what: String) -> Located<PlanDuration>? {
         guard charge(node) else { return nil }
         let text: String
         switch scalarValue(node) {
@@ -322,7 +319,7 @@ struct PlanReader {
     }
 
     /// One of a fixed set of words.
-    mutating func choice<T: RawRepresentable>(_ node: Node, _ what: String, _ type: T.Type) -> Located<T>?
+    mutating func choice<T: RawRepresentable>(_ node: YAMLNode, _ what: String, _ type: T.Type) -> Located<T>?
     where T: CaseIterable, T.RawValue == String {
         guard let text = self.text(node, what) else { return nil }
         if let value = T(rawValue: text.value) { return Located(value, at: text.range) }
@@ -351,7 +348,7 @@ struct PlanReader {
     // MARK: Templates
 
     /// A scalar as a template (numbers and booleans become their text).
-    mutating func template(_ node: Node, _ what: String) -> Template? {
+    mutating func template(_ node: YAMLNode, _ what: String) -> Template? {
         guard let text = text(node, what) else { return nil }
         return parseTemplate(text.value, at: text.range)
     }
@@ -368,7 +365,7 @@ struct PlanReader {
     }
 
     /// Any YAML value, with templates in its strings.
-    mutating func valueTemplate(_ node: Node, _ what: String, depth: Int = 0) -> ValueTemplate? {
+    mutating func valueTemplate(_ node: YAMLNode, _ what: String, depth: Int = 0) -> ValueTemplate? {
         guard charge(node) else { return nil }
         if depth >= limits.maxDepth, node.isCollection {
             if !depthExceeded { diagnostics.emit(budget.depthDiagnostic(what, at: range(node))) }
@@ -409,13 +406,11 @@ struct PlanReader {
                 result.append(.init(key: entry.key, value: value))
             }
             return .object(result, SourceRange(at: location(node)))
-        case .alias:
-            return nil
         }
     }
 
     /// A YAML value with no expressions (input defaults).
-    mutating func literal(_ node: Node, _ what: String) -> Located<Value>? {
+    mutating func literal(_ node: YAMLNode, _ what: String) -> Located<Value>? {
         guard let template = valueTemplate(node, what) else { return nil }
         guard let value = template.literalValue else {
             let first = template.expressions.first?.range ?? template.range
@@ -438,7 +433,7 @@ struct PlanReader {
     }
 
     /// A condition: `true`, `false`, a bare expression or one `${{ }}`.
-    mutating func condition(_ node: Node, _ what: String) -> Expression? {
+    mutating func condition(_ node: YAMLNode, _ what: String) -> Expression? {
         guard charge(node) else { return nil }
         switch scalarValue(node) {
         case .bool(let value):
@@ -460,7 +455,7 @@ struct PlanReader {
     }
 
     /// One name or a list of names (`needs: a` or `needs: [a, b]`).
-    mutating func names(_ node: Node, _ what: String) -> [Located<String>] {
+    mutating func names(_ node: YAMLNode, _ what: String) -> [Located<String>] {
         if case .sequence = node {
             return (sequence(node, what) ?? []).compactMap { string($0, "each entry of \(what)") }
         }

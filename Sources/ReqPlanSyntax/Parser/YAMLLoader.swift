@@ -1,47 +1,55 @@
 import Yams
 
-/// Turns plan text into a Yams node tree with marks, or into located diagnostics.
+/// Turns YAML text into a node tree with marks, or into located diagnostics.
 ///
-/// Uses `Yams.compose` (never `YAMLDecoder`, which drops positions) with the
-/// basic resolver: the plan reader resolves plain scalars itself with the
-/// YAML 1.2 core schema, so `yes`, `no` and `on` stay strings.
+/// Plans are composed into `YAMLNode`s (`composePlan`, over libyaml's events); other YAML and JSON (inputs
+/// and data files, API descriptions, Arazzo documents) into Yams' tree with `Yams.compose` (never
+/// `YAMLDecoder`, which drops positions) and the basic resolver. Either way the reader resolves plain
+/// scalars itself with the YAML 1.2 core schema, so `yes`, `no` and `on` stay strings, and a problem is
+/// worded the same (`diagnostic(for:in:what:)`).
 enum YAMLLoader {
-    /// Composes `source` into a node tree; `nil` for an empty document (or one of comments only).
+    /// Composes `source` into Yams' node tree; `nil` for an empty document (or one of comments only).
     /// - Parameter what: what the file is, in messages (`plan`, `inputs file`).
     static func compose(_ source: SourceFile, limits: ParseLimits, what: String = "plan") -> Result<Node?, Diagnostic> {
-        if source.text.utf8.count > limits.maxFileSize {
-            return .failure(
-                .error(
-                    .fileTooLarge,
-                    "\(what) is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
-                    at: nil, hint: limits.tooLargeHint(splitting: "the \(what)")))
-        }
-        if let complexKey = ComplexKeyScanner.firstComplexKey(in: source) {
-            return .failure(
-                .error(
-                    .unsupportedYAML,
-                    "complex mapping keys (`?` keys, aliases or collections as keys) are not supported",
-                    at: SourceRange(at: complexKey), hint: "\(what) keys are plain names"))
-        }
+        if let refused = refuse(source, limits: limits, what: what) { return .failure(refused) }
         do {
             // UTF-8, Swift's native encoding, as Yams' default would choose; naming it spares reading the
             // whole environment for `YAMS_DEFAULT_ENCODING` at every file (a suite reads hundreds).
             return .success(try Yams.compose(yaml: source.text, Resolver.basic, .default, .utf8))
         } catch let error as YamlError {
-            return .failure(diagnostic(for: error, in: source, what: what))
+            return .failure(diagnostic(for: YAMLProblem(error), in: source, what: what))
         } catch {
             return .failure(.error(.yamlSyntax, "\(error)", at: nil))
         }
+    }
+
+    /// Composes a plan's `source` into `YAMLNode`s, under the same checks and with the same diagnostics as
+    /// `compose`; `nil` for an empty document (or one of comments only).
+    static func composePlan(_ source: SourceFile, limits: ParseLimits) -> Result<YAMLNode?, Diagnostic> {
+        if let refused = refuse(source, limits: limits, what: "plan") { return .failure(refused) }
+        return YAMLComposer.compose(source.text).mapError { diagnostic(for: $0, in: source, what: "plan") }
+    }
+
+    /// Why `source` is not composed at all: larger than the limit, or with keys that are not plain scalars.
+    private static func refuse(_ source: SourceFile, limits: ParseLimits, what: String) -> Diagnostic? {
+        if source.text.utf8.count > limits.maxFileSize {
+            return .error(
+                .fileTooLarge,
+                "\(what) is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
+                at: nil, hint: limits.tooLargeHint(splitting: "the \(what)"))
+        }
+        if let complexKey = ComplexKeyScanner.firstComplexKey(in: source) {
+            return .error(
+                .unsupportedYAML, "complex mapping keys (`?` keys, aliases or collections as keys) are not supported",
+                at: SourceRange(at: complexKey), hint: "\(what) keys are plain names")
+        }
+        return nil
     }
 
     /// "a plan file", "an inputs file": the file in a sentence.
     private static func aFile(_ what: String) -> String {
         if what == "plan" { return "a plan file" }
         return ("aeiou".contains(what.prefix(1)) ? "an " : "a ") + what
-    }
-
-    private static func location(_ mark: Mark) -> SourceLocation {
-        SourceLocation(line: mark.line, column: mark.column)
     }
 
     /// The line and column (counted in Unicode scalars, as marks are) of the byte at `offset`.
@@ -68,38 +76,36 @@ enum YAMLLoader {
         return false
     }
 
-    static func diagnostic(for error: YamlError, in source: SourceFile, what: String = "plan") -> Diagnostic {
-        switch error {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
+    static func diagnostic(for error: YAMLProblem, in source: SourceFile, what: String = "plan") -> Diagnostic {
+        switch error.kind {
+        case .scanner, .parser, .composer:
+            let (context, problem, mark) = (error.context, error.problem, error.mark)
             var notes: [Diagnostic.Note] = []
-            if let context, context.mark.line != mark.line || context.mark.column != mark.column,
-                context.mark.line > 0
-            {
-                notes.append(.init(context.text, at: SourceRange(at: location(context.mark))))
+            if let context, context.mark != mark, context.mark.line > 0 {
+                notes.append(.init(context.text, at: SourceRange(at: context.mark)))
             }
             var message = problem
             if let context, notes.isEmpty, !context.text.isEmpty { message = "\(problem) \(context.text)" }
-            var at = source.tokenRange(at: location(mark))
+            var at = source.tokenRange(at: mark)
             let hint: String?
             if problem.contains("expected a single document") || problem.contains("another document") {
                 message = "\(aFile(what)) holds one YAML document, but a second one starts here"
                 hint = "remove the `---` separator, or split the file"
                 notes = notes.map { .init("the first document starts here", at: $0.range) }
-            } else if problem.contains("tab") || source.character(at: location(mark)) == "\t" {
+            } else if problem.contains("tab") || source.character(at: mark) == "\t" {
                 message = "a tab character cannot indent YAML"
-                at = SourceRange(at: location(mark))
+                at = SourceRange(at: mark)
                 hint = "indent with spaces, not tabs"
             } else if problem.contains("end of stream"), let context, context.text.contains("quoted scalar") {
                 // The end of the file says nothing; the opening quote does.
                 message = "this quoted string is never closed"
-                at = SourceRange(at: location(context.mark))
+                at = SourceRange(at: context.mark)
                 notes = []
-                let quote = source.character(at: location(context.mark)).map { "`\($0)`" } ?? "quote"
+                let quote = source.character(at: context.mark).map { "`\($0)`" } ?? "quote"
                 hint = "close it with \(quote); a quoted string may span lines, so YAML read on to the end of the file"
             } else if problem.contains("mapping values are not allowed") {
                 hint =
-                    continuesValueAbove(location(mark), in: source)
+                    continuesValueAbove(mark, in: source)
                     ? "this line is indented more than the key above it, so YAML reads it as part of that key's value; "
                         + "align it with the keys above"
                     : "quote a value that contains `: `"
@@ -121,17 +127,17 @@ enum YAMLLoader {
                 hint = nil
             }
             return .error(.yamlSyntax, "invalid YAML: \(message)", at: at, notes: notes, hint: hint)
-        case .reader(let problem, let offset, _, _):
+        case .reader:
             // libyaml's reader names the byte it stopped at (a control character, invalid UTF-8).
-            let at = offset.map { SourceRange(at: location(ofByte: $0, in: source)) }
+            let at = error.offset.map { SourceRange(at: location(ofByte: $0, in: source)) }
             return .error(
-                .yamlSyntax, "the file cannot be read as UTF-8 YAML: \(problem)", at: at,
+                .yamlSyntax, "the file cannot be read as UTF-8 YAML: \(error.problem)", at: at,
                 hint: "save the \(what) as UTF-8 text; write a control character as an escape in a double-quoted string"
             )
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            let key = duplicates.first ?? ""
-            let first = location(context.mark)
-            let second = findRepeatedKey(key, after: first, in: source)
+        case .duplicateKey:
+            let key = error.duplicate?.key ?? ""
+            let first = error.mark
+            let second = error.duplicate?.again ?? findRepeatedKey(key, after: first, in: source)
             let notes: [Diagnostic.Note] =
                 second == nil ? [] : [.init("`\(key)` is first given here", at: source.tokenRange(at: first))]
             return .error(
@@ -140,8 +146,6 @@ enum YAMLLoader {
                 hint: "each key may appear once; remove or rename one of them")
         case .memory:
             return .error(.yamlSyntax, "out of memory while reading YAML", at: nil)
-        default:
-            return .error(.yamlSyntax, "invalid YAML: \(error)", at: nil)
         }
     }
 
@@ -183,6 +187,38 @@ enum YAMLLoader {
         var after = index + keyScalars.count
         while after < scalars.count, scalars[after] == " " { after += 1 }
         return after < scalars.count && scalars[after] == ":"
+    }
+}
+
+extension YAMLProblem {
+    /// Yams' error, in the terms `YAMLLoader` words.
+    init(_ error: YamlError) {
+        func location(_ mark: Mark) -> SourceLocation { SourceLocation(line: mark.line, column: mark.column) }
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let kind: Kind
+            if case .scanner = error {
+                kind = .scanner
+            } else if case .parser = error {
+                kind = .parser
+            } else {
+                kind = .composer
+            }
+            self.init(
+                kind: kind, problem: problem, mark: location(mark),
+                context: context.map { ($0.text, location($0.mark)) })
+        case .reader(let problem, let offset, _, _):
+            self.init(kind: .reader, problem: problem, mark: SourceLocation(line: 1, column: 1), offset: offset)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            self.init(
+                kind: .duplicateKey, problem: "duplicated key", mark: location(context.mark),
+                duplicate: (duplicates.first ?? "", nil))
+        case .memory:
+            self.init(kind: .memory, problem: "out of memory", mark: SourceLocation(line: 1, column: 1))
+        default:
+            self.init(kind: .composer, problem: "\(error)", mark: SourceLocation(line: 1, column: 1))
+        }
     }
 }
 

@@ -1,5 +1,3 @@
-import Yams
-
 extension PlanReader {
     static let authKeys = ["basic", "bearer"]
     static let basicAuthKeys = ["username", "password"]
@@ -8,7 +6,7 @@ extension PlanReader {
     /// - Parameters:
     ///   - node: the value of the `auth` key.
     ///   - key: the `auth` key, where the credentials are located for notes.
-    mutating func readAuth(_ node: Node, _ what: String, key: Located<String>) -> Located<RequestAuth>? {
+    mutating func readAuth(_ node: YAMLNode, _ what: String, key: Located<String>) -> Located<RequestAuth>? {
         guard let fields = mapping(node, what) else { return nil }
         checkKeys(fields, allowed: PlanReader.authKeys, in: what)
         switch (fields.key("basic"), fields.key("bearer")) {

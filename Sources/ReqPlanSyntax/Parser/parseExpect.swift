@@ -1,17 +1,16 @@
 import Foundation
-import Yams
 
 extension PlanReader {
     static let expectKeys = ["status", "headers", "body", "max_duration"]
     static let matcherKeys = ["equals", "exists", "matches", "type", "contains", "length"]
 
     /// `expect:` — status, headers, body, max_duration.
-    mutating func readExpect(_ node: Node, _ what: String) -> Expectation? {
+    mutating func readExpect(_ node: YAMLNode, _ what: String) -> Expectation? {
         guard let fields = mapping(node, what) else { return nil }
         checkKeys(fields, allowed: PlanReader.expectKeys, in: what)
         var status: [Located<StatusPattern>]?
         if let statusNode = fields.value("status") {
-            let nodes: [Node] =
+            let nodes: [YAMLNode] =
                 if case .sequence = statusNode { sequence(statusNode, "`status`") ?? [] } else { [statusNode] }
             status = nodes.compactMap { readStatus($0) }
             if case .sequence = statusNode, nodes.isEmpty {
@@ -40,7 +39,7 @@ extension PlanReader {
             range: fields.range)
     }
 
-    private mutating func readStatus(_ node: Node) -> Located<StatusPattern>? {
+    private mutating func readStatus(_ node: YAMLNode) -> Located<StatusPattern>? {
         guard let text = text(node, "`status`") else { return nil }
         guard let pattern = StatusPattern.parse(text.value) else {
             diagnostics.error(
@@ -52,7 +51,7 @@ extension PlanReader {
     }
 
     /// A matcher: a plain value (equals) or a mapping of `equals`, `exists`, `matches`, `type`, `contains`, `length`.
-    private mutating func readMatcher(_ node: Node, _ what: String) -> Matcher? {
+    private mutating func readMatcher(_ node: YAMLNode, _ what: String) -> Matcher? {
         guard case .mapping = node else {
             guard let value = valueTemplate(node, what) else { return nil }
             return Matcher(equals: value, range: value.range)

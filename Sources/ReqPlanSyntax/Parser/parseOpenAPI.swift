@@ -1,10 +1,8 @@
-import Yams
-
 extension PlanReader {
     static let apiBindingKeys = ["file", "base_url", "response_fields"]
 
     /// `openapi:` — name → file, or name → `{ file, base_url, response_fields }`.
-    mutating func readAPIBindings(_ node: Node) -> [APIBinding] {
+    mutating func readAPIBindings(_ node: YAMLNode) -> [APIBinding] {
         guard let entries = mapping(node, "`openapi`") else { return [] }
         var result: [APIBinding] = []
         for (name, value) in entries.entries {

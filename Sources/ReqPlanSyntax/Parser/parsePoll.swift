@@ -1,5 +1,3 @@
-import Yams
-
 extension PlanReader {
     static let pollKeys = ["until", "every", "timeout", "attempts", "unsafe"]
     static let pollIntervalKeys = ["initial", "factor", "max"]
@@ -10,7 +8,7 @@ extension PlanReader {
 
     /// `poll:` — `until` (required), `every`, and a bound: `timeout`, `attempts` or both.
     /// - Parameter key: the `poll` key, where a missing key is reported.
-    mutating func readPoll(_ node: Node, _ what: String, key: Located<String>) -> PollPolicy? {
+    mutating func readPoll(_ node: YAMLNode, _ what: String, key: Located<String>) -> PollPolicy? {
         guard let fields = mapping(node, what) else { return nil }
         checkKeys(fields, allowed: PlanReader.pollKeys, in: what)
         let until: Expression?
@@ -40,7 +38,7 @@ extension PlanReader {
     }
 
     /// `every:` — a duration, or `{ initial, factor, max }`.
-    private mutating func readPollInterval(_ node: Node, _ what: String) -> Located<PollInterval>? {
+    private mutating func readPollInterval(_ node: YAMLNode, _ what: String) -> Located<PollInterval>? {
         guard case .mapping = node else {
             return duration(node, what).map { Located(.fixed($0.value), at: $0.range) }
         }
@@ -64,7 +62,7 @@ extension PlanReader {
     }
 
     /// A number (whole or not) within `bounds`.
-    private mutating func number(_ node: Node, _ what: String, in bounds: ClosedRange<Double>) -> Double? {
+    private mutating func number(_ node: YAMLNode, _ what: String, in bounds: ClosedRange<Double>) -> Double? {
         guard charge(node) else { return nil }
         let value: Double
         switch scalarValue(node) {

@@ -1,5 +1,3 @@
-import Yams
-
 extension PlanReader {
     static let requestKeys = [
         "method", "url", "query", "headers", "json", "form", "multipart", "body", "body_file", "auth",
@@ -10,7 +8,7 @@ extension PlanReader {
 
     /// `request:` — method, url, query, headers and at most one body.
     /// - Parameter key: the `request` key, where a missing `url` is reported.
-    mutating func readRequest(_ node: Node, _ what: String, key: Located<String>? = nil) -> RequestSpec? {
+    mutating func readRequest(_ node: YAMLNode, _ what: String, key: Located<String>? = nil) -> RequestSpec? {
         guard let fields = mapping(node, what) else { return nil }
         checkKeys(fields, allowed: PlanReader.requestKeys, in: what)
         let operation = readOperation(fields, what)
@@ -104,7 +102,7 @@ extension PlanReader {
         }
     }
 
-    private mutating func readBody(_ key: String, _ node: Node, _ what: String) -> RequestBody? {
+    private mutating func readBody(_ key: String, _ node: YAMLNode, _ what: String) -> RequestBody? {
         switch key {
         case "json": return valueTemplate(node, "`json` of \(what)").map(RequestBody.json)
         case "form": return .form(readParameters(node, "`form` of \(what)"))
@@ -115,7 +113,7 @@ extension PlanReader {
     }
 
     /// `headers:` — header name → text.
-    mutating func readHeaders(_ node: Node, _ what: String) -> [Header] {
+    mutating func readHeaders(_ node: YAMLNode, _ what: String) -> [Header] {
         guard let entries = mapping(node, what) else { return [] }
         var headers: [Header] = []
         var seen: [String: SourceRange] = [:]
@@ -167,7 +165,7 @@ extension PlanReader {
     }
 
     /// `query:` or `form:` — name → value or list of values.
-    mutating func readParameters(_ node: Node, _ what: String) -> [QueryParameter] {
+    mutating func readParameters(_ node: YAMLNode, _ what: String) -> [QueryParameter] {
         guard let entries = mapping(node, what) else { return [] }
         var result: [QueryParameter] = []
         for (name, value) in entries.entries {
@@ -197,7 +195,7 @@ extension PlanReader {
     static let multipartKeys = ["value", "file", "content_type", "filename"]
 
     /// `multipart:` — name → text, or `{ file: path, content_type, filename }`, or `{ value: text, content_type }`.
-    private mutating func readMultipart(_ node: Node, _ what: String) -> [MultipartPart] {
+    private mutating func readMultipart(_ node: YAMLNode, _ what: String) -> [MultipartPart] {
         guard let entries = mapping(node, what) else { return [] }
         var parts: [MultipartPart] = []
         for (name, value) in entries.entries {

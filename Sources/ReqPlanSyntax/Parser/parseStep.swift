@@ -1,5 +1,3 @@
-import Yams
-
 extension PlanReader {
     static let stepKindKeys = ["request", "group", "sequence", "for_each", "plan"]
     static let commonStepKeys = ["needs", "if", "description", "timeout", "cookies"]
@@ -14,7 +12,7 @@ extension PlanReader {
     static let retryAttemptsRange = 1...100
 
     /// A mapping of step id → step (`steps:`, `group:`, `sequence:`).
-    mutating func readSteps(_ node: Node, in what: String, key: Located<String>?) -> [Step] {
+    mutating func readSteps(_ node: YAMLNode, in what: String, key: Located<String>?) -> [Step] {
         guard let entries = mapping(node, what) else { return [] }
         if entries.entries.isEmpty {
             diagnostics.error(
@@ -29,7 +27,7 @@ extension PlanReader {
     }
 
     /// A step under `id`, its id checked: a valid name, not declared before.
-    mutating func readDeclaredStep(id: Located<String>, _ value: Node) -> Step? {
+    mutating func readDeclaredStep(id: Located<String>, _ value: YAMLNode) -> Step? {
         let validName = checkName(id, "step id")
         if !validName { invalidStepIDs.insert(id.value) }
         if validName {
@@ -53,7 +51,7 @@ extension PlanReader {
     /// The members of a group, sequence or for_each body, one level deeper than the steps being read; past
     /// `maxNesting` levels, RP0008 at `key` and nothing below is read (so no plan nests the reader, the
     /// planner or the runner deeper than that).
-    mutating func readMembers(_ node: Node, in what: String, key: Located<String>) -> [Step] {
+    mutating func readMembers(_ node: YAMLNode, in what: String, key: Located<String>) -> [Step] {
         guard stepDepth + 1 < limits.maxNesting else {
             diagnostics.error(
                 .nestedTooDeep, "steps are nested more than \(limits.maxNesting) levels deep here", at: key.range,
@@ -72,7 +70,7 @@ extension PlanReader {
     }
 
     /// One step: exactly one of `request`, `group`, `sequence`, `for_each` (over `request` or `group`).
-    mutating func readStep(id: Located<String>, _ node: Node) -> Step? {
+    mutating func readStep(id: Located<String>, _ node: YAMLNode) -> Step? {
         let what = "step `\(id.value)`"
         guard let fields = mapping(node, what) else { return nil }
 
@@ -212,7 +210,7 @@ extension PlanReader {
 
     /// Records the ids of the members of a step that is not read (under `group:`, `sequence:`
     /// or a misspelling of them), so that references to them are not reported as unknown steps.
-    private mutating func registerUnreadMembers(_ node: Node, depth: Int = 0) {
+    private mutating func registerUnreadMembers(_ node: YAMLNode, depth: Int = 0) {
         guard depth < 100, case .mapping(let fields) = node else { return }
         for (key, value) in fields {
             guard case .scalar(let keyScalar) = key, case .mapping(let members) = value else { continue }
@@ -233,7 +231,9 @@ extension PlanReader {
         kindName == "for_each" ? "for_each over a \(body)" : kindName
     }
 
-    private mutating func readForEach(_ fields: MappingEntries, body: (key: Located<String>, value: Node), what: String)
+    private mutating func readForEach(
+        _ fields: MappingEntries, body: (key: Located<String>, value: YAMLNode), what: String
+    )
         -> ForEach?
     {
         guard let itemsNode = fields.value("for_each") else { return nil }
@@ -286,7 +286,7 @@ extension PlanReader {
 
     static let retryKeys = ["attempts", "backoff", "max_backoff", "on", "unsafe"]
 
-    mutating func readRetry(_ node: Node, _ what: String) -> RetryPolicy? {
+    mutating func readRetry(_ node: YAMLNode, _ what: String) -> RetryPolicy? {
         if case .int = scalarValue(node) {
             // Shorthand: `retry: 3` means three attempts.
             guard let attempts = integer(node, "\(what)", in: PlanReader.retryAttemptsRange) else { return nil }
@@ -299,7 +299,7 @@ extension PlanReader {
         var on: [Located<RetryCondition>]?
         if let onNode = fields.value("on") {
             var conditions: [Located<RetryCondition>] = []
-            let nodes: [Node] =
+            let nodes: [YAMLNode] =
                 if case .sequence = onNode { sequence(onNode, "`on` of \(what)") ?? [] } else { [onNode] }
             for item in nodes {
                 if let condition = choice(item, "retry condition", RetryCondition.self) { conditions.append(condition) }

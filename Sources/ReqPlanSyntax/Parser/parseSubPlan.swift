@@ -1,11 +1,9 @@
-import Yams
-
 extension PlanReader {
     static let subPlanKeys = ["file", "inputs"]
 
     /// `plan: { file: PATH, inputs: { NAME: VALUE… } }`. The path is literal, so the planner can read the file
     /// and check the call before anything runs; the values are value templates of the calling plan.
-    mutating func readSubPlanCall(_ node: Node, _ what: String, key: Located<String>) -> SubPlanCall? {
+    mutating func readSubPlanCall(_ node: YAMLNode, _ what: String, key: Located<String>) -> SubPlanCall? {
         guard let fields = mapping(node, what) else { return nil }
         checkKeys(fields, allowed: PlanReader.subPlanKeys, in: what)
         var file: Located<String>?
