@@ -60,9 +60,8 @@ enum YAMLComposer {
         var entries: [(key: YAMLNode, value: YAMLNode)] = []
         /// A mapping's key read, whose value is next.
         var key: YAMLNode?
-        /// How each key compares, as Yams compares keys: its text, after its tag when it has one other than
-        /// a string's; `nil` for a key that is not a scalar.
-        var identities: [String?] = []
+        /// The tags of keys that have one other than a string's, by position (keys compare by text and tag).
+        var tags: [Int: String] = [:]
     }
 
     private struct Composer {
@@ -159,7 +158,7 @@ enum YAMLComposer {
                 open[last].key = nil
             } else {
                 open[last].key = node
-                open[last].identities.append(node.string.map { text in tag.map { "\($0)\u{0}\(text)" } ?? text })
+                if let tag { open[last].tags[open[last].entries.count] = tag }
             }
             return nil
         }
@@ -168,18 +167,34 @@ enum YAMLComposer {
     /// Refuses a mapping that gives a key twice, as Yams does once a mapping is composed: it names the first
     /// such key in sorted order, where it is first given and where again.
     private static func checkDuplicates(_ mapping: Open) throws(YAMLProblem) {
-        var first: [String: Int] = [:]
-        first.reserveCapacity(mapping.identities.count)
+        let entries = mapping.entries
         var found: (key: String, first: Int, again: Int)?
-        for (position, identity) in mapping.identities.enumerated() {
-            guard let identity else { continue }
-            guard let earlier = first[identity] else {
-                first[identity] = position
-                continue
+        func consider(_ key: String, first: Int, again: Int) {
+            if let known = found, known.key <= key { return }
+            found = (key, first, again)
+        }
+        if entries.count <= 12 {
+            // A step's few keys: compared in place.
+            for again in entries.indices {
+                guard let key = entries[again].key.string else { continue }
+                if let first = entries[..<again].indices.first(where: {
+                    entries[$0].key.string == key && mapping.tags[$0] == mapping.tags[again]
+                }) {
+                    consider(key, first: first, again: again)
+                }
             }
-            let key = mapping.entries[position].key.string ?? ""
-            if let known = found, known.key <= key { continue }
-            found = (key, earlier, position)
+        } else {
+            var firsts: [String: Int] = [:]
+            firsts.reserveCapacity(entries.count)
+            for again in entries.indices {
+                guard let key = entries[again].key.string else { continue }
+                let identity = mapping.tags[again].map { "\($0)\u{0}\(key)" } ?? key
+                if let first = firsts[identity] {
+                    consider(key, first: first, again: again)
+                } else {
+                    firsts[identity] = again
+                }
+            }
         }
         guard let found else { return }
         throw YAMLProblem(
