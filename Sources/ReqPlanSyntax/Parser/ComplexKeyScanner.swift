@@ -1,9 +1,11 @@
 /// Finds mapping keys that are not plain scalars, before libyaml sees the text.
 ///
-/// Yams hashes mapping keys to detect duplicates. A key that is an alias of a
-/// deeply aliased collection (a "billion laughs" key) would take exponential
-/// time to hash, so such keys are refused up front. The scan runs only when
-/// the text defines an anchor, since without anchors there are no aliases.
+/// Yams, which composes data files, API descriptions and Arazzo documents, hashes
+/// mapping keys to detect duplicates. A key that is an alias of a deeply aliased
+/// collection (a "billion laughs" key) would take exponential time to hash, so
+/// such keys are refused up front; plans refuse them too, as their keys are plain
+/// names (`YAMLComposer` compares only scalar keys). The scan runs only when the
+/// text defines an anchor, since without anchors there are no aliases.
 enum ComplexKeyScanner {
     static func firstComplexKey(in source: SourceFile) -> SourceLocation? {
         guard definesAnchor(source.text) else { return nil }
