@@ -138,7 +138,7 @@ enum YAMLComposer {
                         isMapping: isMapping))
                 return nil
             case YAML_SEQUENCE_END_EVENT:
-                guard let done = open.popLast() else { return nil }
+                guard let done = open.popLast() else { return nil }  // libyaml pairs ends with starts
                 node = .sequence(.init(done.items, mark: done.mark))
                 if let anchor = done.anchor { anchors[anchor] = node }
             case YAML_MAPPING_END_EVENT:
@@ -147,7 +147,10 @@ enum YAMLComposer {
                 node = .mapping(.init(done.entries, mark: done.mark))
                 if let anchor = done.anchor { anchors[anchor] = node }
             default:
-                return nil
+                // libyaml gives a node between a document's start and end, always; anything else would loop.
+                throw YAMLProblem(
+                    kind: .composer, problem: "found no node where the document's node belongs",
+                    mark: YAMLComposer.mark(event.start_mark))
             }
             guard !open.isEmpty else { return node }
             let last = open.count - 1
