@@ -122,14 +122,8 @@ extension PlanReader {
         // Composed from its own text, its lines counted from the run's first (`lineOffset`): a run late in a long
         // plan no longer composes (and indexes) a newline for every line before it.
         let text = String(source.text[first.text.startIndex..<last.text.endIndex])
-        // A run that fails to compose is read again with the whole plan, which reports why: so a run is a
-        // `SourceFile` (its lines indexed, for diagnostics) only where the scan for complex keys needs one.
-        let composed =
-            ComplexKeyScanner.definesAnchor(text)
-            ? try? YAMLLoader.composePlan(SourceFile(path: source.path, text: text), limits: limits).get()
-            : try? YAMLComposer.compose(text).get()
         guard
-            let node = composed,
+            let node = YAMLLoader.composePlanPart(text, path: source.path),
             case .mapping(let mapping) = node, mapping.count == blocks.count,
             zip(mapping.keys, blocks).allSatisfy({ key, block in
                 guard case .scalar(let id) = key else { return false }

@@ -226,7 +226,7 @@ struct PlanReader {
             diagnostics.error(.wrongType, "\(what) must be a list, found \(describe(node))", at: range(node))
             return nil
         }
-        return Array(sequence)
+        return sequence.nodes
     }
 
     /// A string scalar (numbers and booleans are not accepted as strings).

@@ -12,6 +12,8 @@ struct YAMLProblem: Error {
         /// A key given twice in one mapping.
         case duplicateKey
         case memory
+        /// Any other error of Yams', worded as it words it (`problem`), with no place.
+        case other
     }
 
     var kind: Kind

@@ -30,6 +30,19 @@ enum YAMLLoader {
         return YAMLComposer.compose(source.text).mapError { diagnostic(for: $0, in: source, what: "plan") }
     }
 
+    /// Composes a part of a plan (a run of its steps, `PlanReader.readAlone`) whose file passed the size limit;
+    /// `nil` when it does not compose, or has keys that are not plain scalars. Nothing is worded: the whole
+    /// plan is read again then, and reports why. So the part's lines are indexed (a `SourceFile`) only where
+    /// the scan for complex keys reads them, in text that defines an anchor.
+    static func composePlanPart(_ text: String, path: String) -> YAMLNode? {
+        if ComplexKeyScanner.definesAnchor(text),
+            ComplexKeyScanner.firstComplexKey(in: SourceFile(path: path, text: text)) != nil
+        {
+            return nil
+        }
+        return try? YAMLComposer.compose(text).get()
+    }
+
     /// Why `source` is not composed at all: larger than the limit, or with keys that are not plain scalars.
     private static func refuse(_ source: SourceFile, limits: ParseLimits, what: String) -> Diagnostic? {
         if source.text.utf8.count > limits.maxFileSize {
@@ -146,6 +159,8 @@ enum YAMLLoader {
                 hint: "each key may appear once; remove or rename one of them")
         case .memory:
             return .error(.yamlSyntax, "out of memory while reading YAML", at: nil)
+        case .other:
+            return .error(.yamlSyntax, "invalid YAML: \(error.problem)", at: nil)
         }
     }
 
@@ -217,7 +232,7 @@ extension YAMLProblem {
         case .memory:
             self.init(kind: .memory, problem: "out of memory", mark: SourceLocation(line: 1, column: 1))
         default:
-            self.init(kind: .composer, problem: "\(error)", mark: SourceLocation(line: 1, column: 1))
+            self.init(kind: .other, problem: "\(error)", mark: SourceLocation(line: 1, column: 1))
         }
     }
 }
