@@ -11,9 +11,13 @@ import Testing
 /// connection limit under a `for_each`, and a certificate failure that `retry` does not repeat. The transport
 /// on its own is tested in ReqPlanHTTPTests (`ConnectionPoolTests`, `TLSFailureTests`).
 @Suite(.serialized) struct TransportRunTests {
-    @Test func connectionsPerHostBoundsConnectionsAndQueuesTheRest() async throws {
+    /// Over both clients: AsyncHTTPClient's requests are dealt among a client per event loop
+    /// (`AsyncHTTPClientPath`), which share the limit.
+    @Test(arguments: HTTPClientTransport.Client.allCases)
+    func connectionsPerHostBoundsConnectionsAndQueuesTheRest(_ client: HTTPClientTransport.Client) async throws {
         try await DemoAPI.withServer { base in
             var transport = HTTPClientTransport.Configuration()
+            transport.client = client
             transport.connectionsPerHost = 3
             let start = ContinuousClock.now
             let result = try await runAgainstDemo(

@@ -5,12 +5,22 @@ import ReqPlanDemoAPI
 import Testing
 
 /// A raw TCP server on loopback for what the demo API cannot send: it answers each connection's
-/// first bytes with `response`, exactly as given, then closes the connection. Over `https` it
-/// presents the demo API's certificate.
+/// first bytes with `response`, exactly as given, then closes the connection (`Closing`). Over `https`
+/// it presents the demo API's certificate.
 public enum RawServer {
-    public static func with(_ response: String, wire: Wire = .reqplanHTTP, _ body: (String) async throws -> Void)
-        async throws
-    {
+    /// When a connection is closed.
+    public enum Closing: Sendable {
+        /// Once the answer is written.
+        case afterAnswering
+        /// When more of the request arrives after the answer (the rest of a body, say): the answer is
+        /// early, and the close comes just after the client has sent the request's end.
+        case whenMoreArrives
+    }
+
+    public static func with<Result>(
+        _ response: String, wire: Wire = .reqplanHTTP, closing: Closing = .afterAnswering,
+        _ body: (String) async throws -> Result
+    ) async throws -> Result {
         let context = try wire.scheme == .https ? NIOSSLContext(configuration: DemoTLS.configuration()) : nil
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
@@ -18,32 +28,43 @@ public enum RawServer {
                     if let context {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     }
-                    try channel.pipeline.syncOperations.addHandler(Responder(response: response))
+                    try channel.pipeline.syncOperations.addHandler(Responder(response: response, closing: closing))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
         let port = try #require(server.localAddress?.port)
+        let result: Result
         do {
-            try await body("\(wire.scheme.rawValue)://127.0.0.1:\(port)")
+            result = try await body("\(wire.scheme.rawValue)://127.0.0.1:\(port)")
         } catch {
             try? await server.close()
             throw error
         }
         try await server.close()
+        return result
     }
 
     final class Responder: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
         let response: String
+        let closing: Closing
         var answered = false
 
-        init(response: String) { self.response = response }
+        init(response: String, closing: Closing) {
+            self.response = response
+            self.closing = closing
+        }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard !answered else { return }
+            guard !answered else {
+                if closing == .whenMoreArrives { context.close(promise: nil) }
+                return
+            }
             answered = true
             let written = context.eventLoop.makePromise(of: Void.self)
-            written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            if closing == .afterAnswering {
+                written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+            }
             context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: response)), promise: written)
         }
     }

@@ -7,18 +7,49 @@ import NIOSSL
 
 /// AsyncHTTPClient, the library path (`--http-client asynchttpclient`): made on the first request
 /// that uses it, so a run on reqplan's own client never starts (or stops) it.
+///
+/// Each client is pinned to one event loop, so that a request's task and its connection share a loop.
+/// On a group of several loops, AsyncHTTPClient 1.37.0 makes a request's promises on one loop and may give
+/// it a connection on another; a request whose response ends before its body is sent (a redirect or a
+/// refusal answered at once) then tells its pool the connection is idle one hop later, and if the
+/// connection closed in between, the pool traps ("A connection that we don't know was released?") and
+/// the process ends (`EarlyAnswerTests`, ReqPlanHTTPTests).
+///
+/// HTTP/1.1 requests are dealt to one client per loop (`Shard`), to the least loaded for its share of the
+/// per-host limit: one pinned client took about a fifth more time for many small requests on two cores.
+/// Requests that may go over HTTP/2 (`https://` when it is offered) share one client, so that a host gets
+/// one connection, as with reqplan's own client.
 final class AsyncHTTPClientPath: Sendable {
+    /// Which client: one per loop for HTTP/1.1 (`index`), or the one for HTTP/2 (nil); direct or through
+    /// a proxy.
+    struct Lease: Hashable {
+        let shard: Int?
+        let proxy: ProxyServer?
+    }
+
+    private struct Shard {
+        let loop: any EventLoop
+        let configuration: HTTPClient.Configuration
+        /// This shard's share of the per-host limit.
+        let limit: Int
+    }
+
     private struct State {
-        /// The client for direct requests, once made.
-        var direct: HTTPClient?
-        /// A client per proxy (AsyncHTTPClient takes its proxy in its configuration), once made.
-        var proxied: [ProxyServer: HTTPClient] = [:]
+        /// The clients made so far.
+        var clients: [Lease: HTTPClient] = [:]
+        /// Requests under way, per shard.
+        var inFlight: [Int]
         /// After shutdown, when no new client is made.
         var closed = false
     }
 
-    private let configuration: HTTPClient.Configuration
-    private let state = NIOLockedValueBox(State())
+    /// The HTTP/1.1 clients' loops and configurations: the per-host limit is shared among them, so together
+    /// they keep no more connections to a host than it says (a limit below the number of loops takes fewer
+    /// loops).
+    private let shards: [Shard]
+    /// The configuration of the client for requests that may go over HTTP/2: the whole limit, the first loop.
+    private let whole: HTTPClient.Configuration
+    private let state: NIOLockedValueBox<State>
 
     init(_ settings: HTTPClientTransport.Configuration) {
         var configuration = HTTPClient.Configuration(
@@ -27,36 +58,57 @@ final class AsyncHTTPClientPath: Sendable {
             timeout: .init(connect: TimeAmount(settings.connectTimeout)),
             decompression: .enabled(limit: .ratio(100)))
         configuration.connectionPool.idleTimeout = TimeAmount(settings.idleTimeout)
-        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit =
-            settings.connectionsPerHost ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
         // The executor retries by policy; a refused connection must fail at once, not after the connect timeout.
         configuration.connectionPool.retryConnectionEstablishment = false
         configuration.httpVersion = settings.offersHTTP2 ? .automatic : .http1Only
         // No distributed tracing: a span per request costs about 5 % of a small request's CPU.
         configuration.tracing.tracer = nil
-        self.configuration = configuration
+        let limit = max(1, settings.connectionsPerHost ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost)
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = limit
+        whole = configuration
+        let loops = Array(HTTPClient.defaultEventLoopGroup.makeIterator().prefix(limit))
+        shards = loops.indices.map { index in
+            var shard = configuration
+            let share = limit / loops.count + (index < limit % loops.count ? 1 : 0)
+            shard.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = share
+            return Shard(loop: loops[index], configuration: shard, limit: share)
+        }
+        state = NIOLockedValueBox(State(inFlight: Array(repeating: 0, count: shards.count)))
     }
 
-    /// The client for requests through `proxy` (nil: direct), made on first use; nil after `shutdown()`.
-    func client(through proxy: ProxyServer? = nil) -> HTTPClient? {
+    /// The client for a request to `url` through `proxy` (nil: direct), made on first use, and the lease to
+    /// give back with `finished(_:)` when the request ends; nil after `shutdown()`.
+    func client(for url: RequestURL, through proxy: ProxyServer? = nil) -> (HTTPClient, Lease)? {
         state.withLockedValue { state in
             if state.closed { return nil }
-            guard let proxy else {
-                if let client = state.direct { return client }
-                let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-                state.direct = client
-                return client
+            var lease = Lease(shard: nil, proxy: proxy)
+            if !(url.isHTTPS && whole.httpVersion == .automatic) {
+                // The least loaded for its share: in-flight / limit, compared without division.
+                let index = shards.indices.min {
+                    (state.inFlight[$0] + 1) * shards[$1].limit < (state.inFlight[$1] + 1) * shards[$0].limit
+                }
+                lease = Lease(shard: index, proxy: proxy)
+                state.inFlight[index ?? 0] += 1
             }
-            if let client = state.proxied[proxy] { return client }
-            var configuration = configuration
-            let authorization = proxy.username.map {
-                HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+            if let client = state.clients[lease] { return (client, lease) }
+            var configuration = lease.shard.map { shards[$0].configuration } ?? whole
+            if let proxy {
+                let authorization = proxy.username.map {
+                    HTTPClient.Authorization.basic(username: $0, password: proxy.password ?? "")
+                }
+                configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
             }
-            configuration.proxy = .server(host: proxy.host, port: proxy.port, authorization: authorization)
-            let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: configuration)
-            state.proxied[proxy] = client
-            return client
+            let loop = shards[lease.shard ?? 0].loop
+            let client = HTTPClient(eventLoopGroup: loop, configuration: configuration)
+            state.clients[lease] = client
+            return (client, lease)
         }
+    }
+
+    /// A request on `lease`'s client has ended.
+    func finished(_ lease: Lease) {
+        guard let shard = lease.shard else { return }
+        state.withLockedValue { $0.inFlight[shard] -= 1 }
     }
 
     /// How long `shutdown()` waits for a client to shut down.
@@ -70,7 +122,7 @@ final class AsyncHTTPClientPath: Sendable {
     func shutdown() async {
         let clients = state.withLockedValue { state in
             state.closed = true
-            return [state.direct].compactMap { $0 } + state.proxied.values
+            return Array(state.clients.values)
         }
         for client in clients {
             let loop = client.eventLoopGroup.any()
@@ -143,7 +195,10 @@ extension HTTPClientTransport {
         // The delegate API collects the body on the event loop and answers once, and its deadline
         // covers the whole response, body included: one hand-off per request instead of one per
         // body part, and no timer task racing the request.
-        guard let client = library.client(through: proxy) else { throw CancellationError() }
+        guard let (client, lease) = library.client(for: request.url, through: proxy) else {
+            throw CancellationError()
+        }
+        defer { library.finished(lease) }
         let task = client.execute(request: outgoing, delegate: collector, deadline: deadline)
         return try await withTaskCancellationHandler {
             try await task.futureResult.get()
