@@ -16,7 +16,7 @@ import NIOSSL
 /// the process ends (`EarlyAnswerTests`, ReqPlanHTTPTests).
 ///
 /// HTTP/1.1 requests are dealt to one client per loop (`Shard`), to the least loaded for its share of the
-/// per-host limit: one pinned client took about a fifth more time for many small requests on two cores.
+/// per-host limit: one pinned client took 11–19 % more time for many small requests on two cores.
 /// Requests that may go over HTTP/2 (`https://` when it is offered) share one client, so that a host gets
 /// one connection, as with reqplan's own client.
 final class AsyncHTTPClientPath: Sendable {
