@@ -20,8 +20,8 @@ import NIOSSL
 /// Requests that may go over HTTP/2 (`https://` when it is offered) share one client, so that a host gets
 /// one connection, as with reqplan's own client.
 final class AsyncHTTPClientPath: Sendable {
-    /// Which client: one per loop for HTTP/1.1 (`index`), or the one for HTTP/2 (nil); direct or through
-    /// a proxy.
+    /// Which client: one per loop for HTTP/1.1 (`shard`, an index of `shards`), or the one for requests that
+    /// may go over HTTP/2 (nil); direct or through a proxy.
     struct Lease: Hashable {
         let shard: Int?
         let proxy: ProxyServer?
@@ -49,6 +49,8 @@ final class AsyncHTTPClientPath: Sendable {
     private let shards: [Shard]
     /// The configuration of the client for requests that may go over HTTP/2: the whole limit, the first loop.
     private let whole: HTTPClient.Configuration
+    /// Whether HTTP/2 is offered over TLS (`HTTPClientTransport.Configuration.offersHTTP2`).
+    private let offersHTTP2: Bool
     private let state: NIOLockedValueBox<State>
 
     init(_ settings: HTTPClientTransport.Configuration) {
@@ -66,6 +68,7 @@ final class AsyncHTTPClientPath: Sendable {
         let limit = max(1, settings.connectionsPerHost ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost)
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = limit
         whole = configuration
+        offersHTTP2 = settings.offersHTTP2
         let loops = Array(HTTPClient.defaultEventLoopGroup.makeIterator().prefix(limit))
         shards = loops.indices.map { index in
             var shard = configuration
@@ -82,13 +85,15 @@ final class AsyncHTTPClientPath: Sendable {
         state.withLockedValue { state in
             if state.closed { return nil }
             var lease = Lease(shard: nil, proxy: proxy)
-            if !(url.isHTTPS && whole.httpVersion == .automatic) {
-                // The least loaded for its share: in-flight / limit, compared without division.
-                let index = shards.indices.min {
-                    (state.inFlight[$0] + 1) * shards[$1].limit < (state.inFlight[$1] + 1) * shards[$0].limit
-                }
+            if !(url.isHTTPS && offersHTTP2) {
+                // The least loaded for its share: in-flight / limit, compared without division. `shards` is
+                // never empty (a limit of at least 1, a group of at least one loop).
+                let index =
+                    shards.indices.min {
+                        (state.inFlight[$0] + 1) * shards[$1].limit < (state.inFlight[$1] + 1) * shards[$0].limit
+                    } ?? 0
                 lease = Lease(shard: index, proxy: proxy)
-                state.inFlight[index ?? 0] += 1
+                state.inFlight[index] += 1
             }
             if let client = state.clients[lease] { return (client, lease) }
             var configuration = lease.shard.map { shards[$0].configuration } ?? whole
