@@ -61,11 +61,12 @@ extension ArazzoReader {
                 continue
             }
             let text: String
-            switch TextFile.read(
-                atPath: resolved.path, limit: limits.maxFileSize, what: "`\(written)`", shownAs: written)
+            switch FileReader.text(
+                atPath: resolved.path, origin: .input(boundary), limit: limits.maxFileSize, what: "`\(written)`",
+                shownAs: written)
             {
             case .failure(let failure):
-                problem(failure.text, source)
+                problem(failure.text, source, hint: failure.hint)
                 continue
             case .success(let read): text = read
             }

@@ -7,6 +7,9 @@ import Yams
 /// (`WorkflowTranslator`). The plan of the whole document runs its workflows, each as a sub-plan, ordered
 /// by their `dependsOn`; `workflow` narrows it to one workflow and those it depends on.
 public struct ArazzoReader: PlanDocumentReader {
+    /// A plan of an Arazzo document is one of its workflows.
+    public var entryNoun: String { "workflow" }
+
     /// Where each source description is served, by name (`--server NAME=URL`); the others are served at
     /// their description's first server.
     public var servers: [String: String]

@@ -161,7 +161,9 @@ struct JSONPathEvaluator {
     static func equal(_ left: Value, _ right: Value) -> Bool {
         switch (left, right) {
         case (.int(let a), .int(let b)): return a == b
-        case (.int, .double), (.double, .int), (.double, .double):
+        case (.largeInt(let a), .largeInt(let b)): return a == b
+        case (.int, .largeInt), (.largeInt, .int): return false
+        case (.int, .double), (.double, .int), (.double, .double), (.largeInt, .double), (.double, .largeInt):
             return left.doubleValue == right.doubleValue
         case (.string(let a), .string(let b)): return a.unicodeScalars.elementsEqual(b.unicodeScalars)
         case (.list(let a), .list(let b)):
@@ -182,7 +184,7 @@ struct JSONPathEvaluator {
     private static func less(_ left: Value?, _ right: Value?) -> Bool {
         switch (left, right) {
         case (.int(let a), .int(let b)): return a < b
-        case (.int, .double), (.double, .int), (.double, .double):
+        case (.int, .double), (.double, .int), (.double, .double), (.largeInt, _), (_, .largeInt):
             guard let a = left?.doubleValue, let b = right?.doubleValue else { return false }
             return a < b
         case (.string(let a), .string(let b)):

@@ -190,7 +190,7 @@ struct JSONPathParser {
         }
         while Self.isDigit(peek) { index += 1 }
         let text = String(String.UnicodeScalarView(scalars[start..<index]))
-        guard let value = Int(text), abs(value) <= Self.maximumInteger else {
+        guard let value = Int(text), (-Self.maximumInteger...Self.maximumInteger).contains(value) else {
             throw fail("`\(text)` is outside the integers JSONPath allows, ±(2^53 − 1)", at: start)
         }
         return value

@@ -65,7 +65,7 @@ struct ReportCommand: ParsableCommand {
             var documents: [(path: String, text: String)] = []
             var unreadable: [Diagnostic] = []
             for file in files {
-                switch TextFile.read(atPath: file, limit: Self.maxReportSize, what: "the report") {
+                switch FileReader.text(atPath: file, origin: .user, limit: Self.maxReportSize, what: "the report") {
                 case .success(let text): documents.append((file, text))
                 case .failure(let failure):
                     unreadable.append(Diagnostic(.error, .unreadableFile, failure.text, file: file))

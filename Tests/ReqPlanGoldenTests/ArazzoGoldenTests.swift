@@ -72,6 +72,12 @@ struct ArazzoGoldenTests {
         // A payload replacement: its value checked against the body schema at its target, or a target
         // that is not in the payload.
         "replacement-wrong-type": "RP0807", "replacement-target-missing": "RP0105",
+        // Numbers past the bounds plans have (a week's wait, 10,000 attempts), refused before any arithmetic:
+        // they crashed validate (SIGILL) or polled without end.
+        "retry-after-infinite": "RP0105", "retry-limit-int-max": "RP0105", "retry-limit-past-plan-bound": "RP0105",
+        "timeout-past-a-week": "RP0105",
+        // Two workflows that run each other: one cycle, named by its workflows.
+        "workflow-cycle": "RP0303",
         // Valid: the criteria and a retry fit the description, so nothing but the warning of `valid`.
         "valid": "", "valid-criteria-and-retry": "",
     ]

@@ -29,6 +29,19 @@ import Testing
             "$[?size(@) > 0]",
             "unknown function `size` (the functions are `length()`, `count()`, `match()`, `search()`, `value()`) at character 4"
         ),
+        // Int.min has no absolute value: checking the bound by `abs` trapped.
+        (
+            "$[-9223372036854775808]",
+            "`-9223372036854775808` is outside the integers JSONPath allows, ±(2^53 − 1) at character 3"
+        ),
+        (
+            "$[1:2:-9223372036854775808]",
+            "`-9223372036854775808` is outside the integers JSONPath allows, ±(2^53 − 1) at character 7"
+        ),
+        (
+            "$[-9223372036854775809]",
+            "`-9223372036854775809` is outside the integers JSONPath allows, ±(2^53 − 1) at character 3"
+        ),
         ("$['a\\x']", "`\\x` is not an escape of a string at character 5"),
         (
             "$[?@.é == 'ü' && @.b ==]",

@@ -434,3 +434,70 @@ private struct CookieSettingTransport: Transport {
         #expect(Set(inputs.secrets) == ["Pw-1234", "tok-5678"])
     }
 }
+
+/// Numbers at their limits (HOSTILE.md, "Numbers"): whole numbers are sent with the digits they were written
+/// with, whatever their size; an infinity or NaN is refused where it would be sent, located at its value.
+@Suite struct NumberLiteralTests {
+    @Test func wholeNumbersKeepTheirDigitsInABodyAndAQuery() throws {
+        let request = try buildRequest(
+            planHeader + """
+                steps:
+                  a:
+                    request:
+                      method: POST
+                      url: /a
+                      query: { id: 18446744073709551615, n: -99999999999999999999999 }
+                      json: { a: 18446744073709551615, b: -99999999999999999999999, c: 9223372036854775807, d: +0012 }
+                """)
+        #expect(
+            String(decoding: try #require(request.body), as: UTF8.self)
+                == #"{"a":18446744073709551615,"b":-99999999999999999999999,"c":9223372036854775807,"d":12}"#)
+        #expect(request.url.text.hasSuffix("?id=18446744073709551615&n=-99999999999999999999999"))
+    }
+
+    @Test func wholeNumbersFromAnInputsFileAndTheCommandLineKeepTheirDigits() throws {
+        let inputs = try InputsFile.read(
+            atPath: try temporaryFile("big: 99999999999999999999999\n"), limits: ParseLimits()
+        ).get()
+        let big = try #require(inputs.values["big"])
+        #expect(big == .largeInt("99999999999999999999999"))
+        #expect(InputResolver.convert("18446744073709551615", to: .number) == .largeInt("18446744073709551615"))
+        let request = try buildRequest(
+            planHeader + """
+                inputs: { big: { type: number } }
+                steps:
+                  a: { request: { method: POST, url: /a, json: { big: "${{ inputs.big }}" } } }
+                """, inputs: ["big": big])
+        #expect(String(decoding: try #require(request.body), as: UTF8.self) == #"{"big":99999999999999999999999}"#)
+    }
+
+    @Test(arguments: [
+        ("json: { a: [1, .inf] }", ".inf", "`.inf`"),
+        ("json: { a: -.inf }", "-.inf", "`-.inf`"),
+        ("query: { a: .nan }", ".nan", "`.nan`"),
+        ("headers: { X-A: \"${{ inputs.x }}\" }", "inputs.x", "`.inf`"),
+    ])
+    func aNonFiniteNumberIsRefusedWhereItWouldBeSent(_ part: String, _ located: String, _ named: String) throws {
+        let yaml =
+            planHeader + """
+                inputs: { x: { type: number } }
+                steps:
+                  a: { request: { method: POST, url: /a, \(part) } }
+                """
+        do {
+            _ = try buildRequest(yaml, inputs: ["x": .double(.infinity)])
+            Issue.record("\(part) was sent")
+        } catch let error as EvaluationError {
+            #expect(error.message.contains(named) && error.message.contains("cannot be sent"), "\(error.message)")
+            let line = try #require(yaml.split(separator: "\n", omittingEmptySubsequences: false).last)
+            let column = try #require(line.range(of: located)).lowerBound.utf16Offset(in: line) + 1
+            #expect(error.range?.start.column == column, "\(String(describing: error.range)) for \(part)")
+        }
+    }
+
+    private func temporaryFile(_ text: String) throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("numbers-\(UUID().uuidString).yaml")
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+}

@@ -206,7 +206,15 @@ struct ArazzoParser {
         var timeout: Located<Int>?
         if let node = fields.value("timeout") {
             if case .int(let value)? = node.coreSchemaValue, value > 0 {
-                timeout = Located(value, at: range(node))
+                if value <= PlanDuration.maximum.milliseconds {
+                    timeout = Located(value, at: range(node))
+                } else {
+                    // Held to a plan's bound before it becomes a deadline (milliseconds → nanoseconds overflows).
+                    diagnostics.error(
+                        .invalidValue,
+                        "`timeout` of \(what) must be at most \(PlanDuration.maximum.milliseconds) milliseconds (a week)",
+                        at: range(node))
+                }
             } else {
                 diagnostics.error(
                     .wrongType, "`timeout` of \(what) must be a positive number of milliseconds", at: range(node))
@@ -330,19 +338,43 @@ struct ArazzoParser {
                 hint: allowed.map { "`\($0.rawValue)`" }.joined(separator: ", "))
             return nil
         }
+        // Numbers from the document are held to the bounds plans have before any arithmetic: a wait of at
+        // most a week (`PlanDuration.maximum`), at most 10,000 attempts (`poll.attempts`).
+        let longest = Double(PlanDuration.maximum.milliseconds / 1000)
+        let mostRetries = PollPolicy.attemptsRange.upperBound - 1
         var retryAfter: Located<Double>?
         if let node = fields.value("retryAfter") {
+            let seconds: Double?
             switch node.coreSchemaValue {
-            case .int(let value)? where value >= 0: retryAfter = Located(Double(value), at: range(node))
-            case .double(let value)? where value >= 0: retryAfter = Located(value, at: range(node))
-            default: diagnostics.error(.wrongType, "`retryAfter` must be a number of seconds", at: range(node))
+            case .int(let value)?: seconds = Double(value)
+            case .largeInt?: seconds = .infinity
+            case .double(let value)?: seconds = value
+            default: seconds = nil
+            }
+            if let seconds, seconds.isFinite, (0...longest).contains(seconds) {
+                retryAfter = Located(seconds, at: range(node))
+            } else if seconds == nil {
+                diagnostics.error(.wrongType, "`retryAfter` must be a number of seconds", at: range(node))
+            } else {
+                diagnostics.error(
+                    .invalidValue,
+                    "`retryAfter` must be from 0 to \(Int(longest)) seconds (a week), found "
+                        + "`\(node.scalar?.string ?? "")`", at: range(node),
+                    hint: "a retry waits at most a week, as a plan's durations do")
             }
         }
         var retryLimit: Located<Int>?
         if let node = fields.value("retryLimit") {
-            if case .int(let value)? = node.coreSchemaValue, value >= 0 {
+            switch node.coreSchemaValue {
+            case .int(let value)? where (0...mostRetries).contains(value):
                 retryLimit = Located(value, at: range(node))
-            } else {
+            case .int?, .largeInt?:
+                diagnostics.error(
+                    .invalidValue,
+                    "`retryLimit` must be from 0 to \(mostRetries), found `\(node.scalar?.string ?? "")`",
+                    at: range(node),
+                    hint: "a request is sent at most \(mostRetries + 1) times, as a plan's `poll.attempts` allows")
+            default:
                 diagnostics.error(.wrongType, "`retryLimit` must be a whole number", at: range(node))
             }
         }

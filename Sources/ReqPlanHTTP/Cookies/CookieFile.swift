@@ -143,7 +143,7 @@ public enum CookieFile {
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
         guard !isFolder.boolValue else { throw Failure(message: "it is a folder, not a file") }
         let text: String
-        switch TextFile.read(atPath: path, limit: limits.maxFileSize, what: "the cookie file") {
+        switch FileReader.text(atPath: path, origin: .user, limit: limits.maxFileSize, what: "the cookie file") {
         case .failure(let failure):
             throw Failure(
                 message: failure.text, line: nil, column: nil,

@@ -1,5 +1,6 @@
 import Foundation
 import NIOSSL
+import ReqPlanSyntax
 
 /// The certificates a run trusts and presents over `https://`, read and checked before anything
 /// is sent:
@@ -109,16 +110,19 @@ public struct TLSSettings: Sendable {
         }
     }
 
+    /// The most bytes a PEM file may hold (a system's whole CA bundle is about 200 KiB).
+    static let maxPEMFileSize = 8 << 20
+
     private static func read(_ path: String, named option: String) throws(Failure) -> [UInt8] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
             throw Failure("\(option) `\(path)`: no such file", file: path)
         }
         guard !isFolder.boolValue else { throw Failure("\(option) `\(path)` is a folder, not a PEM file", file: path) }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw Failure("\(option) `\(path)` cannot be read (permissions?)", file: path)
+        switch FileReader.bytes(atPath: path, origin: .user, limit: maxPEMFileSize, what: "\(option) `\(path)`") {
+        case .success(let bytes): return bytes
+        case .failure(let failure): throw Failure("\(option): \(failure.text)", file: path)
         }
-        return Array(data)
     }
 
     /// The start of a PEM certificate.
@@ -141,8 +145,11 @@ public struct TLSSettings: Sendable {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         var seen = Set<NIOSSLCertificate>()
         return names.sorted().flatMap { name -> [NIOSSLCertificate] in
-            guard let data = FileManager.default.contents(atPath: folder + "/" + name) else { return [] }
-            return (try? NIOSSLCertificate.fromPEMBytes(Array(data))) ?? []
+            guard
+                case .success(let bytes) = FileReader.bytes(
+                    atPath: folder + "/" + name, origin: .user, limit: maxPEMFileSize, what: "a certificate")
+            else { return [] }
+            return (try? NIOSSLCertificate.fromPEMBytes(bytes)) ?? []
         }.filter { seen.insert($0).inserted }
     }
 

@@ -16,6 +16,8 @@ public struct APIKnowledge: Sendable {
     /// The statuses each bound step can succeed with: its `expect.status`, else `defaults.expect.status`,
     /// else `2xx` (what the validator checks its `steps.X.body…` paths against).
     public var statuses: [String: [StatusPattern]]
+    /// Where the plan's files may be read from: its project, or its folder.
+    public var boundary: FileBoundary
 
     /// Nothing known (a plan that binds no description).
     public init() {
@@ -23,6 +25,7 @@ public struct APIKnowledge: Sendable {
         files = [:]
         operations = [:]
         statuses = [:]
+        boundary = FileBoundary(root: URL(fileURLWithPath: "/"))
     }
 
     /// What the check `report` of a plan found; its `openapi:` files are resolved from `folder`.
@@ -31,6 +34,7 @@ public struct APIKnowledge: Sendable {
         operations = report.operations
         files = [:]
         statuses = [:]
+        boundary = FileBoundary(planFolder: URL(fileURLWithPath: folder))
         guard let plan = report.plan else { return }
         for binding in plan.apis {
             let url = FileBoundary.resolve(binding.file.value, relativeTo: URL(fileURLWithPath: folder))

@@ -35,6 +35,8 @@ public struct ExpressionNames: Sendable {
     public var vars: [Name] = []
     /// The sub-plan file of each `plan` step, by step id, resolved from the plan's folder.
     public var subPlanFiles: [String: String] = [:]
+    /// Where the plan's files may be read from (its project, or its folder).
+    var boundary = FileBoundary(root: URL(fileURLWithPath: "/"))
     /// The texts of the sub-plans the last check read, by path.
     public var sources: [String: SourceFile] = [:]
 
@@ -52,6 +54,7 @@ public struct ExpressionNames: Sendable {
         }
         vars = plan.vars.map { Name(name: $0.name.value, detail: "var", documentation: nil) }
         let folder = URL(fileURLWithPath: plan.source.path).deletingLastPathComponent()
+        boundary = FileBoundary(planFolder: folder)
         for step in plan.allSteps {
             guard let call = step.subPlan, call.entry == nil else { continue }
             subPlanFiles[step.id.value] = FileBoundary.resolve(call.file.value, relativeTo: folder).path
@@ -87,9 +90,12 @@ public struct ExpressionNames: Sendable {
     /// read.
     func outputs(of step: String) -> [Name] {
         guard let path = subPlanFiles[step] else { return [] }
+        // A file the plan names: read as every such file is, inside the plan's project (`FileReader`).
         let source =
             sources[path]
-            ?? (try? String(contentsOfFile: path, encoding: .utf8)).map { SourceFile(path: path, text: $0) }
+            ?? (try? FileReader.text(
+                atPath: path, origin: .input(boundary), limit: ParseLimits().maxFileSize, what: "the sub-plan"
+            ).get()).map { SourceFile(path: path, text: $0) }
         guard let source, let plan = PlanParser.parse(source).plan else { return [] }
         return plan.outputs.map { Name(name: $0.name.value, detail: "output", documentation: $0.description) }
     }

@@ -27,13 +27,14 @@ public struct OperationDefinition: Sendable {
         let file = operation.file ?? root
         let start = TextPosition(line: 0, character: 0)
         return (
-            DocumentURI(filePath: file), Self.locate(operation, inFile: file) ?? TextRange(start: start, end: start)
+            DocumentURI(filePath: file),
+            Self.locate(operation, inFile: file, boundary: knowledge.boundary) ?? TextRange(start: start, end: start)
         )
     }
 
     /// Where `operation` is in the file at `path`.
-    static func locate(_ operation: APIOperation, inFile path: String) -> TextRange? {
-        guard let text = read(path) else { return nil }
+    static func locate(_ operation: APIOperation, inFile path: String, boundary: FileBoundary) -> TextRange? {
+        guard let text = read(path, boundary: boundary) else { return nil }
         if let id = operation.id, let range = operationIDLine(id, in: text) { return range }
         return pathAndMethod(operation, in: text)
     }
@@ -148,13 +149,14 @@ public struct OperationDefinition: Sendable {
         return (String(key), indent)
     }
 
-    /// A file's text, if it is one of a size a description can have (64 MiB at most, as the reader allows).
-    private static func read(_ path: String) -> String? {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-            let size = (attributes[.size] as? NSNumber)?.intValue, size <= 64 << 20,
-            let data = FileManager.default.contents(atPath: path)
+    /// A description file's text, read as the description reader reads it (`FileReader`: a regular file
+    /// inside the plan's project, 64 MiB at most, as the reader allows).
+    private static func read(_ path: String, boundary: FileBoundary) -> String? {
+        guard
+            case .success(let bytes) = FileReader.bytes(
+                atPath: path, origin: .input(boundary), limit: 64 << 20, what: "the description")
         else { return nil }
-        return String(decoding: data, as: UTF8.self)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     private static func firstIndex(of needle: [UInt8], in bytes: [UInt8], from start: Int) -> Int? {

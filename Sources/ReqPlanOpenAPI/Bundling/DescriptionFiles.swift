@@ -33,24 +33,25 @@ struct DescriptionFiles {
         path.hasPrefix(folder + "/") ? String(path.dropFirst(folder.count + 1)) : path
     }
 
-    /// The raw bytes of a file, checked against the boundary and the size limit.
+    /// The raw bytes of a file, read by `FileReader` as a file an input named: a regular file inside the
+    /// boundary once its symbolic links are resolved, under the size limit.
     func data(_ url: URL) throws -> Data {
         let standard = url.standardizedFileURL
-        guard boundary.permits(standard) else {
-            throw APIDescriptionLoadError(
-                "`\(display(standard.path))` is outside the plan's folder (\(boundary.outsideHint))")
+        switch FileReader.data(
+            atPath: standard.path, origin: .input(boundary), limit: maxFileSize, what: "`\(display(standard.path))`",
+            shownAs: display(standard.path))
+        {
+        case .success(let data): return data
+        case .failure(let failure):
+            switch failure.kind {
+            case .outside:
+                throw APIDescriptionLoadError(failure.text + " (" + boundary.outsideHint + ")")
+            case .tooLarge:
+                throw APIDescriptionLoadError("`\(display(standard.path))` is larger than \(maxFileSize >> 20) MiB")
+            default:
+                throw APIDescriptionLoadError(failure.text)
+            }
         }
-        let data: Data
-        do {
-            data = try Data(contentsOf: standard)
-        } catch {
-            throw APIDescriptionLoadError(
-                "`\(display(standard.path))` cannot be read: \((error as NSError).localizedDescription)")
-        }
-        guard data.count <= maxFileSize else {
-            throw APIDescriptionLoadError("`\(display(standard.path))` is larger than \(maxFileSize >> 20) MiB")
-        }
-        return data
     }
 
     /// The parsed file at `url`. A file that is not YAML or JSON by its extension (`description.md`) is one

@@ -25,7 +25,7 @@ public enum APIType: String, Sendable, Hashable, CaseIterable, Comparable {
         switch value {
         case .null: self = .null
         case .bool: self = .boolean
-        case .int: self = .integer
+        case .int, .largeInt: self = .integer
         case .double(let number): self = number.rounded() == number && number.isFinite ? .integer : .number
         case .string: self = .string
         case .list: self = .array

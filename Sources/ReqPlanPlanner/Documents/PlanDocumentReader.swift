@@ -24,9 +24,15 @@ public protocol PlanDocumentReader: Sendable {
     /// planner's hints name a plan's keys (`path:`, `if:`, `${{ }}`), which the document does not have.
     /// - Returns: the diagnostic, its hint rephrased where it names them.
     func rephrase(_ diagnostic: Diagnostic) -> Diagnostic
+
+    /// What one plan of such a document is called, in messages about several of them (`workflow`).
+    var entryNoun: String { get }
 }
 
 extension PlanDocumentReader {
     /// The diagnostic as the planner gave it.
     public func rephrase(_ diagnostic: Diagnostic) -> Diagnostic { diagnostic }
+
+    /// `plan`.
+    public var entryNoun: String { "plan" }
 }

@@ -141,6 +141,13 @@ public final class PlanLibrary: Sendable {
 
     // MARK: Checking
 
+    /// One plan of the chain being checked: its file and entry (`identity`), how it is shown, and its entry.
+    struct Link {
+        var file: String
+        var display: String
+        var entry: String?
+    }
+
     /// What checking one file needs to know about where it is.
     struct Context {
         var file: String?
@@ -149,7 +156,7 @@ public final class PlanLibrary: Sendable {
         var limits: ParseLimits
         var boundary: FileBoundary
         /// The files being checked above this one, outermost first: (file, display path).
-        var chain: [(file: String, display: String)]
+        var chain: [Link]
         /// Whether to check the files it names literally (only for a file on disk).
         var checksFiles: Bool
         /// The plan of the document checked, for a document that holds several (`PlanDocumentReader`).
@@ -161,7 +168,7 @@ public final class PlanLibrary: Sendable {
 
     private func check(
         file: String, entry: String? = nil, display: String, limits: ParseLimits, boundary: FileBoundary,
-        chain: [(file: String, display: String)]
+        chain: [Link]
     ) -> CheckedPlan {
         let key = Key(file: file, entry: entry, boundary: boundary, limits: limits)
         let depthKey = Key(file: file, entry: entry, boundary: boundary, limits: limits, depth: chain.count)
@@ -176,7 +183,10 @@ public final class PlanLibrary: Sendable {
         if let text = unsavedText?(file), text.utf8.count <= limits.maxFileSize {
             parsed = parse(SourceFile(path: display, text: text), file: file, entry: entry, limits: limits)
         } else {
-            switch PlanParser.readFile(atPath: file, displayPath: display, limits: limits) {
+            // The top file is the one the user named; every file below it was named by a plan, so it must be
+            // a regular file inside the boundary once its links are resolved (`FileReader`).
+            let origin: FileReader.Origin = chain.isEmpty ? .user : .input(boundary)
+            switch PlanParser.readFile(atPath: file, displayPath: display, limits: limits, origin: origin) {
             case .failure(let failed): parsed = failed.result
             case .success(let source): parsed = parse(source, file: file, entry: entry, limits: limits)
             }
@@ -209,6 +219,7 @@ public final class PlanLibrary: Sendable {
         var involvesCycle = false
         var reachesDepthLimit = false
         var subPlanDiagnostics: [Diagnostic] = []
+        var reportedCycles: Set<String> = []
         for step in plan.allSteps {
             guard let call = step.subPlan else { continue }
             switch subPlanFile(call, context) {
@@ -219,7 +230,8 @@ public final class PlanLibrary: Sendable {
                 if let start = context.chain.firstIndex(where: { $0.file == identity })
                     ?? (identity == context.identity ? context.chain.count : nil)
                 {
-                    subPlanDiagnostics.append(cycleDiagnostic(call, startingAt: start, context))
+                    let cycle = cycleDiagnostic(call, startingAt: start, context)
+                    if reportedCycles.insert(cycle.message).inserted { subPlanDiagnostics.append(cycle) }
                     involvesCycle = true
                     continue
                 }
@@ -236,14 +248,21 @@ public final class PlanLibrary: Sendable {
                 }
                 let sub = check(
                     file: file, entry: call.entry, display: display, limits: context.limits,
-                    boundary: context.boundary, chain: context.chain + [(context.identity, context.display)])
+                    boundary: context.boundary,
+                    chain: context.chain + [
+                        Link(file: context.identity, display: context.display, entry: context.entry)
+                    ])
                 involvesCycle = involvesCycle || sub.involvesCycle
                 reachesDepthLimit = reachesDepthLimit || sub.reachesDepthLimit
                 subPlans[step.id.value] = IncludedPlan(plan: sub.plan, graph: sub.graph)
                 subPlanOutputs[step.id.value] = sub.outputFlows
-                // A file included twice reports its problems once, from its first inclusion.
+                // A file included twice reports its problems once, from its first inclusion; a cycle found from
+                // each of its members is one cycle (its message names it the same way whichever it was).
                 guard attached.insert(identity).inserted else { continue }
                 for var diagnostic in sub.diagnostics {
+                    if diagnostic.code == .fileCycle {
+                        guard reportedCycles.insert(diagnostic.message).inserted else { continue }
+                    }
                     if !sameDocument { diagnostic.notes.append(.includedFrom(context.display, at: call.file.range)) }
                     subPlanDiagnostics.append(diagnostic)
                 }
@@ -306,20 +325,45 @@ public final class PlanLibrary: Sendable {
         return .success(resolved.path)
     }
 
+    /// RP0303: the plans from `start` of the chain to `context` run each other, named from the file validated.
+    /// Plans of one document (Arazzo workflows) are named by their entries, from the first in byte order:
+    /// the document checks each of them, and the cycle found from each reads the same (reported once,
+    /// `assemble`).
     private func cycleDiagnostic(_ call: SubPlanCall, startingAt start: Int, _ context: Context) -> Diagnostic {
-        let files = context.chain[start...].map(\.display) + [context.display]
-        let message: String
-        if files.count == 1 {
-            message = "plan file `\(context.display)` includes itself"
-        } else {
-            message = "cycle between plan files: " + (files + [files[0]]).map { "`\($0)`" }.joined(separator: " → ")
+        var members =
+            context.chain[start...].map { $0 } + [
+                Link(file: context.identity, display: context.display, entry: context.entry)
+            ]
+        let noun = documentReader?.entryNoun ?? "plan"
+        let oneDocument = members.allSatisfy { $0.entry != nil && $0.display == members[0].display }
+        if oneDocument,
+            let first = members.indices.min(by: {
+                members[$0].file.utf8.lexicographicallyPrecedes(members[$1].file.utf8)
+            })
+        {
+            members = Array(members[first...] + members[..<first])
         }
-        var diagnostic = Diagnostic.error(
-            .fileCycle, message, at: call.file.range,
-            hint:
-                "a plan cannot run itself, directly or through the plans it runs; "
-                + "move what they share into a third file"
-        )
+        let message: String
+        let hint: String
+        if oneDocument {
+            let names = (members + [members[0]]).map { "`\($0.entry ?? "")`" }
+            message =
+                members.count == 1
+                ? "\(noun) `\(members[0].entry ?? "")` of `\(members[0].display)` runs itself"
+                : "cycle between the \(noun)s of `\(members[0].display)`: " + names.joined(separator: " → ")
+            hint = "a \(noun) cannot run itself, directly or through the \(noun)s it runs; remove one of these steps"
+        } else {
+            let names = (members + [members[0]]).map { link in
+                "`\(link.display)`" + (link.entry.map { " (\(noun) `\($0)`)" } ?? "")
+            }
+            message =
+                members.count == 1
+                ? "plan file `\(context.display)` includes itself"
+                : "cycle between plan files: " + names.joined(separator: " → ")
+            hint =
+                "a plan cannot run itself, directly or through the plans it runs; move what they share into a third file"
+        }
+        var diagnostic = Diagnostic.error(.fileCycle, message, at: call.file.range, hint: hint)
         diagnostic.file = context.display
         return diagnostic
     }
@@ -392,6 +436,8 @@ public final class PlanLibrary: Sendable {
                 hint: Self.closestFile(to: written.value, near: resolved))
         } else if isDirectory.boolValue {
             diagnostic = .error(.fileNotFound, "\(what) is a folder, not a file", at: written.range)
+        } else if let kind = FileReader.nonRegularKind(atPath: resolved.path) {
+            diagnostic = .error(.fileNotFound, "\(what) is \(kind), not a regular file", at: written.range)
         } else if !FileManager.default.isReadableFile(atPath: resolved.path) {
             diagnostic = .error(
                 .fileNotFound, "\(what) cannot be read: permission denied",

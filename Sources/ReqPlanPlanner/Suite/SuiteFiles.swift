@@ -8,7 +8,9 @@ import ReqPlanSyntax
 /// - a folder given is walked recursively for files ending in `.yaml` or `.yml`; names starting
 ///   with `.` (hidden) or `_` (files and folders meant to be included by other plans, such as
 ///   sub-plans, not run alone), and environments (`NAME.env.yaml`, values for `--env`), are left
-///   out, and links to folders are not followed;
+///   out, and links to folders are not followed; a link to a file is followed only inside the folder's
+///   project (a link in the suite to `../outside/secrets.yaml` or `/proc/self/environ` is refused, RP0602,
+///   and nothing behind it is read), and only to a regular file;
 /// - paths are written as given (`./` and repeated `/` removed), deduplicated, and sorted by their
 ///   bytes, so the order, and the parts of `--shard`, do not depend on the order of the arguments.
 public struct SuiteFiles: Sendable {
@@ -30,7 +32,8 @@ public struct SuiteFiles: Sendable {
                 found.insert(path)
                 continue
             }
-            let inside = Self.planFiles(in: path, fileManager: fileManager)
+            let (inside, refused) = Self.planFiles(in: path, fileManager: fileManager)
+            problems += refused
             if inside.isEmpty {
                 problems.append(
                     Diagnostic(
@@ -81,9 +84,12 @@ public struct SuiteFiles: Sendable {
         ((name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !isEnvironment(name)) || name.hasSuffix(".arazzo.json")
     }
 
-    /// The plan files under `folder`, at any depth, as `folder/…` paths.
-    private static func planFiles(in folder: String, fileManager: FileManager) -> [String] {
+    /// The plan files under `folder`, at any depth, as `folder/…` paths; and the links among them that lead
+    /// outside the folder's project or to something other than a file, refused.
+    private static func planFiles(in folder: String, fileManager: FileManager) -> ([String], [Diagnostic]) {
         var result: [String] = []
+        var refused: [Diagnostic] = []
+        let boundary = FileBoundary(planFolder: URL(fileURLWithPath: folder, isDirectory: true))
         var pending = [folder]
         while let current = pending.popLast() {
             let names = (try? fileManager.contentsOfDirectory(atPath: current)) ?? []
@@ -93,8 +99,25 @@ public struct SuiteFiles: Sendable {
                 switch attributes[.type] as? FileAttributeType {
                 case .typeDirectory?:
                     pending.append(path)
-                case .typeRegular?, .typeSymbolicLink?:
-                    if isPlanName(name) && !isFolder(path, fileManager: fileManager) {
+                case .typeRegular?:
+                    if isPlanName(name) { result.append(path) }
+                case .typeSymbolicLink?:
+                    guard isPlanName(name), !isFolder(path, fileManager: fileManager) else { continue }
+                    let target = FileBoundary.resolve(path, relativeTo: URL(fileURLWithPath: "."))
+                    if !boundary.isInside(target) {
+                        refused.append(
+                            Diagnostic(
+                                .error, .fileOutsideFolder,
+                                "`\(path)` is a link to a file outside \(boundary.isProject ? "the project" : "the folder") "
+                                    + "(`\(target.path)`); it is not read", file: path,
+                                hint: "a suite reads the plans in its folders; a link may lead to another file of "
+                                    + "the same project, not out of it"))
+                    } else if let kind = FileReader.nonRegularKind(atPath: target.path) {
+                        refused.append(
+                            Diagnostic(
+                                .error, .fileNotFound, "`\(path)` is a link to \(kind), not to a file; it is not read",
+                                file: path))
+                    } else {
                         result.append(path)
                     }
                 default:
@@ -102,6 +125,6 @@ public struct SuiteFiles: Sendable {
                 }
             }
         }
-        return result
+        return (result, refused)
     }
 }

@@ -20,7 +20,9 @@ extension ExpressionEvaluator {
                 text += literal
                 shown += literal
             case .expression(let expression):
-                let value = try evaluate(expression, in: context).interpolated
+                let evaluated = try evaluate(expression, in: context)
+                try refuseNonFinite(evaluated, at: expression.range)
+                let value = evaluated.interpolated
                 let seen = shownText(of: expression, value, in: context)
                 if seen != value { differs = true }
                 text += value
@@ -36,11 +38,13 @@ extension ExpressionEvaluator {
         -> (value: Value, shown: Value?)
     {
         switch template {
-        case .literal(let value, _):
+        case .literal(let value, let range):
+            try refuseNonFinite(value, at: range)
             return (value, nil)
         case .template(let inner):
             if let expression = inner.singleExpression {
                 let value = try evaluate(expression, in: context)
+                try refuseNonFinite(value, at: expression.range)
                 if context.secretFlow.carriesSecret(expression) { return (value, .string(secretMarker)) }
                 let shown = context.secretNet.redact(value)
                 return (value, shown == value ? nil : shown)
@@ -72,6 +76,16 @@ extension ExpressionEvaluator {
             }
             return (.object(fields), differs ? .object(shown) : nil)
         }
+    }
+
+    /// Refuses a value that holds an infinite or NaN number: what is rendered is sent or written, and neither
+    /// JSON nor text can carry one (it used to go out as `null`).
+    static func refuseNonFinite(_ value: Value, at range: SourceRange?) throws(EvaluationError) {
+        guard let (pointer, number) = value.firstNonFinite else { return }
+        let written = number.isNaN ? "`.nan`" : (number < 0 ? "`-.inf`" : "`.inf`")
+        throw EvaluationError(
+            "the value " + (pointer.isEmpty ? "is " : "holds at `\(pointer)` ") + written
+                + ", which cannot be sent: JSON and text have no infinity or NaN", at: range)
     }
 
     /// How the text of `expression`'s value is shown.

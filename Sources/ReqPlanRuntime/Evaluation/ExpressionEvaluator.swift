@@ -215,7 +215,10 @@ public enum ExpressionEvaluator {
             let lhs = try evaluate(left, in: context)
             let rhs = try evaluate(right, in: context)
             let order: Int
-            if let a = lhs.doubleValue, let b = rhs.doubleValue {
+            if case .int(let a) = lhs, case .int(let b) = rhs {
+                // Exact: ids past 2^53 differ where their doubles do not.
+                order = a < b ? -1 : (a == b ? 0 : 1)
+            } else if let a = lhs.doubleValue, let b = rhs.doubleValue {
                 order = a < b ? -1 : (a == b ? 0 : 1)
             } else if case .string(let a) = lhs, case .string(let b) = rhs {
                 order = a < b ? -1 : (a == b ? 0 : 1)
@@ -331,7 +334,7 @@ public enum ExpressionEvaluator {
         switch value {
         case .null: return nil
         case .string(let text): return text
-        case .int, .double, .bool: return value.interpolated
+        case .int, .largeInt, .double, .bool: return value.interpolated
         case .list, .object:
             throw EvaluationError("`\(function.rawValue)` reads a text, found \(value.type.withArticle)", at: range)
         }

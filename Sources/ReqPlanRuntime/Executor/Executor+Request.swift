@@ -86,7 +86,8 @@ extension Executor {
                 secrets: configuration.secrets)
         } catch let error as EvaluationError {
             result.state = .failed
-            result.reason = StepReason(error.kind, secretNet.redact(error.message))
+            // Located where the request went wrong (a header, a value, a file), not only at its step.
+            result.reason = StepReason(error.kind, secretNet.redact(error.message), at: error.range)
             return result
         } catch {
             result.state = .failed

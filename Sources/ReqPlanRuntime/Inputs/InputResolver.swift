@@ -163,7 +163,8 @@ public enum InputResolver {
         switch type {
         case .string: return .string(text)
         case .number:
-            if let int = Int(text) { return .int(int) }
+            // A whole number keeps its digits, whatever its size (`18446744073709551615` is sent as given).
+            if let integer = Value.integer(fromDecimal: text) { return integer }
             if let double = Double(text), double.isFinite { return .double(double) }
             return nil
         case .boolean:

@@ -35,7 +35,10 @@ extension RunResult {
             if let excerpt = result.responseExcerpt {
                 notes.append(.init("the response\(result.status.map { " (\($0))" } ?? "") began: \(excerpt)"))
             }
-            if let range = reason.range { notes.append(.init("the expectation not met", at: range)) }
+            if let range = reason.range {
+                notes.append(
+                    .init(reason.kind == .expectation ? "the expectation not met" : "where it failed", at: range))
+            }
             if let unset, let node, node.instance == 0, node.step.request != nil {
                 for value in unset.read(byStep: node.localID) {
                     let use = unset.uses.first { $0.unset == value && ($0.step == nil || $0.step == node.localID) }

@@ -16,6 +16,9 @@ public struct FileAccess: Sendable {
     public var baseDirectory: URL
     /// Where files may come from: the top plan's project, or its folder.
     let boundary: FileBoundary
+    /// The largest file a request may send (`body_file`, a multipart `file`), in bytes (default 256 MiB):
+    /// the whole file is held in memory while it is sent.
+    public var maxFileSize = 256 << 20
 
     public init(planDirectory: URL, allowOutside: Bool = false, outsideSetting: String? = nil) {
         self.planDirectory = planDirectory.standardizedFileURL
@@ -33,7 +36,8 @@ public struct FileAccess: Sendable {
         return access
     }
 
-    /// Reads a file named in the plan.
+    /// Reads a file named in the plan, as every file an input names is read (`FileReader`): a regular file
+    /// inside the boundary once its links are resolved, at most `maxFileSize` bytes.
     func read(_ path: String, at range: SourceRange?) throws(EvaluationError) -> (bytes: [UInt8], name: String) {
         let url = FileBoundary.resolve(path, relativeTo: baseDirectory)
         if !boundary.permits(url) {
@@ -42,10 +46,20 @@ public struct FileAccess: Sendable {
                     + (outsideSetting.map { "; pass \($0) to read it" } ?? ""),
                 at: range)
         }
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw EvaluationError("cannot read file `\(path)` (\(url.path))", at: range)
+        let unjoined = path.hasPrefix("/") ? URL(fileURLWithPath: path) : baseDirectory.appendingPathComponent(path)
+        switch FileReader.bytes(
+            atPath: unjoined.path, origin: .input(boundary), limit: maxFileSize, what: "file `\(path)`", shownAs: path)
+        {
+        case .success(let bytes): return (bytes, url.lastPathComponent)
+        case .failure(let failure) where failure.kind == .outside:
+            throw EvaluationError(
+                failure.text + (outsideSetting.map { "; pass \($0) to read it" } ?? ""), at: range)
+        case .failure(let failure):
+            throw EvaluationError(
+                failure.text
+                    + (failure.isTooLarge ? " (a request sends at most \(maxFileSize >> 20) MiB from a file)" : ""),
+                at: range)
         }
-        return ([UInt8](data), url.lastPathComponent)
     }
 }
 

@@ -6,6 +6,9 @@
 /// bound runs out (`attempts` polls, or `timeout` since the first poll started: the step fails with
 /// reason `timeout`), or when a response is neither accepted by `until` nor by `expect.status`.
 public final class PollPolicy: Sendable {
+    /// The most polls a step may make (`attempts:`, and anything else that repeats a request, such as Arazzo's
+    /// `retryLimit`).
+    public static let attemptsRange = 1...10_000
     /// `until:` — the condition; it reads the latest response as `response`.
     public let until: Expression
     /// `every:` — the wait between polls.

@@ -52,17 +52,21 @@ public struct DataDocument {
     /// - Parameters:
     ///   - shown: how diagnostics name the file (default: `path`).
     ///   - what: what the file is, in messages (`inputs file`, `API description`).
+    ///   - origin: who named the file (`FileReader`): the user, or an input within a boundary.
     /// - Returns: the document, or why it cannot be read (RP0001, RP0004) or composed (RP0002, RP0006),
     ///   with `file` set.
-    public static func read(atPath path: String, shownAs shown: String? = nil, what: String, limits: ParseLimits)
-        -> Result<DataDocument, Failure>
-    {
+    public static func read(
+        atPath path: String, shownAs shown: String? = nil, what: String, limits: ParseLimits,
+        origin: FileReader.Origin = .user
+    ) -> Result<DataDocument, Failure> {
         let name = shown ?? path
-        switch TextFile.read(atPath: path, limit: limits.maxFileSize, what: "the \(what)", shownAs: name) {
+        switch FileReader.text(
+            atPath: path, origin: origin, limit: limits.maxFileSize, what: "the \(what)", shownAs: name)
+        {
         case .failure(let failure):
             var diagnostic = Diagnostic.error(
                 failure.isTooLarge ? .fileTooLarge : .unreadableFile, failure.text, at: nil,
-                hint: failure.isTooLarge ? limits.tooLargeHint(splitting: "the \(what)") : nil)
+                hint: failure.isTooLarge ? limits.tooLargeHint(splitting: "the \(what)") : failure.hint)
             diagnostic.file = name
             return .failure(Failure(diagnostic, source: nil))
         case .success(let text):

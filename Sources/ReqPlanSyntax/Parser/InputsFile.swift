@@ -33,12 +33,14 @@ public struct InputsFile: Sendable {
     /// - Parameters:
     ///   - shown: how diagnostics name it (default: `path`).
     ///   - limits: the limits plans are read under.
+    ///   - origin: who named the file (`FileReader`): the user (`--inputs-file`), or reqplan itself for an
+    ///     environment, which is read as a regular file inside the project.
     /// - Returns: the inputs, or the located reason they cannot be read.
-    public static func read(atPath path: String, shownAs shown: String? = nil, limits: ParseLimits)
-        -> Result<InputsFile, DataDocument.Failure>
-    {
+    public static func read(
+        atPath path: String, shownAs shown: String? = nil, limits: ParseLimits, origin: FileReader.Origin = .user
+    ) -> Result<InputsFile, DataDocument.Failure> {
         let document: DataDocument
-        switch DataDocument.read(atPath: path, shownAs: shown, what: "inputs file", limits: limits) {
+        switch DataDocument.read(atPath: path, shownAs: shown, what: "inputs file", limits: limits, origin: origin) {
         case .failure(let failure): return .failure(failure)
         case .success(let read): document = read
         }
@@ -53,17 +55,17 @@ public struct InputsFile: Sendable {
     public static func read(file: String?, environmentName: String?, forPlan planPath: String, limits: ParseLimits)
         -> Result<[InputsFile], DataDocument.Failure>
     {
-        var paths: [String] = []
+        var paths: [(path: String, origin: FileReader.Origin)] = []
         if let environmentName {
             switch environmentFile(named: environmentName, forPlan: planPath) {
-            case .success(let path): paths.append(path)
+            case .success(let path): paths.append((path, .input(FileBoundary(planFile: planPath))))
             case .failure(let diagnostic): return .failure(DataDocument.Failure(diagnostic, source: nil))
             }
         }
-        if let file { paths.append(file) }
+        if let file { paths.append((file, .user)) }
         var files: [InputsFile] = []
-        for path in paths {
-            switch read(atPath: path, limits: limits) {
+        for (path, origin) in paths {
+            switch read(atPath: path, limits: limits, origin: origin) {
             case .success(let read): files.append(read)
             case .failure(let failure): return .failure(failure)
             }
@@ -73,8 +75,16 @@ public struct InputsFile: Sendable {
 
     /// The file of environment `name` for the plan file at `planPath`: `NAME.env.yaml` (or `.env.yml`) at the
     /// root of the plan's project, or in the plan's folder when it is in no project (`FileBoundary`).
-    /// - Returns: the path, or RP0501 naming where it was looked for and the environments that exist there.
+    /// - Returns: the path, or RP0501 naming where it was looked for and the environments that exist there;
+    ///   RP0501 too for a name that is not a plain file name (`../elsewhere/prod`, `a/b`, `a\\b`, empty).
     public static func environmentFile(named name: String, forPlan planPath: String) -> Result<String, Diagnostic> {
+        if let problem = environmentNameProblem(name) {
+            return .failure(
+                Diagnostic(
+                    .error, .invalidInput, "`\(name)` is not an environment name: \(problem)",
+                    hint: "an environment is named by its file `NAME.env.yaml` at the root of the project; "
+                        + "give NAME alone (`--env staging`), or read another file with --inputs-file"))
+        }
         let boundary = FileBoundary(planFile: planPath)
         let folder = URL(fileURLWithPath: boundary.root)
         for suffix in [".env.yaml", ".env.yml"] {
@@ -98,5 +108,18 @@ public struct InputsFile: Sendable {
             Diagnostic(
                 .error, .invalidInput,
                 "no environment `\(name)`: `\(name).env.yaml` is not in `\(boundary.root)`", hint: hint))
+    }
+
+    /// Why `name` cannot name an environment, or nil: an environment's name is the start of a file name in
+    /// the project's root, so it holds no path (`/`, `\\`), is not `.` or `..` and holds no `..`, no control
+    /// character (NUL, newline) and is not empty.
+    public static func environmentNameProblem(_ name: String) -> String? {
+        if name.isEmpty { return "it is empty" }
+        if name.contains("/") || name.contains("\\") { return "it holds a path separator (`/` or `\\`)" }
+        if name.contains("..") || name == "." { return "it holds `..` or is `.`" }
+        if name.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            return "it holds a control character"
+        }
+        return nil
     }
 }

@@ -85,9 +85,8 @@ extension Value {
         {
             if text.hasPrefix("0x"), let value = Int(text.dropFirst(2), radix: 16) { return .int(value) }
             if text.hasPrefix("0o"), let value = Int(text.dropFirst(2), radix: 8) { return .int(value) }
-            if text.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == "-" || $0 == "+") }), let value = Int(text) {
-                return .int(value)
-            }
+            // A whole number keeps its digits, whatever its size (`18446744073709551615` is sent as written).
+            if let integer = Value.integer(fromDecimal: text) { return integer }
             if text.unicodeScalars.allSatisfy({ "0123456789.eE+-".unicodeScalars.contains($0) }),
                 text.contains(where: { $0.isNumber }), let value = Double(text)
             {

@@ -81,26 +81,30 @@ public enum PlanParser {
     ///   - path: the file to read.
     ///   - displayPath: the path shown in diagnostics (default: `path`).
     ///   - limits: size and alias-expansion limits.
-    public static func parseFile(atPath path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits())
-        -> ParseResult
-    {
-        switch readFile(atPath: path, displayPath: displayPath, limits: limits) {
+    ///   - origin: who named the file (`FileReader`): the user, or an input within a boundary.
+    public static func parseFile(
+        atPath path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits(),
+        origin: FileReader.Origin = .user
+    ) -> ParseResult {
+        switch readFile(atPath: path, displayPath: displayPath, limits: limits, origin: origin) {
         case .failure(let failed): return failed.result
         case .success(let source): return parse(source, limits: limits)
         }
     }
 
     /// Reads the text of the plan file at `path` under `limits`, without parsing it.
+    /// - Parameter origin: who named the file (`FileReader`): the user, or an input within a boundary.
     /// - Returns: the text, or the result of a file that cannot be read (RP0001, RP0004).
-    public static func readFile(atPath path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits())
-        -> Result<SourceFile, ParseFailure>
-    {
+    public static func readFile(
+        atPath path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits(),
+        origin: FileReader.Origin = .user
+    ) -> Result<SourceFile, ParseFailure> {
         let shown = displayPath ?? path
-        switch TextFile.read(atPath: path, limit: limits.maxFileSize, what: "plan", shownAs: shown) {
+        switch FileReader.text(atPath: path, origin: origin, limit: limits.maxFileSize, what: "plan", shownAs: shown) {
         case .failure(let message):
             var diagnostic = Diagnostic.error(
                 message.isTooLarge ? .fileTooLarge : .unreadableFile, message.text, at: nil,
-                hint: message.isTooLarge ? limits.tooLargeHint : nil)
+                hint: message.isTooLarge ? limits.tooLargeHint : message.hint)
             diagnostic.file = shown
             return .failure(ParseFailure(result: ParseResult(plan: nil, diagnostics: [diagnostic], source: nil)))
         case .success(let text):

@@ -131,7 +131,7 @@ struct PlanReader {
             case .string: return "a string"
             case .null: return "null"
             case .bool: return "a boolean"
-            case .int, .double: return "a number"
+            case .int, .largeInt, .double: return "a number"
             default: return "a value"
             }
         }
@@ -268,7 +268,14 @@ struct PlanReader {
 
     mutating func integer(_ node: YAMLNode, _ what: String, in bounds: ClosedRange<Int>) -> Located<Int>? {
         guard charge(node) else { return nil }
-        guard case .int(let value) = scalarValue(node) else {
+        let read = scalarValue(node)
+        if case .largeInt(let digits) = read {
+            diagnostics.error(
+                .invalidValue, "\(what) must be between \(bounds.lowerBound) and \(bounds.upperBound), found \(digits)",
+                at: range(node))
+            return nil
+        }
+        guard case .int(let value) = read else {
             diagnostics.error(.wrongType, "\(what) must be a whole number, found \(describe(node))", at: range(node))
             return nil
         }

@@ -2,7 +2,7 @@ extension PlanReader {
     static let pollKeys = ["until", "every", "timeout", "attempts", "unsafe"]
     static let pollIntervalKeys = ["initial", "factor", "max"]
     /// The most polls (`poll.attempts`).
-    static let pollAttemptsRange = 1...10_000
+    static let pollAttemptsRange = PollPolicy.attemptsRange
     /// How much each wait grows (`poll.every.factor`).
     static let pollFactorRange = 1.0...10.0
 

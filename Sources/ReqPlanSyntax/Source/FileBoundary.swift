@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Where the files a plan names (sub-plans, `body_file`, multipart `file`) may come from: the plan's
 /// **project**, the nearest folder at or above the plan's own that holds `.git` or `.reqplan` (a file or a
 /// folder), and everything below it; without such a folder, the plan's own folder and below. Files
@@ -32,7 +38,7 @@ public struct FileBoundary: Sendable, Hashable {
 
     /// The boundary of a plan whose folder is `folder`: its project, or the folder itself.
     public init(planFolder folder: URL, allowOutside: Bool = false, outsideSetting: String? = nil) {
-        let resolved = folder.standardizedFileURL.resolvingSymlinksInPath()
+        let resolved = Self.resolved(folder)
         let project = Self.projectRoot(above: resolved)
         self.init(
             root: (project ?? resolved).path, isProject: project != nil, allowOutside: allowOutside,
@@ -42,7 +48,7 @@ public struct FileBoundary: Sendable, Hashable {
     /// The boundary `root` and below, whatever markers there are.
     public init(root: URL, allowOutside: Bool = false, outsideSetting: String? = nil) {
         self.init(
-            root: root.standardizedFileURL.resolvingSymlinksInPath().path, isProject: false,
+            root: Self.resolved(root).path, isProject: false,
             allowOutside: allowOutside, outsideSetting: outsideSetting)
     }
 
@@ -80,10 +86,19 @@ public struct FileBoundary: Sendable, Hashable {
         return rule + (outsideSetting.map { "; pass \($0) to read others" } ?? ", unless files outside are allowed")
     }
 
-    /// `path` as written in a plan whose folder is `directory`: absolute, standardized, symbolic links resolved.
+    /// `path` as written in a plan whose folder is `directory`: absolute, standardized, symbolic links resolved
+    /// (every one, as `realpath(3)` does, when the file exists; `FileReader` reads it the same way).
     public static func resolve(_ path: String, relativeTo directory: URL) -> URL {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)
-        return url.standardizedFileURL.resolvingSymlinksInPath()
+        return resolved(url)
+    }
+
+    /// `url` absolute and standardized, with every symbolic link resolved when it exists.
+    static func resolved(_ url: URL) -> URL {
+        let standard = url.standardizedFileURL
+        guard let real = realpath(standard.path, nil) else { return standard.resolvingSymlinksInPath() }
+        defer { free(real) }
+        return URL(fileURLWithPath: String(cString: real))
     }
 
     /// Whether a resolved file may be read: it is inside `root`, or files outside are allowed.

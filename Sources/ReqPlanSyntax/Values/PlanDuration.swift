@@ -8,6 +8,9 @@ public struct PlanDuration: Hashable, Sendable, Comparable, CustomStringConverti
         self.milliseconds = milliseconds
     }
 
+    /// The longest duration a plan may write (a week), which every duration read from outside is held to.
+    public static let maximum = PlanDuration(milliseconds: 7 * 24 * 3_600_000)
+
     /// The duration as a Swift `Duration`.
     public var duration: Duration { .milliseconds(milliseconds) }
 
@@ -67,7 +70,7 @@ public struct PlanDuration: Hashable, Sendable, Comparable, CustomStringConverti
             default: throw .unknownUnit(unit)
             }
             total += number * size
-            if total > 7 * 24 * 3_600_000 { throw .tooLong }
+            if total > maximum.milliseconds { throw .tooLong }
         }
         return PlanDuration(milliseconds: total)
     }

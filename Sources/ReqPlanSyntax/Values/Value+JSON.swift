@@ -13,6 +13,7 @@ extension Value {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .int(let value): output += String(value)
+        case .largeInt(let digits): output += digits
         case .double(let value): output += Value.format(value)
         case .string(let value): Value.writeString(value, to: &output)
         case .list(let items):
@@ -313,7 +314,7 @@ struct JSONParser {
             guard digits() > 0 else { throw fail("invalid number") }
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
-        if isInteger, let int = Int(text) { return .int(int) }
+        if isInteger, let integer = Value.integer(fromDecimal: text) { return integer }
         guard let double = Double(text) else { throw fail("invalid number") }
         return .double(double)
     }

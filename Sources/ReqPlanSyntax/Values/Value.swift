@@ -7,6 +7,10 @@ public enum Value: Sendable, Hashable {
     case bool(Bool)
     /// An integer, kept exact (ids from servers often exceed 2^53).
     case int(Int)
+    /// An integer outside `Int`'s range, kept as written in decimal (`18446744073709551615`, an optional
+    /// `-`, no leading zeros): sent and shown with its digits; arithmetic and comparisons take its nearest
+    /// `Double`.
+    case largeInt(String)
     case double(Double)
     case string(String)
     case list([Value])
@@ -27,7 +31,7 @@ public enum Value: Sendable, Hashable {
         switch self {
         case .null: .null
         case .bool: .boolean
-        case .int, .double: .number
+        case .int, .largeInt, .double: .number
         case .string: .string
         case .list: .list
         case .object: .object
@@ -44,9 +48,49 @@ public enum Value: Sendable, Hashable {
     public var doubleValue: Double? {
         switch self {
         case .int(let value): Double(value)
+        case .largeInt(let digits): Double(digits)
         case .double(let value): value
         default: nil
         }
+    }
+
+    /// The number an integer's decimal text stands for: `.int` when `Int` holds it, else `.largeInt` with
+    /// its digits (a `+` and leading zeros dropped); `nil` when `text` is not an optionally signed run of
+    /// decimal digits.
+    public static func integer(fromDecimal text: some StringProtocol) -> Value? {
+        var digits = Substring(text)
+        var negative = false
+        if digits.first == "-" || digits.first == "+" {
+            negative = digits.first == "-"
+            digits = digits.dropFirst()
+        }
+        guard !digits.isEmpty, digits.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") })
+        else { return nil }
+        if let value = Int(text.hasPrefix("+") ? String(text.dropFirst()) : String(text)) { return .int(value) }
+        let significant = digits.drop(while: { $0 == "0" })
+        return .largeInt((negative ? "-" : "") + (significant.isEmpty ? "0" : significant))
+    }
+
+    /// The first number in the value that is infinite or NaN (YAML's `.inf`, `.nan`), with its JSON pointer
+    /// (`""` for the value itself, `/items/0` inside it); `nil` when every number is finite. JSON and text
+    /// have no way to write one, so nothing sends it. Walks without recursion.
+    public var firstNonFinite: (pointer: String, number: Double)? {
+        var pending: [(Value, String)] = [(self, "")]
+        while let (value, pointer) = pending.popLast() {
+            switch value {
+            case .double(let number) where !number.isFinite: return (pointer, number)
+            case .list(let items):
+                for (index, item) in items.enumerated().reversed() { pending.append((item, pointer + "/\(index)")) }
+            case .object(let fields):
+                for field in fields.reversed() {
+                    let key = field.key.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(
+                        of: "/", with: "~1")
+                    pending.append((field.value, pointer + "/" + key))
+                }
+            default: break
+            }
+        }
+        return nil
     }
 
     /// Whether the value counts as true in a condition: only `true` does.
@@ -68,6 +112,10 @@ public enum Value: Sendable, Hashable {
         switch (self, other) {
         case (.int(let a), .double(let b)): Double(a) == b
         case (.double(let a), .int(let b)): a == Double(b)
+        case (.largeInt(let a), .largeInt(let b)): a == b
+        case (.largeInt, .int), (.int, .largeInt): false
+        case (.largeInt(let a), .double(let b)): Double(a) == b
+        case (.double(let a), .largeInt(let b)): a == Double(b)
         case (.list(let a), .list(let b)):
             a.count == b.count && zip(a, b).allSatisfy { $0.languageEquals($1) }
         case (.object(let a), .object(let b)):

@@ -1,0 +1,290 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The one way reqplan reads a file that something named: a plan, a sub-plan, an API description and every
+/// file its `$ref`s name, an Arazzo document and its sources, an inputs or environment file, a `body_file`,
+/// a multipart `file`, a cookie file, a report to merge, the files the language server opens.
+///
+/// What a file may be depends on who named it (`Origin`):
+/// - **an input** (a plan, a description, a document, an editor's message: text someone else may have
+///   written) names a **regular file inside its boundary**. Symbolic links are resolved before the boundary
+///   is checked, so a link inside the project to `../outside/credentials` or `/proc/self/environ` is refused
+///   like the path it points to; a FIFO, a device (`/dev/zero`), a socket or a folder is refused at once
+///   with a plain reason, never opened in a way that blocks;
+/// - **the user** (the command line, a program's own call) names any file they can read, a pipe or a
+///   process substitution (`--inputs-file <(vault read …)`) too, read as `cat` reads it (a FIFO waits for
+///   its writer); a folder is still refused.
+///
+/// Either way the file is read under a size limit (one byte past it is refused without reading the rest),
+/// and text is UTF-8: a byte order mark is dropped, UTF-16 and bytes that are not UTF-8 are refused, naming
+/// the line and column of the first bad byte.
+public enum FileReader {
+    /// Who named a file, which decides what it may be.
+    public enum Origin: Sendable, Hashable {
+        /// The user, on the command line or through a program's own call: any readable file, pipes too.
+        case user
+        /// An input (a plan, a description, a document, an editor): a regular file inside `boundary`, once
+        /// symbolic links are resolved (unless the boundary allows files outside).
+        case input(FileBoundary)
+    }
+
+    /// Why a file could not be read, as a sentence for people.
+    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What went wrong, for callers that word it their own way or choose a diagnostic code.
+        public enum Kind: Sendable, Hashable {
+            /// No file at the path (or a link to none).
+            case missing
+            /// The file, its links resolved, is outside the boundary.
+            case outside
+            /// A folder, a FIFO, a device or a socket.
+            case notRegularFile
+            /// The system refused to open or read it (permissions, a loop of links, …).
+            case unreadable
+            /// Larger than the limit.
+            case tooLarge
+            /// Not UTF-8 text (when read as text).
+            case notUTF8
+        }
+
+        public var kind: Kind
+        /// The reason, naming the file as it was shown.
+        public var text: String
+        /// What to do about it, when there is something to say.
+        public var hint: String?
+        /// The file is larger than the limit.
+        public var isTooLarge: Bool { kind == .tooLarge }
+
+        public var description: String { text }
+
+        public init(_ kind: Kind, _ text: String, hint: String? = nil) {
+            self.kind = kind
+            self.text = text
+            self.hint = hint
+        }
+    }
+
+    /// The bytes of the file at `path`.
+    /// - Parameters:
+    ///   - origin: who named it (what it may be).
+    ///   - limit: the most bytes it may hold.
+    ///   - what: what the file is, for the too-large message (`the plan`, `the inputs file`).
+    ///   - shown: how messages name the file (default: `path`).
+    /// - Returns: the bytes, or why they cannot be read.
+    public static func bytes(
+        atPath path: String, origin: Origin, limit: Int, what: String, shownAs shown: String? = nil
+    )
+        -> Result<[UInt8], Failure>
+    {
+        let name = shown ?? path
+        let opened: Int32
+        switch open(path, origin: origin, name: name) {
+        case .failure(let failure): return .failure(failure)
+        case .success(let descriptor): opened = descriptor
+        }
+        defer { close(opened) }
+        // Read one byte past the limit, so a huge file (or `/dev/zero` named by the user) is refused without
+        // reading it all. A pipe gives its text in pieces, and a signal (Ctrl-C while the plan is read) may
+        // interrupt a read: both go on until the end of the file.
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while bytes.count <= limit {
+            let count = chunk.withUnsafeMutableBytes { systemRead(opened, $0.baseAddress, $0.count) }
+            if count == 0 { break }
+            if count < 0 {
+                if errno == EINTR { continue }
+                return .failure(Failure(.unreadable, "cannot read `\(name)`: \(String(cString: strerror(errno)))"))
+            }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        if bytes.count > limit {
+            return .failure(Failure(.tooLarge, "\(what) is larger than the limit of \(limit) bytes"))
+        }
+        return .success(bytes)
+    }
+
+    /// The file at `path` as `Data`, as `bytes(atPath:origin:limit:what:shownAs:)` reads it.
+    public static func data(atPath path: String, origin: Origin, limit: Int, what: String, shownAs shown: String? = nil)
+        -> Result<Data, Failure>
+    {
+        bytes(atPath: path, origin: origin, limit: limit, what: what, shownAs: shown).map { Data($0) }
+    }
+
+    /// The UTF-8 text of the file at `path` (a byte order mark dropped), as `bytes(…)` reads it.
+    public static func text(atPath path: String, origin: Origin, limit: Int, what: String, shownAs shown: String? = nil)
+        -> Result<String, Failure>
+    {
+        let name = shown ?? path
+        return bytes(atPath: path, origin: origin, limit: limit, what: what, shownAs: shown).flatMap {
+            decode($0, name: name)
+        }
+    }
+
+    /// `bytes` as UTF-8 text, a byte order mark dropped; or why they are not UTF-8, with where.
+    public static func decode(_ bytes: [UInt8], name: String) -> Result<String, Failure> {
+        // Checked and copied once, by the standard library (through `Data` it was copied twice more).
+        if let text = String(validating: bytes, as: UTF8.self) {
+            return .success(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
+        }
+        let hint = "save it as UTF-8 (without a byte order mark, or with UTF-8's)"
+        if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
+            return .failure(
+                Failure(
+                    .notUTF8,
+                    "cannot read `\(name)`: the file is UTF-16 text (it starts with a UTF-16 byte order "
+                        + "mark), not UTF-8", hint: hint))
+        }
+        let (offset, line, column) = firstInvalidByte(bytes)
+        let byte = String(bytes[offset], radix: 16, uppercase: true)
+        return .failure(
+            Failure(
+                .notUTF8,
+                "cannot read `\(name)`: the file is not UTF-8 text (byte 0x\(byte.count == 1 ? "0" + byte : byte) at "
+                    + "line \(line), column \(column) starts no UTF-8 character)", hint: hint))
+    }
+
+    /// The offset of the first byte that starts no valid UTF-8 sequence, with its line and column (1-based,
+    /// the column in characters before it).
+    private static func firstInvalidByte(_ bytes: [UInt8]) -> (offset: Int, line: Int, column: Int) {
+        var index = 0
+        var line = 1
+        var column = 1
+        while index < bytes.count {
+            let length = validSequenceLength(bytes, at: index)
+            if length == 0 { return (index, line, column) }
+            if bytes[index] == UInt8(ascii: "\n") {
+                line += 1
+                column = 1
+            } else {
+                column += 1
+            }
+            index += length
+        }
+        return (max(0, bytes.count - 1), line, column)
+    }
+
+    /// The length of the valid UTF-8 sequence at `index`, or 0 when none starts there (overlong forms and
+    /// surrogates included, as the standard library refuses them).
+    private static func validSequenceLength(_ bytes: [UInt8], at index: Int) -> Int {
+        let first = bytes[index]
+        let length: Int
+        switch first {
+        case 0x00...0x7F: return 1
+        case 0xC2...0xDF: length = 2
+        case 0xE0...0xEF: length = 3
+        case 0xF0...0xF4: length = 4
+        default: return 0
+        }
+        guard index + length <= bytes.count else { return 0 }
+        return String(validating: bytes[index..<index + length], as: UTF8.self) == nil ? 0 : length
+    }
+
+    // MARK: Opening
+
+    /// Opens the file for reading, after the checks its origin calls for.
+    private static func open(_ path: String, origin: Origin, name: String) -> Result<Int32, Failure> {
+        switch origin {
+        case .user:
+            // Opened as named, links followed; a FIFO the user names is read as `cat` reads it, waiting for
+            // its writer (a script that feeds `--inputs-file` through one; Ctrl-C still ends the wait).
+            let descriptor = systemOpen(path, O_RDONLY | O_CLOEXEC)
+            guard descriptor >= 0 else { return .failure(openFailure(errno, name: name)) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else {
+                let failure = openFailure(errno, name: name)
+                close(descriptor)
+                return .failure(failure)
+            }
+            if fileType(status) == S_IFDIR {
+                close(descriptor)
+                return .failure(Failure(.notRegularFile, "cannot read `\(name)`: it is a folder, not a file"))
+            }
+            return .success(descriptor)
+        case .input(let boundary):
+            let resolved: String
+            switch realPath(path, name: name) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let real): resolved = real
+            }
+            if !boundary.permits(URL(fileURLWithPath: resolved)) {
+                let through =
+                    resolved == URL(fileURLWithPath: path).standardizedFileURL.path
+                    ? "" : " (through a link: it is `\(resolved)`)"
+                return .failure(
+                    Failure(
+                        .outside, "cannot read `\(name)`: it is outside \(boundary.scope)\(through)",
+                        hint: boundary.outsideHint))
+            }
+            // The path has no links left: `O_NOFOLLOW` refuses one put in its place since, and `O_NONBLOCK`
+            // keeps a FIFO put there from blocking `open(2)`; what was opened is checked on the descriptor.
+            let descriptor = systemOpen(resolved, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+            guard descriptor >= 0 else { return .failure(openFailure(errno, name: name)) }
+            var status = stat()
+            guard fstat(descriptor, &status) == 0 else {
+                let failure = openFailure(errno, name: name)
+                close(descriptor)
+                return .failure(failure)
+            }
+            guard fileType(status) == S_IFREG else {
+                close(descriptor)
+                return .failure(
+                    Failure(.notRegularFile, "cannot read `\(name)`: it is \(kind(of: status)), not a regular file"))
+            }
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+            return .success(descriptor)
+        }
+    }
+
+    /// What the file at `path` is when it exists and is not a regular file (`a folder`, `a named pipe (FIFO)`,
+    /// `a character device`), without opening it; nil for a regular file or no file. For checks before a run
+    /// (`validate`) that word the problem their own way.
+    public static func nonRegularKind(atPath path: String) -> String? {
+        var status = stat()
+        guard stat(path, &status) == 0, fileType(status) != S_IFREG else { return nil }
+        return kind(of: status)
+    }
+
+    /// What kind of file a status describes, with its article.
+    private static func kind(of status: stat) -> String {
+        switch fileType(status) {
+        case S_IFDIR: return "a folder"
+        case S_IFIFO: return "a named pipe (FIFO)"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFLNK: return "a symbolic link"
+        default: return "not a file"
+        }
+    }
+
+    private static func fileType(_ status: stat) -> mode_t { status.st_mode & S_IFMT }
+
+    /// The absolute path of `path` with every symbolic link resolved.
+    private static func realPath(_ path: String, name: String) -> Result<String, Failure> {
+        guard let resolved = realpath(path, nil) else { return .failure(openFailure(errno, name: name)) }
+        defer { free(resolved) }
+        return .success(String(cString: resolved))
+    }
+
+    private static func openFailure(_ code: Int32, name: String) -> Failure {
+        switch code {
+        case ENOENT, ENOTDIR: return Failure(.missing, "cannot read `\(name)`: no such file")
+        case EACCES, EPERM: return Failure(.unreadable, "cannot read `\(name)`: permission denied")
+        case ELOOP: return Failure(.unreadable, "cannot read `\(name)`: too many levels of symbolic links")
+        case ENXIO: return Failure(.notRegularFile, "cannot read `\(name)`: it is a socket, not a regular file")
+        default: return Failure(.unreadable, "cannot read `\(name)`: \(String(cString: strerror(code)))")
+        }
+    }
+}
+
+#if canImport(Glibc)
+    private let systemRead = Glibc.read
+    private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { Glibc.open(path, flags) }
+#elseif canImport(Darwin)
+    private let systemRead = Darwin.read
+    private func systemOpen(_ path: String, _ flags: Int32) -> Int32 { Darwin.open(path, flags) }
+#endif

@@ -1,0 +1,188 @@
+import Foundation
+import ReqPlanTestSupport
+import Testing
+
+@testable import ReqPlanSyntax
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `FileReader`, which every file reqplan reads because something named it goes through: UTF-8 checked, a
+/// byte order mark dropped, a file past the limit refused without being read whole; for a file an input
+/// named, links resolved before the boundary is checked and only regular files read, never blocking.
+@Suite struct FileReaderTests {
+    private func read(_ bytes: [UInt8], limit: Int = 1_000) throws -> Result<String, FileReader.Failure> {
+        let url = TestFolders.unique("text-file")
+        try FileManager.default.createDirectory(
+            at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data(bytes).write(to: url)
+        return FileReader.text(atPath: url.path, origin: .user, limit: limit, what: "the plan", shownAs: "plan.yaml")
+    }
+
+    @Test func textIsReadAsWritten() throws {
+        let text = "reqplan: 1\nname: \"caf\u{E9} \u{1F600}\"\r\n"
+        #expect(try read(Array(text.utf8)).get() == text)
+    }
+
+    @Test func aByteOrderMarkIsDropped() throws {
+        #expect(try read([0xEF, 0xBB, 0xBF] + Array("reqplan: 1\n".utf8)).get() == "reqplan: 1\n")
+    }
+
+    @Test(arguments: [
+        ([0xFF] as [UInt8], "0xFF"),  // never valid
+        ([0xC3, 0x28], "0xC3"),  // a sequence cut short
+        ([0xC0, 0xAF], "0xC0"),  // an overlong encoding of `/`
+        ([0xED, 0xA0, 0x80], "0xED"),  // a UTF-16 surrogate
+        ([0xE9, 0x74, 0xE9], "0xE9"),  // Latin-1 `été`
+    ])
+    func bytesThatAreNotUTF8AreRefusedWithTheirPlace(_ bad: [UInt8], _ shown: String) throws {
+        let before = Array("reqplan: 1\nurl: \"http://x/".utf8)
+        guard case .failure(let failure) = try read(before + bad + Array("\"\n".utf8)) else {
+            Issue.record("\(bad) was read as text")
+            return
+        }
+        #expect(
+            failure.text
+                == "cannot read `plan.yaml`: the file is not UTF-8 text (byte \(shown) at line 2, column 16 starts no "
+                + "UTF-8 character)")
+        #expect(failure.kind == .notUTF8)
+        #expect(failure.hint != nil)
+    }
+
+    @Test func utf16IsNamed() throws {
+        let units = Array("reqplan: 1\n".utf16)
+        let utf16: [UInt8] =
+            [0xFF, 0xFE] + units.flatMap { unit -> [UInt8] in [UInt8(unit & 0xFF), UInt8(unit >> 8)] }
+        guard case .failure(let failure) = try read(utf16) else {
+            Issue.record("UTF-16 was read as UTF-8")
+            return
+        }
+        #expect(failure.text.contains("the file is UTF-16 text"))
+    }
+
+    @Test func aFilePastTheLimitIsRefusedAsTooLarge() throws {
+        guard case .failure(let failure) = try read(Array(repeating: UInt8(ascii: "a"), count: 101), limit: 100)
+        else {
+            Issue.record("a file of 101 bytes was read under a limit of 100")
+            return
+        }
+        #expect(failure.isTooLarge)
+        #expect(failure.text == "the plan is larger than the limit of 100 bytes")
+        #expect(try read(Array(repeating: UInt8(ascii: "a"), count: 100), limit: 100).get().utf8.count == 100)
+        #expect(try read([]).get() == "")
+    }
+
+    // MARK: Files an input names
+
+    /// A project (`.reqplan` at its root) with a file inside, and a secret beside it, outside.
+    private func project() throws -> (project: URL, outside: URL) {
+        let top = TestFolders.unique("reader-boundary")
+        let project = top.appendingPathComponent("project")
+        let outside = top.appendingPathComponent("outside")
+        for folder in [project, outside] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        try Data().write(to: project.appendingPathComponent(".reqplan"))
+        try Data("CI_TOKEN=s3cr3t\n".utf8).write(to: outside.appendingPathComponent("credentials"))
+        try Data("inside: true\n".utf8).write(to: project.appendingPathComponent("inside.yaml"))
+        return (project, outside)
+    }
+
+    private func readInput(_ name: String, in project: URL, allowOutside: Bool = false)
+        -> Result<String, FileReader.Failure>
+    {
+        let boundary = FileBoundary(planFolder: project, allowOutside: allowOutside)
+        return FileReader.text(
+            atPath: project.appendingPathComponent(name).path, origin: .input(boundary), limit: 1 << 20,
+            what: "the file", shownAs: name)
+    }
+
+    @Test func aFileInsideTheProjectIsRead() throws {
+        let (project, _) = try project()
+        #expect(try readInput("inside.yaml", in: project).get() == "inside: true\n")
+        try FileManager.default.createSymbolicLink(
+            atPath: project.appendingPathComponent("alias.yaml").path, withDestinationPath: "inside.yaml")
+        #expect(try readInput("alias.yaml", in: project).get() == "inside: true\n")
+    }
+
+    @Test(arguments: ["../outside/credentials", "/proc/self/environ"])
+    func aLinkOutOfTheProjectIsRefusedOnWhatItResolvesTo(_ target: String) throws {
+        let (project, _) = try project()
+        try FileManager.default.createSymbolicLink(
+            atPath: project.appendingPathComponent("notes.md").path, withDestinationPath: target)
+        // Through a folder that is a link too.
+        try FileManager.default.createSymbolicLink(
+            atPath: project.appendingPathComponent("docs").path,
+            withDestinationPath: target.hasPrefix("/") ? "/proc/self" : "../outside")
+        for name in ["notes.md", target.hasPrefix("/") ? "docs/environ" : "docs/credentials"] {
+            guard case .failure(let failure) = readInput(name, in: project) else {
+                Issue.record("`\(name)` (a link to \(target)) was read")
+                continue
+            }
+            #expect(failure.kind == .outside)
+            #expect(failure.text.contains("outside the plan's project (through a link"))
+            #expect(!failure.text.contains("s3cr3t") && !failure.text.contains("CI_TOKEN"))
+            #expect(failure.hint?.contains("--allow-files-outside") == false)
+        }
+        // Allowed outside, the file behind the link is read.
+        if !target.hasPrefix("/") {
+            #expect(try readInput("notes.md", in: project, allowOutside: true).get() == "CI_TOKEN=s3cr3t\n")
+        }
+    }
+
+    @Test func aFIFOIsRefusedWithoutBlocking() throws {
+        let (project, _) = try project()
+        let fifo = project.appendingPathComponent("fifo.yaml").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        guard case .failure(let failure) = readInput("fifo.yaml", in: project) else {
+            Issue.record("a FIFO was read")
+            return
+        }
+        #expect(failure.text == "cannot read `fifo.yaml`: it is a named pipe (FIFO), not a regular file")
+    }
+
+    @Test func devicesAndFoldersAreRefused() throws {
+        let (project, _) = try project()
+        try FileManager.default.createSymbolicLink(
+            atPath: project.appendingPathComponent("zero").path, withDestinationPath: "/dev/zero")
+        let boundary = FileBoundary(planFolder: project, allowOutside: true)
+        let zero = FileReader.text(
+            atPath: project.appendingPathComponent("zero").path, origin: .input(boundary), limit: 100,
+            what: "the file", shownAs: "zero")
+        #expect(
+            zero
+                == .failure(
+                    FileReader.Failure(
+                        .notRegularFile, "cannot read `zero`: it is a character device, not a regular file")))
+        try FileManager.default.createDirectory(
+            at: project.appendingPathComponent("folder.yaml"), withIntermediateDirectories: true)
+        guard case .failure(let folder) = readInput("folder.yaml", in: project) else {
+            Issue.record("a folder was read")
+            return
+        }
+        #expect(folder.text == "cannot read `folder.yaml`: it is a folder, not a regular file")
+        // Named by the user: `/dev/zero` is refused at the limit, a folder as a folder.
+        let userZero = FileReader.bytes(atPath: "/dev/zero", origin: .user, limit: 100, what: "the file")
+        #expect(userZero == .failure(FileReader.Failure(.tooLarge, "the file is larger than the limit of 100 bytes")))
+        guard
+            case .failure(let userFolder) = FileReader.bytes(
+                atPath: project.path, origin: .user, limit: 100, what: "the file", shownAs: "project")
+        else {
+            Issue.record("a folder was read")
+            return
+        }
+        #expect(userFolder.text == "cannot read `project`: it is a folder, not a file")
+    }
+
+    @Test func aMissingFileOrALinkToNoneIsNamed() throws {
+        let (project, _) = try project()
+        try FileManager.default.createSymbolicLink(
+            atPath: project.appendingPathComponent("dangling.yaml").path, withDestinationPath: "gone.yaml")
+        for name in ["missing.yaml", "dangling.yaml"] {
+            #expect(
+                readInput(name, in: project)
+                    == .failure(FileReader.Failure(.missing, "cannot read `\(name)`: no such file")))
+        }
+    }
+}
