@@ -4,12 +4,31 @@ import ReqPlanSyntax
 struct JSONPathEvaluator {
     let root: Value
     let maximumNodes: Int
+    /// The evaluation's budget: every node visited, item filtered and value compared is a step, so a query
+    /// that runs an absolute query per item (`$[?count($[*]) > 1]`) stops instead of holding the run.
+    let meter: EvaluationMeter
+
+    init(root: Value, maximumNodes: Int, meter: EvaluationMeter = EvaluationMeter()) {
+        self.root = root
+        self.maximumNodes = maximumNodes
+        self.meter = meter
+    }
+
+    /// Counts `steps` steps against the budget.
+    func spend(_ steps: Int = 1) throws(JSONPathEvaluationError) {
+        do {
+            try meter.spend(steps)
+        } catch {
+            throw JSONPathEvaluationError(message: "the query was stopped: \(error.message)", stopped: error)
+        }
+    }
 
     func select(_ query: JSONPathQuery, current: Value) throws(JSONPathEvaluationError) -> [Value] {
         var nodes = [query.isAbsolute ? root : current]
         for segment in query.segments {
             var next: [Value] = []
             for node in nodes {
+                try spend()
                 if segment.isDescendant {
                     try descend(node, segment.selectors, into: &next)
                 } else {
@@ -25,6 +44,7 @@ struct JSONPathEvaluator {
     private func descend(_ node: Value, _ selectors: [JSONPathSelector], into nodes: inout [Value])
         throws(JSONPathEvaluationError)
     {
+        try spend()
         try apply(selectors, to: node, into: &nodes)
         switch node {
         case .list(let items):
@@ -55,13 +75,16 @@ struct JSONPathEvaluator {
                 nodes.append(field.value)
             }
         case (.wildcard, .list(let items)):
+            try spend(items.count)
             nodes.append(contentsOf: items)
         case (.wildcard, .object(let fields)):
+            try spend(fields.count)
             nodes.append(contentsOf: fields.map(\.value))
         case (.index(let index), .list(let items)):
             let position = index >= 0 ? index : items.count + index
             if items.indices.contains(position) { nodes.append(items[position]) }
         case (.slice(let start, let end, let step), .list(let items)):
+            try spend(items.count)
             for position in Self.slice(start: start, end: end, step: step, count: items.count) {
                 nodes.append(items[position])
             }
@@ -113,7 +136,10 @@ struct JSONPathEvaluator {
         case .not(let inner):
             return try !test(inner, on: current)
         case .comparison(let left, let comparison, let right):
-            return Self.compare(try value(left, on: current), comparison, try value(right, on: current))
+            let (first, second) = (try value(left, on: current), try value(right, on: current))
+            // Comparing two large values is work in proportion to them.
+            try spend(Self.size(first) + Self.size(second))
+            return Self.compare(first, comparison, second)
         case .exists(let query):
             return try !select(query, current: current).isEmpty
         case .function(let call):
@@ -135,6 +161,23 @@ struct JSONPathEvaluator {
             else { return nil }
             return value
         }
+    }
+
+    /// How many values `value` holds, itself included, counted up to 100,000 (a bound on the work of comparing
+    /// it, without walking a huge value twice).
+    static func size(_ value: Value?) -> Int {
+        guard let value else { return 0 }
+        var count = 0
+        var pending = [value]
+        while let next = pending.popLast(), count < 100_000 {
+            count += 1
+            switch next {
+            case .list(let items): pending += items
+            case .object(let fields): pending += fields.map(\.value)
+            default: break
+            }
+        }
+        return count
     }
 
     /// A comparison of two values or Nothing (§2.3.5.2.2).

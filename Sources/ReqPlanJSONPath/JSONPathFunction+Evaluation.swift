@@ -30,7 +30,11 @@ extension JSONPathFunction {
                 case .string(let pattern) = try value(of: arguments[1], on: current, with: evaluator),
                 let regex = IRegexp.compile(pattern, anchored: self == .match)
             else { return .logical(false) }
-            return .logical(RegularExpression.firstMatch(of: regex, in: text) != nil)
+            do {
+                return .logical(try RegularExpression.firstMatch(of: regex, in: text) != nil)
+            } catch {
+                throw JSONPathEvaluationError(message: "the query was stopped: \(error.message)", stopped: error)
+            }
         }
     }
 

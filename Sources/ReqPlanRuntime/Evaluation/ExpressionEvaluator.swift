@@ -289,13 +289,20 @@ public enum ExpressionEvaluator {
         case .match:
             guard let text = try searchedText(values[0], of: function, at: arguments[0].range) else { return .null }
             let pattern = try patternText(values[1], of: function, at: arguments[1].range)
+            let groups: [String?]?
             do {
-                guard let groups = try RegularExpression.firstMatch(of: pattern, in: text) else { return .null }
-                return .list(groups.map { $0.map(Value.string) ?? .null })
+                groups = try RegularExpression.firstMatch(of: pattern, in: text)
             } catch {
-                throw EvaluationError(
-                    "invalid regular expression `\(pattern)`: \(error.reason)", at: arguments[1].range)
+                switch error {
+                case .invalid(let invalid):
+                    throw EvaluationError(
+                        "invalid regular expression `\(pattern)`: \(invalid.reason)", at: arguments[1].range)
+                case .stopped(let stopped):
+                    throw stoppedError(stopped, of: function, at: range)
+                }
             }
+            guard let groups else { return .null }
+            return .list(groups.map { $0.map(Value.string) ?? .null })
         case .xpath:
             guard let text = try searchedText(values[0], of: function, at: arguments[0].range) else { return .null }
             let expression = try patternText(values[1], of: function, at: arguments[1].range)
@@ -322,9 +329,24 @@ public enum ExpressionEvaluator {
             do {
                 return .list(try query.select(in: values[0]))
             } catch {
+                if let stopped = error.stopped { throw stoppedError(stopped, of: function, at: range) }
                 throw EvaluationError("`jsonpath` could not evaluate `\(text)`: \(error)", at: range)
             }
         }
+    }
+
+    /// The error of an evaluation that was stopped before its end: the step's failure says which function
+    /// and why, and is a timeout (the attempt's timeout ran out) or a cancellation as the run's own are.
+    static func stoppedError(_ stopped: EvaluationStopped, of function: BuiltinFunction, at range: SourceRange)
+        -> EvaluationError
+    {
+        let kind: StepReason.Kind
+        switch stopped.reason {
+        case .cancelled: kind = .cancelled
+        case .deadline: kind = .timeout
+        case .budget: kind = .evaluation
+        }
+        return EvaluationError("`\(function.rawValue)` was stopped: \(stopped.message)", at: range, kind: kind)
     }
 
     /// The text `match` and `xpath` search: a string, or a number or boolean as text; nil for null.

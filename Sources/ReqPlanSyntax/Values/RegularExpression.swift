@@ -43,16 +43,61 @@ public enum RegularExpression {
 
     /// The first match of `regex` in `text`: the whole match first, then each capture group
     /// (`nil` for a group that took no part in the match); `nil` when nothing matches.
-    public static func firstMatch(of regex: NSRegularExpression, in text: String) -> [String?]? {
-        guard let match = regex.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) else { return nil }
+    ///
+    /// ICU backtracks without end on some patterns (`(a*)*b` on a long run of `a`), and the text is a
+    /// server's: the match runs under `EvaluationLimits.current`, ICU asking every half millisecond or so
+    /// whether to go on (`reportProgress`), which stops it at the deadline, after the longest evaluation, or
+    /// when the task is cancelled.
+    /// - Throws: `EvaluationStopped` when the match was stopped.
+    public static func firstMatch(of regex: NSRegularExpression, in text: String) throws(EvaluationStopped)
+        -> [String?]?
+    {
+        let meter = EvaluationMeter()
+        var found: NSTextCheckingResult?
+        var stopped: EvaluationStopped?
+        // Checked once before: a run that was cancelled, or is past its deadline, does not start a match.
+        try meter.check()
+        regex.enumerateMatches(in: text, options: [.reportProgress], range: NSRange(text.startIndex..., in: text)) {
+            result, _, stop in
+            if let result {
+                found = result
+                stop.pointee = true
+                return
+            }
+            do throws(EvaluationStopped) {
+                try meter.check()
+            } catch {
+                stopped = error
+                stop.pointee = true
+            }
+        }
+        if let stopped { throw stopped }
+        guard let match = found else { return nil }
         return (0..<match.numberOfRanges).map { group in
             Range(match.range(at: group), in: text).map { String(text[$0]) }
         }
     }
 
+    /// Why `firstMatch(of:in:)` on a pattern gave no answer: the pattern is not a regular expression, or the
+    /// match was stopped.
+    public enum MatchFailure: Error, Sendable {
+        case invalid(RegularExpressionError)
+        case stopped(EvaluationStopped)
+    }
+
     /// The first match of `pattern` in `text`, as `firstMatch(of:in:)`.
-    /// - Throws: `RegularExpressionError` when `pattern` is not a regular expression.
-    public static func firstMatch(of pattern: String, in text: String) throws(RegularExpressionError) -> [String?]? {
-        firstMatch(of: try compile(pattern), in: text)
+    /// - Throws: `MatchFailure` when `pattern` is not a regular expression, or the match was stopped.
+    public static func firstMatch(of pattern: String, in text: String) throws(MatchFailure) -> [String?]? {
+        let regex: NSRegularExpression
+        do {
+            regex = try compile(pattern)
+        } catch {
+            throw .invalid(error)
+        }
+        do {
+            return try firstMatch(of: regex, in: text)
+        } catch {
+            throw .stopped(error)
+        }
     }
 }
