@@ -138,7 +138,7 @@ struct JSONPathEvaluator {
         case .comparison(let left, let comparison, let right):
             let (first, second) = (try value(left, on: current), try value(right, on: current))
             // Comparing two large values is work in proportion to them.
-            try spend(Self.size(first) + Self.size(second))
+            try spend((first?.size() ?? 0) + (second?.size() ?? 0))
             return Self.compare(first, comparison, second)
         case .exists(let query):
             return try !select(query, current: current).isEmpty
@@ -161,23 +161,6 @@ struct JSONPathEvaluator {
             else { return nil }
             return value
         }
-    }
-
-    /// How many values `value` holds, itself included, counted up to 100,000 (a bound on the work of comparing
-    /// it, without walking a huge value twice).
-    static func size(_ value: Value?) -> Int {
-        guard let value else { return 0 }
-        var count = 0
-        var pending = [value]
-        while let next = pending.popLast(), count < 100_000 {
-            count += 1
-            switch next {
-            case .list(let items): pending += items
-            case .object(let fields): pending += fields.map(\.value)
-            default: break
-            }
-        }
-        return count
     }
 
     /// A comparison of two values or Nothing (§2.3.5.2.2).

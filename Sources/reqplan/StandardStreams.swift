@@ -73,14 +73,18 @@ enum StandardStreams {
     }
 
     /// Writes what `stream` holds and then `text`, whole; after a failure the stream takes nothing more.
+    /// Whatever `text` holds, only reqplan's own escape sequences reach the terminal or the log
+    /// (`VisibleText.keepingOwnEscapes`).
     static func write(_ text: String, to stream: Stream) {
-        streams.withLock { $0.write(text.utf8, to: stream) }
+        let safe = VisibleText.keepingOwnEscapes(text)
+        streams.withLock { $0.write(safe.utf8, to: stream) }
     }
 
     /// Holds `text` for `stream`, to be written with what follows (see the type).
     static func writeBatched(_ text: String, to stream: Stream) {
+        let safe = VisibleText.keepingOwnEscapes(text)
         streams.withLock { streams in
-            streams[held: stream].append(contentsOf: text.utf8)
+            streams[held: stream].append(contentsOf: safe.utf8)
             if streams[held: stream].count >= batchLimit { streams.write(EmptyCollection(), to: stream) }
         }
     }

@@ -93,3 +93,53 @@ import Testing
         #expect(IRegexp.translate(pattern) == nil)
     }
 }
+
+/// A query a server's body makes long (an absolute query per item: quadratic) stops within the evaluation's
+/// limits (`EvaluationLimits`): its steps, its deadline, its task's cancellation.
+@Suite struct JSONPathBudgetTests {
+    static let numbers = Value.list((0..<100_000).map { .int($0) })
+    static let quadratic = "$[?count($[*]) > 1]"
+
+    private func stop(_ limits: EvaluationLimits) throws -> EvaluationStopped? {
+        let query = try JSONPath.compile(Self.quadratic)
+        do {
+            _ = try EvaluationLimits.$current.withValue(limits) { try query.select(in: Self.numbers) }
+            return nil
+        } catch let error as JSONPathEvaluationError {
+            return error.stopped
+        }
+    }
+
+    @Test func aQuadraticFilterStopsAtItsSteps() throws {
+        #expect(try stop(EvaluationLimits(maxSteps: 1_000_000))?.reason == .budget)
+    }
+
+    @Test func aQuadraticFilterStopsAtItsDeadline() throws {
+        let limits = EvaluationLimits(
+            maxSteps: .max, deadline: ContinuousClock.now.advanced(by: .milliseconds(100)), deadlineName: "the test's")
+        let stopped = try stop(limits)
+        #expect(stopped?.reason == .deadline)
+        #expect(stopped?.message == "the test's ran out")
+    }
+
+    @Test func aQuadraticFilterStopsWhenItsTaskIsCancelled() async throws {
+        let query = try JSONPath.compile(Self.quadratic)
+        let started = ContinuousClock.now
+        let task = Task.detached {
+            EvaluationLimits.$current.withValue(EvaluationLimits(maxSteps: .max, maxDuration: .seconds(600))) {
+                do {
+                    _ = try query.select(in: Self.numbers)
+                    return EvaluationStopped.Reason?.none
+                } catch let error as JSONPathEvaluationError {
+                    return error.stopped?.reason
+                } catch {
+                    return nil
+                }
+            }
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        task.cancel()
+        #expect(await task.value == .cancelled)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+}

@@ -12,24 +12,68 @@ enum Redirect {
         else { return nil }
         var next = request
         next.url = target
-        // What outputs show of the first URL does not name the next one.
-        next.shown = nil
         let toGet =
             (response.status == 303 && request.method != .HEAD)
             || ((response.status == 301 || response.status == 302) && request.method == .POST)
+        let crossOrigin = !request.url.isSameOrigin(as: target)
+        /// What the next hop keeps of the headers: the same for what is sent and for what outputs show.
+        func carried(_ headers: [HeaderField]) -> [HeaderField] {
+            var headers = headers
+            if toGet {
+                headers.removeAll {
+                    $0.name.equalsIgnoringCase("content-length") || $0.name.equalsIgnoringCase("content-type")
+                }
+            }
+            if crossOrigin {
+                let credentials = ["origin", "cookie", "authorization", "proxy-authorization"]
+                headers.removeAll { header in credentials.contains { header.name.equalsIgnoringCase($0) } }
+            }
+            // The Host header, if the plan set one, named the first host only.
+            headers.removeAll { $0.name.equalsIgnoringCase("host") }
+            return headers
+        }
         if toGet {
             next.method = .GET
             next.body = nil
-            next.headers.removeAll {
-                $0.name.equalsIgnoringCase("content-length") || $0.name.equalsIgnoringCase("content-type")
+        }
+        next.headers = carried(request.headers)
+        // What outputs show goes on with the request: a 307 or 308 sends the same headers and body again, and
+        // shows them as the first hop did (`***` where a secret went in, however short). The next URL is the
+        // server's; a part of it that repeats one the first URL hid is hidden too.
+        if let shown = request.shown {
+            next.shown = ShownRequest(
+                url: Self.hiding(in: target.text, as: shown.url, hid: request.url.text),
+                headers: carried(shown.headers), body: toGet ? nil : shown.body)
+        }
+        return next
+    }
+
+    /// `url` with each of its path segments and query values that equals one `sent` showed otherwise (in
+    /// `shown`: `***`) shown that way too. Parts are split at `/`, `?`, `&` and `=`.
+    static func hiding(in url: String, as shown: String, hid sent: String) -> String {
+        let separators: Set<Character> = ["/", "?", "&", "=", "#"]
+        func parts(_ text: String) -> [Substring] {
+            text.split(omittingEmptySubsequences: false, whereSeparator: { separators.contains($0) })
+        }
+        let sentParts = parts(sent)
+        let shownParts = parts(shown)
+        guard sentParts.count == shownParts.count else { return url }
+        var hidden: [Substring: Substring] = [:]
+        for (written, seen) in zip(sentParts, shownParts) where written != seen && !written.isEmpty {
+            hidden[written] = seen
+        }
+        guard !hidden.isEmpty else { return url }
+        var out = ""
+        var part = ""
+        for character in url {
+            if separators.contains(character) {
+                out += hidden[Substring(part)].map(String.init) ?? part
+                out.append(character)
+                part = ""
+            } else {
+                part.append(character)
             }
         }
-        if !request.url.isSameOrigin(as: target) {
-            let credentials = ["origin", "cookie", "authorization", "proxy-authorization"]
-            next.headers.removeAll { header in credentials.contains { header.name.equalsIgnoringCase($0) } }
-        }
-        // The Host header, if the plan set one, named the first host only.
-        next.headers.removeAll { $0.name.equalsIgnoringCase("host") }
-        return next
+        return out + (hidden[Substring(part)].map(String.init) ?? part)
     }
 }

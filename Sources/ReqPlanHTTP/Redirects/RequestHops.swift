@@ -61,8 +61,20 @@ package struct RequestHops: Sendable {
 
     /// `request` as it goes on the wire: the jar's cookies for its URL merged into its `Cookie`
     /// header. The request's own pairs come first and win: a jar cookie whose name the request
-    /// already sets is left out. Costs nothing more than a check while the jar is empty.
+    /// already sets is left out. Costs nothing more than a check while the jar is empty. What outputs show
+    /// of it (`shown`, when it differs) gets the `Cookie` header too, which every output hides by name.
     func addingCookies(to request: PreparedRequest) -> PreparedRequest {
+        var outgoing = addingJarCookies(to: request)
+        if var shown = outgoing.shown, let cookie = outgoing.headers.first(where: { $0.name.equalsIgnoringCase("cookie") })
+        {
+            shown.headers.removeAll { $0.name.equalsIgnoringCase("cookie") }
+            shown.headers.append(cookie)
+            outgoing.shown = shown
+        }
+        return outgoing
+    }
+
+    private func addingJarCookies(to request: PreparedRequest) -> PreparedRequest {
         let jar = cookies
         guard request.usesCookies, !jar.isEmpty, let stored = jar.header(for: request.url)
         else { return request }

@@ -472,8 +472,9 @@ public final class LanguageServer: Sendable {
     }
 
     /// Writes a line to standard error, which clients show as the server's log; a log that cannot be written
-    /// (a full disk, a closed pipe) is dropped, as a frame to a client gone is (`writeAll`).
+    /// (a full disk, a closed pipe) is dropped, as a frame to a client gone is (`writeAll`). What it quotes
+    /// (a client's message, a file's text) shows its control characters (`VisibleText`).
     private func log(_ line: String) {
-        Self.writeAll(Array(("reqplan lsp: " + line + "\n").utf8), to: STDERR_FILENO)
+        Self.writeAll(Array(("reqplan lsp: " + VisibleText.line(line) + "\n").utf8), to: STDERR_FILENO)
     }
 }

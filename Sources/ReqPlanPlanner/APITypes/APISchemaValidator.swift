@@ -83,11 +83,19 @@ public struct APISchemaValidator: Sendable {
                 detail, path.pointer, "one of " + list() + (allowed.count > 8 ? ", …" : ""), Self.describe(value))
         }
         if let pattern = schema.pattern, case .string(let text) = value,
-            // Compiled once per pattern (a response check runs on every response).
-            let expression = try? RegularExpression.compile(pattern),
-            expression.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) == nil
+            // Compiled once per pattern (a response check runs on every response), matched within the
+            // evaluation's limits: the description gives the pattern and the server the text.
+            let expression = try? RegularExpression.compile(pattern)
         {
-            return failure(detail, path.pointer, "text matching `\(pattern)`", Self.describe(value))
+            do {
+                if try RegularExpression.firstMatch(of: expression, in: text) == nil {
+                    return failure(detail, path.pointer, "text matching `\(pattern)`", Self.describe(value))
+                }
+            } catch {
+                return failure(
+                    detail, path.pointer, "text matching `\(pattern)` (the match was stopped: \(error.message))",
+                    Self.describe(value))
+            }
         }
         switch value {
         case .object(let fields):

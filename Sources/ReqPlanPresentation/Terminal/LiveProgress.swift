@@ -124,7 +124,8 @@ public final class LiveProgress: ExecutionObserver, Sendable {
                 state.rows[row].itemsTotal = children.count
                 state.rows[row].itemsDone = children.count { $0.state == .succeeded }
             }
-            state.rows[row].reason = result.state == .succeeded ? nil : result.reason?.message
+            state.rows[row].reason =
+                result.state == .succeeded ? nil : result.reason.map { VisibleText.line($0.message) }
             return mode == .lines ? render(state.rows[row], now: .zero, plain: true) : nil
         }
         if let line { write(line + "\n") }

@@ -23,7 +23,7 @@ extension RunResult {
         var out = ""
         if withOutputs && !outputs.isEmpty {
             out += "outputs:\n"
-            for output in shownOutputs { out += "  \(output.name): \(output.value.jsonText())\n" }
+            for output in shownOutputs { out += "  \(output.name): \(VisibleText.line(output.value.jsonText()))\n" }
             out += "\n"
         }
         return out + totalsLine + "\n"
@@ -86,12 +86,14 @@ extension RunResult {
                 line += "  \(milliseconds)ms"
             }
             if let tries = result.triesText { line += "  (\(tries))" }
-            if result.state != .succeeded, let reason = result.reason { line += "  " + reason.message }
+            if result.state != .succeeded, let reason = result.reason {
+                line += "  " + VisibleText.line(reason.message)
+            }
             out += line.trimmingTrailingSpaces() + "\n"
         }
         if !outputs.isEmpty {
             out += "\noutputs:\n"
-            for output in shownOutputs { out += "  \(output.name): \(output.value.jsonText())\n" }
+            for output in shownOutputs { out += "  \(output.name): \(VisibleText.line(output.value.jsonText()))\n" }
         }
         // The slowest requests, to see where the time went.
         let slowest = timed.sorted { $0.1 > $1.1 }.prefix(3)

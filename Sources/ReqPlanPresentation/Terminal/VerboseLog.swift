@@ -1,5 +1,6 @@
 import ReqPlanHTTP
 import ReqPlanRuntime
+import ReqPlanSyntax
 
 /// `--verbose`: every request and response with its headers (sensitive ones redacted) and the
 /// start of its body.
@@ -7,7 +8,9 @@ import ReqPlanRuntime
 /// A request is shown as `PreparedRequest.shown` has it (`***` where a secret went in, what a server sent
 /// through the textual net); the values of headers that carry credentials or cookies are `***` by name;
 /// a response's header values and body, which the server wrote, go through the textual net (`Redactor`).
-/// Names and the layout are never touched.
+/// Names and the layout are never touched. Everything shown (a server's headers and bodies, and a request's,
+/// which may repeat them) shows its control characters instead of obeying them (`VisibleText`): a header
+/// value on its line, a body's lines kept.
 public struct VerboseLog: ExecutionObserver {
     /// Headers whose values are always hidden, plus the plan's `redact_headers`.
     public static let alwaysRedacted = SecretFlow.alwaysSecretHeaders
@@ -45,7 +48,7 @@ public struct VerboseLog: ExecutionObserver {
         headers.map { header in
             let value =
                 redactedHeaders.contains(header.name.lowercased()) ? ExpressionEvaluator.secretMarker : header.value
-            return "\(prefix) \(header.name): \(value)\n"
+            return "\(prefix) \(VisibleText.line(header.name)): \(VisibleText.line(value))\n"
         }.joined()
     }
 
@@ -55,7 +58,7 @@ public struct VerboseLog: ExecutionObserver {
             field.lines.map { line in
                 let value =
                     redactedHeaders.contains(field.name) ? ExpressionEvaluator.secretMarker : redactor.redact(line)
-                return "\(prefix) \(field.name): \(value)\n"
+                return "\(prefix) \(VisibleText.line(field.name)): \(VisibleText.line(value))\n"
             }.joined()
         }.joined()
     }
@@ -65,7 +68,7 @@ public struct VerboseLog: ExecutionObserver {
     private func body(_ bytes: [UInt8]?, size: Int? = nil, prefix: String, net: Bool) -> String {
         guard let bytes, !bytes.isEmpty else { return "" }
         let text = String(decoding: bytes.prefix(bodyLimit), as: UTF8.self)
-        let shown = net ? redactor.redact(text) : text
+        let shown = VisibleText.lines(net ? redactor.redact(text) : text)
         let total = size ?? bytes.count
         let more = total > bodyLimit ? "\n\(prefix) … \(total - bodyLimit) more bytes" : ""
         return shown.split(separator: "\n", omittingEmptySubsequences: false)
@@ -74,7 +77,7 @@ public struct VerboseLog: ExecutionObserver {
 
     public func requestSent(_ id: String, item: Int?, request: PreparedRequest) {
         let text =
-            "> \(label(id, item)): \(request.method) \(request.shownURL)\n"
+            "> \(label(id, item)): \(request.method) \(VisibleText.line(request.shownURL))\n"
             + headerLines(request.shownHeaders, prefix: ">") + body(request.shownBody, prefix: ">", net: false)
         write(text)
     }

@@ -267,7 +267,20 @@ public enum ExpressionEvaluator {
             switch (values[0], values[1]) {
             case (.string(let haystack), .string(let needle)): return .bool(haystack.contains(needle))
             case (.string(let haystack), let needle): return .bool(haystack.contains(needle.interpolated))
-            case (.list(let items), let needle): return .bool(items.contains { $0.languageEquals(needle) })
+            case (.list(let items), let needle):
+                // A list of a server's making, compared item by item with a value that may be large: counted
+                // against the evaluation's budget (`EvaluationLimits`), as every evaluator's work is.
+                let meter = EvaluationMeter()
+                let cost = needle.size()
+                for item in items {
+                    do {
+                        try meter.spend(cost)
+                    } catch {
+                        throw stoppedError(error, of: function, at: range)
+                    }
+                    if item.languageEquals(needle) { return .bool(true) }
+                }
+                return .bool(false)
             case (.null, _): return .bool(false)
             default:
                 throw EvaluationError(

@@ -80,11 +80,23 @@ extension Executor {
         var result = StepResult(id: node.id, state: .succeeded)
         result.itemIndex = itemIndex
         var prepared: PreparedRequest
+        let defaults = graph.plan(of: node.nodeID).defaults
+        // Building evaluates the request's expressions, which may search an earlier response: within the
+        // attempt's time, as judging its response is.
+        let timeout = (node.step.timeout ?? defaults.timeout)?.value.duration
+        let buildStart = ContinuousClock.now
+        let limits = Self.evaluationLimits(timeout: timeout, from: buildStart)
         do {
-            prepared = try builders[node.instance].build(
-                spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
-                secrets: configuration.secrets)
+            prepared = try EvaluationLimits.$current.withValue(limits) {
+                try builders[node.instance].build(
+                    spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
+                    secrets: configuration.secrets)
+            }
         } catch let error as EvaluationError {
+            let enclosing = await Self.endedByEnclosingTimeout(limits, ownTimeout: timeout, from: buildStart)
+            if enclosing || error.kind == .cancelled || Task.isCancelled {
+                return cancelled(result, scope: scope, node: node, started: false)
+            }
             result.state = .failed
             // Located where the request went wrong (a header, a value, a file), not only at its step.
             result.reason = StepReason(error.kind, secretNet.redact(error.message), at: error.range)
@@ -97,7 +109,6 @@ extension Executor {
         result.method = prepared.method.rawValue
         result.url = prepared.shownURL
 
-        let defaults = graph.plan(of: node.nodeID).defaults
         let retry = EffectiveRetry(node.step.retry?.merged(over: defaults.retry) ?? defaults.retry)
         let expectation = node.step.expect?.merged(over: defaults.expect) ?? defaults.expect
         let retention = graph.retention(of: node.nodeID)
@@ -139,6 +150,32 @@ extension Executor {
             StepReason(.expectation, problems, at: first.range), attemptError: problems,
             retryable: retryable(response.status, run: run, expectation: expectation),
             retryAfter: Self.retryAfter(response.header("retry-after")), checks: checks)
+    }
+
+    /// The limits of the evaluations of an attempt that starts at `start`: they end with it, `timeout` (else
+    /// 60 s) later, or earlier with an enclosing step's or the plan's timeout; a stop is recorded, for the
+    /// attempt to tell a timeout from another failure.
+    static func evaluationLimits(timeout: Duration?, from start: ContinuousClock.Instant) -> EvaluationLimits {
+        let length = timeout ?? defaultAttemptTimeout
+        var limits = EvaluationLimits.current.ending(
+            by: start.advanced(by: length),
+            name: "the attempt's timeout of \(PlanDuration(milliseconds: Int(length.milliseconds)))")
+        limits.stops = EvaluationStops()
+        return limits
+    }
+
+    /// Whether an evaluation under `limits` was stopped by the timeout of an enclosing step or of the plan,
+    /// rather than by its attempt's own (`ownTimeout`): the step is then cancelled as that timeout cancels
+    /// the rest, with its reason. The timer that cancels it is due, and runs once a thread is free; this
+    /// waits for it (a second at most).
+    static func endedByEnclosingTimeout(
+        _ limits: EvaluationLimits, ownTimeout: Duration?, from start: ContinuousClock.Instant
+    ) async -> Bool {
+        guard let stopped = limits.stops?.stopped, stopped.reason == .deadline, let deadline = limits.deadline,
+            deadline < start.advanced(by: ownTimeout ?? defaultAttemptTimeout)
+        else { return false }
+        try? await Task.sleep(for: .seconds(1))
+        return true
     }
 
     /// Whether a response that met `expect:` fits its schema in the bound API description: a mismatch
@@ -214,6 +251,7 @@ extension Executor {
                 return .cancelled
             }
             let attemptStart = now()
+            let attemptClockStart = ContinuousClock.now
             observer.requestSent(node.id, item: itemIndex, request: run.prepared)
             let outcome: Result<TransportResponse, TransportError>
             do {
@@ -276,7 +314,39 @@ extension Executor {
                 result.responseSize = response.size
                 // Parse the body only when a matcher, a later step or polling reads it.
                 let (body, bodyProblem) = decodingBody ? Self.decodeBody(response) : (.null, nil)
-                switch judge(response, body, bodyProblem, attemptDuration) {
+                // Judged within the attempt's time: a server chooses the body, and no expression over it may
+                // hold the run (`EvaluationLimits`).
+                let limits = Self.evaluationLimits(timeout: timeout ?? run.timeout, from: attemptClockStart)
+                var verdict = EvaluationLimits.$current.withValue(limits) {
+                    judge(response, body, bodyProblem, attemptDuration)
+                }
+                if let stopped = limits.stops?.stopped {
+                    let enclosing = await Self.endedByEnclosingTimeout(
+                        limits, ownTimeout: timeout ?? run.timeout, from: attemptClockStart)
+                    if enclosing || stopped.reason == .cancelled || Task.isCancelled {
+                        record.error = "cancelled"
+                        result.attempts.append(record)
+                        observer.attemptFinished(node.id, item: itemIndex, attempt: record)
+                        result = cancelled(result, scope: run.scope, node: node, started: true)
+                        return .cancelled
+                    }
+                    if stopped.reason == .deadline {
+                        // The attempt ran out of time while its response was judged: a timeout, as if the
+                        // server had been slow, with what was being judged.
+                        let retryable = run.retry.on.contains(.timeout)
+                        if case .failed(let reason, let attemptError, _, _, let checks) = verdict {
+                            verdict = .failed(
+                                StepReason(.timeout, reason.message, at: reason.range), attemptError: attemptError,
+                                retryable: retryable, retryAfter: nil, checks: checks)
+                        } else {
+                            let message = "judging the response was stopped: \(stopped.message)"
+                            verdict = .failed(
+                                StepReason(.timeout, message), attemptError: message, retryable: retryable,
+                                retryAfter: nil, checks: [])
+                        }
+                    }
+                }
+                switch verdict {
                 case .succeeded(let checks):
                     result.state = .succeeded
                     result.reason = nil

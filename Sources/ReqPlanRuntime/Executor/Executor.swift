@@ -76,7 +76,7 @@ public struct Executor: Sendable {
         if let timeout = graph.plan.timeout?.value {
             timedOut = await withTimeout(
                 timeout.duration, reason: rootReason,
-                message: "the plan timed out after \(timeout)"
+                message: "the plan timed out after \(timeout)", limitName: "the plan's timeout of \(timeout)"
             ) {
                 _ = await self.runMembers(self.graph.roots, frame: root, scope: scope)
             }
@@ -227,15 +227,20 @@ public struct Executor: Sendable {
     }
 
     /// Runs `body`, cancelling it when `duration` passes first.
+    /// - Parameter limitName: the timeout, in the message of an evaluation it stops (`the plan's timeout of 2s`).
     /// - Returns: whether the timeout fired.
     func withTimeout(
-        _ duration: Duration, reason: CancellationReason, message: String,
+        _ duration: Duration, reason: CancellationReason, message: String, limitName: String,
         body: @escaping @Sendable () async -> Void
     ) async -> Bool {
         enum Event: Sendable { case finished, timerFired, timerCancelled }
         return await withTaskGroup(of: Event.self) { group in
+            // Evaluations inside end by the same time (`EvaluationLimits`): one busy on a server's body gives
+            // its thread back then, so the timer below gets one to fire on.
+            let limits = EvaluationLimits.current.ending(
+                by: ContinuousClock.now.advanced(by: duration), name: limitName)
             group.addTask {
-                await body()
+                await EvaluationLimits.$current.withValue(limits) { await body() }
                 return .finished
             }
             group.addTask {
@@ -359,7 +364,8 @@ public struct Executor: Sendable {
         if let (timeout, _) = limit {
             timedOut = await withTimeout(
                 timeout.duration, reason: reason,
-                message: "\(node.step.kindName) `\(node.id)` timed out after \(timeout)"
+                message: "\(node.step.kindName) `\(node.id)` timed out after \(timeout)",
+                limitName: "the timeout of \(node.step.kindName) `\(node.id)` (\(timeout))"
             ) {
                 box.set(await body(inner))
             }

@@ -206,12 +206,20 @@ public enum ExpectationChecker {
                 if case .string(let string) = value { return string }
                 return value.jsonText()
             }
-            let regex = try? NSRegularExpression(pattern: pattern)
-            let found =
-                text.map { text in
-                    regex?.firstMatch(in: text, range: NSRange(text.startIndex..., in: text)) != nil
-                } ?? false
-            if !found {
+            // Through the language's regular expressions: compiled once, matched within the evaluation's limits.
+            var found = false
+            var stopped: EvaluationStopped?
+            if let text {
+                do {
+                    found = try RegularExpression.firstMatch(of: pattern, in: text) != nil
+                } catch {
+                    if case .stopped(let stop) = error { stopped = stop }
+                }
+            }
+            if let stopped {
+                problems.append(
+                    "could not check \(what) against /\(pattern)/: the match was stopped: \(stopped.message)")
+            } else if !found {
                 problems.append(
                     "expected \(what) to match /\(pattern)/, got \(describe(actual, in: context, hiding: hidingActual))"
                 )

@@ -38,7 +38,10 @@ public struct DiagnosticRenderer: Sendable {
 
     // MARK: Text
 
-    /// The text form of one diagnostic, ending with a newline.
+    /// The text form of one diagnostic, ending with a newline. Every text in it that may have come from
+    /// outside (messages quote servers, libraries and files; file names and source lines are someone's) shows
+    /// its control characters instead of obeying them (`VisibleText`); the renderer's own colors are the only
+    /// escapes it writes.
     public func text(_ diagnostic: Diagnostic) -> String {
         let source = diagnostic.file.flatMap(sources)
         var lineNumbers = [diagnostic.range?.start.line].compactMap { $0 }
@@ -47,7 +50,7 @@ public struct DiagnosticRenderer: Sendable {
         let pad = String(repeating: " ", count: gutterWidth)
 
         var out = style(diagnostic.severity.rawValue + "[\(diagnostic.code)]", severityColor(diagnostic.severity))
-        out += style(": " + diagnostic.message, bold)
+        out += style(": " + VisibleText.lines(diagnostic.message), bold)
         out += "\n"
         if let file = diagnostic.file {
             out += excerpt(
@@ -58,14 +61,14 @@ public struct DiagnosticRenderer: Sendable {
             // A note may point into another file (a sub-plan's declaration, the plan including a sub-plan).
             if note.showsSource, let range = note.range, let file = note.file ?? diagnostic.file {
                 let noteSource = note.file.map { $0 == diagnostic.file ? source : sources($0) } ?? source
-                out += style("note", cyan) + ": " + note.message + "\n"
+                out += style("note", cyan) + ": " + VisibleText.lines(note.message) + "\n"
                 out += excerpt(file: file, source: noteSource, range: range, pad: pad, caretColor: cyan, label: nil)
             } else {
-                out += pad + style(" = ", blue) + style("note", bold) + ": " + note.message + "\n"
+                out += pad + style(" = ", blue) + style("note", bold) + ": " + VisibleText.lines(note.message) + "\n"
             }
         }
         if let hint = diagnostic.hint {
-            out += pad + style(" = ", blue) + style("hint", bold) + ": " + hint + "\n"
+            out += pad + style(" = ", blue) + style("hint", bold) + ": " + VisibleText.lines(hint) + "\n"
         }
         return out
     }
@@ -78,20 +81,32 @@ public struct DiagnosticRenderer: Sendable {
     private func excerpt(
         file: String, source: SourceFile?, range: SourceRange?, pad: String, caretColor: String, label: String?
     ) -> String {
+        let file = VisibleText.line(file)
         guard let range else {
             return pad + style("--> ", blue) + file + "\n"
         }
         var out = pad + style("--> ", blue) + "\(file):\(range.start.line):\(range.start.column)\n"
-        guard let line = source?.line(range.start.line) else { return out }
+        guard let written = source?.line(range.start.line) else { return out }
+        // Shown as `VisibleText` shows it, tabs kept; the caret counts what each character became.
+        var line = String.UnicodeScalarView()
+        var widths: [Int] = []
+        for scalar in written.unicodeScalars {
+            let shown = scalar == "\t" ? "\t" : VisibleText.line(String(scalar))
+            line.append(contentsOf: shown.unicodeScalars)
+            widths.append(shown.unicodeScalars.count)
+        }
         let number = String(range.start.line)
         let numberPad = String(repeating: " ", count: pad.count - number.count)
-        let scalars = Array(line.unicodeScalars)
+        let scalars = Array(written.unicodeScalars)
         // Keep tabs so the caret lines up under tab-indented text.
         let startIndex = min(max(0, range.start.column - 1), scalars.count)
         var prefix = ""
-        for scalar in scalars[..<startIndex] { prefix.unicodeScalars.append(scalar == "\t" ? "\t" : " ") }
+        for (scalar, shown) in zip(scalars[..<startIndex], widths) {
+            prefix += scalar == "\t" ? "\t" : String(repeating: " ", count: shown)
+        }
         let endColumn = range.end.line == range.start.line ? range.end.column : scalars.count + 1
-        let width = max(1, min(endColumn, scalars.count + 1) - range.start.column)
+        let endIndex = min(max(startIndex, endColumn - 1), scalars.count)
+        let width = max(1, widths[startIndex..<endIndex].reduce(0, +))
         out += pad + style(" |", blue) + "\n"
         out += numberPad + style(number + " |", blue) + (line.isEmpty ? "" : " " + String(line)) + "\n"
         out += pad + style(" |", blue) + " " + prefix + style(String(repeating: "^", count: width), caretColor)
@@ -113,7 +128,7 @@ public struct DiagnosticRenderer: Sendable {
             case .note: command = "notice"
             }
             var properties: [String] = []
-            if let file = diagnostic.file { properties.append("file=" + escapeProperty(file)) }
+            if let file = diagnostic.file { properties.append("file=" + escapeProperty(VisibleText.line(file))) }
             if let range = diagnostic.range {
                 properties.append("line=\(range.start.line)")
                 properties.append("col=\(range.start.column)")
@@ -134,7 +149,8 @@ public struct DiagnosticRenderer: Sendable {
                 }
             }
             if let hint = diagnostic.hint { message += "\nhint: " + hint }
-            return "::\(command) " + properties.joined(separator: ",") + "::" + escapeData(message)
+            // A CI log shows it: control characters shown, as on a terminal (`VisibleText`).
+            return "::\(command) " + properties.joined(separator: ",") + "::" + escapeData(VisibleText.lines(message))
         }.map { $0 + "\n" }.joined()
     }
 

@@ -93,6 +93,22 @@ public enum Value: Sendable, Hashable {
         return nil
     }
 
+    /// How many values the value holds, itself included, counted up to `limit`: what comparing it costs an
+    /// evaluation's budget (`EvaluationMeter`), without walking a huge value twice. No recursion.
+    public func size(upTo limit: Int = 100_000) -> Int {
+        var count = 0
+        var pending = [self]
+        while let next = pending.popLast(), count < limit {
+            count += 1
+            switch next {
+            case .list(let items): pending += items.prefix(max(0, limit - count - pending.count))
+            case .object(let fields): pending += fields.prefix(max(0, limit - count - pending.count)).map(\.value)
+            default: break
+            }
+        }
+        return count
+    }
+
     /// Whether the value counts as true in a condition: only `true` does.
     public var isTrue: Bool { self == .bool(true) }
 
