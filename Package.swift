@@ -315,5 +315,17 @@ if Context.environment["REQPLAN_FUZZ"] != nil {
             ],
             path: "Fuzz/HTTP1Response"
         ),
+        // What an editor sends `reqplan lsp`, as raw bytes, through the server's whole session.
+        .executableTarget(
+            name: "fuzz-lsp",
+            dependencies: ["CFuzzerDriver", "ReqPlanLanguageServer", "ReqPlanSyntax"],
+            path: "Fuzz/LanguageServer"
+        ),
+        // JSON reports, as `reqplan report merge` reads them, merged and rendered.
+        .executableTarget(
+            name: "fuzz-report-merge",
+            dependencies: ["CFuzzerDriver", "ReqPlanPresentation", "ReqPlanSyntax"],
+            path: "Fuzz/ReportMerge"
+        ),
     ]
 }

@@ -1,6 +1,7 @@
 import Foundation
 import ReqPlanDemoAPI
 import ReqPlanHTTP
+import ReqPlanSyntax
 import Testing
 
 /// End-to-end tests of suites: `reqplan run` and `validate` with several files and folders, `--jobs`,
@@ -471,5 +472,44 @@ import Testing
         #expect(plan.status == 0 && plan.stdout.contains("1 plan: 1 passed"))
         let noTrace = try CommandRunner.run(["report", "merge", folder.path + "/one.json", "--report", "trace:t.json"])
         #expect(noTrace.status == 64)
+
+        // A shard edited by hand: a number out of range is refused with the file and the field (it was SIGILL),
+        // and so is a shard count that allocated 2.2 GB.
+        func edited(_ literal: String, at path: [String]) throws -> String {
+            let text = try String(contentsOf: folder.appendingPathComponent("1.json"), encoding: .utf8)
+            let marker = "@@edited@@"
+            func replacing(_ value: Value, _ path: ArraySlice<String>) -> Value {
+                guard let first = path.first else { return .string(marker) }
+                switch value {
+                case .object(var fields):
+                    if let at = fields.firstIndex(where: { $0.key == first }) {
+                        fields[at].value = replacing(fields[at].value, path.dropFirst())
+                    }
+                    return .object(fields)
+                case .list(var items):
+                    if let index = Int(first), items.indices.contains(index) {
+                        items[index] = replacing(items[index], path.dropFirst())
+                    }
+                    return .list(items)
+                default: return value
+                }
+            }
+            let name = "edited-\(path.joined(separator: "-")).json"
+            try replacing(try Value.parseJSON(text), path[...]).jsonText(pretty: true)
+                .replacingOccurrences(of: "\"\(marker)\"", with: literal)
+                .write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
+            return name
+        }
+        let duration = try merge([try edited("1e300", at: ["plans", "0", "duration_ms"]), "2.json", "3.json"])
+        #expect(duration.status == 2, "\(duration.stderr)")
+        #expect(
+            duration.stderr.contains(
+                "edited-plans-0-duration_ms.json` cannot be read back: `plans[0].duration_ms` is 1e+300, not a number "
+                    + "of milliseconds from 0 to 1000000000000"), "\(duration.stderr)")
+        let count = try merge([try edited("4000000000", at: ["shard", "count"]), "2.json", "3.json"])
+        #expect(
+            count.status == 2
+                && count.stderr.contains("`shard.count` is 4000000000, not a number of shards from 1 to 10000"),
+            "\(count.stderr)")
     }
 }

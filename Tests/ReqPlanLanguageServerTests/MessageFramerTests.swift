@@ -81,3 +81,117 @@ import Testing
         #expect(framer.next() == .message(bytes("{}")))
     }
 }
+
+/// After a frame that cannot be read, the framer finds the next `Content-Length:` header: one bad frame loses
+/// that message, never the ones after it (issue 37).
+extension MessageFramerTests {
+    /// Every frame the bytes hold, until the framer wants more.
+    private func frames(_ bytes: [UInt8], framer: inout MessageFramer) -> [MessageFramer.Frame] {
+        framer.append(bytes)
+        var frames: [MessageFramer.Frame] = []
+        while let frame = framer.next() { frames.append(frame) }
+        return frames
+    }
+
+    private func messages(_ frames: [MessageFramer.Frame]) -> [[UInt8]] {
+        frames.compactMap { if case .message(let content) = $0 { content } else { nil } }
+    }
+
+    private func malformedCount(_ frames: [MessageFramer.Frame]) -> Int {
+        frames.count { if case .malformed = $0 { true } else { false } }
+    }
+
+    @Test func aHeaderWithoutALengthLosesItsOwnContentOnly() {
+        var framer = MessageFramer()
+        let read = frames(
+            bytes("Content-Type: application/json\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"shutdown\"}")
+                + MessageFramer.frame(bytes("[2]")) + MessageFramer.frame(bytes("[3]")),
+            framer: &framer)
+        #expect(messages(read) == [bytes("[2]"), bytes("[3]")])
+        #expect(malformedCount(read) == 1)
+        #expect(framer.pendingByteCount == 0)
+    }
+
+    @Test func aLengthCountedInCharactersLosesThatMessageOnly() {
+        var framer = MessageFramer()
+        let content = bytes(#"{"text":"café"}"#)
+        // `é` is two bytes: a client counting characters gives one byte too few.
+        let short = bytes("Content-Length: \(#"{"text":"café"}"#.count)\r\n\r\n") + content
+        let read = frames(
+            short + MessageFramer.frame(bytes("[2]")) + MessageFramer.frame(bytes("[3]")), framer: &framer)
+        // The short message comes out cut (the server answers it with a parse error), then the byte left of it
+        // is skipped and the next two come out whole.
+        #expect(messages(read) == [Array(content.dropLast()), bytes("[2]"), bytes("[3]")])
+        #expect(malformedCount(read) == 1)
+    }
+
+    @Test func aLengthCountedInCharactersResynchronisesAcrossReads() {
+        var framer = MessageFramer()
+        let text = #"{"text":"☕ café 𝄞"}"#
+        let stream =
+            bytes("Content-Length: \(text.count)\r\n\r\n") + bytes(text) + MessageFramer.frame(bytes("[2]"))
+            + MessageFramer.frame(bytes("[3]"))
+        var read: [MessageFramer.Frame] = []
+        for byte in stream { read += frames([byte], framer: &framer) }
+        #expect(messages(read).suffix(2) == [bytes("[2]"), bytes("[3]")])
+    }
+
+    @Test(arguments: [
+        "9223372036854775807", "18446744073709551615", "99999999999999999999999", "-1", "-9223372036854775808",
+        "1e9", "0x10", " ", "",
+    ])
+    func anUnusableLengthLosesItsMessageOnly(length: String) {
+        var framer = MessageFramer()
+        let read = frames(
+            bytes("Content-Length: \(length)\r\n\r\n{\"jsonrpc\":\"2.0\",\"method\":\"x\"}")
+                + MessageFramer.frame(bytes("[2]")),
+            framer: &framer)
+        #expect(messages(read) == [bytes("[2]")])
+        #expect(malformedCount(read) == 1)
+    }
+
+    @Test func aLengthOverTheLimitIsRefusedAndWhatFollowsIsRead() {
+        var framer = MessageFramer()
+        framer.maxContentBytes = 10
+        // The declared length is not waited for: the next header is.
+        let read = frames(
+            bytes("Content-Length: 1000000\r\n\r\n{\"a\":1}") + MessageFramer.frame(bytes("[2]")), framer: &framer)
+        #expect(messages(read) == [bytes("[2]")])
+        guard case .malformed(let reason)? = read.first else {
+            Issue.record("the oversized message was not refused")
+            return
+        }
+        #expect(reason == "a message of 1000000 bytes, more than the 10 accepted")
+    }
+
+    @Test func garbageWithoutAHeaderIsOneErrorAndIsNotKept() {
+        var framer = MessageFramer()
+        var read: [MessageFramer.Frame] = []
+        // 1 MB of JSON with no header, in reads of 10 KB: one error, and never more than a header's worth held.
+        let chunk = bytes("{\"jsonrpc\":\"2.0\"," + String(repeating: "\"a\":1,", count: 1700) + "\"b\":2}")
+        for _ in 0..<100 {
+            read += frames(chunk, framer: &framer)
+            #expect(framer.pendingByteCount <= framer.maxHeaderBytes + 64)
+        }
+        read += frames(MessageFramer.frame(bytes("[2]")), framer: &framer)
+        #expect(malformedCount(read) == 1)
+        #expect(messages(read) == [bytes("[2]")])
+    }
+
+    @Test func contentLengthInsideTheSkippedTextIsNotTakenForAHeader() {
+        var framer = MessageFramer()
+        // A document whose text mentions a header, in a message whose own header has no length.
+        let lost = bytes(#"{"text":"Content-Length: 5\r\n\r\nabcde Content-Length: 2"}"#)
+        let read = frames(
+            bytes("Content-Type: x\r\n\r\n") + lost + MessageFramer.frame(bytes("[2]")), framer: &framer)
+        #expect(messages(read) == [bytes("[2]")])
+        #expect(malformedCount(read) == 1)
+    }
+
+    @Test func aHeaderFieldEndingInContentLengthIsNotOne() {
+        var framer = MessageFramer()
+        let read = frames(
+            bytes("X-Content-Length: 3\r\n\r\n[1]") + MessageFramer.frame(bytes("[2]")), framer: &framer)
+        #expect(messages(read) == [bytes("[2]")])
+    }
+}

@@ -95,6 +95,11 @@ async def test_an_unknown_method_and_a_malformed_frame_get_errors_and_the_server
     # length, then a frame whose content is not JSON. Each gets a parse error (id null); the server goes on.
     client._server.stdin.write(b"Content-Type: text/plain\r\n\r\n")
     client._server.stdin.write(b"Content-Length: 9\r\n\r\n{\"jsonrpc")
+    # A header without a length before its content, and a length counted in characters (`café`): each loses its
+    # own message only, the server finds the next header (issue 37).
+    client._server.stdin.write(b'Content-Type: application/json\r\n\r\n{"jsonrpc":"2.0","id":99,"method":"shutdown"}')
+    counted = '{"jsonrpc":"2.0","method":"$/setTrace","params":{"value":"café"}}'
+    client._server.stdin.write(f"Content-Length: {len(counted)}\r\n\r\n{counted}".encode())
     await client._server.stdin.drain()
     uri = (tmp_path / "after.yaml").as_uri()
     client.text_document_did_open(

@@ -38,21 +38,42 @@ struct GraphLayout {
         height = cursor - Self.rowGap + Self.margin
     }
 
-    /// Places `id` from row position `cursor` down, and moves `cursor` below it.
-    private mutating func place(_ id: Int, in graph: GraphPicture, cursor: inout Double) {
-        let node = graph.nodes[id]
-        if let wave = node.wave {
-            let column = Double(max(0, wave))
-            rects[id] = Rect(
-                x: Self.margin + column * (Self.nodeWidth + Self.columnGap), y: cursor, width: Self.nodeWidth,
-                height: Self.nodeHeight)
-            cursor += Self.nodeHeight + Self.rowGap
-            return
+    /// Places `root` and what it holds from row position `cursor` down, and moves `cursor` below it: a box in
+    /// its wave's column, or a frame around its members placed first. Depth first, with a stack of its own
+    /// rather than recursion: a graph read back from a report may nest 50,000 deep.
+    private mutating func place(_ root: Int, in graph: GraphPicture, cursor: inout Double) {
+        // The frames being placed: each with its top and how many of its members are placed.
+        var frames: [(id: Int, top: Double, placed: Int)] = []
+        var next: Int? = root
+        while true {
+            if let id = next {
+                next = nil
+                if let wave = graph.nodes[id].wave {
+                    let column = Double(max(0, wave))
+                    rects[id] = Rect(
+                        x: Self.margin + column * (Self.nodeWidth + Self.columnGap), y: cursor, width: Self.nodeWidth,
+                        height: Self.nodeHeight)
+                    cursor += Self.nodeHeight + Self.rowGap
+                } else {
+                    frames.append((id, cursor, 0))
+                    cursor += Self.frameHeader
+                }
+            }
+            guard let frame = frames.last else { return }
+            let children = graph.nodes[frame.id].children
+            if frame.placed < children.count {
+                frames[frames.count - 1].placed += 1
+                next = children[frame.placed]
+                continue
+            }
+            frames.removeLast()
+            closeFrame(frame.id, top: frame.top, in: graph, cursor: &cursor)
         }
-        let top = cursor
-        cursor += Self.frameHeader
-        for child in node.children { place(child, in: graph, cursor: &cursor) }
-        let inside = node.children.compactMap { rects[$0] }
+    }
+
+    /// The frame of `id`, whose members are placed, from `top` to `cursor`; moves `cursor` below it.
+    private mutating func closeFrame(_ id: Int, top: Double, in graph: GraphPicture, cursor: inout Double) {
+        let inside = graph.nodes[id].children.compactMap { rects[$0] }
         guard let left = inside.map(\.x).min(), let right = inside.map(\.right).max() else {
             // A collection with nothing to draw inside: a frame of one row's height.
             rects[id] = Rect(x: Self.margin, y: top, width: Self.nodeWidth, height: Self.frameHeader + Self.nodeHeight)

@@ -33,18 +33,49 @@ struct GraphPicture: Sendable {
 
     /// The plan's name, or its file.
     var title: String
-    var nodes: [Node]
+    let nodes: [Node]
     /// Top-level steps, in order.
-    var roots: [Int]
+    let roots: [Int]
     /// The steps of the critical path.
     var critical: Set<Int>
+    /// Every node, a collection before its members, members in order (from `roots`, through `children`).
+    let documentOrder: [Int]
+    /// For each node, its place in `documentOrder` and the place just after the last of its members, at any
+    /// depth: a node holds another when the other's place is in its span.
+    private let spans: [Range<Int>]
 
     /// Nodes with their parents and children set, and the top-level ones.
+    /// - Complexity: O(*n*) in the nodes, however deep they nest (no recursion).
     init(title: String, nodes: [Node], roots: [Int], critical: Set<Int>) {
         self.title = title
         self.nodes = nodes
         self.roots = roots
         self.critical = critical
+        var order: [Int] = []
+        order.reserveCapacity(nodes.count)
+        var spans = Array(repeating: 0..<0, count: nodes.count)
+        // Depth first, with a stack of its own: a graph read back from a report may nest 50,000 deep.
+        var stack: [(node: Int, next: Int)] = []
+        for root in roots {
+            spans[root] = order.count..<order.count
+            order.append(root)
+            stack.append((root, 0))
+            while let (node, next) = stack.last {
+                let children = nodes[node].children
+                guard next < children.count else {
+                    stack.removeLast()
+                    spans[node] = spans[node].lowerBound..<order.count
+                    continue
+                }
+                stack[stack.count - 1].next += 1
+                let child = children[next]
+                spans[child] = order.count..<order.count
+                order.append(child)
+                stack.append((child, 0))
+            }
+        }
+        self.documentOrder = order
+        self.spans = spans
     }
 
     /// Nodes in document order (a collection before its members, members in order) with their parents set;
@@ -100,14 +131,10 @@ struct GraphPicture: Sendable {
     }
 
     /// Whether one of the two nodes holds the other (a member's wait on its collection is not drawn).
+    /// - Complexity: O(1).
     func isContainment(_ first: Int, _ second: Int) -> Bool {
         func holds(_ outer: Int, _ inner: Int) -> Bool {
-            var current = nodes[inner].parent
-            while let id = current {
-                if id == outer { return true }
-                current = nodes[id].parent
-            }
-            return false
+            outer != inner && spans[outer].contains(spans[inner].lowerBound)
         }
         return holds(first, second) || holds(second, first)
     }

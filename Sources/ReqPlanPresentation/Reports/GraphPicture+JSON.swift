@@ -5,12 +5,7 @@ extension GraphPicture {
     /// `loop`, `needs` with whether a value flows, `detail`) and the critical path. `reqplan report merge`
     /// draws a plan's graph from it.
     var jsonValue: Value {
-        var order: [Int] = []
-        func visit(_ index: Int) {
-            order.append(index)
-            nodes[index].children.forEach(visit)
-        }
-        roots.forEach(visit)
+        let order = documentOrder
         return .object([
             .init(
                 "nodes",
@@ -40,17 +35,24 @@ extension GraphPicture {
     }
 
     /// The picture read back from a JSON report's `graph`.
-    /// - Throws: `ReportReadError` naming the first field missing or of the wrong type, or a step named twice.
-    init(json value: Value, title: String) throws(ReportReadError) {
-        let reader = JSONReportReader()
+    /// - Parameters:
+    ///   - value: the `graph`.
+    ///   - title: the plan's name, or its file.
+    ///   - prefix: where the report is in the document read, put before the fields errors name (`plans[2].`).
+    /// - Throws: `ReportReadError` naming the first field missing, of the wrong type or out of its range, or a step
+    ///   named twice.
+    init(json value: Value, title: String, at prefix: String = "") throws(ReportReadError) {
+        let reader = JSONReportReader(prefix: prefix)
         let listed = try reader.list(value["nodes"], "graph.nodes")
         var indices: [String: Int] = [:]
         for (position, node) in listed.enumerated() {
             let id = try reader.string(node["id"], "graph.nodes[\(position)].id")
             guard indices.updateValue(position, forKey: id) == nil else {
-                throw ReportReadError("`graph.nodes[\(position)].id`: the step `\(id)` is named twice")
+                throw reader.problem("graph.nodes[\(position)].id", "names the step `\(id)` a second time")
             }
         }
+        // A wave holds at least one step: there are fewer waves than steps.
+        let waves = 0...max(0, listed.count - 1)
         var nodes: [Node] = []
         for (position, node) in listed.enumerated() {
             let field = "graph.nodes[\(position)]"
@@ -58,15 +60,18 @@ extension GraphPicture {
             for (index, need) in try reader.list(node["needs"], "\(field).needs").enumerated() {
                 let step = try reader.string(need["step"], "\(field).needs[\(index)].step")
                 guard let target = indices[step] else {
-                    throw ReportReadError("`\(field).needs[\(index)].step`: no step `\(step)` in the graph")
+                    throw reader.problem("\(field).needs[\(index)].step", "names no step of the graph: `\(step)`")
                 }
                 waits.append((target, try reader.bool(need["data"], "\(field).needs[\(index)].data")))
+            }
+            var wave: Int?
+            if let written = node["wave"], written != .null {
+                wave = try reader.int(written, "\(field).wave", in: waves, "a wave")
             }
             nodes.append(
                 Node(
                     id: try reader.string(node["id"], "\(field).id"),
-                    kind: try reader.string(node["kind"], "\(field).kind"),
-                    wave: try reader.optionalInt(node["wave"], "\(field).wave"),
+                    kind: try reader.string(node["kind"], "\(field).kind"), wave: wave,
                     isLoop: try reader.bool(node["loop"], "\(field).loop"),
                     parent: try reader.optionalString(node["parent"], "\(field).parent").flatMap { indices[$0] },
                     waits: waits, detail: try reader.string(node["detail"], "\(field).detail")))
@@ -75,7 +80,7 @@ extension GraphPicture {
         for (index, step) in try reader.list(value["critical_path"], "graph.critical_path").enumerated() {
             let id = try reader.string(step, "graph.critical_path[\(index)]")
             guard let node = indices[id] else {
-                throw ReportReadError("`graph.critical_path[\(index)]`: no step `\(id)` in the graph")
+                throw reader.problem("graph.critical_path[\(index)]", "names no step of the graph: `\(id)`")
             }
             critical.insert(node)
         }

@@ -56,17 +56,22 @@ extension RunReport {
 extension RunPage {
     /// A plan's page read back from its JSON report (`reqplan-run/1`). A report written before reports kept the
     /// graph draws none.
-    /// - Throws: `ReportReadError` naming the first field missing or of the wrong type.
-    init(json report: Value) throws(ReportReadError) {
-        let plan = try JUnitPlan(json: report)
-        let reader = JSONReportReader()
+    /// - Parameters:
+    ///   - report: the plan's JSON report.
+    ///   - plan: its JUnit facts, when they are read already (`JUnitPlan(json:at:)`).
+    ///   - prefix: where the report is in the document read, put before the fields errors name (`plans[2].`).
+    /// - Throws: `ReportReadError` naming the first field missing, of the wrong type or out of its range.
+    init(json report: Value, plan read: JUnitPlan? = nil, at prefix: String = "") throws(ReportReadError) {
+        let plan: JUnitPlan
+        if let read { plan = read } else { plan = try JUnitPlan(json: report, at: prefix) }
+        let reader = JSONReportReader(prefix: prefix)
         var counts: [StepState: Int] = [:]
         for state in StepState.allCases {
-            counts[state] = try reader.optionalInt(report["counts"]?[state.rawValue], "counts.\(state.rawValue)")
+            counts[state] = try reader.optionalCount(report["counts"]?[state.rawValue], "counts.\(state.rawValue)")
         }
         let graph: GraphPicture
         if let value = report["graph"], value != .null {
-            graph = try GraphPicture(json: value, title: plan.label)
+            graph = try GraphPicture(json: value, title: plan.label, at: prefix)
         } else {
             graph = GraphPicture(title: plan.label, nodes: [], roots: [], critical: [])
         }

@@ -9,7 +9,8 @@ extension SuiteReport {
     ///
     /// The plans are put in suite order (by file), so the result is the report of the whole suite run on
     /// one machine, apart from timings. What would make it wrong is an error (RP0711), each naming the
-    /// report at fault: a file that is not a reqplan report, or not readable back; shards of different
+    /// report at fault: a file that is not a reqplan report, or not readable back (a field missing, of the
+    /// wrong type, or a number out of its range: `JSONReportReader`, which names the field); shards of different
     /// suites (another N, another number of files); a shard missing or given twice; a plan in two reports;
     /// shards mixed with reports that are not shards.
     /// - Parameter documents: each report's path (for messages) and text.
@@ -35,6 +36,9 @@ extension SuiteReport {
                 continue
             }
             let planReports: [Value]
+            // Whether the plans' reports are the `plans` of a suite's (their fields are named `plans[2].…`).
+            let isSuite: Bool
+            var shard: ShardInfo?
             switch value["format"] {
             case .string(SuiteReport.jsonFormat)?:
                 guard case .list(let list)? = value["plans"] else {
@@ -42,20 +46,21 @@ extension SuiteReport {
                     continue
                 }
                 planReports = list
+                isSuite = true
                 switch value["shard"] {
                 case nil, .null?:
                     unsharded.append(document.path)
-                case let shard?:
-                    guard case .int(let index)? = shard["index"], case .int(let count)? = shard["count"],
-                        case .int(let files)? = shard["files"]
-                    else {
-                        problem("`\(document.path)`: `shard` is not `{ index, count, files }`", document.path)
+                case let written?:
+                    do {
+                        shard = try ShardInfo(json: written)
+                    } catch {
+                        problem("`\(document.path)` cannot be read back: \(error.message)", document.path)
                         continue
                     }
-                    shards.append((ShardInfo(index: index, count: count, files: files), document.path))
                 }
             case .string(RunReport.jsonFormat)?:
                 planReports = [value]
+                isSuite = false
                 unsharded.append(document.path)
             default:
                 problem(
@@ -65,11 +70,13 @@ extension SuiteReport {
                 continue
             }
             var readable = true
-            for report in planReports {
+            for (position, report) in planReports.enumerated() {
                 do {
-                    let plan = try JUnitPlan(json: report)
-                    // The graph the HTML page draws (reports written before it was kept have none).
-                    if let graph = report["graph"], graph != .null { _ = try GraphPicture(json: graph, title: "") }
+                    // Everything the reports written from it read: the JUnit facts, the counts and the graph the
+                    // HTML page draws (reports written before it was kept have none), each number in its range.
+                    let prefix = isSuite ? "plans[\(position)]." : ""
+                    let plan = try JUnitPlan(json: report, at: prefix)
+                    _ = try RunPage(json: report, plan: plan, at: prefix)
                     plans.append((plan.file, report, document.path))
                     start = min(start ?? plan.startedAt, plan.startedAt)
                     let planEnd = plan.startedAt.addingTimeInterval(Double(plan.duration.microseconds) / 1_000_000)
@@ -80,14 +87,20 @@ extension SuiteReport {
                 }
             }
             if !readable { continue }
+            if let shard { shards.append((shard, document.path)) }
             // A shard with no plan still counts its start.
-            if planReports.isEmpty, case .string(let text)? = value["started_at"], let date = RunReport.time(from: text)
-            {
-                start = min(start ?? date, date)
-                end = max(end ?? date, date)
+            if planReports.isEmpty {
+                do {
+                    let date = try JSONReportReader().time(value["started_at"], "started_at")
+                    start = min(start ?? date, date)
+                    end = max(end ?? date, date)
+                } catch {
+                    problem("`\(document.path)` cannot be read back: \(error.message)", document.path)
+                }
             }
         }
-        checkShards(shards, unsharded: unsharded, plans: plans.count, report: problem)
+        // The shards are checked together once each could be read: one at fault is not also missing.
+        if problems.isEmpty { checkShards(shards, unsharded: unsharded, plans: plans.count, report: problem) }
         var seen: [String: String] = [:]
         for plan in plans {
             if let first = seen[plan.file] {
@@ -133,17 +146,22 @@ extension SuiteReport {
             }
             byIndex[shard.info.index] = shard.path
         }
+        // At most `Shard.maxCount` (`ShardInfo(json:)`), a few of them named.
         let missing = (1...max(1, first.info.count)).filter { byIndex[$0] == nil }
         if !missing.isEmpty {
+            let named = missing.count > 10 ? 5 : missing.count
             report(
                 "shard\(missing.count == 1 ? "" : "s") "
-                    + missing.map { "\($0)/\(first.info.count)" }.joined(separator: ", ")
+                    + missing.prefix(named).map { "\($0)/\(first.info.count)" }.joined(separator: ", ")
+                    + (named < missing.count ? " and \(missing.count - named) more" : "")
                     + " \(missing.count == 1 ? "is" : "are") missing: the merged report would lack "
                     + "\(missing.count == 1 ? "its" : "their") plans", nil,
                 "a shard whose plans are invalid writes no report; merge only after every shard ran")
         } else if shards.count == first.info.count, plans != first.info.files {
+            // Every shard says the same (checked above): the first is named.
             report(
-                "the shards hold \(plans) plans, but the suite had \(first.info.files) files", nil,
+                "the shards hold \(plans) plan\(plans == 1 ? "" : "s"), but `\(first.path)` says the suite had "
+                    + "\(first.info.files) file\(first.info.files == 1 ? "" : "s") (`shard.files`)", first.path,
                 "run every shard from the same files")
         }
     }
@@ -152,5 +170,19 @@ extension SuiteReport {
     init(merged plans: [Value], startedAt: Date, duration: Duration) {
         self.init(
             plans: plans, startedAt: startedAt, duration: duration, shard: nil, runs: [])
+    }
+}
+
+extension SuiteReport.ShardInfo {
+    /// The `shard` of a suite's JSON report: `index` from 1 to `count`, `count` from 1 to `Shard.maxCount` (what
+    /// `--shard` takes), `files` a count.
+    /// - Throws: `ReportReadError` naming the first field missing, of the wrong type or out of its range.
+    init(json shard: Value) throws(ReportReadError) {
+        let reader = JSONReportReader()
+        _ = try reader.object(shard, "shard")
+        let count = try reader.int(shard["count"], "shard.count", in: 1...Shard.maxCount, "a number of shards")
+        self.init(
+            index: try reader.int(shard["index"], "shard.index", in: 1...count, "a shard"), count: count,
+            files: try reader.count(shard["files"], "shard.files"))
     }
 }
