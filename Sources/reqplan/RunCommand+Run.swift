@@ -45,11 +45,14 @@ extension RunCommand {
         let display = RunDisplay(command: self, prepared: prepared, secrets: secrets)
         let command = self
         let logger = logging.logger(label: "reqplan.executor")
-        let result = try await SuiteRun.execute(
+        let ran = try await SuiteRun.execute(
             prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, transport: transportConfiguration,
             configuration: { command.runConfiguration(for: $0, secrets: secrets, logger: logger) },
             observer: display.observer, started: display.started, finished: display.finished,
             refresh: display.refresh, supervisor: SignalSupervisor())
+        // Every output from here (the summary, the failures, the reports) shows the results through the net:
+        // a secret of 8 characters or more is in no string of them, wherever its text came from.
+        let result = ran.shown(secrets: secrets)
 
         // A suite's report holds every plan's (its summary is written from it); a plan's is made only to
         // be written.
@@ -72,13 +75,20 @@ extension RunCommand {
             $0.result.diagnostics(graph: $0.prepared.graph, unset: $0.prepared.unset)
         }
         if !diagnostics.isEmpty {
+            // The plans' own lines quoted under a failure may hold a secret written literally: hidden too.
+            let hidden = Redactor(
+                secrets: prepared.flatMap(\.inputs.secrets) + result.outcomes.flatMap(\.result.secrets), store: secrets
+            ).texts
             switch format {
             case .text:
-                let renderer = DiagnosticRenderer(
+                var renderer = DiagnosticRenderer(
                     colors: color.enabled(for: STDERR_FILENO), files: prepared.flatMap(\.graph.sources))
+                renderer.hiding = hidden
                 writeError("\n" + renderer.text(diagnostics))
             case .github:
-                writeError(DiagnosticRenderer(files: []).github(diagnostics))
+                var renderer = DiagnosticRenderer(files: [])
+                renderer.hiding = hidden
+                writeError(renderer.github(diagnostics))
             }
         }
         // The suite's reports, or the plan's own.

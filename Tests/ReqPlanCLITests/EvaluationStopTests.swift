@@ -31,6 +31,12 @@ struct EvaluationStopTests {
         }
     }
 
+    /// `reqplan arguments…` at the lowest priority (`nice` replaces itself with it, so its pid is reqplan's):
+    /// it keeps a core busy on purpose, and the suite's other tests, run beside it, must not starve.
+    static func niced(_ arguments: [String]) -> (executable: URL, arguments: [String]) {
+        (URL(fileURLWithPath: "/usr/bin/nice"), ["-n", "19", CommandRunner.binary.path] + arguments)
+    }
+
     static let evaluators: [Busy] = [
         Busy(
             testDescription: "a `matches` matcher (ICU)",
@@ -77,8 +83,9 @@ struct EvaluationStopTests {
         try Self.serve(nginx)
         let plan = try CommandRunner.temporaryPlan(busy.plan(base: nginx.plainURL, timeout: "1s"))
         let started = ContinuousClock.now
+        let (executable, arguments) = Self.niced(["run", plan.path, "--progress", "none"])
         let result = try await CommandRunner.run(
-            ["run", plan.path, "--progress", "none"], environment: ["no_proxy": "*"], within: .seconds(60))
+            arguments, environment: ["no_proxy": "*"], executable: executable, within: .seconds(60))
         let elapsed = ContinuousClock.now - started
         #expect(!result.killedAfterTimeout, "\(busy.testDescription) held the run")
         #expect(elapsed < .seconds(8), "\(busy.testDescription): \(elapsed)")
@@ -93,8 +100,8 @@ struct EvaluationStopTests {
         let nginx = try await Nginx.shared()
         try Self.serve(nginx)
         let plan = try CommandRunner.temporaryPlan(busy.plan(base: nginx.plainURL, timeout: nil))
-        let running = try CommandRunner.start(
-            ["run", plan.path, "--progress", "none"], environment: ["no_proxy": "*"])
+        let (executable, arguments) = Self.niced(["run", plan.path, "--progress", "none"])
+        let running = try CommandRunner.start(arguments, environment: ["no_proxy": "*"], executable: executable)
         // Busy once the body is in: give it a moment, then interrupt.
         try await Task.sleep(for: .milliseconds(1_500))
         let interrupted = ContinuousClock.now
@@ -131,8 +138,9 @@ struct EvaluationStopTests {
                 + items.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")
         let plan = try CommandRunner.temporaryPlan(text + "\n")
         let started = ContinuousClock.now
+        let (executable, arguments) = Self.niced(["run", plan.path, "--progress", "none"])
         let result = try await CommandRunner.run(
-            ["run", plan.path, "--progress", "none"], environment: ["no_proxy": "*"], within: .seconds(60))
+            arguments, environment: ["no_proxy": "*"], executable: executable, within: .seconds(60))
         #expect(!result.killedAfterTimeout, "the \(level)'s timeout did not end the run")
         #expect(ContinuousClock.now - started < .seconds(8))
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")

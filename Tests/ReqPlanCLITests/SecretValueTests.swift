@@ -10,12 +10,16 @@ import Testing
     /// The secret of the reference run: long, unique, and found in no output.
     static let reference = "Zq9-Reference-Secret-4711"
 
-    /// Values that collide with text every output holds: digits of statuses and times, JSON and XML
-    /// syntax, words of the reports' structure, the input's own name.
-    static let values = [
-        "1", "0", "test", "json", "true", "null", "<", "\"", "&", "'", "testsuites", "testcase", "exit_code",
-        "password", "GET", "***", "see password",
-    ]
+    /// Values shorter than 8 characters that collide with text every output holds: digits of statuses and
+    /// times, JSON and XML syntax, words of the reports' structure. Hidden where they went in only: every
+    /// output is the same as with any other secret.
+    static let values = ["1", "0", "test", "json", "true", "null", "<", "\"", "&", "'", "GET", "***"]
+
+    /// Values of 8 characters or more that collide with words of the reports and of the plan: hidden in every
+    /// string every output shows (GitHub Actions masks a secret that way), so outputs may say `***` where the
+    /// plan's own text held them (`see *** field`); but no report's structure changes, every report parses,
+    /// and no output's lines are more or fewer.
+    static let longValues = ["testsuites", "testcase", "exit_code", "password", "see password"]
 
     /// The secret goes into a URL, a header (directly and through a var), a JSON body, a for_each list,
     /// an expected value and outputs; a literal output merely contains its text. The steps run one after
@@ -112,7 +116,29 @@ import Testing
                 }
                 try await Self.expectReportsParse(in: folder)
             }
+            for secret in Self.longValues {
+                let seen = try await outputs(secret: secret)
+                try await Self.expectReportsParse(in: folder)
+                for (name, output) in expected {
+                    let lines = (seen[name] ?? "").split(separator: "\n", omittingEmptySubsequences: false).count
+                    #expect(
+                        lines == output.split(separator: "\n", omittingEmptySubsequences: false).count,
+                        "with the secret `\(secret)`, \(name) has other lines:\n\(seen[name] ?? "")")
+                }
+                // In no string of the JSON report (its keys are names, which the net leaves alone).
+                let report = try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: folder.appendingPathComponent("report.json")))
+                #expect(Self.strings(in: report).allSatisfy { !$0.contains(secret) }, "`\(secret)` in the JSON report")
+            }
         }
+    }
+
+    /// Every string value of a JSON object, at any depth.
+    static func strings(in value: Any) -> [String] {
+        if let text = value as? String { return [text] }
+        if let list = value as? [Any] { return list.flatMap(strings) }
+        if let object = value as? [String: Any] { return object.values.flatMap(strings) }
+        return []
     }
 
     /// The reports written in `folder` parse: JSON by Foundation, JUnit XML by Python's XML parser.

@@ -182,7 +182,7 @@ struct HostileReportTests {
                 + "10000")
         #expect(
             message("18446744073709551615", at: plan + [.key("counts"), .key("failed")])
-                == "`shard-1.json` cannot be read back: `plans[0].counts.failed` is 1.8446744073709552e+19, not a "
+                == "`shard-1.json` cannot be read back: `plans[0].counts.failed` is 18446744073709551615, not a "
                 + "whole number from 0 to 1000000000")
     }
 

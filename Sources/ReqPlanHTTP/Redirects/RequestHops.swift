@@ -65,7 +65,8 @@ package struct RequestHops: Sendable {
     /// of it (`shown`, when it differs) gets the `Cookie` header too, which every output hides by name.
     func addingCookies(to request: PreparedRequest) -> PreparedRequest {
         var outgoing = addingJarCookies(to: request)
-        if var shown = outgoing.shown, let cookie = outgoing.headers.first(where: { $0.name.equalsIgnoringCase("cookie") })
+        if var shown = outgoing.shown,
+            let cookie = outgoing.headers.first(where: { $0.name.equalsIgnoringCase("cookie") })
         {
             shown.headers.removeAll { $0.name.equalsIgnoringCase("cookie") }
             shown.headers.append(cookie)

@@ -127,7 +127,7 @@ struct JSONReportReader {
         // `-0.0` or `4e9`: a whole number written as a double.
         case .double(let double)? where double.isFinite && double == double.rounded():
             number = Int(exactly: double)
-        case .double?: number = nil
+        case .double?, .largeInt?: number = nil
         default: throw problem(field, "is not a whole number")
         }
         guard let number, range.contains(number) else {

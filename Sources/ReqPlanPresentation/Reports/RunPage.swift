@@ -49,7 +49,7 @@ extension RunReport {
             inputs: inputValues.map { ($0.name, $0.value.jsonText()) }, outputErrors: result.outputErrors,
             interrupted: result.interrupted, timedOut: result.timedOut,
             machine: "\(ProcessInfo.processInfo.hostName), \(ProcessInfo.processInfo.operatingSystemVersionString)",
-            steps: steps, graph: GraphPicture(graph), exchanges: exchanges)
+            steps: steps, graph: graphPicture, exchanges: exchanges)
     }
 }
 

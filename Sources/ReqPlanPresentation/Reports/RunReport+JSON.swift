@@ -12,7 +12,7 @@ extension RunReport {
     /// precision; step times count from the run's start (`started_at`). docs/reports.md
     /// documents every field.
     public func jsonText() -> String {
-        jsonValue.jsonText(pretty: true) + "\n"
+        net.redact(jsonValue).jsonText(pretty: true) + "\n"
     }
 
     /// The JSON report as a value.
@@ -36,7 +36,7 @@ extension RunReport {
             .init("outputs", .object(result.shownOutputs.map { .init($0.name, $0.value) })),
             .init("output_errors", .list(result.outputErrors.map(Value.string))),
             .init("steps", .list(steps.map(jsonValue(of:)))),
-            .init("graph", GraphPicture(graph).jsonValue),
+            .init("graph", graphPicture.jsonValue),
         ])
     }
 

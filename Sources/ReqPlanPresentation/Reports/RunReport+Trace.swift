@@ -33,7 +33,8 @@ extension RunReport {
             .init("duration_ms", result.duration.millisecondsValue),
             .init("exit_code", .int(Int(result.exitCode))),
         ])
-        let lines = events.map { "  " + $0.jsonText() }.joined(separator: ",\n")
+        let net = self.net
+        let lines = events.map { "  " + net.redact($0).jsonText() }.joined(separator: ",\n")
         let text =
             "{\"traceEvents\": [\n" + lines + "\n],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": "
             + otherData.jsonText() + "}\n"

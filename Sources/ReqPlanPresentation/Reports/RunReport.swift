@@ -30,8 +30,17 @@ public struct RunReport: Sendable {
         self.graph = graph
         self.inputs = inputs
         self.exchanges = exchanges
-        self.steps = ReportTreeBuilder(graph: graph, result: result).roots()
+        // What the plan's own text adds (an expectation as written, a request's detail) goes through the net
+        // too: a secret written literally in the plan is in no report.
+        let net = Redactor(secrets: inputs.secrets + result.secrets)
+        self.steps = ReportTreeBuilder(graph: graph, result: result).roots().map { $0.netted(by: net) }
     }
+
+    /// The textual net of this run's reports: its secret inputs and the secrets it learnt.
+    var net: Redactor { Redactor(secrets: inputs.secrets + result.secrets) }
+
+    /// The plan's graph as reports draw it, its details through the net.
+    var graphPicture: GraphPicture { GraphPicture(graph).netted(by: net) }
 
     /// The report of `kind` as text.
     public func render(_ kind: ReportKind) -> String {

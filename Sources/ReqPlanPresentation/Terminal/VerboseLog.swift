@@ -47,7 +47,8 @@ public struct VerboseLog: ExecutionObserver {
     private func headerLines(_ headers: [HeaderField], prefix: String) -> String {
         headers.map { header in
             let value =
-                redactedHeaders.contains(header.name.lowercased()) ? ExpressionEvaluator.secretMarker : header.value
+                redactedHeaders.contains(header.name.lowercased())
+                ? ExpressionEvaluator.secretMarker : redactor.redact(header.value)
             return "\(prefix) \(VisibleText.line(header.name)): \(VisibleText.line(value))\n"
         }.joined()
     }
@@ -77,8 +78,8 @@ public struct VerboseLog: ExecutionObserver {
 
     public func requestSent(_ id: String, item: Int?, request: PreparedRequest) {
         let text =
-            "> \(label(id, item)): \(request.method) \(VisibleText.line(request.shownURL))\n"
-            + headerLines(request.shownHeaders, prefix: ">") + body(request.shownBody, prefix: ">", net: false)
+            "> \(label(id, item)): \(request.method) \(VisibleText.line(redactor.redact(request.shownURL)))\n"
+            + headerLines(request.shownHeaders, prefix: ">") + body(request.shownBody, prefix: ">", net: true)
         write(text)
     }
 

@@ -28,6 +28,13 @@ public struct Redactor: Sendable {
         self.store = store
     }
 
+    /// Every text the net hides now, longest first (for a renderer that hides them itself:
+    /// `DiagnosticRenderer.hiding`).
+    public var texts: [String] {
+        let learnt = store?.hidden ?? []
+        return learnt.isEmpty ? secrets : SecretStore.longestFirst(secrets + learnt)
+    }
+
     /// `text` with every secret (of `minimumLength` or more) replaced by `***`.
     public func redact(_ text: String) -> String {
         let learnt = store?.hidden ?? []
@@ -53,5 +60,50 @@ public struct Redactor: Sendable {
         case .object(let fields): .object(fields.map { Value.Field($0.key, redact($0.value)) })
         default: value
         }
+    }
+}
+
+extension RunResult {
+    /// The result as every output shows it: each string in it through `net`, wherever its text came from
+    /// (a URL or a body the plan wrote literally, a server's answer, a library's error), inside each value so
+    /// that no report can be garbled. Names, numbers, states and the structure are left alone, and so are
+    /// the outputs as the run gave them (`outputs`: `--output json` writes those the plan declares secret
+    /// whole, as asked); `shownOutputs` go through the net. Redaction by value (`SecretFlow`) has happened
+    /// already; this is the net over it for secrets of `Redactor.minimumLength` characters or more.
+    public func netted(by net: Redactor) -> RunResult {
+        var shown = self
+        shown.results = results.mapValues { $0.netted(by: net) }
+        shown.shownOutputs = shownOutputs.map { ($0.name, net.redact($0.value)) }
+        shown.outputErrors = outputErrors.map(net.redact)
+        return shown
+    }
+}
+
+extension StepResult {
+    /// The step's result with each string in it through `net`, its members' and items' too.
+    public func netted(by net: Redactor) -> StepResult {
+        var shown = self
+        if var reason = shown.reason {
+            reason.message = net.redact(reason.message)
+            shown.reason = reason
+        }
+        shown.url = net.redact(url)
+        shown.responseExcerpt = net.redact(responseExcerpt)
+        shown.bodyProblem = net.redact(bodyProblem)
+        shown.body = body.map(net.redact)
+        shown.outputs = outputs.map(net.redact)
+        shown.headers = headers?.map { ($0.name, net.redact($0.value)) }
+        shown.checks = checks.map { check in
+            var check = check
+            check.problems = check.problems.map(net.redact)
+            return check
+        }
+        shown.attempts = attempts.map { attempt in
+            var attempt = attempt
+            attempt.error = net.redact(attempt.error)
+            return attempt
+        }
+        shown.children = children?.map { $0.netted(by: net) }
+        return shown
     }
 }

@@ -24,6 +24,19 @@ public enum SuiteRun {
     public struct Result: Sendable {
         /// One outcome per plan, in suite order.
         public var outcomes: [Outcome]
+
+        /// The results as every output shows them (`RunResult.netted(by:)`): each plan's through the net of its
+        /// secret inputs, the secrets it learnt, and those `store` holds (the suite's credentials and cookies).
+        public func shown(secrets store: SecretStore) -> Result {
+            var shown = self
+            shown.outcomes = outcomes.map { outcome in
+                var outcome = outcome
+                outcome.result = outcome.result.netted(
+                    by: Redactor(secrets: outcome.prepared.inputs.secrets + outcome.result.secrets, store: store))
+                return outcome
+            }
+            return shown
+        }
         /// When the suite started.
         public var startedAt: Date
         /// How long it took.

@@ -19,6 +19,9 @@ public struct DiagnosticRenderer: Sendable {
 
     /// Whether to color with ANSI escapes.
     public var colors: Bool
+    /// Texts no output may show (a run's secrets of 8 characters or more, longest first): `***` in every
+    /// message, note, hint and source line, the carets still under what they point at.
+    public var hiding: [String] = []
     private let sources: SourceLookup
 
     /// Creates a renderer.
@@ -50,7 +53,7 @@ public struct DiagnosticRenderer: Sendable {
         let pad = String(repeating: " ", count: gutterWidth)
 
         var out = style(diagnostic.severity.rawValue + "[\(diagnostic.code)]", severityColor(diagnostic.severity))
-        out += style(": " + VisibleText.lines(diagnostic.message), bold)
+        out += style(": " + shown(diagnostic.message), bold)
         out += "\n"
         if let file = diagnostic.file {
             out += excerpt(
@@ -61,14 +64,14 @@ public struct DiagnosticRenderer: Sendable {
             // A note may point into another file (a sub-plan's declaration, the plan including a sub-plan).
             if note.showsSource, let range = note.range, let file = note.file ?? diagnostic.file {
                 let noteSource = note.file.map { $0 == diagnostic.file ? source : sources($0) } ?? source
-                out += style("note", cyan) + ": " + VisibleText.lines(note.message) + "\n"
+                out += style("note", cyan) + ": " + shown(note.message) + "\n"
                 out += excerpt(file: file, source: noteSource, range: range, pad: pad, caretColor: cyan, label: nil)
             } else {
-                out += pad + style(" = ", blue) + style("note", bold) + ": " + VisibleText.lines(note.message) + "\n"
+                out += pad + style(" = ", blue) + style("note", bold) + ": " + shown(note.message) + "\n"
             }
         }
         if let hint = diagnostic.hint {
-            out += pad + style(" = ", blue) + style("hint", bold) + ": " + VisibleText.lines(hint) + "\n"
+            out += pad + style(" = ", blue) + style("hint", bold) + ": " + shown(hint) + "\n"
         }
         return out
     }
@@ -87,11 +90,18 @@ public struct DiagnosticRenderer: Sendable {
         }
         var out = pad + style("--> ", blue) + "\(file):\(range.start.line):\(range.start.column)\n"
         guard let written = source?.line(range.start.line) else { return out }
-        // Shown as `VisibleText` shows it, tabs kept; the caret counts what each character became.
+        // Shown as `VisibleText` shows it, tabs kept, each hidden text as `***`; the caret counts what each
+        // character became (a hidden text's first character `***`, the others nothing).
         var line = String.UnicodeScalarView()
         var widths: [Int] = []
-        for scalar in written.unicodeScalars {
-            let shown = scalar == "\t" ? "\t" : VisibleText.line(String(scalar))
+        let hidden = hiddenScalars(in: written)
+        for (index, scalar) in written.unicodeScalars.enumerated() {
+            let shown: String
+            switch hidden[index] {
+            case .start: shown = "***"
+            case .inside: shown = ""
+            case nil: shown = scalar == "\t" ? "\t" : VisibleText.line(String(scalar))
+            }
             line.append(contentsOf: shown.unicodeScalars)
             widths.append(shown.unicodeScalars.count)
         }
@@ -114,6 +124,39 @@ public struct DiagnosticRenderer: Sendable {
         out += "\n"
         out += pad + style(" |", blue) + "\n"
         return out
+    }
+
+    /// `text` as a message shows it: control characters shown, hidden texts as `***`.
+    private func shown(_ text: String) -> String {
+        var text = text
+        for secret in hiding where !secret.isEmpty && text.contains(secret) {
+            text = text.replacingOccurrences(of: secret, with: "***")
+        }
+        return VisibleText.lines(text)
+    }
+
+    private enum Hidden { case start, inside }
+
+    /// Which scalars of `line` belong to a hidden text, by position.
+    private func hiddenScalars(in line: Substring) -> [Int: Hidden] {
+        var marks: [Int: Hidden] = [:]
+        guard !hiding.isEmpty else { return marks }
+        let scalars = Array(line.unicodeScalars)
+        for secret in hiding {
+            let needle = Array(secret.unicodeScalars)
+            guard !needle.isEmpty, needle.count <= scalars.count else { continue }
+            var start = 0
+            while start + needle.count <= scalars.count {
+                if marks[start] == nil, scalars[start..<start + needle.count].elementsEqual(needle) {
+                    marks[start] = .start
+                    for index in start + 1..<start + needle.count { marks[index] = .inside }
+                    start += needle.count
+                } else {
+                    start += 1
+                }
+            }
+        }
+        return marks
     }
 
     // MARK: GitHub
@@ -150,7 +193,7 @@ public struct DiagnosticRenderer: Sendable {
             }
             if let hint = diagnostic.hint { message += "\nhint: " + hint }
             // A CI log shows it: control characters shown, as on a terminal (`VisibleText`).
-            return "::\(command) " + properties.joined(separator: ",") + "::" + escapeData(VisibleText.lines(message))
+            return "::\(command) " + properties.joined(separator: ",") + "::" + escapeData(shown(message))
         }.map { $0 + "\n" }.joined()
     }
 
