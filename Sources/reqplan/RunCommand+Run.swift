@@ -147,7 +147,8 @@ private struct RunDisplay: Sendable {
         self.traffic = traffic
         let mode = command.progressMode
         let colors = command.color.enabled(for: STDERR_FILENO)
-        // The textual net for the responses the verbose log shows.
+        // The textual net for what the live displays show: the responses the verbose log dumps, and the
+        // progress lines, whose reasons may quote the plan's own text (an expected value written literally).
         let redactor = Redactor(secrets: prepared.flatMap(\.inputs.secrets), store: secrets)
         let verbose = command.verbose
         // A plan's own observers: its traffic recorder (a HAR report, an HTML page) and its verbose log.
@@ -164,7 +165,7 @@ private struct RunDisplay: Sendable {
                 : SuiteProgress(
                     files: prepared.map(\.graph.plan.source.path),
                     steps: prepared.map { $0.graph.nodes.count { $0.loop == nil } }, mode: mode, colors: colors,
-                    terminalRows: terminalRows(), write: { writeError($0) })
+                    terminalRows: terminalRows(), write: { writeError(redactor.redact($0)) })
             observer = { index in
                 var observers = planObservers(index)
                 if let live { observers.insert(live.observer(for: index), at: 0) }
@@ -178,7 +179,8 @@ private struct RunDisplay: Sendable {
             // with anything else written to standard error, in the order it came (`StandardStreams`).
             let batched = mode == .lines
             let write: @Sendable (String) -> Void = { text in
-                if batched { StandardStreams.writeBatched(text, to: .error) } else { writeError(text) }
+                let shown = redactor.redact(text)
+                if batched { StandardStreams.writeBatched(shown, to: .error) } else { writeError(shown) }
             }
             let live =
                 mode == .silent || prepared.isEmpty
