@@ -31,19 +31,15 @@ enum YAMLLoader {
     }
 
     /// Composes a part of a plan (a run of its steps, `PlanReader.readAlone`) whose file passed the size limit;
-    /// `nil` when it does not compose, or has keys that are not plain scalars. Nothing is worded: the whole
-    /// plan is read again then, and reports why. So the part's lines are indexed (a `SourceFile`) only where
-    /// the scan for complex keys reads them, in text that defines an anchor.
-    static func composePlanPart(_ text: String, path: String) -> YAMLNode? {
-        if ComplexKeyScanner.definesAnchor(text),
-            ComplexKeyScanner.firstComplexKey(in: SourceFile(path: path, text: text)) != nil
-        {
-            return nil
-        }
+    /// `nil` when it does not compose, or has keys that are lists or mappings. Nothing is worded: the whole
+    /// plan is read again then, and reports why.
+    static func composePlanPart(_ text: String) -> YAMLNode? {
+        if ComplexKeyScanner.firstComplexKey(in: text) != nil { return nil }
         return try? YAMLComposer.compose(text).get()
     }
 
-    /// Why `source` is not composed at all: larger than the limit, or with keys that are not plain scalars.
+    /// Why `source` is not composed at all: larger than the limit, or with keys that are lists or mappings, or
+    /// aliases of them.
     private static func refuse(_ source: SourceFile, limits: ParseLimits, what: String) -> Diagnostic? {
         if source.text.utf8.count > limits.maxFileSize {
             return .error(
@@ -51,9 +47,9 @@ enum YAMLLoader {
                 "\(what) is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
                 at: nil, hint: limits.tooLargeHint(splitting: "the \(what)"))
         }
-        if let complexKey = ComplexKeyScanner.firstComplexKey(in: source) {
+        if let complexKey = ComplexKeyScanner.firstComplexKey(in: source.text) {
             return .error(
-                .unsupportedYAML, "complex mapping keys (`?` keys, aliases or collections as keys) are not supported",
+                .unsupportedYAML, "complex mapping keys (lists, mappings or their aliases as keys) are not supported",
                 at: SourceRange(at: complexKey), hint: "\(what) keys are plain names")
         }
         return nil
