@@ -5,9 +5,9 @@ import Yams
 /// time, memory or the stack either.
 ///
 /// - Size: more than `maxFileSize` bytes is refused before the file is read whole (RP0004).
-/// - YAML: composed as plans are (`Yams.compose` with marks; keys that are aliases or collections are
-///   refused before libyaml sees them, RP0006; syntax errors located, RP0002). JSON is read as YAML, so
-///   its errors are located too.
+/// - YAML: composed as plans are (`Yams.compose` with marks; keys that are lists or mappings, or aliases of
+///   them, are refused before Yams composes them, RP0006; syntax errors located, RP0002). JSON is read as
+///   YAML, so its errors are located too, and its surrogate pair escapes (`"\ud83c\udfb2"`) are one character.
 /// - Aliases and depth: reading charges every node, an alias each time it is read, against `maxNodes`
 ///   (RP0005), and stops at lists and mappings deeper than `maxDepth` (RP0008), both located.
 /// - Scalars: the YAML 1.2 core schema, as in plans (`yes` and `on` are strings, `0x1F` a number).

@@ -123,7 +123,7 @@ extension PlanReader {
         // plan no longer composes (and indexes) a newline for every line before it.
         let text = String(source.text[first.text.startIndex..<last.text.endIndex])
         guard
-            let node = YAMLLoader.composePlanPart(text, path: source.path),
+            let node = YAMLLoader.composePlanPart(text),
             case .mapping(let mapping) = node, mapping.count == blocks.count,
             zip(mapping.keys, blocks).allSatisfy({ key, block in
                 guard case .scalar(let id) = key else { return false }

@@ -11,13 +11,17 @@ enum YAMLLoader {
     /// Composes `source` into Yams' node tree; `nil` for an empty document (or one of comments only).
     /// - Parameter what: what the file is, in messages (`plan`, `inputs file`).
     static func compose(_ source: SourceFile, limits: ParseLimits, what: String = "plan") -> Result<Node?, Diagnostic> {
-        if let refused = refuse(source, limits: limits, what: what) { return .failure(refused) }
+        let text: ReadableText
+        switch readable(source, limits: limits, what: what) {
+        case .failure(let refused): return .failure(refused)
+        case .success(let readable): text = readable
+        }
         do {
             // UTF-8, Swift's native encoding, as Yams' default would choose; naming it spares reading the
             // whole environment for `YAMS_DEFAULT_ENCODING` at every file (a suite reads hundreds).
-            return .success(try Yams.compose(yaml: source.text, Resolver.basic, .default, .utf8))
+            return .success(try Yams.compose(yaml: text.text, Resolver.basic, .default, .utf8))
         } catch let error as YamlError {
-            return .failure(diagnostic(for: YAMLProblem(error), in: source, what: what))
+            return .failure(diagnostic(for: text.placedInFile(YAMLProblem(error)), in: source, what: what))
         } catch {
             return .failure(.error(.yamlSyntax, "\(error)", at: nil))
         }
@@ -26,37 +30,68 @@ enum YAMLLoader {
     /// Composes a plan's `source` into `YAMLNode`s, under the same checks and with the same diagnostics as
     /// `compose`; `nil` for an empty document (or one of comments only).
     static func composePlan(_ source: SourceFile, limits: ParseLimits) -> Result<YAMLNode?, Diagnostic> {
-        if let refused = refuse(source, limits: limits, what: "plan") { return .failure(refused) }
-        return YAMLComposer.compose(source.text).mapError { diagnostic(for: $0, in: source, what: "plan") }
+        switch readable(source, limits: limits, what: "plan") {
+        case .failure(let refused): return .failure(refused)
+        case .success(let text):
+            return YAMLComposer.compose(text.text).mapError {
+                diagnostic(for: text.placedInFile($0), in: source, what: "plan")
+            }
+        }
     }
 
     /// Composes a part of a plan (a run of its steps, `PlanReader.readAlone`) whose file passed the size limit;
-    /// `nil` when it does not compose, or has keys that are not plain scalars. Nothing is worded: the whole
-    /// plan is read again then, and reports why. So the part's lines are indexed (a `SourceFile`) only where
-    /// the scan for complex keys reads them, in text that defines an anchor.
-    static func composePlanPart(_ text: String, path: String) -> YAMLNode? {
-        if ComplexKeyScanner.definesAnchor(text),
-            ComplexKeyScanner.firstComplexKey(in: SourceFile(path: path, text: text)) != nil
-        {
-            return nil
-        }
+    /// `nil` when it does not compose, or has keys that are lists or mappings. Nothing is worded: the whole
+    /// plan is read again then, and reports why.
+    static func composePlanPart(_ text: String) -> YAMLNode? {
+        let text = SurrogatePairEscapes.rewriting(text)?.text ?? text
+        if ComplexKeyScanner.firstComplexKey(in: text) != nil { return nil }
         return try? YAMLComposer.compose(text).get()
     }
 
-    /// Why `source` is not composed at all: larger than the limit, or with keys that are not plain scalars.
-    private static func refuse(_ source: SourceFile, limits: ParseLimits, what: String) -> Diagnostic? {
+    /// The text libyaml reads for a file, and how to find a place of it in the file.
+    struct ReadableText {
+        /// The text: the file's, with JSON's surrogate pair escapes rewritten (`SurrogatePairEscapes`).
+        var text: String
+        /// The rewritten escapes, if any: what moved.
+        var escapes: SurrogatePairEscapes?
+
+        /// `problem`, found in `text`, placed in the file: a reader's error at the character it stopped at.
+        func placedInFile(_ problem: YAMLProblem) -> YAMLProblem {
+            var problem = problem
+            if problem.kind == .reader, let offset = problem.offset {
+                problem.mark = YAMLLoader.location(ofCharacter: offset, in: text)
+            }
+            guard let escapes else { return problem }
+            problem.mark = escapes.original(problem.mark)
+            if let context = problem.context { problem.context = (context.text, escapes.original(context.mark)) }
+            if let again = problem.duplicate?.again { problem.duplicate?.again = escapes.original(again) }
+            return problem
+        }
+    }
+
+    /// The text to compose for `source`, or why it is not composed at all: larger than the limit, or with keys
+    /// that are lists or mappings, or aliases of them.
+    private static func readable(_ source: SourceFile, limits: ParseLimits, what: String)
+        -> Result<ReadableText, Diagnostic>
+    {
         if source.text.utf8.count > limits.maxFileSize {
-            return .error(
-                .fileTooLarge,
-                "\(what) is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
-                at: nil, hint: limits.tooLargeHint(splitting: "the \(what)"))
+            return .failure(
+                .error(
+                    .fileTooLarge,
+                    "\(what) is \(source.text.utf8.count) bytes, more than the limit of \(limits.maxFileSize) bytes",
+                    at: nil, hint: limits.tooLargeHint(splitting: "the \(what)")))
         }
-        if let complexKey = ComplexKeyScanner.firstComplexKey(in: source) {
-            return .error(
-                .unsupportedYAML, "complex mapping keys (`?` keys, aliases or collections as keys) are not supported",
-                at: SourceRange(at: complexKey), hint: "\(what) keys are plain names")
+        let escapes = SurrogatePairEscapes.rewriting(source.text)
+        let text = ReadableText(text: escapes?.text ?? source.text, escapes: escapes)
+        if let complexKey = ComplexKeyScanner.firstComplexKey(in: text.text) {
+            return .failure(
+                .error(
+                    .unsupportedYAML,
+                    "complex mapping keys (lists, mappings or their aliases as keys) are not supported",
+                    at: SourceRange(at: escapes?.original(complexKey) ?? complexKey),
+                    hint: "\(what) keys are plain names"))
         }
-        return nil
+        return .success(text)
     }
 
     /// "a plan file", "an inputs file": the file in a sentence.
@@ -65,11 +100,12 @@ enum YAMLLoader {
         return ("aeiou".contains(what.prefix(1)) ? "an " : "a ") + what
     }
 
-    /// The line and column (counted in Unicode scalars, as marks are) of the byte at `offset`.
-    private static func location(ofByte offset: Int, in source: SourceFile) -> SourceLocation {
-        let before = String(decoding: source.text.utf8.prefix(max(offset, 0)), as: UTF8.self)
-        let lines = before.split(separator: "\n", omittingEmptySubsequences: false)
-        return SourceLocation(line: lines.count, column: (lines.last?.unicodeScalars.count ?? 0) + 1)
+    /// The line and column (columns counted in Unicode scalars, as marks are) of the character at `offset`, the
+    /// characters before it counted as Yams counts a reader's offset (`Character`s).
+    fileprivate static func location(ofCharacter offset: Int, in text: String) -> SourceLocation {
+        let before = SourceFile(path: "", text: String(text.prefix(max(offset, 0))))
+        return SourceLocation(
+            line: before.lineCount, column: (before.line(before.lineCount)?.unicodeScalars.count ?? 0) + 1)
     }
 
     /// Whether the line of `location` is indented deeper than the previous line, which
@@ -91,6 +127,8 @@ enum YAMLLoader {
 
     static func diagnostic(for error: YAMLProblem, in source: SourceFile, what: String = "plan") -> Diagnostic {
         switch error.kind {
+        case .scanner where error.problem.contains("invalid Unicode character escape"):
+            return invalidEscape(at: error.mark, in: source)
         case .scanner, .parser, .composer:
             let (context, problem, mark) = (error.context, error.problem, error.mark)
             var notes: [Diagnostic.Note] = []
@@ -141,8 +179,8 @@ enum YAMLLoader {
             }
             return .error(.yamlSyntax, "invalid YAML: \(message)", at: at, notes: notes, hint: hint)
         case .reader:
-            // libyaml's reader names the byte it stopped at (a control character, invalid UTF-8).
-            let at = error.offset.map { SourceRange(at: location(ofByte: $0, in: source)) }
+            // Where libyaml's reader stopped (a control character, invalid UTF-8), if that starts a character.
+            let at = error.offset.map { _ in SourceRange(at: error.mark) }
             return .error(
                 .yamlSyntax, "the file cannot be read as UTF-8 YAML: \(error.problem)", at: at,
                 hint: "save the \(what) as UTF-8 text; write a control character as an escape in a double-quoted string"
@@ -162,6 +200,35 @@ enum YAMLLoader {
         case .other:
             return .error(.yamlSyntax, "invalid YAML: \(error.problem)", at: nil)
         }
+    }
+
+    /// An escape of a double-quoted scalar that is no character (libyaml's "found invalid Unicode character escape
+    /// code", `mark` at its first digit): half a surrogate pair, or past U+10FFFF.
+    private static func invalidEscape(at mark: SourceLocation, in source: SourceFile) -> Diagnostic {
+        let start = SourceLocation(line: mark.line, column: max(1, mark.column - 2))
+        let scalars = source.line(start.line).map { Array($0.unicodeScalars.dropFirst(start.column - 1).prefix(10)) }
+        let digits = scalars?.first == "\\" && scalars?.dropFirst().first == "U" ? 8 : 4
+        let escape = String(String.UnicodeScalarView(scalars?.prefix(2 + digits) ?? []))
+        let value = escape.utf8.dropFirst(2).reduce(UInt32(0)) { ($0 << 4) + (SurrogatePairEscapes.hexDigit($1) ?? 0) }
+        let pairHint =
+            "write a character above U+FFFF as both halves of its UTF-16 pair (`\\uD83C\\uDFB2`), as `\\U0001F3B2`, or as "
+            + "itself"
+        let message: String
+        var hint = pairHint
+        switch value {
+        case 0xD800...0xDBFF where digits == 4:
+            message = "`\(escape)` is the first half of a UTF-16 surrogate pair, and no second half follows"
+        case 0xDC00...0xDFFF where digits == 4:
+            message = "`\(escape)` is the second half of a UTF-16 surrogate pair, and no first half comes before it"
+        case 0xD800...0xDFFF:
+            message = "`\(escape)` is half of a UTF-16 surrogate pair, not a character"
+        default:
+            message = "`\(escape)` is not a Unicode character (the last is U+10FFFF)"
+            hint = "`\\U` takes the eight hexadecimal digits of a character up to U+10FFFF, as in `\\U0001F3B2`"
+        }
+        return .error(
+            .yamlSyntax, "invalid YAML: \(message)", at: SourceRange(start: start, length: escape.unicodeScalars.count),
+            hint: hint)
     }
 
     /// The second occurrence of a duplicated key: the next line that has the key at
