@@ -164,7 +164,7 @@ public enum Planner {
             }
             built.nodes.append(
                 StepNode(
-                    nodeID: id, id: step.id.value, localID: step.id.value, kind: kind, step: step,
+                    nodeID: id, id: StepNode.pathPart(step.id.value), localID: step.id.value, kind: kind, step: step,
                     parent: parent, children: [], loop: loop, depth: depth, dependencies: [],
                     instance: 0))
             childIDs.append([])
@@ -208,8 +208,13 @@ public enum Planner {
         }
         // `index` holds the sub-plans' steps so far (`nest`); each wins over a step of this plan of the same id,
         // as when both were entered in order. Without sub-plans it is this plan's own index, not hashed twice.
-        built.index =
-            built.index.isEmpty ? built.localIndex : built.localIndex.merging(built.index) { _, nested in nested }
+        // By the ids nodes have (`StepNode.pathPart`): the same as the local ids but for one that holds `/`.
+        let own =
+            built.localIndex.keys.contains(where: { StepNode.pathPart($0) != $0 })
+            ? Dictionary(
+                built.localIndex.map { (StepNode.pathPart($0.key), $0.value) }, uniquingKeysWith: { a, _ in a })
+            : built.localIndex
+        built.index = built.index.isEmpty ? own : own.merging(built.index) { _, nested in nested }
         return built
     }
 

@@ -76,3 +76,49 @@ struct ArazzoSelectionTests {
         #expect(Self.codes(ArazzoReader(workflow: "find-coupons")) == ["RP1008"])
     }
 }
+
+/// A stepId may hold `/` (Arazzo only recommends a pattern), and a sub-workflow's steps are named by their
+/// path (`sub/inner`): every id in the graph, and so in every report, names one step.
+@Suite("Step ids in reports")
+struct StepPathTests {
+    @Test("a stepId with `/` is not the path of a sub-workflow's step")
+    func aSlashInAStepIdIsEscaped() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("arazzo-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let description = ArazzoFixtures.folder.appendingPathComponent("examples/pet-coupons.openapi.yaml").path
+        let document = """
+            arazzo: 1.0.1
+            info: { title: paths, version: "1" }
+            sourceDescriptions:
+              - { name: pets, url: "\(description)", type: openapi }
+            workflows:
+              - workflowId: main
+                steps:
+                  - { stepId: sub, workflowId: other }
+                  - stepId: sub/inner
+                    operationId: findPetsByStatus
+                    parameters: [{ name: status, in: query, value: available }, { name: page, in: query, value: 1 }, { name: pageSize, in: query, value: 10 }]
+                  - stepId: "a~b"
+                    operationId: findPetsByStatus
+                    parameters: [{ name: status, in: query, value: sold }, { name: page, in: query, value: 1 }, { name: pageSize, in: query, value: 10 }]
+              - workflowId: other
+                steps:
+                  - stepId: inner
+                    operationId: findPetsByStatus
+                    parameters: [{ name: status, in: query, value: pending }, { name: page, in: query, value: 1 }, { name: pageSize, in: query, value: 10 }]
+            """
+        let file = folder.appendingPathComponent("paths.arazzo.yaml")
+        try Data(document.utf8).write(to: file)
+        let report = PlanValidator.validate(
+            fileAt: file.path, allowFilesOutside: true,
+            library: PlanLibrary(apiLoader: OpenAPIDocumentLoader(), documentReader: ArazzoReader(workflow: "main")))
+        let graph = try #require(report.graph, "\(report.diagnostics)")
+        let ids = graph.nodes.map(\.id)
+        #expect(Set(ids).count == ids.count, "\(ids)")
+        #expect(ids.contains("sub/inner") && ids.contains("sub~1inner") && ids.contains("a~0b"), "\(ids)")
+        // Each id finds its own step.
+        #expect(graph.node("sub~1inner")?.localID == "sub/inner")
+        #expect(graph.node("sub/inner")?.localID == "inner")
+    }
+}

@@ -125,9 +125,19 @@ public struct StepNode: Sendable {
         public var isUnit: Bool { self == .request || self == .forEachRequest }
     }
 
+    /// A step id as one part of a step's path (`id`): `/` and `~` written `~1` and `~0` (RFC 6901), so no
+    /// id can stand for a path; any other id as it is.
+    public static func pathPart(_ id: String) -> String {
+        guard id.contains("/") || id.contains("~") else { return id }
+        return id.replacingOccurrences(of: "~", with: "~0").replacingOccurrences(of: "/", with: "~1")
+    }
+
     /// The node's index.
     public let nodeID: NodeID
-    /// The step id: the id written in the plan, or for a step of a sub-plan its path (`login/token`).
+    /// The step id: the id written in the plan, or for a step of a sub-plan its path (`login/token`). The
+    /// path is unambiguous whatever characters ids hold: an id that holds `/` or `~` (an Arazzo stepId may)
+    /// is written with them as JSON Pointer writes them (`~1`, `~0`: `sub~1inner` is a step `sub/inner`,
+    /// `sub/inner` the step `inner` of the sub-plan `sub`), `StepNode.pathPart(_:)`.
     public let id: String
     /// The id written in its own file (`token` for `login/token`).
     public let localID: String
