@@ -15,6 +15,106 @@ import Testing
         try XPath.compile(expression).evaluate(onDocument: document)
     }
 
+    @Test func readsXMLNestedAsDeepAsTheLimit() throws {
+        #expect(XMLReader.maxDepth == 512)
+        #expect(try Self.value("count(//a)", Self.nested(512)) == .int(512))
+        #expect(try Self.value("string(/)", Self.nested(512)) == .string("x"))
+    }
+
+    @Test func refusesXMLNestedDeeperThanTheLimitAtItsStartTag() throws {
+        let xpath = try XPath.compile("count(//a)")
+        do {
+            _ = try xpath.evaluate(onDocument: Self.nested(513))
+            Issue.record("a document nested 513 levels deep was read")
+        } catch {
+            #expect(
+                error.description
+                    == "the element `a` is nested deeper than 512 levels, the most reqplan reads at line 1, column 1537"
+            )
+        }
+    }
+
+    /// 20,000 levels took 2.85 GB and crashed; 100,000 levels overflowed the stack at once.
+    @Test(arguments: [20_000, 100_000])
+    func refusesXMLNestedFarTooDeepWithoutCrashing(depth: Int) {
+        #expect(throws: XMLReadError.self) { try Self.value("count(//a)", Self.nested(depth)) }
+        let unclosed = "<?xml version=\"1.0\"?>\n" + String(repeating: "<a>", count: depth)
+        #expect(throws: XMLReadError.self) { try Self.value("count(//a)", unclosed) }
+    }
+
+    /// Without the limit, reading, walking and taking string-values of a 100,000-level document needs no
+    /// recursion (the reader's stack of open elements, the tree's descendant ranges).
+    @Test func readsAndWalksAnyDepthWithoutRecursion() throws {
+        let depth = 100_000
+        let tree = try XMLReader.read(Self.nested(depth), maxDepth: .max)
+        let evaluator = XPathEvaluator(tree: tree)
+        func value(_ expression: String) throws -> XPathEvaluator.Object {
+            evaluator.evaluate(try XPath.compile(expression).expression, .init(node: 0, position: 1, size: 1))
+        }
+        #expect(evaluator.number(try value("count(//a)")) == Double(depth))
+        #expect(evaluator.string(try value("string(/)")) == "x")
+        #expect(evaluator.number(try value("count(//text()/ancestor::*)")) == Double(depth))
+        #expect(evaluator.number(try value("count(/a/descendant::a[last()]/preceding::node())")) == 0)
+        #expect(evaluator.string(try value("//a[not(a)]")) == "x")
+    }
+
+    /// HTML is never refused: an unclosed element past 512 levels closes the element at the deepest level and
+    /// goes after it.
+    @Test func putsHTMLElementsPastTheLimitAtTheDeepestLevel() throws {
+        let page =
+            "<html>" + String(repeating: "<div>", count: 600) + "x" + String(repeating: "</div>", count: 600)
+            + "<p>after</p></html>"
+        #expect(try Self.value("count(//div)", page) == .int(600))
+        // html is level 1, so the 511th div is at level 512 and the 89 after it beside it.
+        #expect(try Self.value("count(//div[count(ancestor::*) = 511])", page) == .int(90))
+        #expect(try Self.value("count(//*[count(ancestor::*) > 511])", page) == .int(0))
+        #expect(try Self.value("string(//div[count(ancestor::*) = 511][last()])", page) == .string("x"))
+        #expect(try Self.value("name(//p/..)", page) == .string("html"))
+    }
+
+    /// Text after an element that went past the deepest level is in the element open around it, after it in
+    /// document order: an element's descendants are still the nodes read between its tags.
+    @Test func keepsHTMLPastTheLimitInDocumentOrder() throws {
+        let page = "<html>" + String(repeating: "<div>", count: 600) + "x</div>y</html>"
+        #expect(try Self.value("string(/html)", page) == .string("xy"))
+        // x is in the last div, inside html and the first 510; y in the 510th, after the last div.
+        #expect(try Self.value("count(//div[contains(., 'x')])", page) == .int(511))
+        #expect(try Self.value("count(//div[contains(., 'y')])", page) == .int(510))
+        #expect(try Self.value("count(//text()[. = 'y']/preceding::div)", page) == .int(90))
+    }
+
+    @Test(arguments: [20_000, 100_000])
+    func readsUnclosedHTMLOfAnyDepth(depth: Int) throws {
+        let page = "<html><body>" + String(repeating: "<div>", count: depth) + "x"
+        #expect(try Self.value("count(//div)", page) == .int(depth))
+        #expect(try Self.value("string(//body)", page) == .string("x"))
+    }
+
+    /// An end tag without a name (`</>`) closes nothing; it ended the reading of the page.
+    @Test func ignoresAnEndTagWithoutAName() throws {
+        #expect(try Self.value("count(//p)", "<html><body></><p>after</p></body></html>") == .int(1))
+    }
+
+    /// Entities a DTD declares are never expanded: XML refuses them, HTML keeps them as written.
+    @Test func neverExpandsEntitiesADocumentDeclares() throws {
+        var declarations = "<!ENTITY lol0 \"lol\">"
+        for level in 1...9 {
+            declarations +=
+                "<!ENTITY lol\(level) \""
+                + String(repeating: "&lol\(level - 1);", count: 10) + "\">"
+        }
+        let xml = "<?xml version=\"1.0\"?><!DOCTYPE lolz [\(declarations)]><lolz>&lol9;</lolz>"
+        let xpath = try XPath.compile("string(/lolz)")
+        do {
+            _ = try xpath.evaluate(onDocument: xml)
+            Issue.record("billion laughs was read")
+        } catch {
+            #expect(error.message.hasPrefix("unknown entity `&lol9;`"))
+        }
+        let html = "<!DOCTYPE html [\(declarations)]><html><body>&lol9;</body></html>"
+        #expect(try Self.value("string(//body)", html) == .string("&lol9;"))
+    }
+
     /// A chain of operators is a tree as deep as it is long: 300,000 `or`s overflowed the stack.
     @Test func refusesExpressionsWithMoreOperatorsThanTheLimit() throws {
         let longest = Array(repeating: "1", count: XPathParser.maxOperators + 1).joined(separator: " + ")
