@@ -1,12 +1,34 @@
-/// Why a text could not be read as XML, and where.
+import ReqPlanSyntax
+
+/// Why a text could not be read as XML, and where; or why `XPath.evaluate(onDocument:)` was stopped.
+///
+/// An evaluation over a server's body works within `EvaluationLimits.current` (steps, time, a deadline,
+/// the task's cancellation): when it is stopped, reading the document or evaluating the expression,
+/// `stopped` says why (`.cancelled`, `.deadline`, `.budget`) and the document is not said to be at fault.
 public struct XMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
     public var message: String
-    /// The line (from 1) and column (from 1, in characters) of the problem.
+    /// The line (from 1) and column (from 1, in characters) of the problem: for a stop, where the reader
+    /// was, or 0 and 0 when the expression was being evaluated (the document had been read).
     public var line: Int
     public var column: Int
+    /// Why the reading or the evaluation was stopped before its end, when it was (nil: the text is not
+    /// well-formed XML).
+    public var stopped: EvaluationStopped?
 
-    public var description: String { "\(message) at line \(line), column \(column)" }
+    init(message: String, line: Int, column: Int, stopped: EvaluationStopped? = nil) {
+        self.message = message
+        self.line = line
+        self.column = column
+        self.stopped = stopped
+    }
+
+    /// The error of an evaluation stopped after the document was read.
+    init(stoppedEvaluation stopped: EvaluationStopped) {
+        self.init(message: "the evaluation was stopped: \(stopped.message)", line: 0, column: 0, stopped: stopped)
+    }
+
+    public var description: String { line > 0 ? "\(message) at line \(line), column \(column)" : message }
 }
 
 /// Reads a document into an `XMLTree`: XML by the well-formedness rules of XML 1.0, or, when the text
@@ -28,7 +50,8 @@ public struct XMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
 /// an element beside its parent).
 ///
 /// The reader loops over an explicit stack of open elements, so neither the nesting nor the size of a
-/// document grows the call stack, and its memory is linear in the text.
+/// document grows the call stack, and its memory is linear in the text. Every node made is one step of
+/// the evaluation's `EvaluationMeter`, so a cancellation or a deadline stops a long read too.
 struct XMLReader {
     /// The deepest elements may nest, in levels (the root element is level 1).
     static let maxDepth = 512
@@ -45,23 +68,28 @@ struct XMLReader {
     private var tree = XMLTree()
     private let html: Bool
     private let maxDepth: Int
+    private let meter: EvaluationMeter?
     /// The elements open around the reader, outermost first (the root of the tree is not one).
     private var open: [OpenElement] = []
     /// HTML: how many open elements have each name, so an end tag finds whether it closes one at once.
     private var openNames: [String: Int] = [:]
 
-    /// Reads `text`.
+    /// Reads `text`, counting a step of `meter` for each node.
     /// - Parameter maxDepth: the deepest elements may nest (for tests; 512 otherwise).
-    /// - Throws: `XMLReadError` for XML that is not well-formed (HTML is never refused).
-    static func read(_ text: String, maxDepth: Int = XMLReader.maxDepth) throws(XMLReadError) -> XMLTree {
-        var reader = XMLReader(bytes: Array(text.utf8), maxDepth: max(1, maxDepth))
+    /// - Throws: `XMLReadError` for XML that is not well-formed (HTML is never refused), or when `meter`
+    ///   stops the reading (`stopped` says why).
+    static func read(
+        _ text: String, meter: EvaluationMeter? = nil, maxDepth: Int = XMLReader.maxDepth
+    ) throws(XMLReadError) -> XMLTree {
+        var reader = XMLReader(bytes: Array(text.utf8), meter: meter, maxDepth: max(1, maxDepth))
         try reader.readDocument()
         reader.tree.finish()
         return reader.tree
     }
 
-    private init(bytes: [UInt8], maxDepth: Int) {
+    private init(bytes: [UInt8], meter: EvaluationMeter?, maxDepth: Int) {
         self.bytes = bytes
+        self.meter = meter
         self.maxDepth = maxDepth
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
@@ -100,7 +128,9 @@ struct XMLReader {
 
     // MARK: Errors
 
-    private func fail(_ message: String, at position: Int? = nil) -> XMLReadError {
+    private func fail(
+        _ message: String, at position: Int? = nil, stopped: EvaluationStopped? = nil
+    ) -> XMLReadError {
         let offset = min(position ?? index, bytes.count)
         var line = 1
         var column = 1
@@ -112,7 +142,20 @@ struct XMLReader {
                 column += 1
             }
         }
-        return XMLReadError(message: message, line: line, column: column)
+        return XMLReadError(message: message, line: line, column: column, stopped: stopped)
+    }
+
+    /// Adds a node to the tree, one step of the meter.
+    @discardableResult
+    private mutating func append(
+        _ kind: XMLTree.Kind, name: String = "", value: String = "", to parent: Int
+    ) throws(XMLReadError) -> Int {
+        do {
+            try meter?.spend()
+        } catch {
+            throw fail("reading the document was stopped: \(error.message)", stopped: error)
+        }
+        return tree.append(kind, name: name, value: value, to: parent)
     }
 
     // MARK: Characters
@@ -229,7 +272,7 @@ struct XMLReader {
     private mutating func readComment(into parent: Int) throws(XMLReadError) {
         index += 4
         let text = try text(until: "-->", what: "a comment")
-        tree.append(.comment, value: text, to: parent)
+        try append(.comment, value: text, to: parent)
     }
 
     private mutating func readProcessingInstruction(into parent: Int) throws(XMLReadError) {
@@ -248,7 +291,7 @@ struct XMLReader {
             }
             return
         }
-        tree.append(
+        try append(
             .processingInstruction, name: target,
             value: String(data.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })), to: parent)
     }
@@ -275,7 +318,7 @@ struct XMLReader {
             }
             parent = open.last?.index ?? 0
         }
-        let element = tree.append(.element, name: elementName, to: parent)
+        let element = try append(.element, name: elementName, to: parent)
         var seen: Set<String> = []
         while true {
             let beforeSpace = index
@@ -326,7 +369,7 @@ struct XMLReader {
                 if html { continue }
                 throw fail("the attribute `\(attribute)` is given twice", at: attributeStart)
             }
-            tree.append(.attribute, name: attribute, value: value, to: element)
+            try append(.attribute, name: attribute, value: value, to: element)
         }
         if html {
             if XMLReader.voidElements.contains(elementName) { return }
@@ -338,7 +381,7 @@ struct XMLReader {
                 if !raw.isEmpty {
                     let text =
                         elementName == "textarea" || elementName == "title" ? try decodeReferences(raw, at: start) : raw
-                    tree.append(.text, value: text, to: element)
+                    try append(.text, value: text, to: element)
                 }
                 if !atEnd { _ = try text(until: ">", what: "an end tag") }
                 return
@@ -387,7 +430,7 @@ struct XMLReader {
             if index > textStart {
                 let raw = String(decoding: bytes[textStart..<index], as: UTF8.self)
                 let text = try decodeReferences(raw, at: textStart)
-                tree.append(.text, value: text, to: parent)
+                try append(.text, value: text, to: parent)
             }
             if atEnd {
                 guard !html, let element = open.last else { return }
@@ -427,7 +470,7 @@ struct XMLReader {
             } else if looking(at: "<![CDATA[") {
                 index += 9
                 let text = try text(until: "]]>", what: "a CDATA section")
-                tree.append(.text, value: text, to: parent)
+                try append(.text, value: text, to: parent)
             } else if looking(at: "<?") {
                 try readProcessingInstruction(into: parent)
             } else if html && looking(at: "<!") {
@@ -436,7 +479,7 @@ struct XMLReader {
             } else if let next = peek(1), XMLReader.isNameStart(next) {
                 try readStartTag(into: parent)
             } else if html {
-                tree.append(.text, value: "<", to: parent)
+                try append(.text, value: "<", to: parent)
                 index += 1
             } else {
                 throw fail("`<` must start a tag (write `&lt;` for a literal `<`)")

@@ -3,7 +3,7 @@
 ///
 /// Nodes live in one array and refer to each other by index; a node's index is its position in
 /// document order (an element, then its attributes, then its children), so a sorted list of indices
-/// is a node-set in document order.
+/// is a node-set in document order, and a node's descendants are the indices after it up to its `last`.
 struct XMLTree {
     /// The kinds of node of the XPath data model (namespace nodes are not represented).
     enum Kind: Equatable {
@@ -62,23 +62,15 @@ struct XMLTree {
         }
     }
 
-    /// The string-value of a node (XPath 1.0 §5): the text of every descendant text node for the root
-    /// and elements, the node's own text otherwise.
-    func stringValue(_ index: Int) -> String {
-        let node = nodes[index]
-        switch node.kind {
-        case .root, .element:
-            var result = ""
-            var stack = node.children.reversed() as [Int]
-            while let next = stack.popLast() {
-                let child = nodes[next]
-                if child.kind == .text { result += child.value }
-                if child.kind == .element { stack.append(contentsOf: child.children.reversed()) }
-            }
-            return result
-        case .attribute, .text, .comment, .processingInstruction:
-            return node.value
+    /// How many ancestors a node has (0 for the root).
+    func depth(of index: Int) -> Int {
+        var depth = 0
+        var current = nodes[index].parent
+        while current >= 0 {
+            depth += 1
+            current = nodes[current].parent
         }
+        return depth
     }
 
     /// The namespace URI of an element's or attribute's name, from the `xmlns` declarations in scope

@@ -98,6 +98,15 @@ enum XPathNodeTest: Sendable {
     case name(String)
     case node, text, comment
     case processingInstruction(String?)
+
+    /// The test with its names in lower case, as HTML's are read.
+    var lowercased: XPathNodeTest {
+        switch self {
+        case .prefix(let prefix): .prefix(prefix.lowercased())
+        case .name(let name): .name(name.lowercased())
+        default: self
+        }
+    }
 }
 
 /// The functions of the XPath 1.0 core library (`id()` excepted: it needs a DTD).
