@@ -18,6 +18,7 @@ seconds="${2:-600}"
 seeds=("Fuzz/seeds/$target")
 case "$target" in
     plan) seeds+=(plans Tests/Corpus/invalid Fuzz/seeds/plan-expressions) ;;
+    xpath) ;;
     http1-response) ;;
     *) echo "unknown target: $target (plan or http1-response)" >&2; exit 2 ;;
 esac
