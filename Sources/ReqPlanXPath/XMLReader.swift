@@ -96,6 +96,11 @@ struct XMLReader {
         index = start
         html = XMLReader.looksLikeHTML(bytes[start...])
         tree.isHTML = html
+        // Room for the nodes at once, so the tree is not copied to grow: about one per tag and attribute
+        // (text between tags is counted by the end tag after it), and never more than one per 2 bytes.
+        var estimate = 2
+        for byte in bytes where byte == UInt8(ascii: "<") || byte == UInt8(ascii: "=") { estimate += 1 }
+        tree.reserveCapacity(min(estimate, bytes.count / 2 + 2, XMLTree.maxNodes))
     }
 
     /// Whether the document starts (after spaces and comments) with `<!doctype html` or `<html`.
@@ -154,6 +159,9 @@ struct XMLReader {
             try meter?.spend()
         } catch {
             throw fail("reading the document was stopped: \(error.message)", stopped: error)
+        }
+        guard tree.nodes.count < XMLTree.maxNodes else {
+            throw fail("the document has more nodes than reqplan reads (\(XMLTree.maxNodes - 1))")
         }
         return tree.append(kind, name: name, value: value, to: parent)
     }

@@ -247,11 +247,13 @@ struct XPathEvaluator {
         case .self:
             return [node]
         case .child:
-            try spend(nodes[node].children.count)
-            return nodes[node].children
+            let children = tree.children(of: node)
+            try spend(children.count)
+            return children
         case .attribute:
-            try spend(nodes[node].attributes.count)
-            return nodes[node].attributes.filter { nodes[$0].name != "xmlns" && !nodes[$0].name.hasPrefix("xmlns:") }
+            let attributes = nodes[node].attributes(at: node)
+            try spend(attributes.count)
+            return attributes.filter { nodes[$0].name != "xmlns" && !nodes[$0].name.hasPrefix("xmlns:") }
         case .parent:
             return current.parent >= 0 ? [current.parent] : []
         case .ancestor, .ancestorOrSelf:
@@ -269,22 +271,26 @@ struct XPathEvaluator {
             try spend(current.last - node)
             for index in (node + 1)...current.last where nodes[index].kind != .attribute { result.append(index) }
             return result
-        case .followingSibling, .precedingSibling:
+        case .followingSibling:
+            guard current.kind != .attribute else { return [] }
+            var result: [Int] = []
+            var sibling = tree.nextSibling(of: node)
+            while let next = sibling {
+                try spend()
+                result.append(next)
+                sibling = tree.nextSibling(of: next)
+            }
+            return result
+        case .precedingSibling:
             guard current.kind != .attribute, current.parent >= 0 else { return [] }
-            let siblings = nodes[current.parent].children
-            // Children are in document order: the node's place among them is found by halving.
-            var (low, high) = (0, siblings.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if siblings[middle] < node { low = middle + 1 } else { high = middle }
+            var result: [Int] = []
+            var sibling = tree.firstChild(of: current.parent)
+            while let next = sibling, next != node {
+                try spend()
+                result.append(next)
+                sibling = tree.nextSibling(of: next)
             }
-            guard low < siblings.count, siblings[low] == node else { return [] }
-            if axis == .followingSibling {
-                try spend(siblings.count - low)
-                return Array(siblings[(low + 1)...])
-            }
-            try spend(low + 1)
-            return siblings[..<low].reversed()
+            return result.reversed()
         case .following:
             let after = current.last + 1
             guard after < nodes.count else { return [] }
@@ -591,8 +597,9 @@ struct XPathEvaluator {
             let wanted = try text(0).lowercased()
             var node: Int = tree.nodes[context.node].kind == .element ? context.node : tree.nodes[context.node].parent
             while node > 0 {
-                try spend(1 + tree.nodes[node].attributes.count)
-                if let attribute = tree.nodes[node].attributes.first(where: { tree.nodes[$0].name == "xml:lang" }) {
+                let attributes = tree.nodes[node].attributes(at: node)
+                try spend(1 + attributes.count)
+                if let attribute = attributes.first(where: { tree.nodes[$0].name == "xml:lang" }) {
                     let language = tree.nodes[attribute].value.lowercased()
                     return .boolean(language == wanted || language.hasPrefix(wanted + "-"))
                 }
