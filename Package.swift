@@ -304,6 +304,12 @@ if Context.environment["REQPLAN_FUZZ"] != nil {
             dependencies: ["CFuzzerDriver", "ReqPlanSyntax", "ReqPlanPlanner"],
             path: "Fuzz/PlanReader"
         ),
+        // An XPath expression and an XML or HTML document, as `xpath()` evaluates them, within small limits.
+        .executableTarget(
+            name: "fuzz-xpath",
+            dependencies: ["CFuzzerDriver", "ReqPlanSyntax", "ReqPlanXPath"],
+            path: "Fuzz/XPath"
+        ),
         // Raw bytes from a server through the pipeline of `ReqPlanClient`'s HTTP/1.1 connections.
         .executableTarget(
             name: "fuzz-http1-response",

@@ -1,12 +1,34 @@
-/// Why a text could not be read as XML, and where.
+import ReqPlanSyntax
+
+/// Why a text could not be read as XML, and where; or why `XPath.evaluate(onDocument:)` was stopped.
+///
+/// An evaluation over a server's body works within `EvaluationLimits.current` (steps, time, a deadline,
+/// the task's cancellation): when it is stopped, reading the document or evaluating the expression,
+/// `stopped` says why (`.cancelled`, `.deadline`, `.budget`) and the document is not said to be at fault.
 public struct XMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
     public var message: String
-    /// The line (from 1) and column (from 1, in characters) of the problem.
+    /// The line (from 1) and column (from 1, in characters) of the problem: for a stop, where the reader
+    /// was, or 0 and 0 when the expression was being evaluated (the document had been read).
     public var line: Int
     public var column: Int
+    /// Why the reading or the evaluation was stopped before its end, when it was (nil: the text is not
+    /// well-formed XML).
+    public var stopped: EvaluationStopped?
 
-    public var description: String { "\(message) at line \(line), column \(column)" }
+    init(message: String, line: Int, column: Int, stopped: EvaluationStopped? = nil) {
+        self.message = message
+        self.line = line
+        self.column = column
+        self.stopped = stopped
+    }
+
+    /// The error of an evaluation stopped after the document was read.
+    init(stoppedEvaluation stopped: EvaluationStopped) {
+        self.init(message: "the evaluation was stopped: \(stopped.message)", line: 0, column: 0, stopped: stopped)
+    }
+
+    public var description: String { line > 0 ? "\(message) at line \(line), column \(column)" : message }
 }
 
 /// Reads a document into an `XMLTree`: XML by the well-formedness rules of XML 1.0, or, when the text
@@ -14,36 +36,71 @@ public struct XMLReadError: Error, Sendable, Hashable, CustomStringConvertible {
 ///
 /// XML: one root element; elements, attributes (unique, quoted), text, CDATA sections, comments and
 /// processing instructions; the five predefined entities and character references (other named
-/// entities are errors); a DOCTYPE is skipped. Text is kept as written, whitespace included.
+/// entities are errors, so a DTD's entities, billion laughs among them, are never expanded); a DOCTYPE
+/// is skipped. Text is kept as written, whitespace included. Elements nest at most `maxDepth` (512)
+/// levels deep; deeper is an error at the start tag.
 ///
 /// HTML is read leniently, not by the HTML5 tree-construction algorithm: names are lower case; void
 /// elements (`br`, `input`, `img`, `meta`, …) have no content; `script` and `style` hold raw text; an
 /// attribute may have no value or an unquoted one; an end tag closes the elements opened after its
 /// element; an end tag with no open element is ignored, and elements still open at the end are
 /// closed. Named character references are decoded for the common ones (`&nbsp;`, `&copy;`, …) and
-/// left as written otherwise.
+/// left as written otherwise. An element that would be deeper than `maxDepth` levels closes the element
+/// at the deepest level and goes after it (browsers keep their trees 512 deep too, Blink by putting such
+/// an element beside its parent).
+///
+/// The reader loops over an explicit stack of open elements, so neither the nesting nor the size of a
+/// document grows the call stack, and its memory is linear in the text. Every node made is one step of
+/// the evaluation's `EvaluationMeter`, so a cancellation or a deadline stops a long read too.
 struct XMLReader {
+    /// The deepest elements may nest, in levels (the root element is level 1).
+    static let maxDepth = 512
+
+    /// An element whose end tag has not been read.
+    private struct OpenElement {
+        /// The element's index in the tree.
+        var index: Int
+        var name: String
+    }
+
     private let bytes: [UInt8]
     private var index = 0
     private var tree = XMLTree()
     private let html: Bool
+    private let maxDepth: Int
+    private let meter: EvaluationMeter?
+    /// The elements open around the reader, outermost first (the root of the tree is not one).
+    private var open: [OpenElement] = []
+    /// HTML: how many open elements have each name, so an end tag finds whether it closes one at once.
+    private var openNames: [String: Int] = [:]
 
-    /// Reads `text`.
-    /// - Throws: `XMLReadError` for XML that is not well-formed (HTML is never refused).
-    static func read(_ text: String) throws(XMLReadError) -> XMLTree {
-        var reader = XMLReader(bytes: Array(text.utf8))
+    /// Reads `text`, counting a step of `meter` for each node.
+    /// - Parameter maxDepth: the deepest elements may nest (for tests; 512 otherwise).
+    /// - Throws: `XMLReadError` for XML that is not well-formed (HTML is never refused), or when `meter`
+    ///   stops the reading (`stopped` says why).
+    static func read(
+        _ text: String, meter: EvaluationMeter? = nil, maxDepth: Int = XMLReader.maxDepth
+    ) throws(XMLReadError) -> XMLTree {
+        var reader = XMLReader(bytes: Array(text.utf8), meter: meter, maxDepth: max(1, maxDepth))
         try reader.readDocument()
         reader.tree.finish()
         return reader.tree
     }
 
-    private init(bytes: [UInt8]) {
+    private init(bytes: [UInt8], meter: EvaluationMeter?, maxDepth: Int) {
         self.bytes = bytes
+        self.meter = meter
+        self.maxDepth = maxDepth
         var start = 0
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { start = 3 }
         index = start
         html = XMLReader.looksLikeHTML(bytes[start...])
         tree.isHTML = html
+        // Room for the nodes at once, so the tree is not copied to grow: about one per tag and attribute
+        // (text between tags is counted by the end tag after it), and never more than one per 2 bytes.
+        var estimate = 2
+        for byte in bytes where byte == UInt8(ascii: "<") || byte == UInt8(ascii: "=") { estimate += 1 }
+        tree.reserveCapacity(min(estimate, bytes.count / 2 + 2, XMLTree.maxNodes))
     }
 
     /// Whether the document starts (after spaces and comments) with `<!doctype html` or `<html`.
@@ -76,7 +133,9 @@ struct XMLReader {
 
     // MARK: Errors
 
-    private func fail(_ message: String, at position: Int? = nil) -> XMLReadError {
+    private func fail(
+        _ message: String, at position: Int? = nil, stopped: EvaluationStopped? = nil
+    ) -> XMLReadError {
         let offset = min(position ?? index, bytes.count)
         var line = 1
         var column = 1
@@ -88,7 +147,23 @@ struct XMLReader {
                 column += 1
             }
         }
-        return XMLReadError(message: message, line: line, column: column)
+        return XMLReadError(message: message, line: line, column: column, stopped: stopped)
+    }
+
+    /// Adds a node to the tree, one step of the meter.
+    @discardableResult
+    private mutating func append(
+        _ kind: XMLTree.Kind, name: String = "", value: String = "", to parent: Int
+    ) throws(XMLReadError) -> Int {
+        do {
+            try meter?.spend()
+        } catch {
+            throw fail("reading the document was stopped: \(error.message)", stopped: error)
+        }
+        guard tree.nodes.count < XMLTree.maxNodes else {
+            throw fail("the document has more nodes than reqplan reads (\(XMLTree.maxNodes - 1))")
+        }
+        return tree.append(kind, name: name, value: value, to: parent)
     }
 
     // MARK: Characters
@@ -118,8 +193,7 @@ struct XMLReader {
         bytes[index...].starts(with: text.utf8)
     }
 
-    private func lookingIgnoringCase(at text: String) -> Bool {
-        let utf8 = Array(text.utf8)
+    private func lookingIgnoringCase(at utf8: [UInt8]) -> Bool {
         guard index + utf8.count <= bytes.count else { return false }
         return zip(bytes[index..<(index + utf8.count)], utf8).allSatisfy { lower($0) == lower($1) }
     }
@@ -156,7 +230,7 @@ struct XMLReader {
 
     private mutating func readDocument() throws(XMLReadError) {
         if html {
-            try readContent(of: 0, open: [])
+            try readContent()
             return
         }
         var sawRoot = false
@@ -173,7 +247,8 @@ struct XMLReader {
             } else if peek() == UInt8(ascii: "<"), let next = peek(1), XMLReader.isNameStart(next) {
                 guard !sawRoot else { throw fail("a document has one root element, found a second one") }
                 sawRoot = true
-                try readElement(into: 0, open: [])
+                try readStartTag(into: 0)
+                if !open.isEmpty { try readContent() }
             } else {
                 throw fail(sawRoot ? "text after the root element" : "expected `<` starting the root element")
             }
@@ -205,7 +280,7 @@ struct XMLReader {
     private mutating func readComment(into parent: Int) throws(XMLReadError) {
         index += 4
         let text = try text(until: "-->", what: "a comment")
-        tree.append(.comment, value: text, to: parent)
+        try append(.comment, value: text, to: parent)
     }
 
     private mutating func readProcessingInstruction(into parent: Int) throws(XMLReadError) {
@@ -224,27 +299,40 @@ struct XMLReader {
             }
             return
         }
-        tree.append(
+        try append(
             .processingInstruction, name: target,
             value: String(data.drop(while: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" })), to: parent)
     }
 
     // MARK: Elements
 
-    /// Reads an element starting at `<`; `open` holds the names of the elements enclosing it (HTML).
-    /// - Returns: for HTML, the name of an end tag that closed an enclosing element too.
-    @discardableResult
-    private mutating func readElement(into parent: Int, open: [String]) throws(XMLReadError) -> String? {
+    /// Reads a start tag and its attributes, adding the element under `parent`, and opens the element
+    /// when content follows (HTML: but for void elements, and raw text elements, read here whole).
+    private mutating func readStartTag(into parent: Int) throws(XMLReadError) {
         let tagStart = index
         index += 1
         let elementName = try name("an element name")
-        let element = tree.append(.element, name: elementName, to: parent)
+        var parent = parent
+        if open.count >= maxDepth {
+            guard html else {
+                throw fail(
+                    "the element `\(elementName)` is nested deeper than \(maxDepth) levels, the most reqplan reads",
+                    at: tagStart)
+            }
+            // Past the deepest level, an element closes the one there and goes after it, so the open elements
+            // stay the path to the node being read and the tree stays in document order.
+            while open.count >= maxDepth, let closed = open.popLast() {
+                openNames[closed.name, default: 1] -= 1
+            }
+            parent = open.last?.index ?? 0
+        }
+        let element = try append(.element, name: elementName, to: parent)
         var seen: Set<String> = []
         while true {
             let beforeSpace = index
             skipSpaces()
             guard let byte = peek() else {
-                if html { return nil }
+                if html { return }
                 throw fail("the start tag `<\(elementName)` is not closed by `>`", at: tagStart)
             }
             if byte == UInt8(ascii: ">") {
@@ -253,7 +341,7 @@ struct XMLReader {
             }
             if byte == UInt8(ascii: "/"), peek(1) == UInt8(ascii: ">") {
                 index += 2
-                return nil
+                return
             }
             if html && byte == UInt8(ascii: "/") {
                 index += 1
@@ -289,24 +377,26 @@ struct XMLReader {
                 if html { continue }
                 throw fail("the attribute `\(attribute)` is given twice", at: attributeStart)
             }
-            tree.append(.attribute, name: attribute, value: value, to: element)
+            try append(.attribute, name: attribute, value: value, to: element)
         }
         if html {
-            if XMLReader.voidElements.contains(elementName) { return nil }
+            if XMLReader.voidElements.contains(elementName) { return }
             if XMLReader.rawTextElements.contains(elementName) {
                 let start = index
-                while !atEnd && !(looking(at: "</") && lookingIgnoringCase(at: "</" + elementName)) { index += 1 }
+                let endTag = Array("</\(elementName)".utf8)
+                while !atEnd && !(peek() == UInt8(ascii: "<") && lookingIgnoringCase(at: endTag)) { index += 1 }
                 let raw = String(decoding: bytes[start..<index], as: UTF8.self)
                 if !raw.isEmpty {
                     let text =
                         elementName == "textarea" || elementName == "title" ? try decodeReferences(raw, at: start) : raw
-                    tree.append(.text, value: text, to: element)
+                    try append(.text, value: text, to: element)
                 }
                 if !atEnd { _ = try text(until: ">", what: "an end tag") }
-                return nil
+                return
             }
+            openNames[elementName, default: 0] += 1
         }
-        return try readContent(of: element, open: open + [elementName])
+        open.append(OpenElement(index: element, name: elementName))
     }
 
     private mutating func attributeValue() throws(XMLReadError) -> String {
@@ -338,22 +428,21 @@ struct XMLReader {
         return try decodeReferences(normalised, at: valueStart)
     }
 
-    /// Reads the content of `element` up to its end tag (for the root of an HTML document, to the end).
-    /// - Returns: for HTML, the name of an end tag that closes an enclosing element (so it closes this one too).
-    @discardableResult
-    private mutating func readContent(of element: Int, open: [String]) throws(XMLReadError) -> String? {
-        let elementName = tree[element].name
+    /// Reads content into the innermost open element until it and every element opened in it are closed
+    /// (XML: the root element), or, for HTML, to the end of the text (elements still open are closed).
+    private mutating func readContent() throws(XMLReadError) {
         while true {
+            let parent = open.last?.index ?? 0
             let textStart = index
             while let byte = peek(), byte != UInt8(ascii: "<") { index += 1 }
             if index > textStart {
                 let raw = String(decoding: bytes[textStart..<index], as: UTF8.self)
                 let text = try decodeReferences(raw, at: textStart)
-                tree.append(.text, value: text, to: element)
+                try append(.text, value: text, to: parent)
             }
             if atEnd {
-                if html || element == 0 { return nil }
-                throw fail("the element `\(elementName)` is not closed by `</\(elementName)>`")
+                guard !html, let element = open.last else { return }
+                throw fail("the element `\(element.name)` is not closed by `</\(element.name)>`")
             }
             if looking(at: "</") {
                 let endStart = index
@@ -363,40 +452,42 @@ struct XMLReader {
                     while let byte = peek(), byte != UInt8(ascii: ">"), !XMLReader.isSpace(byte) { index += 1 }
                     let name = String(decoding: bytes[nameStart..<index], as: UTF8.self).lowercased()
                     _ = try? text(until: ">", what: "an end tag")
-                    if name == elementName { return nil }
-                    if open.contains(name) { return name }
-                    continue  // an end tag with no open element is ignored
+                    // It closes the innermost open element of its name and those opened in it; an end tag
+                    // with no open element is ignored.
+                    guard openNames[name, default: 0] > 0 else { continue }
+                    while let closed = open.popLast() {
+                        openNames[closed.name, default: 1] -= 1
+                        if closed.name == name { break }
+                    }
+                    continue
                 }
                 let name = try name("an element name in the end tag")
                 skipSpaces()
                 guard peek() == UInt8(ascii: ">") else { throw fail("expected `>` ending the end tag `</\(name)`") }
                 index += 1
-                guard name == elementName else {
+                guard let element = open.popLast() else { return }
+                guard name == element.name else {
                     throw fail(
-                        element == 0
-                            ? "the end tag `</\(name)>` has no start tag"
-                            : "the end tag `</\(name)>` does not match the start tag `<\(elementName)>`", at: endStart)
+                        "the end tag `</\(name)>` does not match the start tag `<\(element.name)>`", at: endStart)
                 }
-                return nil
+                if open.isEmpty { return }
+                continue
             }
             if looking(at: "<!--") {
-                try readComment(into: element)
+                try readComment(into: parent)
             } else if looking(at: "<![CDATA[") {
                 index += 9
                 let text = try text(until: "]]>", what: "a CDATA section")
-                tree.append(.text, value: text, to: element)
+                try append(.text, value: text, to: parent)
             } else if looking(at: "<?") {
-                try readProcessingInstruction(into: element)
+                try readProcessingInstruction(into: parent)
             } else if html && looking(at: "<!") {
                 index += 2
                 _ = try? text(until: ">", what: "a declaration")
             } else if let next = peek(1), XMLReader.isNameStart(next) {
-                if let closed = try readElement(into: element, open: open) {
-                    if closed == elementName { return nil }
-                    return closed
-                }
+                try readStartTag(into: parent)
             } else if html {
-                tree.append(.text, value: "<", to: element)
+                try append(.text, value: "<", to: parent)
                 index += 1
             } else {
                 throw fail("`<` must start a tag (write `&lt;` for a literal `<`)")

@@ -7,7 +7,8 @@ import ReqPlanSyntax
 /// Everything of XPath 1.0 is supported but variables, the namespace axis and `id()`. Names are
 /// compared as written in the document (reqplan has no way to bind namespace prefixes): `a` matches
 /// elements written `<a>` whatever their default namespace, `p:a` those written `<p:a>`. Every type
-/// error is found when the expression is compiled, so evaluating a compiled expression cannot fail.
+/// error is found when the expression is compiled, so evaluating a compiled expression fails only when
+/// the document is not well-formed or the evaluation is stopped.
 public struct XPath: Sendable {
     /// The expression as written.
     public let text: String
@@ -22,25 +23,40 @@ public struct XPath: Sendable {
     /// The value of the expression on `document`, as the language's values: a node-set is the list
     /// of its nodes' string-values in document order (empty when nothing matches); a string, a
     /// boolean and a number are themselves (a whole number is an integer; NaN and infinities are null).
-    /// - Throws: `XMLReadError` when `document` is not well-formed XML (HTML is read leniently).
+    ///
+    /// The document is chosen by a server, so reading it and evaluating the expression work within
+    /// `EvaluationLimits.current`: every node read or visited, item compared and 8 bytes of text copied
+    /// or searched is a step, and the clock and the task's cancellation are checked every 1,024 steps.
+    /// - Throws: `XMLReadError` when `document` is not well-formed XML (HTML is read leniently), or, with
+    ///   `stopped` set, when the reading or the evaluation was stopped by a cancellation, the deadline or
+    ///   the budget of `EvaluationLimits.current`.
     public func evaluate(onDocument document: String) throws(XMLReadError) -> Value {
-        let tree = try XMLReader.read(document)
-        let evaluator = XPathEvaluator(tree: tree)
-        switch evaluator.evaluate(expression, XPathEvaluator.Context(node: 0, position: 1, size: 1)) {
-        case .nodes(let nodes): return .list(nodes.map { .string(tree.stringValue($0)) })
-        case .string(let text): return .string(text)
-        case .boolean(let flag): return .bool(flag)
-        case .number(let number):
-            guard number.isFinite else { return .null }
-            if number == number.rounded(), abs(number) < 9_007_199_254_740_992 { return .int(Int(number)) }
-            return .double(number)
+        let meter = EvaluationMeter()
+        let tree = try XMLReader.read(document, meter: meter)
+        do {
+            return try XPathEvaluator(tree: tree, meter: meter).value(of: expression)
+        } catch {
+            throw XMLReadError(stoppedEvaluation: error)
         }
     }
 }
 
-/// Evaluates compiled expressions on one document (XPath 1.0 §2–§4).
+/// Evaluates compiled expressions on one document (XPath 1.0 §2–§4), counting its work on a meter.
 struct XPathEvaluator {
     let tree: XMLTree
+    /// The evaluation's budget: every node visited on an axis, node tested by a predicate, item of a
+    /// node-set sorted, merged or compared, and `textBytesPerStep` bytes of text copied or searched is a
+    /// step, so a predicate that runs a path over the whole document per node (`//*[count(//*) > 1]`)
+    /// stops instead of holding the run.
+    let meter: EvaluationMeter
+
+    /// How many bytes of text make one step.
+    static let textBytesPerStep = 8
+
+    init(tree: XMLTree, meter: EvaluationMeter = EvaluationMeter()) {
+        self.tree = tree
+        self.meter = meter
+    }
 
     /// The context of an evaluation: a node, its position (from 1) and the context size.
     struct Context {
@@ -57,132 +73,273 @@ struct XPathEvaluator {
         case boolean(Bool)
     }
 
-    func evaluate(_ expression: XPathExpression, _ context: Context) -> Object {
+    /// The value of `expression` at the root, as the language's values (see `XPath.evaluate(onDocument:)`).
+    func value(of expression: XPathExpression) throws(EvaluationStopped) -> Value {
+        switch try evaluate(expression, Context(node: 0, position: 1, size: 1)) {
+        case .nodes(let nodes):
+            var values: [Value] = []
+            values.reserveCapacity(nodes.count)
+            for node in nodes { values.append(.string(try stringValue(node))) }
+            return .list(values)
+        case .string(let text): return .string(text)
+        case .boolean(let flag): return .bool(flag)
+        case .number(let number):
+            guard number.isFinite else { return .null }
+            if number == number.rounded(), abs(number) < 9_007_199_254_740_992 { return .int(Int(number)) }
+            return .double(number)
+        }
+    }
+
+    /// Counts `steps` steps of work.
+    @inline(__always)
+    private func spend(_ steps: Int = 1) throws(EvaluationStopped) {
+        try meter.spend(steps)
+    }
+
+    /// Counts the work of copying or searching `text`.
+    @inline(__always)
+    private func spend(over text: String) throws(EvaluationStopped) {
+        try meter.spend(1 + text.utf8.count / Self.textBytesPerStep)
+    }
+
+    func evaluate(_ expression: XPathExpression, _ context: Context) throws(EvaluationStopped) -> Object {
+        try spend()
         switch expression {
         case .literal(let text): return .string(text)
         case .number(let value): return .number(value)
-        case .negate(let operand): return .number(-number(evaluate(operand, context)))
-        case .call(let function, let arguments): return call(function, arguments, context)
+        case .negate(let operand): return .number(-(try number(try evaluate(operand, context))))
+        case .call(let function, let arguments): return try call(function, arguments, context)
         case .filter(let primary, let predicates):
-            return .nodes(filter(nodes(evaluate(primary, context)), by: predicates, reverse: false))
+            return .nodes(try filter(nodes(try evaluate(primary, context)), by: predicates))
         case .path(let start, let steps):
             var current: [Int]
             switch start {
             case .root: current = [0]
             case .context: current = [context.node]
-            case .expression(let expression): current = nodes(evaluate(expression, context))
+            case .expression(let expression): current = nodes(try evaluate(expression, context))
             }
-            for step in steps {
-                var next: [Int] = []
-                for node in current { next += apply(step, to: node) }
-                current = Self.documentOrder(next)
-            }
+            for step in steps { current = try select(step, from: current) }
             return .nodes(current)
-        case .binary(let op, let left, let right):
+        case .binary:
+            // `a + b + c …` is a tree as deep as the chain is long: walked by a loop, not by recursion.
+            var chain: [(XPathOperator, XPathExpression)] = []
+            var leftmost = expression
+            while case .binary(let op, let left, let right) = leftmost {
+                chain.append((op, right))
+                leftmost = left
+            }
+            var value = try evaluate(leftmost, context)
+            for (op, right) in chain.reversed() {
+                value = try combine(value, op, right, context)
+            }
+            return value
+        }
+    }
+
+    /// `left op right`, `right` evaluated only when needed (`or`, `and`).
+    private func combine(_ left: Object, _ op: XPathOperator, _ right: XPathExpression, _ context: Context)
+        throws(EvaluationStopped) -> Object
+    {
+        switch op {
+        case .or: return .boolean(boolean(left) ? true : boolean(try evaluate(right, context)))
+        case .and: return .boolean(boolean(left) ? boolean(try evaluate(right, context)) : false)
+        case .union: return .nodes(try union(nodes(left), nodes(try evaluate(right, context))))
+        case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
+            return .boolean(try compare(op, left, try evaluate(right, context)))
+        case .plus, .minus, .times, .div, .mod:
+            let a = try number(left)
+            let b = try number(try evaluate(right, context))
             switch op {
-            case .or: return .boolean(boolean(evaluate(left, context)) || boolean(evaluate(right, context)))
-            case .and: return .boolean(boolean(evaluate(left, context)) && boolean(evaluate(right, context)))
-            case .union:
-                return .nodes(Self.documentOrder(nodes(evaluate(left, context)) + nodes(evaluate(right, context))))
-            case .equal, .notEqual, .less, .lessOrEqual, .greater, .greaterOrEqual:
-                return .boolean(compare(op, evaluate(left, context), evaluate(right, context)))
-            case .plus, .minus, .times, .div, .mod:
-                let a = number(evaluate(left, context))
-                let b = number(evaluate(right, context))
-                switch op {
-                case .plus: return .number(a + b)
-                case .minus: return .number(a - b)
-                case .times: return .number(a * b)
-                case .div: return .number(a / b)
-                default: return .number(a.truncatingRemainder(dividingBy: b))
-                }
+            case .plus: return .number(a + b)
+            case .minus: return .number(a - b)
+            case .times: return .number(a * b)
+            case .div: return .number(a / b)
+            default: return .number(a.truncatingRemainder(dividingBy: b))
             }
         }
     }
 
-    private static func documentOrder(_ nodes: [Int]) -> [Int] {
-        var seen = Set<Int>()
-        return nodes.filter { seen.insert($0).inserted }.sorted()
+    /// Two node-sets as one, in document order.
+    private func union(_ a: [Int], _ b: [Int]) throws(EvaluationStopped) -> [Int] {
+        try spend(a.count + b.count)
+        var result: [Int] = []
+        result.reserveCapacity(a.count + b.count)
+        var (i, j) = (0, 0)
+        while i < a.count || j < b.count {
+            if j == b.count || (i < a.count && a[i] < b[j]) {
+                result.append(a[i])
+                i += 1
+            } else {
+                if i < a.count && a[i] == b[j] { i += 1 }
+                result.append(b[j])
+                j += 1
+            }
+        }
+        return result
     }
 
     // MARK: Steps
 
-    private func apply(_ step: XPathStep, to node: Int) -> [Int] {
-        let candidates = axis(step.axis, of: node).filter { matches(step.test, $0, axis: step.axis) }
-        return filter(candidates, by: step.predicates, reverse: step.axis.isReverse)
+    /// The nodes `step` selects from each node of `context` (a node-set), in document order.
+    private func select(_ step: XPathStep, from context: [Int]) throws(EvaluationStopped) -> [Int] {
+        // HTML names are lower case: so are the names a step looks for.
+        let test = tree.isHTML ? step.test.lowercased : step.test
+        guard context.count > 1 else {
+            guard let node = context.first else { return [] }
+            let selected = try apply(step, test, to: node)
+            return step.axis.isReverse ? selected.reversed() : selected
+        }
+        // The nodes selected from nested context nodes overlap (`//a//b`): sorted and made unique whenever
+        // they outgrow the document, so they never hold much more than it.
+        var selected: [Int] = []
+        for node in context {
+            selected += try apply(step, test, to: node)
+            if selected.count > 2 * tree.nodes.count { try makeDocumentOrder(&selected) }
+        }
+        try makeDocumentOrder(&selected)
+        return selected
+    }
+
+    /// Sorts `nodes` (when they are not in order already) and removes repeated ones.
+    private func makeDocumentOrder(_ nodes: inout [Int]) throws(EvaluationStopped) {
+        try spend(nodes.count)
+        if zip(nodes, nodes.dropFirst()).contains(where: { $0 >= $1 }) { nodes.sort() } else { return }
+        var kept = 0
+        for index in nodes.indices where kept == 0 || nodes[index] != nodes[kept - 1] {
+            nodes[kept] = nodes[index]
+            kept += 1
+        }
+        nodes.removeLast(nodes.count - kept)
+    }
+
+    private func apply(_ step: XPathStep, _ test: XPathNodeTest, to node: Int) throws(EvaluationStopped) -> [Int] {
+        let candidates = try axis(step.axis, of: node).filter { matches(test, $0, axis: step.axis) }
+        return try filter(candidates, by: step.predicates)
     }
 
     /// Keeps the nodes for which every predicate holds; positions count along the axis (`candidates`
     /// is in axis order: reverse document order for a reverse axis).
-    private func filter(_ candidates: [Int], by predicates: [XPathExpression], reverse: Bool) -> [Int] {
+    private func filter(_ candidates: [Int], by predicates: [XPathExpression]) throws(EvaluationStopped) -> [Int] {
         var current = candidates
         for predicate in predicates {
             let size = current.count
-            current = current.enumerated().filter { position, node in
-                let value = evaluate(predicate, Context(node: node, position: position + 1, size: size))
-                if case .number(let number) = value { return number == Double(position + 1) }
-                return boolean(value)
-            }.map(\.element)
+            var kept: [Int] = []
+            for (offset, node) in current.enumerated() {
+                try spend()
+                let value = try evaluate(predicate, Context(node: node, position: offset + 1, size: size))
+                if case .number(let number) = value {
+                    if number == Double(offset + 1) { kept.append(node) }
+                } else if boolean(value) {
+                    kept.append(node)
+                }
+            }
+            current = kept
         }
         return current
     }
 
-    /// The nodes on `axis` from `node`, in proximity order (document order, reversed for reverse axes).
-    private func axis(_ axis: XPathAxis, of node: Int) -> [Int] {
-        let current = tree[node]
+    /// The nodes on `axis` from `node`, in proximity order (document order, reversed for reverse axes);
+    /// every node looked at is a step.
+    private func axis(_ axis: XPathAxis, of node: Int) throws(EvaluationStopped) -> [Int] {
+        let nodes = tree.nodes
+        let current = (kind: nodes[node].kind, parent: nodes[node].parent, last: nodes[node].last)
         switch axis {
-        case .self: return [node]
-        case .child: return current.children
+        case .self:
+            return [node]
+        case .child:
+            let children = tree.children(of: node)
+            try spend(children.count)
+            return children
         case .attribute:
-            return current.attributes.filter { tree[$0].name != "xmlns" && !tree[$0].name.hasPrefix("xmlns:") }
-        case .parent: return current.parent >= 0 ? [current.parent] : []
+            let attributes = nodes[node].attributes(at: node)
+            try spend(attributes.count)
+            return attributes.filter { nodes[$0].name != "xmlns" && !nodes[$0].name.hasPrefix("xmlns:") }
+        case .parent:
+            return current.parent >= 0 ? [current.parent] : []
         case .ancestor, .ancestorOrSelf:
             var result = axis == .ancestorOrSelf ? [node] : []
             var parent = current.parent
             while parent >= 0 {
+                try spend()
                 result.append(parent)
-                parent = tree[parent].parent
+                parent = nodes[parent].parent
             }
             return result
         case .descendant, .descendantOrSelf:
             var result = axis == .descendantOrSelf ? [node] : []
             guard current.kind != .attribute, current.last > node else { return result }
-            for index in (node + 1)...current.last where tree[index].kind != .attribute { result.append(index) }
+            try spend(current.last - node)
+            for index in (node + 1)...current.last where nodes[index].kind != .attribute { result.append(index) }
             return result
-        case .followingSibling, .precedingSibling:
+        case .followingSibling:
+            guard current.kind != .attribute else { return [] }
+            var result: [Int] = []
+            var sibling = tree.nextSibling(of: node)
+            while let next = sibling {
+                try spend()
+                result.append(next)
+                sibling = tree.nextSibling(of: next)
+            }
+            return result
+        case .precedingSibling:
             guard current.kind != .attribute, current.parent >= 0 else { return [] }
-            let siblings = tree[current.parent].children
-            guard let position = siblings.firstIndex(of: node) else { return [] }
-            return axis == .followingSibling ? Array(siblings[(position + 1)...]) : siblings[..<position].reversed()
+            var result: [Int] = []
+            var sibling = tree.firstChild(of: current.parent)
+            while let next = sibling, next != node {
+                try spend()
+                result.append(next)
+                sibling = tree.nextSibling(of: next)
+            }
+            return result.reversed()
         case .following:
             let after = current.last + 1
-            guard after < tree.nodes.count else { return [] }
-            return (after..<tree.nodes.count).filter { tree[$0].kind != .attribute }
+            guard after < nodes.count else { return [] }
+            try spend(nodes.count - after)
+            return (after..<nodes.count).filter { nodes[$0].kind != .attribute }
         case .preceding:
             var ancestors = Set<Int>()
             var parent = current.parent
             while parent >= 0 {
                 ancestors.insert(parent)
-                parent = tree[parent].parent
+                parent = nodes[parent].parent
             }
-            return (0..<node).reversed().filter { tree[$0].kind != .attribute && !ancestors.contains($0) }
+            try spend(node + ancestors.count)
+            return (0..<node).reversed().filter { nodes[$0].kind != .attribute && !ancestors.contains($0) }
         }
     }
 
     private func matches(_ test: XPathNodeTest, _ index: Int, axis: XPathAxis) -> Bool {
-        let node = tree[index]
+        let kind = tree.nodes[index].kind
         let principal: XMLTree.Kind = axis == .attribute ? .attribute : .element
         switch test {
         case .node: return true
-        case .text: return node.kind == .text
-        case .comment: return node.kind == .comment
+        case .text: return kind == .text
+        case .comment: return kind == .comment
         case .processingInstruction(let target):
-            return node.kind == .processingInstruction && (target == nil || node.name == target)
-        case .anyName: return node.kind == principal
+            return kind == .processingInstruction && (target == nil || tree.nodes[index].name == target)
+        case .anyName: return kind == principal
         case .prefix(let prefix):
-            return node.kind == principal && node.name.hasPrefix((tree.isHTML ? prefix.lowercased() : prefix) + ":")
-        case .name(let name): return node.kind == principal && node.name == (tree.isHTML ? name.lowercased() : name)
+            return kind == principal && tree.nodes[index].name.hasPrefix(prefix + ":")
+        case .name(let name): return kind == principal && tree.nodes[index].name == name
         }
+    }
+
+    /// The string-value of a node (XPath 1.0 §5), counted.
+    func stringValue(_ index: Int) throws(EvaluationStopped) -> String {
+        let nodes = tree.nodes
+        guard nodes[index].kind == .root || nodes[index].kind == .element else {
+            try spend(over: nodes[index].value)
+            return nodes[index].value
+        }
+        let last = nodes[index].last
+        try spend(last - index)
+        var result = ""
+        for descendant in (index + 1)..<(last + 1) where nodes[descendant].kind == .text {
+            let text = nodes[descendant].value
+            try spend(over: text)
+            result += text
+        }
+        return result
     }
 
     // MARK: Conversions (§4)
@@ -192,22 +349,29 @@ struct XPathEvaluator {
         return []  // the parser lets only node-sets reach here
     }
 
-    func string(_ object: Object) -> String {
+    func string(_ object: Object) throws(EvaluationStopped) -> String {
         switch object {
-        case .nodes(let nodes): return nodes.first.map(tree.stringValue) ?? ""
+        case .nodes(let nodes):
+            return try nodes.first.map { node throws(EvaluationStopped) in try stringValue(node) } ?? ""
         case .string(let text): return text
         case .boolean(let flag): return flag ? "true" : "false"
         case .number(let number): return Self.format(number)
         }
     }
 
-    func number(_ object: Object) -> Double {
+    func number(_ object: Object) throws(EvaluationStopped) -> Double {
         switch object {
         case .number(let number): return number
         case .boolean(let flag): return flag ? 1 : 0
-        case .string(let text): return Self.number(text)
-        case .nodes: return Self.number(string(object))
+        case .string(let text): return try number(text)
+        case .nodes: return try number(try string(object))
         }
+    }
+
+    /// `number()` of a string, counted.
+    private func number(_ text: String) throws(EvaluationStopped) -> Double {
+        try spend(over: text)
+        return Self.number(text)
     }
 
     func boolean(_ object: Object) -> Bool {
@@ -260,48 +424,84 @@ struct XPathEvaluator {
 
     // MARK: Comparisons (§3.4)
 
-    private func compare(_ op: XPathOperator, _ left: Object, _ right: Object) -> Bool {
+    private func compare(_ op: XPathOperator, _ left: Object, _ right: Object) throws(EvaluationStopped) -> Bool {
         switch (left, right) {
         case (.nodes(let a), .nodes(let b)):
-            let rightValues = b.map(tree.stringValue)
-            return a.contains { node in
-                let value = tree.stringValue(node)
-                return rightValues.contains { compareAtoms(op, .string(value), .string($0)) }
+            // Some node of each whose string-values compare so: found from the values' set or their bounds,
+            // not by comparing every pair.
+            let leftValues = try a.map { node throws(EvaluationStopped) in try stringValue(node) }
+            let rightValues = try b.map { node throws(EvaluationStopped) in try stringValue(node) }
+            guard !leftValues.isEmpty, !rightValues.isEmpty else { return false }
+            try spend(leftValues.count + rightValues.count)
+            switch op {
+            case .equal:
+                let right = Set(rightValues)
+                return leftValues.contains { right.contains($0) }
+            case .notEqual:
+                let first = leftValues[0]
+                return leftValues.contains { $0 != first } || rightValues.contains { $0 != first }
+            default:
+                let leftNumbers = try numbers(leftValues)
+                let rightNumbers = try numbers(rightValues)
+                guard let leftLeast = leftNumbers.min(), let leftMost = leftNumbers.max(),
+                    let rightLeast = rightNumbers.min(), let rightMost = rightNumbers.max()
+                else { return false }
+                switch op {
+                case .less: return leftLeast < rightMost
+                case .lessOrEqual: return leftLeast <= rightMost
+                case .greater: return leftMost > rightLeast
+                default: return leftMost >= rightLeast
+                }
             }
         case (.nodes(let a), let other):
-            if case .boolean = other { return compareAtoms(op, .boolean(!a.isEmpty), other) }
-            return a.contains { compareAtoms(op, .string(tree.stringValue($0)), other) }
+            if case .boolean = other { return try compareAtoms(op, .boolean(!a.isEmpty), other) }
+            for node in a where try compareAtoms(op, .string(try stringValue(node)), other) { return true }
+            return false
         case (let other, .nodes(let b)):
-            if case .boolean = other { return compareAtoms(op, other, .boolean(!b.isEmpty)) }
-            return b.contains { compareAtoms(op, other, .string(tree.stringValue($0))) }
+            if case .boolean = other { return try compareAtoms(op, other, .boolean(!b.isEmpty)) }
+            for node in b where try compareAtoms(op, other, .string(try stringValue(node))) { return true }
+            return false
         default:
-            return compareAtoms(op, left, right)
+            return try compareAtoms(op, left, right)
         }
     }
 
-    private func compareAtoms(_ op: XPathOperator, _ left: Object, _ right: Object) -> Bool {
+    /// The numbers of `values` that are not NaN (no comparison holds with NaN).
+    private func numbers(_ values: [String]) throws(EvaluationStopped) -> [Double] {
+        var result: [Double] = []
+        for value in values {
+            let number = try number(value)
+            if !number.isNaN { result.append(number) }
+        }
+        return result
+    }
+
+    private func compareAtoms(_ op: XPathOperator, _ left: Object, _ right: Object) throws(EvaluationStopped) -> Bool {
         switch op {
         case .equal, .notEqual:
             let equal: Bool
             switch (left, right) {
             case (.boolean, _), (_, .boolean): equal = boolean(left) == boolean(right)
-            case (.number, _), (_, .number): equal = number(left) == number(right)
-            default: equal = string(left) == string(right)
+            case (.number, _), (_, .number): equal = try number(left) == number(right)
+            default: equal = try string(left) == string(right)
             }
             return op == .equal ? equal : !equal
-        case .less: return number(left) < number(right)
-        case .lessOrEqual: return number(left) <= number(right)
-        case .greater: return number(left) > number(right)
-        default: return number(left) >= number(right)
+        case .less: return try number(left) < number(right)
+        case .lessOrEqual: return try number(left) <= number(right)
+        case .greater: return try number(left) > number(right)
+        default: return try number(left) >= number(right)
         }
     }
 
     // MARK: Functions (§4)
 
-    private func call(_ function: XPathFunction, _ arguments: [XPathExpression], _ context: Context) -> Object {
-        let values = arguments.map { evaluate($0, context) }
-        func text(_ position: Int) -> String {
-            position < values.count ? string(values[position]) : tree.stringValue(context.node)
+    private func call(_ function: XPathFunction, _ arguments: [XPathExpression], _ context: Context)
+        throws(EvaluationStopped) -> Object
+    {
+        var values: [Object] = []
+        for argument in arguments { values.append(try evaluate(argument, context)) }
+        func text(_ position: Int) throws(EvaluationStopped) -> String {
+            position < values.count ? try string(values[position]) : try stringValue(context.node)
         }
         /// The node a name function is about: the first of its argument, or the context node.
         func subject() -> Int? { values.isEmpty ? context.node : nodes(values[0]).first }
@@ -310,47 +510,79 @@ struct XPathEvaluator {
         case .position: return .number(Double(context.position))
         case .count: return .number(Double(nodes(values[0]).count))
         case .localName:
-            guard let node = subject(), [.element, .attribute, .processingInstruction].contains(tree[node].kind) else {
+            guard let node = subject(), [.element, .attribute, .processingInstruction].contains(tree.nodes[node].kind)
+            else {
                 return .string("")
             }
-            let name = tree[node].name
+            let name = tree.nodes[node].name
             return .string(name.firstIndex(of: ":").map { String(name[name.index(after: $0)...]) } ?? name)
-        case .namespaceURI: return .string(subject().map(tree.namespaceURI) ?? "")
+        case .namespaceURI:
+            guard let node = subject() else { return .string("") }
+            try spend(tree.depth(of: node))
+            return .string(tree.namespaceURI(node))
         case .name:
-            guard let node = subject(), [.element, .attribute, .processingInstruction].contains(tree[node].kind) else {
+            guard let node = subject(), [.element, .attribute, .processingInstruction].contains(tree.nodes[node].kind)
+            else {
                 return .string("")
             }
-            return .string(tree[node].name)
-        case .string: return .string(text(0))
-        case .concat: return .string(values.map(string).joined())
-        case .startsWith: return .boolean(text(0).hasPrefix(text(1)))
-        case .contains: return .boolean(text(1).isEmpty || text(0).contains(text(1)))
-        case .substringBefore:
-            return .string(text(0).range(of: text(1)).map { String(text(0)[..<$0.lowerBound]) } ?? "")
-        case .substringAfter:
-            if text(1).isEmpty { return .string(text(0)) }
-            return .string(text(0).range(of: text(1)).map { String(text(0)[$0.upperBound...]) } ?? "")
-        case .substring:
-            let scalars = Array(text(0).unicodeScalars)
-            let start = Self.round(number(values[1]))
-            let end = values.count > 2 ? start + Self.round(number(values[2])) : .infinity
+            return .string(tree.nodes[node].name)
+        case .string: return .string(try text(0))
+        case .concat:
             var result = ""
-            for (offset, scalar) in scalars.enumerated() {
+            for value in values { result += try string(value) }
+            try spend(over: result)
+            return .string(result)
+        case .startsWith:
+            let (whole, prefix) = (try text(0), try text(1))
+            try spend(over: prefix)
+            return .boolean(whole.utf8.starts(with: prefix.utf8))
+        case .contains:
+            let (whole, part) = (try text(0), try text(1))
+            try spend(over: whole)
+            return .boolean(Self.firstOffset(of: part, in: whole) != nil)
+        case .substringBefore:
+            let (whole, part) = (try text(0), try text(1))
+            try spend(over: whole)
+            guard let offset = Self.firstOffset(of: part, in: whole) else { return .string("") }
+            return .string(String(decoding: whole.utf8.prefix(offset), as: UTF8.self))
+        case .substringAfter:
+            let (whole, part) = (try text(0), try text(1))
+            try spend(over: whole)
+            guard let offset = Self.firstOffset(of: part, in: whole) else { return .string("") }
+            return .string(String(decoding: whole.utf8.dropFirst(offset + part.utf8.count), as: UTF8.self))
+        case .substring:
+            let whole = try text(0)
+            try spend(over: whole)
+            let start = Self.round(try number(values[1]))
+            let end = values.count > 2 ? start + Self.round(try number(values[2])) : .infinity
+            var result = ""
+            for (offset, scalar) in whole.unicodeScalars.enumerated() {
                 let position = Double(offset + 1)
                 if position >= start && position < end { result.unicodeScalars.append(scalar) }
             }
             return .string(result)
-        case .stringLength: return .number(Double(text(0).unicodeScalars.count))
+        case .stringLength:
+            let whole = try text(0)
+            try spend(over: whole)
+            return .number(Double(whole.unicodeScalars.count))
         case .normalizeSpace:
+            let whole = try text(0)
+            try spend(over: whole)
             return .string(
-                text(0).split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
+                whole.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" || $0 == "\r" || $0 == "\r\n" })
                     .joined(separator: " "))
         case .translate:
-            let from = Array(text(1).unicodeScalars)
-            let to = Array(text(2).unicodeScalars)
+            let (whole, from, to) = (try text(0), try text(1), Array(try text(2).unicodeScalars))
+            try spend(over: whole)
+            try spend(over: from)
+            // Each character's first place in `from`: looked up, not searched for, per character.
+            var places: [Unicode.Scalar: Int] = [:]
+            for (position, scalar) in from.unicodeScalars.enumerated() where places[scalar] == nil {
+                places[scalar] = position
+            }
             var result = ""
-            for scalar in text(0).unicodeScalars {
-                guard let position = from.firstIndex(of: scalar) else {
+            for scalar in whole.unicodeScalars {
+                guard let position = places[scalar] else {
                     result.unicodeScalars.append(scalar)
                     continue
                 }
@@ -362,22 +594,51 @@ struct XPathEvaluator {
         case .true: return .boolean(true)
         case .false: return .boolean(false)
         case .lang:
-            let wanted = text(0).lowercased()
-            var node: Int = tree[context.node].kind == .element ? context.node : tree[context.node].parent
+            let wanted = try text(0).lowercased()
+            var node: Int = tree.nodes[context.node].kind == .element ? context.node : tree.nodes[context.node].parent
             while node > 0 {
-                if let attribute = tree[node].attributes.first(where: { tree[$0].name == "xml:lang" }) {
-                    let language = tree[attribute].value.lowercased()
+                let attributes = tree.nodes[node].attributes(at: node)
+                try spend(1 + attributes.count)
+                if let attribute = attributes.first(where: { tree.nodes[$0].name == "xml:lang" }) {
+                    let language = tree.nodes[attribute].value.lowercased()
                     return .boolean(language == wanted || language.hasPrefix(wanted + "-"))
                 }
-                node = tree[node].parent
+                node = tree.nodes[node].parent
             }
             return .boolean(false)
-        case .number: return .number(values.isEmpty ? Self.number(tree.stringValue(context.node)) : number(values[0]))
-        case .sum: return .number(nodes(values[0]).reduce(0) { $0 + Self.number(tree.stringValue($1)) })
-        case .floor: return .number(Foundation.floor(number(values[0])))
-        case .ceiling: return .number(Foundation.ceil(number(values[0])))
-        case .round: return .number(Self.round(number(values[0])))
+        case .number:
+            return .number(values.isEmpty ? try number(try stringValue(context.node)) : try number(values[0]))
+        case .sum:
+            var total = 0.0
+            for node in nodes(values[0]) { total += try number(try stringValue(node)) }
+            return .number(total)
+        case .floor: return .number(Foundation.floor(try number(values[0])))
+        case .ceiling: return .number(Foundation.ceil(try number(values[0])))
+        case .round: return .number(Self.round(try number(values[0])))
         }
+    }
+
+    /// Where `part` first occurs in `whole`, in bytes of UTF-8 (0 for an empty `part`): by code points, as
+    /// XPath compares strings (UTF-8 never matches inside a character), and in time linear in the two
+    /// (Knuth–Morris–Pratt), whatever either holds.
+    static func firstOffset(of part: String, in whole: String) -> Int? {
+        let needle = Array(part.utf8)
+        guard !needle.isEmpty else { return 0 }
+        // For each prefix of the needle, the length of its longest proper prefix that is also its suffix.
+        var fallback = [Int](repeating: 0, count: needle.count)
+        var length = 0
+        for index in needle.indices.dropFirst() {
+            while length > 0 && needle[index] != needle[length] { length = fallback[length - 1] }
+            if needle[index] == needle[length] { length += 1 }
+            fallback[index] = length
+        }
+        var matched = 0
+        for (offset, byte) in whole.utf8.enumerated() {
+            while matched > 0 && byte != needle[matched] { matched = fallback[matched - 1] }
+            if byte == needle[matched] { matched += 1 }
+            if matched == needle.count { return offset + 1 - needle.count }
+        }
+        return nil
     }
 
     /// `round()`: the closest integer, halves towards positive infinity; NaN and infinities unchanged.

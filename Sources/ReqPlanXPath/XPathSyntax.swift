@@ -98,6 +98,15 @@ enum XPathNodeTest: Sendable {
     case name(String)
     case node, text, comment
     case processingInstruction(String?)
+
+    /// The test with its names in lower case, as HTML's are read.
+    var lowercased: XPathNodeTest {
+        switch self {
+        case .prefix(let prefix): .prefix(prefix.lowercased())
+        case .name(let name): .name(name.lowercased())
+        default: self
+        }
+    }
 }
 
 /// The functions of the XPath 1.0 core library (`id()` excepted: it needs a DTD).
@@ -332,6 +341,11 @@ struct XPathParser {
     private var position = 0
     private var depth = 0
     private static let maxDepth = 64
+    /// How many binary operators (`|` among them) the expression has so far.
+    private var operators = 0
+    /// The most binary operators an expression may have: a chain of them (`a or b or …`) is a tree as deep
+    /// as it is long, which evaluating and freeing would otherwise walk by recursion.
+    static let maxOperators = 1_024
 
     static func parse(_ text: String) throws(XPathError) -> XPathExpression {
         var parser = XPathParser(tokens: try XPathLexer.tokens(text))
@@ -400,6 +414,13 @@ struct XPathParser {
         return try binary(level: 0)
     }
 
+    private mutating func countOperator() throws(XPathError) {
+        operators += 1
+        guard operators <= XPathParser.maxOperators else {
+            throw fail("the expression has more than \(XPathParser.maxOperators) operators")
+        }
+    }
+
     private static let levels: [[(XPathLexer.Token, XPathOperator)]] = [
         [(.operatorName("or"), .or)],
         [(.operatorName("and"), .and)],
@@ -416,6 +437,7 @@ struct XPathParser {
         guard level < XPathParser.levels.count else { return try unary() }
         var left = try binary(level: level + 1)
         while let op = XPathParser.levels[level].first(where: { $0.0 == peek })?.1 {
+            try countOperator()
             _ = advance()
             left = .binary(op, left, try binary(level: level + 1))
         }
@@ -433,6 +455,7 @@ struct XPathParser {
         var left = try pathExpression()
         while peek == .symbol("|") {
             try requireNodeSet(left, at: unionStart, "`|`")
+            try countOperator()
             _ = advance()
             let rightStart = start
             let right = try pathExpression()

@@ -50,6 +50,15 @@ import Testing
         ("//line[price = 20]/@sku | //line[price = 9.5]/@sku", .list([.string("A-1"), .string("B-7")])),
         ("count(/descendant::node()) > count(//*)", .bool(true)),
         ("string(1 div 3 * 0 + 0.000001)", .string("0.000001")),
+        ("count(//line[1]/following-sibling::node())", .int(9)),
+        ("count(//note/preceding-sibling::*)", .int(3)),
+        ("name(//note/preceding-sibling::*[3])", .string("customer")),
+        ("count(/order/@*)", .int(1)),
+        ("string(//line[2]/@*[2])", .string("1")),
+        ("count(//line/price/following-sibling::node() | //line/@sku/following-sibling::node())", .int(0)),
+        ("count(//@*/..)", .int(3)),
+        ("count(//line[1]/descendant-or-self::node())", .int(3)),
+        ("count(//price[1]/following::*)", .int(4)),
     ])
     func evaluatesXPathOnXML(expression: String, expected: Value) throws {
         #expect(try Self.value(expression) == expected)
