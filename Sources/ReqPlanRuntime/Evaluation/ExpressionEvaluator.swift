@@ -328,6 +328,7 @@ public enum ExpressionEvaluator {
             do {
                 return try xpath.evaluate(onDocument: text)
             } catch {
+                if let stopped = error.stopped { throw stoppedError(stopped, of: function, at: range) }
                 throw EvaluationError("`xpath` cannot read its text as XML: \(error)", at: arguments[0].range)
             }
         case .jsonpath:
