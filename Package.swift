@@ -213,6 +213,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // `NumberPlaces` finds the numbers of a YAML document by Yams' marks.
+                .product(name: "Yams", package: "Yams"),
             ],
             path: "Tests/ReqPlanTestSupport"
         ),
@@ -326,6 +328,24 @@ if Context.environment["REQPLAN_FUZZ"] != nil {
             name: "fuzz-lsp",
             dependencies: ["CFuzzerDriver", "ReqPlanLanguageServer", "ReqPlanSyntax"],
             path: "Fuzz/LanguageServer"
+        ),
+        // An Arazzo document through everything `reqplan validate` does to it, against a real description.
+        .executableTarget(
+            name: "fuzz-arazzo",
+            dependencies: ["CFuzzerDriver", "ReqPlanArazzo", "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax"],
+            path: "Fuzz/ArazzoReader"
+        ),
+        // A JSONPath query and a JSON document: compiled as the planner does, evaluated within small limits.
+        .executableTarget(
+            name: "fuzz-jsonpath",
+            dependencies: ["CFuzzerDriver", "ReqPlanJSONPath", "ReqPlanSyntax"],
+            path: "Fuzz/JSONPath"
+        ),
+        // An inputs file or environment, read, checked against a plan's inputs and resolved.
+        .executableTarget(
+            name: "fuzz-inputs",
+            dependencies: ["CFuzzerDriver", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"],
+            path: "Fuzz/InputsFile"
         ),
         // JSON reports, as `reqplan report merge` reads them, merged and rendered.
         .executableTarget(

@@ -21,6 +21,13 @@ struct DemoCommand: AsyncParsableCommand {
 
     @OptionGroup var logging: LoggingOptions
 
+    func validate() throws {
+        // A port is 16 bits (0: any free one); past it, the socket took its low bits and served elsewhere.
+        if let serve, !(0...65_535).contains(serve) {
+            throw ValidationError("--serve is a port from 0 (any free one) to 65535, not \(serve)")
+        }
+    }
+
     func run() async throws {
         try OpenFileLimit.requireRoomForConnections()
         if let port = serve {
