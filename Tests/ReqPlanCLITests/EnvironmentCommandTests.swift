@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
 /// What the command line says about the values a run would have: an optional input left null by an unset
@@ -73,5 +74,29 @@ import Testing
         #expect(missing.status == 1)
         #expect(missing.stderr.contains("no environment `prod`"), "\(missing.stderr)")
         #expect(missing.stderr.contains("environments there: `staging`"), "\(missing.stderr)")
+    }
+
+    /// An environment's name is a file name in the project's root, not a path: `--env ../elsewhere/prod`
+    /// would read another project's `prod.env.yaml` and its `base_url` with it.
+    @Test(arguments: ["../elsewhere/prod", "a/b", "a\\b", "..", "", ".", "new\nline"])
+    func anEnvironmentNameThatIsAPathIsRefused(_ name: String) async throws {
+        let top = TestFolders.unique("env-names")
+        let project = top.appendingPathComponent("project")
+        let elsewhere = top.appendingPathComponent("elsewhere")
+        for folder in [project, elsewhere] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data().write(to: folder.appendingPathComponent(".reqplan"))
+        }
+        try Data("base_url: http://attacker.example\n".utf8).write(
+            to: elsewhere.appendingPathComponent("prod.env.yaml"))
+        try Data(Self.plan.utf8).write(to: project.appendingPathComponent("plan.yaml"))
+        for command in ["validate", "run"] {
+            let result = try await CommandRunner.run(
+                [command, "plan.yaml", "--env", name] + (command == "run" ? ["--progress", "none"] : []),
+                in: project, within: .seconds(30))
+            #expect(result.status == 64, "\(command) --env \(name): \(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("is not an environment name"), "\(result.stderr)")
+            #expect(!(result.stdout + result.stderr).contains("attacker"), "\(result.stdout)\(result.stderr)")
+        }
     }
 }

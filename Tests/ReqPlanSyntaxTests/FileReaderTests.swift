@@ -186,3 +186,21 @@ import Testing
         }
     }
 }
+
+/// An environment's name through the library (`InputsFile.environmentFile`): a file name, never a path.
+@Suite struct EnvironmentNameTests {
+    @Test(arguments: ["../elsewhere/prod", "a/b", "a\\b", "..", "", ".", "prod\u{0}x", "new\nline", "x..y"])
+    func aNameThatIsAPathIsRefusedBeforeAnythingIsRead(_ name: String) {
+        guard case .failure(let diagnostic) = InputsFile.environmentFile(named: name, forPlan: "/tmp/plan.yaml") else {
+            Issue.record("`\(name)` was taken as an environment's name")
+            return
+        }
+        #expect(diagnostic.message.contains("is not an environment name"), "\(diagnostic.message)")
+    }
+
+    @Test func aPlainNameIsLookedFor() {
+        guard case .failure(let diagnostic) = InputsFile.environmentFile(named: "staging-2", forPlan: "/tmp/x/p.yaml")
+        else { return }
+        #expect(diagnostic.message.hasPrefix("no environment `staging-2`"), "\(diagnostic.message)")
+    }
+}
