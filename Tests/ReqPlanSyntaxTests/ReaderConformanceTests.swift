@@ -16,10 +16,11 @@ import Testing
 ///
 /// A valid case must be read, and where the suite gives its value (`in.json`, or the JSON case itself read by
 /// `body`), to the same value (numbers by value, strings by scalars, mappings in any order); an error case
-/// must be refused with a located diagnostic. What does not (the product's limits, libyaml's, bugs not yet
-/// fixed) is listed in `expected-outcomes.txt`, one line per case with a reason: a case that changes outcome
-/// fails the test until the file says so. `RECORD_CONFORMANCE=1` (or `RECORD_GOLDEN=1`) rewrites the file,
-/// keeping the reasons of the cases still listed; the recording run fails, as golden files' do.
+/// must be refused with a diagnostic placed in the file (a line it has, a column of that line). What does not
+/// (the product's limits, libyaml's, bugs not yet fixed) is listed in `expected-outcomes.txt`, one line per
+/// case with a reason: a case that changes outcome fails the test until the file says so.
+/// `RECORD_CONFORMANCE=1` (or `RECORD_GOLDEN=1`) rewrites the file, keeping the reasons of the cases still
+/// listed; the recording run fails, as golden files' do.
 @Suite struct ReaderConformanceTests {
     /// `Tests/Fixtures/conformance`.
     static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
@@ -91,7 +92,8 @@ import Testing
     enum Reading {
         /// Read; `nil` when the file holds no document.
         case read(Value?)
-        case refused(Diagnostic)
+        /// Refused; `placed`: at a place in the file (a line it has, a column of that line or just past its end).
+        case refused(Diagnostic, placed: Bool)
     }
 
     /// The readers a user's files meet (the suite's doc comment says which is which).
@@ -100,42 +102,57 @@ import Testing
     }
 
     static func read(_ file: URL, by reader: Reader) -> Reading {
+        switch reading(file, by: reader) {
+        case .success(let value): return .read(value)
+        case .failure(let diagnostic):
+            let text = (try? String(contentsOf: file, encoding: .utf8)) ?? ""
+            return .refused(diagnostic, placed: diagnostic.range.map { isPlace($0.start, in: text) } ?? false)
+        }
+    }
+
+    /// Whether `location` is in `text`: on a line it has, at a character of that line or just past its end.
+    static func isPlace(_ location: ReqPlanSyntax.SourceLocation, in text: String) -> Bool {
+        guard let line = SourceFile(path: "", text: text).line(location.line) else { return false }
+        return (1...line.unicodeScalars.count + 1).contains(location.column)
+    }
+
+    private static func reading(_ file: URL, by reader: Reader) -> Result<Value?, Diagnostic> {
         switch reader {
         case .plan:
             let source: SourceFile
             switch PlanParser.readFile(atPath: file.path, limits: limits) {
             case .failure(let failure):
-                return .refused(failure.result.diagnostics.first ?? .error(.unreadableFile, "unread", at: nil))
+                return .failure(failure.result.diagnostics.first ?? .error(.unreadableFile, "unread", at: nil))
             case .success(let text): source = text
             }
             switch YAMLLoader.composePlan(source, limits: limits) {
-            case .failure(let diagnostic): return .refused(diagnostic)
-            case .success(nil): return .read(nil)
+            case .failure(let diagnostic): return .failure(diagnostic)
+            case .success(nil): return .success(nil)
             case .success(let node?):
                 var planReader = PlanReader(source: source, limits: limits)
                 let value = planReader.literal(node, "the value")
-                if let problem = planReader.diagnostics.diagnostics.first { return .refused(problem) }
-                return .read(value?.value ?? .null)
+                if let problem = planReader.diagnostics.diagnostics.first { return .failure(problem) }
+                return .success(value?.value ?? .null)
             }
         case .data:
             switch DataDocument.read(atPath: file.path, what: "data file", limits: limits) {
-            case .failure(let failure): return .refused(failure.diagnostic)
+            case .failure(let failure): return .failure(failure.diagnostic)
             case .success(let document):
-                guard document.root != nil else { return .read(nil) }
+                guard document.root != nil else { return .success(nil) }
                 switch document.value() {
-                case .failure(let diagnostic): return .refused(diagnostic)
-                case .success(let value): return .read(value)
+                case .failure(let diagnostic): return .failure(diagnostic)
+                case .success(let value): return .success(value)
                 }
             }
         case .body:
             guard let data = try? Data(contentsOf: file) else {
-                return .refused(.error(.unreadableFile, "unreadable", at: nil))
+                return .failure(.error(.unreadableFile, "unreadable", at: nil))
             }
             do {
-                return .read(try Value.parseJSON(bytes: Array(data)))
+                return .success(try Value.parseJSON(bytes: Array(data)))
             } catch {
                 // A body has no source excerpt: its place is a byte offset, which locates it.
-                return .refused(.error(.yamlSyntax, error.description, at: SourceRange(at: .init(line: 1, column: 1))))
+                return .failure(.error(.yamlSyntax, error.description, at: SourceRange(at: .init(line: 1, column: 1))))
             }
         }
     }
@@ -143,11 +160,11 @@ import Testing
     /// How a reader did on a case, when not as the suite says: `nil` when it did.
     static func deviation(of reading: Reading, from expected: Case.Expected) -> Deviation? {
         switch (reading, expected) {
-        case (.refused(let diagnostic), .refusal):
-            return diagnostic.range == nil ? Deviation("unlocated \(diagnostic.code)", diagnostic.message) : nil
+        case (.refused(let diagnostic, let placed), .refusal):
+            return placed ? nil : Deviation("unlocated \(diagnostic.code)", diagnostic.message)
         case (.read, .refusal):
             return Deviation("accepted", "read an invalid document")
-        case (.refused(let diagnostic), _):
+        case (.refused(let diagnostic, _), _):
             return Deviation("refused \(diagnostic.code)", diagnostic.message)
         case (.read, .acceptance):
             return nil
@@ -300,8 +317,8 @@ import Testing
         # What the readers make of the conformance fixtures (NOTICE.md), where it is not what the suite says:
         # one line per case, `<case>  <reader>: <outcome> ...  | <reason>`. Outcomes: ok; refused RPnnnn (a
         # valid case refused); differs (read to another value than the suite's in.json); accepted (an error
-        # case read); unlocated RPnnnn (an error case refused with no place). Readers: plan (a plan's), data
-        # (inputs, environments, API descriptions, Arazzo documents), body (a JSON response's).
+        # case read); unlocated RPnnnn (an error case refused with no place in the file). Readers: plan (a
+        # plan's), data (inputs, environments, API descriptions, Arazzo documents), body (a JSON response's).
         # Reasons: `deliberate:` a limit of reqplan's; `libyaml:` the YAML 1.1 parser reqplan reads with;
         # `bug:` to fix. ReaderConformanceTests compares the outcomes; RECORD_CONFORMANCE=1 rewrites this
         # file, keeping the reasons. docs/conformance.md explains the groups.
