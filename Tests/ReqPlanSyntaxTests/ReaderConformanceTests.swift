@@ -361,6 +361,27 @@ import Testing
         #expect(Self.jsonCases.count == 95)
     }
 
+    /// docs/conformance.md quotes the expectations file's counts as they are, and grammar.md §2.4 each of their
+    /// figures (`229 of 308`); the expectations file is kept true by the test above.
+    @Test func theDocumentsQuoteTheCounts() throws {
+        let root = Self.folder.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let conformance = try String(contentsOf: root.appendingPathComponent("docs/conformance.md"), encoding: .utf8)
+        let grammar = try String(contentsOf: root.appendingPathComponent("grammar.md"), encoding: .utf8)
+            .replacingOccurrences(of: "\n", with: " ")
+        let summary = try String(contentsOf: Self.expectationsFile, encoding: .utf8).split(separator: "\n")
+            .filter { $0.hasPrefix("# YAML Test Suite, ") || $0.hasPrefix("# JSONTestSuite ") }.map { $0.dropFirst(2) }
+        #expect(summary.count == 5)
+        // (Each found first: `#expect` would print the whole document with a failure.)
+        for line in summary {
+            let quoted = conformance.contains(line)
+            #expect(quoted, "docs/conformance.md does not quote: \(line)")
+            for figure in line.matches(of: /[0-9]+ of (the )?[0-9]+/) {
+                let given = grammar.contains(figure.output.0)
+                #expect(given, "grammar.md §2.4 does not give \(figure.output.0)")
+            }
+        }
+    }
+
     @Test func everyCaseIsReadAsTheExpectationsFileSays() throws {
         let (lines, summary) = Self.currentOutcomes()
         let existing = (try? String(contentsOf: Self.expectationsFile, encoding: .utf8)).map(Self.parse) ?? []
