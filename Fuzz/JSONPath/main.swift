@@ -51,8 +51,10 @@ func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     }
     do {
         _ = try EvaluationLimits.$current.withValue(limits) { try compiled.select(in: document) }
-    } catch {
+    } catch let error as JSONPathEvaluationError {
         if error.message.isEmpty { fatalError("an evaluation error without a reason") }
+    } catch {
+        fatalError("an evaluation error of another type: \(error)")
     }
     return 0
 }
