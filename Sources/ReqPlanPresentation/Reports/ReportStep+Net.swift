@@ -4,6 +4,7 @@ extension ReportStep {
     /// The step as reports show it: its result through `net` (`RunResult.netted(by:)`), and what the plan's
     /// own text adds (its expectations as written, the one that failed), its members' and items' too.
     func netted(by net: Redactor) -> ReportStep {
+        guard !net.texts.isEmpty else { return self }
         var shown = self
         shown.result = result.netted(by: net)
         shown.failedExpectation = net.redact(failedExpectation)
@@ -21,6 +22,7 @@ extension ReportStep {
 extension GraphPicture {
     /// The picture with each step's detail (a request's URL as written) through `net`.
     func netted(by net: Redactor) -> GraphPicture {
+        guard !net.texts.isEmpty else { return self }
         var nodes = self.nodes
         for index in nodes.indices { nodes[index].detail = net.redact(nodes[index].detail) }
         var picture = GraphPicture(title: title, nodes: nodes, roots: roots, critical: critical)

@@ -71,6 +71,8 @@ extension RunResult {
     /// whole, as asked); `shownOutputs` go through the net. Redaction by value (`SecretFlow`) has happened
     /// already; this is the net over it for secrets of `Redactor.minimumLength` characters or more.
     public func netted(by net: Redactor) -> RunResult {
+        // A run with no secret of that length (most runs) is shown as it is, without a copy.
+        guard !net.texts.isEmpty else { return self }
         var shown = self
         shown.results = results.mapValues { $0.netted(by: net) }
         shown.shownOutputs = shownOutputs.map { ($0.name, net.redact($0.value)) }
@@ -82,6 +84,7 @@ extension RunResult {
 extension StepResult {
     /// The step's result with each string in it through `net`, its members' and items' too.
     public func netted(by net: Redactor) -> StepResult {
+        guard !net.texts.isEmpty else { return self }
         var shown = self
         if var reason = shown.reason {
             reason.message = net.redact(reason.message)
