@@ -247,8 +247,7 @@ extension WorkflowTranslator {
             return nil
         }
         if let current = place.step, !workflow.declaresStepDependencies,
-            let from = workflow.steps.firstIndex(where: { $0.id.value == current.id.value }),
-            let to = workflow.steps.firstIndex(where: { $0.id.value == id }), to >= from,
+            let from = workflow.position(of: current.id.value), let to = workflow.position(of: id), to >= from,
             !(to == from && place.isAfterRequest)
         {
             diagnostics.error(

@@ -105,7 +105,7 @@ extension WorkflowTranslator {
                 return nil
             }
             guard let target = action.stepID else { return nil }
-            guard let found = workflow.steps.firstIndex(where: { $0.id.value == target.value }) else {
+            guard let found = workflow.position(of: target.value) else {
                 unknownGotoTarget(target)
                 return nil
             }
