@@ -51,6 +51,7 @@ public enum Planner {
             plan: plan, nodes: nodes, index: built.localIndex, diagnostics: collector,
             subPlans: subPlans)
         resolver.resolveAll()
+        removeFlowEdges(&resolver.nodes)
         addSequenceEdges(&resolver.nodes)
         collector = resolver.diagnostics
         let resolved = resolver.nodes
@@ -254,6 +255,18 @@ public enum Planner {
         built.callees[caller] = instanceOffset
         for (node, instance) in sub.callees { built.callees[node + offset] = instance + instanceOffset }
         for (node, usage) in sub.usage { built.usage[node + offset] = usage }
+    }
+
+    /// In a sequence whose control flow moves between its members (`Step.flow`), a member that reads another
+    /// does not wait for it: the flow runs them in the order control takes, back to an earlier one too. Only
+    /// the sequence's order stays (`addSequenceEdges`), for the analyses and the pictures.
+    private static func removeFlowEdges(_ nodes: inout [StepNode]) {
+        for id in nodes.indices where nodes[id].step.flow != nil && nodes[id].instance == 0 {
+            let members = Set(nodes[id].children)
+            for member in members {
+                nodes[member].dependencies.removeAll { members.contains($0.target) }
+            }
+        }
     }
 
     /// Each sequence member waits for the one before it.

@@ -122,3 +122,27 @@ struct StepPathTests {
         #expect(graph.node("sub/inner")?.localID == "inner")
     }
 }
+
+/// Inputs the `arazzo` fuzz target found (FUZZING.md), each checked without a crash.
+@Suite("Arazzo documents the fuzzer found")
+struct ArazzoFuzzRegressionTests {
+    @Test(
+        "a `$` alone at the end of a simple condition is reported, not written past the condition",
+        arguments: ["$statusCode == 200$", "$", "$ == 1", "1 == $"])
+    func aDollarAloneInACondition(_ condition: String) {
+        let text = """
+            arazzo: 1.0.1
+            info: { title: t, version: "1" }
+            sourceDescriptions: [{ name: api, url: api.yaml, type: openapi }]
+            workflows:
+              - workflowId: w
+                steps:
+                  - stepId: s
+                    operationPath: '{$sourceDescriptions.api.url}#/paths/~1pets/get'
+                    successCriteria: [{ condition: "\(condition)" }]
+            """
+        let report = PlanValidator.validate(
+            SourceFile(path: "/tmp/fuzz.arazzo.yaml", text: text), library: PlanLibrary(documentReader: ArazzoReader()))
+        #expect(report.diagnostics.contains { $0.code.rawValue == "RP1004" }, "\(report.diagnostics)")
+    }
+}

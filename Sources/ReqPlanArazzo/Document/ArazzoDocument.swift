@@ -219,6 +219,8 @@ struct Action {
     /// `criteria`.
     var criteria: [Criterion]
     var range: SourceRange
+    /// `parameters` (1.1): the inputs of the workflow a `goto` or `retry` runs.
+    var parameters: [ParameterEntry] = []
 }
 
 /// An action as written in a list: itself, or a `reference` to one of `components`.

@@ -328,7 +328,8 @@ struct ArazzoParser {
     private mutating func readAction(_ node: Node, allowed: [Action.Kind]) -> Action? {
         guard let fields = mapping(node, "an action") else { return nil }
         checkKeys(
-            fields, ["name", "type", "workflowId", "stepId", "retryAfter", "retryLimit", "criteria"], in: "an action")
+            fields, ["name", "type", "workflowId", "stepId", "retryAfter", "retryLimit", "criteria", "parameters"],
+            in: "an action")
         guard let typeText = required(fields, "type", in: "an action").flatMap({ string($0, "`type`") }) else {
             return nil
         }
@@ -389,7 +390,8 @@ struct ArazzoParser {
         return Action(
             name: fields.value("name").flatMap { string($0, "`name`") }, kind: Located(kind, at: typeText.range),
             stepID: stepID, workflowID: workflowID, retryAfter: retryAfter, retryLimit: retryLimit,
-            criteria: fields.value("criteria").map { criteria($0, "`criteria`") } ?? [], range: range(node))
+            criteria: fields.value("criteria").map { criteria($0, "`criteria`") } ?? [], range: range(node),
+            parameters: fields.value("parameters").map { parameters($0, "`parameters` of an action") } ?? [])
     }
 
     private mutating func outputs(_ node: Node, _ what: String) -> [(name: Located<String>, value: Node)] {

@@ -89,7 +89,13 @@ extension WorkflowTranslator {
             } else {
                 failed = true
             }
-            for (offset, scalar) in name.unicodeScalars.enumerated() { scalars[index + offset] = scalar }
+            // A name longer than what it stands for (a `$` alone, reported as no expression) is not written: it
+            // would run past the text (a fuzzed `$statusCode == 200$` crashed validate).
+            if name.unicodeScalars.count == end - index {
+                for (offset, scalar) in name.unicodeScalars.enumerated() { scalars[index + offset] = scalar }
+            } else {
+                failed = true
+            }
             index = end
         }
         guard !failed else { return nil }
@@ -128,9 +134,12 @@ extension WorkflowTranslator {
             } else if let target = action.workflowID, calledWorkflow(target) == nil {
                 continue
             } else {
+                // Elsewhere the workflow runs as a state machine (`needsStateMachine`); not yet beside `dependsOn`.
                 diagnostics.error(
-                    .arazzoUnsupported, "a `goto` on failure is not supported yet", at: action.kind.range,
-                    hint: "a failed step ends its workflow; a `retry` action sends the request again")
+                    .arazzoUnsupported,
+                    "a `goto` on failure in a workflow whose steps declare `dependsOn` is not supported yet",
+                    at: action.kind.range,
+                    hint: "there each step runs when what it depends on has ended, not after the one before it")
             }
         }
     }

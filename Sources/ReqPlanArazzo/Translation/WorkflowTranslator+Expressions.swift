@@ -248,6 +248,8 @@ extension WorkflowTranslator {
         }
         if let current = place.step, !workflow.declaresStepDependencies,
             let from = workflow.position(of: current.id.value), let to = workflow.position(of: id), to >= from,
+            // In a state machine, a later step that control can bring back before this one (a loop) has run.
+            !(flowReach?[to].contains(from) ?? false),
             !(to == from && place.isAfterRequest)
         {
             diagnostics.error(

@@ -97,11 +97,8 @@ extension WorkflowTranslator {
             return .end
         case .goto:
             if let target = action.workflowID {
-                if calledWorkflow(target) != nil {
-                    diagnostics.error(
-                        .arazzoUnsupported, "a `goto` to a workflow is not supported yet", at: action.kind.range,
-                        hint: "run it as a step (`workflowId`) and `end` after it")
-                }
+                // Elsewhere the workflow runs as a state machine (`needsStateMachine`).
+                if calledWorkflow(target) != nil { unsupportedFlow("a `goto` to a workflow", at: action.kind.range) }
                 return nil
             }
             guard let target = action.stepID else { return nil }

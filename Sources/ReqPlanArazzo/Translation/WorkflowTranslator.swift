@@ -36,6 +36,9 @@ struct WorkflowTranslator {
     /// The Arazzo source descriptions (`type: arazzo`) that could be read, by name: their workflows run as
     /// sub-plans of their files.
     var workflowSources: [String: ArazzoSource] = [:]
+    /// For a workflow run as a state machine, the steps control may reach from each step: a step may read
+    /// the outputs of a later one that can come back to it (a loop).
+    var flowReach: [Set<Int>]?
 
     /// Why a step control did not reach is skipped.
     static let notReached = "no step before it led here (`goto`, `end`)"
@@ -62,16 +65,31 @@ struct WorkflowTranslator {
         declaredInputs = workflow.inputs == nil ? nil : Set(inputs.map(\.name.value))
         var steps: [Step] = []
         var unread: Set<String> = []
-        let flow = controlFlow()
+        // A `goto` back, or to a workflow, or a `goto` or `end` on failure: the steps run as a state machine.
+        let machine = !workflow.declaresStepDependencies && needsStateMachine()
+        let flow = machine ? [:] : controlFlow()
+        if machine { flowReach = reachability() }
         // A workflow that moves control runs in list order: `--parallel` never reorders around a `goto`.
-        if !flow.isEmpty { parallel = false }
+        if !flow.isEmpty || machine { parallel = false }
         for (index, step) in workflow.steps.enumerated() {
-            if let translated = translate(step, index: index, condition: flow[index]) {
+            if let translated = translate(step, index: index, condition: flow[index], inFlow: machine) {
                 steps.append(translated)
             } else {
                 // Already reported: what reads it is not reported again.
                 unread.insert(step.id.value)
             }
+        }
+        if machine && unread.isEmpty {
+            let (members, control) = stateMachine(over: steps)
+            var id = Self.flowStepID
+            while workflow.step(id) != nil { id += "'" }
+            steps = [
+                Step(
+                    id: Located(id, at: workflow.id.range), kind: .sequence(members), needs: [], condition: nil,
+                    description: "the steps of workflow `\(workflow.id.value)`, as its actions move control",
+                    timeout: nil, retry: nil, expect: nil, concurrency: nil, onFailure: nil, range: workflow.range,
+                    flow: control)
+            ]
         }
         let outputs = workflow.outputs.map { output in
             Output(name: output.name, value: value(output.value, in: .workflowOutputs))
@@ -159,12 +177,16 @@ struct WorkflowTranslator {
 
     /// One step as a plan step, run when `condition` holds (else when the steps it needs have succeeded);
     /// `nil` (reported) when it cannot be one.
-    mutating func translate(_ step: ArazzoStep, index: Int, condition: Expression? = nil) -> Step? {
+    /// - Parameter inFlow: the step is a member of a state machine, which orders it (it needs nothing) and runs
+    ///   its actions.
+    mutating func translate(_ step: ArazzoStep, index: Int, condition: Expression? = nil, inFlow: Bool = false)
+        -> Step?
+    {
         guard let target = step.target else { return nil }
-        let needs = needs(of: step, index: index)
+        let needs = inFlow ? [] : needs(of: step, index: index)
         let conditions = step.successCriteria.compactMap { criterion($0, of: step) }
         let timeout = step.timeout.map { Located(PlanDuration(milliseconds: $0.value), at: $0.range) }
-        checkFailureActions(of: step)
+        if !inFlow { checkFailureActions(of: step) }
         switch target {
         case .workflow(let written):
             guard let (called, file) = calledWorkflowAndFile(written) else { return nil }

@@ -298,11 +298,7 @@ struct APIChecker {
     }
 
     private func rebuilt(_ step: Step, kind: Step.Kind) -> Step {
-        Step(
-            id: step.id, kind: kind, needs: step.needs, condition: step.condition, description: step.description,
-            timeout: step.timeout, retry: step.retry, expect: step.expect, concurrency: step.concurrency,
-            onFailure: step.onFailure, range: step.range, cookies: step.cookies, poll: step.poll,
-            skippedBecause: step.skippedBecause)
+        step.with(kind: kind)
     }
 
     private func filled(_ request: RequestSpec, of step: Step) -> RequestSpec {

@@ -147,6 +147,15 @@ struct NameResolver {
             resolve(condition, in: scope)
         }
 
+        // The control between a flow's members reads their results after each ends: no dependency, the flow
+        // runs them (`FlowControl`).
+        if let flow = step.flow {
+            var scope = outer
+            scope.createsDependencies = false
+            scope.context = "the control flow of `\(node.id)`"
+            for condition in flow.conditions { resolve(condition, in: scope) }
+        }
+
         // The for_each list is evaluated outside the loop.
         if case .forEach(let loop) = step.kind {
             for expression in loop.items.expressions { resolve(expression, in: outer) }

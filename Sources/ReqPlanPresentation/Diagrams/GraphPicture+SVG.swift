@@ -77,6 +77,28 @@ extension GraphPicture {
                     ])
             }
         }
+        // A control flow's jumps (`goto`), a loop back included: arcs over the boxes, the action as their title.
+        for (index, node) in nodes.enumerated() {
+            for jump in node.jumps {
+                guard let from = layout.rects[index], let to = layout.rects[jump.target] else { continue }
+                let (x1, x2) = (from.x + from.width / 2, to.x + to.width / 2)
+                let lift = max(20, abs(x2 - x1) / 4)
+                let top = min(from.y, to.y) - lift
+                xml.start(
+                    "path",
+                    [
+                        ("class", "jump" + (jump.back ? " back" : "")),
+                        (
+                            "d",
+                            "M \(SVG.number(x1)) \(SVG.number(from.y)) C \(SVG.number(x1)) \(SVG.number(top)), "
+                                + "\(SVG.number(x2)) \(SVG.number(top)), \(SVG.number(x2)) \(SVG.number(to.y))"
+                        ),
+                        ("marker-end", "url(#arrow)"), ("data-from", node.id), ("data-to", nodes[jump.target].id),
+                    ])
+                xml.element("title", content: jump.label + (jump.back ? " (back: a loop)" : ""))
+                xml.end()
+            }
+        }
         for (index, node) in nodes.enumerated() where node.isUnit {
             guard let rect = layout.rects[index] else { continue }
             var classes = ["step", Self.stateClass(states[node.id])]
@@ -117,6 +139,7 @@ extension GraphPicture {
         .edge { fill: none; stroke: #6b7280; stroke-width: 1.2; }
         .edge.data { stroke-dasharray: 4 3; }
         .edge.critical { stroke: #1f2937; stroke-width: 2.4; }
+        .jump { fill: none; stroke: #2563eb; stroke-width: 1.6; stroke-dasharray: 6 3; }
         .arrowhead { fill: #6b7280; }
         .succeeded rect { fill: #dcfce7; stroke: #16a34a; }
         .failed rect { fill: #fee2e2; stroke: #dc2626; }

@@ -26,6 +26,9 @@ struct GraphPicture: Sendable {
         var waits: [(target: Int, carriesData: Bool)]
         /// A request's method and URL as written (`for each x · GET …` for a loop), a sub-plan's file.
         var detail: String
+        /// Where a control flow's actions send control from it (`FlowControl`): the step, the action, and
+        /// whether it goes back (a loop).
+        var jumps: [(target: Int, label: String, back: Bool)] = []
 
         /// Whether it is a box (it sends requests) rather than a frame.
         var isUnit: Bool { wave != nil }
@@ -102,6 +105,11 @@ struct GraphPicture: Sendable {
         for (wave, members) in graph.waves.enumerated() {
             for id in members { waves[id] = wave }
         }
+        var jumps: [NodeID: [(target: Int, label: String, back: Bool)]] = [:]
+        for edge in graph.controlEdges {
+            guard let to = edge.to else { continue }
+            jumps[edge.from, default: []].append((to, edge.label, edge.back))
+        }
         let nodes = graph.nodes.map { node in
             var detail = ""
             if let request = node.step.request {
@@ -112,7 +120,8 @@ struct GraphPicture: Sendable {
             return Node(
                 id: node.id, kind: node.step.kindName, wave: node.isUnit ? waves[node.nodeID] ?? 0 : nil,
                 isLoop: node.kind == .forEachRequest, parent: node.parent, children: node.children, depth: node.depth,
-                waits: node.dependencies.map { ($0.target, $0.carriesData) }, detail: detail)
+                waits: node.dependencies.map { ($0.target, $0.carriesData) }, detail: detail,
+                jumps: jumps[node.nodeID] ?? [])
         }
         self.init(
             title: graph.plan.name?.value ?? graph.plan.source.path, nodes: nodes, roots: graph.roots,

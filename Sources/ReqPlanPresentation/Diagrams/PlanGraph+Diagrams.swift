@@ -44,6 +44,11 @@ extension PlanGraph {
                 out += "  n\(dependency.target) \(arrow) n\(node.nodeID)\n"
             }
         }
+        // A control flow's transitions, back edges (loops) included: thick arrows with the action.
+        for edge in controlEdges {
+            guard let to = edge.to else { continue }
+            out += "  n\(edge.from) == \"\(mermaidEscape(edge.label))\" ==> n\(to)\n"
+        }
         return out
     }
 
@@ -86,6 +91,15 @@ extension PlanGraph {
                 let suffix = attributes.isEmpty ? "" : " [" + attributes.joined(separator: ", ") + "]"
                 out += "  n\(from) -> n\(to)\(suffix);\n"
             }
+        }
+        // A control flow's transitions, back edges (loops) included: bold, labelled with the action.
+        for edge in controlEdges {
+            guard let target = edge.to, let from = representative(edge.from), let to = representative(target) else {
+                continue
+            }
+            let color = edge.onFailure ? "firebrick" : "royalblue"
+            out += "  n\(from) -> n\(to) [label=\(dotQuote(edge.label)), style=bold, color=\(color)"
+            out += edge.back ? ", constraint=false];\n" : "];\n"
         }
         out += "}\n"
         return out

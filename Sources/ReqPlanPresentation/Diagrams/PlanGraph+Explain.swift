@@ -88,6 +88,7 @@ extension PlanGraph {
         }
         out += "\ncritical path (\(criticalPath.count) step\(criticalPath.count == 1 ? "" : "s") one after another): "
         out += criticalPath.map(unitName).joined(separator: " → ") + "\n"
+        out += controlFlowText()
 
         out += "\nreads:\n"
         let inputs = inputsRead.map { name -> String in

@@ -12,23 +12,38 @@ extension GraphPicture {
                 .list(
                     order.map { index in
                         let node = nodes[index]
-                        return .object([
-                            .init("id", .string(node.id)),
-                            .init("kind", .string(node.kind)),
-                            .init("parent", node.parent.map { .string(nodes[$0].id) } ?? .null),
-                            .init("wave", node.wave.map(Value.int) ?? .null),
-                            .init("loop", .bool(node.isLoop)),
-                            .init(
-                                "needs",
-                                .list(
-                                    node.waits.map {
-                                        .object([
-                                            .init("step", .string(nodes[$0.target].id)),
-                                            .init("data", .bool($0.carriesData)),
-                                        ])
-                                    })),
-                            .init("detail", .string(node.detail)),
-                        ])
+                        return .object(
+                            [
+                                .init("id", .string(node.id)),
+                                .init("kind", .string(node.kind)),
+                                .init("parent", node.parent.map { .string(nodes[$0].id) } ?? .null),
+                                .init("wave", node.wave.map(Value.int) ?? .null),
+                                .init("loop", .bool(node.isLoop)),
+                                .init(
+                                    "needs",
+                                    .list(
+                                        node.waits.map {
+                                            .object([
+                                                .init("step", .string(nodes[$0.target].id)),
+                                                .init("data", .bool($0.carriesData)),
+                                            ])
+                                        })),
+                                .init("detail", .string(node.detail)),
+                            ]
+                                + (node.jumps.isEmpty
+                                    ? []
+                                    : [
+                                        .init(
+                                            "jumps",
+                                            .list(
+                                                node.jumps.map {
+                                                    .object([
+                                                        .init("step", .string(nodes[$0.target].id)),
+                                                        .init("action", .string($0.label)),
+                                                        .init("back", .bool($0.back)),
+                                                    ])
+                                                }))
+                                    ]))
                     })),
             .init("critical_path", .list(order.filter(critical.contains).map { .string(nodes[$0].id) })),
         ])
@@ -64,6 +79,21 @@ extension GraphPicture {
                 }
                 waits.append((target, try reader.bool(need["data"], "\(field).needs[\(index)].data")))
             }
+            // Reports written before control flows have none.
+            var jumps: [(target: Int, label: String, back: Bool)] = []
+            if let listed = node["jumps"], listed != .null {
+                for (index, jump) in try reader.list(listed, "\(field).jumps").enumerated() {
+                    let step = try reader.string(jump["step"], "\(field).jumps[\(index)].step")
+                    guard let target = indices[step] else {
+                        throw reader.problem("\(field).jumps[\(index)].step", "names no step of the graph: `\(step)`")
+                    }
+                    jumps.append(
+                        (
+                            target, try reader.string(jump["action"], "\(field).jumps[\(index)].action"),
+                            try reader.bool(jump["back"], "\(field).jumps[\(index)].back")
+                        ))
+                }
+            }
             var wave: Int?
             if let written = node["wave"], written != .null {
                 wave = try reader.int(written, "\(field).wave", in: waves, "a wave")
@@ -74,7 +104,7 @@ extension GraphPicture {
                     kind: try reader.string(node["kind"], "\(field).kind"), wave: wave,
                     isLoop: try reader.bool(node["loop"], "\(field).loop"),
                     parent: try reader.optionalString(node["parent"], "\(field).parent").flatMap { indices[$0] },
-                    waits: waits, detail: try reader.string(node["detail"], "\(field).detail")))
+                    waits: waits, detail: try reader.string(node["detail"], "\(field).detail"), jumps: jumps))
         }
         var critical: Set<Int> = []
         for (index, step) in try reader.list(value["critical_path"], "graph.critical_path").enumerated() {

@@ -204,6 +204,9 @@ struct JSONReportReader {
             failedExpectation = try optionalString(reason["at"], "\(field).reason.at")
         }
         result.causedByFailure = try bool(value["caused_by_failure"], "\(field).caused_by_failure")
+        // Reports written before control flows had neither.
+        result.handledBy = try optionalString(value["handled_by"], "\(field).handled_by")
+        result.visits = try optionalCount(value["visits"], "\(field).visits", from: 1)
         result.method = try optionalString(value["method"], "\(field).method")
         result.url = try optionalString(value["url"], "\(field).url")
         result.status = try optionalStatus(value["status"], "\(field).status")
@@ -234,6 +237,7 @@ struct JSONReportReader {
                 start: try duration(attempt["start_ms"], "\(at).start_ms"),
                 duration: try duration(attempt["duration_ms"], "\(at).duration_ms"))
             record.poll = try optionalCount(attempt["poll"], "\(at).poll", from: 1)
+            record.visit = try optionalCount(attempt["visit"], "\(at).visit", from: 1)
             record.status = try optionalStatus(attempt["status"], "\(at).status")
             record.error = try optionalString(attempt["error"], "\(at).error")
             record.retryDelay = try optionalDuration(attempt["retry_delay_ms"], "\(at).retry_delay_ms")

@@ -68,6 +68,7 @@ extension RunReport {
             .object([
                 .init("number", .int(attempt.number)),
                 .init("poll", optional(attempt.poll)),
+                .init("visit", optional(attempt.visit)),
                 .init("start_ms", attempt.start.millisecondsValue),
                 .init("duration_ms", attempt.duration.millisecondsValue),
                 .init("status", optional(attempt.status)),
@@ -84,6 +85,8 @@ extension RunReport {
             .init("state", .string(stepResult.state.rawValue)),
             .init("reason", reason),
             .init("caused_by_failure", .bool(stepResult.causedByFailure)),
+            .init("handled_by", stepResult.handledBy.map(Value.string) ?? .null),
+            .init("visits", optional(stepResult.visits)),
             .init("method", stepResult.method.map(Value.string) ?? .null),
             .init("url", stepResult.url.map(Value.string) ?? .null),
             .init("operation", step.operation.map(Value.string) ?? .null),

@@ -226,6 +226,12 @@ struct JUnitPlan {
         switch stepResult.state {
         case .succeeded:
             return .passed
+        case .failed where stepResult.handledBy != nil:
+            // The workflow's control flow took this failure (an Arazzo `onFailure` action): not a failure of the
+            // run, and not hidden either.
+            return .skipped(
+                message: "failed, handled by \(stepResult.handledBy ?? "an action")" + (message.map { ": " + $0 } ?? "")
+            )
         case .failed:
             return .failure(
                 type: stepResult.reason?.kind.rawValue ?? "failure", message: message ?? "failed",
@@ -249,7 +255,9 @@ struct JUnitPlan {
             lines.append("response\(stepResult.status.map { " (\($0))" } ?? "") began: \(excerpt)")
         }
         for attempt in stepResult.attempts {
-            var line = "attempt \(attempt.number)" + (attempt.poll.map { " (poll \($0))" } ?? "") + ": "
+            var line =
+                "attempt \(attempt.number)" + (attempt.visit.map { " (visit \($0))" } ?? "")
+                + (attempt.poll.map { " (poll \($0))" } ?? "") + ": "
             line += attempt.status.map { "status \($0)" } ?? "no response"
             line += " in \(Self.milliseconds(attempt.duration)) ms"
             if let error = attempt.error { line += ": " + error }

@@ -140,6 +140,7 @@ extension RunReport {
                     .init("item", step.itemPath.last.map(Value.int) ?? .null),
                     .init("attempt", .int(attempt.number)),
                     .init("poll", attempt.poll.map(Value.int) ?? .null),
+                    .init("visit", attempt.visit.map(Value.int) ?? .null),
                     .init("status", attempt.status.map(Value.int) ?? .null),
                     .init("state", .string(stepResult.state.rawValue)),
                     .init("error", attempt.error.map(Value.string) ?? .null),

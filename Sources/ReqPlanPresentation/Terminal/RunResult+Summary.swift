@@ -89,6 +89,8 @@ extension RunResult {
             if result.state != .succeeded, let reason = result.reason {
                 line += "  " + VisibleText.line(reason.message)
             }
+            // A failure the control flow handled (an Arazzo `onFailure` action) did not fail the run.
+            if let handled = result.handledBy { line += "  (handled: \(VisibleText.line(handled)))" }
             out += line.trimmingTrailingSpaces() + "\n"
         }
         if !outputs.isEmpty {

@@ -7,6 +7,8 @@ final class Completion: Sendable {
     private struct State {
         /// Boxed, so the event is small and `takeResult()` frees the result's storage.
         var fired: ResultBox?
+        /// The latest visit's result of a control flow's member, before the flow ends.
+        var latest: ResultBox?
         var waiters: [Int: CheckedContinuation<StepResult?, Never>] = [:]
         var callbacks: [@Sendable (StepResult) -> Void] = []
         var nextID = 0
@@ -43,6 +45,16 @@ final class Completion: Sendable {
 
     /// The result if the event has fired.
     var result: StepResult? { state.withLock { $0.fired?.result } }
+
+    /// The result a step reading this one sees: the fired one, else the latest visit of a member of a
+    /// control flow still running (`FlowControl`), which may run it again.
+    var current: StepResult? { state.withLock { $0.fired?.result ?? $0.latest?.result } }
+
+    /// Sets the result of a visit of a member of a control flow, for the flow's other members to read
+    /// before the event fires.
+    func setLatest(_ result: StepResult) {
+        state.withLock { $0.latest = ResultBox(result) }
+    }
 
     /// Moves the result out, once the run is over and nothing waits or reads any more (the
     /// event stays fired, with a shared placeholder result), so it is not held twice.

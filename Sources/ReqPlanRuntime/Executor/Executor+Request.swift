@@ -267,8 +267,10 @@ extension Executor {
             let attemptDuration = now() - attemptStart
             for limiter in held { limiter.release() }
             var record = AttemptRecord(
-                number: result.attempts.count + 1, start: attemptStart, duration: attemptDuration)
+                number: result.attempts.count + 1 + (Self.currentVisit?.attemptsBefore ?? 0), start: attemptStart,
+                duration: attemptDuration)
             record.poll = poll
+            record.visit = Self.currentVisit?.visit
             if case .failure(let error) = outcome {
                 configuration.logger.debug(
                     "attempt failed",

@@ -129,6 +129,9 @@ public struct Executor: Sendable {
 
     /// The scope whose member the current task is running (see `runMembers`).
     @TaskLocal static var currentScope: ObjectIdentifier?
+    /// The visit of a control flow's member being run, and the attempts its earlier visits made: each
+    /// attempt is numbered on from them and says its visit (`FlowControl`).
+    @TaskLocal static var currentVisit: (visit: Int, attemptsBefore: Int)?
 
     /// Runs `members` as child tasks of one task group and returns their results in order.
     ///
@@ -325,8 +328,14 @@ public struct Executor: Sendable {
         case .request(let spec):
             result = await runRequest(node, spec, frame: frame, scope: scope, itemIndex: nil, context: context)
         case .group, .sequence:
-            result = await runComposite(node, scope: scope) { inner in
-                await self.runMembers(node.children, frame: frame, scope: inner)
+            if let flow = node.step.flow {
+                result = await runComposite(node, scope: scope) { inner in
+                    await self.runFlow(node, flow, frame: frame, scope: inner)
+                }
+            } else {
+                result = await runComposite(node, scope: scope) { inner in
+                    await self.runMembers(node.children, frame: frame, scope: inner)
+                }
             }
         case .plan(let call):
             result = await runSubPlan(node, call, frame: frame, scope: scope, context: context)
@@ -384,7 +393,8 @@ public struct Executor: Sendable {
     func aggregate(_ node: StepNode, _ children: [StepResult]) -> StepResult {
         var result = StepResult(id: node.id, state: .succeeded)
         result.children = children
-        let failed = children.filter { $0.state == .failed }
+        // A failure a control flow handled (`handledBy`) does not fail what holds it.
+        let failed = children.filter { $0.state == .failed && $0.handledBy == nil }
         let cancelled = children.filter { $0.state == .cancelled }
         let blocked = children.filter { $0.state == .skipped && $0.causedByFailure }
         let noun =
@@ -467,7 +477,7 @@ public struct Executor: Sendable {
             environment: inputs.environment,
             step: { id in
                 guard let node = index[id] else { return nil }
-                return frame.completion(of: node)?.result?.value
+                return frame.completion(of: node)?.current?.value
             },
             items: frame.items, dependenciesSucceeded: succeeded, dependencyFailed: failed)
         context.secretFlow = secretFlows[instance]

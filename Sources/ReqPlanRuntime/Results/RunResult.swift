@@ -35,7 +35,8 @@ public struct RunResult: Sendable {
         if timedOut { return 1 }
         let bad = results.values.contains { result in
             switch result.state {
-            case .failed, .cancelled: true
+            case .failed: result.handledBy == nil
+            case .cancelled: true
             case .skipped: result.causedByFailure
             case .succeeded: false
             }

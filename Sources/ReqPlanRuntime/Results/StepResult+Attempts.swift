@@ -5,8 +5,12 @@ extension StepResult {
     public var polls: Int? { attempts.last?.poll }
 
     /// The tries of a request in words: `3 polls`, `3 polls, 4 attempts` (retries within polls),
-    /// `2 attempts`; nil for one attempt of a request that does not poll.
-    public var triesText: String? { Self.triesText(attempts: attempts.count, polls: polls) }
+    /// `2 attempts`, `3 visits` (a member of a control flow that a loop ran again), `3 visits, 4 attempts`; nil
+    /// for one attempt of a request that does not poll.
+    public var triesText: String? {
+        guard let visits, visits > 1 else { return Self.triesText(attempts: attempts.count, polls: polls) }
+        return "\(visits) visits" + (attempts.count > visits ? ", \(attempts.count) attempts" : "")
+    }
 
     /// The tries in words, from their counts (see `triesText`).
     public static func triesText(attempts: Int, polls: Int?) -> String? {

@@ -66,6 +66,9 @@ public struct AttemptRecord: Sendable, Hashable {
     public var retryDelay: Duration?
     /// The poll this try belongs to (1 for the first), for a step with `poll:`; nil otherwise.
     public var poll: Int? = nil
+    /// The visit this try belongs to (1 for the first), for a member of a control flow that ran it more than
+    /// once (`FlowControl`: a loop); nil otherwise.
+    public var visit: Int? = nil
 }
 
 /// Everything known about how one step (or one for_each item) ended.
@@ -79,6 +82,11 @@ public struct StepResult: Sendable {
     public var reason: StepReason?
     /// Skipped because, somewhere before it, something failed (drives the exit code and `failure()`).
     public var causedByFailure = false
+    /// For a failure a control flow handled (an Arazzo `onFailure` action: `goto`, `end`), what handled it
+    /// (`goto retry-login`): the step keeps its failure, and the run does not fail for it.
+    public var handledBy: String?
+    /// How many times a member of a control flow ran (a loop runs it again); nil for once.
+    public var visits: Int?
     /// Final response status, for requests.
     public var status: Int?
     /// Response headers, kept only when a later expression reads them.

@@ -33,13 +33,16 @@ public final class Step: Sendable {
     /// Why the step is skipped when its condition is not true, in the words of the document it was written
     /// in; nil for a plan's `if:` ("its `if` is false").
     public let skippedBecause: String?
+    /// For a `sequence`: control between its members when it is not one after another (an Arazzo workflow's
+    /// actions); nil for a plan's own sequences.
+    public let flow: FlowControl?
 
     /// Creates a step.
     public init(
         id: Located<String>, kind: Kind, needs: [Located<String>], condition: Expression?, description: String?,
         timeout: Located<PlanDuration>?, retry: RetryPolicy?, expect: Expectation?, concurrency: Located<Int>?,
         onFailure: Located<FailurePolicy>?, range: SourceRange, cookies: Located<Bool>? = nil,
-        poll: PollPolicy? = nil, skippedBecause: String? = nil
+        poll: PollPolicy? = nil, skippedBecause: String? = nil, flow: FlowControl? = nil
     ) {
         self.id = id
         self.kind = kind
@@ -55,6 +58,7 @@ public final class Step: Sendable {
         self.poll = poll
         self.range = range
         self.skippedBecause = skippedBecause
+        self.flow = flow
         self.members =
             switch kind {
             case .request, .plan: []
@@ -62,6 +66,15 @@ public final class Step: Sendable {
             case .forEach(let loop):
                 if case .group(let members) = loop.body { members } else { [] }
             }
+    }
+
+    /// The same step doing `kind` instead: every other field as it is (one place copies a step, so a field
+    /// added later is not lost by a copy).
+    public func with(kind: Kind) -> Step {
+        Step(
+            id: id, kind: kind, needs: needs, condition: condition, description: description, timeout: timeout,
+            retry: retry, expect: expect, concurrency: concurrency, onFailure: onFailure, range: range,
+            cookies: cookies, poll: poll, skippedBecause: skippedBecause, flow: flow)
     }
 
     /// What a step does.
