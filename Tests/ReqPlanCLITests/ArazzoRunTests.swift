@@ -151,4 +151,46 @@ struct ArazzoRunTests {
         // One request for the first run, three for the second.
         #expect(log.components(separatedBy: "\"GET /pet/10/coupons HTTP/1.1\" 200").count - 1 == 4, "\(log)")
     }
+
+    /// Requests a mock's log holds, by request line (`GET /pet/10/coupons`), counted.
+    static func requests(in log: String) -> [String: Int] {
+        var counts: [String: Int] = [:]
+        for match in log.matches(of: /"([A-Z]+ [^ ]+) HTTP\/1\.1"/) { counts[String(match.1), default: 0] += 1 }
+        return counts
+    }
+
+    @Test(
+        "control flow runs as a state machine: a loop bounded at 100 visits, a handled failure, a goto to a workflow, end on failure; the mock's log holds exactly the requests each makes",
+        .enabled(if: ExternalServers.canRun(.connexion)))
+    func controlFlowRunsAsAStateMachine() async throws {
+        let document = CommandRunner.packageRoot.appendingPathComponent("Tests/Fixtures/arazzo/run/flow.arazzo.yaml")
+        let expected: [(workflow: String, status: Int32, requests: [String: Int], summary: [String])] = [
+            (
+                "loop", 1, ["GET /pet/findByTags?tags=dog": 100, "GET /pet/10/coupons": 100],
+                ["(100 visits)  control came back to step `find-pet` after 100 visits"]
+            ),
+            (
+                "handled", 0,
+                ["GET /pet/10/coupons": 1, "GET /pet/findByTags?tags=cat": 1, "POST /store/order": 1],
+                ["(handled: goto `fallback` to `fallback`)", "- never-reached", "✓ fallback goto order"]
+            ),
+            ("end-on-failure", 0, ["GET /pet/10/coupons": 1], ["(handled: end `stop`)", "1 failed (1 handled)"]),
+        ]
+        for (workflow, status, requests, summary) in expected {
+            // A mock of its own for each, so that its log holds that run's requests only.
+            let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
+            defer { mock.stop() }
+            let result = try await CommandRunner.run(
+                [
+                    "run", document.path, "--workflow", workflow, "--server", "petstore=\(mock.url)", "--progress",
+                    "none",
+                    "--no-response-schema-check",
+                ], environment: ["no_proxy": "*"], within: .seconds(120))
+            #expect(result.status == status, "\(workflow): \(result.stdout)\(result.stderr)")
+            for line in summary { #expect(result.stdout.contains(line), "\(workflow): \(line) in \(result.stdout)") }
+            #expect(
+                Self.requests(in: mock.process.read("connexion.console.log")) == requests,
+                "\(workflow): \(mock.process.read("connexion.console.log"))")
+        }
+    }
 }

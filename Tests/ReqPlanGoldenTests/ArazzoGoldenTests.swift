@@ -78,6 +78,11 @@ struct ArazzoGoldenTests {
         "timeout-past-a-week": "RP0105",
         // Two workflows that run each other: one cycle, named by its workflows.
         "workflow-cycle": "RP0303",
+        // Control flow run as a state machine: a failure a goto handles, a goto to a workflow with its inputs
+        // (valid); a parameter of such a goto that says where it goes; a goto on failure beside `dependsOn`, the one
+        // kind of control flow left unsupported.
+        "goto-on-failure": "", "goto-workflow": "", "goto-workflow-parameter-in": "RP1011",
+        "goto-on-failure-depends-on": "RP1002",
         // Valid: the criteria and a retry fit the description, so nothing but the warning of `valid`.
         "valid": "", "valid-criteria-and-retry": "",
     ]

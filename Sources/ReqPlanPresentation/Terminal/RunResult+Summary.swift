@@ -31,7 +31,13 @@ extension RunResult {
 
     private var totalsLine: String {
         let counts = self.counts
-        let parts = StepState.allCases.compactMap { state in counts[state].map { "\($0) \(state.rawValue)" } }
+        // Failures a control flow handled (an Arazzo `onFailure` action) are failures that did not fail the run.
+        let handled = results.values.filter { $0.state == .failed && $0.handledBy != nil }.count
+        let parts = StepState.allCases.compactMap { state in
+            counts[state].map {
+                "\($0) \(state.rawValue)" + (state == .failed && handled > 0 ? " (\(handled) handled)" : "")
+            }
+        }
         var line =
             "\(results.count) step\(results.count == 1 ? "" : "s"): " + parts.joined(separator: ", ")
             + " in \(Double(duration.milliseconds) / 1000)s"
