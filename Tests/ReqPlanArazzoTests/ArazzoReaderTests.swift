@@ -146,3 +146,42 @@ struct ArazzoFuzzRegressionTests {
         #expect(report.diagnostics.contains { $0.code.rawValue == "RP1004" }, "\(report.diagnostics)")
     }
 }
+
+/// A workflow's input schema is JSON Schema: a property without a `type` takes any value, and an open schema
+/// (no `additionalProperties: false`) lets the workflow read an input it does not list, which takes any value.
+@Suite("Inputs of an open schema")
+struct ArazzoOpenInputTests {
+    @Test("an untyped property and an input read but not listed take any value; a typed one keeps its type")
+    func untypedAndUnlistedInputsTakeAnyValue() throws {
+        let text = """
+            arazzo: 1.0.1
+            info: { title: t, version: "1" }
+            sourceDescriptions: [{ name: pets, url: pets.openapi.yaml, type: openapi }]
+            workflows:
+              - workflowId: w
+                inputs:
+                  type: object
+                  properties:
+                    typed: { type: integer }
+                    untyped: { description: anything }
+                steps:
+                  - stepId: s
+                    operationId: getPetCoupons
+                    parameters:
+                      - { name: a, in: query, value: $inputs.typed }
+                      - { name: b, in: query, value: $inputs.untyped }
+                      - { name: c, in: query, value: $inputs.unlisted }
+            """
+        let result = ArazzoReader().parse(
+            SourceFile(path: "w.arazzo.yaml", text: text), file: nil, entry: nil, limits: ParseLimits())
+        let plan = try #require(result.plan, "\(result.diagnostics.map(\.message))")
+        let inputs = Dictionary(plan.inputs.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
+        #expect(inputs["typed"]?.knownType == .number)
+        #expect(inputs["untyped"]?.knownType == nil)
+        #expect(inputs["unlisted"]?.knownType == nil)
+        #expect(inputs["unlisted"]?.isRequired == false)
+        let unlisted = result.diagnostics.filter { $0.code == .unknownInput }
+        #expect(unlisted.map(\.severity) == [.warning], "\(result.diagnostics.map(\.message))")
+        #expect(unlisted.first?.range?.start.line == 17)
+    }
+}

@@ -83,6 +83,10 @@ struct ArazzoGoldenTests {
         // kind of control flow left unsupported.
         "goto-on-failure": "", "goto-workflow": "", "goto-workflow-parameter-in": "RP1011",
         "goto-on-failure-depends-on": "RP1002",
+        // A workflow's input schema is open unless it says `additionalProperties: false`: an input it does not
+        // list is read with a warning (and `$inputs.pet.id` reads into an object input); an error where the schema
+        // is closed, or where the name is a misspelling of one it lists.
+        "inputs-open-schema": "", "inputs-closed-schema": "RP0204", "inputs-misspelt": "RP0204",
         // Valid: the criteria and a retry fit the description, so nothing but the warning of `valid`.
         "valid": "", "valid-criteria-and-retry": "",
     ]

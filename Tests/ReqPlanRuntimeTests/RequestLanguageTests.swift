@@ -501,3 +501,36 @@ private struct CookieSettingTransport: Transport {
         return url.path
     }
 }
+
+/// An input that takes any value (an Arazzo input whose schema names no type, or one an open schema does not
+/// list): a command-line value is JSON when it is JSON, else the text; an inputs file's value is kept as it is.
+@Suite struct AnyTypeInputTests {
+    @Test(arguments: [
+        ("800", Value.int(800)), ("true", .bool(true)), (#"{"a": 1}"#, .object([.init("a", .int(1))])),
+        ("pet 1", .string("pet 1")), ("007", .string("007")), ("", .string("")),
+    ])
+    func aCommandLineValueIsJSONWhenItIsJSON(text: String, expected: Value) throws {
+        let parsed = PlanParser.parse(
+            SourceFile(
+                path: "t.yaml",
+                text: "reqplan: 1\ninputs:\n  price: {}\nsteps: { a: { request: { url: \"http://h\" } } }\n"))
+        var plan = try #require(parsed.plan)
+        plan.inputs[0].acceptsAnyType = true
+        let inputs = try InputResolver.resolve(
+            plan: plan, overrides: [(name: "price", value: text)], environment: [:]
+        ).get()
+        #expect(inputs.values["price"] == expected)
+        // Without it, the input is a string, and `800` stays the text it is.
+        plan.inputs[0].acceptsAnyType = false
+        let typed = try InputResolver.resolve(plan: plan, overrides: [(name: "price", value: text)], environment: [:])
+            .get()
+        #expect(typed.values["price"] == .string(text))
+        // A file's value of any type is taken.
+        plan.inputs[0].acceptsAnyType = true
+        let fromFile = try InputResolver.resolve(
+            plan: plan, overrides: [], file: ["price": .list([])], environment: [:]
+        )
+        .get()
+        #expect(fromFile.values["price"] == .list([]))
+    }
+}

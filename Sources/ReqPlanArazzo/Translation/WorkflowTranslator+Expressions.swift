@@ -45,16 +45,8 @@ extension WorkflowTranslator {
         let base: Expression?
         switch parsed.root {
         case .inputs(let name):
-            readsInputs.insert(name)
-            if let declared = declaredInputs, !declared.contains(name) {
-                diagnostics.error(
-                    .unknownInput, "workflow `\(workflow.id.value)` has no input `\(name)`", at: range,
-                    notes: [.init("its inputs are declared here", at: workflow.id.range)],
-                    hint: Suggestion.didYouMean(name, in: declared.sorted())
-                        ?? "declare it under `inputs.properties` of the workflow")
-                return nil
-            }
-            base = path("inputs", [.member(name)], at: range)
+            readsInputs.insert(name.split(separator: ".").first.map(String.init) ?? name)
+            base = inputExpression(name, at: range)
         case .statusCode:
             base = responseField("status", [], text: parsed.text, at: range, in: place)
         case .response(let source):

@@ -39,6 +39,10 @@ struct WorkflowTranslator {
     /// For a workflow run as a state machine, the steps control may reach from each step: a step may read
     /// the outputs of a later one that can come back to it (a loop).
     var flowReach: [Set<Int>]?
+    /// Whether the input schema closes its properties (`additionalProperties: false`).
+    var inputsClosed = false
+    /// The inputs read that the (open) schema does not list, by name, at their first read.
+    var implicitInputs: [String: SourceRange] = [:]
 
     /// Why a step control did not reach is skipped.
     static let notReached = "no step before it led here (`goto`, `end`)"
@@ -63,6 +67,7 @@ struct WorkflowTranslator {
     mutating func plan() -> Plan {
         let inputs = inputDeclarations()
         declaredInputs = workflow.inputs == nil ? nil : Set(inputs.map(\.name.value))
+        inputsClosed = Self.closesInputs(workflow, resolve: resolved)
         var steps: [Step] = []
         var unread: Set<String> = []
         // A `goto` back, or to a workflow, or a `goto` or `end` on failure: the steps run as a state machine.
@@ -97,7 +102,8 @@ struct WorkflowTranslator {
         var plan = Plan(
             source: source, version: Located(1, at: document.version.range),
             name: Located(workflow.id.value, at: workflow.id.range),
-            description: workflow.summary.map { Located($0, at: workflow.id.range) }, inputs: inputs,
+            description: workflow.summary.map { Located($0, at: workflow.id.range) },
+            inputs: inputs + implicitInputDeclarations(),
             defaults: .none, concurrency: nil,
             // A failed step ends its workflow (Arazzo's default failure action): what still runs is stopped.
             onFailure: Located(.failFast, at: workflow.id.range), timeout: nil, redactHeaders: [], cookies: nil,
@@ -140,7 +146,7 @@ struct WorkflowTranslator {
             let range = source.range(of: key)
             let property = resolved(property) ?? property
             let type = property.value("type").flatMap { $0.coreSchemaValue?.stringValue }.flatMap(Self.valueType)
-            result.append(
+            var declaration =
                 InputDeclaration(
                     name: Located(name.string, at: range), type: type.map { Located($0, at: range) },
                     defaultValue: property.value("default").flatMap { node in
@@ -148,7 +154,10 @@ struct WorkflowTranslator {
                     },
                     env: nil, secret: false,
                     description: property.value("description").flatMap { $0.coreSchemaValue?.stringValue },
-                    range: range, required: Located(required.contains(name.string), at: range)))
+                    range: range, required: Located(required.contains(name.string), at: range))
+            // A schema that names no single type takes any value (JSON Schema's rule).
+            declaration.acceptsAnyType = type == nil
+            result.append(declaration)
         }
         return result
     }

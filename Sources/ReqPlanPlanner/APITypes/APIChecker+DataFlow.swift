@@ -101,9 +101,9 @@ extension APIChecker {
         switch reference.root.value {
         case "inputs":
             if reference.components.count == 1, let name = reference.memberName(at: 0),
-                let input = plan.inputs.first(where: { $0.name.value == name.value })
+                let input = plan.inputs.first(where: { $0.name.value == name.value }), let type = input.knownType
             {
-                result = FlowType(types: input.effectiveType.apiTypes)
+                result = FlowType(types: type.apiTypes)
             }
         case "steps":
             guard let id = reference.memberName(at: 0), let step = steps[id.value] else { break }

@@ -34,8 +34,8 @@ extension NameResolver {
                     at: given.name.range, notes: notes ?? [], hint: hint)
                 continue
             }
-            let expected = declaration.effectiveType
-            guard let found = staticType(of: given.value), found != expected else { continue }
+            guard let expected = declaration.knownType, let found = staticType(of: given.value), found != expected
+            else { continue }
             let declaredAt = declaration.type?.range ?? declaration.name.range
             diagnostics.error(
                 .subPlanInputType,

@@ -27,8 +27,9 @@ extension InputsFile {
             var reported: Set<ValueType> = []
             for plan in plans {
                 guard let input = plan.inputs.first(where: { $0.name.value == name }) else { continue }
-                let type = input.effectiveType
-                guard !entry.value.fits(type), reported.insert(type).inserted else { continue }
+                guard let type = input.knownType, !entry.value.fits(type), reported.insert(type).inserted else {
+                    continue
+                }
                 var diagnostic = Diagnostic.error(
                     .invalidInput,
                     "input `\(name)` must be \(type.withArticle), but the inputs file gives \(entry.value.type.withArticle)",

@@ -135,7 +135,7 @@ extension Executor {
             } else if let variable = input.env?.value, let text = inputs.environment[variable],
                 !(required && text.isEmpty)
             {
-                guard let converted = InputResolver.convert(text, to: type) else {
+                guard let converted = InputResolver.convert(text, to: input.knownType) else {
                     return .failure(
                         InputProblem(
                             .evaluation,
@@ -152,7 +152,7 @@ extension Executor {
                 return .failure(
                     InputProblem(.evaluation, "input `\(name)` of `\(call.file.value)` has no value\(source)"))
             }
-            if value != .null && value.type != type {
+            if !input.acceptsAnyType, value != .null, value.type != type {
                 return .failure(
                     InputProblem(
                         .evaluation,

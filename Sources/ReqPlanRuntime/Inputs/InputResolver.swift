@@ -65,13 +65,14 @@ public enum InputResolver {
         for input in plan.inputs {
             let name = input.name.value
             let type = input.effectiveType
+            let convert = { (text: String) in Self.convert(text, to: input.knownType) }
             var value: Value?
             // A required input's variable that is set but empty counts as unset (CI systems set a missing
             // secret to the empty string).
             let required = input.required?.value == true
             if let variable = input.env?.value, let text = environment[variable], !(required && text.isEmpty) {
                 env[variable] = text
-                value = convert(text, to: type)
+                value = convert(text)
                 if value == nil {
                     diagnostics.error(
                         .invalidInput,
@@ -81,7 +82,7 @@ public enum InputResolver {
             }
             if let fromFile = file[name] { value = fromFile }
             if let text = overrides.last(where: { $0.name == name })?.value {
-                guard let converted = convert(text, to: type) else {
+                guard let converted = convert(text) else {
                     diagnostics.error(
                         .invalidInput, "\(naming.given(name)) must be \(type.withArticle), got `\(text)`",
                         at: input.name.range, hint: naming.hint(for: type))
@@ -107,7 +108,7 @@ public enum InputResolver {
                     hint: source + naming.give(name))
                 continue
             }
-            if value != .null && value.type != type && !(type == .number && value.type == .number) {
+            if !input.acceptsAnyType, value != .null, value.type != type {
                 diagnostics.error(
                     .invalidInput, "input `\(name)` must be \(type.withArticle), got \(value.type.withArticle)",
                     at: input.name.range)
@@ -159,7 +160,11 @@ public enum InputResolver {
     }
 
     /// A command-line or environment text as a value of `type`.
-    static func convert(_ text: String, to type: ValueType) -> Value? {
+    static func convert(_ text: String, to type: ValueType?) -> Value? {
+        guard let type else {
+            // Any value: JSON when the text is JSON (`800`, `true`, `{"a": 1}`), else the text itself.
+            return (try? Value.parseJSON(text)) ?? .string(text)
+        }
         switch type {
         case .string: return .string(text)
         case .number:

@@ -129,6 +129,10 @@ public struct InputDeclaration: Sendable {
     /// `required:` — `true`: a run must be given a value (`--input`, `--inputs-file`, or a non-empty
     /// environment variable); `false`: without one it is the default, else null.
     public var required: Located<Bool>? = nil
+    /// Whether any value is taken (an Arazzo input whose JSON Schema names no single `type`, or one an open
+    /// schema does not list): no type is checked, and a command-line value is read as JSON when it is JSON,
+    /// else as a string.
+    public var acceptsAnyType = false
 
     /// Creates a declaration.
     public init(
@@ -151,6 +155,9 @@ public struct InputDeclaration: Sendable {
         if let value = defaultValue?.value, value != .null { return value.type }
         return .string
     }
+
+    /// The type every value must have, or nil when any value is taken (``acceptsAnyType``).
+    public var knownType: ValueType? { acceptsAnyType ? nil : effectiveType }
 
     /// Whether a run must be given a value: `required:` when written, else when it has no default and
     /// no environment variable.
