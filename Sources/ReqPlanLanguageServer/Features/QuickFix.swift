@@ -7,8 +7,19 @@ import ReqPlanSyntax
 /// send back unchanged; a fix is offered only where the document still has the misspelt name at the
 /// diagnostic's range, so an action never edits text that changed since. A fix with a `title` of its own
 /// (RP0853's `default(…)`, `DefaultFallbackFix`) is offered the same way, and not as the preferred action:
-/// its fallback is for the user to choose.
+/// its fallback is for the user to choose. A diagnostic's own fix (`Diagnostic.fix`, the specification's form
+/// of another runner's shorthand) has its title and is preferred (`"preferred": true`): it is the one change.
 public enum QuickFix {
+    /// The `data` of a diagnostic with a fix of its own, whose range holds `original`: its replacement, its
+    /// title, preferred.
+    static func data(fix: Diagnostic.Fix?, replacing original: String) -> Value? {
+        guard let fix, fix.replacement != original else { return nil }
+        return .object([
+            .init("replace", .string(original)), .init("with", .string(fix.replacement)),
+            .init("title", .string(fix.title)), .init("preferred", .bool(true)),
+        ])
+    }
+
     /// The `data` of a diagnostic whose hint is a did-you-mean and whose range holds one name (`logn`, not
     /// `steps.logn` nor text with spaces): what to replace, and with what.
     static func data(hint: String?, replacing original: String) -> Value? {
@@ -35,12 +46,18 @@ public enum QuickFix {
                 .init("title", .string(title)),
                 .init("kind", .string("quickfix")),
                 .init("diagnostics", .list([diagnostic])),
-                .init("isPreferred", .bool(diagnostic["data"]?["title"] == nil)),
+                .init("isPreferred", .bool(isPreferred(diagnostic["data"]))),
                 .init(
                     "edit",
                     .object([.init("changes", .object([.init(document.uri.text, .list([edit]))]))])),
             ])
         }
+    }
+
+    /// Whether a fix is the preferred action: one that says so, or a did-you-mean (no title of its own).
+    private static func isPreferred(_ data: Value?) -> Bool {
+        if case .bool(let preferred)? = data?["preferred"] { return preferred }
+        return data?["title"] == nil
     }
 
     /// Whether `text` is one name: letters, digits, `_` and `-` (step ids, keys, inputs, fields).

@@ -67,6 +67,9 @@ public struct Diagnostic: Sendable, Hashable, Error {
     public var notes: [Note]
     /// A suggestion, such as "did you mean `needs`?".
     public var hint: String?
+    /// The change that fixes the problem, when there is one to apply without a choice: new text for
+    /// `range` (`Fix`).
+    public var fix: Fix?
 
     /// Creates a diagnostic.
     public init(
@@ -76,7 +79,8 @@ public struct Diagnostic: Sendable, Hashable, Error {
         file: String? = nil,
         at range: SourceRange? = nil,
         notes: [Note] = [],
-        hint: String? = nil
+        hint: String? = nil,
+        fix: Fix? = nil
     ) {
         self.severity = severity
         self.code = code
@@ -85,21 +89,22 @@ public struct Diagnostic: Sendable, Hashable, Error {
         self.range = range
         self.notes = notes
         self.hint = hint
+        self.fix = fix
     }
 
     /// An error diagnostic.
     public static func error(
         _ code: DiagnosticCode, _ message: String, at range: SourceRange?,
-        notes: [Note] = [], hint: String? = nil
+        notes: [Note] = [], hint: String? = nil, fix: Fix? = nil
     ) -> Diagnostic {
-        Diagnostic(.error, code, message, at: range, notes: notes, hint: hint)
+        Diagnostic(.error, code, message, at: range, notes: notes, hint: hint, fix: fix)
     }
 
     /// A warning diagnostic.
     public static func warning(
         _ code: DiagnosticCode, _ message: String, at range: SourceRange?,
-        notes: [Note] = [], hint: String? = nil
+        notes: [Note] = [], hint: String? = nil, fix: Fix? = nil
     ) -> Diagnostic {
-        Diagnostic(.warning, code, message, at: range, notes: notes, hint: hint)
+        Diagnostic(.warning, code, message, at: range, notes: notes, hint: hint, fix: fix)
     }
 }

@@ -29,17 +29,17 @@ public struct DiagnosticCollector: Sendable {
     /// Records an error.
     public mutating func error(
         _ code: DiagnosticCode, _ message: String, at range: SourceRange?,
-        notes: [Diagnostic.Note] = [], hint: String? = nil
+        notes: [Diagnostic.Note] = [], hint: String? = nil, fix: Diagnostic.Fix? = nil
     ) {
-        emit(.error(code, message, at: range, notes: notes, hint: hint))
+        emit(.error(code, message, at: range, notes: notes, hint: hint, fix: fix))
     }
 
     /// Records a warning.
     public mutating func warning(
         _ code: DiagnosticCode, _ message: String, at range: SourceRange?,
-        notes: [Diagnostic.Note] = [], hint: String? = nil
+        notes: [Diagnostic.Note] = [], hint: String? = nil, fix: Diagnostic.Fix? = nil
     ) {
-        emit(.warning(code, message, at: range, notes: notes, hint: hint))
+        emit(.warning(code, message, at: range, notes: notes, hint: hint, fix: fix))
     }
 
     /// Appends every diagnostic of another collector.

@@ -213,7 +213,8 @@ public struct DiagnosticRenderer: Sendable {
         .list(diagnostics.map(json))
     }
 
-    /// One diagnostic as a JSON value.
+    /// One diagnostic as a JSON value: `severity`, `code`, `message`, `file`, its place, `hint`, `notes`,
+    /// and `fix` (`{ "title", "replacement" }`, for the diagnostic's range) when it has one.
     public static func json(_ diagnostic: Diagnostic) -> Value {
         var fields: [Value.Field] = [
             .init("severity", .string(diagnostic.severity.rawValue)),
@@ -233,6 +234,13 @@ public struct DiagnosticRenderer: Sendable {
                         if let file = note.file, file != diagnostic.file { fields.append(.init("file", .string(file))) }
                         return .object(fields + rangeFields(note.range))
                     })))
+        // Only a diagnostic that has a fix says so: the key is new, and the others keep their shape.
+        if let fix = diagnostic.fix {
+            fields.append(
+                .init(
+                    "fix",
+                    .object([.init("title", .string(fix.title)), .init("replacement", .string(fix.replacement))])))
+        }
         return .object(fields)
     }
 
