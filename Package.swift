@@ -259,8 +259,8 @@ let package = Package(
             dependencies: [
                 "ReqPlanLanguageServer", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport",
                 // The API features and RP0853's fix are tested against real descriptions, read as `reqplan lsp`
-                // reads them.
-                "ReqPlanOpenAPI",
+                // reads them; RP1014's fix against Arazzo documents written for other runners.
+                "ReqPlanOpenAPI", "ReqPlanArazzo",
             ]
         ),
         .testTarget(

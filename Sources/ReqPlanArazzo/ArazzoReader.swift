@@ -17,7 +17,10 @@ public struct ArazzoReader: PlanDocumentReader {
     public var workflow: String?
     /// `--parallel`: a sequential workflow runs by its data flow, writes kept in order (arazzo.md, "Order").
     public var parallel: Bool
-    /// Reads the source descriptions (in outline) for `parallel`, which orders steps by method and path.
+    /// Reads the source descriptions (in outline) for `parallel`, which orders steps by method and path, and
+    /// for a document that may call an operation by Redocly Respect's `SOURCE.opId`, which is read so only
+    /// where no description has an operation of that id (without a loader, wherever SOURCE is a source
+    /// description).
     public var apiLoader: (any APIDescriptionLoader)?
     /// Whether a source description may be read from outside the document's project (`--allow-files-outside`).
     public var allowFilesOutside: Bool
@@ -27,8 +30,9 @@ public struct ArazzoReader: PlanDocumentReader {
     ///   - servers: source description name → base URL.
     ///   - workflow: the one workflow a document's plan runs (with those it depends on); `nil` for all.
     ///   - parallel: run sequential workflows by their data flow.
-    ///   - apiLoader: what reads the source descriptions for `parallel`; without one, every step of a
-    ///     sequential workflow stays in order.
+    ///   - apiLoader: what reads the source descriptions for `parallel` and for Respect's `SOURCE.opId`;
+    ///     without one, every step of a sequential workflow stays in order, and `SOURCE.opId` is read as
+    ///     Respect's wherever SOURCE is an OpenAPI source description.
     ///   - allowFilesOutside: whether they may be read from outside the document's project, as plans' files.
     public init(
         servers: [String: String] = [:], workflow: String? = nil, parallel: Bool = false,
@@ -82,7 +86,10 @@ public struct ArazzoReader: PlanDocumentReader {
         // A document's structural problems are reported with its whole plan only, not again with each
         // workflow that another runs as a sub-plan.
         var diagnostics = entry == nil ? parser.diagnostics.diagnostics : []
-        let descriptions = parallel ? self.descriptions(of: document, at: file ?? source.path) : [:]
+        // Read for `--parallel`, and to tell Respect's `operationId: SOURCE.opId` from an operation of that id.
+        let descriptions =
+            parallel || WorkflowTranslator.mayReadRespectOperationIDs(in: document)
+            ? self.descriptions(of: document, at: file ?? source.path) : [:]
         let (workflowSources, unread) = self.workflowSources(of: document, at: file ?? source.path, limits: limits)
         if entry == nil { diagnostics += unread }
         // A server may be given for a description of a document whose workflows this one runs.

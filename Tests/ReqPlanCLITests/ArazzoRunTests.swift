@@ -109,6 +109,31 @@ struct ArazzoRunTests {
     }
 
     @Test(
+        "a document in other runners' shorthands validates with a warning at each, and runs as the specification's forms",
+        .enabled(if: ExternalServers.canRun(.connexion)))
+    func otherRunnersShorthandsRun() async throws {
+        let document = CommandRunner.packageRoot.appendingPathComponent(
+            "Tests/Fixtures/arazzo/run/other-runners.arazzo.yaml")
+        let validated = try CommandRunner.run(["validate", document.path])
+        #expect(validated.status == 0, "\(validated.stdout)")
+        #expect(validated.stdout.components(separatedBy: "warning[RP1014]").count - 1 == 4, "\(validated.stdout)")
+        #expect(!validated.stdout.contains("error["), "\(validated.stdout)")
+        let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
+        defer { mock.stop() }
+        let result = try await CommandRunner.run(
+            [
+                "run", document.path, "--server", "pet-coupons=\(mock.url)", "--input", "tags=dog", "--output", "json",
+                "--progress", "none", "--no-response-schema-check",
+            ], environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.contains("\"order_id\": 10"), "\(result.stdout)")
+        let log = mock.process.read("connexion.console.log")
+        for request in ["GET /pet/findByTags?tags=dog", "GET /pet/10/coupons", "GET /pet/10", "POST /store/order"] {
+            #expect(log.contains("\"\(request) HTTP/1.1\" 200"), "\(request) not in the mock's log: \(log)")
+        }
+    }
+
+    @Test(
         "a success criterion that does not hold fails the step, naming it and the value seen; a retry action sends it again",
         .enabled(if: ExternalServers.canRun(.connexion)))
     func failedCriterionIsNamed() async throws {

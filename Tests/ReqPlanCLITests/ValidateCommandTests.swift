@@ -80,6 +80,32 @@ import Testing
         #expect(strict.status == 1)
     }
 
+    @Test("another Arazzo runner's shorthand is a warning with its fix: valid, invalid with --strict")
+    func otherRunnersShorthandIsAWarningThatStrictFails() throws {
+        let file = CommandRunner.packageRoot.appendingPathComponent(
+            "Tests/Fixtures/arazzo/golden/shorthand-operation-path-respect.arazzo.yaml")
+        let relaxed = try CommandRunner.run(["validate", file.path])
+        #expect(relaxed.status == 0, "\(relaxed.stdout)")
+        #expect(relaxed.stdout.contains("warning[RP1014]: `operationPath: $sourceDescriptions.petstore#/paths/"))
+        let strict = try CommandRunner.run(["validate", "--strict", "--format", "json", file.path])
+        #expect(strict.status == 1, "\(strict.stdout)")
+        let document = try JSONSerialization.jsonObject(with: Data(strict.stdout.utf8)) as? [String: Any]
+        #expect(document?["valid"] as? Bool == false)
+        let diagnostics = (document?["plans"] as? [[String: Any]])?.first?["diagnostics"] as? [[String: Any]] ?? []
+        let warning = try #require(diagnostics.first { $0["code"] as? String == "RP1014" }, "\(strict.stdout)")
+        #expect(warning["severity"] as? String == "warning")
+        #expect(warning["line"] as? Int == 18 && warning["column"] as? Int == 24)
+        let fix = try #require(warning["fix"] as? [String: Any], "\(warning)")
+        #expect(
+            fix["replacement"] as? String == "'{$sourceDescriptions.petstore.url}#/paths/~1pet~1{petId}~1coupons/get'")
+        #expect(
+            fix["title"] as? String
+                == "Write the specification's form `{$sourceDescriptions.petstore.url}#/paths/~1pet~1{petId}~1coupons/get`"
+        )
+        // Only a diagnostic with a fix has the key.
+        #expect(diagnostics.filter { $0["code"] as? String != "RP1014" }.allSatisfy { $0["fix"] == nil })
+    }
+
     @Test func missingFileIsAnErrorNotACrash() throws {
         let result = try CommandRunner.run(["validate", "does/not/exist.yaml"])
         #expect(result.status == 1)

@@ -125,6 +125,7 @@ struct ArazzoParser {
             return nil
         }
         let what = "workflow `\(id.value)`"
+        refuseRespectExtensions(fields)
         var steps: [ArazzoStep] = []
         if let node = required(fields, "steps", in: what) {
             for item in list(node, "`steps` of \(what)") {
@@ -166,6 +167,7 @@ struct ArazzoParser {
                 .arazzoUnsupported, "message steps (AsyncAPI `\(channel.value)`) are not supported", at: channel.range,
                 hint: "reqplan runs the HTTP operations of OpenAPI descriptions and the workflows of Arazzo documents")
         }
+        refuseRespectExtensions(fields)
         let targets = ["operationId", "operationPath", "workflowId"].compactMap { key in fields.key(key) }
         var target: ArazzoStep.Target?
         if targets.count > 1 {
@@ -173,7 +175,7 @@ struct ArazzoParser {
                 .conflictingKeys,
                 "\(what) has both " + targets.map { "`\($0.value)`" }.joined(separator: " and "), at: targets[1].range,
                 hint: "a step calls one operation (`operationId` or `operationPath`) or one workflow (`workflowId`)")
-        } else if targets.isEmpty, fields.key("channelPath") == nil {
+        } else if targets.isEmpty, fields.key("channelPath") == nil, fields.key("x-operation") == nil {
             diagnostics.error(
                 .missingKey, "\(what) has no `operationId`, `operationPath` or `workflowId`", at: id.range,
                 hint: "a step calls an operation or a workflow")
@@ -494,6 +496,28 @@ struct ArazzoParser {
 }
 
 extension ArazzoParser {
+    /// Refuses Redocly Respect's extensions that change what a step sends (RP1002), which skipping would
+    /// not run as written: `x-operation` (a step's request by URL and method, without a source description)
+    /// and `x-security` (credentials from a security scheme, on a step or a workflow).
+    mutating func refuseRespectExtensions(_ fields: Fields) {
+        if let key = fields.key("x-operation") {
+            diagnostics.error(
+                .arazzoUnsupported,
+                "Redocly Respect's `x-operation` (a request by URL and method, outside any source description) is "
+                    + "not supported", at: key.range,
+                hint: "describe the operation in an OpenAPI source description and name it with `operationId` or "
+                    + "`operationPath`")
+        }
+        if let key = fields.key("x-security") {
+            diagnostics.error(
+                .arazzoUnsupported,
+                "Redocly Respect's `x-security` (credentials from a security scheme) is not supported",
+                at: key.range,
+                hint: "send the credential as a parameter: `in: header`, `name: Authorization` (or the API key's "
+                    + "header, query or cookie parameter), its `value` an input")
+        }
+    }
+
     /// The `version` of an expression type object: RFC 9535 JSONPath, and XPath read as XPath 1.0 (an
     /// expression beyond 1.0 is refused where it is compiled); Goessner's draft JSONPath is not run.
     mutating func checkExpressionVersion(_ version: Located<String>, of type: String?) {

@@ -39,7 +39,12 @@ extension WorkflowTranslator {
         let openAPI = document.sources.filter { !$0.isArazzo }
         switch step.target {
         case .operationID(let written)?:
-            guard let (named, id) = Self.sourceAndOperationID(written.value),
+            // Respect's `SOURCE.opId` names what the specification's `$sourceDescriptions.SOURCE.opId` does.
+            let respect = respectOperationID(written.value, among: openAPI).flatMap {
+                shorthand -> (source: String?, id: String)? in
+                shorthand.literal.isEmpty ? (source: shorthand.source, id: shorthand.id) : nil
+            }
+            guard let (named, id) = respect ?? Self.sourceAndOperationID(written.value),
                 let source = named ?? (openAPI.count == 1 ? openAPI.first?.name.value : nil),
                 let operation = descriptions[source]?.operation(id: id)
             else { return nil }

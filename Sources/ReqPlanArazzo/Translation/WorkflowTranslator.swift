@@ -31,7 +31,7 @@ struct WorkflowTranslator {
     /// `--parallel`: a sequential workflow runs by its data flow (`stepsOrderedBefore`).
     var parallel = false
     /// The OpenAPI source descriptions read in outline, by name, for `--parallel` to know each step's method
-    /// and path.
+    /// and path, and to tell Respect's `operationId: SOURCE.opId` from an operation of that id.
     var descriptions: [String: APIDescription] = [:]
     /// The Arazzo source descriptions (`type: arazzo`) that could be read, by name: their workflows run as
     /// sub-plans of their files.
@@ -294,7 +294,13 @@ struct WorkflowTranslator {
         }
         // One that could not be read is reported once, where it is declared (`ArazzoReader`).
         guard let other = workflowSources[name] else { return nil }
-        guard let called = other.document.workflow(parsed.id) else {
+        var id = parsed.id
+        if let respect = Self.respectWorkflowID(id, in: other.document) {
+            warnShorthand(
+                .respect, key: "workflowId", written: written, specForm: "$sourceDescriptions.\(name).\(respect)")
+            id = respect
+        }
+        guard let called = other.document.workflow(id) else {
             diagnostics.error(
                 .unknownWorkflow, "`\(other.path)` has no workflow `\(parsed.id)`", at: written.range,
                 hint: Suggestion.didYouMean(parsed.id, in: other.document.workflows.map(\.id.value))
@@ -318,6 +324,9 @@ struct WorkflowTranslator {
         let openAPI = document.sources.filter { !$0.isArazzo }
         switch step.target {
         case .operationID(let written)?:
+            if let shorthand = respectOperationID(written.value, among: openAPI) {
+                return respectOperation(written, shorthand, among: openAPI)
+            }
             guard let (sourceName, id) = Self.sourceAndOperationID(written.value) else {
                 diagnostics.error(
                     .invalidRuntimeExpression, "`\(written.value)` names no operation", at: written.range,
@@ -339,7 +348,11 @@ struct WorkflowTranslator {
                 written: written, api: description.name.value, operationID: id, pathParameters: [], pathKey: nil)
         case .operationPath(let written)?:
             // `{$sourceDescriptions.NAME.url}#/paths/~1pets~1{id}/get`
-            let text = written.value
+            var text = written.value
+            if let shorthand = shorthandOperationPath(text, among: openAPI) {
+                warnShorthand(shorthand.runner, key: "operationPath", written: written, specForm: shorthand.specForm)
+                text = shorthand.specForm
+            }
             guard text.hasPrefix("{$sourceDescriptions."), let close = text.firstIndex(of: "}"),
                 let hash = text.firstIndex(of: "#"), hash > close
             else {

@@ -249,6 +249,10 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let invalidCriterion = DiagnosticCode("RP1012", "invalid criterion")
     /// Two steps, workflows or source descriptions with the same id.
     public static let duplicateArazzoID = DiagnosticCode("RP1013", "duplicate id")
+    /// **Warning:** another runner's shorthand (Redocly Respect's `operationId: SOURCE.opId`, Jentic's
+    /// arazzo-runner's `operationPath: NAME#/paths/…`), read as the specification's form it stands for; the
+    /// diagnostic's fix writes that form.
+    public static let otherRunnersShorthand = DiagnosticCode("RP1014", "another runner's shorthand")
 
     /// Every code, in order, for documentation.
     public static let all: [DiagnosticCode] = [
@@ -271,6 +275,6 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         unusedInput, neverTrue, redundantNeed, undeclaredInputsFileKey, unsetEnvironmentInput,
         arazzoVersion, arazzoUnsupported, unknownSourceDescription, invalidRuntimeExpression, expressionOutOfPlace,
         unknownArazzoStep, unknownArazzoOutput, unknownWorkflow, forwardReference, arazzoCycle,
-        invalidArazzoParameter, invalidCriterion, duplicateArazzoID,
+        invalidArazzoParameter, invalidCriterion, duplicateArazzoID, otherRunnersShorthand,
     ]
 }
