@@ -72,7 +72,10 @@ let package = Package(
         // planner checks and the executor runs (`ReqPlanPlanner.PlanDocumentReader`). No networking.
         .target(
             name: "ReqPlanArazzo",
-            dependencies: ["ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanXPath", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath",
+                .product(name: "Yams", package: "Yams"),
+            ]
         ),
         // HTTP: the `Transport` protocol and what crosses it (`PreparedRequest`, `TransportResponse`,
         // `TransportError`), reqplan's own client over SwiftNIO (HTTP/1.1 and HTTP/2, its pool and

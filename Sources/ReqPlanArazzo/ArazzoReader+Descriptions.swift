@@ -47,10 +47,14 @@ extension ArazzoReader {
         for source in document.sources where source.isArazzo {
             let written = source.url.value
             guard written.urlScheme == nil else {
-                problem(
-                    "source description `\(source.name.value)` is at a remote URL; reqplan reads Arazzo documents "
-                        + "from files", source, hint: "save the document beside this one and name it by a relative path"
-                )
+                // Said once, where it is named; a step that runs one of its workflows is an error of its own.
+                var diagnostic = Diagnostic.warning(
+                    .unknownSourceDescription,
+                    "source description `\(source.name.value)` is at a remote URL, which reqplan does not fetch: its "
+                        + "workflows cannot be run", at: source.url.range,
+                    hint: "save the document beside this one and name it by a relative path")
+                diagnostic.file = document.source.path
+                problems.append(diagnostic)
                 continue
             }
             let resolved = FileBoundary.resolve(written, relativeTo: file.deletingLastPathComponent())

@@ -86,9 +86,10 @@ public struct ArazzoReader: PlanDocumentReader {
         // A document's structural problems are reported with its whole plan only, not again with each
         // workflow that another runs as a sub-plan.
         var diagnostics = entry == nil ? parser.diagnostics.diagnostics : []
-        // Read for `--parallel`, and to tell Respect's `operationId: SOURCE.opId` from an operation of that id.
+        // In outline: `--parallel` orders steps by method and path, `$method` reads a step's method, and
+        // Respect's `operationId: SOURCE.opId` is told from an operation of that id.
         let descriptions =
-            parallel || WorkflowTranslator.mayReadRespectOperationIDs(in: document)
+            parallel || source.text.contains("$method") || WorkflowTranslator.mayReadRespectOperationIDs(in: document)
             ? self.descriptions(of: document, at: file ?? source.path) : [:]
         let (workflowSources, unread) = self.workflowSources(of: document, at: file ?? source.path, limits: limits)
         if entry == nil { diagnostics += unread }
@@ -124,8 +125,9 @@ public struct ArazzoReader: PlanDocumentReader {
             return ParseResult(plan: translate(workflow, reporting: false), diagnostics: [], source: source)
         }
         var selected = document.workflows
+        var chosen: Workflow?
         if let wanted = workflow {
-            guard let chosen = document.workflow(wanted) else {
+            guard let found = document.workflow(wanted) else {
                 var diagnostic = Diagnostic.error(
                     .unknownWorkflow, "the document has no workflow `\(wanted)`", at: nil,
                     hint: Suggestion.didYouMean(wanted, in: document.workflows.map(\.id.value))
@@ -133,16 +135,18 @@ public struct ArazzoReader: PlanDocumentReader {
                 diagnostic.file = source.path
                 return ParseResult(plan: nil, diagnostics: diagnostics + [diagnostic], source: source)
             }
-            selected = Self.closure(of: chosen, in: document)
+            chosen = found
         }
         // Every workflow is checked, whichever runs.
         for workflow in document.workflows { _ = translate(workflow, reporting: true) }
+        let reads = translated.mapValues(\.reads)
+        if let chosen { selected = Self.closure(of: chosen, in: document, reads: reads) }
         diagnostics += Self.dependencyProblems(of: document)
         if selected.count == 1, let only = selected.first, workflow != nil || document.workflows.count == 1 {
             return ParseResult(plan: translate(only, reporting: false), diagnostics: diagnostics, source: source)
         }
         let plan = documentPlan(
-            document, running: selected, translated: translated.mapValues(\.plan), fileName: fileName)
+            document, running: selected, translated: translated.mapValues(\.plan), reads: reads, fileName: fileName)
         return ParseResult(plan: plan, diagnostics: diagnostics, source: source)
     }
 
@@ -174,12 +178,22 @@ public struct ArazzoReader: PlanDocumentReader {
         return problems
     }
 
+    /// The workflows `workflow` runs after: those of its `dependsOn`, then those whose outputs it reads
+    /// (`$workflows.X.outputs.Y`; the specification sets no `dependsOn` for that, so the order is inferred from
+    /// the expression, as a step's is). `reads` holds what each workflow reads, by id.
+    static func dependencies(of workflow: Workflow, reads: [String: Set<String>]) -> [Located<String>] {
+        let declared = Set(workflow.dependsOn.map(\.value))
+        return workflow.dependsOn
+            + (reads[workflow.id.value] ?? []).subtracting(declared).sorted().map { Located($0, at: workflow.id.range) }
+    }
+
     /// A workflow and those it depends on, transitively, in document order.
-    static func closure(of workflow: Workflow, in document: ArazzoDocument) -> [Workflow] {
+    static func closure(of workflow: Workflow, in document: ArazzoDocument, reads: [String: Set<String>]) -> [Workflow]
+    {
         var wanted: Set<String> = [workflow.id.value]
         var pending = [workflow]
         while let next = pending.popLast() {
-            for dependency in next.dependsOn where wanted.insert(dependency.value).inserted {
+            for dependency in dependencies(of: next, reads: reads) where wanted.insert(dependency.value).inserted {
                 if let found = document.workflow(dependency.value) { pending.append(found) }
             }
         }
@@ -189,18 +203,20 @@ public struct ArazzoReader: PlanDocumentReader {
     /// The plan that runs `workflows`, each as a sub-plan step named by its id, ordered by `dependsOn`; its
     /// inputs are those of the workflows (one value for each name), its outputs theirs (`WORKFLOW.NAME`).
     func documentPlan(
-        _ document: ArazzoDocument, running workflows: [Workflow], translated: [String: Plan], fileName: String
+        _ document: ArazzoDocument, running workflows: [Workflow], translated: [String: Plan],
+        reads: [String: Set<String>], fileName: String
     ) -> Plan {
         var inputs: [InputDeclaration] = []
         var steps: [Step] = []
         var outputs: [Output] = []
         for workflow in workflows {
             guard let plan = translated[workflow.id.value] else { continue }
+            let dependencies = Self.dependencies(of: workflow, reads: reads)
             var passed: [SubPlanInput] = []
             for input in plan.inputs {
                 let range = input.range
                 if input.name.value == WorkflowTranslator.workflowsInput {
-                    let entries = workflow.dependsOn.map { dependency in
+                    let entries = dependencies.map { dependency in
                         ValueTemplate.Entry(
                             key: Located(dependency.value, at: dependency.range),
                             value: .object(
@@ -239,7 +255,7 @@ public struct ArazzoReader: PlanDocumentReader {
             steps.append(
                 Step(
                     id: workflow.id, kind: .plan(call),
-                    needs: workflow.dependsOn.filter { dependency in
+                    needs: dependencies.filter { dependency in
                         workflows.contains { $0.id.value == dependency.value }
                     },
                     condition: nil, description: workflow.summary, timeout: nil, retry: nil, expect: nil,
@@ -274,8 +290,10 @@ public struct ArazzoReader: PlanDocumentReader {
 }
 
 extension WorkflowTranslator {
-    /// The method of a step's operation, when the document says it (`operationPath`).
+    /// The method of a step's operation: from its `operationPath`, or from its description (read in outline
+    /// when the document reads `$method`).
     func method(of step: ArazzoStep) -> String? {
+        if let method = resource(of: step)?.method { return method }
         guard case .operationPath(let written)? = step.target, let slash = written.value.lastIndex(of: "/") else {
             return nil
         }

@@ -22,6 +22,23 @@ public struct JSONPath: Sendable {
         JSONPath(text: text, query: try JSONPathParser.parse(text))
     }
 
+    /// The one place a query of names and indexes selects (`$.order.items[0]`), as its steps from the root;
+    /// nil for a query that may select several (a wildcard, a slice, a filter, a descendant segment) or that
+    /// counts an index from the end. What a JSON pointer can say, for a replacement's target.
+    public var singularPlace: [PathComponent]? {
+        guard query.isAbsolute else { return nil }
+        var place: [PathComponent] = []
+        for segment in query.segments {
+            guard !segment.isDescendant, segment.selectors.count == 1 else { return nil }
+            switch segment.selectors[0] {
+            case .name(let name): place.append(.member(name))
+            case .index(let index) where index >= 0: place.append(.index(index))
+            default: return nil
+            }
+        }
+        return place
+    }
+
     /// The nodelist the query selects in `document`: the values of its nodes, in the order RFC 9535
     /// gives them (document order, the order of an object's members as the document has them).
     /// - Throws: `JSONPathEvaluationError` when a nodelist grows past `maximumNodes`.

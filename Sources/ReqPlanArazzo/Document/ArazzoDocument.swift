@@ -176,10 +176,19 @@ struct RequestBody {
     var contentType: Located<String>?
     /// `payload`.
     var payload: Node?
-    /// `replacements`: JSON pointer → value.
-    var replacements: [(target: Located<String>, value: Node)]
+    /// `replacements`.
+    var replacements: [PayloadReplacement]
     /// The `requestBody` key's value.
     var range: SourceRange
+}
+
+/// A payload replacement: `value` set at `target`.
+struct PayloadReplacement {
+    /// A JSON pointer, or (`targetSelectorType: jsonpath`) a JSONPath query.
+    var target: Located<String>
+    var value: Node
+    /// `targetSelectorType` (1.1): `jsonpointer`, `jsonpath` or `xpath`; nil for the default (a JSON pointer).
+    var selectorType: Located<String>?
 }
 
 /// A criterion of `successCriteria` or of an action.

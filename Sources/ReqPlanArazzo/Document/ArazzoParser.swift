@@ -6,6 +6,8 @@ import Yams
 struct ArazzoParser {
     let source: SourceFile
     var diagnostics: DiagnosticCollector
+    /// Whether the document is Arazzo 1.1 (its fields are read in a 1.0 document too, with a warning).
+    var isVersion11 = true
 
     /// The versions read: 1.0.x and 1.1.x.
     static func supports(_ version: String) -> Bool { version.hasPrefix("1.0.") || version.hasPrefix("1.1.") }
@@ -18,16 +20,27 @@ struct ArazzoParser {
     /// Reads the document; `nil` when it is not one (reported).
     mutating func read(_ root: Node) -> ArazzoDocument? {
         guard let top = mapping(root, "the Arazzo document") else { return nil }
-        checkKeys(top, ["arazzo", "info", "sourceDescriptions", "workflows", "components"], in: "the Arazzo document")
         guard let versionNode = top.value("arazzo"), let version = string(versionNode, "`arazzo`") else { return nil }
         if !Self.supports(version.value) {
             diagnostics.error(
                 .arazzoVersion, "Arazzo \(version.value) is not supported", at: version.range,
                 hint: "reqplan reads Arazzo 1.0.x and 1.1.x")
         }
+        isVersion11 = !version.value.hasPrefix("1.0.")
+        checkKeys(
+            top, ["arazzo", "info", "sourceDescriptions", "workflows", "components"], in: "the Arazzo document",
+            since11: ["$self"])
+        // `$self` (1.1): the document's own URI, the base of its relative references.
+        if let node = top.value("$self") { _ = string(node, "`$self`") }
         var title: String?
         if let info = top.value("info").flatMap({ mapping($0, "`info`") }) {
+            checkKeys(info, ["title", "summary", "description", "version"], in: "`info`")
             title = info.value("title").flatMap { string($0, "`info.title`")?.value }
+            for key in ["title", "version"] where info.value(key) == nil {
+                diagnostics.warning(
+                    .missingKey, "`info` has no `\(key)`, which the specification requires", at: info.range,
+                    hint: "add `\(key): …`")
+            }
         } else if top.value("info") == nil {
             diagnostics.error(.missingKey, "the Arazzo document has no `info`", at: top.range)
         }
@@ -81,6 +94,14 @@ struct ArazzoParser {
                     hint: "`openapi` or `arazzo`")
             }
             return nil
+        }
+        if type?.value != "arazzo", url.value.urlScheme != nil {
+            diagnostics.warning(
+                .unknownSourceDescription,
+                "source description `\(name.value)` is at a remote URL, which reqplan does not fetch: its operations "
+                    + "are not checked, and a run cannot send them", at: url.range,
+                hint: "save it beside the workflow and name it by a relative path (`url: ./\(name.value).openapi.yaml`)"
+            )
         }
         return SourceDescription(name: name, url: url, type: type, range: range(node))
     }
@@ -153,10 +174,9 @@ struct ArazzoParser {
         checkKeys(
             fields,
             [
-                "stepId", "description", "operationId", "operationPath", "workflowId", "channelPath", "action",
-                "correlationId", "parameters", "requestBody", "successCriteria", "onSuccess", "onFailure", "outputs",
-                "dependsOn", "timeout",
-            ], in: "a step")
+                "stepId", "description", "operationId", "operationPath", "workflowId", "parameters", "requestBody",
+                "successCriteria", "onSuccess", "onFailure", "outputs",
+            ], in: "a step", since11: ["channelPath", "action", "correlationId", "dependsOn", "timeout"])
         guard let id = required(fields, "stepId", in: "a step of \(workflow)").flatMap({ string($0, "`stepId`") })
         else {
             return nil
@@ -190,16 +210,18 @@ struct ArazzoParser {
         var body: RequestBody?
         if let node = fields.value("requestBody"), let bodyFields = mapping(node, "`requestBody` of \(what)") {
             checkKeys(bodyFields, ["contentType", "payload", "replacements"], in: "`requestBody`")
-            var replacements: [(Located<String>, Node)] = []
+            var replacements: [PayloadReplacement] = []
             for item in bodyFields.value("replacements").map({ list($0, "`replacements`") }) ?? [] {
                 guard let replacement = mapping(item, "a payload replacement") else { continue }
-                checkKeys(replacement, ["target", "value"], in: "a payload replacement")
+                checkKeys(
+                    replacement, ["target", "value"], in: "a payload replacement", since11: ["targetSelectorType"])
                 guard
                     let target = required(replacement, "target", in: "a payload replacement")
                         .flatMap({ string($0, "`target`") }),
                     let value = required(replacement, "value", in: "a payload replacement")
                 else { continue }
-                replacements.append((target, value))
+                let selectorType = replacement.value("targetSelectorType").flatMap { expressionType($0) }
+                replacements.append(PayloadReplacement(target: target, value: value, selectorType: selectorType))
             }
             body = RequestBody(
                 contentType: bodyFields.value("contentType").flatMap { string($0, "`contentType`") },
@@ -243,10 +265,22 @@ struct ArazzoParser {
         for item in list(node, what) {
             guard let fields = mapping(item, "a parameter") else { continue }
             if let reference = fields.value("reference") {
-                checkKeys(fields, ["reference", "value"], in: "a reusable parameter")
-                if let text = string(reference, "`reference`") {
-                    result.append(.reference(text, value: fields.value("value")))
+                let text = string(reference, "`reference`")
+                // `name` and `in` beside `reference`: a Parameter Object with an empty `reference` (what some
+                // generators write) is read as the parameter it is; beside a real reference they are ignored.
+                if fields.value("name") != nil, text?.value.trimmingCharacters(in: .whitespaces).isEmpty ?? true {
+                    checkKeys(fields, ["reference", "name", "in", "value"], in: "a parameter")
+                    diagnostics.warning(
+                        .invalidValue,
+                        "an empty `reference` beside `name`: it names nothing, so the parameter is read "
+                            + "as written", at: text?.range ?? range(reference), hint: "remove `reference`")
+                    if let parameter = readParameterFields(item, allowing: ["reference"]) {
+                        result.append(.parameter(parameter))
+                    }
+                    continue
                 }
+                checkKeys(fields, ["reference", "value"], in: "a reusable parameter")
+                if let text { result.append(.reference(text, value: fields.value("value"))) }
                 continue
             }
             if let parameter = readParameterFields(item) { result.append(.parameter(parameter)) }
@@ -254,18 +288,21 @@ struct ArazzoParser {
         return result
     }
 
-    private mutating func readParameterFields(_ node: Node) -> Parameter? {
+    private mutating func readParameterFields(_ node: Node, allowing more: [String] = []) -> Parameter? {
         guard let fields = mapping(node, "a parameter") else { return nil }
-        checkKeys(fields, ["name", "in", "value"], in: "a parameter")
+        checkKeys(fields, ["name", "in", "value"] + more, in: "a parameter")
         guard let name = required(fields, "name", in: "a parameter").flatMap({ string($0, "`name`") }),
             let value = required(fields, "value", in: "parameter `\(fields.value("name").map(text) ?? "")`")
         else { return nil }
         let location = fields.value("in").flatMap { string($0, "`in`") }
-        if let location, !["path", "query", "header", "cookie"].contains(location.value) {
+        if let location, !["path", "query", "header", "cookie", "querystring"].contains(location.value) {
             diagnostics.error(
                 .invalidArazzoParameter, "parameter `\(name.value)` is `in: \(location.value)`", at: location.range,
-                hint: "`in` is `path`, `query`, `header` or `cookie`")
+                hint: "`in` is `path`, `query`, `header`, `cookie` or (Arazzo 1.1) `querystring`")
             return nil
+        }
+        if let location, location.value == "querystring", !isVersion11 {
+            since11("`in: querystring`", at: location.range)
         }
         return Parameter(name: name, location: location, value: value, range: range(node))
     }
@@ -330,8 +367,13 @@ struct ArazzoParser {
     private mutating func readAction(_ node: Node, allowed: [Action.Kind]) -> Action? {
         guard let fields = mapping(node, "an action") else { return nil }
         checkKeys(
-            fields, ["name", "type", "workflowId", "stepId", "retryAfter", "retryLimit", "criteria", "parameters"],
-            in: "an action")
+            fields, ["name", "type", "workflowId", "stepId", "retryAfter", "retryLimit", "criteria"], in: "an action",
+            since11: ["parameters"])
+        if fields.value("name") == nil {
+            diagnostics.warning(
+                .missingKey, "an action has no `name`, which the specification requires", at: fields.range,
+                hint: "name it: `name: …` (reports and `reference`s name an action by it)")
+        }
         guard let typeText = required(fields, "type", in: "an action").flatMap({ string($0, "`type`") }) else {
             return nil
         }
@@ -387,7 +429,8 @@ struct ArazzoParser {
             diagnostics.error(.missingKey, "a `goto` action names no `stepId` or `workflowId`", at: typeText.range)
         }
         if let stepID, workflowID != nil {
-            diagnostics.error(.conflictingKeys, "a `goto` action has both `stepId` and `workflowId`", at: stepID.range)
+            diagnostics.error(
+                .conflictingKeys, "a `\(kind.rawValue)` action has both `stepId` and `workflowId`", at: stepID.range)
         }
         return Action(
             name: fields.value("name").flatMap { string($0, "`name`") }, kind: Located(kind, at: typeText.range),
@@ -475,14 +518,49 @@ struct ArazzoParser {
         return nil
     }
 
-    /// Reports keys that are not `allowed` (extensions `x-…` are).
-    mutating func checkKeys(_ fields: Fields, _ allowed: [String], in what: String) {
+    /// Reports keys that are not `allowed` (extensions `x-…` are); the keys of `since11` are Arazzo 1.1's,
+    /// read in a 1.0 document too, with a warning.
+    mutating func checkKeys(_ fields: Fields, _ allowed: [String], in what: String, since11: [String] = []) {
+        for entry in fields.entries where since11.contains(entry.key.value) && !isVersion11 {
+            self.since11("`\(entry.key.value)` in \(what)", at: entry.key.range)
+        }
+        let allowed = allowed + since11
         for entry in fields.entries where !allowed.contains(entry.key.value) && !entry.key.value.hasPrefix("x-") {
             diagnostics.error(
                 .unknownKey, "unknown key `\(entry.key.value)` in \(what)", at: entry.key.range,
                 hint: Suggestion.didYouMean(entry.key.value, in: allowed)
                     ?? "its keys are " + allowed.map { "`\($0)`" }.joined(separator: ", "))
         }
+    }
+
+    /// A warning for what Arazzo 1.1 added, written in a 1.0 document: read as 1.1 defines it.
+    mutating func since11(_ what: String, at range: SourceRange) {
+        diagnostics.warning(
+            .arazzoVersion, "\(what) is Arazzo 1.1, and this document is 1.0: it is read as 1.1 defines it",
+            at: range, hint: "write `arazzo: 1.1.0` at the top, or leave it out")
+    }
+
+    /// An expression type: `jsonpath`, `xpath` or `jsonpointer`, or an expression type object (`type`,
+    /// `version`); nil (reported) for another.
+    mutating func expressionType(_ node: Node) -> Located<String>? {
+        var name: Located<String>?
+        if case .mapping = node, let object = mapping(node, "an expression type") {
+            checkKeys(object, ["type", "version"], in: "an expression type")
+            name = required(object, "type", in: "an expression type").flatMap { string($0, "`type`") }
+            if let version = object.value("version").flatMap({ string($0, "`version`") }) {
+                checkExpressionVersion(version, of: name?.value)
+            }
+        } else {
+            name = string(node, "an expression type")
+        }
+        guard let name else { return nil }
+        guard ["jsonpath", "xpath", "jsonpointer"].contains(name.value) else {
+            diagnostics.error(
+                .invalidValue, "unknown expression type `\(name.value)`", at: name.range,
+                hint: "`jsonpath`, `xpath` or `jsonpointer`")
+            return nil
+        }
+        return name
     }
 
     func describe(_ node: Node) -> String {
@@ -496,9 +574,10 @@ struct ArazzoParser {
 }
 
 extension ArazzoParser {
-    /// Refuses Redocly Respect's extensions that change what a step sends (RP1002), which skipping would
-    /// not run as written: `x-operation` (a step's request by URL and method, without a source description)
-    /// and `x-security` (credentials from a security scheme, on a step or a workflow).
+    /// Redocly Respect's extensions that change what a step sends: `x-operation` (a step's request by URL
+    /// and method, without a source description) is refused (RP1002), since skipping it would send nothing
+    /// as written; `x-security` (credentials from a security scheme, on a step or a workflow) is a warning,
+    /// since the request is still the one described, only without the credentials.
     mutating func refuseRespectExtensions(_ fields: Fields) {
         if let key = fields.key("x-operation") {
             diagnostics.error(
@@ -509,31 +588,30 @@ extension ArazzoParser {
                     + "`operationPath`")
         }
         if let key = fields.key("x-security") {
-            diagnostics.error(
+            diagnostics.warning(
                 .arazzoUnsupported,
-                "Redocly Respect's `x-security` (credentials from a security scheme) is not supported",
+                "Redocly Respect's `x-security` is not read: the request is sent without the credentials it describes",
                 at: key.range,
                 hint: "send the credential as a parameter: `in: header`, `name: Authorization` (or the API key's "
                     + "header, query or cookie parameter), its `value` an input")
         }
     }
 
-    /// The `version` of an expression type object: RFC 9535 JSONPath, and XPath read as XPath 1.0 (an
-    /// expression beyond 1.0 is refused where it is compiled); Goessner's draft JSONPath is not run.
+    /// The `version` of an expression type object, one of those the specification lists. JSONPath is read as
+    /// RFC 9535 (Goessner's draft too: the queries the two share mean the same, and one RFC 9535 does not read
+    /// is refused where it is compiled); XPath as XPath 1.0 (an expression beyond 1.0 is refused where it is
+    /// compiled).
     mutating func checkExpressionVersion(_ version: Located<String>, of type: String?) {
         let known: [String: [String]] = [
             "jsonpath": ["rfc9535", "draft-goessner-dispatch-jsonpath-00"],
-            "xpath": ["xpath-10", "xpath-20", "xpath-30"],
+            "xpath": ["xpath-31", "xpath-30", "xpath-20", "xpath-10"],
+            "jsonpointer": ["rfc6901"],
         ]
         guard let type, let versions = known[type] else { return }
         if !versions.contains(version.value) {
             diagnostics.error(
                 .invalidCriterion, "unknown `\(type)` version `\(version.value)`", at: version.range,
                 hint: versions.map { "`\($0)`" }.joined(separator: ", "))
-        } else if version.value == "draft-goessner-dispatch-jsonpath-00" {
-            diagnostics.error(
-                .arazzoUnsupported, "JSONPath by Goessner's draft is not supported", at: version.range,
-                hint: "reqplan reads JSONPath as RFC 9535 defines it: `version: rfc9535`")
         }
     }
 }

@@ -149,32 +149,11 @@ public struct RuntimeExpression: Sendable, Hashable {
 
     /// The reference tokens of a JSON pointer (RFC 6901): `/a/b~1c` is `a`, `b/c`; the empty pointer has none.
     static func pointer(_ text: String, offset: Int) throws(SyntaxError) -> [String] {
-        if text.isEmpty { return [] }
-        guard text.hasPrefix("/") else {
-            throw SyntaxError(message: "a JSON pointer starts with `/`", offset: offset)
+        do {
+            return try JSONPointer.tokens(text)
+        } catch {
+            throw SyntaxError(message: error.message, offset: offset)
         }
-        var tokens: [String] = []
-        for raw in text.dropFirst().split(separator: "/", omittingEmptySubsequences: false) {
-            var token = ""
-            var index = raw.startIndex
-            while index < raw.endIndex {
-                let character = raw[index]
-                if character == "~" {
-                    let next = raw.index(after: index)
-                    guard next < raw.endIndex, raw[next] == "0" || raw[next] == "1" else {
-                        throw SyntaxError(
-                            message: "`~` in a JSON pointer is written `~0`, and `/` is `~1`", offset: offset)
-                    }
-                    token.append(raw[next] == "0" ? "~" : "/")
-                    index = raw.index(after: next)
-                } else {
-                    token.append(character)
-                    index = raw.index(after: index)
-                }
-            }
-            tokens.append(token)
-        }
-        return tokens
     }
 
     /// Whether a character may appear in an expression written inside a condition (it ends at a space, an

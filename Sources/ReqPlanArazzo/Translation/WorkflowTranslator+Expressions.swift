@@ -27,6 +27,13 @@ extension WorkflowTranslator {
     /// `place`; `nil` (reported) when it reads nothing there.
     mutating func expression(_ text: String, at range: SourceRange, in place: ExpressionPlace) -> Expression? {
         let parsed: RuntimeExpression
+        if text == "$message" || text.hasPrefix("$message.") {
+            diagnostics.error(
+                .arazzoUnsupported, "`\(text)` reads an AsyncAPI message, which reqplan does not run", at: range,
+                hint: "reqplan runs the HTTP operations of OpenAPI descriptions (AsyncAPI steps, `channelPath` and "
+                    + "`$message`, are not supported)")
+            return nil
+        }
         do {
             parsed = try RuntimeExpression.parse(text)
         } catch {
@@ -59,8 +66,11 @@ extension WorkflowTranslator {
         case .request(let source):
             base = requestValue(source, text: parsed.text, at: range, in: place)
         case .method:
-            guard let step = place.step, case .after = place, let method = method(of: step) else {
-                outOfPlace(parsed.text, at: range, why: "the method is known only once a step's operation is")
+            guard let step = place.step, let method = method(of: step) else {
+                outOfPlace(
+                    parsed.text, at: range,
+                    why: place.step == nil
+                        ? "`$method` is a step's" : "the method of the step's operation is not known")
                 return nil
             }
             base = .literal(.string(method), range)
@@ -71,7 +81,7 @@ extension WorkflowTranslator {
         case .steps(let id, let fields):
             base = stepOutput(id, fields, at: range, in: place)
         case .workflows(let id, let fields):
-            base = workflowOutput(id, fields, at: range)
+            base = workflowOutput(id, fields, at: range, in: place)
         case .sourceDescriptions(let name, let field):
             guard let source = document.sources.first(where: { $0.name.value == name }) else {
                 unknownSource(name, at: range)
@@ -127,7 +137,14 @@ extension WorkflowTranslator {
         switch place {
         case .criteria(let step), .after(let step):
             if case .workflow? = step.target {
-                outOfPlace(text, at: range, why: "step `\(step.id.value)` runs a workflow, which has no response")
+                // The criteria of a step that runs a workflow read the status of the last response it received
+                // (the specification's own pet-coupons example judges such a step by `$statusCode`).
+                if case .criteria = place, field == "status" { return path("response", [.member(field)], at: range) }
+                outOfPlace(
+                    text, at: range,
+                    why: "step `\(step.id.value)` runs a workflow, which has no response of its own"
+                        + (field == "status"
+                            ? " (its success criteria read the status of the last one it received)" : ""))
                 return nil
             }
             if case .criteria = place { return path("response", [.member(field)] + rest, at: range) }
@@ -190,8 +207,10 @@ extension WorkflowTranslator {
     private mutating func calledWorkflowOutput(
         _ name: String, text: String, at range: SourceRange, in place: ExpressionPlace
     ) -> Expression? {
-        guard case .after(let step) = place, case .workflow(let target)? = step.target else {
-            outOfPlace(text, at: range, why: "`$outputs` is read only in the outputs of a step that runs a workflow")
+        guard let step = place.step, case .workflow(let target)? = step.target, place.isAfterRequest else {
+            outOfPlace(
+                text, at: range,
+                why: "`$outputs` is read only in the outputs and criteria of a step that runs a workflow")
             return nil
         }
         if let called = calledWorkflow(target), !called.outputs.contains(where: { $0.name.value == name }) {
@@ -199,9 +218,12 @@ extension WorkflowTranslator {
                 .unknownArazzoOutput, "workflow `\(called.id.value)` has no output `\(name)`", at: range,
                 notes: [.init("the workflow is here", at: called.id.range)],
                 hint: Suggestion.didYouMean(name, in: called.outputs.map(\.name.value))
-                    ?? "its outputs: " + called.outputs.map { "`\($0.name.value)`" }.joined(separator: ", "))
+                    ?? (called.outputs.isEmpty
+                        ? "it declares no outputs"
+                        : "its outputs: " + called.outputs.map { "`\($0.name.value)`" }.joined(separator: ", ")))
             return nil
         }
+        if case .criteria = place { return path("response", [.member("outputs"), .member(name)], at: range) }
         return path("steps", [.member(step.id.value), .member("outputs"), .member(name)], at: range)
     }
 
@@ -262,28 +284,61 @@ extension WorkflowTranslator {
         }
         inlining.insert(key)
         defer { inlining.remove(key) }
+        guard let inner = outputValue(definition, named: name, of: target) else { return nil }
+        return fields.dropFirst(nameCount + 1).reduce(inner) {
+            .access($0, Located(Self.component($1), at: range), range)
+        }
+    }
+
+    /// The value of output `name` of step `target`, translated once (what it reports, reported once); nil
+    /// when it reads nothing.
+    mutating func outputValue(_ definition: Node, named name: String, of target: ArazzoStep) -> Expression? {
+        let key = "\(target.id.value)/\(name)"
+        if let known = translatedOutputs[key] { return known }
         var inner: Expression?
         if case .scalar(let scalar) = definition, scalar.string.hasPrefix("$") {
             inner = expression(scalar.string, at: source.range(of: definition), in: .after(target))
+        } else if case .scalar(let scalar) = definition, let whole = Self.wholeEmbedded(scalar.string) {
+            // `{$response.body}`: the expression written as it is embedded in text, the whole value.
+            inner = expression(whole, at: located(whole, near: source.range(of: definition)), in: .after(target))
         } else if Self.isSelector(definition) {
             inner = selector(definition, in: .after(target))
         } else if let literal = definition.coreSchemaValue, !(literal.interpolated.contains("{$")) {
             inner = .literal(literal, source.range(of: definition))
         } else {
             diagnostics.error(
-                .arazzoUnsupported, "output `\(name)` of step `\(id)` is not a runtime expression or a literal",
+                .arazzoUnsupported,
+                "output `\(name)` of step `\(target.id.value)` is not a runtime expression or a literal",
                 at: source.range(of: definition),
                 hint: "an output is a runtime expression, a selector object or a literal; text around an "
                     + "expression is not")
         }
-        guard let inner else { return nil }
-        return fields.dropFirst(nameCount + 1).reduce(inner) {
-            .access($0, Located(Self.component($1), at: range), range)
+        translatedOutputs[key] = .some(inner)
+        return inner
+    }
+
+    /// The expression of a string that is one `{$…}` and nothing else; nil for another.
+    static func wholeEmbedded(_ text: String) -> String? {
+        guard text.hasPrefix("{$"), text.hasSuffix("}"), text.count > 3 else { return nil }
+        let inner = text.dropFirst().dropLast()
+        guard !inner.contains("{"), !inner.contains("}") else { return nil }
+        return String(inner)
+    }
+
+    /// Checks the outputs of every step that nothing read: a mistake in one is reported now, not once something
+    /// reads it.
+    mutating func checkUnreadOutputs() {
+        for step in workflow.steps {
+            for output in step.outputs where translatedOutputs["\(step.id.value)/\(output.name.value)"] == nil {
+                _ = outputValue(output.value, named: output.name.value, of: step)
+            }
         }
     }
 
     /// `$workflows.ID.outputs.NAME`: another workflow's output, which this one depends on.
-    private mutating func workflowOutput(_ id: String, _ fields: [String], at range: SourceRange) -> Expression? {
+    private mutating func workflowOutput(
+        _ id: String, _ fields: [String], at range: SourceRange, in place: ExpressionPlace
+    ) -> Expression? {
         guard let other = document.workflow(id) else {
             diagnostics.error(
                 .unknownWorkflow, "no workflow has the id `\(id)`", at: range,
@@ -304,12 +359,29 @@ extension WorkflowTranslator {
                 hint: Suggestion.didYouMean(name, in: other.outputs.map(\.name.value)))
             return nil
         }
-        guard workflow.dependsOn.contains(where: { $0.value == id }) else {
-            diagnostics.error(
-                .expressionOutOfPlace,
-                "workflow `\(workflow.id.value)` reads outputs of `\(id)` without depending on it",
-                at: range, hint: "add `\(id)` to the `dependsOn` of `\(workflow.id.value)`")
-            return nil
+        // A workflow a step of this one runs is read from that step (the run it made); another runs before this
+        // workflow, as if it were in its `dependsOn` (the specification sets no `dependsOn` for the expression).
+        if !workflow.dependsOn.contains(where: { $0.value == id }),
+            let runner = workflow.steps.first(where: { step in
+                if case .workflow(let written)? = step.target { return written.value == id }
+                return false
+            })
+        {
+            if let current = place.step, !workflow.declaresStepDependencies,
+                let from = workflow.position(of: current.id.value), let to = workflow.position(of: runner.id.value),
+                to > from || (to == from && !place.isAfterRequest)
+            {
+                diagnostics.error(
+                    .forwardReference,
+                    "step `\(current.id.value)` reads outputs of workflow `\(id)`, which step `\(runner.id.value)` "
+                        + "runs after it", at: range,
+                    notes: [.init("step `\(runner.id.value)` is here", at: runner.id.range)],
+                    hint: "a workflow without step `dependsOn` runs its steps in list order")
+                return nil
+            }
+            return path(
+                "steps", [.member(runner.id.value), .member("outputs")] + fields.dropFirst().map(Self.component),
+                at: range)
         }
         readsWorkflows.insert(id)
         return path(

@@ -36,9 +36,8 @@ extension WorkflowTranslator {
     /// or NAME is a likely misspelling of one it lists (RP0204).
     mutating func inputExpression(_ name: String, at range: SourceRange) -> Expression? {
         let parts = name.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard let declared = declaredInputs else {
-            return path("inputs", parts.map { PathComponent.member($0) }, at: range)
-        }
+        // No `inputs` at all is the openest schema: every input read is one of any type.
+        let declared = declaredInputs ?? []
         if declared.contains(name) { return path("inputs", [.member(name)], at: range) }
         let head = parts[0]
         let inputsRange = workflow.inputs.map { source.range(of: $0) } ?? workflow.id.range
@@ -57,8 +56,11 @@ extension WorkflowTranslator {
             implicitInputs[head] = range
             diagnostics.warning(
                 .unknownInput,
-                "workflow `\(workflow.id.value)` reads input `\(head)`, which its input schema does not list; the "
-                    + "schema is open, so it is taken as an optional input of no known type", at: range,
+                declaredInputs == nil
+                    ? "workflow `\(workflow.id.value)` reads input `\(head)` and declares no `inputs`; it is taken as an "
+                        + "optional input of any type"
+                    : "workflow `\(workflow.id.value)` reads input `\(head)`, which its input schema does not list; the "
+                        + "schema is open, so it is taken as an optional input of any type", at: range,
                 notes: [.init("its input schema is here", at: inputsRange)],
                 hint: "declare it under `inputs.properties` to have it typed and checked")
         }

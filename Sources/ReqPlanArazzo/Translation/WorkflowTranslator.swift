@@ -43,6 +43,8 @@ struct WorkflowTranslator {
     var inputsClosed = false
     /// The inputs read that the (open) schema does not list, by name, at their first read.
     var implicitInputs: [String: SourceRange] = [:]
+    /// Step outputs translated so far, by `STEP/NAME` (nil inside: one that reads nothing).
+    var translatedOutputs: [String: Expression?] = [:]
 
     /// Why a step control did not reach is skipped.
     static let notReached = "no step before it led here (`goto`, `end`)"
@@ -84,6 +86,7 @@ struct WorkflowTranslator {
                 unread.insert(step.id.value)
             }
         }
+        checkUnreadOutputs()
         if machine && unread.isEmpty {
             let (members, control) = stateMachine(over: steps)
             var id = Self.flowStepID
@@ -124,15 +127,22 @@ struct WorkflowTranslator {
 
     /// The source descriptions of type `openapi`, as the API descriptions the plan binds.
     func bindings() -> [APIBinding] {
-        document.sources.filter { !$0.isArazzo && $0.url.value.urlScheme == nil }.map { description in
+        document.sources.filter { !$0.isArazzo }.map { description in
             var binding = APIBinding(
                 name: description.name, file: description.url,
                 baseURL: servers[description.name.value].map {
                     Template(parts: [.text($0)], range: description.name.range)
                 }, range: description.name.range)
             binding.servedAtFirstServer = true
+            if description.url.value.urlScheme != nil { binding.unread = Self.remoteReason(description) }
             return binding
         }
+    }
+
+    /// Why a source description at a remote URL is not read.
+    static func remoteReason(_ description: SourceDescription) -> String {
+        "source description `\(description.name.value)` is at a remote URL (`\(description.url.value)`), which "
+            + "reqplan does not fetch"
     }
 
     /// The properties of the workflow's `inputs` schema, as plan inputs.
@@ -191,14 +201,20 @@ struct WorkflowTranslator {
     mutating func translate(_ step: ArazzoStep, index: Int, condition: Expression? = nil, inFlow: Bool = false)
         -> Step?
     {
-        guard let target = step.target else { return nil }
+        guard let target = step.target else {
+            checkRequestValues(of: step)
+            return nil
+        }
         let needs = inFlow ? [] : needs(of: step, index: index)
         let conditions = step.successCriteria.compactMap { criterion($0, of: step) }
         let timeout = step.timeout.map { Located(PlanDuration(milliseconds: $0.value), at: $0.range) }
         if !inFlow { checkFailureActions(of: step) }
         switch target {
         case .workflow(let written):
-            guard let (called, file) = calledWorkflowAndFile(written) else { return nil }
+            guard let (called, file) = calledWorkflowAndFile(written) else {
+                for parameter in parameters(of: step) { _ = givenValue(parameter.value, in: .request(step)) }
+                return nil
+            }
             var inputs: [SubPlanInput] = []
             for parameter in parameters(of: step) {
                 if let location = parameter.location {
@@ -215,10 +231,18 @@ struct WorkflowTranslator {
                 entry: called.id.value)
             return Step(
                 id: step.id, kind: .plan(call), needs: needs, condition: condition, description: step.description,
-                timeout: timeout, retry: nil, expect: nil, concurrency: nil, onFailure: nil, range: step.range,
+                timeout: timeout, retry: nil,
+                expect: conditions.isEmpty
+                    ? nil
+                    : Expectation(
+                        status: nil, headers: nil, body: nil, maxDuration: nil, range: step.id.range,
+                        conditions: conditions), concurrency: nil, onFailure: nil, range: step.range,
                 skippedBecause: condition.map { _ in Self.notReached })
         case .operationID, .operationPath:
-            guard let operation = operation(of: step) else { return nil }
+            guard let operation = operation(of: step) else {
+                checkRequestValues(of: step)
+                return nil
+            }
             var request = RequestSpec(
                 method: nil, url: Template(parts: [], range: step.id.range), query: [], headers: [], body: nil,
                 auth: nil, followRedirects: nil, range: step.range, operation: operation)
@@ -233,6 +257,16 @@ struct WorkflowTranslator {
                 range: step.range, poll: poll(of: step, conditions: conditions),
                 skippedBecause: condition.map { _ in Self.notReached })
         }
+    }
+
+    /// The parameters and body of a step whose operation is not known (reported): their runtime expressions
+    /// are still checked, so that every mistake of the step shows at once.
+    mutating func checkRequestValues(of step: ArazzoStep) {
+        var request = RequestSpec(
+            method: nil, url: Template(parts: [], range: step.id.range), query: [], headers: [], body: nil, auth: nil,
+            followRedirects: nil, range: step.range)
+        addParameters(of: step, to: &request)
+        _ = body(of: step, request: &request)
     }
 
     /// What a step waits for: the step before it in a sequential workflow (under `--parallel`, the earlier
@@ -292,8 +326,18 @@ struct WorkflowTranslator {
                 hint: "name it with `type: arazzo` if it is an Arazzo document")
             return nil
         }
-        // One that could not be read is reported once, where it is declared (`ArazzoReader`).
-        guard let other = workflowSources[name] else { return nil }
+        // One that could not be read is reported once, where it is declared (`ArazzoReader`); one at a remote
+        // URL is only a warning there, and so an error at each step that would run it.
+        guard let other = workflowSources[name] else {
+            if source.url.value.urlScheme != nil {
+                diagnostics.error(
+                    .unknownSourceDescription,
+                    "`\(written.value)` is a workflow of `\(name)`, which is at a remote URL that reqplan does not fetch",
+                    at: written.range, notes: [.init("it is declared here", at: source.url.range)],
+                    hint: "save the document beside this one and name it by a relative path")
+            }
+            return nil
+        }
         var id = parsed.id
         if let respect = Self.respectWorkflowID(id, in: other.document) {
             warnShorthand(
@@ -405,13 +449,6 @@ struct WorkflowTranslator {
             }
             return nil
         }
-        if found.url.value.urlScheme != nil {
-            diagnostics.error(
-                .unknownSourceDescription,
-                "source description `\(found.name.value)` is at a remote URL; reqplan reads descriptions from files",
-                at: found.url.range, hint: "save the description beside the workflow and name it by a relative path")
-            return nil
-        }
         return found
     }
 
@@ -470,6 +507,14 @@ struct WorkflowTranslator {
             case "path": request.operation?.pathParameters.append(QueryParameter(name: parameter.name, value: written))
             case "query": request.query.append(QueryParameter(name: parameter.name, value: written))
             case "header": request.headers.append(Header(name: parameter.name, value: template(written)))
+            case "querystring":
+                // The whole query string (1.1), sent as written after the other query parameters.
+                if request.queryString != nil {
+                    diagnostics.error(
+                        .invalidArazzoParameter, "step `\(step.id.value)` has two parameters `in: querystring`",
+                        at: location.range, hint: "a request has one query string")
+                }
+                request.queryString = template(written)
             default:
                 if !cookies.isEmpty { cookies.append(.text("; ")) }
                 cookies.append(.text(parameter.name.value + "="))
@@ -533,6 +578,12 @@ struct WorkflowTranslator {
             // JSON text (Arazzo's "JSON templated" payload): the value it is.
             let range = source.range(of: payload)
             given = jsonPayload(scalar.string, at: range, in: .request(step)) ?? unknownValue(at: range)
+        } else if contentType == "application/x-www-form-urlencoded", case .scalar(let scalar) = payload,
+            scalar.string.contains("="), !scalar.string.hasPrefix("$")
+        {
+            // Form text (`name=Rex&tag={$inputs.tag}`): its fields, each decoded, so that a replacement can set
+            // one (`/tag`) and each is encoded once when sent.
+            given = formFields(scalar.string, at: source.range(of: payload), in: .request(step))
         } else {
             given = givenValue(payload, in: .request(step))
         }
@@ -556,6 +607,23 @@ struct WorkflowTranslator {
                     value: Template(parts: [.text(contentType.value)], range: contentType.range)))
         }
         return .text(template(written))
+    }
+
+    /// Form text (`a=1&b=x%20y`) as an object of its fields, names and values decoded (`+` is a space); a
+    /// value may hold runtime expressions (`{$inputs.tag}`).
+    mutating func formFields(_ text: String, at range: SourceRange, in place: ExpressionPlace) -> ValueTemplate {
+        var entries: [ValueTemplate.Entry] = []
+        for pair in text.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (part: Substring) in
+                let spaced = part.replacingOccurrences(of: "+", with: " ")
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            let name = decode(parts[0])
+            let value = parts.count > 1 ? decode(parts[1]) : ""
+            entries.append(.init(key: Located(name, at: range), value: string(value, at: range, in: place)))
+        }
+        return .object(entries, range)
     }
 
     /// The statuses a step's criteria accept: `$statusCode == N` (through `&&` and `||`) gives N;

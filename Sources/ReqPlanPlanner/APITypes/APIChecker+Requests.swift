@@ -3,8 +3,55 @@ import ReqPlanSyntax
 extension APIChecker {
     // MARK: Requests
 
-    /// Checks one bound request: its path, query and header parameters, its body and `expect.status`.
+    /// Checks one bound request: its path, query and header parameters, its body and `expect.status`. A step
+    /// that succeeds only on a 4xx response is a negative test: what it sends that the description refuses is
+    /// a warning, not an error (it is sent to be refused).
     mutating func checkRequest(_ request: RequestSpec, of step: Step, _ bound: BoundOperation) {
+        let start = diagnostics.diagnostics.count
+        checkRequestParts(request, of: step, bound)
+        if let status = Self.clientErrorExpected(by: step) {
+            diagnostics.soften(
+                since: start, codes: [.missingParameter, .parameterValue, .requestBodySchema, .pathParameter],
+                hint: "the step expects status \(status), so it is taken as a negative test: sent as written")
+        }
+    }
+
+    /// The 4xx status a step succeeds on, when it succeeds only on one: every `expect.status` a 4xx, or a
+    /// condition `response.status == 4NN` (an Arazzo criterion `$statusCode == 400`).
+    static func clientErrorExpected(by step: Step) -> String? {
+        guard let expect = step.expect else { return nil }
+        if let statuses = expect.status, !statuses.isEmpty {
+            let clientErrors = statuses.filter {
+                switch $0.value {
+                case .code(let code): (400..<500).contains(code)
+                case .classOf(let digit): digit == 4
+                }
+            }
+            return clientErrors.count == statuses.count
+                ? clientErrors.map(\.value.description).joined(separator: ", ") : nil
+        }
+        for condition in expect.conditions {
+            var conjuncts = [condition.expression]
+            while let next = conjuncts.popLast() {
+                if case .binary(.and, let left, let right, _) = next {
+                    conjuncts += [left, right]
+                    continue
+                }
+                guard case .binary(.equal, let left, let right, _) = next else { continue }
+                for (subject, other) in [(left, right), (right, left)] {
+                    if case .access(.variable(let root), let field, _) = subject, root.value == "response",
+                        field.value == .member("status"), case .literal(.int(let code), _) = other,
+                        (400..<500).contains(code)
+                    {
+                        return String(code)
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    private mutating func checkRequestParts(_ request: RequestSpec, of step: Step, _ bound: BoundOperation) {
         let operation = bound.operation
         let validator = APISchemaValidator(table: bound.schemas)
         let label = "`\(bound.label)`"
@@ -105,7 +152,7 @@ extension APIChecker {
         }
         checkValue(
             value, against: parameter.schema, required: parameter.required, validator, what: what,
-            code: .parameterValue)
+            code: .parameterValue, textual: true)
     }
 
     /// A parameter's text as the value its schema reads it as: `3` for an integer, `true` for a boolean.
@@ -222,11 +269,13 @@ extension APIChecker {
             guard let expression = template.singleExpression else {
                 checkFlow(
                     FlowType(types: [.string]), into: schema, required: required, table, place: place,
-                    at: template.range, code: code)
+                    at: template.range, code: code, textual: textual)
                 return
             }
             guard let flow = flowType(of: expression) else { return }
-            checkFlow(flow, into: schema, required: required, table, place: place, at: template.range, code: code)
+            checkFlow(
+                flow, into: schema, required: required, table, place: place, at: template.range, code: code,
+                textual: textual)
         case .list(let items, let range):
             if let types = table.types(of: schema), !types.contains(.array) {
                 diagnostics.error(
@@ -306,10 +355,22 @@ extension APIChecker {
     /// A value read from a response (or an input) used where `schema` is wanted.
     private mutating func checkFlow(
         _ flow: FlowType, into schema: APISchema, required: Bool, _ table: APISchemaTable, place: String,
-        at range: SourceRange, code: DiagnosticCode
+        at range: SourceRange, code: DiagnosticCode, textual: Bool = false
     ) {
         guard let wanted = table.types(of: schema), let found = flow.types else { return }
         let fits = found.contains { type in wanted.contains { type.fits($0) || ($0 == .integer && type == .number) } }
+        // A parameter travels as text: a string given as an input (text on the command line) may read as
+        // the number or boolean wanted (`true`, `3`). One a response declares a string stays a mistake.
+        if !fits, textual, flow.schema == nil, found == [.string],
+            wanted.isSubset(of: [.integer, .number, .boolean, .null])
+        {
+            diagnostics.warning(
+                code,
+                "\(place) must be \(APISchemaValidator.describe(wanted)), but this is a string, sent as its text",
+                at: range,
+                hint: "the text must read as \(APISchemaValidator.describe(wanted)); give a value of that type")
+            return
+        }
         if !fits {
             diagnostics.error(
                 flow.schema == nil ? code : .dataFlowType,

@@ -16,7 +16,8 @@ extension PlanLibrary {
     ) {
         var diagnostics: [Diagnostic] = []
         var loaded: [String: LoadedAPI] = [:]
-        for binding in plan.apis {
+        // A description that is not read (said where it is named) leaves its operations unchecked.
+        for binding in plan.apis where binding.unread == nil {
             switch description(for: binding, context) {
             case .success(let description):
                 loaded[binding.name.value] = LoadedAPI(binding: binding, description: description)

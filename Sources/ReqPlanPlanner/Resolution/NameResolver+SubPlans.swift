@@ -132,7 +132,7 @@ extension NameResolver {
                 guard reference.components.count == 1, let name = reference.memberName(at: 0),
                     let input = plan.inputs.first(where: { $0.name.value == name.value })
                 else { return nil }
-                return input.effectiveType
+                return input.knownType
             case "env":
                 return reference.components.count == 1 ? .string : nil
             case "vars":

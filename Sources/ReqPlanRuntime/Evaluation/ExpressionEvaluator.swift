@@ -331,6 +331,25 @@ public enum ExpressionEvaluator {
                 if let stopped = error.stopped { throw stoppedError(stopped, of: function, at: range) }
                 throw EvaluationError("`xpath` cannot read its text as XML: \(error)", at: arguments[0].range)
             }
+        case .set:
+            guard case .string(let pointer) = values[1] else {
+                throw EvaluationError(
+                    "`set` takes a JSON pointer as a string, found \(values[1].type.withArticle)",
+                    at: arguments[1].range)
+            }
+            let tokens: [String]
+            do {
+                tokens = try JSONPointer.tokens(pointer)
+            } catch {
+                throw EvaluationError(
+                    "`set`: `\(pointer)` is not a JSON pointer: \(error.message)", at: arguments[1].range)
+            }
+            guard let changed = JSONPointer.setting(values[2], at: tokens[...], in: values[0]) else {
+                throw EvaluationError(
+                    "`set`: \(values[0].type.withArticle) has no place `\(pointer)` (a member is added only at the "
+                        + "end of the pointer, and an item only at `-`)", at: range)
+            }
+            return changed
         case .jsonpath:
             let text = try patternText(values[1], of: function, at: arguments[1].range)
             let query: JSONPath

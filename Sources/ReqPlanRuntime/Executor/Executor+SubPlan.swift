@@ -108,7 +108,44 @@ extension Executor {
             result.state = .failed
             result.reason = StepReason(.evaluation, errors.joined(separator: "; "))
         }
+        if result.state == .succeeded, let conditions = node.step.expect?.conditions, !conditions.isEmpty {
+            judge(&result, by: conditions, in: context)
+        }
         return result
+    }
+
+    /// The success criteria of an Arazzo step that runs a workflow, judged once it has run: each reads the
+    /// workflow's outputs as `response.outputs` and the status of the last response it received as
+    /// `response.status` (null when it received none). A criterion that does not hold fails the step.
+    private func judge(_ result: inout StepResult, by conditions: [ResponseCondition], in context: EvaluationContext) {
+        var inner = context
+        inner.items["response"] = .object([
+            .init("status", Self.lastStatus(in: result).map(Value.int) ?? .null),
+            .init("outputs", result.outputs ?? .object([])),
+        ])
+        var problems: [String] = []
+        for condition in conditions {
+            let found = ExpectationChecker.check(condition, in: inner).map(secretNet.redact)
+            result.checks.append(ExpectationCheck(.condition(condition), at: condition.written.range, problems: found))
+            problems += found
+        }
+        if !problems.isEmpty {
+            result.state = .failed
+            result.reason = StepReason(.expectation, problems.joined(separator: "; "))
+        }
+    }
+
+    /// The status of the response that came last among `result`'s steps (by when they ended), if any did.
+    static func lastStatus(in result: StepResult) -> Int? {
+        var latest: (end: Duration, status: Int)?
+        var pending = result.children ?? []
+        while let child = pending.popLast() {
+            pending += child.children ?? []
+            if let status = child.status, let end = child.end, latest.map({ end >= $0.end }) ?? true {
+                latest = (end, status)
+            }
+        }
+        return latest?.status
     }
 
     /// The sub-plan's inputs: given by the step (evaluated in the calling plan), else from their environment

@@ -89,6 +89,11 @@ public struct RequestBuilder: Sendable {
     ) throws -> PreparedRequest {
         // Each part is also rendered as every output shows it, when that differs (`shown…`, nil
         // otherwise): `***` exactly where a secret went in (`ExpressionEvaluator.render`).
+        if let operation = spec.operation, spec.url.parts.isEmpty {
+            throw EvaluationError(
+                "operation `\(operation.written.value)` cannot be sent: its API description `\(operation.api)` was not "
+                    + "read", at: operation.written.range)
+        }
         var (text, shownURL) = try ExpressionEvaluator.render(spec.url, in: context)
         if text.urlScheme == nil {
             guard let base = defaults.baseURL else {
@@ -109,6 +114,19 @@ public struct RequestBuilder: Sendable {
             if query.shown != nil || shownURL != nil {
                 let shownQuery = query.shown ?? query.sent
                 shownURL = shownQuery.isEmpty ? shownURL : Self.appending(query: shownQuery, to: shownURL ?? unqueried)
+            }
+        }
+        if let queryString = spec.queryString {
+            var (sent, shown) = try ExpressionEvaluator.render(queryString, in: context)
+            if sent.hasPrefix("?") {
+                sent.removeFirst()
+                shown = shown.map { String($0.dropFirst()) }
+            }
+            if !sent.isEmpty {
+                if shown != nil || shownURL != nil {
+                    shownURL = Self.appending(query: shown ?? sent, to: shownURL ?? text)
+                }
+                text = Self.appending(query: sent, to: text)
             }
         }
         // The URL is parsed once, here; every hop reads it (`RequestURL`).

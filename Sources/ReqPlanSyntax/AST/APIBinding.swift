@@ -17,6 +17,10 @@ public struct APIBinding: Sendable {
     /// Whether, without `baseURL`, its operations are sent below the description's first server (an Arazzo
     /// source description) rather than below `defaults.base_url` (a plan's `openapi:` entry).
     public var servedAtFirstServer = false
+    /// Why the description is not read (an Arazzo source description at a remote URL, which reqplan does
+    /// not fetch), said where it is named: its operations are not checked, and a request to one fails with
+    /// this reason. Nil for a description that is read.
+    public var unread: String? = nil
 
     /// How undeclared response fields are taken (grammar.md §6.9).
     public enum ResponseFields: String, Sendable, CaseIterable {

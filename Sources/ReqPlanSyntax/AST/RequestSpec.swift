@@ -19,6 +19,9 @@ public struct RequestSpec: Sendable {
     /// `operation:` (with `path:`) — an operation of a bound API description. The planner fills `method`
     /// and `url` from the description; until then `url` is empty.
     public var operation: OperationReference? = nil
+    /// The whole query string, as written (`a=1&b=2`), added after the URL's own query and `query`: an
+    /// Arazzo 1.1 parameter `in: querystring`. Not written in plans.
+    public var queryString: Template? = nil
 
     /// Creates a request.
     public init(

@@ -22,6 +22,8 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
     case xpath
     /// `jsonpath(value, query)` — the nodelist an RFC 9535 JSONPath query selects in a value.
     case jsonpath
+    /// `set(value, pointer, new)` — `value` with `new` at a JSON pointer (an Arazzo payload replacement).
+    case set
 
     /// How many arguments the function takes.
     public var arity: Int {
@@ -29,6 +31,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
         case .success, .failure, .always: 0
         case .length, .json, .fromJSON: 1
         case .contains, .default, .match, .xpath, .jsonpath: 2
+        case .set: 3
         }
     }
 
@@ -62,6 +65,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
         case .match: "match(text, pattern)"
         case .xpath: "xpath(text, expression)"
         case .jsonpath: "jsonpath(value, query)"
+        case .set: "set(value, pointer, new)"
         }
     }
 }
