@@ -98,12 +98,24 @@ struct ArazzoGoldenTests {
         "shorthand-operation-id": "RP1014", "shorthand-operation-path-respect": "RP1014",
         "shorthand-operation-path-arazzo-runner": "RP1014", "shorthand-workflow-id": "RP1014",
         "shorthand-ambiguous": "RP0105", "respect-x-operation": "RP1002", "respect-x-security": "RP1002",
+        // What published documents get wrong that a runner can still read: warnings, so that every mistake shows
+        // in one pass (the corpus test) and the document still runs. A string literal in double quotes (with its
+        // fix), an output that is text, an output name a runtime expression cannot read, a 1.1 field in a 1.0
+        // document, a description at a remote URL (its operations unchecked), and a request the description
+        // refuses in a step that expects a 4xx (a negative test, sent as written).
+        "double-quoted-literal": "RP1012", "output-not-an-expression": "RP1004", "output-name-invalid": "RP0106",
+        "version-1-1-field-in-1-0": "RP1001", "remote-source": "RP1003", "negative-test": "RP0805",
+        // Valid: `$workflows.X.outputs.Y` without `dependsOn` runs X first; a step that runs a workflow is judged
+        // by its criteria (`$statusCode`: the last status the workflow received; `$outputs`: its outputs).
+        "workflow-output-inferred": "", "workflow-step-criteria": "",
     ]
 
     /// The cases whose one mistake is a warning: valid, but not with `--strict`.
     static let warnings: Set<String> = [
         "pointer-not-in-schema", "shorthand-operation-id", "shorthand-operation-path-respect",
         "shorthand-operation-path-arazzo-runner", "shorthand-workflow-id", "respect-x-security",
+        "double-quoted-literal", "output-not-an-expression", "output-name-invalid", "version-1-1-field-in-1-0",
+        "remote-source", "negative-test",
     ]
 
     @Test("validate prints the recorded diagnostics", arguments: cases)

@@ -17,6 +17,12 @@ struct ArazzoDocument {
     var workflows: [Workflow]
     /// `components`.
     var components: Components
+    /// The names of source descriptions refused where they are declared (AsyncAPI), so that a step naming one
+    /// is not told again that no source has the name.
+    var refusedSources: Set<String> = []
+    /// Whether `sourceDescriptions` is missing or empty, reported where it is (RP0103), and not again at
+    /// each step that names an operation.
+    var sourcesMissing = false
 
     /// The workflow with this id.
     func workflow(_ id: String) -> Workflow? { workflows.first { $0.id.value == id } }
@@ -132,6 +138,9 @@ struct ArazzoStep {
     var description: String?
     /// What it calls; `nil` when none was written (reported).
     var target: Target?
+    /// Whether it is an AsyncAPI message step (`channelPath`, `action`, `correlationId`), refused where it is
+    /// read: its operation is not looked for.
+    var isMessageStep = false
     /// `parameters`.
     var parameters: [ParameterEntry]
     /// `requestBody`.

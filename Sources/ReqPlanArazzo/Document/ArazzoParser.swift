@@ -6,6 +6,8 @@ import Yams
 struct ArazzoParser {
     let source: SourceFile
     var diagnostics: DiagnosticCollector
+    /// Source descriptions refused (AsyncAPI), by name.
+    var refusedSources: Set<String> = []
     /// Whether the document is Arazzo 1.1 (its fields are read in a 1.0 document too, with a warning).
     var isVersion11 = true
 
@@ -46,8 +48,17 @@ struct ArazzoParser {
         }
         var sources: [SourceDescription] = []
         if let node = top.value("sourceDescriptions") {
-            for (index, item) in list(node, "`sourceDescriptions`").enumerated() {
+            let items = list(node, "`sourceDescriptions`")
+            for (index, item) in items.enumerated() {
                 if let description = readSource(item, index) { sources.append(description) }
+            }
+            if items.isEmpty, case .sequence = node {
+                diagnostics.error(
+                    .missingKey, "`sourceDescriptions` is empty; the specification requires at least one",
+                    at: range(node),
+                    hint:
+                        "name the OpenAPI description the workflows call: `- { name: api, url: ./api.yaml, type: openapi }`"
+                )
             }
         } else {
             diagnostics.error(.missingKey, "the Arazzo document has no `sourceDescriptions`", at: top.range)
@@ -66,9 +77,16 @@ struct ArazzoParser {
             diagnostics.error(.missingKey, "the Arazzo document has no `workflows`", at: top.range)
         }
         reportDuplicates(workflows.map(\.id), "two workflows have the id")
-        return ArazzoDocument(
+        var document = ArazzoDocument(
             source: source, version: version, title: title, sources: sources, workflows: workflows,
             components: components)
+        document.refusedSources = refusedSources
+        if let node = top.value("sourceDescriptions") {
+            if case .sequence(let items) = node { document.sourcesMissing = items.isEmpty }
+        } else {
+            document.sourcesMissing = true
+        }
+        return document
     }
 
     // MARK: Parts
@@ -83,6 +101,7 @@ struct ArazzoParser {
         let type = fields.value("type").flatMap { string($0, "`type`") }
         if let type, !["openapi", "arazzo"].contains(type.value) {
             if type.value == "asyncapi" {
+                refusedSources.insert(name.value)
                 diagnostics.error(
                     .arazzoUnsupported, "AsyncAPI source descriptions are not supported", at: type.range,
                     hint:
@@ -182,7 +201,8 @@ struct ArazzoParser {
             return nil
         }
         let what = "step `\(id.value)`"
-        if let channel = fields.key("channelPath") ?? fields.key("action") ?? fields.key("correlationId") {
+        let message = fields.key("channelPath") ?? fields.key("action") ?? fields.key("correlationId")
+        if let channel = message {
             diagnostics.error(
                 .arazzoUnsupported, "message steps (AsyncAPI `\(channel.value)`) are not supported", at: channel.range,
                 hint: "reqplan runs the HTTP operations of OpenAPI descriptions and the workflows of Arazzo documents")
@@ -248,6 +268,7 @@ struct ArazzoParser {
             id: id,
             description: fields.value("description").flatMap { string($0, "`description`")?.value },
             target: target,
+            isMessageStep: message != nil,
             parameters: fields.value("parameters").map { parameters($0, "`parameters` of \(what)") } ?? [],
             requestBody: body,
             successCriteria: fields.value("successCriteria").map { criteria($0, "`successCriteria` of \(what)") } ?? [],
@@ -339,6 +360,17 @@ struct ArazzoParser {
                 }
             }
             let context = fields.value("context").flatMap { string($0, "`context`") }
+            if let context, kind.value == .simple, !context.value.hasPrefix("$") {
+                // A simple condition reads its values itself; the specification's `context` is a runtime
+                // expression all the same, and an empty one or text is none (a regex, JSONPath or XPath
+                // criterion's is read, and refused, where it is translated).
+                diagnostics.warning(
+                    .invalidRuntimeExpression,
+                    context.value.isEmpty
+                        ? "`context` is empty, not a runtime expression"
+                        : "`context: \(context.value)` is not a runtime expression", at: context.range,
+                    hint: "a simple condition reads its values itself: remove `context`")
+            }
             if kind.value != .simple, context == nil {
                 diagnostics.error(
                     .invalidCriterion, "a `\(kind.value.rawValue)` criterion needs a `context`", at: condition.range,
@@ -439,8 +471,41 @@ struct ArazzoParser {
             parameters: fields.value("parameters").map { parameters($0, "`parameters` of an action") } ?? [])
     }
 
+    /// Outputs, each name checked against the specification's `^[a-zA-Z0-9.\-_]+$` (a MUST: a runtime
+    /// expression cannot read another) and each value that is neither a runtime expression nor (1.1) a
+    /// selector object warned about: it is taken as the literal it is.
     private mutating func outputs(_ node: Node, _ what: String) -> [(name: Located<String>, value: Node)] {
         guard let fields = mapping(node, what) else { return [] }
+        for entry in fields.entries {
+            let name = entry.key
+            let allowed =
+                !name.value.isEmpty
+                && name.value.unicodeScalars.allSatisfy {
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0)
+                        || ".-_".unicodeScalars.contains($0)
+                }
+            if !allowed {
+                diagnostics.warning(
+                    .invalidName, "output name `\(name.value)` has characters the specification does not allow",
+                    at: name.range,
+                    hint: "an output name matches `^[a-zA-Z0-9.\\-_]+$`; a runtime expression cannot read this one")
+            }
+            if case .mapping = entry.value { continue }
+            let text = entry.value.coreSchemaValue?.interpolated ?? ""
+            let isExpression = text.hasPrefix("$") || (text.hasPrefix("{$") && text.hasSuffix("}"))
+            guard !isExpression else { continue }
+            let selectorHint =
+                text.hasPrefix("//")
+                ? " An XPath is read with a selector object (1.1): `{ context: $response.body, selector: '\(text)', type: xpath }`"
+                : text.hasPrefix("/")
+                    ? " A JSON pointer into the response is written `$response.body#\(text)`"
+                    : ""
+            diagnostics.warning(
+                .invalidRuntimeExpression,
+                "output `\(name.value)` is not a runtime expression: it is the literal `\(text)`",
+                at: range(entry.value),
+                hint: "an output's value is a runtime expression (`$response.body#/id`)." + selectorHint)
+        }
         return fields.entries.map { ($0.key, $0.value) }
     }
 

@@ -69,8 +69,12 @@ extension WorkflowTranslator {
             guard scalars[index] == "$" else {
                 if scalars[index] == "'" || scalars[index] == "\"" {
                     let quote = scalars[index]
+                    let start = index
                     index += 1
                     while index < scalars.count, scalars[index] != quote { index += 1 }
+                    if quote == "\"", index < scalars.count {
+                        warnDoubleQuoted(Array(scalars[(start + 1)..<index]), in: condition, at: start)
+                    }
                 }
                 index += 1
                 continue
@@ -114,6 +118,24 @@ extension WorkflowTranslator {
         case .success(let parsed):
             return parsed.substituting(replaced)
         }
+    }
+
+    /// Warns that a simple condition writes a string literal in double quotes, which the specification's
+    /// literals do not have (they are single-quoted); it is read as the string it holds all the same. The
+    /// fix writes it single-quoted where the file's text at that place is the literal as written (a plain
+    /// scalar), and the string holds no single quote.
+    private mutating func warnDoubleQuoted(_ content: [Unicode.Scalar], in condition: Located<String>, at offset: Int) {
+        var text = ""
+        text.unicodeScalars.append(contentsOf: content)
+        let range = SourceRange(
+            start: SourceLocation(line: condition.range.start.line, column: condition.range.start.column + offset),
+            length: content.count + 2)
+        let fix: Diagnostic.Fix? =
+            writtenText(at: range) == "\"" + text + "\"" && !text.contains("'")
+            ? Diagnostic.Fix(title: "Write the string in single quotes", replacement: "'" + text + "'") : nil
+        diagnostics.warning(
+            .invalidCriterion, "a condition's strings are single-quoted: `\"\(text)\"` is read as the string `\(text)`",
+            at: range, hint: "write `'\(text)'`: other runners may not read double quotes", fix: fix)
     }
 
     /// A name of `length` characters (at least 2) that no condition writes: `zz0`, `zz1_____`.

@@ -278,6 +278,17 @@ struct WorkflowTranslator {
         }
         var result: [Located<String>] = []
         for dependency in step.dependsOn ?? [] {
+            if workflow.step(dependency.value) == nil, dependency.value.hasPrefix("$workflows.") {
+                // Arazzo 1.1 lets a step wait for a step of another workflow (an AsyncAPI step receiving what
+                // one sends), across workflows that run at the same time.
+                diagnostics.error(
+                    .arazzoUnsupported,
+                    "a step that depends on a step of another workflow (`\(dependency.value)`) is not supported",
+                    at: dependency.range,
+                    hint: "reqplan runs one workflow's steps by their dependencies; run the other workflow first "
+                        + "with a step that has `workflowId`")
+                continue
+            }
             if workflow.step(dependency.value) == nil {
                 diagnostics.error(
                     .unknownArazzoStep,
@@ -365,6 +376,8 @@ struct WorkflowTranslator {
 
     /// The operation a step calls, as a reference the planner binds to its description.
     mutating func operation(of step: ArazzoStep) -> OperationReference? {
+        // A message step is refused where it is read; its operation is in an AsyncAPI description.
+        guard !step.isMessageStep else { return nil }
         let openAPI = document.sources.filter { !$0.isArazzo }
         switch step.target {
         case .operationID(let written)?:
@@ -442,7 +455,10 @@ struct WorkflowTranslator {
         let found = name.map { name in openAPI.first { $0.name.value == name } } ?? openAPI.first
         guard let found else {
             if let name {
-                unknownSource(name, at: range)
+                // One refused where it is declared (AsyncAPI) is not said again to be missing.
+                if !document.refusedSources.contains(name) { unknownSource(name, at: range) }
+            } else if document.sourcesMissing || !document.refusedSources.isEmpty {
+                // Reported where `sourceDescriptions` is (missing, empty, or only what reqplan refuses).
             } else {
                 diagnostics.error(
                     .unknownSourceDescription, "the document has no OpenAPI source description", at: range)
