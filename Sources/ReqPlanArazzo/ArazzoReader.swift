@@ -141,41 +141,106 @@ public struct ArazzoReader: PlanDocumentReader {
         for workflow in document.workflows { _ = translate(workflow, reporting: true) }
         let reads = translated.mapValues(\.reads)
         if let chosen { selected = Self.closure(of: chosen, in: document, reads: reads) }
-        diagnostics += Self.dependencyProblems(of: document)
-        if selected.count == 1, let only = selected.first, workflow != nil || document.workflows.count == 1 {
+        let (external, problems) = Self.externalDependencies(of: document, sources: workflowSources)
+        diagnostics += problems
+        // The workflows of other documents that these depend on, each translated for the inputs it takes.
+        var others: [String: ExternalWorkflow] = [:]
+        for workflow in selected {
+            for dependency in workflow.dependsOn {
+                guard others[dependency.value] == nil, let (other, called) = external[dependency.value] else { continue }
+                var translator = WorkflowTranslator(
+                    document: other.document, workflow: called, servers: servers, fileName: other.path)
+                translator.workflowSources = [:]
+                others[dependency.value] = ExternalWorkflow(
+                    stepID: String(dependency.value.dropFirst("$sourceDescriptions.".count)), path: other.path,
+                    workflow: called, inputs: translator.plan().inputs)
+            }
+        }
+        if selected.count == 1, let only = selected.first, workflow != nil || document.workflows.count == 1,
+            others.isEmpty
+        {
             return ParseResult(plan: translate(only, reporting: false), diagnostics: diagnostics, source: source)
         }
         let plan = documentPlan(
-            document, running: selected, translated: translated.mapValues(\.plan), reads: reads, fileName: fileName)
+            document, running: selected, translated: translated.mapValues(\.plan), reads: reads, fileName: fileName,
+            others: others)
         return ParseResult(plan: plan, diagnostics: diagnostics, source: source)
     }
 
-    /// The workflows' `dependsOn` entries that name no workflow of the document, or (not run yet) one of
-    /// another document.
-    static func dependencyProblems(of document: ArazzoDocument) -> [Diagnostic] {
+    /// A workflow of another Arazzo document that a workflow `dependsOn`: run first, as a step of the
+    /// document's plan named by what follows `$sourceDescriptions.` (`orders.place-order`).
+    struct ExternalWorkflow {
+        var stepID: String
+        /// The other document, relative to this one.
+        var path: String
+        var workflow: Workflow
+        /// The inputs it declares, given from the document plan's inputs of the same names.
+        var inputs: [InputDeclaration]
+    }
+
+    /// The workflows' `dependsOn` entries that name a workflow of another Arazzo document
+    /// (`$sourceDescriptions.NAME.ID`), resolved by the text written; and the entries that name no workflow
+    /// of the document or of the one they say, located.
+    static func externalDependencies(of document: ArazzoDocument, sources: [String: ArazzoSource])
+        -> (resolved: [String: (ArazzoSource, Workflow)], problems: [Diagnostic])
+    {
+        var resolved: [String: (ArazzoSource, Workflow)] = [:]
         var problems: [Diagnostic] = []
         let names = document.workflows.map(\.id.value)
+        func problem(_ code: DiagnosticCode, _ message: String, at range: SourceRange, hint: String?) {
+            var diagnostic = Diagnostic.error(code, message, at: range, hint: hint)
+            diagnostic.file = document.source.path
+            problems.append(diagnostic)
+        }
         for workflow in document.workflows {
             for dependency in workflow.dependsOn where document.workflow(dependency.value) == nil {
-                var diagnostic: Diagnostic
-                if dependency.value.hasPrefix("$sourceDescriptions.") {
-                    diagnostic = .error(
-                        .arazzoUnsupported,
-                        "a workflow that depends on a workflow of another document is not supported yet",
-                        at: dependency.range, hint: "run that workflow as a step: `workflowId: \(dependency.value)`")
-                } else {
-                    diagnostic = .error(
+                guard dependency.value.hasPrefix("$sourceDescriptions.") else {
+                    problem(
                         .unknownWorkflow,
                         "workflow `\(workflow.id.value)` depends on `\(dependency.value)`, which is no workflow of "
                             + "the document", at: dependency.range,
                         hint: Suggestion.didYouMean(dependency.value, in: names)
                             ?? "its workflows: " + names.map { "`\($0)`" }.joined(separator: ", "))
+                    continue
                 }
-                diagnostic.file = document.source.path
-                problems.append(diagnostic)
+                guard let parsed = WorkflowTranslator.sourceAndOperationID(dependency.value),
+                    let name = parsed.source,
+                    let declared = document.sources.first(where: { $0.name.value == name })
+                else {
+                    problem(
+                        .unknownSourceDescription, "`\(dependency.value)` names no source description of the document",
+                        at: dependency.range,
+                        hint: "a workflow of another document is named `$sourceDescriptions.NAME.WORKFLOW`")
+                    continue
+                }
+                guard declared.isArazzo else {
+                    problem(
+                        .unknownWorkflow,
+                        "source description `\(name)` is an OpenAPI description, which has no workflows",
+                        at: dependency.range, hint: "name it with `type: arazzo` if it is an Arazzo document")
+                    continue
+                }
+                // One that could not be read is reported where it is declared.
+                guard let other = sources[name] else {
+                    if declared.url.value.urlScheme != nil {
+                        problem(
+                            .unknownSourceDescription,
+                            "`\(dependency.value)` is a workflow of `\(name)`, which is at a remote URL that reqplan "
+                                + "does not fetch", at: dependency.range,
+                            hint: "save the document beside this one and name it by a relative path")
+                    }
+                    continue
+                }
+                guard let called = other.document.workflow(parsed.id) else {
+                    problem(
+                        .unknownWorkflow, "`\(other.path)` has no workflow `\(parsed.id)`", at: dependency.range,
+                        hint: Suggestion.didYouMean(parsed.id, in: other.document.workflows.map(\.id.value)))
+                    continue
+                }
+                resolved[dependency.value] = (other, called)
             }
         }
-        return problems
+        return (resolved, problems)
     }
 
     /// The workflows `workflow` runs after: those of its `dependsOn`, then those whose outputs it reads
@@ -204,12 +269,41 @@ public struct ArazzoReader: PlanDocumentReader {
     /// inputs are those of the workflows (one value for each name), its outputs theirs (`WORKFLOW.NAME`).
     func documentPlan(
         _ document: ArazzoDocument, running workflows: [Workflow], translated: [String: Plan],
-        reads: [String: Set<String>], fileName: String
+        reads: [String: Set<String>], fileName: String, others: [String: ExternalWorkflow]
     ) -> Plan {
         var inputs: [InputDeclaration] = []
         var steps: [Step] = []
         var outputs: [Output] = []
+        /// An input of a workflow, given from the plan's input of the same name (one for each name).
+        func given(_ input: InputDeclaration) -> SubPlanInput {
+            let range = input.range
+            if !inputs.contains(where: { $0.name.value == input.name.value }) {
+                var shared = input
+                shared.required = Located(false, at: range)
+                inputs.append(shared)
+            }
+            return SubPlanInput(
+                name: input.name,
+                value: .template(
+                    Template(parts: [.expression(Self.path("inputs", [input.name.value], at: range))], range: range)))
+        }
+        var added: Set<String> = []
         for workflow in workflows {
+            // The workflows of other documents it depends on run first, each once.
+            var external: [Located<String>] = []
+            for dependency in workflow.dependsOn {
+                guard let other = others[dependency.value] else { continue }
+                external.append(Located(other.stepID, at: dependency.range))
+                guard added.insert(other.stepID).inserted else { continue }
+                let call = SubPlanCall(
+                    file: Located(other.path, at: dependency.range), inputs: other.inputs.map(given), key: dependency,
+                    inputsKey: nil, entry: other.workflow.id.value)
+                steps.append(
+                    Step(
+                        id: Located(other.stepID, at: dependency.range), kind: .plan(call), needs: [], condition: nil,
+                        description: other.workflow.summary, timeout: nil, retry: nil, expect: nil, concurrency: nil,
+                        onFailure: nil, range: dependency.range))
+            }
             guard let plan = translated[workflow.id.value] else { continue }
             let dependencies = Self.dependencies(of: workflow, reads: reads)
             var passed: [SubPlanInput] = []
@@ -236,18 +330,7 @@ public struct ArazzoReader: PlanDocumentReader {
                     passed.append(SubPlanInput(name: input.name, value: .object(entries, range)))
                     continue
                 }
-                if !inputs.contains(where: { $0.name.value == input.name.value }) {
-                    var shared = input
-                    shared.required = Located(false, at: range)
-                    inputs.append(shared)
-                }
-                passed.append(
-                    SubPlanInput(
-                        name: input.name,
-                        value: .template(
-                            Template(
-                                parts: [.expression(Self.path("inputs", [input.name.value], at: range))], range: range))
-                    ))
+                passed.append(given(input))
             }
             let call = SubPlanCall(
                 file: Located(fileName, at: workflow.id.range), inputs: passed, key: workflow.id, inputsKey: nil,
@@ -257,7 +340,7 @@ public struct ArazzoReader: PlanDocumentReader {
                     id: workflow.id, kind: .plan(call),
                     needs: dependencies.filter { dependency in
                         workflows.contains { $0.id.value == dependency.value }
-                    },
+                    } + external,
                     condition: nil, description: workflow.summary, timeout: nil, retry: nil, expect: nil,
                     concurrency: nil, onFailure: nil, range: workflow.id.range))
             for output in plan.outputs {

@@ -106,6 +106,23 @@ struct ArazzoRunTests {
         let after = mock.process.read("connexion.console.log")
         #expect(after.contains("\"GET /pet/10 HTTP/1.1\" 200"), "\(after)")
         #expect(after.components(separatedBy: "\"POST /store/order HTTP/1.1\" 200").count == 3, "\(after)")
+
+        // `dependsOn: [$sourceDescriptions.orders.place-order]`: that workflow of the other document runs first,
+        // with the inputs it declares, then the one that depends on it.
+        let dependent = CommandRunner.packageRoot.appendingPathComponent(
+            "Tests/Fixtures/arazzo/run/depends-on-external.arazzo.yaml")
+        let depended = try await CommandRunner.run(
+            [
+                "run", dependent.path, "--server", "pet-coupons=\(mock.url)", "--input", "pet_id=10", "--input",
+                "quantity=1", "--input", "coupon_code=SUMMERSALE", "--output", "json", "--progress", "none",
+                "--no-response-schema-check",
+            ], environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(depended.status == 0, "\(depended.stderr)")
+        let last = String(mock.process.read("connexion.console.log").dropFirst(after.count))
+        let order = last.range(of: "\"POST /store/order HTTP/1.1\" 200")
+        let pet = last.range(of: "\"GET /pet/10 HTTP/1.1\" 200")
+        #expect(order != nil && pet != nil && order!.lowerBound < pet!.lowerBound, "\(last)")
+        #expect(last.components(separatedBy: "\" 200").count - 1 == 2, "exactly the two requests: \(last)")
     }
 
     @Test(
