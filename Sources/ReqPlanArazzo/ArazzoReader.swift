@@ -147,7 +147,9 @@ public struct ArazzoReader: PlanDocumentReader {
         var others: [String: ExternalWorkflow] = [:]
         for workflow in selected {
             for dependency in workflow.dependsOn {
-                guard others[dependency.value] == nil, let (other, called) = external[dependency.value] else { continue }
+                guard others[dependency.value] == nil, let (other, called) = external[dependency.value] else {
+                    continue
+                }
                 var translator = WorkflowTranslator(
                     document: other.document, workflow: called, servers: servers, fileName: other.path)
                 translator.workflowSources = [:]
