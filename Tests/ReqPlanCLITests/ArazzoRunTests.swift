@@ -126,6 +126,52 @@ struct ArazzoRunTests {
     }
 
     @Test(
+        "what published documents use runs: a querystring parameter, a replacement into a payload given at run time, a workflow step judged by its criteria",
+        .enabled(if: ExternalServers.canRun(.connexion)))
+    func publishedConstructsRun() async throws {
+        let document = CommandRunner.packageRoot.appendingPathComponent(
+            "Tests/Fixtures/arazzo/run/published.arazzo.yaml")
+        let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
+        defer { mock.stop() }
+        let har = FileManager.default.temporaryDirectory.appendingPathComponent("published-\(UUID().uuidString).har")
+        defer { try? FileManager.default.removeItem(at: har) }
+        func run(expecting id: Int) async throws -> CommandRunner.Output {
+            try await CommandRunner.run(
+                [
+                    "run", document.path, "--workflow", "order-from-a-template", "--server", "pet-coupons=\(mock.url)",
+                    "--input", #"order={"petId": 10, "quantity": 1, "status": "placed"}"#, "--input",
+                    "expected_id=\(id)", "--output", "json", "--progress", "none", "--no-response-schema-check",
+                    "--report", "har:\(har.path)",
+                ], environment: ["no_proxy": "*"], within: .seconds(60))
+        }
+        let passed = try await run(expecting: 10)
+        #expect(passed.status == 0, "\(passed.stderr)")
+        #expect(passed.stdout.contains("\"order_id\": 10"), "\(passed.stdout)")
+        let log = mock.process.read("connexion.console.log")
+        // `in: querystring`: the whole query string as written.
+        #expect(log.contains("\"GET /pet/findByTags?tags=cat HTTP/1.1\" 200"), "\(log)")
+        #expect(log.components(separatedBy: "\"POST /store/order HTTP/1.1\" 200").count - 1 == 2, "\(log)")
+        // The replacement set `/quantity` in the payload the input gave, at run time.
+        let entries = try #require(
+            ((try JSONSerialization.jsonObject(with: Data(contentsOf: har)) as? [String: Any])?["log"]
+                as? [String: Any])?["entries"] as? [[String: Any]])
+        let posted = entries.compactMap { entry -> String? in
+            guard let request = entry["request"] as? [String: Any], request["method"] as? String == "POST" else {
+                return nil
+            }
+            return (request["postData"] as? [String: Any])?["text"] as? String
+        }
+        #expect(posted.count == 2, "\(entries)")
+        let first = try #require(
+            posted.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] })
+        #expect(first["quantity"] as? Int == 2 && first["petId"] as? Int == 10, "\(posted)")
+        // The workflow step's criterion reads the workflow's output: another id fails the step, naming it.
+        let failed = try await run(expecting: 11)
+        #expect(failed.status == 1, "\(failed.stderr)")
+        #expect(failed.stderr.contains("placed"), "\(failed.stderr)")
+    }
+
+    @Test(
         "a document in other runners' shorthands validates with a warning at each, and runs as the specification's forms",
         .enabled(if: ExternalServers.canRun(.connexion)))
     func otherRunnersShorthandsRun() async throws {

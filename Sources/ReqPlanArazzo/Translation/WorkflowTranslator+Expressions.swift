@@ -367,6 +367,11 @@ extension WorkflowTranslator {
                 return false
             })
         {
+            // The criteria of the step that runs it judge that run: its outputs as `$outputs` reads them.
+            if case .criteria(let current) = place, current.id.value == runner.id.value {
+                return path(
+                    "response", [.member("outputs")] + fields.dropFirst().map(Self.component), at: range)
+            }
             if let current = place.step, !workflow.declaresStepDependencies,
                 let from = workflow.position(of: current.id.value), let to = workflow.position(of: runner.id.value),
                 to > from || (to == from && !place.isAfterRequest)

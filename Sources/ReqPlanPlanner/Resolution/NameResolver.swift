@@ -18,6 +18,9 @@ struct ExpressionScope {
     var context: String
     /// Whether `response` (the latest response of a polled request) may be read: only in `poll.until`.
     var allowsResponse = false
+    /// Whether that `response` is a sub-plan's end, judged by its step's expectations: `status` (the last
+    /// status the sub-plan received) and `outputs`.
+    var responseOfSubPlan = false
     /// The var whose value this is: what it reads is recorded for the var, and becomes a dependency of
     /// whatever reads the var.
     var variable: String? = nil
@@ -167,6 +170,12 @@ struct NameResolver {
                 for expression in input.value.expressions { resolve(expression, in: outer) }
             }
             checkCall(call, of: id, in: outer)
+            // Its expectations are judged when it has ended (an Arazzo workflow step's success criteria):
+            // `response.status` the last status its sub-plan received, `response.outputs` its outputs.
+            var judged = outer
+            judged.allowsResponse = true
+            judged.responseOfSubPlan = true
+            for condition in step.expect?.conditions ?? [] { resolve(condition.expression, in: judged) }
         }
 
         // The request (and its expectations) run per item inside a for_each.
@@ -386,7 +395,7 @@ struct NameResolver {
                 hint: "read a finished step's response as `steps.ID.body`, `steps.ID.status`…")
             return
         }
-        let fields = PollPolicy.responseFields
+        let fields = scope.responseOfSubPlan ? ["status", "outputs"] : PollPolicy.responseFields
         if !reference.components.isEmpty, reference.memberName(at: 0).map({ fields.contains($0.value) }) != true {
             let written = reference.memberName(at: 0)
             diagnostics.error(
