@@ -108,6 +108,10 @@ struct ArazzoGoldenTests {
         // Valid: `$workflows.X.outputs.Y` without `dependsOn` runs X first; a step that runs a workflow is judged
         // by its criteria (`$statusCode`: the last status the workflow received; `$outputs`: its outputs).
         "workflow-output-inferred": "", "workflow-step-criteria": "",
+        // A runtime expression in text without the braces that embed it: sent as text, so a warning whose fix
+        // adds them. Valid: `$workflows.X.inputs.Y` (the value the step that runs X gives it, or the input of
+        // that name), and a step id with a space read in full (`$steps.Find Pets.outputs.pet_id`), not as text.
+        "expression-in-text": "RP1004", "workflow-inputs": "",
     ]
 
     /// The cases whose one mistake is a warning: valid, but not with `--strict`.
@@ -115,7 +119,7 @@ struct ArazzoGoldenTests {
         "pointer-not-in-schema", "shorthand-operation-id", "shorthand-operation-path-respect",
         "shorthand-operation-path-arazzo-runner", "shorthand-workflow-id", "respect-x-security",
         "double-quoted-literal", "output-not-an-expression", "output-name-invalid", "version-1-1-field-in-1-0",
-        "remote-source", "negative-test",
+        "remote-source", "negative-test", "expression-in-text",
     ]
 
     @Test("validate prints the recorded diagnostics", arguments: cases)

@@ -27,6 +27,16 @@ struct APIPathTemplateTests {
         #expect(operation.pathParameterNames == ["AccountSid", "Sid"])
     }
 
+    @Test("a reserved expansion (`{+parent}`, Google's APIs) names its parameter without the `+`, and keeps `/`")
+    func reservedExpansion() {
+        let operation = APIOperation(
+            id: nil, method: "GET", path: "/v1/{+parent}/items", parameters: [], requestBody: nil, responses: [])
+        #expect(operation.pathParameterNames == ["parent"])
+        #expect(APIPathTemplate.isReserved("+parent") && !APIPathTemplate.isReserved("parent"))
+        #expect("projects/p 1/locations/l1".percentEncodedReserved == "projects/p%201/locations/l1")
+        #expect("projects/p1".percentEncodedPathSegment == "projects%2Fp1")
+    }
+
     @Test(
         "a URL segment fits a mixed segment when its text does",
         arguments: [

@@ -345,6 +345,9 @@ extension WorkflowTranslator {
                 hint: Suggestion.didYouMean(id, in: document.workflows.map(\.id.value)))
             return nil
         }
+        if fields.first == "inputs", fields.count >= 2 {
+            return workflowInput(of: other, fields, at: range, in: place)
+        }
         guard fields.first == "outputs", fields.count >= 2 else {
             diagnostics.error(
                 .invalidRuntimeExpression, "`$workflows.\(([id] + fields).joined(separator: "."))` reads no output",
@@ -395,6 +398,37 @@ extension WorkflowTranslator {
             at: range)
     }
 
+    /// `$workflows.ID.inputs.NAME`, an input of a workflow: this one's own input; else the value the step of
+    /// this workflow that runs ID gives it (its parameter of that name); else the input of that name, which
+    /// the document's plan gives every workflow that declares it (the same value).
+    private mutating func workflowInput(
+        of other: Workflow, _ fields: [String], at range: SourceRange, in place: ExpressionPlace
+    ) -> Expression? {
+        let name = fields[1]
+        let rest = fields.dropFirst(2).map(Self.component)
+        if other.id.value == workflow.id.value {
+            readsInputs.insert(name)
+            return inputExpression(([name] + fields.dropFirst(2)).joined(separator: "."), at: range)
+        }
+        let runner = workflow.steps.first { step in
+            if case .workflow(let written)? = step.target { return written.value == other.id.value }
+            return false
+        }
+        if let runner, let parameter = parameters(of: runner).first(where: { $0.name.value == name }) {
+            switch value(parameter.value, in: place) {
+            case .literal(let literal, _) where rest.isEmpty: return .literal(literal, range)
+            case .template(let template):
+                if let expression = template.singleExpression {
+                    return rest.reduce(expression) { .access($0, Located($1, at: range), range) }
+                }
+            default: break
+            }
+        }
+        if implicitInputs[name] == nil, declaredInputs?.contains(name) != true { implicitInputs[name] = range }
+        readsInputs.insert(name)
+        return path("inputs", [.member(name)] + rest, at: range)
+    }
+
     // MARK: Values
 
     /// A YAML value whose strings may be runtime expressions (`$inputs.id`) or hold them (`Bearer {$inputs.token}`).
@@ -431,7 +465,10 @@ extension WorkflowTranslator {
             guard let expression = expression(text, at: range, in: place) else { return .literal(.null, range) }
             return .template(Template(parts: [.expression(expression)], range: range))
         }
-        guard text.contains("{$") else { return .literal(.string(text), range) }
+        guard text.contains("{$") else {
+            warnIfUnembedded(text, at: range)
+            return .literal(.string(text), range)
+        }
         var parts: [Template.Part] = []
         var rest = Substring(text)
         while let open = rest.range(of: "{$") {
@@ -450,10 +487,37 @@ extension WorkflowTranslator {
         return .template(Template(parts: parts, range: range))
     }
 
-    /// Whether a string that starts with `$` is meant as a runtime expression: `$` and a name (`$5` is text).
+    /// Whether a string that starts with `$` is meant as a runtime expression: `$` and a name (`$5` is text),
+    /// without spaces, or one of the specification's roots (`$steps.Search Pets.outputs.id`: the 1.0 grammar's
+    /// names may hold spaces, so it is read, and evaluates or is a located error, never text).
     static func looksLikeExpression(_ text: String) -> Bool {
         guard let first = text.dropFirst().first else { return false }
-        return first.isLetter && !text.contains(" ")
+        return first.isLetter && (!text.contains(" ") || expressionRoot(in: text.dropFirst()) != nil)
+    }
+
+    /// The specification's root that `text` (after a `$`) starts with, followed by its end or a `.`.
+    static func expressionRoot(in text: Substring) -> String? {
+        RuntimeExpression.rootNames.first { root in
+            text.hasPrefix(root) && (text.count == root.count || text.dropFirst(root.count).first == ".")
+        }
+    }
+
+    /// Warns that text holds a runtime expression without the braces that embed one (`Bearer
+    /// $steps.login.outputs.token`): it is sent as the text it is. The fix adds the braces.
+    mutating func warnIfUnembedded(_ text: String, at range: SourceRange) {
+        guard let dollar = text.firstIndex(of: "$"), dollar > text.startIndex,
+            Self.expressionRoot(in: text[text.index(after: dollar)...]) != nil
+        else { return }
+        let end = text[dollar...].firstIndex { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" } ?? text.endIndex
+        let written = String(text[dollar..<end])
+        let embedded = String(text[..<dollar]) + "{" + written + "}" + String(text[end...])
+        let fix = writtenText(at: range).flatMap {
+            Diagnostic.Fix.scalar(embedded, replacing: $0, title: "Embed `\(written)` in braces")
+        }
+        diagnostics.warning(
+            .invalidRuntimeExpression,
+            "`\(written)` is sent as text: a runtime expression inside text is written in braces", at: range,
+            hint: "write `\(embedded)` to send its value", fix: fix)
     }
 
     /// Where `text` is written at or after `range`'s start (within the value), else `range`.

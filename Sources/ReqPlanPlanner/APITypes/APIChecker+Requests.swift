@@ -360,9 +360,10 @@ extension APIChecker {
         guard let wanted = table.types(of: schema), let found = flow.types else { return }
         let fits = found.contains { type in wanted.contains { type.fits($0) || ($0 == .integer && type == .number) } }
         // A parameter travels as text: a string given as an input (text on the command line) may read as
-        // the number or boolean wanted (`true`, `3`). One a response declares a string stays a mistake.
+        // the number or boolean wanted (`true`, `3`), or as a list of one (`tags=dog`). One a response
+        // declares a string stays a mistake.
         if !fits, textual, flow.schema == nil, found == [.string],
-            wanted.isSubset(of: [.integer, .number, .boolean, .null])
+            wanted.isSubset(of: [.integer, .number, .boolean, .null, .array])
         {
             diagnostics.warning(
                 code,

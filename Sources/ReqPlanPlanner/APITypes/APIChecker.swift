@@ -347,12 +347,18 @@ struct APIChecker {
 
     /// What a path parameter's place in the URL holds: its literal value percent-encoded, its template as
     /// written, or `{name}` when not given (reported as RP0804).
-    private static func value(of name: String, in reference: OperationReference) -> [Template.Part] {
+    private static func value(of expression: String, in reference: OperationReference) -> [Template.Part] {
+        let name = APIPathTemplate.parameterName(expression)
         guard let given = reference.pathParameters.first(where: { $0.name.value == name }) else {
-            return [.text("{\(name)}")]
+            return [.text("{\(expression)}")]
         }
         switch given.value {
-        case .literal(let value, _): return [.text(value.interpolated.percentEncodedPathSegment)]
+        case .literal(let value, _):
+            return [
+                .text(
+                    APIPathTemplate.isReserved(expression)
+                        ? value.interpolated.percentEncodedReserved : value.interpolated.percentEncodedPathSegment)
+            ]
         case .template(let template): return template.parts
         case .list, .object: return [.text("{\(name)}")]
         }
@@ -383,6 +389,14 @@ extension String {
     var percentEncodedPathSegment: String {
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
+        return addingPercentEncoding(withAllowedCharacters: allowed) ?? self
+    }
+
+    /// Percent-encoded as RFC 6570's reserved expansion (`{+parent}`) encodes: unreserved and reserved
+    /// characters kept (`projects/p1/locations/l1` stays as it is).
+    var percentEncodedReserved: String {
+        var allowed = CharacterSet.alphanumerics
+        allowed.insert(charactersIn: "-._~:/?#[]@!$&'()*+,;=")
         return addingPercentEncoding(withAllowedCharacters: allowed) ?? self
     }
 }

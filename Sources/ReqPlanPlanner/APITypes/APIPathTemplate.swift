@@ -11,13 +11,13 @@ public enum APIPathTemplate {
         /// A segment whose text is computed (a `${{ }}` of the plan); matches any segment.
         case computed
 
-        /// The names of its parameters, in order.
+        /// The names of its parameters, in order: a reserved expansion's (`{+parent}`) without its `+`.
         public var parameterNames: [String] {
             switch self {
-            case .parameter(let name): [name]
+            case .parameter(let name): [APIPathTemplate.parameterName(name)]
             case .mixed(let pieces):
                 pieces.compactMap {
-                    if case .parameter(let name) = $0 { return name }
+                    if case .parameter(let name) = $0 { return APIPathTemplate.parameterName(name) }
                     return nil
                 }
             case .literal, .computed: []
@@ -30,6 +30,16 @@ public enum APIPathTemplate {
         case text(String)
         case parameter(String)
     }
+
+    /// The name of the parameter a template expression names: `{+parent}`, RFC 6570's reserved expansion
+    /// (Google's APIs write it for a name whose value holds `/`: `projects/p/locations/l`), names `parent`.
+    public static func parameterName(_ expression: String) -> String {
+        expression.hasPrefix("+") ? String(expression.dropFirst()) : expression
+    }
+
+    /// Whether a template expression is a reserved expansion (`{+parent}`): its value keeps `/` and the
+    /// other reserved characters of RFC 3986 rather than percent-encoding them.
+    public static func isReserved(_ expression: String) -> Bool { expression.hasPrefix("+") }
 
     /// The segments of a path template.
     public static func segments(_ path: String) -> [Segment] {
