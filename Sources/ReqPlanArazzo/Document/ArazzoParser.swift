@@ -529,8 +529,11 @@ struct ArazzoParser {
         var entries: [(key: Located<String>, value: Node)]
         var range: SourceRange
 
-        func value(_ key: String) -> Node? { entries.first { $0.key.value == key }?.value }
-        func key(_ key: String) -> Located<String>? { entries.first { $0.key.value == key }?.key }
+        // By index: `first(where:)` would copy each entry (a key and a node) it looks at.
+        func value(_ key: String) -> Node? { entries.firstIndex { $0.key.value == key }.map { entries[$0].value } }
+        func key(_ key: String) -> Located<String>? {
+            entries.firstIndex { $0.key.value == key }.map { entries[$0].key }
+        }
     }
 
     func range(_ node: Node) -> SourceRange { source.range(of: node) }
@@ -644,6 +647,7 @@ extension ArazzoParser {
     /// as written; `x-security` (credentials from a security scheme, on a step or a workflow) is a warning,
     /// since the request is still the one described, only without the credentials.
     mutating func refuseRespectExtensions(_ fields: Fields) {
+        guard fields.entries.contains(where: { $0.key.value.hasPrefix("x-") }) else { return }
         if let key = fields.key("x-operation") {
             diagnostics.error(
                 .arazzoUnsupported,

@@ -303,7 +303,7 @@ extension WorkflowTranslator {
             inner = expression(whole, at: located(whole, near: source.range(of: definition)), in: .after(target))
         } else if Self.isSelector(definition) {
             inner = selector(definition, in: .after(target))
-        } else if let literal = definition.coreSchemaValue, !(literal.interpolated.contains("{$")) {
+        } else if let literal = definition.coreSchemaValue, !Self.embedsExpression(literal.interpolated) {
             inner = .literal(literal, source.range(of: definition))
         } else {
             diagnostics.error(
@@ -450,7 +450,8 @@ extension WorkflowTranslator {
             return .object(entries, range)
         case .scalar(let scalar):
             guard let literal = node.coreSchemaValue else { return .literal(.null, range) }
-            guard case .string(let text) = literal, scalar.style == .plain || text.contains("$") else {
+            guard case .string(let text) = literal, scalar.style == .plain || text.utf8.contains(UInt8(ascii: "$"))
+            else {
                 return .literal(literal, range)
             }
             return string(text, at: range, in: place)
@@ -465,7 +466,7 @@ extension WorkflowTranslator {
             guard let expression = expression(text, at: range, in: place) else { return .literal(.null, range) }
             return .template(Template(parts: [.expression(expression)], range: range))
         }
-        guard text.contains("{$") else {
+        guard Self.embedsExpression(text) else {
             warnIfUnembedded(text, at: range)
             return .literal(.string(text), range)
         }
@@ -492,7 +493,18 @@ extension WorkflowTranslator {
     /// names may hold spaces, so it is read, and evaluates or is a located error, never text).
     static func looksLikeExpression(_ text: String) -> Bool {
         guard let first = text.dropFirst().first else { return false }
-        return first.isLetter && (!text.contains(" ") || expressionRoot(in: text.dropFirst()) != nil)
+        return first.isLetter && (!text.utf8.contains(0x20) || expressionRoot(in: text.dropFirst()) != nil)
+    }
+
+    /// Whether text holds `{$`, the start of an embedded runtime expression (by its bytes: `String.contains`
+    /// of a string goes through Foundation's search, a measurable part of reading a long workflow).
+    static func embedsExpression(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: "{") && byte == UInt8(ascii: "$") { return true }
+            previous = byte
+        }
+        return false
     }
 
     /// The specification's root that `text` (after a `$`) starts with, followed by its end or a `.`.
