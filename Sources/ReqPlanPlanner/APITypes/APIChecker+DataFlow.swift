@@ -213,9 +213,30 @@ extension APIChecker {
         ranges: [SourceRange] = []
     ) -> FlowType? {
         let statuses = (step.expect ?? plan.defaults.expect)?.status?.map(\.value) ?? [.classOf(2)]
+        let schemas = bound.operation.responses(matching: statuses).compactMap(\.jsonSchema)
+        // A step that succeeds on several statuses (200 or 201) may get any of their responses: a path one of
+        // them has is no mistake (the first that has it gives the type); else it is reported against the first.
+        if schemas.count > 1 {
+            for index in schemas.indices {
+                let start = diagnostics.diagnostics.count
+                let flow = walk(path, at: range, from: step, bound, what: what, ranges: ranges, schema: index)
+                if !diagnostics.diagnostics[start...].contains(where: { $0.severity == .error }) { return flow }
+                diagnostics.rollBack(to: start)
+            }
+        }
+        return walk(path, at: range, from: step, bound, what: what, ranges: ranges, schema: 0)
+    }
+
+    /// `walk` through the `index`-th schema of the responses the step succeeds on.
+    private mutating func walk(
+        _ path: [PathComponent], at range: SourceRange, from step: Step, _ bound: BoundOperation, what: String,
+        ranges: [SourceRange], schema index: Int
+    ) -> FlowType? {
+        let statuses = (step.expect ?? plan.defaults.expect)?.status?.map(\.value) ?? [.classOf(2)]
         let responses = bound.operation.responses(matching: statuses)
         let schemas = responses.compactMap(\.jsonSchema)
-        guard let schema = schemas.first else { return nil }
+        guard index < schemas.count else { return nil }
+        let schema = schemas[index]
         let mode = apis[bound.api]?.binding.responseFields?.value ?? .described
         // The operation's own examples, walked beside the schema: what they show is there.
         var examples = responses.flatMap(\.jsonExamples)

@@ -158,6 +158,10 @@ extension APIChecker {
     /// A parameter's text as the value its schema reads it as: `3` for an integer, `true` for a boolean.
     private static func typedText(_ text: String, for schema: APISchema?, _ table: APISchemaTable) -> Value {
         guard let schema, let types = table.types(of: schema), !types.contains(.string) else { return .string(text) }
+        // A list parameter given one value is a list of one: `type=track` is what `["track"]` sends.
+        if types == [.array] || types == [.array, .null] {
+            return .list([typedText(text, for: table.items(of: schema), table)])
+        }
         if types.contains(.integer) || types.contains(.number), let number = Int(text) { return .int(number) }
         if types.contains(.number), let number = Double(text) { return .double(number) }
         if types.contains(.boolean), text == "true" || text == "false" { return .bool(text == "true") }

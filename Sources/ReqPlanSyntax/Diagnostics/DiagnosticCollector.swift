@@ -42,6 +42,11 @@ public struct DiagnosticCollector: Sendable {
         emit(.warning(code, message, at: range, notes: notes, hint: hint, fix: fix))
     }
 
+    /// Forgets what was recorded after the first `count` diagnostics: a check tried one way, then another.
+    public mutating func rollBack(to count: Int) {
+        if count < diagnostics.count { diagnostics.removeSubrange(count...) }
+    }
+
     /// Turns the errors recorded since the first `start` ones whose code is in `codes` into warnings, each with
     /// `hint` (in place of its own when it has none): a check that does not hold a step to it, such as a
     /// negative test that sends what its description refuses on purpose.
