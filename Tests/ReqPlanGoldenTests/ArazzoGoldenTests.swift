@@ -175,6 +175,35 @@ struct ArazzoGoldenTests {
         #expect(found == expected, "\(text)")
     }
 
+    @Test(
+        "a warning's fix, applied to the file, leaves a document that validates without it",
+        arguments: ["double-quoted-literal", "expression-in-text", "shorthand-operation-id"])
+    func fixApplied(_ name: String) throws {
+        let file = Self.goldenDirectory.appendingPathComponent(name + Self.suffix)
+        let (report, _) = Self.validate(file, shownAs: "golden/\(name)\(Self.suffix)")
+        let fixed = try #require(report.diagnostics.first { $0.fix != nil }, "\(name) has no fix")
+        let range = try #require(fixed.range)
+        var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+        var line = Array(lines[range.start.line - 1].unicodeScalars)
+        line.replaceSubrange(
+            (range.start.column - 1)..<(range.end.column - 1),
+            with: Array(try #require(fixed.fix).replacement.unicodeScalars))
+        lines[range.start.line - 1] = String(String.UnicodeScalarView(line))
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("fixed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        // Beside a copy of the description it names (`../examples/…` from the golden folder).
+        let examples = copy.appendingPathComponent("examples")
+        try FileManager.default.copyItem(at: Self.fixtures.appendingPathComponent("examples"), to: examples)
+        let golden = copy.appendingPathComponent("golden")
+        try FileManager.default.createDirectory(at: golden, withIntermediateDirectories: true)
+        let rewritten = golden.appendingPathComponent(name + Self.suffix)
+        try lines.joined(separator: "\n").write(to: rewritten, atomically: true, encoding: .utf8)
+        let (after, text) = Self.validate(rewritten, shownAs: "golden/\(name)\(Self.suffix)")
+        #expect(!after.diagnostics.contains { $0.code == fixed.code && $0.severity == fixed.severity }, "\(text)")
+        #expect(after.errorCount == 0, "\(text)")
+    }
+
     @Test("the BNPL example, its description saved beside it, fails where it does not fit the description")
     func bnplFailsWhereItDoesNotFitItsDescription() {
         let (report, text) = Self.validate(
