@@ -144,11 +144,16 @@ public struct DiagnosticConversion {
         return TextRange(range, in: source(file))
     }
 
-    /// The text of `file`: the one the validator read, else the file on disk (empty when unreadable: the
-    /// columns are then taken as UTF-16 offsets).
+    /// The text of `file`: the one the validator read, else the file on disk, read as every file a document
+    /// names is, inside the document's project (`FileReader`: no symbolic link out of it, no FIFO, bounded);
+    /// empty when it does not read (the columns are then taken as UTF-16 offsets).
     private mutating func source(_ file: String) -> SourceFile {
         if let known = sources[file] { return known }
-        let read = SourceFile(path: file, text: (try? String(contentsOfFile: file, encoding: .utf8)) ?? "")
+        let text = try? FileReader.text(
+            atPath: file, origin: .input(FileBoundary(planFile: path)), limit: ParseLimits().maxFileSize,
+            what: "the file a diagnostic names"
+        ).get()
+        let read = SourceFile(path: file, text: text ?? "")
         sources[file] = read
         return read
     }

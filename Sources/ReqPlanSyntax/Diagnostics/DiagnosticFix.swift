@@ -53,24 +53,10 @@ extension Diagnostic {
 
         /// `value` in double quotes, escaped as JSON escapes it (a double-quoted YAML scalar reads JSON's escapes).
         static func doubleQuoted(_ value: String) -> String {
-            var out = "\""
-            for scalar in value.unicodeScalars {
-                switch scalar {
-                case "\"": out += "\\\""
-                case "\\": out += "\\\\"
-                case "\n": out += "\\n"
-                case "\r": out += "\\r"
-                case "\t": out += "\\t"
-                default:
-                    if scalar.value < 0x20 || scalar.value == 0x7F {
-                        let hex = String(scalar.value, radix: 16)
-                        out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                    } else {
-                        out.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return out + "\""
+            var out = ""
+            Value.writeString(value, to: &out)
+            // DEL is JSON text but not a printable YAML character (YAML 1.2 `c-printable`): escaped too.
+            return out.replacingOccurrences(of: "\u{7F}", with: "\\u007f")
         }
 
         /// Whether `value`, written plain, is read back as this same string, in a block mapping and in a
