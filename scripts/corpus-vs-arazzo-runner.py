@@ -115,6 +115,17 @@ class Case:
     tag: str = ""                  # told apart from another case of the same workflow in the table
 
 
+# The Spotify document's three plain operationIds, which name their source as its two OpenAPI sources require
+# (both of its workflows run from the same corrected copy).
+SPOTIFY_EDITS = [
+    Edit(34, old=r"operationId: get-spotify-token", new="operationId: $sourceDescriptions.spotifyAuth.get-spotify-token",
+         why="a plain operationId with two openapi sources MUST name its source"),
+    Edit(79, old=r"operationId: search", new="operationId: $sourceDescriptions.spotifyApi.search",
+         why="a plain operationId with two openapi sources MUST name its source"),
+    Edit(129, old=r"operationId: get-track", new="operationId: $sourceDescriptions.spotifyApi.get-track",
+         why="a plain operationId with two openapi sources MUST name its source"),
+]
+
 CASES = [
     Case(f"{JENTIC}/sample_test/example_workflow.yaml", "exampleWorkflow", "jentic", config_index=0,
          rules=("response-dot", "steps-outputs")),
@@ -202,24 +213,10 @@ CASES = [
                                     ("Search with HighlightingResponse", (253, 278))) for n in lines]),
     Case(f"{JENTIC}/spotify/spotify.arazzo.yaml", "getSpotifyToken", "jentic", config_index=0,
          rules=("response-dot", "steps-outputs"),
-         edits=[Edit(34, old=r"operationId: get-spotify-token",
-                     new="operationId: $sourceDescriptions.spotifyAuth.get-spotify-token",
-                     why="a plain operationId with two openapi sources MUST name its source"),
-                Edit(79, old=r"operationId: search", new="operationId: $sourceDescriptions.spotifyApi.search",
-                     why="a plain operationId with two openapi sources MUST name its source"),
-                Edit(129, old=r"operationId: get-track",
-                     new="operationId: $sourceDescriptions.spotifyApi.get-track",
-                     why="a plain operationId with two openapi sources MUST name its source")]),
+         edits=SPOTIFY_EDITS),
     Case(f"{JENTIC}/spotify/spotify.arazzo.yaml", "searchTracks", "jentic", config_index=1,
          rules=("response-dot", "steps-outputs"),
-         edits=[Edit(34, old=r"operationId: get-spotify-token",
-                     new="operationId: $sourceDescriptions.spotifyAuth.get-spotify-token",
-                     why="a plain operationId with two openapi sources MUST name its source"),
-                Edit(79, old=r"operationId: search", new="operationId: $sourceDescriptions.spotifyApi.search",
-                     why="a plain operationId with two openapi sources MUST name its source"),
-                Edit(129, old=r"operationId: get-track",
-                     new="operationId: $sourceDescriptions.spotifyApi.get-track",
-                     why="a plain operationId with two openapi sources MUST name its source")]),
+         edits=SPOTIFY_EDITS),
     Case("redocly-respect/tests/e2e/respect/local-json-server/local-json-server.arazzo.yaml", "before",
          "json-server"),
     Case("redocly-respect/tests/e2e/respect/local-json-server/local-json-server.arazzo.yaml", "crud-items",

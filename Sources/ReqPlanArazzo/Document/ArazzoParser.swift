@@ -338,16 +338,7 @@ struct ArazzoParser {
             else { continue }
             var kind = Located(Criterion.Kind.simple, at: condition.range)
             if let typeNode = fields.value("type") {
-                var typeName: Located<String>?
-                if case .mapping = typeNode, let object = mapping(typeNode, "`type`") {
-                    checkKeys(object, ["type", "version"], in: "an expression type")
-                    typeName = required(object, "type", in: "an expression type").flatMap { string($0, "`type`") }
-                    if let version = object.value("version").flatMap({ string($0, "`version`") }) {
-                        checkExpressionVersion(version, of: typeName?.value)
-                    }
-                } else {
-                    typeName = string(typeNode, "`type`")
-                }
+                let typeName = expressionTypeName(typeNode, "`type`")
                 if let typeName {
                     if let known = Criterion.Kind(rawValue: typeName.value) {
                         kind = Located(known, at: typeName.range)
@@ -608,20 +599,22 @@ struct ArazzoParser {
             at: range, hint: "write `arazzo: 1.1.0` at the top, or leave it out")
     }
 
+    /// The name an expression type gives, written as a name or as an expression type object (`type`, its
+    /// `version` checked); `what` names it in messages. Nil (reported) when there is none.
+    mutating func expressionTypeName(_ node: Node, _ what: String) -> Located<String>? {
+        guard case .mapping = node, let object = mapping(node, what) else { return string(node, what) }
+        checkKeys(object, ["type", "version"], in: "an expression type")
+        let name = required(object, "type", in: "an expression type").flatMap { string($0, "`type`") }
+        if let version = object.value("version").flatMap({ string($0, "`version`") }) {
+            checkExpressionVersion(version, of: name?.value)
+        }
+        return name
+    }
+
     /// An expression type: `jsonpath`, `xpath` or `jsonpointer`, or an expression type object (`type`,
     /// `version`); nil (reported) for another.
     mutating func expressionType(_ node: Node) -> Located<String>? {
-        var name: Located<String>?
-        if case .mapping = node, let object = mapping(node, "an expression type") {
-            checkKeys(object, ["type", "version"], in: "an expression type")
-            name = required(object, "type", in: "an expression type").flatMap { string($0, "`type`") }
-            if let version = object.value("version").flatMap({ string($0, "`version`") }) {
-                checkExpressionVersion(version, of: name?.value)
-            }
-        } else {
-            name = string(node, "an expression type")
-        }
-        guard let name else { return nil }
+        guard let name = expressionTypeName(node, "an expression type") else { return nil }
         guard ["jsonpath", "xpath", "jsonpointer"].contains(name.value) else {
             diagnostics.error(
                 .invalidValue, "unknown expression type `\(name.value)`", at: name.range,
