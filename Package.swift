@@ -74,7 +74,6 @@ let package = Package(
             name: "ReqPlanArazzo",
             dependencies: [
                 "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath",
-                .product(name: "Yams", package: "Yams"),
             ]
         ),
         // HTTP: the `Transport` protocol and what crosses it (`PreparedRequest`, `TransportResponse`,

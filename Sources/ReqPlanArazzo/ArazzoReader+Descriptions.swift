@@ -79,9 +79,7 @@ extension ArazzoReader {
                 problem("`\(written)` is not an Arazzo document: it has no `arazzo` key", source)
                 continue
             }
-            guard case .success(let data) = DataDocument.parse(other, what: "Arazzo document", limits: limits),
-                data.checkBounds() == nil, let root = data.root
-            else {
+            guard case .success(let root?) = DataDocument.tree(other, what: "Arazzo document", limits: limits) else {
                 problem("`\(written)` cannot be read as an Arazzo document", source, hint: "validate it on its own")
                 continue
             }

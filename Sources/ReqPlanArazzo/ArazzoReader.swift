@@ -1,6 +1,5 @@
 import ReqPlanPlanner
 import ReqPlanSyntax
-import Yams
 
 /// Reads Arazzo documents (1.0.x, 1.1.x) into plans, for `PlanLibrary`: a document is recognised by its
 /// `arazzo:` key, read under the limits of every file reqplan reads, and each workflow becomes a plan
@@ -63,20 +62,16 @@ public struct ArazzoReader: PlanDocumentReader {
 
     /// Reads the plan `entry` (a workflow id) of the document, or the whole document's plan.
     public func parse(_ source: SourceFile, file: String?, entry: String?, limits: ParseLimits) -> ParseResult {
-        let root: Node
-        switch DataDocument.parse(source, what: "Arazzo document", limits: limits) {
+        let root: YAMLNode
+        switch DataDocument.tree(source, what: "Arazzo document", limits: limits) {
         case .failure(let failure):
             return ParseResult(plan: nil, diagnostics: [failure.diagnostic], source: source)
-        case .success(let document):
-            if let diagnostic = document.checkBounds() {
-                return ParseResult(plan: nil, diagnostics: [diagnostic], source: source)
-            }
-            guard let node = document.root else {
-                var diagnostic = Diagnostic.error(
-                    .notAPlan, "the document is empty", at: SourceRange(at: .init(line: 1, column: 1)))
-                diagnostic.file = source.path
-                return ParseResult(plan: nil, diagnostics: [diagnostic], source: source)
-            }
+        case .success(nil):
+            var diagnostic = Diagnostic.error(
+                .notAPlan, "the document is empty", at: SourceRange(at: .init(line: 1, column: 1)))
+            diagnostic.file = source.path
+            return ParseResult(plan: nil, diagnostics: [diagnostic], source: source)
+        case .success(let node?):
             root = node
         }
         var parser = ArazzoParser(source: source)

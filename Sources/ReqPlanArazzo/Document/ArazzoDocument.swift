@@ -1,5 +1,4 @@
 import ReqPlanSyntax
-import Yams
 
 /// An Arazzo document as written (1.0.x or 1.1.0), every part located: what `ArazzoParser` reads and
 /// `WorkflowTranslator` turns into plans. Values (parameter values, payloads, inputs schemas) stay YAML
@@ -46,7 +45,7 @@ struct SourceDescription {
 /// `components`.
 struct Components {
     /// `inputs`: name → JSON Schema.
-    var inputs: [String: Node] = [:]
+    var inputs: [String: YAMLNode] = [:]
     /// `parameters`: name → parameter.
     var parameters: [String: Parameter] = [:]
     /// `successActions`.
@@ -62,7 +61,7 @@ struct Workflow {
     /// `summary`, else `description`.
     var summary: String?
     /// `inputs` (a JSON Schema), when given.
-    var inputs: Node?
+    var inputs: YAMLNode?
     /// `dependsOn`: workflow ids (local, or `$sourceDescriptions.NAME.ID`).
     var dependsOn: [Located<String>]
     /// `steps`.
@@ -78,15 +77,16 @@ struct Workflow {
     var successActions: [ActionEntry]
     var failureActions: [ActionEntry]
     /// `outputs`, in the order written.
-    var outputs: [(name: Located<String>, value: Node)]
+    var outputs: [(name: Located<String>, value: YAMLNode)]
     /// `parameters`: applied to every operation step (a step's own of the same name and place win).
     var parameters: [ParameterEntry]
     /// The `workflowId` entry's range, and the whole workflow's.
     var range: SourceRange
 
     init(
-        id: Located<String>, summary: String?, inputs: Node?, dependsOn: [Located<String>], steps: [ArazzoStep],
-        successActions: [ActionEntry], failureActions: [ActionEntry], outputs: [(name: Located<String>, value: Node)],
+        id: Located<String>, summary: String?, inputs: YAMLNode?, dependsOn: [Located<String>], steps: [ArazzoStep],
+        successActions: [ActionEntry], failureActions: [ActionEntry],
+        outputs: [(name: Located<String>, value: YAMLNode)],
         parameters: [ParameterEntry], range: SourceRange
     ) {
         self.id = id
@@ -151,7 +151,7 @@ struct ArazzoStep {
     var onSuccess: [ActionEntry]
     var onFailure: [ActionEntry]
     /// `outputs`, in the order written.
-    var outputs: [(name: Located<String>, value: Node)]
+    var outputs: [(name: Located<String>, value: YAMLNode)]
     /// `dependsOn` (1.1), when written.
     var dependsOn: [Located<String>]?
     /// `timeout` (1.1), milliseconds.
@@ -160,7 +160,7 @@ struct ArazzoStep {
     var range: SourceRange
 
     /// The output with this name.
-    func output(_ name: String) -> Node? { outputs.first { $0.name.value == name }?.value }
+    func output(_ name: String) -> YAMLNode? { outputs.first { $0.name.value == name }?.value }
 }
 
 /// A parameter: `name`, `in`, `value`.
@@ -168,7 +168,7 @@ struct Parameter {
     var name: Located<String>
     /// `path`, `query`, `header` or `cookie`; `nil` for a workflow step's inputs.
     var location: Located<String>?
-    var value: Node
+    var value: YAMLNode
     var range: SourceRange
 }
 
@@ -176,7 +176,7 @@ struct Parameter {
 /// optional `value` that overrides the component's.
 enum ParameterEntry {
     case parameter(Parameter)
-    case reference(Located<String>, value: Node?)
+    case reference(Located<String>, value: YAMLNode?)
 }
 
 /// `requestBody`.
@@ -184,7 +184,7 @@ struct RequestBody {
     /// `contentType`.
     var contentType: Located<String>?
     /// `payload`.
-    var payload: Node?
+    var payload: YAMLNode?
     /// `replacements`.
     var replacements: [PayloadReplacement]
     /// The `requestBody` key's value.
@@ -195,7 +195,7 @@ struct RequestBody {
 struct PayloadReplacement {
     /// A JSON pointer, or (`targetSelectorType: jsonpath`) a JSONPath query.
     var target: Located<String>
-    var value: Node
+    var value: YAMLNode
     /// `targetSelectorType` (1.1): `jsonpointer`, `jsonpath` or `xpath`; nil for the default (a JSON pointer).
     var selectorType: Located<String>?
 }

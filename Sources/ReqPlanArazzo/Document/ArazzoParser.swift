@@ -1,5 +1,4 @@
 import ReqPlanSyntax
-import Yams
 
 /// Reads an Arazzo document's YAML (or JSON) into an `ArazzoDocument`, reporting every problem of its
 /// structure with its place: unknown keys, wrong types, missing required fields, what reqplan does not run.
@@ -20,7 +19,7 @@ struct ArazzoParser {
     }
 
     /// Reads the document; `nil` when it is not one (reported).
-    mutating func read(_ root: Node) -> ArazzoDocument? {
+    mutating func read(_ root: YAMLNode) -> ArazzoDocument? {
         guard let top = mapping(root, "the Arazzo document") else { return nil }
         guard let versionNode = top.value("arazzo"), let version = string(versionNode, "`arazzo`") else { return nil }
         if !Self.supports(version.value) {
@@ -91,7 +90,7 @@ struct ArazzoParser {
 
     // MARK: Parts
 
-    private mutating func readSource(_ node: Node, _ index: Int) -> SourceDescription? {
+    private mutating func readSource(_ node: YAMLNode, _ index: Int) -> SourceDescription? {
         guard let fields = mapping(node, "a source description") else { return nil }
         checkKeys(fields, ["name", "url", "type"], in: "a source description")
         guard let name = required(fields, "name", in: "a source description").flatMap({ string($0, "`name`") }),
@@ -125,7 +124,7 @@ struct ArazzoParser {
         return SourceDescription(name: name, url: url, type: type, range: range(node))
     }
 
-    private mutating func readComponents(_ node: Node) -> Components {
+    private mutating func readComponents(_ node: YAMLNode) -> Components {
         var components = Components()
         guard let fields = mapping(node, "`components`") else { return components }
         checkKeys(fields, ["inputs", "parameters", "successActions", "failureActions"], in: "`components`")
@@ -153,7 +152,7 @@ struct ArazzoParser {
         return components
     }
 
-    private mutating func readWorkflow(_ node: Node) -> Workflow? {
+    private mutating func readWorkflow(_ node: YAMLNode) -> Workflow? {
         guard let fields = mapping(node, "a workflow") else { return nil }
         checkKeys(
             fields,
@@ -188,7 +187,7 @@ struct ArazzoParser {
             range: id.range)
     }
 
-    private mutating func readStep(_ node: Node, in workflow: String) -> ArazzoStep? {
+    private mutating func readStep(_ node: YAMLNode, in workflow: String) -> ArazzoStep? {
         guard let fields = mapping(node, "a step") else { return nil }
         checkKeys(
             fields,
@@ -281,7 +280,7 @@ struct ArazzoParser {
             range: range(node))
     }
 
-    private mutating func parameters(_ node: Node, _ what: String) -> [ParameterEntry] {
+    private mutating func parameters(_ node: YAMLNode, _ what: String) -> [ParameterEntry] {
         var result: [ParameterEntry] = []
         for item in list(node, what) {
             guard let fields = mapping(item, "a parameter") else { continue }
@@ -309,7 +308,7 @@ struct ArazzoParser {
         return result
     }
 
-    private mutating func readParameterFields(_ node: Node, allowing more: [String] = []) -> Parameter? {
+    private mutating func readParameterFields(_ node: YAMLNode, allowing more: [String] = []) -> Parameter? {
         guard let fields = mapping(node, "a parameter") else { return nil }
         checkKeys(fields, ["name", "in", "value"] + more, in: "a parameter")
         guard let name = required(fields, "name", in: "a parameter").flatMap({ string($0, "`name`") }),
@@ -328,7 +327,7 @@ struct ArazzoParser {
         return Parameter(name: name, location: location, value: value, range: range(node))
     }
 
-    private mutating func criteria(_ node: Node, _ what: String) -> [Criterion] {
+    private mutating func criteria(_ node: YAMLNode, _ what: String) -> [Criterion] {
         var result: [Criterion] = []
         for item in list(node, what) {
             guard let fields = mapping(item, "a criterion") else { continue }
@@ -373,7 +372,7 @@ struct ArazzoParser {
         return result
     }
 
-    private mutating func actions(_ node: Node, _ what: String, _ allowed: [Action.Kind]) -> [ActionEntry] {
+    private mutating func actions(_ node: YAMLNode, _ what: String, _ allowed: [Action.Kind]) -> [ActionEntry] {
         var result: [ActionEntry] = []
         for item in list(node, what) {
             guard let fields = mapping(item, "an action") else { continue }
@@ -387,7 +386,7 @@ struct ArazzoParser {
         return result
     }
 
-    private mutating func readAction(_ node: Node, allowed: [Action.Kind]) -> Action? {
+    private mutating func readAction(_ node: YAMLNode, allowed: [Action.Kind]) -> Action? {
         guard let fields = mapping(node, "an action") else { return nil }
         checkKeys(
             fields, ["name", "type", "workflowId", "stepId", "retryAfter", "retryLimit", "criteria"], in: "an action",
@@ -427,7 +426,7 @@ struct ArazzoParser {
                 diagnostics.error(
                     .invalidValue,
                     "`retryAfter` must be from 0 to \(Int(longest)) seconds (a week), found "
-                        + "`\(node.scalar?.string ?? "")`", at: range(node),
+                        + "`\(node.string ?? "")`", at: range(node),
                     hint: "a retry waits at most a week, as a plan's durations do")
             }
         }
@@ -439,7 +438,7 @@ struct ArazzoParser {
             case .int?, .largeInt?:
                 diagnostics.error(
                     .invalidValue,
-                    "`retryLimit` must be from 0 to \(mostRetries), found `\(node.scalar?.string ?? "")`",
+                    "`retryLimit` must be from 0 to \(mostRetries), found `\(node.string ?? "")`",
                     at: range(node),
                     hint: "a request is sent at most \(mostRetries + 1) times, as a plan's `poll.attempts` allows")
             default:
@@ -465,7 +464,7 @@ struct ArazzoParser {
     /// Outputs, each name checked against the specification's `^[a-zA-Z0-9.\-_]+$` (a MUST: a runtime
     /// expression cannot read another) and each value that is neither a runtime expression nor (1.1) a
     /// selector object warned about: it is taken as the literal it is.
-    private mutating func outputs(_ node: Node, _ what: String) -> [(name: Located<String>, value: Node)] {
+    private mutating func outputs(_ node: YAMLNode, _ what: String) -> [(name: Located<String>, value: YAMLNode)] {
         guard let fields = mapping(node, what) else { return [] }
         for entry in fields.entries {
             let name = entry.key
@@ -517,29 +516,29 @@ struct ArazzoParser {
     // MARK: Nodes
 
     struct Fields {
-        var entries: [(key: Located<String>, value: Node)]
+        var entries: [(key: Located<String>, value: YAMLNode)]
         var range: SourceRange
 
         // By index: `first(where:)` would copy each entry (a key and a node) it looks at.
-        func value(_ key: String) -> Node? { entries.firstIndex { $0.key.value == key }.map { entries[$0].value } }
+        func value(_ key: String) -> YAMLNode? { entries.firstIndex { $0.key.value == key }.map { entries[$0].value } }
         func key(_ key: String) -> Located<String>? {
             entries.firstIndex { $0.key.value == key }.map { entries[$0].key }
         }
     }
 
-    func range(_ node: Node) -> SourceRange { source.range(of: node) }
+    func range(_ node: YAMLNode) -> SourceRange { source.range(of: node) }
 
-    func text(_ node: Node) -> String {
+    func text(_ node: YAMLNode) -> String {
         if case .scalar(let scalar) = node { return scalar.string }
         return ""
     }
 
-    mutating func mapping(_ node: Node, _ what: String) -> Fields? {
+    mutating func mapping(_ node: YAMLNode, _ what: String) -> Fields? {
         guard case .mapping(let mapping) = node else {
             diagnostics.error(.wrongType, "\(what) must be a mapping, found \(describe(node))", at: range(node))
             return nil
         }
-        var entries: [(Located<String>, Node)] = []
+        var entries: [(Located<String>, YAMLNode)] = []
         for (key, value) in mapping {
             guard case .scalar(let scalar) = key else {
                 diagnostics.error(.wrongType, "the keys of \(what) must be names", at: range(key))
@@ -550,16 +549,16 @@ struct ArazzoParser {
         return Fields(entries: entries, range: range(node))
     }
 
-    mutating func list(_ node: Node, _ what: String) -> [Node] {
+    mutating func list(_ node: YAMLNode, _ what: String) -> [YAMLNode] {
         guard case .sequence(let sequence) = node else {
             if node.coreSchemaValue == .null { return [] }
             diagnostics.error(.wrongType, "\(what) must be a list, found \(describe(node))", at: range(node))
             return []
         }
-        return Array(sequence)
+        return sequence.nodes
     }
 
-    mutating func string(_ node: Node, _ what: String) -> Located<String>? {
+    mutating func string(_ node: YAMLNode, _ what: String) -> Located<String>? {
         guard case .scalar(let scalar) = node, node.coreSchemaValue != .null else {
             diagnostics.error(.wrongType, "\(what) must be a string, found \(describe(node))", at: range(node))
             return nil
@@ -567,11 +566,11 @@ struct ArazzoParser {
         return Located(scalar.string, at: range(node))
     }
 
-    mutating func strings(_ node: Node, _ what: String) -> [Located<String>] {
+    mutating func strings(_ node: YAMLNode, _ what: String) -> [Located<String>] {
         list(node, what).compactMap { string($0, what) }
     }
 
-    mutating func required(_ fields: Fields, _ key: String, in what: String) -> Node? {
+    mutating func required(_ fields: Fields, _ key: String, in what: String) -> YAMLNode? {
         if let value = fields.value(key) { return value }
         diagnostics.error(.missingKey, "\(what) has no `\(key)`", at: SourceRange(at: fields.range.start))
         return nil
@@ -601,7 +600,7 @@ struct ArazzoParser {
 
     /// The name an expression type gives, written as a name or as an expression type object (`type`, its
     /// `version` checked); `what` names it in messages. Nil (reported) when there is none.
-    mutating func expressionTypeName(_ node: Node, _ what: String) -> Located<String>? {
+    mutating func expressionTypeName(_ node: YAMLNode, _ what: String) -> Located<String>? {
         guard case .mapping = node, let object = mapping(node, what) else { return string(node, what) }
         checkKeys(object, ["type", "version"], in: "an expression type")
         let name = required(object, "type", in: "an expression type").flatMap { string($0, "`type`") }
@@ -613,7 +612,7 @@ struct ArazzoParser {
 
     /// An expression type: `jsonpath`, `xpath` or `jsonpointer`, or an expression type object (`type`,
     /// `version`); nil (reported) for another.
-    mutating func expressionType(_ node: Node) -> Located<String>? {
+    mutating func expressionType(_ node: YAMLNode) -> Located<String>? {
         guard let name = expressionTypeName(node, "an expression type") else { return nil }
         guard ["jsonpath", "xpath", "jsonpointer"].contains(name.value) else {
             diagnostics.error(
@@ -624,11 +623,10 @@ struct ArazzoParser {
         return name
     }
 
-    func describe(_ node: Node) -> String {
+    func describe(_ node: YAMLNode) -> String {
         switch node {
         case .mapping: return "a mapping"
         case .sequence: return "a list"
-        case .alias: return "an alias"
         case .scalar: return node.coreSchemaValue.map { $0.type.withArticle } ?? "a value"
         }
     }

@@ -1,5 +1,4 @@
 import ReqPlanSyntax
-import Yams
 
 /// Where a runtime expression is written, which decides what it reads.
 enum ExpressionPlace {
@@ -167,7 +166,7 @@ extension WorkflowTranslator {
             outOfPlace(text, at: range, why: "only a step's criteria and outputs read its request")
             return nil
         }
-        var node: Node?
+        var node: YAMLNode?
         switch source {
         case .body:
             node = step.requestBody?.payload
@@ -292,7 +291,7 @@ extension WorkflowTranslator {
 
     /// The value of output `name` of step `target`, translated once (what it reports, reported once); nil
     /// when it reads nothing.
-    mutating func outputValue(_ definition: Node, named name: String, of target: ArazzoStep) -> Expression? {
+    mutating func outputValue(_ definition: YAMLNode, named name: String, of target: ArazzoStep) -> Expression? {
         let key = "\(target.id.value)/\(name)"
         if let known = translatedOutputs[key] { return known }
         var inner: Expression?
@@ -432,7 +431,7 @@ extension WorkflowTranslator {
     // MARK: Values
 
     /// A YAML value whose strings may be runtime expressions (`$inputs.id`) or hold them (`Bearer {$inputs.token}`).
-    mutating func value(_ node: Node, in place: ExpressionPlace) -> ValueTemplate {
+    mutating func value(_ node: YAMLNode, in place: ExpressionPlace) -> ValueTemplate {
         let range = source.range(of: node)
         switch node {
         case .sequence(let sequence):
@@ -455,8 +454,6 @@ extension WorkflowTranslator {
                 return .literal(literal, range)
             }
             return string(text, at: range, in: place)
-        case .alias:
-            return .literal(node.coreSchemaValue ?? .null, range)
         }
     }
 

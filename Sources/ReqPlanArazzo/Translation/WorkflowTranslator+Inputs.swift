@@ -1,5 +1,4 @@
 import ReqPlanSyntax
-import Yams
 
 /// A workflow's `inputs` is a JSON Schema, open unless it says `additionalProperties: false`: an input it does
 /// not list may still be given (the spec's own examples read `$inputs.productDetails.productId`, a property of
@@ -8,7 +7,7 @@ import Yams
 /// the name is a likely misspelling of one it lists. The open/closed rule issue 19 set for responses.
 extension WorkflowTranslator {
     /// Whether the workflow's input schema closes its properties (`additionalProperties: false`).
-    static func closesInputs(_ workflow: Workflow, resolve: (Node) -> Node?) -> Bool {
+    static func closesInputs(_ workflow: Workflow, resolve: (YAMLNode) -> YAMLNode?) -> Bool {
         guard let schema = workflow.inputs.flatMap(resolve) else { return false }
         if case .bool(false)? = schema.value("additionalProperties")?.coreSchemaValue { return true }
         return false

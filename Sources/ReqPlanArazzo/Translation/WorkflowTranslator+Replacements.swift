@@ -1,6 +1,5 @@
 import ReqPlanJSONPath
 import ReqPlanSyntax
-import Yams
 
 /// A request body's `replacements` (Arazzo's Payload Replacement Objects): each `value` set at its `target`
 /// before the body is checked against the operation's schema and sent. The target is a JSON pointer, or

@@ -1,14 +1,13 @@
 import ReqPlanSyntax
 import ReqPlanXPath
-import Yams
 
 /// Selector objects (Arazzo 1.1): a value picked out of structured data by a JSON pointer, a JSONPath query
 /// or an XPath expression, wherever a value may be written (outputs, parameters, payloads, replacements).
 extension WorkflowTranslator {
     /// Whether `node` is a selector object: a mapping of `context`, `selector` and `type`.
-    static func isSelector(_ node: Node) -> Bool {
+    static func isSelector(_ node: YAMLNode) -> Bool {
         guard case .mapping(let mapping) = node else { return false }
-        let keys = Set(mapping.keys.compactMap(\.string))
+        let keys = Set(mapping.entries.compactMap(\.key.string))
         return keys == ["context", "selector", "type"]
     }
 
@@ -16,7 +15,7 @@ extension WorkflowTranslator {
     /// as a path is), for `jsonpath` the first node the query selects (null when none), for `xpath` the
     /// text of the first node the expression selects (its value as text when it is not a node-set); `nil`
     /// (reported) when it reads nothing there.
-    mutating func selector(_ node: Node, in place: ExpressionPlace) -> Expression? {
+    mutating func selector(_ node: YAMLNode, in place: ExpressionPlace) -> Expression? {
         guard let contextNode = node.value("context"), let selectorNode = node.value("selector"),
             let typeNode = node.value("type")
         else { return nil }

@@ -1,6 +1,5 @@
 import ReqPlanPlanner
 import ReqPlanSyntax
-import Yams
 
 /// Turns one workflow of an Arazzo document into a plan (the AST the planner checks and the executor
 /// runs): a step that calls an operation becomes a request bound to it (`operation:`), a step that runs a
@@ -173,7 +172,7 @@ struct WorkflowTranslator {
     }
 
     /// A schema, with a `$ref` to `#/components/inputs/NAME` followed.
-    func resolved(_ node: Node) -> Node? {
+    func resolved(_ node: YAMLNode) -> YAMLNode? {
         guard let reference = node.value("$ref")?.coreSchemaValue?.stringValue else { return node }
         let prefix = "#/components/inputs/"
         guard reference.hasPrefix(prefix) else { return nil }
@@ -546,7 +545,7 @@ struct WorkflowTranslator {
 
     /// A value whose runtime expressions all read something here; `nil` when one does not (reported), so
     /// that what it feeds is not checked again against a value that is not there.
-    mutating func checkedValue(_ node: Node, in place: ExpressionPlace) -> ValueTemplate? {
+    mutating func checkedValue(_ node: YAMLNode, in place: ExpressionPlace) -> ValueTemplate? {
         let errors = diagnostics.errorCount
         let written = value(node, in: place)
         return diagnostics.errorCount == errors ? written : nil
@@ -555,7 +554,7 @@ struct WorkflowTranslator {
     /// A value whose runtime expressions all read something here; where one does not (reported), a value the
     /// planner takes as given but of no known type (an input whose declaration had errors), so that neither
     /// its absence nor its type is reported again.
-    mutating func givenValue(_ node: Node, in place: ExpressionPlace) -> ValueTemplate {
+    mutating func givenValue(_ node: YAMLNode, in place: ExpressionPlace) -> ValueTemplate {
         if let written = checkedValue(node, in: place) { return written }
         return unknownValue(at: source.range(of: node))
     }
@@ -683,9 +682,9 @@ struct WorkflowTranslator {
     }
 }
 
-extension Node {
+extension YAMLNode {
     /// The value of `key` in a mapping.
-    func value(_ key: String) -> Node? {
+    func value(_ key: String) -> YAMLNode? {
         guard case .mapping(let mapping) = self else { return nil }
         return mapping.first { $0.key.string == key }?.value
     }

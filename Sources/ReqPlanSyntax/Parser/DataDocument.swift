@@ -94,28 +94,43 @@ public struct DataDocument {
     /// - Complexity: O(min(*n*, `maxNodes`)) in the nodes of the expanded tree; no recursion.
     public func checkBounds() -> Diagnostic? {
         guard let root else { return nil }
+        return Self.checkBounds(root, in: source, what: what, limits: limits)
+    }
+
+    /// Composes `source` into reqplan's own tree (`YAMLNode`, as plans are composed: a copy of a node is one
+    /// reference count, where a copy of Yams' `Node` is several) and checks its bounds as `checkBounds()`
+    /// does: for a reader that walks a large document itself (an Arazzo document of 10,000 steps).
+    /// - Returns: the root (`nil` for an empty document), or why the text cannot be composed (RP0002,
+    ///   RP0004, RP0006) or expands past the limits (RP0005, RP0008), with `file` set.
+    public static func tree(_ source: SourceFile, what: String, limits: ParseLimits) -> Result<YAMLNode?, Failure> {
+        switch YAMLLoader.composePlan(source, limits: limits, what: what) {
+        case .failure(var diagnostic):
+            diagnostic.file = source.path
+            return .failure(Failure(diagnostic, source: source))
+        case .success(let root):
+            guard let root else { return .success(nil) }
+            if var diagnostic = checkBounds(root, in: source, what: what, limits: limits) {
+                diagnostic.file = source.path
+                return .failure(Failure(diagnostic, source: source))
+            }
+            return .success(root)
+        }
+    }
+
+    /// RP0005 or RP0008 where the tree under `root` passes `limits`, or `nil`.
+    private static func checkBounds<Node: BoundedNode>(
+        _ root: Node, in source: SourceFile, what: String, limits: ParseLimits
+    ) -> Diagnostic? {
         var budget = NodeBudget(limits: limits)
         var pending: [(node: Node, depth: Int)] = [(root, 0)]
         while let (node, depth) = pending.popLast() {
-            guard budget.charge() else { return located(budget.expansionDiagnostic("the \(what)", at: range(node))) }
+            guard budget.charge() else {
+                return located(budget.expansionDiagnostic("the \(what)", at: node.range(in: source)), in: source)
+            }
             if node.isCollection, depth >= limits.maxDepth {
-                return located(budget.depthDiagnostic("the \(what)", at: range(node)))
+                return located(budget.depthDiagnostic("the \(what)", at: node.range(in: source)), in: source)
             }
-            switch node {
-            // Children pushed last to first, by position: `reversed()` would copy each collection.
-            case .mapping(let mapping):
-                for index in stride(from: mapping.endIndex - 1, through: mapping.startIndex, by: -1) {
-                    let (key, value) = mapping[index]
-                    pending.append((value, depth + 1))
-                    pending.append((key, depth + 1))
-                }
-            case .sequence(let sequence):
-                for index in stride(from: sequence.endIndex - 1, through: sequence.startIndex, by: -1) {
-                    pending.append((sequence[index], depth + 1))
-                }
-            case .scalar, .alias:
-                break
-            }
+            node.pushChildren(onto: &pending, depth: depth + 1)
         }
         return nil
     }
@@ -205,9 +220,65 @@ public struct DataDocument {
 
     private func range(_ node: Node) -> SourceRange { source.range(of: node) }
 
-    private func located(_ diagnostic: Diagnostic) -> Diagnostic {
+    private func located(_ diagnostic: Diagnostic) -> Diagnostic { Self.located(diagnostic, in: source) }
+
+    private static func located(_ diagnostic: Diagnostic, in source: SourceFile) -> Diagnostic {
         var diagnostic = diagnostic
         diagnostic.file = source.path
         return diagnostic
+    }
+}
+
+/// A node of a composed tree whose bounds `DataDocument` checks: Yams' `Node` (data files, API descriptions)
+/// or reqplan's `YAMLNode` (plans, Arazzo documents).
+protocol BoundedNode {
+    /// Whether the node is a list or a mapping.
+    var isCollection: Bool { get }
+    /// Where the node is written in `source`.
+    func range(in source: SourceFile) -> SourceRange
+    /// Appends the node's children (keys and values) to `pending`, last to first, so the first is read first.
+    func pushChildren(onto pending: inout [(node: Self, depth: Int)], depth: Int)
+}
+
+extension Node: BoundedNode {
+    func range(in source: SourceFile) -> SourceRange { source.range(of: self) }
+
+    func pushChildren(onto pending: inout [(node: Node, depth: Int)], depth: Int) {
+        switch self {
+        // Children pushed last to first, by position: `reversed()` would copy each collection.
+        case .mapping(let mapping):
+            for index in stride(from: mapping.endIndex - 1, through: mapping.startIndex, by: -1) {
+                let (key, value) = mapping[index]
+                pending.append((value, depth))
+                pending.append((key, depth))
+            }
+        case .sequence(let sequence):
+            for index in stride(from: sequence.endIndex - 1, through: sequence.startIndex, by: -1) {
+                pending.append((sequence[index], depth))
+            }
+        case .scalar, .alias:
+            break
+        }
+    }
+}
+
+extension YAMLNode: BoundedNode {
+    func range(in source: SourceFile) -> SourceRange { source.range(of: self) }
+
+    func pushChildren(onto pending: inout [(node: YAMLNode, depth: Int)], depth: Int) {
+        switch self {
+        case .mapping(let mapping):
+            for index in stride(from: mapping.endIndex - 1, through: mapping.startIndex, by: -1) {
+                let (key, value) = mapping[index]
+                pending.append((value, depth))
+                pending.append((key, depth))
+            }
+        case .sequence(let items):
+            for index in stride(from: items.endIndex - 1, through: items.startIndex, by: -1) {
+                pending.append((items[index], depth))
+            }
+        case .scalar:
+            break
+        }
     }
 }

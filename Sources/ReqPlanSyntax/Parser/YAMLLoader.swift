@@ -27,14 +27,17 @@ enum YAMLLoader {
         }
     }
 
-    /// Composes a plan's `source` into `YAMLNode`s, under the same checks and with the same diagnostics as
-    /// `compose`; `nil` for an empty document (or one of comments only).
-    static func composePlan(_ source: SourceFile, limits: ParseLimits) -> Result<YAMLNode?, Diagnostic> {
-        switch readable(source, limits: limits, what: "plan") {
+    /// Composes a plan's `source` (or another document a reader walks itself, `what`) into `YAMLNode`s, under
+    /// the same checks and with the same diagnostics as `compose`; `nil` for an empty document (or one of
+    /// comments only).
+    static func composePlan(_ source: SourceFile, limits: ParseLimits, what: String = "plan")
+        -> Result<YAMLNode?, Diagnostic>
+    {
+        switch readable(source, limits: limits, what: what) {
         case .failure(let refused): return .failure(refused)
         case .success(let text):
             return YAMLComposer.compose(text.text).mapError {
-                diagnostic(for: text.placedInFile($0), in: source, what: "plan")
+                diagnostic(for: text.placedInFile($0), in: source, what: what)
             }
         }
     }
