@@ -39,11 +39,6 @@ final class CheckScheduler: Sendable {
         lastScheduled.withLock { _ = $0.removeValue(forKey: uri) }
     }
 
-    /// Whether `uri` waits for a check.
-    func isPending(_ uri: DocumentURI) -> Bool {
-        pending.withLock { $0[uri] != nil }
-    }
-
     /// Runs `check` for each document when it is due, one at a time, until the task is cancelled.
     func run(_ check: (DocumentURI) async -> Void) async {
         var signal = signals.makeAsyncIterator()

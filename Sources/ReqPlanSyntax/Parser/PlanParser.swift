@@ -76,22 +76,6 @@ public enum PlanParser {
             source: source)
     }
 
-    /// Reads and parses the plan file at `path`.
-    /// - Parameters:
-    ///   - path: the file to read.
-    ///   - displayPath: the path shown in diagnostics (default: `path`).
-    ///   - limits: size and alias-expansion limits.
-    ///   - origin: who named the file (`FileReader`): the user, or an input within a boundary.
-    public static func parseFile(
-        atPath path: String, displayPath: String? = nil, limits: ParseLimits = ParseLimits(),
-        origin: FileReader.Origin = .user
-    ) -> ParseResult {
-        switch readFile(atPath: path, displayPath: displayPath, limits: limits, origin: origin) {
-        case .failure(let failed): return failed.result
-        case .success(let source): return parse(source, limits: limits)
-        }
-    }
-
     /// Reads the text of the plan file at `path` under `limits`, without parsing it.
     /// - Parameter origin: who named the file (`FileReader`): the user, or an input within a boundary.
     /// - Returns: the text, or the result of a file that cannot be read (RP0001, RP0004).
