@@ -107,7 +107,6 @@ let package = Package(
                 "ReqPlanXPath",
                 "ReqPlanJSONPath",
                 "ReqPlanHTTP",
-                .product(name: "Yams", package: "Yams"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -117,11 +116,24 @@ let package = Package(
             name: "ReqPlanURLSession",
             dependencies: ["ReqPlanHTTP", "ReqPlanSyntax"]
         ),
-        // The library façade (`import ReqPlan`): load, validate and run a plan with typed inputs and
+        // The composition root (`Pipeline`): the one place that wires the stages (the plan and Arazzo readers
+        // with the OpenAPI binding, the checks, input resolution, the executor over the HTTP transport it
+        // builds). Every command, the language server, the demo and the library go through it.
+        .target(
+            name: "ReqPlanPipeline",
+            dependencies: [
+                "ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanRuntime", "ReqPlanHTTP",
+            ]
+        ),
+        // The library façade (`import ReqPlan`): load, validate and run a plan (or an Arazzo workflow, bound to
+        // its OpenAPI descriptions, through the same `Pipeline` as the command line) with typed inputs and
         // outputs, progress events and task cancellation, over the NIO or the URLSession transport.
         .target(
             name: "ReqPlan",
-            dependencies: ["ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanURLSession"]
+            dependencies: [
+                "ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanURLSession",
+                "ReqPlanPipeline",
+            ]
         ),
         // Everything reqplan shows: the live progress, run summaries, the verbose log, validate's
         // text/json/github output, Mermaid/DOT/explain, and the reports of `reqplan run --report` (JSON,
@@ -158,8 +170,7 @@ let package = Package(
                 "ReqPlanHTTP",
                 "ReqPlanPresentation",
                 "ReqPlanDemoAPI",
-                "ReqPlanOpenAPI",
-                "ReqPlanArazzo",
+                "ReqPlanPipeline",
                 "ReqPlanLanguageServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -272,7 +283,6 @@ let package = Package(
                 // `offCooperativePool`, for the tests that decode large descriptions.
                 "ReqPlanTestSupport",
                 .product(name: "OpenAPIKit", package: "OpenAPIKit"),
-                .product(name: "PropertyBased", package: "swift-property-based"),
                 // The bundler's tests read the bundled document as Yams' nodes.
                 .product(name: "Yams", package: "Yams"),
             ]
@@ -286,7 +296,7 @@ let package = Package(
         .testTarget(
             name: "ReqPlanCLITests",
             dependencies: [
-                "reqplan", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanHTTP", "ReqPlanDemoAPI", "ReqPlanTestSupport",
+                "reqplan", "ReqPlanSyntax", "ReqPlanHTTP", "ReqPlanDemoAPI", "ReqPlanTestSupport",
                 // SchemaTests reads its cases from YAML fixtures (`Tests/Fixtures/schema`).
                 .product(name: "Yams", package: "Yams"),
             ],

@@ -14,7 +14,10 @@ syntax, the planner, XPath, JSONPath, the runtime, the presentation, the library
 tests of a stage before the runtime (`<stage>Tests`) test that stage alone: they import neither the runtime
 nor the presentation (what `validate` prints is tested by ReqPlanGoldenTests, which may). The language server
 checks plans and never runs them: it imports neither the runtime nor the transport (nor, as above, networking).
-Exit status 0 when all are declared and none is out of its layer, 1 otherwise (each problem is printed).
+A dependency declared but never imported is a problem too (it links a module for nothing, and hides where a
+layer really depends), but for executable targets a test depends on to have them built.
+Exit status 0 when all are declared, each declared one imported, and none is out of its layer, 1 otherwise
+(each problem is printed).
 """
 import json
 import pathlib
@@ -39,7 +42,7 @@ NETWORKING = re.compile(r"^(NIO\w*|AsyncHTTPClient|FoundationNetworking|Hummingb
 MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI", "ReqPlanTestSupport"}
 # The stages before the runtime, and the later stages their test targets may not import.
 EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanHTTP"}
-LATER_STAGES = {"ReqPlanRuntime", "ReqPlanPresentation", "ReqPlan", "reqplan"}
+LATER_STAGES = {"ReqPlanRuntime", "ReqPlanPresentation", "ReqPlanPipeline", "ReqPlan", "reqplan"}
 # Targets that check plans without running them, and the modules that run plans, which they may not import.
 CHECK_ONLY = {"ReqPlanLanguageServer"}
 RUNNING = {"ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanURLSession", "ReqPlan", "ReqPlanDemoAPI"}
@@ -49,16 +52,22 @@ def main() -> int:
     package = json.loads(subprocess.run(["swift", "package", "dump-package"], check=True, capture_output=True,
                                         text=True).stdout)
     problems = []
+    executables = {t["name"] for t in package["targets"] if t["type"] == "executable"}
     for target in package["targets"]:
         if target["type"] in ("system", "binary", "plugin"):
             continue
         declared = set()
+        # Each declared dependency, with the modules that importing would count as using it.
+        uses = {}
         for dependency in target["dependencies"]:
             for kind in ("byName", "target", "product"):
                 if kind in dependency:
-                    declared.add(dependency[kind][0])
+                    name = dependency[kind][0]
+                    declared.add(name)
+                    uses[name] = {name}
                     if kind == "product":
-                        declared.update(PRODUCT_MODULES.get(dependency[kind][0], set()))
+                        declared.update(PRODUCT_MODULES.get(name, set()))
+                        uses[name] |= PRODUCT_MODULES.get(name, set())
         default = "Tests" if target["type"] == "test" else "Sources"
         folder = pathlib.Path(target.get("path") or f"{default}/{target['name']}")
         imported = set()
@@ -68,6 +77,9 @@ def main() -> int:
             imported.update(IMPORT.findall(code))
         for module in sorted(imported - declared - TOOLCHAIN - {target["name"]}):
             problems.append(f"{target['name']} imports {module}, which Package.swift does not declare for it")
+        for name, modules in sorted(uses.items()):
+            if name not in executables and not modules & imported:
+                problems.append(f"{target['name']} declares {name} in Package.swift but never imports it")
         if target["type"] != "test" and target["name"] not in MAY_NETWORK and not target["name"].startswith("fuzz-"):
             for module in sorted(m for m in imported if NETWORKING.match(m)):
                 problems.append(f"{target['name']} imports {module}: only ReqPlanHTTP talks to the network "

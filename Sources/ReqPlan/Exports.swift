@@ -1,4 +1,5 @@
 import ReqPlanHTTP
+import ReqPlanPipeline
 import ReqPlanRuntime
 import ReqPlanSyntax
 import ReqPlanURLSession
@@ -12,6 +13,9 @@ public typealias Value = ReqPlanSyntax.Value
 public typealias Diagnostic = ReqPlanSyntax.Diagnostic
 /// Size and alias-expansion limits for reading a plan.
 public typealias ParseLimits = ReqPlanSyntax.ParseLimits
+/// How a plan is read: limits, files outside its folder, and how an Arazzo document is read (the servers
+/// of its source descriptions, the workflow to run, `--parallel`).
+public typealias PlanReading = ReqPlanPipeline.Pipeline.Reading
 /// How a step ended: succeeded, failed, skipped, cancelled.
 public typealias StepState = ReqPlanRuntime.StepState
 /// Why a step did not succeed: a stable kind and a sentence.

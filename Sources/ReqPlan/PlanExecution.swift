@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanHTTP
+import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanRuntime
 import ReqPlanSyntax
@@ -114,9 +115,8 @@ public final class PlanExecution: Sendable {
         switch options.transport.choice {
         case .nio(var settings):
             settings.secrets = secrets
-            result = try await PlanRun.execute(
-                prepared, configuration: configuration, transport: settings,
-                observer: observer)
+            result = try await plan.pipeline.execute(
+                prepared, configuration: configuration, transport: settings, observer: observer)
         case .urlSession(var settings):
             settings.secrets = secrets
             result = try await URLSessionTransport.with(settings) { transport in

@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanRuntime
 import ReqPlanSyntax
@@ -6,8 +7,10 @@ import ReqPlanSyntax
 /// A plan file read, checked and planned, ready to run any number of times: the entry point of the
 /// `ReqPlan` library.
 ///
-/// Loading runs the same static pipeline as `reqplan validate` (YAML → AST → DAG, sub-plans included): a
-/// plan with errors does not load, and throws `ReqPlanError.invalidPlan` with every diagnostic found.
+/// Loading runs the same static pipeline as `reqplan validate`, through the same composition root
+/// (`Pipeline`): YAML → AST → DAG, sub-plans included, the OpenAPI descriptions a plan binds (`openapi:`)
+/// read and checked against, and Arazzo documents read as plans (each workflow one). A plan with errors does
+/// not load, and throws `ReqPlanError.invalidPlan` with every diagnostic found, as `reqplan validate` words it.
 /// Nothing here touches the process: no signal handlers, no terminal output, no memory trimming.
 public struct RequestPlan: Sendable {
     /// What validation found.
@@ -18,6 +21,8 @@ public struct RequestPlan: Sendable {
     let directory: URL
     /// Whether the plan may read files outside `directory`.
     let allowsFilesOutside: Bool
+    /// What read it, and runs it.
+    let pipeline: Pipeline
 
     /// Reads and checks the plan file at `path`, and the files it names.
     /// - Parameters:
@@ -28,10 +33,20 @@ public struct RequestPlan: Sendable {
     public init(contentsOf path: String, limits: ParseLimits = ParseLimits(), allowFilesOutside: Bool = false)
         throws(ReqPlanError)
     {
-        let report = PlanValidator.validate(fileAt: path, limits: limits, allowFilesOutside: allowFilesOutside)
+        try self.init(contentsOf: path, reading: PlanReading(limits: limits, allowFilesOutside: allowFilesOutside))
+    }
+
+    /// Reads and checks the plan file or Arazzo document at `path`, as `reqplan validate` with the same
+    /// options would (`--server`, `--workflow`, `--parallel`: `reading`'s fields).
+    /// - Parameters:
+    ///   - path: the plan file, or an Arazzo document (its plan runs its workflows, or `reading.workflow`).
+    ///   - reading: limits, files outside the plan's folder, and how an Arazzo document is read.
+    /// - Throws: `ReqPlanError.invalidPlan` when the file cannot be read or the plan has errors.
+    public init(contentsOf path: String, reading: PlanReading) throws(ReqPlanError) {
+        let pipeline = Pipeline(reading: reading)
         try self.init(
-            report, directory: URL(fileURLWithPath: path).deletingLastPathComponent(),
-            allowFilesOutside: allowFilesOutside)
+            pipeline.validate(fileAt: path), directory: URL(fileURLWithPath: path).deletingLastPathComponent(),
+            pipeline: pipeline)
     }
 
     /// Reads and checks the plan file at `url` (a file URL), and the files it names.
@@ -55,7 +70,8 @@ public struct RequestPlan: Sendable {
     ) throws(ReqPlanError) {
         let folder = directory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         let source = SourceFile(path: folder.appendingPathComponent(name).path, text: yaml)
-        try self.init(PlanValidator.validate(source, limits: limits), directory: folder, allowFilesOutside: false)
+        let pipeline = Pipeline(reading: PlanReading(limits: limits))
+        try self.init(pipeline.validate(source), directory: folder, pipeline: pipeline)
     }
 
     /// Reads and checks a plan shipped as a resource of `bundle` (a `.yaml` file by default).
@@ -75,14 +91,15 @@ public struct RequestPlan: Sendable {
         try self.init(contentsOf: url, limits: limits)
     }
 
-    private init(_ report: ValidationReport, directory: URL, allowFilesOutside: Bool) throws(ReqPlanError) {
+    private init(_ report: ValidationReport, directory: URL, pipeline: Pipeline) throws(ReqPlanError) {
         guard report.errorCount == 0, let graph = report.graph else {
             throw .invalidPlan(report.diagnostics.filter { $0.severity == .error }, sources: report.sources)
         }
         self.report = report
         self.graph = graph
         self.directory = directory
-        self.allowsFilesOutside = allowFilesOutside
+        self.allowsFilesOutside = pipeline.reading.allowFilesOutside
+        self.pipeline = pipeline
     }
 
     /// The plan's `name`, if it has one.

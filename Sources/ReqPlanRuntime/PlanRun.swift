@@ -125,47 +125,6 @@ public enum PlanRun {
         return .success(pairs)
     }
 
-    /// Runs a prepared plan over the HTTP transport (`HTTPClientTransport`). Cancelling the calling
-    /// task, or the supervisor, cancels the run; the results gathered so far are still returned (with
-    /// `interrupted` set).
-    /// - Parameters:
-    ///   - observer: what watches the run (a progress display, a verbose log: `ReqPlanPresentation`).
-    ///   - refresh: called ten times a second while the run goes on, and once at the end (to redraw a
-    ///     progress display; the run itself never polls).
-    ///   - supervisor: what the run goes on under (the CLI's cancels it on SIGINT and SIGTERM).
-    public static func execute(
-        _ prepared: Prepared, configuration: RunConfiguration, transport: HTTPClientTransport.Configuration,
-        observer: any ExecutionObserver = NoObserver(), refresh: (@Sendable () -> Void)? = nil,
-        supervisor: any RunSupervisor = UnsupervisedRun()
-    ) async throws -> RunResult {
-        let sized = sizingConnections(transport, for: [prepared]) { _ in configuration }
-        return try await HTTPClientTransport.with(sized) { client in
-            let executor = Executor(
-                graph: prepared.graph, transport: client, inputs: prepared.inputs,
-                configuration: configuration, observer: observer)
-            return await refreshing(every: .milliseconds(100), refresh, supervisor: supervisor) { await executor.run() }
-        }
-    }
-
-    /// `transport` with its connections per host sized for `plans`, unless it says how many: as many as the
-    /// largest concurrency limit asks (the run's `concurrency`, else each plan's own), at least 8; 64 for a
-    /// plan without one; and no more than the process's open-file limit leaves room for (`OpenFiles`).
-    /// Requests beyond them wait for a connection; more would only load the server, or fail for want of files.
-    public static func sizingConnections(
-        _ transport: HTTPClientTransport.Configuration, for plans: [Prepared],
-        configuration: (Prepared) -> RunConfiguration
-    ) -> HTTPClientTransport.Configuration {
-        guard transport.connectionsPerHost == nil else { return transport }
-        var sized = transport
-        let widest =
-            plans.map {
-                configuration($0).concurrency ?? $0.graph.plan.concurrency?.value
-                    ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
-            }.max() ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
-        sized.connectionsPerHost = min(max(8, widest), OpenFiles.connectionBudget ?? .max)
-        return sized
-    }
-
     /// Runs `body` under `supervisor`; meanwhile calls `refresh` every `interval`, and once after. The
     /// timer only refreshes what people see (a progress display): the executor itself never polls.
     static func refreshing<Value: Sendable>(

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ReqPlanOpenAPI
+import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanSyntax
@@ -33,16 +33,15 @@ struct CoverageCommand: ParsableCommand {
         let spec = URL(fileURLWithPath: openapi).standardizedFileURL.resolvingSymlinksInPath()
         let boundary = FileBoundary(
             planFile: spec.path, allowOutside: reading.allowFilesOutside, outsideSetting: reading.limits.outsideSetting)
+        let pipeline = try reading.pipeline()
         let description: APIDescription
-        switch OpenAPIDocumentLoader().load(fileAt: spec.path, boundary: boundary) {
+        switch pipeline.description(fileAt: spec.path, boundary: boundary) {
         case .success(let loaded): description = loaded
         case .failure(let error):
             writeError("error: `\(openapi)` cannot be loaded: \(error.message)\n")
             throw ExitCode(1)
         }
-        let reports = PlanValidator.validate(
-            suite: SuiteFiles(plans), limits: reading.limits,
-            allowFilesOutside: reading.allowFilesOutside, library: try .forCommand(reading))
+        let reports = pipeline.validate(SuiteFiles(plans))
         let invalid = reports.filter { $0.graph == nil || $0.errorCount > 0 }
         if !invalid.isEmpty {
             write(ValidationOutput.text(invalid, colors: color.enabled, explain: false, strict: false))

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReqPlanDemoAPI
 import ReqPlanHTTP
+import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanRuntime
@@ -47,19 +48,21 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let paths = SuiteFiles(plans.isEmpty ? [Self.examplePlans] : plans).files
         guard !paths.isEmpty else { throw ValidationError("no plans found in ./plans; pass plan files") }
+        let pipeline = Pipeline()
         let failures = try await DemoAPI.withServer { baseURL in
             write("demo API listening on \(baseURL)\n")
             var failures = 0
             for path in paths {
                 write("\n== \(path)\n")
-                let outcome = await PlanRun.prepare(
-                    path: path, limits: ParseLimits(), overrides: ["base_url=\(baseURL)"], inputsFile: nil,
+                let outcome = pipeline.prepare(
+                    SuiteFiles(file: path), overrides: ["base_url=\(baseURL)"],
                     environment: [
                         "DEMO_TOKEN": "demo-secret-token", "DEMO_PASSWORD": "demo-password",
                         "DEMO_API_KEY": "demo-api-key",
                     ].merging(
                         ProcessInfo.processInfo.environment, uniquingKeysWith: { _, real in real }),
-                    ignoreUndeclared: true, library: try .forCommand(), naming: .commandLine)
+                    ignoringUndeclared: true, naming: .commandLine
+                ).map { $0[0] }
                 guard case .success(let prepared) = outcome else {
                     if case .failure(let failure) = outcome {
                         writeError(DiagnosticRenderer(files: failure.sources).text(failure.diagnostics))
@@ -71,7 +74,7 @@ struct DemoCommand: AsyncParsableCommand {
                     files: FileAccess(planDirectory: URL(fileURLWithPath: path).deletingLastPathComponent()))
                 var transport = HTTPClientTransport.Configuration()
                 transport.secrets = configuration.secrets
-                let result = try await PlanRun.execute(
+                let result = try await pipeline.execute(
                     prepared, configuration: configuration, transport: transport, supervisor: SignalSupervisor())
                 write(result.summaryText(graph: prepared.graph))
                 if result.exitCode == 130 { throw ExitCode(130) }

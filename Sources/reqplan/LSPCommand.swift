@@ -1,6 +1,6 @@
 import ArgumentParser
 import ReqPlanLanguageServer
-import ReqPlanOpenAPI
+import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanSyntax
 import ReqPlanPresentation
@@ -30,20 +30,16 @@ struct LSPCommand: AsyncParsableCommand {
 
     func run() async throws {
         // A library per check (plans change as the user types); the API descriptions they bind are kept across
-        // checks and read again when their files change.
-        let descriptions = CachingAPIDescriptionLoader(OpenAPIDocumentLoader())
+        // checks by the pipeline, and read again when their files change.
+        let pipeline = Pipeline()
         // What was read and found of each plan's steps, so a keystroke reads and checks again only the step it
         // changed (and the steps that read it).
         let steps = PlanReadCache()
         let checks = APICheckCache()
         let configuration = LanguageServerConfiguration(
             version: ReqPlanVersion.current, checkDelay: .milliseconds(checkDelay),
-            makeLibrary: { unsaved in
-                (try? PlanLibrary.forCommand(
-                    apiLoader: descriptions, unsavedText: unsaved, readCache: steps, apiCheckCache: checks))
-                    ?? PlanLibrary(unsavedText: unsaved, readCache: steps, apiCheckCache: checks)
-            },
-            filesChanged: { descriptions.forget(changed: $0) })
+            makeLibrary: { unsaved in pipeline.library(unsavedText: unsaved, readCache: steps, apiCheckCache: checks) },
+            filesChanged: { pipeline.forget(changed: $0) })
         StandardStreams.exit(await LanguageServer.runOnStandardIO(configuration: configuration))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Logging
 import Foundation
+import ReqPlanPipeline
 import ReqPlanSyntax
 
 /// When to color output.
@@ -62,6 +63,14 @@ struct PlanReadingOptions: ParsableArguments {
 
     var limits: ParseLimits {
         ParseLimits(maxFileSize: maxPlanSize, sizeSetting: "--max-plan-size", outsideSetting: "--allow-files-outside")
+    }
+
+    /// The composition root, reading plans as these options say.
+    func pipeline() throws -> Pipeline {
+        Pipeline(
+            reading: Pipeline.Reading(
+                limits: limits, allowFilesOutside: allowFilesOutside, servers: try serverURLs(), workflow: workflow,
+                parallel: parallel))
     }
 }
 

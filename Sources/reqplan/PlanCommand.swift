@@ -5,9 +5,7 @@ import ReqPlanSyntax
 
 /// Shared by `plan` and `graph`: validate one plan, print its diagnostics on failure.
 func validatedGraph(_ path: String, reading: PlanReadingOptions, color: ColorChoice) throws -> PlanGraph {
-    let report = PlanValidator.validate(
-        fileAt: path, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
-        library: try .forCommand(reading))
+    let report = try reading.pipeline().validate(fileAt: path)
     guard let graph = report.graph, report.errorCount == 0 else {
         let renderer = DiagnosticRenderer(colors: color.enabled, files: report.sources)
         writeError(renderer.text(report.diagnostics) + "\n" + ValidationOutput.summary([report], strict: false) + "\n")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReqPlanHTTP
+import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanRuntime
@@ -25,11 +26,11 @@ extension RunCommand {
             }
         }
         if let part { files.files = part.select(files.files) }
+        let pipeline = try reading.pipeline()
         let prepared: [PlanRun.Prepared]
-        switch SuiteRun.prepare(
-            files, limits: reading.limits, overrides: inputs, inputsFile: values.inputsFile,
-            environmentName: values.environmentName, environment: environment,
-            allowFilesOutside: reading.allowFilesOutside, library: try .forCommand(reading), naming: .commandLine)
+        switch pipeline.prepare(
+            files, overrides: inputs, inputsFile: values.inputsFile, environmentName: values.environmentName,
+            environment: environment, naming: .commandLine)
         {
         case .failure(let failure):
             let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)
@@ -45,7 +46,7 @@ extension RunCommand {
         let display = RunDisplay(command: self, prepared: prepared, secrets: secrets)
         let command = self
         let logger = logging.logger(label: "reqplan.executor")
-        let ran = try await SuiteRun.execute(
+        let ran = try await pipeline.execute(
             prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, transport: transportConfiguration,
             configuration: { command.runConfiguration(for: $0, secrets: secrets, logger: logger) },
             observer: display.observer, started: display.started, finished: display.finished,

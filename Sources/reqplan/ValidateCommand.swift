@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ReqPlanArazzo
+import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanSyntax
@@ -53,17 +53,15 @@ struct ValidateCommand: ParsableCommand {
                 throw ExitCode(1)
             }
         }
+        let pipeline = try reading.pipeline()
         let reports = PlanValidator.checkRunValues(
-            PlanValidator.validate(
-                suite: suite, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
-                library: try .forCommand(reading)),
-            inputs: inputs, environment: ProcessInfo.processInfo.environment)
+            pipeline.validate(suite), inputs: inputs, environment: ProcessInfo.processInfo.environment)
         switch format {
         case .text:
             write(
                 ValidationOutput.text(
                     reports, colors: color.enabled, explain: explain, strict: strict,
-                    parallel: try explain && !reading.parallel ? parallelReports(of: reports) : []))
+                    parallel: explain && !reading.parallel ? parallelReports(of: reports, pipeline) : []))
         case .json:
             write(ValidationOutput.json(reports, strict: strict))
         case .github:
@@ -74,16 +72,13 @@ struct ValidateCommand: ParsableCommand {
         StandardStreams.exit(reports.allSatisfy { $0.isValid(strict: strict) } ? 0 : 1)
     }
 
-    /// The valid Arazzo documents among `reports`, read again as `--parallel` reads them.
-    private func parallelReports(of reports: [ValidationReport]) throws -> [ValidationReport] {
+    /// The valid Arazzo documents among `reports`, read again as `--parallel` reads them (their descriptions
+    /// as `pipeline` read them).
+    private func parallelReports(of reports: [ValidationReport], _ pipeline: Pipeline) -> [ValidationReport] {
         let documents = reports.filter { report in
-            report.graph != nil && report.sources.first.map(ArazzoReader().recognises) == true
+            report.graph != nil && report.sources.first.map(pipeline.isDocument) == true
         }
         guard !documents.isEmpty else { return [] }
-        var parallel = reading
-        parallel.parallel = true
-        return PlanValidator.validate(
-            suite: SuiteFiles(documents.map(\.path)), limits: reading.limits,
-            allowFilesOutside: reading.allowFilesOutside, library: try .forCommand(parallel))
+        return pipeline.reading { $0.parallel = true }.validate(SuiteFiles(documents.map(\.path)))
     }
 }

@@ -128,10 +128,12 @@ public enum SuiteRun {
         return .success(plans)
     }
 
-    /// Runs the plans, up to `jobs` at once, over one HTTP transport; cancelling the calling task, or the
-    /// supervisor, cancels the plans running and those not started (each still gets a result, every
-    /// step `cancelled`).
+    /// Runs the plans, up to `jobs` at once, each over the transport `transports` gives it; cancelling the
+    /// calling task, or the supervisor, cancels the plans running and those not started (each still gets a
+    /// result, every step `cancelled`). The transports are the caller's to build and shut down (the
+    /// composition root's `Pipeline.execute` builds reqplan's HTTP client).
     /// - Parameters:
+    ///   - transports: the transport of each plan (by its position).
     ///   - configuration: the run settings of each plan (its files, concurrency, the suite's secrets).
     ///   - observer: what watches each plan's run (by its position).
     ///   - started: told when a plan starts (by its position).
@@ -140,18 +142,17 @@ public enum SuiteRun {
     ///     progress display; the suite itself never polls).
     ///   - supervisor: what the suite goes on under (the CLI's cancels it on SIGINT and SIGTERM).
     public static func execute(
-        _ plans: [PlanRun.Prepared], jobs: Int, transport: HTTPClientTransport.Configuration,
+        _ plans: [PlanRun.Prepared], jobs: Int, transports: @escaping @Sendable (Int) -> any Transport,
         configuration: @escaping @Sendable (PlanRun.Prepared) -> RunConfiguration,
         observer: @escaping @Sendable (Int) -> any ExecutionObserver = { _ in NoObserver() },
         started: @escaping @Sendable (Int) -> Void = { _ in },
         finished: @escaping @Sendable (Int, Outcome) -> Void = { _, _ in },
         refresh: (@Sendable () -> Void)? = nil, supervisor: any RunSupervisor = UnsupervisedRun()
-    ) async throws -> Result {
+    ) async -> Result {
         let startedAt = Date()
         let clock = ContinuousClock()
         let start = clock.now
-        let sized = PlanRun.sizingConnections(transport, for: plans, configuration: configuration)
-        let outcomes = try await HTTPClientTransport.with(sized) { client in
+        let outcomes =
             await PlanRun.refreshing(every: .milliseconds(100), refresh, supervisor: supervisor) {
                 await withTaskGroup(of: (Int, Outcome).self) { group in
                     var outcomes: [Outcome?] = Array(repeating: nil, count: plans.count)
@@ -163,11 +164,8 @@ public enum SuiteRun {
                             started(index)
                             let offset = clock.now - start
                             let prepared = plans[index]
-                            // Each plan of a suite keeps its cookies to itself; connections are shared. A run of
-                            // one plan has the transport's jar (the one a cookie file fills).
                             let executor = Executor(
-                                graph: prepared.graph,
-                                transport: plans.count == 1 ? client : client.sharingConnections(cookies: CookieJar()),
+                                graph: prepared.graph, transport: transports(index),
                                 inputs: prepared.inputs, configuration: configuration(prepared),
                                 observer: observer(index))
                             let outcome = Outcome(prepared: prepared, result: await executor.run(), offset: offset)
@@ -183,7 +181,6 @@ public enum SuiteRun {
                     return outcomes.compactMap { $0 }
                 }
             }
-        }
         return Result(outcomes: outcomes, startedAt: startedAt, duration: clock.now - start)
     }
 

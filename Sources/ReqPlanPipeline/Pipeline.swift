@@ -1,0 +1,205 @@
+import ReqPlanArazzo
+import ReqPlanHTTP
+import ReqPlanOpenAPI
+import ReqPlanPlanner
+import ReqPlanRuntime
+import ReqPlanSyntax
+
+/// reqplan's composition root: the one place that wires its stages together. Every command, the language
+/// server, the demo and the `ReqPlan` library build their plans, checks and runs here, so each gets the same
+/// readers, the same checks and the same transport (swift-openapi-generator's `GeneratorPipeline` is the
+/// model: one named type whose stages a reader can follow).
+///
+/// The stages, in the order a run goes through them:
+/// 1. `library(unsavedText:readCache:apiCheckCache:)`: what reads plan files, reads Arazzo documents as plans
+///    (`ArazzoReader`) and binds the OpenAPI descriptions both name (`OpenAPIDocumentLoader`). The pipeline's
+///    one description loader is shared by every library it makes and by the Arazzo reader, so a command reads
+///    each description once.
+/// 2. `validate(_:)`: the planner's static checks of every plan of a suite.
+/// 3. `prepare(_:…)`: the same, and each plan's inputs resolved, ready to run.
+/// 4. `execute(_:…)`: the executor over the HTTP transport the pipeline builds, sizes and shuts down.
+public struct Pipeline: Sendable {
+    /// How plans are read: limits, the files they may name, and how Arazzo documents are read.
+    public struct Reading: Sendable {
+        /// Size and alias-expansion limits of every file read.
+        public var limits: ParseLimits
+        /// Whether the files plans name may be outside their folder (`--allow-files-outside`).
+        public var allowFilesOutside: Bool
+        /// Where each Arazzo source description is served, by name (`--server NAME=URL`).
+        public var servers: [String: String]
+        /// The Arazzo workflow to run, with those it depends on (`--workflow`); `nil` for all.
+        public var workflow: String?
+        /// Whether a sequential Arazzo workflow runs by its data flow (`--parallel`).
+        public var parallel: Bool
+
+        /// Reading settings; the defaults are `reqplan`'s.
+        public init(
+            limits: ParseLimits = ParseLimits(), allowFilesOutside: Bool = false, servers: [String: String] = [:],
+            workflow: String? = nil, parallel: Bool = false
+        ) {
+            self.limits = limits
+            self.allowFilesOutside = allowFilesOutside
+            self.servers = servers
+            self.workflow = workflow
+            self.parallel = parallel
+        }
+    }
+
+    /// How plans are read.
+    public var reading: Reading
+    /// The one reader of API descriptions, its results kept for every library of this pipeline (and across
+    /// them, until `forget(changed:)`).
+    private let descriptions: CachingAPIDescriptionLoader
+
+    /// A pipeline reading plans as `reading` says.
+    /// - Parameter apiLoader: what reads API descriptions (default: `OpenAPIDocumentLoader`, OpenAPI 3.x
+    ///   and Swagger 2.0).
+    public init(reading: Reading = Reading(), apiLoader: any APIDescriptionLoader = OpenAPIDocumentLoader()) {
+        self.reading = reading
+        self.descriptions = CachingAPIDescriptionLoader(apiLoader)
+    }
+
+    /// The same pipeline with other reading settings, sharing the descriptions read so far.
+    public func reading(_ change: (inout Reading) -> Void) -> Pipeline {
+        var copy = self
+        change(&copy.reading)
+        return copy
+    }
+
+    /// Forgets the descriptions read from `files` (changed on disk), so the next library reads them again.
+    public func forget(changed files: [String]) { descriptions.forget(changed: files) }
+
+    // MARK: 1. Reading
+
+    /// A library of checked plans for one command (or one check of the language server): plan files and
+    /// Arazzo documents, with the OpenAPI descriptions they bind.
+    /// - Parameters:
+    ///   - unsavedText: the text of files as an editor holds them, unsaved (by absolute path).
+    ///   - readCache: what earlier libraries read of plans' steps, to read again only what changed.
+    ///   - apiCheckCache: what earlier libraries' API checks found, to check again only what changed.
+    public func library(
+        unsavedText: (@Sendable (String) -> String?)? = nil, readCache: PlanReadCache? = nil,
+        apiCheckCache: APICheckCache? = nil
+    ) -> PlanLibrary {
+        PlanLibrary(
+            apiLoader: descriptions, documentReader: arazzoReader, unsavedText: unsavedText, readCache: readCache,
+            apiCheckCache: apiCheckCache)
+    }
+
+    /// What reads Arazzo documents as plans, as this pipeline's settings say.
+    private var arazzoReader: ArazzoReader {
+        ArazzoReader(
+            servers: reading.servers, workflow: reading.workflow, parallel: reading.parallel,
+            apiLoader: descriptions, allowFilesOutside: reading.allowFilesOutside)
+    }
+
+    /// Whether `source` is a document of another kind than a plan that the pipeline reads as plans (an
+    /// Arazzo document).
+    public func isDocument(_ source: SourceFile) -> Bool { arazzoReader.recognises(source) }
+
+    /// The API description at `path` (absolute), read whole, through the pipeline's one loader (`coverage`).
+    public func description(fileAt path: String, boundary: FileBoundary)
+        -> Result<APIDescription, APIDescriptionLoadError>
+    {
+        descriptions.load(fileAt: path, boundary: boundary)
+    }
+
+    // MARK: 2. Checking
+
+    /// Checks every plan of `suite` (plans and Arazzo documents), each file once however many include it.
+    public func validate(_ suite: SuiteFiles, library: PlanLibrary? = nil) -> [ValidationReport] {
+        PlanValidator.validate(
+            suite: suite, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
+            library: library ?? self.library())
+    }
+
+    /// Checks the plan file (or Arazzo document) at `path`.
+    public func validate(fileAt path: String, library: PlanLibrary? = nil) -> ValidationReport {
+        PlanValidator.validate(
+            fileAt: path, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
+            library: library ?? self.library())
+    }
+
+    /// Checks plan text held in memory; its sub-plans are read relative to the folder of `source.path`.
+    public func validate(_ source: SourceFile, library: PlanLibrary? = nil) -> ValidationReport {
+        PlanValidator.validate(source, limits: reading.limits, library: library ?? self.library())
+    }
+
+    // MARK: 3. Preparing
+
+    /// Checks the plans of `suite` and resolves each one's inputs (`SuiteRun.prepare`).
+    /// - Parameters:
+    ///   - overrides: `name=value` texts (the command line's `--input`).
+    ///   - inputsFile: an inputs file; names a plan does not declare are ignored.
+    ///   - environmentName: the environment file `NAME.env.yaml` at the root of the plans' project.
+    ///   - environment: the environment variables inputs may read.
+    ///   - ignoringUndeclared: drop overrides a plan does not declare (the demo, suites).
+    ///   - naming: how messages name the values given.
+    public func prepare(
+        _ suite: SuiteFiles, overrides: [String] = [], inputsFile: String? = nil, environmentName: String? = nil,
+        environment: [String: String], ignoringUndeclared: Bool = false, naming: InputResolver.Naming = .library
+    ) -> Result<[PlanRun.Prepared], PlanRun.Failure> {
+        SuiteRun.prepare(
+            suite, limits: reading.limits, overrides: overrides, inputsFile: inputsFile,
+            environmentName: environmentName, environment: environment,
+            allowFilesOutside: reading.allowFilesOutside, library: library(), ignoringUndeclared: ignoringUndeclared,
+            naming: naming)
+    }
+
+    // MARK: 4. Running
+
+    /// Runs the prepared plans, up to `jobs` at once, over one HTTP transport built from `transport`, its
+    /// connections per host sized for the plans (`sizingConnections`), and shut down after. Each plan of a
+    /// suite keeps its cookies to itself and shares connections; a run of one plan has the transport's jar.
+    /// Cancelling the calling task, or the supervisor, cancels the run; what was gathered is returned.
+    /// - Parameters: as `SuiteRun.execute`'s.
+    /// - Throws: an error of the transport's setup (a trust store that cannot be read).
+    public func execute(
+        _ plans: [PlanRun.Prepared], jobs: Int = 1, transport: HTTPClientTransport.Configuration,
+        configuration: @escaping @Sendable (PlanRun.Prepared) -> RunConfiguration,
+        observer: @escaping @Sendable (Int) -> any ExecutionObserver = { _ in NoObserver() },
+        started: @escaping @Sendable (Int) -> Void = { _ in },
+        finished: @escaping @Sendable (Int, SuiteRun.Outcome) -> Void = { _, _ in },
+        refresh: (@Sendable () -> Void)? = nil, supervisor: any RunSupervisor = UnsupervisedRun()
+    ) async throws -> SuiteRun.Result {
+        let sized = Self.sizingConnections(transport, for: plans, configuration: configuration)
+        return try await HTTPClientTransport.with(sized) { client in
+            await SuiteRun.execute(
+                plans, jobs: jobs,
+                transports: { _ in plans.count == 1 ? client : client.sharingConnections(cookies: CookieJar()) },
+                configuration: configuration, observer: observer, started: started, finished: finished,
+                refresh: refresh, supervisor: supervisor)
+        }
+    }
+
+    /// Runs one prepared plan over the HTTP transport (`execute(_:jobs:transport:…)` for one plan).
+    public func execute(
+        _ prepared: PlanRun.Prepared, configuration: RunConfiguration, transport: HTTPClientTransport.Configuration,
+        observer: any ExecutionObserver = NoObserver(), refresh: (@Sendable () -> Void)? = nil,
+        supervisor: any RunSupervisor = UnsupervisedRun()
+    ) async throws -> RunResult {
+        let ran = try await execute(
+            [prepared], transport: transport, configuration: { _ in configuration }, observer: { _ in observer },
+            refresh: refresh, supervisor: supervisor)
+        return ran.outcomes[0].result
+    }
+
+    /// `transport` with its connections per host sized for `plans`, unless it says how many: as many as the
+    /// largest concurrency limit asks (the run's `concurrency`, else each plan's own), at least 8; 64 for a
+    /// plan without one; and no more than the process's open-file limit leaves room for (`OpenFiles`).
+    /// Requests beyond them wait for a connection; more would only load the server, or fail for want of files.
+    public static func sizingConnections(
+        _ transport: HTTPClientTransport.Configuration, for plans: [PlanRun.Prepared],
+        configuration: (PlanRun.Prepared) -> RunConfiguration
+    ) -> HTTPClientTransport.Configuration {
+        guard transport.connectionsPerHost == nil else { return transport }
+        var sized = transport
+        let widest =
+            plans.map {
+                configuration($0).concurrency ?? $0.graph.plan.concurrency?.value
+                    ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
+            }.max() ?? HTTPClientTransport.Configuration.defaultConnectionsPerHost
+        sized.connectionsPerHost = min(max(8, widest), OpenFiles.connectionBudget ?? .max)
+        return sized
+    }
+}
