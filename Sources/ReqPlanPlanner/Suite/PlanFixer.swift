@@ -17,6 +17,8 @@ public struct PlanFixResult: Sendable {
     public var applied: [Diagnostic]
     /// The validation of `fixed`.
     public var report: ValidationReport
+    /// How many errors the fixes leave: `report`'s, or for refused fixes, those the fixed text would have.
+    public var errorsLeft: Int
     /// Whether fixes were found but not kept, because the fixed text still has errors that no fix fixes and
     /// errors were not allowed (`allowErrors`).
     public var refused: Bool
@@ -69,7 +71,8 @@ public enum PlanFixer {
                 fileAt: path, displayPath: shown, limits: limits, allowFilesOutside: allowFilesOutside,
                 library: try library { _ in nil })
             return PlanFixResult(
-                path: path, displayPath: shown, original: "", fixed: "", applied: [], report: report, refused: false)
+                path: path, displayPath: shown, original: "", fixed: "", applied: [], report: report,
+                errorsLeft: report.errorCount, refused: false)
         }
         let key = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
         func validate(_ text: String) throws -> ValidationReport {
@@ -110,12 +113,11 @@ public enum PlanFixer {
         if text != original, report.errorCount > 0, !allowErrors {
             return PlanFixResult(
                 path: path, displayPath: shown, original: original, fixed: original, applied: applied,
-                report: try validate(original),
-                refused: true)
+                report: try validate(original), errorsLeft: report.errorCount, refused: true)
         }
         return PlanFixResult(
             path: path, displayPath: shown, original: original, fixed: text, applied: applied, report: report,
-            refused: false)
+            errorsLeft: report.errorCount, refused: false)
     }
 
     /// The conflicts of `report` (duplicate keys), by message, to tell one a fix made from one that was there.

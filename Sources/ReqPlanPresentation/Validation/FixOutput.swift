@@ -17,7 +17,7 @@ public enum FixOutput {
     public static func summary(_ result: PlanFixResult, written: Bool) -> String {
         let fixed = result.applied.count
         let problems = "\(fixed) problem\(fixed == 1 ? "" : "s")"
-        let errors = result.report.errorCount
+        let errors = result.errorsLeft
         let remaining = "\(errors) error\(errors == 1 ? "" : "s")"
         if result.refused {
             return "\(result.displayPath): not changed: \(remaining) would remain that no fix fixes "
