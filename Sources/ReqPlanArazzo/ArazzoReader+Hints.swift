@@ -3,7 +3,7 @@ import ReqPlanSyntax
 extension ArazzoReader {
     /// The planner's hint in Arazzo's terms: a parameter is added to the step's `parameters`, an input is
     /// read as `$inputs.NAME`, an operation is named by its `operationId` alone, and a value that may be
-    /// absent has no `if:` or `default(…)` to guard it.
+    /// absent has no `if:` or `default(…)` to guard it (nor the fix that writes one).
     public func rephrase(_ diagnostic: Diagnostic) -> Diagnostic {
         guard let hint = diagnostic.hint else { return diagnostic }
         var rephrased = diagnostic
@@ -19,6 +19,8 @@ extension ArazzoReader {
             }
         case .possiblyAbsent:
             rephrased.hint = "the request would go without it: check that the response gives it"
+            // No `default(…)` to wrap the value in.
+            rephrased.fix = nil
         case .unknownOperation:
             if let name = Self.text(in: hint, after: "did you mean `", before: "`?"),
                 let dot = name.firstIndex(of: "."),

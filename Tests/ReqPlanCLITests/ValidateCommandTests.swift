@@ -102,6 +102,7 @@ import Testing
             fix["title"] as? String
                 == "Write the specification's form `{$sourceDescriptions.petstore.url}#/paths/~1pet~1{petId}~1coupons/get`"
         )
+        #expect(fix["safe"] as? Bool == true)
         // Only a diagnostic with a fix has the key.
         #expect(diagnostics.filter { $0["code"] as? String != "RP1014" }.allSatisfy { $0["fix"] == nil })
     }

@@ -43,6 +43,6 @@ import Testing
         diagnostic.fix = Diagnostic.Fix(title: "Write `$a.b`", replacement: "$a.b")
         #expect(
             DiagnosticRenderer.json(diagnostic).jsonText().hasSuffix(
-                #""notes":[],"fix":{"title":"Write `$a.b`","replacement":"$a.b"}}"#))
+                #""notes":[],"fix":{"title":"Write `$a.b`","replacement":"$a.b","safe":true}}"#))
     }
 }

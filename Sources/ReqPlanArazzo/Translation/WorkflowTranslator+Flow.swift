@@ -130,9 +130,10 @@ extension WorkflowTranslator {
     }
 
     mutating func unknownGotoTarget(_ target: Located<String>) {
+        let suggestion = Suggestion.replacement(for: target.value, in: workflow.steps.map(\.id.value))
         diagnostics.error(
             .unknownArazzoStep,
             "`goto` names step `\(target.value)`, which is no step of workflow `\(workflow.id.value)`",
-            at: target.range, hint: Suggestion.didYouMean(target.value, in: workflow.steps.map(\.id.value)))
+            at: target.range, hint: suggestion?.hint, fix: suggestion?.fix)
     }
 }

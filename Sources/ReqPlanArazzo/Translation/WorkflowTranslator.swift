@@ -289,11 +289,12 @@ struct WorkflowTranslator {
                 continue
             }
             if workflow.step(dependency.value) == nil {
+                let suggestion = Suggestion.replacement(for: dependency.value, in: workflow.steps.map(\.id.value))
                 diagnostics.error(
                     .unknownArazzoStep,
                     "step `\(step.id.value)` depends on `\(dependency.value)`, which is no step of "
                         + "workflow `\(workflow.id.value)`", at: dependency.range,
-                    hint: Suggestion.didYouMean(dependency.value, in: workflow.steps.map(\.id.value)))
+                    hint: suggestion?.hint, fix: suggestion?.fix)
                 continue
             }
             result.append(dependency)
@@ -312,9 +313,10 @@ struct WorkflowTranslator {
     mutating func calledWorkflowAndFile(_ written: Located<String>) -> (workflow: Workflow, file: String)? {
         guard written.value.hasPrefix("$sourceDescriptions.") else {
             guard let called = document.workflow(written.value) else {
+                let suggestion = Suggestion.replacement(for: written.value, in: document.workflows.map(\.id.value))
                 diagnostics.error(
                     .unknownWorkflow, "no workflow has the id `\(written.value)`", at: written.range,
-                    hint: Suggestion.didYouMean(written.value, in: document.workflows.map(\.id.value)))
+                    hint: suggestion?.hint, fix: suggestion?.fix)
                 return nil
             }
             return (called, fileName)

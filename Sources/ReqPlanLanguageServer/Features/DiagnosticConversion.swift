@@ -9,9 +9,8 @@ import ReqPlanSyntax
 /// - `code` is the RP code, `source` is `reqplan`; the hint ends the message, on a line of its own.
 /// - Located notes (`first defined here`, `included from …`, the other end of a cycle) are related
 ///   information when the client takes it, else lines of the message, as notes without a place always are.
-/// - A diagnostic with a fix (`Diagnostic.fix`: another runner's shorthand rewritten, RP1014) carries it in
-///   its `data`, for `QuickFix`; so does one whose hint is a did-you-mean, and RP0853, whose fix wraps the
-///   value in `default(…)` (`DefaultFallbackFix`).
+/// - A diagnostic with a fix (`Diagnostic.fix`: a misspelt name's one candidate, another runner's shorthand
+///   rewritten, RP1014, RP0853's value wrapped in `default(…)`) carries it in its `data`, for `QuickFix`.
 /// - RP0901 (an input never read) and RP0903 (a need listed twice) are tagged `Unnecessary`: editors fade
 ///   the text rather than underline it.
 /// - A diagnostic in another file (a sub-plan it includes) goes to that file when it is open in the editor;
@@ -89,22 +88,12 @@ public struct DiagnosticConversion {
             .init("message", .string(message)),
         ]
         if Self.unnecessary.contains(diagnostic.code) { fields.append(.init("tags", .list([.int(1)]))) }
-        // The diagnostic's own fix, a did-you-mean one, or RP0853's `default(…)`, for a diagnostic shown where
-        // it is (not at the inclusion of its file).
+        // The diagnostic's fix, for a diagnostic shown where it is (not at the inclusion of its file).
         if target != uri || file == path, let sourceRange = diagnostic.range,
-            sourceRange.start.line == sourceRange.end.line,
-            let line = source(file).line(sourceRange.start.line)
+            let written = source(file).text(onOneLine: sourceRange),
+            let fix = QuickFix.data(fix: diagnostic.fix, replacing: written)
         {
-            let written = String(
-                String.UnicodeScalarView(
-                    line.unicodeScalars.dropFirst(sourceRange.start.column - 1)
-                        .prefix(sourceRange.end.column - sourceRange.start.column)))
-            if let fix = QuickFix.data(fix: diagnostic.fix, replacing: written)
-                ?? QuickFix.data(hint: diagnostic.hint, replacing: written)
-                ?? DefaultFallbackFix.data(code: diagnostic.code, replacing: written)
-            {
-                fields.append(.init("data", fix))
-            }
+            fields.append(.init("data", fix))
         }
         if relatedInformation, !related.isEmpty { fields.append(.init("relatedInformation", .list(related))) }
         return (target, .object(fields))

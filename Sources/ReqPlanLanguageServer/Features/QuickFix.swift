@@ -1,32 +1,24 @@
 import ReqPlanSyntax
 
-/// Code actions for diagnostics whose hint names the fix (`did you mean `login`?`): replace the misspelt
-/// name with the suggestion (`textDocument/codeAction`, kind `quickfix`).
+/// Code actions for diagnostics that carry a fix (`Diagnostic.fix`): a misspelt name replaced by its one
+/// candidate, another runner's shorthand in the specification's form, RP0853's value wrapped in `default(…)`
+/// (`textDocument/codeAction`, kind `quickfix`). Every fix is the validator's data; none is read from a hint.
 ///
 /// The diagnostic carries the fix in its `data` (`{"replace": "logn", "with": "login"}`), which LSP clients
-/// send back unchanged; a fix is offered only where the document still has the misspelt name at the
-/// diagnostic's range, so an action never edits text that changed since. A fix with a `title` of its own
-/// (RP0853's `default(…)`, `DefaultFallbackFix`) is offered the same way, and not as the preferred action:
-/// its fallback is for the user to choose. A diagnostic's own fix (`Diagnostic.fix`, the specification's form
-/// of another runner's shorthand) has its title and is preferred (`"preferred": true`): it is the one change.
+/// send back unchanged; a fix is offered only where the document still has the replaced text at the
+/// diagnostic's range, so an action never edits text that changed since. `data` has the fix's `title` when it
+/// is not the plain "Replace `logn` with `login`", and `"preferred": false` when the fix is not safe
+/// (`Diagnostic.Fix.isSafe`: RP0853's fallback is for the user to choose); a safe fix is the preferred action.
 public enum QuickFix {
-    /// The `data` of a diagnostic with a fix of its own, whose range holds `original`: its replacement, its
-    /// title, preferred.
+    /// The `data` of a diagnostic with a fix, whose range holds `original`: what to replace, with what, the
+    /// fix's title unless it is the plain one, and whether it is preferred unless it is; `nil` when the fix
+    /// was made for other text (`Diagnostic.Fix.applies(to:)`).
     static func data(fix: Diagnostic.Fix?, replacing original: String) -> Value? {
-        guard let fix, fix.replacement != original else { return nil }
-        return .object([
-            .init("replace", .string(original)), .init("with", .string(fix.replacement)),
-            .init("title", .string(fix.title)), .init("preferred", .bool(true)),
-        ])
-    }
-
-    /// The `data` of a diagnostic whose hint is a did-you-mean and whose range holds one name (`logn`, not
-    /// `steps.logn` nor text with spaces): what to replace, and with what.
-    static func data(hint: String?, replacing original: String) -> Value? {
-        guard let hint, hint.hasPrefix("did you mean `"), hint.hasSuffix("`?") else { return nil }
-        let suggestion = String(hint.dropFirst("did you mean `".count).dropLast(2))
-        guard isName(suggestion), isName(original), suggestion != original else { return nil }
-        return .object([.init("replace", .string(original)), .init("with", .string(suggestion))])
+        guard let fix, fix.applies(to: original) else { return nil }
+        var fields: [Value.Field] = [.init("replace", .string(original)), .init("with", .string(fix.replacement))]
+        if fix.title != plainTitle(original, fix.replacement) { fields.append(.init("title", .string(fix.title))) }
+        if !fix.isSafe { fields.append(.init("preferred", .bool(false))) }
+        return .object(fields)
     }
 
     /// The quick fixes for the `diagnostics` a client sends with a code action request, in `document`.
@@ -40,7 +32,7 @@ public enum QuickFix {
                     == original
             else { return nil }
             let edit: Value = .object([.init("range", range.value), .init("newText", .string(suggestion))])
-            var title = "Replace `\(original)` with `\(suggestion)`"
+            var title = plainTitle(original, suggestion)
             if case .string(let own)? = diagnostic["data"]?["title"] { title = own }
             return .object([
                 .init("title", .string(title)),
@@ -54,14 +46,14 @@ public enum QuickFix {
         }
     }
 
-    /// Whether a fix is the preferred action: one that says so, or a did-you-mean (no title of its own).
+    /// Whether a fix is the preferred action: unless it says otherwise, as a fix that is not safe does.
     private static func isPreferred(_ data: Value?) -> Bool {
         if case .bool(let preferred)? = data?["preferred"] { return preferred }
-        return data?["title"] == nil
+        return true
     }
 
-    /// Whether `text` is one name: letters, digits, `_` and `-` (step ids, keys, inputs, fields).
-    private static func isName(_ text: String) -> Bool {
-        !text.isEmpty && text.unicodeScalars.allSatisfy(CompletionContext.isNameCharacter)
+    /// "Replace `logn` with `login`".
+    private static func plainTitle(_ original: String, _ replacement: String) -> String {
+        "Replace `\(original)` with `\(replacement)`"
     }
 }

@@ -61,12 +61,20 @@ extension APIChecker {
             let names = operation.pathParameterNames
             for given in reference.pathParameters {
                 guard names.contains(given.name.value) else {
+                    var suggestion = Suggestion.replacement(for: given.name.value, in: names)
+                    // A name given already is no fix: the path would have it twice.
+                    if let candidate = suggestion?.fix?.replacement,
+                        reference.pathParameters.contains(where: { $0.name.value == candidate })
+                    {
+                        suggestion?.fix = nil
+                    }
                     diagnostics.error(
                         .pathParameter, "\(label) has no path parameter `\(given.name.value)`", at: given.name.range,
-                        hint: Suggestion.didYouMean(given.name.value, in: names)
+                        hint: suggestion?.hint
                             ?? (names.isEmpty
                                 ? "its path `\(operation.path)` has no parameters"
-                                : "its path `\(operation.path)` has " + names.map { "`\($0)`" }.joined(separator: ", "))
+                                : "its path `\(operation.path)` has " + names.map { "`\($0)`" }.joined(separator: ", ")),
+                        fix: suggestion?.fix
                     )
                     continue
                 }
@@ -92,13 +100,15 @@ extension APIChecker {
         let declaredQuery = operation.parameters(in: .query)
         for given in request.query {
             guard let parameter = declaredQuery.first(where: { $0.name == given.name.value }) else {
+                let suggestion = Suggestion.replacement(for: given.name.value, in: declaredQuery.map(\.name))
                 diagnostics.warning(
                     .undeclaredParameter, "\(label) has no query parameter `\(given.name.value)`",
                     at: given.name.range,
-                    hint: Suggestion.didYouMean(given.name.value, in: declaredQuery.map(\.name))
+                    hint: suggestion?.hint
                         ?? (declaredQuery.isEmpty
                             ? "it declares no query parameters"
-                            : "its query parameters are " + declaredQuery.map { "`\($0.name)`" }.joined(separator: ", "))
+                            : "its query parameters are " + declaredQuery.map { "`\($0.name)`" }.joined(separator: ", ")),
+                    fix: suggestion?.fix
                 )
                 continue
             }
@@ -331,10 +341,12 @@ extension APIChecker {
                         entry.value, against: propertySchema, required: required.contains(entry.key.value),
                         validator, what: what, code: code, pointer: inner, textual: textual)
                 } else if forbidsOthers {
+                    let suggestion = Suggestion.replacement(for: entry.key.value, in: declared)
                     diagnostics.error(
                         code, "\(place) has no property `\(entry.key.value)`", at: entry.key.range,
-                        hint: Suggestion.didYouMean(entry.key.value, in: declared)
-                            ?? "the schema allows only " + declared.map { "`\($0)`" }.joined(separator: ", "))
+                        hint: suggestion?.hint
+                            ?? "the schema allows only " + declared.map { "`\($0)`" }.joined(separator: ", "),
+                        fix: suggestion?.fix)
                 } else if let additional = parts.lazy.compactMap({ part -> APISchema? in
                     if case .schema(let schema) = part.additionalProperties { return schema }
                     return nil
@@ -388,7 +400,8 @@ extension APIChecker {
         if required, let reason = flow.mayBeAbsent, !wanted.contains(.null) {
             diagnostics.warning(
                 .possiblyAbsent, "\(place) is required, but the value given may be absent: \(reason)", at: range,
-                hint: "guard the step with `if:`, or give a fallback with `default(…)`")
+                hint: "guard the step with `if:`, or give a fallback with `default(…)`",
+                fix: plan.source.text(onOneLine: range).flatMap(Diagnostic.Fix.defaultFallback(replacing:)))
         }
     }
 

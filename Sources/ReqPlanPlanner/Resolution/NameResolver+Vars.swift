@@ -91,11 +91,13 @@ extension NameResolver {
         guard varsByName[name.value] != nil else {
             if plan.unreadVarNames.contains(name.value) { return }
             let names = plan.vars.map(\.name.value)
+            let suggestion = Suggestion.replacement(for: name.value, in: names)
             let hint =
-                Suggestion.didYouMean(name.value, in: names)
+                suggestion?.hint
                 ?? (names.isEmpty
                     ? "declare it under `vars:`" : "vars are " + names.map { "`\($0)`" }.joined(separator: ", "))
-            diagnostics.error(.unknownVar, "unknown var `\(name.value)`", at: name.range, hint: hint)
+            diagnostics.error(
+                .unknownVar, "unknown var `\(name.value)`", at: name.range, hint: hint, fix: suggestion?.fix)
             return
         }
         if let variable = scope.variable {

@@ -206,13 +206,13 @@ struct NameResolver {
             if plan.unreadStepIDs.contains(name.value) { return nil }
             // `steps.a.b` when a step is (invalidly) named `a.b`: its id is reported already.
             if index.keys.contains(where: { $0.hasPrefix(name.value + ".") }) { return nil }
-            let hint = Suggestion.didYouMean(name.value, in: nodes.filter { $0.instance == 0 }.map(\.id))
+            let suggestion = Suggestion.replacement(for: name.value, in: nodes.filter { $0.instance == 0 }.map(\.id))
             diagnostics.error(
                 what == "`needs`" ? .unknownNeed : .unknownStep,
                 what == "`needs`"
                     ? "`needs` names `\(name.value)`, but there is no such step"
                     : "unknown step `\(name.value)`",
-                at: name.range, hint: hint)
+                at: name.range, hint: suggestion?.hint, fix: suggestion?.fix)
             return nil
         }
         if let loop = nodes[target].loop {
@@ -240,12 +240,13 @@ struct NameResolver {
         call: (name: Located<String>, arguments: [Expression], range: SourceRange), in scope: ExpressionScope
     ) {
         guard let function = BuiltinFunction(rawValue: call.name.value) else {
+            let suggestion = Suggestion.replacement(for: call.name.value, in: BuiltinFunction.allCases.map(\.rawValue))
             let hint =
-                Suggestion.didYouMean(call.name.value, in: BuiltinFunction.allCases.map(\.rawValue))
+                suggestion?.hint
                 ?? "functions are " + BuiltinFunction.allCases.map { "`\($0.rawValue)()`" }.joined(separator: ", ")
             diagnostics.error(
                 .unknownFunction, "unknown function `\(call.name.value)`", at: call.name.range,
-                hint: hint)
+                hint: hint, fix: suggestion?.fix)
             return
         }
         if call.arguments.count != function.arity {
@@ -349,10 +350,11 @@ struct NameResolver {
             if declaredEnv.contains(name.value) {
                 envUsed.insert(name.value)
             } else {
+                let suggestion = Suggestion.replacement(for: name.value, in: declaredEnv.sorted())
                 diagnostics.error(
                     .undeclaredEnv, "environment variable `\(name.value)` is not declared by any input", at: name.range,
-                    hint: Suggestion.didYouMean(name.value, in: declaredEnv.sorted())
-                        ?? "declare it with an input: `inputs: { x: { env: \(name.value) } }`")
+                    hint: suggestion?.hint ?? "declare it with an input: `inputs: { x: { env: \(name.value) } }`",
+                    fix: suggestion?.fix)
             }
         case "steps":
             resolveStepReference(reference, in: scope)
@@ -398,12 +400,13 @@ struct NameResolver {
         let fields = scope.responseOfSubPlan ? ["status", "outputs"] : PollPolicy.responseFields
         if !reference.components.isEmpty, reference.memberName(at: 0).map({ fields.contains($0.value) }) != true {
             let written = reference.memberName(at: 0)
+            let suggestion = written.flatMap { Suggestion.replacement(for: $0.value, in: fields) }
             diagnostics.error(
                 .unknownField,
                 written.map { "`response` has no field `\($0.value)`" } ?? "expected a field name after `response`",
                 at: written?.range ?? reference.components[0].range,
-                hint: written.flatMap { Suggestion.didYouMean($0.value, in: fields) }
-                    ?? "fields are " + fields.map { "`\($0)`" }.joined(separator: ", "))
+                hint: suggestion?.hint ?? "fields are " + fields.map { "`\($0)`" }.joined(separator: ", "),
+                fix: suggestion?.fix)
         }
     }
 
@@ -428,10 +431,12 @@ struct NameResolver {
             recorded.whole = true
         } else if let fieldName = reference.memberName(at: 1) {
             guard let field = ResultField(rawValue: fieldName.value) else {
+                let suggestion = Suggestion.replacement(for: fieldName.value, in: ResultField.allCases.map(\.rawValue))
                 diagnostics.error(
                     .unknownField, "step results have no field `\(fieldName.value)`", at: fieldName.range,
-                    hint: Suggestion.didYouMean(fieldName.value, in: ResultField.allCases.map(\.rawValue))
-                        ?? "fields are " + ResultField.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "))
+                    hint: suggestion?.hint
+                        ?? "fields are " + ResultField.allCases.map { "`\($0.rawValue)`" }.joined(separator: ", "),
+                    fix: suggestion?.fix)
                 return
             }
             if field.isCollectionField && !targetNode.step.isCollection {

@@ -12,14 +12,16 @@ extension InputsFile {
         for entry in entries {
             let name = entry.key.value
             guard declared.contains(name) else {
+                let suggestion = Suggestion.replacement(for: name, in: declared.sorted())
                 var diagnostic = Diagnostic.warning(
                     .undeclaredInputsFileKey,
                     plans.count == 1
                         ? "the inputs file sets `\(name)`, which the plan does not declare"
                         : "the inputs file sets `\(name)`, which no plan declares",
                     at: entry.key.range,
-                    hint: Suggestion.didYouMean(name, in: declared.sorted())
-                        ?? "a run ignores it; remove it, or declare it under `inputs:` in the plan that reads it")
+                    hint: suggestion?.hint
+                        ?? "a run ignores it; remove it, or declare it under `inputs:` in the plan that reads it",
+                    fix: suggestion?.fix)
                 diagnostic.file = source.path
                 diagnostics.append(diagnostic)
                 continue

@@ -3,19 +3,41 @@ extension Diagnostic {
     /// range, which is on one line.
     ///
     /// It is data, as rustc's machine-applicable suggestions and clang's fix-its are: the language server
-    /// offers it as a code action, and `validate --format json` prints it (`fix: { title, replacement }`), so
-    /// that a tool can apply it without reading the message. The replacement is text as the file writes it:
-    /// a YAML value keeps the quotes it needs (`scalar(_:replacing:title:)`).
+    /// offers it as a code action, `validate --format json` prints it (`fix: { title, replacement, safe }`), and
+    /// `reqplan fix` applies the safe ones, so that no tool reads the message for it. The replacement is text
+    /// as the file writes it: a YAML value keeps the quotes it needs (`scalar(_:replacing:title:)`).
     public struct Fix: Sendable, Hashable {
         /// What the change does, as an editor lists it: "Write the specification's form …".
         public var title: String
         /// The text that takes the place of the diagnostic's range.
         public var replacement: String
+        /// Whether the change is what the author meant whenever it applies, so a tool may make it unasked
+        /// (rustc's `MachineApplicable`): a misspelling with one candidate, another runner's shorthand in the
+        /// specification's form. `false` for a change that is a start the author completes (rustc's
+        /// `MaybeIncorrect`): RP0853's `default(…)`, whose fallback is a placeholder. An editor offers both;
+        /// `reqplan fix` applies the safe ones only.
+        public var isSafe: Bool
+        /// The text the range holds when the fix was made, when known: a tool applies the fix only where the
+        /// range still holds it (a file edited since, a range wider than the name it was made for).
+        public var original: String?
 
         /// Creates a fix.
-        public init(title: String, replacement: String) {
+        /// - Parameters:
+        ///   - title: what the change does.
+        ///   - replacement: the text for the diagnostic's range.
+        ///   - isSafe: whether a tool may apply it unasked (default: yes).
+        ///   - original: the text the range holds, when known.
+        public init(title: String, replacement: String, isSafe: Bool = true, original: String? = nil) {
             self.title = title
             self.replacement = replacement
+            self.isSafe = isSafe
+            self.original = original
+        }
+
+        /// Whether the fix applies where the range holds `written`: it changes the text, and the text is the
+        /// one it was made for (when it says).
+        public func applies(to written: String) -> Bool {
+            replacement != written && (original == nil || original == written)
         }
 
         /// A fix that writes the YAML (or JSON) scalar `value` where the scalar `written` is, in its style: a
@@ -43,7 +65,7 @@ extension Diagnostic {
             default:
                 replacement = readsBackPlain(value) ? value : singleQuoted(value)
             }
-            return Fix(title: title, replacement: replacement)
+            return Fix(title: title, replacement: replacement, original: written)
         }
 
         /// `value` in single quotes, a quote in it doubled.

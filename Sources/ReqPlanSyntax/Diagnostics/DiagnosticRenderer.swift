@@ -214,7 +214,7 @@ public struct DiagnosticRenderer: Sendable {
     }
 
     /// One diagnostic as a JSON value: `severity`, `code`, `message`, `file`, its place, `hint`, `notes`,
-    /// and `fix` (`{ "title", "replacement" }`, for the diagnostic's range) when it has one.
+    /// and `fix` (`{ "title", "replacement", "safe" }`, for the diagnostic's range) when it has one.
     public static func json(_ diagnostic: Diagnostic) -> Value {
         var fields: [Value.Field] = [
             .init("severity", .string(diagnostic.severity.rawValue)),
@@ -239,7 +239,10 @@ public struct DiagnosticRenderer: Sendable {
             fields.append(
                 .init(
                     "fix",
-                    .object([.init("title", .string(fix.title)), .init("replacement", .string(fix.replacement))])))
+                    .object([
+                        .init("title", .string(fix.title)), .init("replacement", .string(fix.replacement)),
+                        .init("safe", .bool(fix.isSafe)),
+                    ])))
         }
         return .object(fields)
     }

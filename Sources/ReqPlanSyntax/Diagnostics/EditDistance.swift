@@ -50,9 +50,49 @@ public enum Suggestion {
         return a.hasPrefix(b) || b.hasPrefix(a)
     }
 
-    /// "did you mean `x`?" for the closest candidate, or `nil`.
+    /// "did you mean `x`?" for the closest candidate, or `nil`. Where the diagnostic's range holds exactly
+    /// the misspelt name, `replacement(for:in:)` gives the fix with it.
     public static func didYouMean<S: Sequence>(_ name: String, in candidates: S) -> String?
     where S.Element == String {
-        closest(to: name, in: candidates).map { "did you mean `\($0)`?" }
+        closest(to: name, in: candidates).map(hint)
+    }
+
+    /// A did-you-mean with its one candidate: the hint as the diagnostic shows it, and the fix that writes
+    /// the candidate in place of the misspelt name.
+    public struct Replacement: Sendable, Hashable {
+        /// "did you mean `x`?".
+        public var hint: String
+        /// "Replace `y` with `x`", safe; `nil` when either name is more than letters, digits, `_` and `-`,
+        /// whose text in the file may differ from the name (quotes, escapes).
+        public var fix: Diagnostic.Fix?
+    }
+
+    /// The did-you-mean for the closest candidate to `name`, with its fix, or `nil`: for a diagnostic whose
+    /// range holds exactly `name` (a key, a step id, an input), so the fix replaces the name and nothing else.
+    /// The hint is `didYouMean(_:in:)`'s.
+    public static func replacement<S: Sequence>(for name: String, in candidates: S) -> Replacement?
+    where S.Element == String {
+        closest(to: name, in: candidates).map { candidate in
+            Replacement(hint: hint(candidate), fix: fix(replacing: name, with: candidate))
+        }
+    }
+
+    /// The safe fix that writes `candidate` where `name` is, when both are plain names.
+    public static func fix(replacing name: String, with candidate: String) -> Diagnostic.Fix? {
+        guard isPlainName(name), isPlainName(candidate), name != candidate else { return nil }
+        return Diagnostic.Fix(
+            title: "Replace `\(name)` with `\(candidate)`", replacement: candidate, isSafe: true, original: name)
+    }
+
+    private static func hint(_ candidate: String) -> String { "did you mean `\(candidate)`?" }
+
+    /// Whether `text` is one name, written as it reads: ASCII letters, digits, `_` and `-`.
+    private static func isPlainName(_ text: String) -> Bool {
+        !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "_"
+                        || scalar == "-")
+            }
     }
 }

@@ -172,6 +172,18 @@ public struct SourceFile: Sendable {
 }
 
 extension SourceFile {
+    /// The text of `range` as written, when the range is on one line (where a fix's replacement can stand
+    /// for it); `nil` for a range over several lines or outside the text.
+    public func text(onOneLine range: SourceRange) -> String? {
+        guard range.start.line == range.end.line, range.start.column >= 1, range.end.column >= range.start.column,
+            let line = line(range.start.line)
+        else { return nil }
+        let scalars = line.unicodeScalars.dropFirst(range.start.column - 1)
+        let count = range.end.column - range.start.column
+        guard scalars.count >= count else { return nil }
+        return String(String.UnicodeScalarView(scalars.prefix(count)))
+    }
+
     /// The text of `range` on one line: each line it spans trimmed and joined by a space (a range that ends at
     /// column 1 of a line stops before it).
     public func oneLineText(of range: SourceRange) -> String {
