@@ -125,6 +125,16 @@ public struct Pipeline: Sendable {
         PlanValidator.validate(source, limits: reading.limits, library: library ?? self.library())
     }
 
+    /// The safe fixes of the plan file (or Arazzo document) at `path`, applied in memory and checked again
+    /// with this pipeline's readers (`reqplan fix`; `PlanFixer`).
+    /// - Parameter allowErrors: fix a file that keeps errors no fix fixes.
+    public func fix(fileAt path: String, allowErrors: Bool = false) -> PlanFixResult {
+        PlanFixer.fix(
+            fileAt: path, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
+            allowErrors: allowErrors
+        ) { unsaved in library(unsavedText: unsaved) }
+    }
+
     // MARK: 3. Preparing
 
     /// Checks the plans of `suite` and resolves each one's inputs (`SuiteRun.prepare`).

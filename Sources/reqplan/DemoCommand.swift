@@ -49,9 +49,9 @@ struct DemoCommand: AsyncParsableCommand {
         let paths = SuiteFiles(plans.isEmpty ? [Self.examplePlans] : plans).files
         guard !paths.isEmpty else { throw ValidationError("no plans found in ./plans; pass plan files") }
         let pipeline = Pipeline()
-        let failures = try await DemoAPI.withServer { baseURL in
+        let outcomes = try await DemoAPI.withServer { baseURL in
             write("demo API listening on \(baseURL)\n")
-            var failures = 0
+            var outcomes: [DemoPlanOutcome] = []
             for path in paths {
                 write("\n== \(path)\n")
                 let outcome = pipeline.prepare(
@@ -67,7 +67,7 @@ struct DemoCommand: AsyncParsableCommand {
                     if case .failure(let failure) = outcome {
                         writeError(DiagnosticRenderer(files: failure.sources).text(failure.diagnostics))
                     }
-                    failures += 1
+                    outcomes.append(.invalid)
                     continue
                 }
                 let configuration = RunConfiguration(
@@ -78,11 +78,42 @@ struct DemoCommand: AsyncParsableCommand {
                     prepared, configuration: configuration, transport: transport, supervisor: SignalSupervisor())
                 write(result.summaryText(graph: prepared.graph))
                 if result.exitCode == 130 { throw ExitCode(130) }
+                let ended = DemoPlanOutcome(runExitCode: result.exitCode, planText: prepared.graph.plan.source.text)
+                if let note = Self.note(ended, path: path) { write(note + "\n") }
+                outcomes.append(ended)
             }
-            return failures
+            return outcomes
         }
-        write("\nran \(paths.count) plan\(paths.count == 1 ? "" : "s") against the demo API\n")
-        if failures > 0 { throw ExitCode(1) }
+        write("\n" + Self.totals(outcomes) + "\n")
+        let status = DemoPlanOutcome.exitCode(of: outcomes)
+        if status != 0 { throw ExitCode(status) }
+    }
+
+    /// What `reqplan demo` says under a plan's summary when it did not simply succeed.
+    static func note(_ outcome: DemoPlanOutcome, path: String) -> String? {
+        switch outcome {
+        case .succeeded, .invalid: nil
+        case .failedOnPurpose:
+            "note: \(path) fails on purpose, to show a failure (its line `\(DemoPlanOutcome.failsOnPurposeMark)`)"
+        case .failed: "error: steps of \(path) failed"
+        case .succeededDespiteMark:
+            "error: \(path) is marked to fail on purpose (`\(DemoPlanOutcome.failsOnPurposeMark)`), "
+                + "but every step succeeded"
+        }
+    }
+
+    /// The last line of `reqplan demo`: how many plans ran, and how many did not succeed, and why.
+    static func totals(_ outcomes: [DemoPlanOutcome]) -> String {
+        let ran = "ran \(outcomes.count) plan\(outcomes.count == 1 ? "" : "s") against the demo API"
+        let parts: [(DemoPlanOutcome, String)] = [
+            (.failed, "failed"), (.invalid, "invalid"), (.failedOnPurpose, "failed on purpose"),
+            (.succeededDespiteMark, "succeeded though marked to fail"),
+        ]
+        let counts = parts.compactMap { outcome, words in
+            let count = outcomes.count { $0 == outcome }
+            return count == 0 ? nil : "\(count) \(words)"
+        }
+        return counts.isEmpty ? ran : ran + ": " + counts.joined(separator: ", ")
     }
 
     /// Where `reqplan demo` looks for the example plans without arguments: `plans` in the current folder.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanSyntax
@@ -43,11 +44,9 @@ struct FixCommand: ParsableCommand {
             writeError(DiagnosticRenderer(colors: color.enabled, files: []).text(suite.problems) + "\n")
         }
         var unwritten = false
+        let pipeline = try reading.pipeline()
         for path in suite.files {
-            let result = try PlanFixer.fix(
-                fileAt: path, limits: reading.limits, allowFilesOutside: reading.allowFilesOutside,
-                allowErrors: allowErrors
-            ) { unsaved in try .forCommand(reading, unsavedText: unsaved) }
+            let result = pipeline.fix(fileAt: path, allowErrors: allowErrors)
             if writeFiles {
                 do {
                     try result.write()

@@ -14,7 +14,7 @@ struct ArazzoRunTests {
 
     @Test(
         "a workflow with a sub-workflow runs against connexion's mock, its outputs carried from step to step",
-        .enabled(if: ExternalServers.canRun(.connexion)))
+        ExternalServers.needed(.connexion))
     func petCouponsRunsAgainstConnexion() async throws {
         let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
         defer { mock.stop() }
@@ -54,7 +54,7 @@ struct ArazzoRunTests {
 
     @Test(
         "goto and end move control: the steps skipped send nothing, and the run still succeeds; a workflow of another document runs as a sub-plan",
-        .enabled(if: ExternalServers.canRun(.connexion)))
+        ExternalServers.needed(.connexion))
     func gotoAndEndSkipSteps() async throws {
         let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
         defer { mock.stop() }
@@ -127,7 +127,7 @@ struct ArazzoRunTests {
 
     @Test(
         "what published documents use runs: a querystring parameter, a replacement into a payload given at run time, a workflow step judged by its criteria",
-        .enabled(if: ExternalServers.canRun(.connexion)))
+        ExternalServers.needed(.connexion))
     func publishedConstructsRun() async throws {
         let document = CommandRunner.packageRoot.appendingPathComponent(
             "Tests/Fixtures/arazzo/run/published.arazzo.yaml")
@@ -173,7 +173,7 @@ struct ArazzoRunTests {
 
     @Test(
         "a document in other runners' shorthands validates with a warning at each, and runs as the specification's forms",
-        .enabled(if: ExternalServers.canRun(.connexion)))
+        ExternalServers.needed(.connexion))
     func otherRunnersShorthandsRun() async throws {
         let document = CommandRunner.packageRoot.appendingPathComponent(
             "Tests/Fixtures/arazzo/run/other-runners.arazzo.yaml")
@@ -198,7 +198,7 @@ struct ArazzoRunTests {
 
     @Test(
         "a success criterion that does not hold fails the step, naming it and the value seen; a retry action sends it again",
-        .enabled(if: ExternalServers.canRun(.connexion)))
+        ExternalServers.needed(.connexion))
     func failedCriterionIsNamed() async throws {
         let mock = try await ConnexionMock.start(serving: Self.petCouponsDescription)
         defer { mock.stop() }
@@ -249,7 +249,7 @@ struct ArazzoRunTests {
 
     @Test(
         "control flow runs as a state machine: a loop bounded at 100 visits, a handled failure, a goto to a workflow, end on failure; the mock's log holds exactly the requests each makes",
-        .enabled(if: ExternalServers.canRun(.connexion)))
+        ExternalServers.needed(.connexion))
     func controlFlowRunsAsAStateMachine() async throws {
         let document = CommandRunner.packageRoot.appendingPathComponent("Tests/Fixtures/arazzo/run/flow.arazzo.yaml")
         let expected: [(workflow: String, status: Int32, requests: [String: Int], summary: [String])] = [

@@ -47,7 +47,7 @@ import Testing
 
     static let checker = CommandRunner.packageRoot.appendingPathComponent("scripts/check-har.py")
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    @Test(ExternalServers.needed(.httpbin))
     func everyExchangeIsAnEntryOfItsPlansPageAndTheSecretIsInNoByte() async throws {
         let httpbin = try await Httpbin.shared()
         let first = try CommandRunner.temporaryPlan(Self.plan, name: "a.yaml")

@@ -12,7 +12,7 @@ import Testing
 @Suite struct HTMLReportTests {
     static let checker = CommandRunner.packageRoot.appendingPathComponent("scripts/check-html-report.py")
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    @Test(ExternalServers.needed(.httpbin))
     func thePageShowsTheRunInABrowserAndTheSecretIsInNoByte() async throws {
         let httpbin = try await Httpbin.shared()
         let first = try CommandRunner.temporaryPlan(HARReportTests.plan, name: "a.yaml")
@@ -69,7 +69,7 @@ import Testing
 
     /// The example plans, run as a suite against the demo API, give a page and a HAR that pass the same
     /// checks: the browser's, and haralyzer's with the HAR 1.2 structure (`scripts/check-har.py`).
-    @Test(.enabled(if: ExternalServers.canRun(.browser, .haralyzer)))
+    @Test(ExternalServers.needed(.browser, .haralyzer))
     func theExamplePlansGiveAPageAndAHARThatPassTheChecks() async throws {
         let folder = try ExternalServers.makeTemporaryFolder("html-plans")
         let (html, har, json) = (

@@ -38,7 +38,7 @@ import Testing
               multipart: { doc: { file: doc.txt, filename: "${{ steps.source.body.args.lf }}" } }
         """
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    @Test(ExternalServers.needed(.httpbin))
     func aControlCharacterInAnyHeaderLineIsRefusedWithOneCodeAndWording() async throws {
         let httpbin = try await Httpbin.shared()
         let file = try CommandRunner.temporaryPlan(Self.plan)

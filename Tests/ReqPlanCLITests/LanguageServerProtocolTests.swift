@@ -11,7 +11,7 @@ import Testing
 @Suite struct LanguageServerProtocolTests {
     static let tests = CommandRunner.packageRoot.appendingPathComponent("Tests/lsp")
 
-    @Test(.enabled(if: ExternalServers.canRun(.pytestLSP)))
+    @Test(ExternalServers.needed(.pytestLSP))
     func aRealClientLibraryGetsDiagnosticsAndErrorsAndACleanExit() throws {
         let run = try runCommand(
             "env",

@@ -21,7 +21,7 @@ import Testing
 
         """
 
-    @Test(.enabled(if: ExternalServers.canRun(.neovim)))
+    @Test(ExternalServers.needed(.neovim))
     func neovimShowsTheDiagnosticAndAcceptsTheCompletionThatFixesIt() throws {
         let file = try CommandRunner.temporaryPlan(Self.plan, name: "checkout.yaml")
         let out = file.deletingLastPathComponent().appendingPathComponent("neovim-session.json")

@@ -16,7 +16,11 @@ import Testing
         return kilobytes << 10
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx) && FileManager.default.fileExists(atPath: "/proc/self/status")))
+    @Test(
+        ExternalServers.needed(.nginx),
+        .enabled(
+            if: FileManager.default.fileExists(atPath: "/proc/self/status"),
+            "reads the process's memory in /proc/self/status, which only Linux has"))
     func aLargeBodyNothingReadsIsNotHeldWhole() async throws {
         let nginx = try await Nginx.shared()
         let file = nginx.filesFolder.appendingPathComponent("large-\(UUID().uuidString).bin")

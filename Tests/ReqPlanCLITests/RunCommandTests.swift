@@ -398,9 +398,61 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         let plans = try CommandRunner.allExamplePlans()
         #expect(plans.contains("plans/suite/health.yaml"), "the suite's folder too")
-        #expect(result.stdout.contains("\nran \(plans.count) plans against the demo API\n"))
+        // plans/partial-failure.yaml fails on purpose, and is marked so: the demo says it, and still exits 0.
+        #expect(result.stdout.contains("\nran \(plans.count) plans against the demo API: 1 failed on purpose\n"))
+        #expect(result.stdout.contains("note: plans/partial-failure.yaml fails on purpose"), "\(result.stdout)")
         for plan in plans { #expect(result.stdout.contains("\n== \(plan)\n"), "\(plan)") }
         #expect(!result.stdout.contains("(interrupted)"))
+    }
+
+    /// A plan whose steps fail makes `reqplan demo` exit 1 with a line saying so, unless it is marked to fail on
+    /// purpose (`# reqplan demo: fails on purpose`); a marked plan whose steps all succeed fails the demo too,
+    /// since its mark is out of date.
+    @Test func demoExitsOneWhenStepsOfAPlanFailThatIsNotMeantTo() async throws {
+        let failing = """
+            reqplan: 1
+            inputs:
+              base_url: { default: "http://127.0.0.1:8080" }
+            steps:
+              broken:
+                request: { url: "${{ inputs.base_url }}/status/500" }
+                expect: { status: 200 }
+
+            """
+        let passing = failing.replacingOccurrences(of: "/status/500", with: "/status/200")
+        let mark = DemoPlanOutcome.failsOnPurposeMark + " (it asks for a 500)\n"
+        let cases: [(text: String, status: Int32, line: String, totals: String)] = [
+            (failing, 1, "error: steps of PLAN failed", "1 failed"),
+            (mark + failing, 0, "note: PLAN fails on purpose", "1 failed on purpose"),
+            (mark + passing, 1, "error: PLAN is marked to fail on purpose", "1 succeeded though marked to fail"),
+            (passing, 0, "", ""),
+        ]
+        for (text, status, line, totals) in cases {
+            let plan = try CommandRunner.temporaryPlan(text, name: "demo.yaml")
+            let result = try await CommandRunner.run(["demo", plan.path], within: .seconds(60))
+            #expect(result.status == status, "\(text)\n\(result.stdout)\(result.stderr)")
+            let ran = "\nran 1 plan against the demo API" + (totals.isEmpty ? "\n" : ": \(totals)\n")
+            #expect(result.stdout.contains(ran), "\(result.stdout)")
+            if !line.isEmpty {
+                let said = line.replacingOccurrences(of: "PLAN", with: plan.path)
+                #expect(result.stdout.contains(said), "\(result.stdout)")
+            }
+        }
+    }
+
+    /// The mark is a line of its own, a YAML comment; the outcome and the exit code follow from it.
+    @Test func demoPlanOutcomes() {
+        let mark = DemoPlanOutcome.failsOnPurposeMark
+        #expect(DemoPlanOutcome.failsOnPurpose("reqplan: 1\n  \(mark). It asks for a 500\n"))
+        #expect(!DemoPlanOutcome.failsOnPurpose("reqplan: 1\ndescription: \"\(mark)\"\n"))
+        #expect(DemoPlanOutcome(runExitCode: 1, planText: mark) == .failedOnPurpose)
+        #expect(DemoPlanOutcome(runExitCode: 1, planText: "") == .failed)
+        #expect(DemoPlanOutcome(runExitCode: 0, planText: mark) == .succeededDespiteMark)
+        #expect(DemoPlanOutcome(runExitCode: 0, planText: "") == .succeeded)
+        #expect(DemoPlanOutcome.exitCode(of: [.succeeded, .failedOnPurpose]) == 0)
+        #expect(DemoPlanOutcome.exitCode(of: [.succeeded, .invalid]) == 1)
+        #expect(DemoPlanOutcome.exitCode(of: [.failed]) == 1)
+        #expect(DemoPlanOutcome.exitCode(of: [.succeededDespiteMark]) == 1)
     }
 
     /// README's quick start, as written: its five-line plan validates, and runs (against the demo API's `/health`

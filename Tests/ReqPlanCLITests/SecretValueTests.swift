@@ -176,7 +176,7 @@ import Testing
           cookies: ${{ steps.set.body.cookies }}
         """
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)), arguments: ["testsuites", "testcase", "failures"])
+    @Test(ExternalServers.needed(.httpbin), arguments: ["testsuites", "testcase", "failures"])
     func aCookieValueThatIsAWordOfTheReportLeavesItValid(value: String) async throws {
         let httpbin = try await Httpbin.shared()
         let file = try CommandRunner.temporaryPlan(Self.plan)

@@ -57,7 +57,7 @@ import Testing
 
     // MARK: Sessions
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
+    @Test(ExternalServers.needed(.nginx, .openssl))
     func aLoginPlanGetsItsSessionAndASecondPlanReusesItThroughTheCookieJar() async throws {
         let nginx = try await Nginx.shared()
         let jar = try ExternalServers.makeTemporaryFolder("jar").appendingPathComponent("cookies.txt")
@@ -76,7 +76,7 @@ import Testing
         #expect(without.status == 1, "without the jar, /me answers 401")
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
+    @Test(ExternalServers.needed(.nginx, .openssl))
     func aStepWithCookiesOffKeepsNothingYetReadsTheCookiesItWasSet() async throws {
         let nginx = try await Nginx.shared()
         let plan = """
@@ -106,7 +106,7 @@ import Testing
         #expect(!result.stdout.contains(nginx.sessionToken) && !result.stderr.contains(nginx.sessionToken))
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .curl)))
+    @Test(ExternalServers.needed(.nginx, .openssl, .curl))
     func cookieFilesPassBetweenCurlAndReqplan() async throws {
         let nginx = try await Nginx.shared()
         let folder = try ExternalServers.makeTemporaryFolder("jar")
@@ -125,7 +125,7 @@ import Testing
         #expect(me.output == #"{"user":"alice"}"#)
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
+    @Test(ExternalServers.needed(.nginx, .openssl))
     func aMalformedCookieJarIsALocatedErrorAndNothingIsSent() async throws {
         let nginx = try await Nginx.shared()
         let jar = try CommandRunner.temporaryPlan(
@@ -158,7 +158,7 @@ import Testing
         #expect(!nginx.accessLog.contains(marker))
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
+    @Test(ExternalServers.needed(.nginx, .openssl))
     func aCookieJarThatCannotBeReadOrSavedIsReported() async throws {
         let nginx = try await Nginx.shared()
         let folder = try ExternalServers.makeTemporaryFolder("jar")
@@ -177,7 +177,7 @@ import Testing
             "\(unsaved.stderr)")
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
+    @Test(ExternalServers.needed(.nginx, .openssl))
     func theSessionCookieIsInNoOutput() async throws {
         let nginx = try await Nginx.shared()
         let folder = try ExternalServers.makeTemporaryFolder("redaction")
@@ -197,7 +197,7 @@ import Testing
 
     // MARK: Proxies
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)))
+    @Test(ExternalServers.needed(.nginx, .openssl, .tinyproxy))
     func theLoginPlanRunsThroughAProxyFromTheEnvironmentAndFromTheOption() async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start()
@@ -238,7 +238,7 @@ import Testing
         #expect(proxy.requests.count == requests.count, "--noproxy: not through the proxy")
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)))
+    @Test(ExternalServers.needed(.nginx, .openssl, .tinyproxy))
     func proxyCredentialsAreUsedAndInNoOutput() async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start(credentials: ("agent", "Pr0xy-S3cret"))
@@ -264,7 +264,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
+    @Test(ExternalServers.needed(.nginx, .openssl))
     func aProxyThatCannotBeReachedFailsTheStepNamingIt() async throws {
         let nginx = try await Nginx.shared()
         let port = try ExternalServers.freePorts(1)[0]
@@ -297,7 +297,7 @@ import Testing
           body: ${{ steps.ping.body }}
         """
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
+    @Test(ExternalServers.needed(.nginx, .openssl))
     func aServerWithAPrivateCAIsTrustedWithCacert() async throws {
         let nginx = try await Nginx.shared()
         let trusted = try await run(
@@ -315,7 +315,7 @@ import Testing
         #expect(fromEnvironment.status == 0, "\(fromEnvironment.stderr)")
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)))
+    @Test(ExternalServers.needed(.nginx, .openssl))
     func serversThatWantAClientCertificateGetOneWithCertAndKey() async throws {
         let nginx = try await Nginx.shared()
         let certificates = nginx.certificates
@@ -349,7 +349,7 @@ import Testing
             "\(refused.stderr)")
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.openssl)))
+    @Test(ExternalServers.needed(.openssl))
     func unusableTLSFilesStopTheRunBeforeAnythingIsSent() async throws {
         let certificates = try await TestCertificates.shared()
         let missing = certificates.folder.appendingPathComponent("missing.pem").path

@@ -52,7 +52,7 @@ import Testing
 
     static func base64(_ text: String) -> String { Data(text.utf8).base64EncodedString() }
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    @Test(ExternalServers.needed(.httpbin))
     func basicAndBearerAuthWorkAndNoCredentialAppearsInAnyOutput() async throws {
         let httpbin = try await Httpbin.shared()
         let file = try CommandRunner.temporaryPlan(Self.authPlan)
@@ -117,7 +117,7 @@ import Testing
           second_slide: ${{ xpath(steps.slides.body, 'string(//slide[2]/title)') }}
         """
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    @Test(ExternalServers.needed(.httpbin))
     func repeatedHeadersRedirectsMatchAndXPathAgainstHttpbin() async throws {
         let httpbin = try await Httpbin.shared()
         let file = try CommandRunner.temporaryPlan(Self.responsePlan)
@@ -143,7 +143,7 @@ import Testing
         #expect(result.stderr.components(separatedBy: "x-multi:").count == 2)
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    @Test(ExternalServers.needed(.httpbin))
     func longCookieValuesAreHiddenAndShortPreferencesShown() async throws {
         let httpbin = try await Httpbin.shared()
         let session = "sess-7f3a9c2e41"
@@ -187,7 +187,7 @@ import Testing
     /// The failure note of a request whose response did not meet its expectation shows the start of the body
     /// that came back (a secret it echoes as `***`) and where the plan writes the expectation:
     /// `Tests/Fixtures/run-golden/failure-excerpt.expected` (`RECORD_GOLDEN=1` rewrites it).
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    @Test(ExternalServers.needed(.httpbin))
     func failureNoteShowsTheResponseAndTheExpectation() async throws {
         let httpbin = try await Httpbin.shared()
         let folder = try ExternalServers.makeTemporaryFolder("excerpt")

@@ -4,7 +4,7 @@ import Testing
 
 /// The third-party servers the transport tests use start, answer as described and stop.
 @Suite struct ExternalServerTests {
-    @Test(.enabled(if: ExternalServers.canRun(.openssl)))
+    @Test(ExternalServers.needed(.openssl))
     func testCertificatesHaveTheDatesAndNamesTheySay() throws {
         let certificates = try TestCertificates.make()
         func text(_ pair: TestCertificates.Pair) throws -> String {
@@ -30,7 +30,7 @@ import Testing
         #expect(try verify(certificates.otherClient).status != 0)
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .curl)))
+    @Test(ExternalServers.needed(.nginx, .openssl, .curl))
     func nginxServesTheSessionAPIOverHTTPAndHTTPS() async throws {
         let nginx = try await Nginx.shared()
         let plain = try runCommand("curl", ["-s", "\(nginx.plainURL)/json"]).output
@@ -57,7 +57,7 @@ import Testing
         #expect(nginx.accessLog.contains("GET /me"))
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.tinyproxy, .nginx, .openssl, .curl)))
+    @Test(ExternalServers.needed(.tinyproxy, .nginx, .openssl, .curl))
     func tinyproxyLogsAbsoluteFormRequestsAndConnects() async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start()
@@ -77,14 +77,14 @@ import Testing
             proxy.requests == ["GET \(nginx.plainURL)/json HTTP/1.1", "CONNECT 127.0.0.1:\(nginx.tlsPort) HTTP/1.1"])
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin, .curl)))
+    @Test(ExternalServers.needed(.httpbin, .curl))
     func httpbinAnswersUnderGunicorn() async throws {
         let httpbin = try await Httpbin.shared()
         let output = try runCommand("curl", ["-s", "\(httpbin.url)/cookies/set?a=1", "-c", "-"]).output
         #expect(output.contains("\ta\t1"))
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.tinyproxy)))
+    @Test(ExternalServers.needed(.tinyproxy))
     func aServerInheritsNoDescriptorOfTheTestProcess() async throws {
         // A pipe open while the server starts, as a test reading a child's output has one.
         let pipe = Pipe()
@@ -101,7 +101,7 @@ import Testing
         try pipe.fileHandleForWriting.close()
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.tinyproxy)))
+    @Test(ExternalServers.needed(.tinyproxy))
     func aStoppedServerNoLongerListens() async throws {
         let proxy = try await Tinyproxy.start()
         #expect(ExternalServers.isListening(proxy.port))

@@ -387,7 +387,7 @@ let demoLogin = """
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)))
+    @Test(ExternalServers.needed(.httpbin))
     func cookiesASubPlanGetsAreSentByThePlanThatRunsIt() async throws {
         let httpbin = try await Httpbin.shared()
         let folder = try PlanFolder(

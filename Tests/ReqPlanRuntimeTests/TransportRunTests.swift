@@ -39,10 +39,7 @@ import Testing
         }
     }
 
-    /// Without `openssl` the test is skipped, unless CI requires it: then making the certificates fails it.
-    static var openSSLAvailable: Bool { TestCertificateAuthority.available || TestCertificateAuthority.required }
-
-    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    @Test(TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases)
     func certificateFailuresAreNotRetried(_ client: HTTPClientTransport.Client) async throws {
         let trusted = try TestCertificateAuthority(name: "reqplan trusted test CA")
         let unknown = try TestCertificateAuthority(name: "reqplan unknown test CA")

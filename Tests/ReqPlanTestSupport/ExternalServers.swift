@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import Testing
 
 #if canImport(Glibc)
     import Glibc
@@ -17,9 +18,9 @@ import Synchronization
 /// it exits: a small shell watchdog stops it when the test process is gone, and `stop()` or
 /// the exit handler stop it earlier.
 ///
-/// A test that needs one uses `.enabled(if: ExternalServers.canRun(.nginx))`: where the tool is
-/// missing it is skipped, unless `REQPLAN_REQUIRE_SERVERS=1` (set by `.ci/run`, which installs
-/// them), where it runs and fails.
+/// A test that needs one says so with a trait, `@Test(ExternalServers.needed(.nginx))`: where the tool
+/// is missing it is skipped, and the skip says which tool is missing and how to get it, unless
+/// `REQPLAN_REQUIRE_SERVERS=1` (set by `.ci/run`, which installs them), where it runs and fails.
 public enum ExternalServers {
     /// A third-party program a test can need.
     public enum Tool: String, Sendable, CaseIterable {
@@ -38,6 +39,41 @@ public enum ExternalServers {
         case pytestLSP
         /// Neovim (Debian), whose built-in LSP client drives `reqplan lsp` (`Tests/lsp/neovim`).
         case neovim
+
+        /// What a skipped test calls it.
+        public var name: String {
+            switch self {
+            case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer: rawValue
+            case .browser: "a browser (Chromium, its driver and selenium)"
+            case .pytestLSP: "pytest-lsp"
+            case .neovim: "Neovim"
+            }
+        }
+
+        /// How to install it (Debian's packages and PyPI's, as `.ci/run` does).
+        public var howToGet: String {
+            switch self {
+            case .nginx: "apt-get install nginx libnginx-mod-http-echo"
+            case .tinyproxy, .openssl, .curl, .neovim: "apt-get install \(rawValue)"
+            case .httpbin: "python3 -m pip install httpbin gunicorn"
+            case .connexion: "python3 -m pip install 'connexion[flask,uvicorn,swagger-ui]'"
+            case .haralyzer: "python3 -m pip install haralyzer"
+            case .browser: "apt-get install chromium chromium-driver, and python3 -m pip install selenium"
+            case .pytestLSP: "python3 -m pip install pytest-lsp"
+            }
+        }
+
+        /// The Python modules it is made of (none for a program).
+        var pythonModules: [String] {
+            switch self {
+            case .httpbin: ["httpbin", "gunicorn"]
+            case .connexion: ["connexion", "flask", "uvicorn", "yaml"]
+            case .haralyzer: ["haralyzer"]
+            case .browser: ["selenium"]
+            case .pytestLSP: ["pytest_lsp"]
+            case .nginx, .tinyproxy, .openssl, .curl, .neovim: []
+            }
+        }
     }
 
     /// Whether a missing tool fails the tests that need it (`REQPLAN_REQUIRE_SERVERS=1`, set in CI).
@@ -45,8 +81,63 @@ public enum ExternalServers {
 
     /// Whether tests needing `tools` should run: all of them are installed, or they are required.
     public static func canRun(_ tools: Tool...) -> Bool {
+        canRun(tools)
+    }
+
+    /// Whether tests needing `tools` should run: all of them are installed, or they are required.
+    public static func canRun(_ tools: [Tool]) -> Bool {
         required || tools.allSatisfy(isInstalled)
     }
+
+    /// The trait of a test that needs `tools`: it runs where they are installed (or required), and is
+    /// skipped elsewhere with the reason: which of them are missing, and how to get them.
+    public static func needed(_ tools: Tool...) -> ConditionTrait {
+        .enabled(if: canRun(tools), Comment(rawValue: required ? "" : skipReason(tools)))
+    }
+
+    /// Why a test needing `tools` is skipped: the tools it needs, those missing here, and how to get them.
+    /// Looked up with a quick look, not by running them (the trait of every test is made when the tests
+    /// are listed): programs on the `PATH`, and Python modules `python3` can find.
+    static func skipReason(_ tools: [Tool]) -> String {
+        let missing = tools.filter { !seemsInstalled($0) }
+        let needs = "needs " + tools.map(\.name).joined(separator: ", ")
+        guard !missing.isEmpty else {
+            // Programs are looked up as `isInstalled` does: only a Python module can be found but not imported.
+            let modules = tools.flatMap(\.pythonModules).joined(separator: ", ")
+            return needs
+                + ", found here, but python3 cannot import them: see what `python3 -c 'import \(modules)'` says"
+        }
+        let get = missing.map { "\($0.name) (\($0.howToGet))" }.joined(separator: ", ")
+        return needs + "; missing here: " + get
+            + "; .ci/run installs every tool the tests use, and REQPLAN_REQUIRE_SERVERS=1 runs the test anyway, to fail"
+    }
+
+    /// Whether `tool` looks installed, without running it: its programs on the `PATH`, its Python modules
+    /// findable by `python3` (one `python3` for all of them, once per process).
+    static func seemsInstalled(_ tool: Tool) -> Bool {
+        switch tool {
+        case .nginx, .tinyproxy, .openssl, .curl: return executable(tool.rawValue) != nil
+        case .neovim: return executable("nvim") != nil
+        case .browser:
+            return FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
+                && !missingPythonModules.contains("selenium")
+        case .httpbin, .connexion, .haralyzer, .pytestLSP:
+            return tool.pythonModules.allSatisfy { !missingPythonModules.contains($0) }
+        }
+    }
+
+    /// The Python modules of every tool that `python3` cannot find (all of them without `python3`).
+    static let missingPythonModules: Set<String> = {
+        let modules = Tool.allCases.flatMap(\.pythonModules)
+        let probe = """
+            import importlib.util, sys
+            print(" ".join(m for m in sys.argv[1:] if importlib.util.find_spec(m) is None))
+            """
+        guard let found = try? runCommand("python3", ["-c", probe] + modules), found.status == 0 else {
+            return Set(modules)
+        }
+        return Set(found.output.split(whereSeparator: \.isWhitespace).map(String.init))
+    }()
 
     /// Whether `tool` can be run here (looked up once per process).
     public static func isInstalled(_ tool: Tool) -> Bool {

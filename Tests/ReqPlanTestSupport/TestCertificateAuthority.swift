@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 
 /// A certificate authority made for one test with the `openssl` command, and the certificates it
 /// issues: server or client certificates with the names and validity dates the test asks for, so
@@ -40,6 +41,17 @@ public struct TestCertificateAuthority: Sendable {
 
     /// Whether a missing `openssl` fails the tests that need it (`REQPLAN_REQUIRE_OPENSSL=1`, set by CI).
     public static var required: Bool { ProcessInfo.processInfo.environment["REQPLAN_REQUIRE_OPENSSL"] == "1" }
+
+    /// The trait of a test that makes certificates: it runs where `openssl` is installed (or required), and
+    /// is skipped elsewhere with the reason and how to get it.
+    public static var needed: ConditionTrait {
+        .enabled(
+            if: available || required,
+            """
+            needs the openssl command, to make the test's certificates; missing here: apt-get install openssl. \
+            .ci/run installs it; REQPLAN_REQUIRE_OPENSSL=1 runs the test anyway (it fails)
+            """)
+    }
 
     /// Makes a new authority named `name`, valid from yesterday for ten years.
     public init(name: String = "reqplan test CA") throws {

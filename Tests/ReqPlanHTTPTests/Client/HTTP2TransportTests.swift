@@ -78,7 +78,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: HTTPClientTransport.Client.allCases)
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: HTTPClientTransport.Client.allCases)
     func theServersStreamLimitIsKeptAndRequestsBeyondAGoAwayGoAgainWhateverTheirMethod(
         _ client: HTTPClientTransport.Client
     ) async throws {
@@ -107,7 +107,7 @@ import Testing
         #expect(!log.contains("concurrent streams exceeded"), "no stream beyond the limit was sent:\n\(log)")
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: HTTPClientTransport.Client.allCases)
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: HTTPClientTransport.Client.allCases)
     func aResetStreamFailsOnlyItsOwnRequest(_ client: HTTPClientTransport.Client) async throws {
         let nginx = try await Nginx.shared()
         var configuration = HTTPClientTransport.Configuration()

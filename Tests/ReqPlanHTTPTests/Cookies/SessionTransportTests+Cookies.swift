@@ -7,7 +7,7 @@ import Testing
 
 /// Cookies of the transport: the jars, a `Cookie` header written in the plan, cookies off.
 extension SessionTransportTests {
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: wires)
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: wires)
     func aSessionCookieFromALoginIsSentBackWithoutACookieHeaderWritten(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let configuration = try configuration(nginx, wire)
@@ -27,7 +27,7 @@ extension SessionTransportTests {
         #expect(configuration.secrets.all.contains(nginx.sessionToken))
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: wires)
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: wires)
     func aCookieSetByARedirectIsSentOnTheNextHop(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         try await HTTPClientTransport.with(try configuration(nginx, wire)) { transport in
@@ -39,7 +39,7 @@ extension SessionTransportTests {
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: wires)
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: wires)
     func withCookiesOffNothingIsStoredButTheCookiesSetAreStillReported(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let configuration = try configuration(nginx, wire)
@@ -54,7 +54,7 @@ extension SessionTransportTests {
         #expect(configuration.cookies.isEmpty)
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: wires)
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: wires)
     func aRequestWithCookiesOffDoesNotSendTheJars(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         try await HTTPClientTransport.with(try configuration(nginx, wire)) { transport in
@@ -66,7 +66,7 @@ extension SessionTransportTests {
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.httpbin)), arguments: clients)
+    @Test(ExternalServers.needed(.httpbin), arguments: clients)
     func anExplicitCookieHeaderIsSentFirstAndMergedWithTheJarsIntoOneHeader(client: HTTPClientTransport.Client)
         async throws
     {

@@ -7,7 +7,7 @@ import Testing
 
 /// Proxies: absolute form and `CONNECT` through tinyproxy, credentials, refusals, `no_proxy`.
 extension SessionTransportTests {
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: wires)
+    @Test(ExternalServers.needed(.nginx, .openssl, .tinyproxy), arguments: wires)
     func requestsGoThroughTheProxyInAbsoluteFormOrThroughConnect(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start()
@@ -36,7 +36,7 @@ extension SessionTransportTests {
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: wires)
+    @Test(ExternalServers.needed(.nginx, .openssl, .tinyproxy), arguments: wires)
     func proxyCredentialsAreSentAndKeptSecret(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start(credentials: ("agent", "pr0xy-pass"))
@@ -70,7 +70,7 @@ extension SessionTransportTests {
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: wires)
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: wires)
     func aProxyThatRefusesTheConnectionIsNamed(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let port = try ExternalServers.freePorts(1)[0]
@@ -90,7 +90,7 @@ extension SessionTransportTests {
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: secureWires)
+    @Test(ExternalServers.needed(.nginx, .openssl, .tinyproxy), arguments: secureWires)
     func aProxyThatRefusesConnectIsNamedWithItsStatus(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start(connectPorts: [443])
@@ -104,7 +104,7 @@ extension SessionTransportTests {
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl, .tinyproxy)), arguments: wires)
+    @Test(ExternalServers.needed(.nginx, .openssl, .tinyproxy), arguments: wires)
     func hostsInNoProxyAreReachedDirectly(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let proxy = try await Tinyproxy.start()

@@ -7,7 +7,7 @@ import Testing
 
 /// TLS settings: trust roots (`--cacert`, `SSL_CERT_FILE`, `SSL_CERT_DIR`), client certificates, unusable files.
 extension SessionTransportTests {
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: secureWires)
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: secureWires)
     func theTestCAIsTrustedOnlyWhenGiven(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         try await HTTPClientTransport.with(try configuration(nginx, wire)) { transport in
@@ -24,7 +24,7 @@ extension SessionTransportTests {
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: secureWires)
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: secureWires)
     func sslCertFileAndSSLCertDirReplaceTheSystemRoots(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         // `openssl rehash` names a folder's certificates by their subject hash, as SSL_CERT_DIR needs.
@@ -57,7 +57,7 @@ extension SessionTransportTests {
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.nginx, .openssl)), arguments: secureWires)
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: secureWires)
     func aClientCertificateIsPresentedToAServerThatWantsOne(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         let certificates = nginx.certificates
@@ -82,7 +82,7 @@ extension SessionTransportTests {
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.openssl)), arguments: secureWires)
+    @Test(ExternalServers.needed(.openssl), arguments: secureWires)
     func aServerThatRequiresAClientCertificateInTheHandshakeFailsWithoutOneAsTLS(wire: Wire) async throws {
         let server = try await HandshakeClientCertificateServer.start()
         defer { server.stop() }
@@ -107,7 +107,7 @@ extension SessionTransportTests {
         }
     }
 
-    @Test(.enabled(if: ExternalServers.canRun(.openssl)))
+    @Test(ExternalServers.needed(.openssl))
     func unusableTLSFilesAreRefusedBeforeAnythingIsSent() async throws {
         let certificates = try await TestCertificates.shared()
         let folder = try ExternalServers.makeTemporaryFolder("tls-files")

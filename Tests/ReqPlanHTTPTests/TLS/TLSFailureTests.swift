@@ -21,10 +21,6 @@ import Testing
         unknown = try TestCertificateAuthority(name: "reqplan unknown test CA")
     }
 
-    /// Without `openssl` the tests are skipped, unless CI requires it: then making the
-    /// certificates fails them.
-    static var openSSLAvailable: Bool { TestCertificateAuthority.available || TestCertificateAuthority.required }
-
     /// The transport's settings for `client`, trusting `trusted` only.
     func configuration(_ client: HTTPClientTransport.Client) throws -> HTTPClientTransport.Configuration {
         var configuration = HTTPClientTransport.Configuration()
@@ -56,7 +52,7 @@ import Testing
         return configuration
     }
 
-    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    @Test(TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases)
     func aTrustedCertificateWorks(_ client: HTTPClientTransport.Client) async throws {
         let error = try await TLSTestServer.with(server(try trusted.issue())) { base in
             try await failure(base + "/", client)
@@ -64,7 +60,7 @@ import Testing
         #expect(error == nil)
     }
 
-    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    @Test(TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases)
     func anUnknownIssuerIsNamed(_ client: HTTPClientTransport.Client) async throws {
         let error = try await TLSTestServer.with(server(try unknown.issue())) { base in
             try await failure(base + "/", client)
@@ -77,7 +73,7 @@ import Testing
             "\(error?.message ?? "")")
     }
 
-    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    @Test(TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases)
     func anExpiredCertificateIsNamedWithItsDate(_ client: HTTPClientTransport.Client) async throws {
         let end = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 - 86_400)
         let issued = try trusted.issue(notBefore: end.addingTimeInterval(-30 * 86_400), notAfter: end)
@@ -86,7 +82,7 @@ import Testing
         #expect(error?.message.hasSuffix("expired on \(TransportError.format(end))") == true, "\(error?.message ?? "")")
     }
 
-    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    @Test(TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases)
     func aCertificateNotYetValidIsNamedWithItsDate(_ client: HTTPClientTransport.Client) async throws {
         let start = Date(
             timeIntervalSince1970: (Date().timeIntervalSince1970 / 86_400).rounded(.down) * 86_400 + 2 * 86_400)
@@ -98,7 +94,7 @@ import Testing
             "\(error?.message ?? "")")
     }
 
-    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases, ["127.0.0.1", "localhost"])
+    @Test(TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases, ["127.0.0.1", "localhost"])
     func aCertificateForAnotherHostIsAMismatch(_ client: HTTPClientTransport.Client, _ host: String) async throws {
         let issued = try trusted.issue(names: ["app.example"])
         let error = try await TLSTestServer.with(server(issued)) { base in
@@ -111,7 +107,7 @@ import Testing
     }
 
     /// A certificate naming its host in the subject CN only (no subjectAltName), which curl accepts.
-    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    @Test(TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases)
     func aCertificateWithoutSubjectAlternativeNamesSaysSoAndWhatToDo(_ client: HTTPClientTransport.Client)
         async throws
     {
@@ -133,7 +129,8 @@ import Testing
                     + "certificate verification off (--insecure)"), "\(named.message)")
     }
 
-    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases, [TLSVersion.tlsv13, .tlsv12])
+    @Test(
+        TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases, [TLSVersion.tlsv13, .tlsv12])
     func aServerWantingAClientCertificateSaysSo(_ client: HTTPClientTransport.Client, _ version: TLSVersion)
         async throws
     {
@@ -155,7 +152,7 @@ import Testing
     /// when the close reaches the client as a reset before the alert is read (the kernel drops what was
     /// unread), the reset is diagnosed by handshakes, not by the lost alert (a full suite under load saw
     /// "connection reset" here once). A reset from a server that wants no certificate stays a reset.
-    @Test(.enabled(if: openSSLAvailable))
+    @Test(TestCertificateAuthority.needed)
     func aResetOverTLSIsDiagnosedAsTheClientCertificateTheServerWanted() async throws {
         let roots = trusted.root.certificate.path
         for wantsCertificate in [true, false] {
@@ -183,7 +180,7 @@ import Testing
         }
     }
 
-    @Test(.enabled(if: openSSLAvailable), arguments: [TLSVersion.tlsv13, .tlsv12])
+    @Test(TestCertificateAuthority.needed, arguments: [TLSVersion.tlsv13, .tlsv12])
     func aClientCertificateTheServerRefusesIsNamed(_ version: TLSVersion) async throws {
         let roots = trusted.root.certificate.path
         // The client's certificate comes from an authority the server does not trust.
@@ -209,7 +206,7 @@ import Testing
         #expect(TransportError.tls("h", cause).message == "h did not accept the TLS client certificate")
     }
 
-    @Test(.enabled(if: openSSLAvailable), arguments: HTTPClientTransport.Client.allCases)
+    @Test(TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases)
     func noCipherInCommonIsAHandshakeFailure(_ client: HTTPClientTransport.Client) async throws {
         let error = try await TLSTestServer.with(
             server(try trusted.issue()) { tls in
