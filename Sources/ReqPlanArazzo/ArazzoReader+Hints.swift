@@ -26,7 +26,12 @@ extension ArazzoReader {
                 let dot = name.firstIndex(of: "."),
                 !name[..<dot].isEmpty, name.index(after: dot) < name.endIndex
             {
-                rephrased.hint = "did you mean `\(name[name.index(after: dot)...])`?"
+                let candidate = String(name[name.index(after: dot)...])
+                rephrased.hint = "did you mean `\(candidate)`?"
+                // The step names the operation by its id alone, which is what its range holds.
+                rephrased.fix = Self.text(in: diagnostic.message, after: "has no operation `", before: "`").flatMap {
+                    Suggestion.fix(replacing: String($0), with: candidate)
+                }
             }
         default:
             break

@@ -184,20 +184,24 @@ public struct ArazzoReader: PlanDocumentReader {
         var resolved: [String: (ArazzoSource, Workflow)] = [:]
         var problems: [Diagnostic] = []
         let names = document.workflows.map(\.id.value)
-        func problem(_ code: DiagnosticCode, _ message: String, at range: SourceRange, hint: String?) {
-            var diagnostic = Diagnostic.error(code, message, at: range, hint: hint)
+        func problem(
+            _ code: DiagnosticCode, _ message: String, at range: SourceRange, hint: String?,
+            fix: Diagnostic.Fix? = nil
+        ) {
+            var diagnostic = Diagnostic.error(code, message, at: range, hint: hint, fix: fix)
             diagnostic.file = document.source.path
             problems.append(diagnostic)
         }
         for workflow in document.workflows {
             for dependency in workflow.dependsOn where document.workflow(dependency.value) == nil {
                 guard dependency.value.hasPrefix("$sourceDescriptions.") else {
+                    let suggestion = Suggestion.replacement(for: dependency.value, in: names)
                     problem(
                         .unknownWorkflow,
                         "workflow `\(workflow.id.value)` depends on `\(dependency.value)`, which is no workflow of "
                             + "the document", at: dependency.range,
-                        hint: Suggestion.didYouMean(dependency.value, in: names)
-                            ?? "its workflows: " + names.map { "`\($0)`" }.joined(separator: ", "))
+                        hint: suggestion?.hint ?? "its workflows: " + names.map { "`\($0)`" }.joined(separator: ", "),
+                        fix: suggestion?.fix)
                     continue
                 }
                 guard let parsed = WorkflowTranslator.sourceAndOperationID(dependency.value),

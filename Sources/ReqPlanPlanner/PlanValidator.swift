@@ -68,7 +68,7 @@ public enum PlanValidator {
     private static func report(_ checked: CheckedPlan) -> ValidationReport {
         ValidationReport(
             path: checked.path, source: checked.source, plan: checked.plan, graph: checked.graph,
-            diagnostics: suggestedFixes(deduplicated(checked.diagnostics), path: checked.path, sources: checked.sources)
+            diagnostics: deduplicated(checked.diagnostics)
                 .sortedBySource(),
             sources: checked.sources,
             includedFiles: checked.includedFiles, apis: checked.apis, operations: checked.operations)

@@ -584,10 +584,11 @@ struct ArazzoParser {
         }
         let allowed = allowed + since11
         for entry in fields.entries where !allowed.contains(entry.key.value) && !entry.key.value.hasPrefix("x-") {
+            let suggestion = Suggestion.replacement(for: entry.key.value, in: allowed)
             diagnostics.error(
                 .unknownKey, "unknown key `\(entry.key.value)` in \(what)", at: entry.key.range,
-                hint: Suggestion.didYouMean(entry.key.value, in: allowed)
-                    ?? "its keys are " + allowed.map { "`\($0)`" }.joined(separator: ", "))
+                hint: suggestion?.hint ?? "its keys are " + allowed.map { "`\($0)`" }.joined(separator: ", "),
+                fix: suggestion?.fix)
         }
     }
 

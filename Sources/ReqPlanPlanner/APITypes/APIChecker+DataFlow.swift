@@ -279,7 +279,8 @@ extension APIChecker {
                                 at: componentRange,
                                 hint: suggestion.map { "did you mean `\($0)`?" }
                                     ?? "the schema does not close the object, so it may come; declare it in the API "
-                                    + "description if it does (`validate --strict` makes this an error)")
+                                    + "description if it does (`validate --strict` makes this an error)",
+                                fix: suggestion.flatMap { Suggestion.fix(replacing: name, with: $0) })
                         }
                         return nil
                     }
@@ -293,7 +294,8 @@ extension APIChecker {
                         ],
                         hint: suggestion.map { "did you mean `\($0)`?" }
                             ?? (known.isEmpty
-                                ? nil : "its fields are " + known.prefix(12).map { "`\($0)`" }.joined(separator: ", ")))
+                                ? nil : "its fields are " + known.prefix(12).map { "`\($0)`" }.joined(separator: ", ")),
+                        fix: suggestion.flatMap { Suggestion.fix(replacing: name, with: $0) })
                     return nil
                 case .unchecked:
                     return nil

@@ -31,7 +31,8 @@ extension NameResolver {
                 diagnostics.error(
                     .unknownSubPlanInput,
                     "sub-plan `\(call.file.value)` has no input `\(given.name.value)`",
-                    at: given.name.range, notes: notes ?? [], hint: hint)
+                    at: given.name.range, notes: notes ?? [], hint: hint,
+                    fix: suggestion.flatMap { Suggestion.fix(replacing: given.name.value, with: $0) })
                 continue
             }
             guard let expected = declaration.knownType, let found = staticType(of: given.value), found != expected
@@ -81,7 +82,8 @@ extension NameResolver {
             hint: suggestion.map { "did you mean `\($0)`?" }
                 ?? (names.isEmpty
                     ? "`\(file)` declares no outputs"
-                    : "its outputs are " + names.map { "`\($0)`" }.joined(separator: ", ")))
+                    : "its outputs are " + names.map { "`\($0)`" }.joined(separator: ", ")),
+            fix: suggestion.flatMap { Suggestion.fix(replacing: name.value, with: $0) })
     }
 
     private static func typeHint(_ type: ValueType) -> String {

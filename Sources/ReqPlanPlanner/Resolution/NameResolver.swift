@@ -340,7 +340,9 @@ struct NameResolver {
                     ?? (plan.inputs.isEmpty
                         ? "declare it under `inputs:`"
                         : "inputs are " + plan.inputs.map { "`\($0.name.value)`" }.joined(separator: ", "))
-                diagnostics.error(.unknownInput, "unknown input `\(name.value)`", at: name.range, hint: hint)
+                diagnostics.error(
+                    .unknownInput, "unknown input `\(name.value)`", at: name.range, hint: hint,
+                    fix: suggestion.flatMap { Suggestion.fix(replacing: name.value, with: $0) })
             }
         case "env":
             guard let name = reference.memberName(at: 0) else {
@@ -380,11 +382,16 @@ struct NameResolver {
                 inputsSuggested.insert(name.value)
             }
             var hint = suggestion.map { "did you mean `\($0)`?" }
-            if let function = BuiltinFunction(rawValue: root.value) { hint = "call it: `\(function.rawValue)()`" }
+            var fix = suggestion.flatMap { Suggestion.fix(replacing: root.value, with: $0) }
+            if let function = BuiltinFunction(rawValue: root.value) {
+                hint = "call it: `\(function.rawValue)()`"
+                fix = nil
+            }
             diagnostics.error(
                 .unknownRoot, "unknown name `\(root.value)` in expression", at: root.range,
                 hint: hint ?? "expressions start from `inputs`, `steps`, `env`, `vars`"
-                    + (scope.items.isEmpty ? "" : " or " + scope.items.map { "`\($0.name)`" }.joined(separator: ", ")))
+                    + (scope.items.isEmpty ? "" : " or " + scope.items.map { "`\($0.name)`" }.joined(separator: ", ")),
+                fix: fix)
         }
     }
 

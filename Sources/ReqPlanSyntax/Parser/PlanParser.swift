@@ -325,13 +325,14 @@ extension PlanReader {
                 let fields = mapping(value, what), let valueNode = fields.value("value")
             {
                 for entry in fields.entries where !PlanReader.outputKeys.contains(entry.key.value) {
+                    let suggestion = Suggestion.replacement(for: entry.key.value, in: PlanReader.outputKeys)
                     let hint =
-                        Suggestion.didYouMean(entry.key.value, in: PlanReader.outputKeys)
+                        suggestion?.hint
                         ?? "an output written as a mapping with `value` takes `value`, `secret` and `description`; "
                         + "to output an object with a `value` key, write `value: { … }`"
                     diagnostics.error(
                         .unknownKey, "unknown key `\(entry.key.value)` in \(what)", at: entry.key.range,
-                        hint: hint)
+                        hint: hint, fix: suggestion?.fix)
                 }
                 let secret = fields.value("secret").flatMap { bool($0, "`secret` of \(what)") }
                 let description = fields.value("description").flatMap { text($0, "`description` of \(what)") }?.value

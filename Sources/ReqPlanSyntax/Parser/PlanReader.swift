@@ -213,10 +213,10 @@ struct PlanReader {
     }
 
     mutating func reportUnknownKey(_ key: Located<String>, allowed: [String], in what: String) {
-        let hint =
-            Suggestion.didYouMean(key.value, in: allowed)
-            ?? "allowed keys: " + allowed.map { "`\($0)`" }.joined(separator: ", ")
-        diagnostics.error(.unknownKey, "unknown key `\(key.value)` in \(what)", at: key.range, hint: hint)
+        let suggestion = Suggestion.replacement(for: key.value, in: allowed)
+        let hint = suggestion?.hint ?? "allowed keys: " + allowed.map { "`\($0)`" }.joined(separator: ", ")
+        diagnostics.error(
+            .unknownKey, "unknown key `\(key.value)` in \(what)", at: key.range, hint: hint, fix: suggestion?.fix)
     }
 
     /// The elements of a list; reports a wrong type.
@@ -331,10 +331,11 @@ struct PlanReader {
         guard let text = self.text(node, what) else { return nil }
         if let value = T(rawValue: text.value) { return Located(value, at: text.range) }
         let options = T.allCases.map(\.rawValue)
-        let hint =
-            Suggestion.didYouMean(text.value, in: options)
-            ?? "expected one of " + options.map { "`\($0)`" }.joined(separator: ", ")
-        diagnostics.error(.invalidValue, "invalid value `\(text.value)` for \(what)", at: text.range, hint: hint)
+        let suggestion = Suggestion.replacement(for: text.value, in: options)
+        let hint = suggestion?.hint ?? "expected one of " + options.map { "`\($0)`" }.joined(separator: ", ")
+        diagnostics.error(
+            .invalidValue, "invalid value `\(text.value)` for \(what)", at: text.range, hint: hint,
+            fix: suggestion?.fix)
         return nil
     }
 

@@ -60,13 +60,14 @@ extension PlanReader {
         var valid = true
         for entry in fields.entries where !PlanReader.matcherKeys.contains(entry.key.value) {
             valid = false
+            let suggestion = Suggestion.replacement(for: entry.key.value, in: PlanReader.matcherKeys)
             let hint =
-                Suggestion.didYouMean(entry.key.value, in: PlanReader.matcherKeys)
+                suggestion?.hint
                 ?? "matcher keys are " + PlanReader.matcherKeys.map { "`\($0)`" }.joined(separator: ", ")
                 + "; to compare with a mapping write `equals: { … }`"
             diagnostics.error(
                 .unknownKey, "unknown matcher `\(entry.key.value)` for \(what)", at: entry.key.range,
-                hint: hint)
+                hint: hint, fix: suggestion?.fix)
         }
         if fields.entries.isEmpty {
             diagnostics.error(

@@ -30,12 +30,13 @@ extension PlanReader {
                     if let mode = APIBinding.ResponseFields(rawValue: written.value) {
                         responseFields = Located(mode, at: written.range)
                     } else {
+                        let suggestion = Suggestion.replacement(for: written.value, in: modes)
                         diagnostics.error(
                             .invalidValue,
                             "`response_fields` of \(what) is `strict`, `described` or `loose`, found `\(written.value)`",
                             at: written.range,
-                            hint: Suggestion.didYouMean(written.value, in: modes)
-                                ?? "leave it out to take the description as it says (`described`)")
+                            hint: suggestion?.hint ?? "leave it out to take the description as it says (`described`)",
+                            fix: suggestion?.fix)
                     }
                 }
                 guard let node = fields.value("file") else {

@@ -19,14 +19,19 @@ extension PlanReader {
                 method = Located(value, at: text.range)
             } else {
                 let names = HTTPMethodName.allCases.map(\.rawValue)
+                // Methods are short: two edits turn `FETCH` into `PATCH`, which helps nobody.
+                let meant =
+                    names.contains(text.value.uppercased())
+                    ? text.value.uppercased()
+                    : Suggestion.closest(to: text.value.uppercased(), in: names, maxDistance: 1)
                 let hint =
                     names.contains(text.value.uppercased())
                     ? "methods are written in capitals: `\(text.value.uppercased())`"
-                    // Methods are short: two edits turn `FETCH` into `PATCH`, which helps nobody.
-                    : Suggestion.closest(to: text.value.uppercased(), in: names, maxDistance: 1)
-                        .map { "did you mean `\($0)`?" }
+                    : meant.map { "did you mean `\($0)`?" }
                         ?? "methods are " + names.map { "`\($0)`" }.joined(separator: ", ")
-                diagnostics.error(.invalidMethod, "invalid HTTP method `\(text.value)`", at: text.range, hint: hint)
+                diagnostics.error(
+                    .invalidMethod, "invalid HTTP method `\(text.value)`", at: text.range, hint: hint,
+                    fix: meant.flatMap { Suggestion.fix(replacing: text.value, with: $0) })
             }
         }
 
