@@ -254,6 +254,11 @@ extension APIChecker {
                 case .declared(let property, let required):
                     if !required && absent == nil { absent = "`\(name)` is optional in \(source)" }
                     current = property
+                case .undeclared(let additional) where table.isMap(current):
+                    // A key of a map (`additionalProperties: { … }` and no properties): read as maps are, with
+                    // no warning; it may not be there.
+                    absent = absent ?? "`\(name)` is a key of a map in \(source), which may not hold it"
+                    current = additional
                 case .undeclared(let additional):
                     diagnostics.warning(
                         .undeclaredResponseField,

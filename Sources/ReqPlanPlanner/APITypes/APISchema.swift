@@ -250,6 +250,23 @@ public struct APISchemaTable: Sendable {
         return .unknown(known: known, closed: closed)
     }
 
+    /// Whether `schema` is a map: an object that declares no property in any alternative and allows others
+    /// (`additionalProperties: { type: string }`, or `true`), so that any name is one of its keys, and none is
+    /// a field the description forgot to declare.
+    public func isMap(_ schema: APISchema) -> Bool {
+        var allowsOthers = false
+        for alternative in alternatives(of: schema) {
+            for part in flattened(alternative) {
+                if !part.properties.isEmpty { return false }
+                switch part.additionalProperties {
+                case .allowed, .schema: allowsOthers = true
+                case .forbidden, .unspecified: break
+                }
+            }
+        }
+        return allowsOthers
+    }
+
     /// The items schema of an array `schema`, when it says.
     public func items(of schema: APISchema) -> APISchema? {
         for alternative in alternatives(of: schema) {
