@@ -32,8 +32,9 @@ struct ReportCommand: ParsableCommand {
             name: .customLong("report"),
             help: ArgumentHelp(
                 "Write the combined report: json:PATH, junit:PATH or html:PATH (repeatable).",
-                valueName: "kind:path"))
-        var reports: [String] = []
+                valueName: "kind:path"),
+            transform: ReportDestination.parsedOption)
+        var reports: [ReportDestination] = []
 
         @Flag(help: "Print only the plans that did not pass, their failures and the totals.")
         var quiet = false
@@ -46,18 +47,11 @@ struct ReportCommand: ParsableCommand {
 
         func validate() throws {
             if files.isEmpty { throw ValidationError("give the JSON reports to merge") }
-            for report in reports {
-                do {
-                    let destination = try ReportDestination(parsing: report)
-                    if destination.kind == .trace || destination.kind == .har {
-                        throw ValidationError(
-                            "--report `\(report)`: merged reports have no \(destination.kind.rawValue) (JSON reports keep "
-                                + "neither the trace nor the exchanges); write json, junit or html"
-                        )
-                    }
-                } catch let error as ReportDestination.ParseError {
-                    throw ValidationError(error.message)
-                }
+            for destination in reports where destination.kind == .trace || destination.kind == .har {
+                throw ValidationError(
+                    "--report `\(destination)`: merged reports have no \(destination.kind.rawValue) (JSON reports keep "
+                        + "neither the trace nor the exchanges); write json, junit or html"
+                )
             }
         }
 

@@ -1,25 +1,30 @@
+import ArgumentParser
 import ReqPlanPresentation
 
-/// Writes the report of each `--report KIND:PATH` in `options` with `write`, one after the other:
-/// one that cannot be written is said on standard error with its reason, and the others are still
-/// written.
+/// Writes the report of each `--report KIND:PATH` with `write`, one after the other: one that cannot be
+/// written is said on standard error with its reason, and the others are still written.
 /// - Returns: whether every report was written.
-func writeReportFiles(_ options: [String], with write: (ReportDestination) throws -> Void) -> Bool {
+func writeReportFiles(_ destinations: [ReportDestination], with write: (ReportDestination) throws -> Void) -> Bool {
     var written = true
-    for text in options {
+    for destination in destinations {
         do {
-            let destination = try ReportDestination(parsing: text)
-            do {
-                try write(destination)
-            } catch {
-                writeError(
-                    "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: \(error)\n")
-                written = false
-            }
+            try write(destination)
         } catch {
-            writeError("error: \(error.message)\n")
+            writeError(
+                "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: \(error)\n")
             written = false
         }
     }
     return written
+}
+
+extension ReportDestination {
+    /// `--report KIND:PATH`, read once where the option is parsed; a value of another form is a usage error.
+    static func parsedOption(_ text: String) throws -> ReportDestination {
+        do {
+            return try ReportDestination(parsing: text)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
 }

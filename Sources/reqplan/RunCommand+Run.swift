@@ -17,14 +17,7 @@ extension RunCommand {
         let environment = ProcessInfo.processInfo.environment
         var files = isSuite ? SuiteFiles(plans) : SuiteFiles(file: plans[0])
         let total = files.files.count
-        var part: Shard?
-        if let shard {
-            do {
-                part = try Shard(parsing: shard, environment: environment)
-            } catch {
-                throw ValidationError("--shard \(error.message)")
-            }
-        }
+        let part = shard
         if let part { files.files = part.select(files.files) }
         let pipeline = try reading.pipeline()
         let prepared: [PlanRun.Prepared]
@@ -140,10 +133,7 @@ private struct RunDisplay: Sendable {
 
     init(command: RunCommand, prepared: [PlanRun.Prepared], secrets: SecretStore) {
         // HAR and the HTML page show every exchange: only they need each one recorded.
-        let recordsTraffic = command.reports.contains {
-            let kind = (try? ReportDestination(parsing: $0))?.kind
-            return kind == .har || kind == .html
-        }
+        let recordsTraffic = command.reports.contains { $0.kind == .har || $0.kind == .html }
         let traffic = recordsTraffic ? prepared.map { _ in TrafficRecorder() } : nil
         self.traffic = traffic
         let mode = command.progressMode

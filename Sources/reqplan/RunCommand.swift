@@ -32,8 +32,19 @@ struct RunCommand: AsyncParsableCommand {
         help: ArgumentHelp(
             "Suite: run part K of N (1 ≤ K ≤ N), the files dealt out in path order; "
                 + "JOB_COMPLETION_INDEX/N takes K from that variable plus one (Kubernetes).",
-            valueName: "K/N"))
-    var shard: String?
+            valueName: "K/N"),
+        transform: RunCommand.parsedShard)
+    var shard: Shard?
+
+    /// `--shard K/N`, read once where the option is parsed; a value of another form is a usage error.
+    static func parsedShard(_ text: String) throws -> Shard {
+        do {
+            return try Shard(parsing: text, environment: ProcessInfo.processInfo.environment)
+        } catch {
+            // ArgumentParser names the option and the value before the reason.
+            throw ValidationError(error.message)
+        }
+    }
 
     @Option(name: .customLong("input"), help: "Set an input: --input name=value (repeatable).")
     var inputs: [String] = []
@@ -128,8 +139,9 @@ struct RunCommand: AsyncParsableCommand {
         name: .customLong("report"),
         help: ArgumentHelp(
             "Write a report of the run: json:PATH, junit:PATH, trace:PATH, har:PATH or html:PATH (repeatable).",
-            valueName: "kind:path"))
-    var reports: [String] = []
+            valueName: "kind:path"),
+        transform: ReportDestination.parsedOption)
+    var reports: [ReportDestination] = []
 
     @OptionGroup var reading: PlanReadingOptions
 
@@ -151,26 +163,12 @@ struct RunCommand: AsyncParsableCommand {
         if plans.isEmpty { throw ValidationError("give a plan file, or several files or folders (a suite)") }
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if let shard {
-            do {
-                _ = try Shard(parsing: shard, environment: ProcessInfo.processInfo.environment)
-            } catch {
-                throw ValidationError("--shard \(error.message)")
-            }
-        }
         if isSuite, let cookieJar {
             throw ValidationError(
                 "--cookie-jar `\(cookieJar)` takes one plan: each plan of a suite has a cookie jar of its own")
         }
         if let connectTimeout, (try? PlanDuration.parse(connectTimeout))?.milliseconds ?? 0 <= 0 {
             throw ValidationError("--connect-timeout must be a duration such as 5s or 500ms, not `\(connectTimeout)`")
-        }
-        for report in reports {
-            do {
-                _ = try ReportDestination(parsing: report)
-            } catch {
-                throw ValidationError(error.message)
-            }
         }
     }
 
