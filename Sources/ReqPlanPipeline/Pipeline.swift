@@ -148,7 +148,7 @@ public struct Pipeline: Sendable {
     public func prepare(
         _ suite: SuiteFiles, overrides: [String] = [], inputsFile: String? = nil, environmentName: String? = nil,
         environment: [String: String], ignoringUndeclared: Bool = false, naming: InputResolver.Naming = .library
-    ) -> Result<[PlanRun.Prepared], PlanRun.Failure> {
+    ) -> Result<[PlanRun.Prepared], PlanRun.PreparationError> {
         SuiteRun.prepare(
             suite, limits: reading.limits, overrides: overrides, inputsFile: inputsFile,
             environmentName: environmentName, environment: environment,

@@ -18,7 +18,7 @@ public enum PlanRun {
     }
 
     /// Why a plan cannot run: its diagnostics, with the sources to render them.
-    public struct Failure: Error, Sendable {
+    public struct PreparationError: Error, Sendable {
         public var diagnostics: [Diagnostic]
         public var sources: [SourceFile]
 
@@ -49,7 +49,7 @@ public enum PlanRun {
         path: String, limits: ParseLimits, overrides: [String], inputsFile: String?, environmentName: String? = nil,
         environment: [String: String], ignoreUndeclared: Bool = false, allowFilesOutside: Bool = false,
         library: PlanLibrary = PlanLibrary(), naming: InputResolver.Naming = .library
-    ) async -> Result<Prepared, Failure> {
+    ) async -> Result<Prepared, PreparationError> {
         SuiteRun.prepare(
             SuiteFiles(file: path), limits: limits, overrides: overrides, inputsFile: inputsFile,
             environmentName: environmentName, environment: environment, allowFilesOutside: allowFilesOutside,
@@ -64,7 +64,7 @@ public enum PlanRun {
 
     /// The errors of values the inputs files give the plans of `reports` (a type that is not the declared
     /// one), located in the files; names no plan declares are left for `validate --strict`.
-    static func checkValues(_ files: [InputsFile], for reports: [ValidationReport]) -> Failure? {
+    static func checkValues(_ files: [InputsFile], for reports: [ValidationReport]) -> PreparationError? {
         let plans = reports.compactMap(\.plan)
         var diagnostics: [Diagnostic] = []
         var sources: [SourceFile] = []
@@ -74,7 +74,7 @@ public enum PlanRun {
             diagnostics += errors
         }
         guard !diagnostics.isEmpty else { return nil }
-        return Failure(diagnostics: diagnostics, sources: sources + reports.flatMap(\.sources))
+        return PreparationError(diagnostics: diagnostics, sources: sources + reports.flatMap(\.sources))
     }
 
     /// Resolves the inputs of a validated plan. Values from an inputs file that the plan does not declare
@@ -86,8 +86,10 @@ public enum PlanRun {
     public static func resolveInputs(
         of report: ValidationReport, overrides: [(name: String, value: String)], file: [String: Value],
         environment: [String: String], ignoreUndeclared: Bool = false, naming: InputResolver.Naming = .library
-    ) -> Result<Prepared, Failure> {
-        guard report.errorCount == 0, let graph = report.graph else { return .failure(Failure(invalid: report)) }
+    ) -> Result<Prepared, PreparationError> {
+        guard report.errorCount == 0, let graph = report.graph else {
+            return .failure(PreparationError(invalid: report))
+        }
         var pairs = overrides
         let declared = Set(graph.plan.inputs.map(\.name.value))
         let fileValues = file.filter { declared.contains($0.key) }
@@ -96,11 +98,12 @@ public enum PlanRun {
             plan: graph.plan, overrides: pairs, file: fileValues, environment: environment,
             naming: naming)
         {
-        case .failure(let errors): return .failure(Failure(diagnostics: errors.diagnostics, sources: report.sources))
+        case .failure(let errors):
+            return .failure(PreparationError(diagnostics: errors.diagnostics, sources: report.sources))
         case .success(var inputs):
             switch InputResolver.resolveSubPlanEnvironment(of: graph, environment: environment) {
             case .failure(let errors):
-                return .failure(Failure(diagnostics: errors.diagnostics, sources: report.sources))
+                return .failure(PreparationError(diagnostics: errors.diagnostics, sources: report.sources))
             case .success(let variables): inputs.environment.merge(variables, uniquingKeysWith: { own, _ in own })
             }
             let given = Set(pairs.map(\.name)).union(fileValues.keys)

@@ -12,7 +12,7 @@ import Testing
 /// byte order mark dropped, a file past the limit refused without being read whole; for a file an input
 /// named, links resolved before the boundary is checked and only regular files read, never blocking.
 @Suite struct FileReaderTests {
-    private func read(_ bytes: [UInt8], limit: Int = 1_000) throws -> Result<String, FileReader.Failure> {
+    private func read(_ bytes: [UInt8], limit: Int = 1_000) throws -> Result<String, FileReader.ReadError> {
         let url = TestFolders.unique("text-file")
         try FileManager.default.createDirectory(
             at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
@@ -90,7 +90,7 @@ import Testing
     }
 
     private func readInput(_ name: String, in project: URL, allowOutside: Bool = false)
-        -> Result<String, FileReader.Failure>
+        -> Result<String, FileReader.ReadError>
     {
         let boundary = FileBoundary(planFolder: project, allowOutside: allowOutside)
         return FileReader.text(
@@ -153,7 +153,7 @@ import Testing
         #expect(
             zero
                 == .failure(
-                    FileReader.Failure(
+                    FileReader.ReadError(
                         .notRegularFile, "cannot read `zero`: it is a character device, not a regular file")))
         try FileManager.default.createDirectory(
             at: project.appendingPathComponent("folder.yaml"), withIntermediateDirectories: true)
@@ -164,7 +164,7 @@ import Testing
         #expect(folder.text == "cannot read `folder.yaml`: it is a folder, not a regular file")
         // Named by the user: `/dev/zero` is refused at the limit, a folder as a folder.
         let userZero = FileReader.bytes(atPath: "/dev/zero", origin: .user, limit: 100, what: "the file")
-        #expect(userZero == .failure(FileReader.Failure(.tooLarge, "the file is larger than the limit of 100 bytes")))
+        #expect(userZero == .failure(FileReader.ReadError(.tooLarge, "the file is larger than the limit of 100 bytes")))
         guard
             case .failure(let userFolder) = FileReader.bytes(
                 atPath: project.path, origin: .user, limit: 100, what: "the file", shownAs: "project")
@@ -182,7 +182,7 @@ import Testing
         for name in ["missing.yaml", "dangling.yaml"] {
             #expect(
                 readInput(name, in: project)
-                    == .failure(FileReader.Failure(.missing, "cannot read `\(name)`: no such file")))
+                    == .failure(FileReader.ReadError(.missing, "cannot read `\(name)`: no such file")))
         }
     }
 }

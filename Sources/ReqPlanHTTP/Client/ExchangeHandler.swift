@@ -85,7 +85,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         let exchange = unwrapOutboundIn(data)
         guard self.promise == nil else {
             // One request at a time; the pool never does this.
-            exchange.promise.fail(ReqPlanClient.Failure.invalid(ChannelError.inappropriateOperationForState))
+            exchange.promise.fail(ReqPlanClient.ClientError.invalid(ChannelError.inappropriateOperationForState))
             promise?.fail(ChannelError.inappropriateOperationForState)
             return
         }
@@ -129,8 +129,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 context: context,
                 .failure(
                     unsent
-                        ? ReqPlanClient.Failure.unprocessed
-                        : ReqPlanClient.Failure.invalid(error)))
+                        ? ReqPlanClient.ClientError.unprocessed
+                        : ReqPlanClient.ClientError.invalid(error)))
         }
         context.write(wrapOutboundOut(.head(exchange.head)), promise: headWritten)
         if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
@@ -151,12 +151,12 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if !bodiless, head.status != .noContent, head.status != .notModified,
                 let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodySize
             {
-                finish(context: context, .failure(ReqPlanClient.Failure.tooLarge))
+                finish(context: context, .failure(ReqPlanClient.ClientError.tooLarge))
             }
         case .body(let buffer):
             guard promise != nil else { return }
             guard bodySize + buffer.readableBytes <= maxBodySize else {
-                return finish(context: context, .failure(ReqPlanClient.Failure.tooLarge))
+                return finish(context: context, .failure(ReqPlanClient.ClientError.tooLarge))
             }
             bodySize += buffer.readableBytes
             if body.count < keep { body.append(contentsOf: buffer.readableBytesView.prefix(keep - body.count)) }
@@ -170,7 +170,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
         guard event is Cancel else { return context.triggerUserOutboundEvent(event, promise: promise) }
-        finish(context: context, .failure(ReqPlanClient.Failure.cancelled))
+        finish(context: context, .failure(ReqPlanClient.ClientError.cancelled))
         promise?.succeed()
     }
 
@@ -178,7 +178,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // An HTTP/2 stream whose head never left (held back by the server's stream limit) when the
         // connection closed was not sent.
         let unsent = connection != nil && !headSent
-        let failure: ReqPlanClient.Failure
+        let failure: ReqPlanClient.ClientError
         if let tls = tlsFailure {
             failure = .tls(tls)
         } else {
@@ -195,7 +195,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         // Between exchanges (an unsolicited response, a reset while idle) the connection is
         // closed, so the pool drops it.
         guard promise != nil else { return context.close(promise: nil) }
-        let failure: ReqPlanClient.Failure
+        let failure: ReqPlanClient.ClientError
         switch error {
         case is NIOHTTPDecompression.DecompressionError, is NIOHTTPDecompression.ExtraDecompressionError,
             is HTTPParserError:
@@ -271,7 +271,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The exchange's deadline passed (an HTTP/2 stream's, told by its connection).
     func deadlinePassed(context: ChannelHandlerContext) {
-        finish(context: context, .failure(ReqPlanClient.Failure.timeout))
+        finish(context: context, .failure(ReqPlanClient.ClientError.timeout))
     }
 
     /// Fails an exchange past its deadline, closes a connection idle too long, or sets the timer
@@ -281,7 +281,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         if promise != nil {
             guard let deadline else { return }
             if deadline <= now {
-                finish(context: context, .failure(ReqPlanClient.Failure.timeout))
+                finish(context: context, .failure(ReqPlanClient.ClientError.timeout))
             } else {
                 setTimer(context: context, due: deadline)
             }

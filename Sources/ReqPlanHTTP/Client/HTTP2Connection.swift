@@ -73,7 +73,7 @@ final class HTTP2Connection: Sendable {
         try pipeline.addHandler(handler)
         let multiplexer = try http2.syncMultiplexer()
         handler.ready = { limit in
-            guard let limit else { return ready.fail(Failure.closed(early: true)) }
+            guard let limit else { return ready.fail(ClientError.closed(early: true)) }
             ready.succeed(
                 HTTP2Connection(
                     channel: channel, initialStreamLimit: limit, multiplexer: multiplexer,
@@ -81,7 +81,7 @@ final class HTTP2Connection: Sendable {
         }
     }
 
-    typealias Failure = ReqPlanClient.Failure
+    typealias ClientError = ReqPlanClient.ClientError
 
     /// Calls `limitChanged` on the event loop when the server changes how many streams it takes at
     /// once, and `unusable` once when the connection takes no more streams (GOAWAY received, or closed).
@@ -97,7 +97,7 @@ final class HTTP2Connection: Sendable {
     }
 
     /// Sends `request` on a new stream and reads its whole response by `deadline`.
-    func exchange(_ request: ReqPlanClient.Request, deadline: NIODeadline?) async throws(Failure)
+    func exchange(_ request: ReqPlanClient.Request, deadline: NIODeadline?) async throws(ClientError)
         -> ReqPlanClient.Response
     {
         let loop = channel.eventLoop
@@ -118,7 +118,7 @@ final class HTTP2Connection: Sendable {
         }
         // A stream that could not be opened sent nothing, unless the connection's TLS failed.
         opened.futureResult.whenFailure { [handler] _ in
-            promise.fail(handler.value.tlsFailure.map(Failure.tls) ?? Failure.unprocessed)
+            promise.fail(handler.value.tlsFailure.map(ClientError.tls) ?? ClientError.unprocessed)
         }
         do {
             return try await withTaskCancellationHandler {
@@ -127,7 +127,7 @@ final class HTTP2Connection: Sendable {
                 opened.futureResult.whenSuccess { $0.triggerUserOutboundEvent(ExchangeHandler.Cancel(), promise: nil) }
             }
         } catch {
-            throw Failure(error)
+            throw ClientError(error)
         }
     }
 

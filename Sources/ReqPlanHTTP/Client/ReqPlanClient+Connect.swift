@@ -23,7 +23,7 @@ extension ReqPlanClient {
         var tls: TimeAmount?
     }
 
-    func connect(_ endpoint: Endpoint, deadline: NIODeadline?) async throws(Failure) -> (Connection, Opening) {
+    func connect(_ endpoint: Endpoint, deadline: NIODeadline?) async throws(ClientError) -> (Connection, Opening) {
         let start = NIODeadline.now()
         // When TCP was up (set on the event loop, read after the connection is ready).
         let tcpReady = NIOLockedValueBox<NIODeadline?>(nil)
@@ -64,9 +64,9 @@ extension ReqPlanClient {
             switch result {
             case .failure(let error):
                 if deadlineFirst, case ChannelError.connectTimeout = error {
-                    ready.fail(Failure.timeout)
+                    ready.fail(ClientError.timeout)
                 } else {
-                    ready.fail(Failure.connect(error))
+                    ready.fail(ClientError.connect(error))
                 }
             case .success(let channel):
                 tcpReady.withLockedValue { $0 = NIODeadline.now() }
@@ -90,10 +90,10 @@ extension ReqPlanClient {
             connection = try await withTaskCancellationHandler {
                 try await ready.futureResult.get()
             } onCancel: {
-                ready.fail(Failure.cancelled)
+                ready.fail(ClientError.cancelled)
             }
         } catch {
-            throw Failure(error)
+            throw ClientError(error)
         }
         let end = NIODeadline.now()
         let tls = endpoint.tls && endpoint.tunnel == nil ? tcpReady.withLockedValue { $0 }.map { end - $0 } : nil
@@ -139,7 +139,7 @@ extension ReqPlanClient {
                 try pipeline.addHandler(status)
                 try pipeline.addHandler(connect)
             } catch {
-                return ready.fail(Failure.proxyHandshakeFailed(timedOut: false))
+                return ready.fail(ClientError.proxyHandshakeFailed(timedOut: false))
             }
             opened.futureResult.assumeIsolated().whenComplete { [self] result in
                 switch result {
@@ -148,7 +148,9 @@ extension ReqPlanClient {
                     pipeline.removeHandler(status, promise: nil)
                     pipeline.removeHandler(encoder, promise: nil)
                     pipeline.removeHandler(decoder).assumeIsolated().whenComplete { _ in
-                        guard let tlsContext else { return ready.fail(Failure.proxyHandshakeFailed(timedOut: false)) }
+                        guard let tlsContext else {
+                            return ready.fail(ClientError.proxyHandshakeFailed(timedOut: false))
+                        }
                         startTLS(tlsContext)
                     }
                 case .failure(let error):
@@ -158,7 +160,7 @@ extension ReqPlanClient {
         }
 
         /// What a failed `CONNECT` means.
-        private func failure(ofConnect error: any Error, status: Int?) -> Failure {
+        private func failure(ofConnect error: any Error, status: Int?) -> ClientError {
             guard let error = error as? NIOHTTP1ProxyConnectHandler.Error else {
                 return .proxyHandshakeFailed(timedOut: false)
             }
@@ -186,21 +188,21 @@ extension ReqPlanClient {
                             channel, maxBodySize: maxBodySize, idleTimeout: idleTimeout,
                             ready: http2)
                     } catch {
-                        http2.fail(Failure.invalid(error))
+                        http2.fail(ClientError.invalid(error))
                     }
                 case .success:
                     do {
                         try ReqPlanClient.addHTTP1(to: channel, maxBodySize: maxBodySize, idleTimeout: idleTimeout)
                         ready.succeed(.http1(try HTTP1Connection(channel)))
                     } catch {
-                        ready.fail(Failure.invalid(error))
+                        ready.fail(ClientError.invalid(error))
                     }
                 case .failure(let error):
-                    ready.fail(Failure.tls(error))
+                    ready.fail(ClientError.tls(error))
                 }
             }
             let timer = channel.eventLoop.scheduleTask(deadline: deadline) { [ready, deadlineFirst] in
-                ready.fail(deadlineFirst ? Failure.timeout : Failure.tlsHandshakeTimeout)
+                ready.fail(deadlineFirst ? ClientError.timeout : ClientError.tlsHandshakeTimeout)
             }
             ready.futureResult.whenComplete { _ in timer.cancel() }
             do {
@@ -208,7 +210,7 @@ extension ReqPlanClient {
                 try pipeline.addHandler(NIOSSLClientHandler(context: context, serverHostname: serverName))
                 try pipeline.addHandler(handshake)
             } catch {
-                ready.fail(Failure.tls(error))
+                ready.fail(ClientError.tls(error))
             }
         }
     }

@@ -69,7 +69,7 @@ extension ReqPlanClient {
 
         /// A stream on the HTTP/2 connection, an idle connection, or leave to open one; nil when the
         /// request must wait (the host is at its limit, or its protocol is being learnt).
-        mutating func lease(_ endpoint: Endpoint, limit: Int, mayUseHTTP2: Bool) -> Result<Lease?, Failure> {
+        mutating func lease(_ endpoint: Endpoint, limit: Int, mayUseHTTP2: Bool) -> Result<Lease?, ClientError> {
             if isShutDown { return .failure(.cancelled) }
             return withHost(endpoint) { host in
                 if let http2 = host.http2 {

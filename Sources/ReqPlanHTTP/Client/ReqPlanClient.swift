@@ -76,7 +76,7 @@ final class ReqPlanClient: Sendable {
     }
 
     /// Why an exchange ended without a response; `HTTPClientTransport` words it for people.
-    enum Failure: Error, Sendable {
+    enum ClientError: Error, Sendable {
         /// The connection (to the server, or to the proxy) could not be made; SwiftNIO's error says
         /// why (refused, DNS, timed out).
         case connect(any Error)
@@ -103,7 +103,7 @@ final class ReqPlanClient: Sendable {
 
         /// `error` itself when it is one, else `.invalid(error)`.
         init(_ error: any Error) {
-            self = error as? Failure ?? .invalid(error)
+            self = error as? ClientError ?? .invalid(error)
         }
     }
 
@@ -121,7 +121,7 @@ final class ReqPlanClient: Sendable {
     /// Closes every idle connection; connections in use close when their exchange ends.
     func shutdown() async {
         let (channels, waiters) = pool.withLockedValue { $0.shutDown() }
-        for waiter in waiters { waiter.resume(.failure(Failure.cancelled)) }
+        for waiter in waiters { waiter.resume(.failure(ClientError.cancelled)) }
         // All at once: one wait, not one per connection.
         let closed = channels.map { channel in
             let promise = channel.eventLoop.makePromise(of: Void.self)
@@ -133,7 +133,7 @@ final class ReqPlanClient: Sendable {
     }
 
     /// Sends one request and reads its whole response by `deadline`.
-    func execute(_ request: Request, deadline: NIODeadline?) async throws(Failure) -> Response {
+    func execute(_ request: Request, deadline: NIODeadline?) async throws(ClientError) -> Response {
         // A kept-alive connection the server closes just as a request goes out on it fails
         // before any byte of the response arrives; an idempotent request then goes again on
         // another connection (as browsers and curl do). A request the server did not process
@@ -145,11 +145,11 @@ final class ReqPlanClient: Sendable {
             let (connection, reused, opening) = try await acquire(request.endpoint, deadline: deadline)
             // Waiting for a connection, before this try's (the time spent opening one is its own phase).
             let blocked = NIODeadline.now() - start - (opening?.connect ?? .zero)
-            do throws(Failure) {
+            do throws(ClientError) {
                 var response: Response
                 switch connection {
                 case .http1(let connection):
-                    do throws(Failure) {
+                    do throws(ClientError) {
                         response = try await exchange(on: connection, request, deadline: deadline)
                         let reusable = request.viaProxy ? response.head.announcesKeepAlive : response.head.isKeepAlive
                         release(connection, of: request.endpoint, reusable: reusable)
@@ -186,7 +186,7 @@ final class ReqPlanClient: Sendable {
     // MARK: - One HTTP/1.1 exchange
 
     private func exchange(on connection: HTTP1Connection, _ request: Request, deadline: NIODeadline?)
-        async throws(Failure) -> Response
+        async throws(ClientError) -> Response
     {
         let channel = connection.channel
         let promise = channel.eventLoop.makePromise(of: Response.self)
@@ -196,7 +196,7 @@ final class ReqPlanClient: Sendable {
         // A write to a channel that closed meanwhile never reaches the handler: nothing was sent,
         // unless TLS failed after the handshake (a TLS 1.3 server checks a client certificate then).
         channel.writeAndFlush(exchange).whenFailure { [handler = connection.handler] _ in
-            promise.fail(handler.value.tlsFailure.map(Failure.tls) ?? Failure.unprocessed)
+            promise.fail(handler.value.tlsFailure.map(ClientError.tls) ?? ClientError.unprocessed)
         }
         do {
             return try await withTaskCancellationHandler {
@@ -205,7 +205,7 @@ final class ReqPlanClient: Sendable {
                 channel.triggerUserOutboundEvent(ExchangeHandler.Cancel(), promise: nil)
             }
         } catch {
-            throw Failure(error)
+            throw ClientError(error)
         }
     }
 
@@ -236,7 +236,7 @@ final class ReqPlanClient: Sendable {
     /// A connection for `endpoint`: one from the pool, a stream on its HTTP/2 connection, or a new
     /// one (within the per-host limit, waiting for a free one by `deadline` otherwise). `reused` when
     /// it was not opened for this request; `opening`, how long opening it took, when it was.
-    private func acquire(_ endpoint: Endpoint, deadline: NIODeadline?) async throws(Failure)
+    private func acquire(_ endpoint: Endpoint, deadline: NIODeadline?) async throws(ClientError)
         -> (Connection, reused: Bool, opening: Opening?)
     {
         let mayUseHTTP2 = endpoint.tls && settings.offersHTTP2
@@ -300,14 +300,14 @@ final class ReqPlanClient: Sendable {
         }
     }
 
-    private func waitForLease(_ endpoint: Endpoint, mayUseHTTP2: Bool, deadline: NIODeadline?) async throws(Failure)
+    private func waitForLease(_ endpoint: Endpoint, mayUseHTTP2: Bool, deadline: NIODeadline?) async throws(ClientError)
         -> Lease
     {
         let id = pool.withLockedValue { $0.makeWaiterID() }
         do {
             return try await withTaskCancellationHandler {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Lease, any Error>) in
-                    let outcome = pool.withLockedValue { pool -> Result<Lease, Failure>? in
+                    let outcome = pool.withLockedValue { pool -> Result<Lease, ClientError>? in
                         // Checked under the lock the cancellation handler takes, so a cancellation
                         // either sees this waiter or is seen here.
                         guard !Task.isCancelled else { return .failure(.cancelled) }
@@ -326,17 +326,17 @@ final class ReqPlanClient: Sendable {
                     if let deadline {
                         let timer = group.next().scheduleTask(deadline: deadline) { [self] () -> Void in
                             pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?.resume(
-                                .failure(Failure.timeout))
+                                .failure(ClientError.timeout))
                         }
                         // Cancelled when the wait ends first (most waits end long before the deadline).
                         if !pool.withLockedValue({ $0.attach(timer, toWaiter: id, of: endpoint) }) { timer.cancel() }
                     }
                 }
             } onCancel: {
-                pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?.resume(.failure(Failure.cancelled))
+                pool.withLockedValue { $0.removeWaiter(id, of: endpoint) }?.resume(.failure(ClientError.cancelled))
             }
         } catch {
-            throw Failure(error)
+            throw ClientError(error)
         }
     }
 

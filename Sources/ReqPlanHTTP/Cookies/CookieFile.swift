@@ -18,7 +18,7 @@ import ReqPlanSyntax
 /// cookies are dropped when read.
 public enum CookieFile {
     /// Why a cookie file cannot be read.
-    public struct Failure: Error, Sendable {
+    public struct ReadError: Error, Sendable {
         /// The reason, as a sentence.
         public var message: String
         /// The line at fault (1-based), for a malformed line.
@@ -37,8 +37,8 @@ public enum CookieFile {
     static let header = "# Netscape HTTP Cookie File"
 
     /// The cookies in `text` that have not expired at `now`.
-    /// - Throws: a `Failure` naming the first malformed line.
-    public static func parse(_ text: String, now: Int64 = Int64(Date().timeIntervalSince1970)) throws(Failure)
+    /// - Throws: a `ReadError` naming the first malformed line.
+    public static func parse(_ text: String, now: Int64 = Int64(Date().timeIntervalSince1970)) throws(ReadError)
         -> [Cookie]
     {
         var cookies: [Cookie] = []
@@ -58,7 +58,7 @@ public enum CookieFile {
             var fields = line.split(separator: "\t", omittingEmptySubsequences: false)
             if fields.count == 6 { fields.append("") }
             guard fields.count == 7 else {
-                throw Failure(
+                throw ReadError(
                     message: "expected 7 fields separated by tabs (domain, subdomains, path, secure, "
                         + "expiry, name, value), found \(fields.count)", line: lineNumber, column: 1)
             }
@@ -66,12 +66,12 @@ public enum CookieFile {
             func column(_ number: Int) -> Int {
                 prefixLength + fields[..<number].reduce(0) { $0 + $1.count + 1 } + 1
             }
-            func flag(_ number: Int, _ what: String) throws(Failure) -> Bool {
+            func flag(_ number: Int, _ what: String) throws(ReadError) -> Bool {
                 switch fields[number].uppercased() {
                 case "TRUE": return true
                 case "FALSE": return false
                 default:
-                    throw Failure(
+                    throw ReadError(
                         message: "the \(what) field must be TRUE or FALSE, not `\(fields[number])`",
                         line: lineNumber, column: column(number))
                 }
@@ -79,27 +79,27 @@ public enum CookieFile {
             var domain = fields[0]
             if domain.first == "." { domain = domain.dropFirst() }
             guard !domain.isEmpty else {
-                throw Failure(message: "the domain field is empty", line: lineNumber, column: column(0))
+                throw ReadError(message: "the domain field is empty", line: lineNumber, column: column(0))
             }
             let subdomains = try flag(1, "subdomains")
             guard fields[2].first == "/" else {
-                throw Failure(
+                throw ReadError(
                     message: "the path field must start with `/`, not `\(fields[2])`",
                     line: lineNumber, column: column(2))
             }
             let secure = try flag(3, "secure")
             guard let expires = Int64(fields[4]), expires >= 0 else {
-                throw Failure(
+                throw ReadError(
                     message: "the expiry field must be seconds since 1970 (0 for a session cookie), "
                         + "not `\(fields[4])`", line: lineNumber, column: column(4))
             }
             guard !fields[5].isEmpty else {
-                throw Failure(message: "the name field is empty", line: lineNumber, column: column(5))
+                throw ReadError(message: "the name field is empty", line: lineNumber, column: column(5))
             }
             // The name and value go into `Cookie` header lines.
             for (number, what) in [(5, "the name of a cookie"), (6, "the value of cookie `\(fields[5])`")] {
                 guard let scalar = HeaderLine.forbiddenCharacter(in: fields[number]) else { continue }
-                throw Failure(
+                throw ReadError(
                     message: HeaderLine.problem(HeaderLine.escaped(what), scalar), line: lineNumber,
                     column: column(number), hint: HeaderLine.hint, code: .controlCharacterInHeader)
             }
@@ -137,15 +137,16 @@ public enum CookieFile {
     /// - Parameter limits: the limits every file reqplan reads is held to: a file larger than
     ///   `maxFileSize` is refused without being read whole (a cookie file is no place for a YAML alias bomb
     ///   or a runaway log either).
-    /// - Throws: a `Failure` when the file cannot be read, is too large or has a malformed line.
-    public static func load(_ path: String, into jar: CookieJar, limits: ParseLimits = ParseLimits()) throws(Failure) {
+    /// - Throws: a `ReadError` when the file cannot be read, is too large or has a malformed line.
+    public static func load(_ path: String, into jar: CookieJar, limits: ParseLimits = ParseLimits()) throws(ReadError)
+    {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return }
-        guard !isFolder.boolValue else { throw Failure(message: "it is a folder, not a file") }
+        guard !isFolder.boolValue else { throw ReadError(message: "it is a folder, not a file") }
         let text: String
         switch FileReader.text(atPath: path, origin: .user, limit: limits.maxFileSize, what: "the cookie file") {
         case .failure(let failure):
-            throw Failure(
+            throw ReadError(
                 message: failure.text, line: nil, column: nil,
                 hint: failure.isTooLarge ? limits.tooLargeHint(splitting: "the cookie file") : nil)
         case .success(let read):
@@ -162,8 +163,8 @@ public enum CookieFile {
 
     /// Writes the jar's cookies to `path`, readable by its owner only (the values are
     /// credentials), replacing the file at once (a reader never sees half of it, `OutputFile`).
-    /// - Throws: an `OutputFile.Failure` naming the reason when the file cannot be written.
-    public static func save(_ jar: CookieJar, to path: String) throws(OutputFile.Failure) {
+    /// - Throws: an `OutputFile.WriteError` naming the reason when the file cannot be written.
+    public static func save(_ jar: CookieJar, to path: String) throws(OutputFile.WriteError) {
         try OutputFile.write(render(jar.cookies), toPath: path, permissions: 0o600, creatingFolders: false)
     }
 }

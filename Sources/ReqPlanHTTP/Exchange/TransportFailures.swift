@@ -41,7 +41,7 @@ extension TransportError {
             return error
         case is CancellationError:
             return .cancelled
-        case let failure as ReqPlanClient.Failure:
+        case let failure as ReqPlanClient.ClientError:
             switch failure {
             case .connect(let cause): return connectFailure(cause, context)
             case .tls(let cause):
@@ -130,7 +130,7 @@ extension TransportError {
             }
         case ChannelError.connectTimeout:
             return .connectTimedOut(host, after: context.connectTimeout)
-        case let failure as ReqPlanClient.Failure:
+        case let failure as ReqPlanClient.ClientError:
             return classify(failure, context)
         default:
             return TransportError(.connect, "could not connect to \(host)")

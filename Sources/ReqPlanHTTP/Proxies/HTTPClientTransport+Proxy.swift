@@ -41,7 +41,7 @@ extension HTTPClientTransport {
     /// Why a request through `proxy` with reqplan's client failed, when the proxy is the cause: it
     /// could not be reached, or it did not open the tunnel. Nil for any other failure (the server's
     /// TLS or HTTP failed), which is worded as without a proxy.
-    func proxyFailure(_ error: ReqPlanClient.Failure, proxy: ProxyServer, url: RequestURL) -> TransportError? {
+    func proxyFailure(_ error: ReqPlanClient.ClientError, proxy: ProxyServer, url: RequestURL) -> TransportError? {
         let server = url.hostPort
         switch error {
         case .connect(let cause):

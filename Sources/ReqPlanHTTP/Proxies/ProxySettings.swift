@@ -25,12 +25,12 @@ public struct ProxyServer: Sendable, Hashable {
     /// Reads `[http://][user[:password]@]host[:port][/]`, as curl's `--proxy` does.
     /// - Throws: the reason, as a sentence, when it is not such a URL (another scheme, no host,
     ///   a bad port).
-    public init(parsing text: String) throws(ProxySettings.Failure) {
+    public init(parsing text: String) throws(ProxySettings.ConfigurationError) {
         var rest = Substring(text.trimmingCharacters(in: .whitespaces))
         if let separator = rest.range(of: "://") {
             let scheme = rest[..<separator.lowerBound].lowercased()
             guard scheme == "http" else {
-                throw ProxySettings.Failure("`\(scheme)://` proxies are not supported (only `http://`)")
+                throw ProxySettings.ConfigurationError("`\(scheme)://` proxies are not supported (only `http://`)")
             }
             rest = rest[separator.upperBound...]
         }
@@ -50,24 +50,26 @@ public struct ProxyServer: Sendable, Hashable {
         var portPart: Substring?
         if authority.first == "[" {
             guard let close = authority.firstIndex(of: "]") else {
-                throw ProxySettings.Failure("`\(authority)` has no closing `]`")
+                throw ProxySettings.ConfigurationError("`\(authority)` has no closing `]`")
             }
             hostPart = authority[authority.index(after: authority.startIndex)..<close]
             let after = authority[authority.index(after: close)...]
             if !after.isEmpty {
-                guard after.first == ":" else { throw ProxySettings.Failure("`\(authority)` is not host:port") }
+                guard after.first == ":" else {
+                    throw ProxySettings.ConfigurationError("`\(authority)` is not host:port")
+                }
                 portPart = after.dropFirst()
             }
         } else if let colon = authority.lastIndex(of: ":") {
             hostPart = authority[..<colon]
             portPart = authority[authority.index(after: colon)...]
         }
-        guard !hostPart.isEmpty else { throw ProxySettings.Failure("no host") }
+        guard !hostPart.isEmpty else { throw ProxySettings.ConfigurationError("no host") }
         host = hostPart.lowercased()
         port = 1080
         if let portPart {
             guard let number = Int(portPart), (1...65535).contains(number) else {
-                throw ProxySettings.Failure("`\(portPart)` is not a port (1-65535)")
+                throw ProxySettings.ConfigurationError("`\(portPart)` is not a port (1-65535)")
             }
             port = number
         }
@@ -89,7 +91,7 @@ public struct ProxyServer: Sendable, Hashable {
 /// - Only `http://` proxies: plain HTTP goes through them in absolute form, HTTPS through `CONNECT`.
 public struct ProxySettings: Sendable, Hashable {
     /// Why a proxy setting cannot be used: a sentence naming the setting.
-    public struct Failure: Error, Sendable, Hashable {
+    public struct ConfigurationError: Error, Sendable, Hashable {
         /// The reason, as a sentence.
         public var message: String
 
@@ -111,18 +113,19 @@ public struct ProxySettings: Sendable, Hashable {
     ///   - environment: the process's environment variables.
     ///   - proxy: `--proxy`, if given.
     ///   - noProxy: `--noproxy`, if given.
-    /// - Throws: a `Failure` naming the option or variable whose URL is not an `http://` proxy.
+    /// - Throws: a `ConfigurationError` naming the option or variable whose URL is not an `http://` proxy.
     ///   - names: how messages name `proxy`.
     public init(
         environment: [String: String], proxy: String?, noProxy: String?,
         names: ConnectionOptions.SettingNames = ConnectionOptions.SettingNames()
-    ) throws(Failure) {
-        func server(_ text: String, from source: String) throws(Failure) -> ProxyServer? {
+    ) throws(ConfigurationError) {
+        func server(_ text: String, from source: String) throws(ConfigurationError) -> ProxyServer? {
             guard !text.trimmingCharacters(in: .whitespaces).isEmpty else { return nil }
             do {
                 return try ProxyServer(parsing: text)
             } catch {
-                throw Failure("\(source) `\(Self.hidingPassword(text))` is not a usable proxy: \(error.message)")
+                throw ConfigurationError(
+                    "\(source) `\(Self.hidingPassword(text))` is not a usable proxy: \(error.message)")
             }
         }
         func variable(_ names: [String]) -> (name: String, value: String)? {

@@ -63,7 +63,7 @@ public struct ConnectionOptions: Sendable {
 
 extension ConnectionOptions {
     /// Why the options cannot be used: diagnostics (RP0503, RP0517) and the files they are located in.
-    public struct Failure: Error, Sendable {
+    public struct ConfigurationError: Error, Sendable {
         public var diagnostics: [Diagnostic]
         public var sources: [SourceFile]
 
@@ -83,13 +83,13 @@ extension HTTPClientTransport.Configuration {
     /// - Throws: a failure with one diagnostic (RP0503) naming the option, variable or file at
     ///   fault, and for a malformed cookie file its line, with the file to render it.
     public mutating func apply(_ options: ConnectionOptions, environment: [String: String]) throws(ConnectionOptions
-        .Failure)
+        .ConfigurationError)
     {
         do {
             proxies = try ProxySettings(
                 environment: environment, proxy: options.proxy, noProxy: options.noProxy, names: options.names)
         } catch {
-            throw ConnectionOptions.Failure(
+            throw ConnectionOptions.ConfigurationError(
                 diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message)], sources: [])
         }
         for proxy in [proxies.http, proxies.https].compactMap({ $0 }) {
@@ -103,7 +103,7 @@ extension HTTPClientTransport.Configuration {
                 caFile: options.caFile, certificateFile: options.certificateFile,
                 keyFile: options.keyFile, environment: environment, names: options.names)
         } catch {
-            throw ConnectionOptions.Failure(
+            throw ConnectionOptions.ConfigurationError(
                 diagnostics: [Diagnostic(.error, .invalidRunSetting, error.message, file: error.file)],
                 sources: [])
         }
@@ -115,7 +115,7 @@ extension HTTPClientTransport.Configuration {
                 let range = error.line.map { line in
                     SourceRange(start: SourceLocation(line: line, column: error.column ?? 1), length: 1)
                 }
-                throw ConnectionOptions.Failure(
+                throw ConnectionOptions.ConfigurationError(
                     diagnostics: [
                         Diagnostic(
                             .error, error.code ?? .invalidRunSetting, "the cookie jar cannot be read: \(error.message)",

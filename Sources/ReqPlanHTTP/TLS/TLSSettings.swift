@@ -15,7 +15,7 @@ import ReqPlanSyntax
 ///   allows) are presented to servers that ask for a client certificate (mTLS).
 public struct TLSSettings: Sendable {
     /// Why the files cannot be used: a sentence naming the option and the file.
-    public struct Failure: Error, Sendable {
+    public struct LoadError: Error, Sendable {
         /// The reason, as a sentence.
         public var message: String
         /// The file at fault.
@@ -36,13 +36,13 @@ public struct TLSSettings: Sendable {
     public init() {}
 
     /// Reads the files the options and the environment name (see the type's documentation).
-    /// - Throws: a `Failure` for a file that is missing, unreadable, not PEM, holds no
+    /// - Throws: a `LoadError` for a file that is missing, unreadable, not PEM, holds no
     ///   certificate or an encrypted key, or a key that does not belong to the certificate.
     /// - Parameter names: how messages name the files.
     public init(
         caFile: String?, certificateFile: String?, keyFile: String?, environment: [String: String],
         names: ConnectionOptions.SettingNames = ConnectionOptions.SettingNames()
-    ) throws(Failure) {
+    ) throws(LoadError) {
         if let caFile {
             trustRoots = .certificates(try Self.certificates(in: caFile, named: names.caFile))
         } else {
@@ -54,13 +54,13 @@ public struct TLSSettings: Sendable {
             for folder in folders {
                 var isFolder: ObjCBool = false
                 guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-                    throw Failure("SSL_CERT_DIR names `\(folder)`, which is not a folder", file: folder)
+                    throw LoadError("SSL_CERT_DIR names `\(folder)`, which is not a folder", file: folder)
                 }
             }
             if let bundle {
                 let bytes = try Self.read(bundle, named: "SSL_CERT_FILE")
                 guard bytes.starts(with: Self.certificateMarker) || Self.contains(bytes, Self.certificateMarker) else {
-                    throw Failure(
+                    throw LoadError(
                         "SSL_CERT_FILE `\(bundle)` holds no PEM certificate (`-----BEGIN CERTIFICATE-----`)",
                         file: bundle)
                 }
@@ -89,12 +89,12 @@ public struct TLSSettings: Sendable {
             do {
                 _ = try NIOSSLContext(configuration: check)
             } catch {
-                throw Failure(
+                throw LoadError(
                     "the key in `\(keyFile ?? certificateFile)` does not belong to the certificate in "
                         + "`\(certificateFile)`", file: keyFile ?? certificateFile)
             }
         } else if let keyFile {
-            throw Failure(
+            throw LoadError(
                 "\(names.keyFile) `\(keyFile)` needs \(names.certificateFile) (the certificate it belongs to)",
                 file: keyFile)
         }
@@ -113,15 +113,17 @@ public struct TLSSettings: Sendable {
     /// The most bytes a PEM file may hold (a system's whole CA bundle is about 200 KiB).
     static let maxPEMFileSize = 8 << 20
 
-    private static func read(_ path: String, named option: String) throws(Failure) -> [UInt8] {
+    private static func read(_ path: String, named option: String) throws(LoadError) -> [UInt8] {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else {
-            throw Failure("\(option) `\(path)`: no such file", file: path)
+            throw LoadError("\(option) `\(path)`: no such file", file: path)
         }
-        guard !isFolder.boolValue else { throw Failure("\(option) `\(path)` is a folder, not a PEM file", file: path) }
+        guard !isFolder.boolValue else {
+            throw LoadError("\(option) `\(path)` is a folder, not a PEM file", file: path)
+        }
         switch FileReader.bytes(atPath: path, origin: .user, limit: maxPEMFileSize, what: "\(option) `\(path)`") {
         case .success(let bytes): return bytes
-        case .failure(let failure): throw Failure("\(option): \(failure.text)", file: path)
+        case .failure(let failure): throw LoadError("\(option): \(failure.text)", file: path)
         }
     }
 
@@ -153,10 +155,10 @@ public struct TLSSettings: Sendable {
         }.filter { seen.insert($0).inserted }
     }
 
-    private static func certificates(in path: String, named option: String) throws(Failure) -> [NIOSSLCertificate] {
+    private static func certificates(in path: String, named option: String) throws(LoadError) -> [NIOSSLCertificate] {
         let bytes = try read(path, named: option)
         guard let certificates = try? NIOSSLCertificate.fromPEMBytes(bytes), !certificates.isEmpty else {
-            throw Failure("\(option) `\(path)` holds no PEM certificate (`-----BEGIN CERTIFICATE-----`)", file: path)
+            throw LoadError("\(option) `\(path)` holds no PEM certificate (`-----BEGIN CERTIFICATE-----`)", file: path)
         }
         return certificates
     }
@@ -165,25 +167,25 @@ public struct TLSSettings: Sendable {
     ///   - inCertificateFile: the key is looked for in the certificate's file (no key file given).
     ///   - keyName: how messages name the key file.
     private static func privateKey(in path: String, named option: String, inCertificateFile: Bool, keyName: String)
-        throws(Failure) -> NIOSSLPrivateKey
+        throws(LoadError) -> NIOSSLPrivateKey
     {
         let bytes = try read(path, named: option)
         let text = String(decoding: bytes, as: UTF8.self)
         guard text.contains("PRIVATE KEY-----") else {
-            throw Failure(
+            throw LoadError(
                 inCertificateFile
                     ? "\(option) `\(path)` holds no private key: give it with \(keyName)"
                     : "\(option) `\(path)` holds no PEM private key (`-----BEGIN PRIVATE KEY-----`)", file: path)
         }
         guard !text.contains("ENCRYPTED") else {
-            throw Failure(
+            throw LoadError(
                 "\(option) `\(path)` holds an encrypted private key; reqplan reads unencrypted keys only "
                     + "(`openssl pkey -in KEY -out PLAIN.key` decrypts one)", file: path)
         }
         do {
             return try NIOSSLPrivateKey(bytes: bytes, format: .pem)
         } catch {
-            throw Failure("\(option) `\(path)`: the private key cannot be read", file: path)
+            throw LoadError("\(option) `\(path)`: the private key cannot be read", file: path)
         }
     }
 }

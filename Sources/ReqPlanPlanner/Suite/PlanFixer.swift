@@ -186,8 +186,8 @@ extension PlanFixResult {
     /// Writes `fixed` in place of the file, whole or not at all (`OutputFile`: a file of its own in the same
     /// folder, renamed over it), keeping its permissions; a symbolic link stays a link, and the file it points
     /// to is replaced. Does nothing when nothing changed.
-    /// - Throws: an `OutputFile.Failure` naming the reason; the file is then as it was.
-    public func write() throws(OutputFile.Failure) {
+    /// - Throws: an `OutputFile.WriteError` naming the reason; the file is then as it was.
+    public func write() throws(OutputFile.WriteError) {
         guard changed else { return }
         let target = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
         let mode = (try? FileManager.default.attributesOfItem(atPath: target)[.posixPermissions] as? NSNumber)

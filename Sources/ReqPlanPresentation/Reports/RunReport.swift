@@ -55,8 +55,8 @@ public struct RunReport: Sendable {
 
     /// Renders the report a destination asks for and writes it there whole or not at all
     /// (`OutputFile`), creating missing folders.
-    /// - Throws: an `OutputFile.Failure` naming the reason when the file cannot be written.
-    public func write(to destination: ReportDestination) throws(OutputFile.Failure) {
+    /// - Throws: an `OutputFile.WriteError` naming the reason when the file cannot be written.
+    public func write(to destination: ReportDestination) throws(OutputFile.WriteError) {
         try OutputFile.write(render(destination.kind), toPath: destination.path)
     }
 

@@ -15,7 +15,9 @@ extension SuiteReport {
     /// shards mixed with reports that are not shards.
     /// - Parameter documents: each report's path (for messages) and text.
     /// - Returns: the combined report, or every problem found (diagnostics without sources).
-    public static func merging(_ documents: [(path: String, text: String)]) -> Result<SuiteReport, PlanRun.Failure> {
+    public static func merging(_ documents: [(path: String, text: String)]) -> Result<
+        SuiteReport, PlanRun.PreparationError
+    > {
         var problems: [Diagnostic] = []
         func problem(_ message: String, _ path: String?, hint: String? = nil) {
             problems.append(Diagnostic(.error, .unmergeableReports, message, file: path, hint: hint))
@@ -111,7 +113,7 @@ extension SuiteReport {
                 seen[plan.file] = plan.from
             }
         }
-        guard problems.isEmpty else { return .failure(PlanRun.Failure(diagnostics: problems, sources: [])) }
+        guard problems.isEmpty else { return .failure(PlanRun.PreparationError(diagnostics: problems, sources: [])) }
         let ordered = plans.sorted { SuiteFiles.inOrder($0.file, $1.file) }.map(\.report)
         let startedAt = start ?? Date()
         let duration = Duration.microseconds(

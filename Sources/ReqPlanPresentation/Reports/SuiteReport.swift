@@ -118,7 +118,7 @@ public struct SuiteReport: Sendable {
 
     /// Renders the report a destination asks for and writes it there whole or not at all
     /// (`OutputFile`), creating missing folders.
-    /// - Throws: an `OutputFile.Failure` naming the reason when the file cannot be written, or
+    /// - Throws: an `OutputFile.WriteError` naming the reason when the file cannot be written, or
     ///   `ReportReadError` for a trace or HAR of merged reports.
     public func write(to destination: ReportDestination) throws {
         guard let text = render(destination.kind) else {

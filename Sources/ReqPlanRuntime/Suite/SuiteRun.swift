@@ -69,7 +69,7 @@ public enum SuiteRun {
         environmentName: String? = nil, environment: [String: String], allowFilesOutside: Bool = false,
         library: PlanLibrary = PlanLibrary(), ignoringUndeclared: Bool = false,
         naming: InputResolver.Naming = .library
-    ) -> Swift.Result<[PlanRun.Prepared], PlanRun.Failure> {
+    ) -> Swift.Result<[PlanRun.Prepared], PlanRun.PreparationError> {
         let reports = PlanValidator.validate(
             suite: suite, limits: limits, allowFilesOutside: allowFilesOutside,
             library: library)
@@ -85,7 +85,7 @@ public enum SuiteRun {
         switch PlanRun.parseOverrides(overrides, file: single ? suite.files[0] : nil, naming: naming) {
         case .success(let value): pairs = value
         case .failure(let diagnostic):
-            return .failure(PlanRun.Failure(diagnostics: diagnostics + [diagnostic], sources: sources))
+            return .failure(PlanRun.PreparationError(diagnostics: diagnostics + [diagnostic], sources: sources))
         }
         var files: [InputsFile] = []
         if inputsFile != nil || environmentName != nil {
@@ -98,7 +98,9 @@ public enum SuiteRun {
                 sources += [failure.source].compactMap { $0 }
             }
         }
-        guard diagnostics.isEmpty else { return .failure(PlanRun.Failure(diagnostics: diagnostics, sources: sources)) }
+        guard diagnostics.isEmpty else {
+            return .failure(PlanRun.PreparationError(diagnostics: diagnostics, sources: sources))
+        }
         if let failure = PlanRun.checkValues(files, for: reports) { return .failure(failure) }
         let fileValues = PlanRun.mergedValues(files)
 
@@ -124,7 +126,9 @@ public enum SuiteRun {
                 sources += failure.sources
             }
         }
-        guard diagnostics.isEmpty else { return .failure(PlanRun.Failure(diagnostics: diagnostics, sources: sources)) }
+        guard diagnostics.isEmpty else {
+            return .failure(PlanRun.PreparationError(diagnostics: diagnostics, sources: sources))
+        }
         return .success(plans)
     }
 

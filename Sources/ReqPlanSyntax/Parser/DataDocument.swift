@@ -26,7 +26,7 @@ public struct DataDocument {
     }
 
     /// Why a file cannot be read: a located diagnostic, and the text it points into, when the file was read.
-    public struct Failure: Error, Sendable {
+    public struct ReadError: Error, Sendable {
         /// What is wrong, with `file` set.
         public var diagnostic: Diagnostic
         /// The file's text, for the excerpt.
@@ -58,7 +58,7 @@ public struct DataDocument {
     public static func read(
         atPath path: String, shownAs shown: String? = nil, what: String, limits: ParseLimits,
         origin: FileReader.Origin = .user
-    ) -> Result<DataDocument, Failure> {
+    ) -> Result<DataDocument, ReadError> {
         let name = shown ?? path
         switch FileReader.text(
             atPath: path, origin: origin, limit: limits.maxFileSize, what: "the \(what)", shownAs: name)
@@ -68,7 +68,7 @@ public struct DataDocument {
                 failure.isTooLarge ? .fileTooLarge : .unreadableFile, failure.text, at: nil,
                 hint: failure.isTooLarge ? limits.tooLargeHint(splitting: "the \(what)") : failure.hint)
             diagnostic.file = name
-            return .failure(Failure(diagnostic, source: nil))
+            return .failure(ReadError(diagnostic, source: nil))
         case .success(let text):
             return parse(SourceFile(path: name, text: text), what: what, limits: limits)
         }
@@ -77,12 +77,12 @@ public struct DataDocument {
     /// Composes text already read.
     /// - Returns: the document, or why it cannot be composed, with `file` set.
     public static func parse(_ source: SourceFile, what: String, limits: ParseLimits)
-        -> Result<DataDocument, Failure>
+        -> Result<DataDocument, ReadError>
     {
         switch YAMLLoader.compose(source, limits: limits, what: what) {
         case .failure(var diagnostic):
             diagnostic.file = source.path
-            return .failure(Failure(diagnostic, source: source))
+            return .failure(ReadError(diagnostic, source: source))
         case .success(let root):
             return .success(DataDocument(source: source, root: root, what: what, limits: limits))
         }
@@ -102,16 +102,16 @@ public struct DataDocument {
     /// does: for a reader that walks a large document itself (an Arazzo document of 10,000 steps).
     /// - Returns: the root (`nil` for an empty document), or why the text cannot be composed (RP0002,
     ///   RP0004, RP0006) or expands past the limits (RP0005, RP0008), with `file` set.
-    public static func tree(_ source: SourceFile, what: String, limits: ParseLimits) -> Result<YAMLNode?, Failure> {
+    public static func tree(_ source: SourceFile, what: String, limits: ParseLimits) -> Result<YAMLNode?, ReadError> {
         switch YAMLLoader.composePlan(source, limits: limits, what: what) {
         case .failure(var diagnostic):
             diagnostic.file = source.path
-            return .failure(Failure(diagnostic, source: source))
+            return .failure(ReadError(diagnostic, source: source))
         case .success(let root):
             guard let root else { return .success(nil) }
             if var diagnostic = checkBounds(root, in: source, what: what, limits: limits) {
                 diagnostic.file = source.path
-                return .failure(Failure(diagnostic, source: source))
+                return .failure(ReadError(diagnostic, source: source))
             }
             return .success(root)
         }

@@ -38,14 +38,14 @@ public struct InputsFile: Sendable {
     /// - Returns: the inputs, or the located reason they cannot be read.
     public static func read(
         atPath path: String, shownAs shown: String? = nil, limits: ParseLimits, origin: FileReader.Origin = .user
-    ) -> Result<InputsFile, DataDocument.Failure> {
+    ) -> Result<InputsFile, DataDocument.ReadError> {
         let document: DataDocument
         switch DataDocument.read(atPath: path, shownAs: shown, what: "inputs file", limits: limits, origin: origin) {
         case .failure(let failure): return .failure(failure)
         case .success(let read): document = read
         }
         switch document.entries() {
-        case .failure(let diagnostic): return .failure(DataDocument.Failure(diagnostic, source: document.source))
+        case .failure(let diagnostic): return .failure(DataDocument.ReadError(diagnostic, source: document.source))
         case .success(let entries): return .success(InputsFile(source: document.source, entries: entries))
         }
     }
@@ -53,13 +53,13 @@ public struct InputsFile: Sendable {
     /// The inputs files of a command, in order of precedence (the last wins): `--env NAME`'s environment
     /// file (looked for from the plan at `planPath`), then `--inputs-file`.
     public static func read(file: String?, environmentName: String?, forPlan planPath: String, limits: ParseLimits)
-        -> Result<[InputsFile], DataDocument.Failure>
+        -> Result<[InputsFile], DataDocument.ReadError>
     {
         var paths: [(path: String, origin: FileReader.Origin)] = []
         if let environmentName {
             switch environmentFile(named: environmentName, forPlan: planPath) {
             case .success(let path): paths.append((path, .input(FileBoundary(planFile: planPath))))
-            case .failure(let diagnostic): return .failure(DataDocument.Failure(diagnostic, source: nil))
+            case .failure(let diagnostic): return .failure(DataDocument.ReadError(diagnostic, source: nil))
             }
         }
         if let file { paths.append((file, .user)) }

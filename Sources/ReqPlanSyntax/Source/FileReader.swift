@@ -34,7 +34,7 @@ public enum FileReader {
     }
 
     /// Why a file could not be read, as a sentence for people.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What went wrong, for callers that word it their own way or choose a diagnostic code.
         public enum Kind: Sendable, Hashable {
             /// No file at the path (or a link to none).
@@ -78,7 +78,7 @@ public enum FileReader {
     public static func bytes(
         atPath path: String, origin: Origin, limit: Int, what: String, shownAs shown: String? = nil
     )
-        -> Result<[UInt8], Failure>
+        -> Result<[UInt8], ReadError>
     {
         let name = shown ?? path
         let opened: Int32
@@ -97,26 +97,26 @@ public enum FileReader {
             if count == 0 { break }
             if count < 0 {
                 if errno == EINTR { continue }
-                return .failure(Failure(.unreadable, "cannot read `\(name)`: \(String(cString: strerror(errno)))"))
+                return .failure(ReadError(.unreadable, "cannot read `\(name)`: \(String(cString: strerror(errno)))"))
             }
             bytes.append(contentsOf: chunk[..<count])
         }
         if bytes.count > limit {
-            return .failure(Failure(.tooLarge, "\(what) is larger than the limit of \(limit) bytes"))
+            return .failure(ReadError(.tooLarge, "\(what) is larger than the limit of \(limit) bytes"))
         }
         return .success(bytes)
     }
 
     /// The file at `path` as `Data`, as `bytes(atPath:origin:limit:what:shownAs:)` reads it.
     public static func data(atPath path: String, origin: Origin, limit: Int, what: String, shownAs shown: String? = nil)
-        -> Result<Data, Failure>
+        -> Result<Data, ReadError>
     {
         bytes(atPath: path, origin: origin, limit: limit, what: what, shownAs: shown).map { Data($0) }
     }
 
     /// The UTF-8 text of the file at `path` (a byte order mark dropped), as `bytes(…)` reads it.
     public static func text(atPath path: String, origin: Origin, limit: Int, what: String, shownAs shown: String? = nil)
-        -> Result<String, Failure>
+        -> Result<String, ReadError>
     {
         let name = shown ?? path
         return bytes(atPath: path, origin: origin, limit: limit, what: what, shownAs: shown).flatMap {
@@ -125,7 +125,7 @@ public enum FileReader {
     }
 
     /// `bytes` as UTF-8 text, a byte order mark dropped; or why they are not UTF-8, with where.
-    public static func decode(_ bytes: [UInt8], name: String) -> Result<String, Failure> {
+    public static func decode(_ bytes: [UInt8], name: String) -> Result<String, ReadError> {
         // Checked and copied once, by the standard library (through `Data` it was copied twice more).
         if let text = String(validating: bytes, as: UTF8.self) {
             return .success(text.hasPrefix("\u{FEFF}") ? String(text.dropFirst()) : text)
@@ -133,7 +133,7 @@ public enum FileReader {
         let hint = "save it as UTF-8 (without a byte order mark, or with UTF-8's)"
         if bytes.starts(with: [0xFF, 0xFE]) || bytes.starts(with: [0xFE, 0xFF]) {
             return .failure(
-                Failure(
+                ReadError(
                     .notUTF8,
                     "cannot read `\(name)`: the file is UTF-16 text (it starts with a UTF-16 byte order "
                         + "mark), not UTF-8", hint: hint))
@@ -141,7 +141,7 @@ public enum FileReader {
         let (offset, line, column) = firstInvalidByte(bytes)
         let byte = String(bytes[offset], radix: 16, uppercase: true)
         return .failure(
-            Failure(
+            ReadError(
                 .notUTF8,
                 "cannot read `\(name)`: the file is not UTF-8 text (byte 0x\(byte.count == 1 ? "0" + byte : byte) at "
                     + "line \(line), column \(column) starts no UTF-8 character)", hint: hint))
@@ -186,7 +186,7 @@ public enum FileReader {
     // MARK: Opening
 
     /// Opens the file for reading, after the checks its origin calls for.
-    private static func open(_ path: String, origin: Origin, name: String) -> Result<Int32, Failure> {
+    private static func open(_ path: String, origin: Origin, name: String) -> Result<Int32, ReadError> {
         switch origin {
         case .user:
             // Opened as named, links followed; a FIFO the user names is read as `cat` reads it, waiting for
@@ -201,7 +201,7 @@ public enum FileReader {
             }
             if fileType(status) == S_IFDIR {
                 close(descriptor)
-                return .failure(Failure(.notRegularFile, "cannot read `\(name)`: it is a folder, not a file"))
+                return .failure(ReadError(.notRegularFile, "cannot read `\(name)`: it is a folder, not a file"))
             }
             return .success(descriptor)
         case .input(let boundary):
@@ -215,7 +215,7 @@ public enum FileReader {
                     resolved == URL(fileURLWithPath: path).standardizedFileURL.path
                     ? "" : " (through a link: it is `\(resolved)`)"
                 return .failure(
-                    Failure(
+                    ReadError(
                         .outside, "cannot read `\(name)`: it is outside \(boundary.scope)\(through)",
                         hint: boundary.outsideHint))
             }
@@ -232,7 +232,7 @@ public enum FileReader {
             guard fileType(status) == S_IFREG else {
                 close(descriptor)
                 return .failure(
-                    Failure(.notRegularFile, "cannot read `\(name)`: it is \(kind(of: status)), not a regular file"))
+                    ReadError(.notRegularFile, "cannot read `\(name)`: it is \(kind(of: status)), not a regular file"))
             }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             return .success(descriptor)
@@ -264,19 +264,19 @@ public enum FileReader {
     private static func fileType(_ status: stat) -> mode_t { status.st_mode & S_IFMT }
 
     /// The absolute path of `path` with every symbolic link resolved.
-    private static func realPath(_ path: String, name: String) -> Result<String, Failure> {
+    private static func realPath(_ path: String, name: String) -> Result<String, ReadError> {
         guard let resolved = realpath(path, nil) else { return .failure(openFailure(errno, name: name)) }
         defer { free(resolved) }
         return .success(String(cString: resolved))
     }
 
-    private static func openFailure(_ code: Int32, name: String) -> Failure {
+    private static func openFailure(_ code: Int32, name: String) -> ReadError {
         switch code {
-        case ENOENT, ENOTDIR: return Failure(.missing, "cannot read `\(name)`: no such file")
-        case EACCES, EPERM: return Failure(.unreadable, "cannot read `\(name)`: permission denied")
-        case ELOOP: return Failure(.unreadable, "cannot read `\(name)`: too many levels of symbolic links")
-        case ENXIO: return Failure(.notRegularFile, "cannot read `\(name)`: it is a socket, not a regular file")
-        default: return Failure(.unreadable, "cannot read `\(name)`: \(String(cString: strerror(code)))")
+        case ENOENT, ENOTDIR: return ReadError(.missing, "cannot read `\(name)`: no such file")
+        case EACCES, EPERM: return ReadError(.unreadable, "cannot read `\(name)`: permission denied")
+        case ELOOP: return ReadError(.unreadable, "cannot read `\(name)`: too many levels of symbolic links")
+        case ENXIO: return ReadError(.notRegularFile, "cannot read `\(name)`: it is a socket, not a regular file")
+        default: return ReadError(.unreadable, "cannot read `\(name)`: \(String(cString: strerror(code)))")
         }
     }
 }

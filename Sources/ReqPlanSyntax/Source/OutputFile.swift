@@ -15,7 +15,7 @@
 /// a parent that is a file, a folder where the file should be, no permission, no space left.
 public enum OutputFile {
     /// Why a file could not be written, in plain words naming the path at fault.
-    public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+    public struct WriteError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The reason, e.g. "`out` is a file, not a folder" or "no space left on the device".
         public var reason: String
         /// The reason.
@@ -27,12 +27,12 @@ public enum OutputFile {
         }
 
         /// The failure of an operation on `path` with the system's error `code`.
-        static func system(_ code: Int32, path: String) -> Failure {
+        static func system(_ code: Int32, path: String) -> WriteError {
             switch code {
-            case EACCES, EPERM: Failure("permission denied to write in `\(OutputFile.folder(of: path))`")
-            case EROFS: Failure("`\(OutputFile.folder(of: path))` is on a read-only file system")
-            case EISDIR: Failure("`\(path)` is a folder")
-            default: Failure(OutputFile.words(for: code))
+            case EACCES, EPERM: WriteError("permission denied to write in `\(OutputFile.folder(of: path))`")
+            case EROFS: WriteError("`\(OutputFile.folder(of: path))` is on a read-only file system")
+            case EISDIR: WriteError("`\(path)` is a folder")
+            default: WriteError(OutputFile.words(for: code))
             }
         }
     }
@@ -43,15 +43,15 @@ public enum OutputFile {
     ///   - path: the file; a relative path is taken from the current folder.
     ///   - permissions: the new file's permissions, before the process's umask (`0o600` for credentials).
     ///   - creatingFolders: whether missing folders on the way are created (else a missing one fails).
-    /// - Throws: a `Failure` naming the reason and the path at fault; nothing is left behind.
+    /// - Throws: a `WriteError` naming the reason and the path at fault; nothing is left behind.
     public static func write(
         _ text: String, toPath path: String, permissions: mode_t = 0o644, creatingFolders: Bool = true
-    ) throws(Failure) {
-        guard !path.isEmpty, !path.hasSuffix("/") else { throw Failure("`\(path)` names a folder, not a file") }
+    ) throws(WriteError) {
+        guard !path.isEmpty, !path.hasSuffix("/") else { throw WriteError("`\(path)` names a folder, not a file") }
         let folder = folder(of: path)
         try prepare(folder: folder, creating: creatingFolders)
         var status = stat()
-        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw Failure("`\(path)` is a folder") }
+        if stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { throw WriteError("`\(path)` is a folder") }
         let bytes = Array(text.utf8)
         #if os(Linux)
             if try writeUnnamed(bytes, toPath: path, folder: folder, permissions: permissions) { return }
@@ -83,7 +83,7 @@ public enum OutputFile {
     }
 
     /// Checks that `folder` and every folder above it are folders, creating missing ones when asked.
-    private static func prepare(folder: String, creating: Bool) throws(Failure) {
+    private static func prepare(folder: String, creating: Bool) throws(WriteError) {
         var status = stat()
         if stat(folder, &status) == 0, status.st_mode & S_IFMT == S_IFDIR { return }
         // Walk down from the top, so the message names the first part that is not a folder.
@@ -91,13 +91,15 @@ public enum OutputFile {
         for part in folder.split(separator: "/") {
             prefix += (prefix.isEmpty || prefix.hasSuffix("/") ? "" : "/") + part
             if stat(prefix, &status) == 0 {
-                guard status.st_mode & S_IFMT == S_IFDIR else { throw Failure("`\(prefix)` is a file, not a folder") }
+                guard status.st_mode & S_IFMT == S_IFDIR else {
+                    throw WriteError("`\(prefix)` is a file, not a folder")
+                }
                 continue
             }
-            guard errno == ENOENT else { throw Failure("cannot reach `\(prefix)`: \(words(for: errno))") }
-            guard creating else { throw Failure("the folder `\(prefix)` does not exist") }
+            guard errno == ENOENT else { throw WriteError("cannot reach `\(prefix)`: \(words(for: errno))") }
+            guard creating else { throw WriteError("the folder `\(prefix)` does not exist") }
             if mkdir(prefix, 0o777) != 0, errno != EEXIST {
-                throw Failure("cannot create the folder `\(prefix)`: \(words(for: errno))")
+                throw WriteError("cannot create the folder `\(prefix)`: \(words(for: errno))")
             }
         }
     }
@@ -109,13 +111,13 @@ public enum OutputFile {
         /// - Returns: false when the file system has no unnamed files (`O_TMPFILE`) or `/proc` is not
         ///   mounted: the caller writes through a named temporary file instead.
         private static func writeUnnamed(_ bytes: [UInt8], toPath path: String, folder: String, permissions: mode_t)
-            throws(Failure) -> Bool
+            throws(WriteError) -> Bool
         {
             // O_TMPFILE is a macro Swift does not import; it is __O_TMPFILE with O_DIRECTORY.
             let descriptor = open(folder, __O_TMPFILE | O_DIRECTORY | O_WRONLY | O_CLOEXEC, permissions)
             guard descriptor >= 0 else {
                 if [EISDIR, EOPNOTSUPP, EINVAL].contains(errno) { return false }
-                throw Failure.system(errno, path: path)
+                throw WriteError.system(errno, path: path)
             }
             defer { close(descriptor) }
             // Until it is linked below, a process killed now leaves nothing: the file has no name.
@@ -124,7 +126,7 @@ public enum OutputFile {
             if linkat(AT_FDCWD, unnamed, AT_FDCWD, path, AT_SYMLINK_FOLLOW) == 0 { return true }
             guard errno == EEXIST else {
                 if errno == ENOENT { return false }  // no /proc
-                throw Failure.system(errno, path: path)
+                throw WriteError.system(errno, path: path)
             }
             // A file is there already: a name of its own, then a rename over it, which replaces the old
             // file at once. Only a kill between these two calls could leave the temporary name.
@@ -132,12 +134,12 @@ public enum OutputFile {
                 let temporary = temporaryName(for: path, in: folder)
                 if linkat(AT_FDCWD, unnamed, AT_FDCWD, temporary, AT_SYMLINK_FOLLOW) != 0 {
                     if errno == EEXIST { continue }
-                    throw Failure.system(errno, path: path)
+                    throw WriteError.system(errno, path: path)
                 }
                 try rename(temporary, to: path)
                 return true
             }
-            throw Failure("cannot name a temporary file in `\(folder)`")
+            throw WriteError("cannot name a temporary file in `\(folder)`")
         }
     #endif
 
@@ -147,16 +149,16 @@ public enum OutputFile {
     /// Linux file systems have no unnamed files): a process killed while writing leaves the temporary
     /// file, a hidden one named after the target (`.run.json.reqplan-…`). A failure removes it.
     private static func writeNamed(_ bytes: [UInt8], toPath path: String, folder: String, permissions: mode_t)
-        throws(Failure)
+        throws(WriteError)
     {
         var temporary = ""
         var descriptor: Int32 = -1
         for _ in 0..<8 where descriptor < 0 {
             temporary = temporaryName(for: path, in: folder)
             descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, permissions)
-            if descriptor < 0, errno != EEXIST { throw Failure.system(errno, path: path) }
+            if descriptor < 0, errno != EEXIST { throw WriteError.system(errno, path: path) }
         }
-        guard descriptor >= 0 else { throw Failure("cannot create a temporary file in `\(folder)`") }
+        guard descriptor >= 0 else { throw WriteError("cannot create a temporary file in `\(folder)`") }
         do {
             try writeAll(bytes, to: descriptor, path: path)
         } catch {
@@ -176,7 +178,7 @@ public enum OutputFile {
     }
 
     /// Renames `temporary` to `path`, removing `temporary` when that fails.
-    private static func rename(_ temporary: String, to path: String) throws(Failure) {
+    private static func rename(_ temporary: String, to path: String) throws(WriteError) {
         #if canImport(Glibc)
             let renamed = Glibc.rename(temporary, path)
         #else
@@ -185,18 +187,18 @@ public enum OutputFile {
         guard renamed == 0 else {
             let code = errno
             unlink(temporary)
-            throw Failure.system(code, path: path)
+            throw WriteError.system(code, path: path)
         }
     }
 
     /// Writes every byte to `descriptor`, going on after short writes and interruptions.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(Failure) {
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(WriteError) {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw Failure.system(errno, path: path)
+                throw WriteError.system(errno, path: path)
             }
             written += count
         }

@@ -29,7 +29,7 @@ import Testing
                 try await Task.sleep(for: .milliseconds(5))
             }
             let start = ContinuousClock.now
-            await #expect(throws: ReqPlanClient.Failure.self) {
+            await #expect(throws: ReqPlanClient.ClientError.self) {
                 _ = try await client.execute(request("/connection/0"), deadline: .now() + .milliseconds(200))
             }
             let waited = ContinuousClock.now - start

@@ -248,7 +248,7 @@ import Testing
         #expect {
             try CookieFile.parse(text, now: Self.now)
         } throws: { error in
-            guard let failure = error as? CookieFile.Failure else { return false }
+            guard let failure = error as? CookieFile.ReadError else { return false }
             return failure.line == line && failure.column == column && failure.message.contains(message)
         }
     }

@@ -30,7 +30,7 @@ import Testing
         #expect {
             try ProxyServer(parsing: text)
         } throws: { error in
-            (error as? ProxySettings.Failure)?.message.contains(reason) == true
+            (error as? ProxySettings.ConfigurationError)?.message.contains(reason) == true
         }
     }
 
@@ -38,7 +38,7 @@ import Testing
         #expect {
             try ProxySettings(environment: ["HTTPS_PROXY": "socks5://u:secret@h:1"], proxy: nil, noProxy: nil)
         } throws: { error in
-            let message = (error as? ProxySettings.Failure)?.message ?? ""
+            let message = (error as? ProxySettings.ConfigurationError)?.message ?? ""
             return message.hasPrefix("HTTPS_PROXY `socks5://u:***@h:1` is not a usable proxy")
                 && !message.contains("secret")
         }

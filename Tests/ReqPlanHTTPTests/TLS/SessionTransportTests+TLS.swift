@@ -152,7 +152,7 @@ extension SessionTransportTests {
             #expect {
                 try TLSSettings(caFile: ca, certificateFile: certificate, keyFile: key, environment: environment)
             } throws: { error in
-                (error as? TLSSettings.Failure)?.message.contains(message) == true
+                (error as? TLSSettings.LoadError)?.message.contains(message) == true
             }
         }
     }
