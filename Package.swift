@@ -189,12 +189,14 @@ let package = Package(
         ),
         .testTarget(
             name: "ReqPlanXPathTests",
-            dependencies: ["ReqPlanXPath", "ReqPlanSyntax"]
+            // ReqPlanTestSupport for `.timeSensitive`: the budget tests measure a cancellation.
+            dependencies: ["ReqPlanXPath", "ReqPlanSyntax", "ReqPlanTestSupport"]
         ),
         // Runs the JSONPath Compliance Test Suite (`Tests/Fixtures/jsonpath/cts.json`).
         .testTarget(
             name: "ReqPlanJSONPathTests",
-            dependencies: ["ReqPlanJSONPath", "ReqPlanSyntax"]
+            // ReqPlanTestSupport for `.timeSensitive`: the budget tests measure a cancellation.
+            dependencies: ["ReqPlanJSONPath", "ReqPlanSyntax", "ReqPlanTestSupport"]
         ),
         .testTarget(
             name: "ReqPlanPlannerTests",
@@ -255,7 +257,8 @@ let package = Package(
         ),
         .testTarget(
             name: "ReqPlanLibraryTests",
-            dependencies: ["ReqPlan", "ReqPlanDemoAPI"]
+            // ReqPlanTestSupport for `.timeSensitive` only: the tests use the library as an embedder would.
+            dependencies: ["ReqPlan", "ReqPlanDemoAPI", "ReqPlanTestSupport"]
         ),
         .testTarget(
             name: "ReqPlanPresentationTests",

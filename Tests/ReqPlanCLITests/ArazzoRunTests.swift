@@ -4,7 +4,7 @@ import Testing
 
 /// `reqplan run` on Arazzo documents, end to end: the built binary runs a workflow of the OpenAPI
 /// Initiative's examples against connexion's mock of its OpenAPI description (PyPI, `--mock=all`).
-@Suite("Running Arazzo workflows")
+@Suite("Running Arazzo workflows", .timeSensitive)
 struct ArazzoRunTests {
     /// `Tests/Fixtures/arazzo/run/pet-coupons.arazzo.yaml`: the pet-coupons example, corrected.
     static let petCoupons = CommandRunner.packageRoot.appendingPathComponent(

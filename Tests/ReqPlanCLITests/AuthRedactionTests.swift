@@ -1,9 +1,10 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
 /// Credentials from `auth:` and from URLs, and required environment inputs, through the built binary.
-@Suite struct AuthRedactionTests {
+@Suite(.timeSensitive) struct AuthRedactionTests {
     /// Neither input is `secret`: credentials are hidden because they are credentials.
     static let password = "Pw-Zebra-93"
     static let token = "Tok-Okapi-71"

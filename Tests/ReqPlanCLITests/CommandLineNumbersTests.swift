@@ -4,7 +4,7 @@ import Testing
 
 /// Numbers on the command line at their limits (HOSTILE.md, "Numbers"): each option that takes one refuses a
 /// number out of its range as a usage error (64), or runs with it; none crashes.
-@Suite struct CommandLineNumbersTests {
+@Suite(.timeSensitive) struct CommandLineNumbersTests {
     static let options: [[String]] = [
         ["--max-plan-size"], ["--max-response-size"], ["--concurrency"], ["--jobs"], ["--connect-timeout"],
         ["--shard"],

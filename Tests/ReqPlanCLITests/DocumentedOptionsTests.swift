@@ -1,10 +1,11 @@
 import Foundation
+import ReqPlanTestSupport
 import Testing
 
 /// docs/run.md says it lists every command and option: each command's `--help`, for every command
 /// `reqplan --help` lists (and the commands those list, `report merge`), is compared with it, so a new
 /// command or option cannot go undocumented, and an option the docs name must exist.
-struct DocumentedOptionsTests {
+@Suite(.timeSensitive) struct DocumentedOptionsTests {
     /// A command below `reqplan` (`["report", "merge"]`; `[]` for `reqplan` itself) and the long options its
     /// help lists.
     struct Command: CustomStringConvertible {

@@ -5,7 +5,7 @@ import Testing
 
 /// What the command line says about the values a run would have: an optional input left null by an unset
 /// environment variable (validate warns, run names it in the failure), and an environment file (`--env`).
-@Suite struct EnvironmentCommandTests {
+@Suite(.timeSensitive) struct EnvironmentCommandTests {
     /// The variable the plan reads; never set where the tests run.
     static let variable = "REQPLAN_TEST_UNSET_TOKEN_7F3A"
 

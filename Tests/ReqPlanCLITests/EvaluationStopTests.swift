@@ -11,7 +11,7 @@ import Testing
 /// `//*`, each on a body nginx serves. Whatever is being evaluated, a step's `timeout` and SIGINT end the run
 /// within a second (the bounds below leave room for a loaded machine and the debug build), with the usual
 /// state, reason and exit code.
-@Suite("Evaluations a server's body makes long end with the run", .serialized)
+@Suite("Evaluations a server's body makes long end with the run", .serialized, .timeSensitive)
 struct EvaluationStopTests {
     /// An evaluator kept busy by a body: where it is written, and the body it reads.
     struct Busy: CustomTestStringConvertible, Sendable {

@@ -10,7 +10,7 @@ import Testing
 /// "Files named by an input"), end to end with the built binary: a link out of the project, a link to
 /// `/proc/self/environ`, a FIFO, `/dev/zero`, a folder and a file that is not UTF-8. Whatever the input, the
 /// command ends at once with a plain reason, and nothing behind a link is read or printed.
-@Suite("Files named by an input, through the one reader")
+@Suite("Files named by an input, through the one reader", .timeSensitive)
 struct FileInputTests {
     /// The secret beside the project, which no output may show.
     static let secret = "CI_TOKEN=s3cr3t-behind-the-link"

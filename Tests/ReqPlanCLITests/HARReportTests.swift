@@ -6,7 +6,7 @@ import Testing
 /// exchange is an entry (each redirect hop, each retry, a request that got no response), named by its
 /// step; the secret password is in no byte of the file; haralyzer (PyPI) reads it back and
 /// `scripts/check-har.py` finds the HAR 1.2 structure whole.
-@Suite struct HARReportTests {
+@Suite(.timeSensitive) struct HARReportTests {
     static let password = "Pw-Osprey-9931"
 
     static let plan = """

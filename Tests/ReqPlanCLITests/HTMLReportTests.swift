@@ -9,7 +9,7 @@ import Testing
 /// same run, each step's expectations met or not as the report says, and a click on the bar of the failed
 /// request opens it with what came back. The secret password is in no byte of the page. The same suite run
 /// in two shards and merged (`report merge --report html:`) gives a page that passes the same checks.
-@Suite struct HTMLReportTests {
+@Suite(.timeSensitive) struct HTMLReportTests {
     static let checker = CommandRunner.packageRoot.appendingPathComponent("scripts/check-html-report.py")
 
     @Test(ExternalServers.needed(.httpbin))

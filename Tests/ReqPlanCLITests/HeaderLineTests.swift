@@ -6,7 +6,7 @@ import Testing
 /// RP0517 and one wording, whether a line break is CR LF, a lone CR or a lone LF, and whether it would go
 /// into a header, credentials, or a multipart part's `Content-Type` or file name. Values computed from
 /// what httpbin echoes; nothing is sent for a refused request.
-@Suite struct HeaderLineTests {
+@Suite(.timeSensitive) struct HeaderLineTests {
     static let plan = """
         reqplan: 1
         inputs:

@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 /// `reqplan run` and the process's limit on open files (`ulimit -n`): the soft limit raised to the hard one,
 /// connections kept within what the limit leaves, and a clear refusal when it leaves none. Each test sets
 /// the limit in a shell that then becomes reqplan (`exec`), so the test process keeps its own.
-@Suite struct OpenFileLimitTests {
+@Suite(.timeSensitive) struct OpenFileLimitTests {
     /// 300 GETs, 100 at a time, to one host.
     static func manyRequests(to base: String) -> String {
         """

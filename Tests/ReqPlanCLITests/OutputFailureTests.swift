@@ -9,7 +9,7 @@ import Testing
 /// Outputs that cannot be written, end to end: a full disk (`/dev/full`), a closed pipe, a report
 /// whose folder is a file or whose name is a folder, a run killed while writing a report. None
 /// traps; each ends with one plain line and a documented status, and the other outputs are written.
-@Suite struct OutputFailureTests {
+@Suite(.timeSensitive) struct OutputFailureTests {
     /// A plan that sends nothing (its one step is skipped), with an input that reports show.
     static let quietPlan = """
         reqplan: 1

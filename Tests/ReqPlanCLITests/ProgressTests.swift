@@ -1,8 +1,9 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
-@Suite struct ProgressTests {
+@Suite(.timeSensitive) struct ProgressTests {
     static func plan(_ base: String) -> String {
         """
         reqplan: 1

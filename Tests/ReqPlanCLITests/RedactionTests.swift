@@ -1,8 +1,9 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
-@Suite struct RunRedactionTests {
+@Suite(.timeSensitive) struct RunRedactionTests {
     static let secret = "s3cr3t-token-value-42"
 
     static let plan = """
@@ -38,7 +39,7 @@ import Testing
     }
 }
 
-@Suite struct EveryOutputRedactionTests {
+@Suite(.timeSensitive) struct EveryOutputRedactionTests {
     static let secret = "Zq9-secret-4711"
 
     static let plan = """

@@ -1,10 +1,11 @@
 import Foundation
 import ReqPlanDemoAPI
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Testing
 
 /// `reqplan run --report KIND:PATH`, end to end: the built binary against the demo API.
-@Suite struct ReportOptionTests {
+@Suite(.timeSensitive) struct ReportOptionTests {
     static let secret = "report-secret-7f3a"
 
     static let plan = """

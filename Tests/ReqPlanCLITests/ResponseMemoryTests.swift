@@ -4,7 +4,7 @@ import Testing
 
 /// A response body that nothing reads is not held whole: only its start is, for the verbose log and
 /// the reports. nginx serves a 200 MB file (sparse, so it costs no disk), the built binary fetches it.
-@Suite struct ResponseMemoryTests {
+@Suite(.timeSensitive) struct ResponseMemoryTests {
     static let size = 200 << 20
 
     /// The high-water mark of `pid`'s resident memory (`VmHWM`), in bytes, while it runs.

@@ -1,10 +1,11 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
 /// `reqplan run` checks each response of a request bound to an operation against the demo API's own
 /// document (`plans/_openapi/demo-api.yaml`), against the real demo API.
-@Suite struct ResponseSchemaCheckTests {
+@Suite(.timeSensitive) struct ResponseSchemaCheckTests {
     static let document = CommandRunner.packageRoot.appendingPathComponent("plans/_openapi/demo-api.yaml")
 
     /// A plan bound to the demo API's document, beside a copy of it.
@@ -109,7 +110,7 @@ import Testing
 }
 
 /// The demo's data-flow example (`plans/_openapi/data-flow-mistake.yaml`), corrected, is valid and runs.
-@Suite struct DemoDataFlowExampleTests {
+@Suite(.timeSensitive) struct DemoDataFlowExampleTests {
     @Test func theCorrectedExampleValidatesStrictlyAndRunsWithResponseChecks() async throws {
         let example = CommandRunner.packageRoot.appendingPathComponent("plans/_openapi/data-flow-mistake.yaml")
         var text = try String(contentsOf: example, encoding: .utf8)
@@ -135,7 +136,7 @@ import Testing
 }
 
 /// `reqplan plan`, the JSON report and JUnit name each bound request's operation.
-@Suite struct OperationInReportsTests {
+@Suite(.timeSensitive) struct OperationInReportsTests {
     @Test func planAndReportsNameEachRequestsOperation() async throws {
         let plan = try ResponseSchemaCheckTests.boundPlan(ResponseSchemaCheckTests.stockReport)
         let shown = try CommandRunner.run(["plan", plan.path])

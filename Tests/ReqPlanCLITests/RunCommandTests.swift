@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
 #if canImport(FoundationNetworking)
@@ -11,7 +12,7 @@ import Testing
 
 /// End-to-end tests of `reqplan run` (and `reqplan demo`): the built binary against the demo API,
 /// started in-process on a free loopback port, one server per test so tests can run in parallel.
-@Suite struct RunCommandTests {
+@Suite(.timeSensitive) struct RunCommandTests {
     /// The environment the example plans read their secrets from.
     static let demoEnvironment = [
         "DEMO_TOKEN": "demo-secret-token", "DEMO_PASSWORD": "demo-password", "DEMO_API_KEY": "demo-api-key",
@@ -336,7 +337,8 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2)), arguments: [SIGINT, SIGTERM])
+    // The limit counts the wait for a `.timeSensitive` slot too: five minutes catch a hang, not a busy machine.
+    @Test(.timeLimit(.minutes(5)), arguments: [SIGINT, SIGTERM])
     func signalBeforeTheRunStartsSendsNothingAndExits130(signalNumber: Int32) async throws {
         // The inputs file is a named pipe: `run` blocks reading it, after reading the plan and
         // before the run, until this test writes to it. The signal arrives in that window.

@@ -6,7 +6,7 @@ import Testing
 /// What `reqplan run` prints, compared with golden files in `Golden/` (`RECORD_GOLDEN=1` re-records).
 /// Timings, ports and request ids are normalised; progress lines (whose order depends on timing)
 /// are sorted.
-@Suite struct RunGoldenTests {
+@Suite(.timeSensitive) struct RunGoldenTests {
     static let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
 
     static func normalise(_ text: String, collapseSpaces: Bool = true) -> String {

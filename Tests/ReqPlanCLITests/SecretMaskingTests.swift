@@ -8,7 +8,7 @@ import Testing
 ///   from: here the plan writes it literally in a URL path, beside the secret input that holds it.
 /// - A shorter secret is hidden wherever reqplan put it (a header, the query, a JSON body), on every hop:
 ///   a 307 sends the same header and body again, and the hop after it shows them as the first did.
-@Suite("Secrets in every output, on every hop")
+@Suite("Secrets in every output, on every hop", .timeSensitive)
 struct SecretMaskingTests {
     static let long = "s3cr3t-pw"
     static let short = "k3y9"

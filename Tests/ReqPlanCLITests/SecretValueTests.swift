@@ -6,7 +6,7 @@ import Testing
 /// Redaction by value: whatever a secret's value is (`1`, `test`, `<`, a word of every report's
 /// structure), every output of a run is what it is with any other secret, so no secret can corrupt a
 /// report, and none appears where it went in. Through the built binary, against the demo API.
-@Suite struct SecretValueTests {
+@Suite(.timeSensitive) struct SecretValueTests {
     /// The secret of the reference run: long, unique, and found in no output.
     static let reference = "Zq9-Reference-Secret-4711"
 
@@ -157,7 +157,7 @@ import Testing
 
 /// A cookie's value is a secret (the reports hide it), and a server chooses it: whatever it is, the
 /// reports stay what they are. httpbin sets a cookie whose value is a word of every JUnit report.
-@Suite struct CookieValueTests {
+@Suite(.timeSensitive) struct CookieValueTests {
     static let plan = """
         reqplan: 1
         name: cookie-values

@@ -8,7 +8,7 @@ import Testing
 /// `--cookie-jar` (and exchanged with curl's cookie files); the same plan through tinyproxy
 /// given by `HTTP_PROXY`/`HTTPS_PROXY` and by `--proxy`; HTTPS with `--cacert`, and mTLS with
 /// `--cert`/`--key`.
-@Suite struct SessionCommandTests {
+@Suite(.timeSensitive) struct SessionCommandTests {
     static let login = """
         reqplan: 1
         inputs:

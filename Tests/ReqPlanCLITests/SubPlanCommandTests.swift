@@ -1,10 +1,11 @@
 import Foundation
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
 /// Sub-plans through the built binary: `validate --explain`, `graph`, the JSON and JUnit reports, and secrets
 /// given to and returned by a sub-plan, in every output of `reqplan run`.
-@Suite struct SubPlanCommandTests {
+@Suite(.timeSensitive) struct SubPlanCommandTests {
     @Test func validateExplainShowsTheSubPlanItsInputsAndOutputs() throws {
         let result = try CommandRunner.run(["validate", "--explain", "plans/account-report.yaml"])
         #expect(result.status == 0, "\(result.stderr)")

@@ -2,11 +2,12 @@ import Foundation
 import ReqPlanDemoAPI
 import ReqPlanHTTP
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Testing
 
 /// End-to-end tests of suites: `reqplan run` and `validate` with several files and folders, `--jobs`,
 /// `--shard`, and `reqplan report merge`, the built binary against the demo API.
-@Suite struct SuiteCommandTests {
+@Suite(.timeSensitive) struct SuiteCommandTests {
     /// A temporary folder holding `files` (relative path → text), removed after `body`.
     static func withFolder<T>(_ files: [String: String], _ body: (URL) async throws -> T) async throws -> T {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("reqplan-suite-\(UUID().uuidString)")
@@ -256,7 +257,7 @@ import Testing
 /// docs/suites.md's "Sharding across machines": its GitHub Actions matrix and Kubernetes Indexed Job are read,
 /// checked, and their `reqplan` commands run against the demo API; the merged reports must be those of
 /// the suite run on one machine, apart from timings.
-@Suite struct ShardingExampleTests {
+@Suite(.timeSensitive) struct ShardingExampleTests {
     /// The fenced YAML blocks of docs/suites.md holding `marker`, as data (PyYAML, every document).
     static func readmeYAML(containing marker: String) throws -> [Any] {
         let readme = try String(

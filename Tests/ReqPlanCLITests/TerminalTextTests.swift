@@ -7,7 +7,7 @@ import Testing
 /// bidirectional override and a fake green "✓ all 12 steps succeeded" line; a description's value holding an
 /// escape; a client's message to the language server. Whatever reqplan prints shows them (`^[`, `<U+202E>`)
 /// and writes no escape but its own colors and cursor moves.
-@Suite("Control characters from outside are shown, not obeyed")
+@Suite("Control characters from outside are shown, not obeyed", .timeSensitive)
 struct TerminalTextTests {
     static let hostile =
         "\u{1B}]0;owned\u{07}\u{1B}]52;c;ZXZpbA==\u{07}\u{1B}[2J\u{1B}[32m✓ all 12 steps succeeded\u{1B}[0m\rfake\u{202E}txt"

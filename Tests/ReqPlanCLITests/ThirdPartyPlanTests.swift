@@ -7,7 +7,7 @@ import Testing
 /// no credential in any output; a repeated response header as one value; `follow_redirects: false`
 /// asserting a 302 and its `Location`; values taken out of HTML with `match()` and `xpath()` and out
 /// of XML with `xpath()`, flowing into the next request.
-@Suite struct ThirdPartyPlanTests {
+@Suite(.timeSensitive) struct ThirdPartyPlanTests {
     /// Neither input is `secret`: the credentials are hidden because they are credentials.
     static let password = "Pw-Heron-26"
     static let token = "Tok-Lynx-84"

@@ -5,7 +5,7 @@ import Testing
 
 /// `reqplan run`'s transport options, end to end: `--connect-timeout`, `--no-follow-redirects` and
 /// `--http-client`.
-@Suite struct TransportOptionTests {
+@Suite(.timeSensitive) struct TransportOptionTests {
     static let redirectPlan = """
         reqplan: 1
         inputs:

@@ -1,11 +1,12 @@
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanJSONPath
 
 /// What the compliance suite does not check: the position and reason of compile errors (the planner
 /// places RP0117 by them), the bound on nodelists, and I-Regexp's translation to ICU.
-@Suite struct JSONPathTests {
+@Suite(.timeSensitive) struct JSONPathTests {
     @Test(arguments: [
         ("$[?@.a", "expected `,` or `]`, found the end of the query at character 7"),
         ("$.a..", "expected a member name or `*` after `..`, found the end of the query at character 6"),
@@ -96,7 +97,7 @@ import Testing
 
 /// A query a server's body makes long (an absolute query per item: quadratic) stops within the evaluation's
 /// limits (`EvaluationLimits`): its steps, its deadline, its task's cancellation.
-@Suite struct JSONPathBudgetTests {
+@Suite(.timeSensitive) struct JSONPathBudgetTests {
     static let numbers = Value.list((0..<100_000).map { .int($0) })
     static let quadratic = "$[?count($[*]) > 1]"
 

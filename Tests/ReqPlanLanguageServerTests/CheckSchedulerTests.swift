@@ -1,10 +1,11 @@
 import Synchronization
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanLanguageServer
 
 /// When the scheduler runs checks: a change after a pause at once, a burst once after it pauses.
-@Suite struct CheckSchedulerTests {
+@Suite(.timeSensitive) struct CheckSchedulerTests {
     /// The documents checked, in order, with when.
     final class Checked: Sendable {
         let list = Mutex<[(DocumentURI, ContinuousClock.Instant)]>([])

@@ -1,6 +1,7 @@
 import Foundation
 import ReqPlan
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -9,7 +10,7 @@ import Testing
 
 /// The `ReqPlan` library as an embedder uses it: one import, typed inputs and outputs, progress events,
 /// Swift cancellation, errors by kind; against the demo API on loopback.
-@Suite(.serialized) struct LibraryTests {
+@Suite(.serialized, .timeSensitive) struct LibraryTests {
     /// A plan with inputs, a for_each, a polled job and outputs of several types.
     static let plan = """
         reqplan: 1

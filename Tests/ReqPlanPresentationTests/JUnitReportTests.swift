@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanRuntime
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanPresentation
@@ -90,7 +91,7 @@ enum JUnitSchema {
     }
 }
 
-@Suite("The JUnit report")
+@Suite("The JUnit report", .timeSensitive)
 struct JUnitReportTests {
     @Test(JUnitSchema.needed, arguments: Scenario.all)
     func validatesAgainstTheJUnitSchemaWithCorrectCounts(_ scenario: Scenario) async throws {

@@ -1,12 +1,13 @@
 import Foundation
 import ReqPlanRuntime
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanPresentation
 
 /// The reports of a suite, written from its plans' JSON reports, and `report merge`.
-@Suite("Suite reports")
+@Suite("Suite reports", .timeSensitive)
 struct SuiteReportTests {
     /// Every scenario's run with its times fixed, as one suite: in suite order (by file).
     static func suite() async throws -> [ReportRun] {

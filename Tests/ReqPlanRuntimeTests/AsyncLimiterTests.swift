@@ -1,8 +1,9 @@
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanRuntime
 
-@Suite struct AsyncLimiterTests {
+@Suite(.timeSensitive) struct AsyncLimiterTests {
     /// A slot given back while another task has found none free, but has not yet queued itself to wait,
     /// must not be lost. It was once: the release found nobody waiting and put the slot back, the task then
     /// queued itself and waited for a release that never came (a random plan under `concurrency: 1` hung

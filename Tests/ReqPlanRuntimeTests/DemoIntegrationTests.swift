@@ -2,6 +2,7 @@ import Foundation
 import ReqPlanDemoAPI
 import ReqPlanPlanner
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
@@ -42,7 +43,7 @@ let demoPlanHeader = """
 
     """
 
-@Suite(.serialized) struct DemoIntegrationTests {
+@Suite(.serialized, .timeSensitive) struct DemoIntegrationTests {
     @Test func fanOutFanInOverLoopback() async throws {
         try await DemoAPI.withServer { base in
             let start = ContinuousClock.now
@@ -179,7 +180,7 @@ let demoPlanHeader = """
     }
 }
 
-@Suite struct BackoffTests {
+@Suite(.timeSensitive) struct BackoffTests {
     @Test func fullJitterStaysUnderTheExponentialCeiling() {
         for attempt in 1...8 {
             let ceiling = min(Duration.seconds(2), .milliseconds(100) * (1 << (attempt - 1)))

@@ -3,7 +3,7 @@ import ReqPlanTestSupport
 import Testing
 
 /// The third-party servers the transport tests use start, answer as described and stop.
-@Suite struct ExternalServerTests {
+@Suite(.timeSensitive) struct ExternalServerTests {
     @Test(ExternalServers.needed(.openssl))
     func testCertificatesHaveTheDatesAndNamesTheySay() throws {
         let certificates = try TestCertificates.make()

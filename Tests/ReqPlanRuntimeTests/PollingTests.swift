@@ -4,13 +4,14 @@ import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanSyntax
 import Synchronization
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// `poll:` against the demo API's long jobs (`POST /jobs`, `GET /jobs/{id}`) over the real transport.
-@Suite struct PollingTests {
+@Suite(.timeSensitive) struct PollingTests {
     /// A plan that creates a job answering `running` to its first `polls` polls, then polls it with `poll`.
     static func jobPlan(polls: Int, outcome: String = "done", poll: String, expect: String = "") -> String {
         demoPlanHeader + """

@@ -3,6 +3,7 @@ import ReqPlanDemoAPI
 import ReqPlanPresentation
 import ReqPlanSyntax
 import Synchronization
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
@@ -10,7 +11,7 @@ import Testing
 
 /// How responses are read: repeated header fields are one value in every place that shows them,
 /// and a body that says it is JSON but is not fails every read into it with that reason.
-@Suite(.serialized) struct ResponseHandlingTests {
+@Suite(.serialized, .timeSensitive) struct ResponseHandlingTests {
     @Test func repeatedHeadersAreCombinedAndSetCookieIsAList() {
         let headers = ResponseHeaders([
             HeaderField("X-Multi", "a"), HeaderField("Content-Type", "application/json"), HeaderField("x-multi", "b"),

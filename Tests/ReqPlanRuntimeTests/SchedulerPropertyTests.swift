@@ -44,7 +44,7 @@ final class GatedTestTransport: Transport {
     }
 }
 
-@Suite struct SchedulerPropertyTests {
+@Suite(.timeSensitive) struct SchedulerPropertyTests {
     /// Replays the transport's events and checks every scheduling invariant of one run.
     private func checkInvariants(_ plan: RandomPlan, _ transport: ScriptedTestTransport, _ result: RunResult) {
         #expect(result.exitCode == 0, "\(plan.yaml)")

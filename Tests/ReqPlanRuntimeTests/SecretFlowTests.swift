@@ -2,13 +2,14 @@ import Foundation
 import ReqPlanDemoAPI
 import ReqPlanPlanner
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
 @testable import ReqPlanRuntime
 
 /// Which expressions read a secret (`SecretFlow`), and what a run shows of the values built from them.
-@Suite struct SecretFlowTests {
+@Suite(.timeSensitive) struct SecretFlowTests {
     /// A secret passes into a sub-plan as an input it does not declare secret, comes back as an output
     /// computed from it, and goes into the parent's next request; vars and items carry it on.
     static let files = [

@@ -91,7 +91,7 @@ let demoLogin = """
       user: ${{ steps.submit.body.user }}
     """
 
-@Suite(.serialized) struct SubPlanRunTests {
+@Suite(.serialized, .timeSensitive) struct SubPlanRunTests {
     @Test func aSubPlanRunsAsOneStepItsStepsNestedAndItsOutputsGivenWhole() async throws {
         try await DemoAPI.withServer { base in
             let folder = try PlanFolder(
@@ -412,7 +412,7 @@ let demoLogin = """
     }
 }
 
-@Suite struct SubPlanPreparationTests {
+@Suite(.timeSensitive) struct SubPlanPreparationTests {
     @Test func aRequiredEnvironmentInputOfASubPlanStopsTheRunWhenUnset() async throws {
         let folder = try PlanFolder(
             [

@@ -10,7 +10,7 @@ import Testing
 /// Settings and failures of the transport as a plan sees them through the executor: the per-host
 /// connection limit under a `for_each`, and a certificate failure that `retry` does not repeat. The transport
 /// on its own is tested in ReqPlanHTTPTests (`ConnectionPoolTests`, `TLSFailureTests`).
-@Suite(.serialized) struct TransportRunTests {
+@Suite(.serialized, .timeSensitive) struct TransportRunTests {
     /// Over both clients: AsyncHTTPClient's requests are dealt among a client per event loop
     /// (`AsyncHTTPClientPath`), which share the limit.
     @Test(arguments: HTTPClientTransport.Client.allCases)

@@ -13,10 +13,11 @@ import Testing
 /// can, `URLSessionTransport` answer the same requests with the same results and fail with the same words. Against the demo API on loopback (over HTTPS
 /// with its certificate trusted), and raw servers for what the demo API cannot send.
 ///
-/// Each test has two minutes (the longest takes seconds): a request that never ends fails its own test,
-/// by name, instead of holding the whole suite until CI's limit (one did, once in about a dozen runs of
-/// the suite: `aResponseThatIsNotHTTPIsNamed` over AsyncHTTPClient and HTTP/2).
-@Suite(.serialized, .timeLimit(.minutes(2))) struct WireTests {
+/// Each test has five minutes (the longest takes seconds; the limit counts the wait for a `.timeSensitive`
+/// slot too): a request that never ends fails its own test, by name, instead of holding the whole suite until
+/// CI's limit (one did, once in about a dozen runs of the suite: `aResponseThatIsNotHTTPIsNamed` over
+/// AsyncHTTPClient and HTTP/2).
+@Suite(.serialized, .timeLimit(.minutes(5)), .timeSensitive) struct WireTests {
     // MARK: Redirects
 
     @Test(arguments: Wire.allCases) func redirectsAcrossHostsDropCredentialsOverTheNetwork(_ wire: Wire) async throws {

@@ -1,11 +1,12 @@
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanXPath
 
 /// `xpath()` works within `EvaluationLimits`: a server chooses the document, so no document and no
 /// expression on it may hold a run.
-@Suite struct XPathBudgetTests {
+@Suite(.timeSensitive) struct XPathBudgetTests {
     /// A root with `count` empty elements `a`.
     static func flat(_ count: Int) -> String {
         "<r>" + String(repeating: "<a/>", count: count) + "</r>"

@@ -1,13 +1,14 @@
 import NIOCore
 import NIOHTTP1
 import ReqPlanDemoAPI
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
 
 /// The plain-HTTP client's connection pool (`ReqPlanClient`'s own; AsyncHTTPClient has its own pool), against
 /// the demo API. The per-host limit seen from a plan is in `TransportRunTests` (ReqPlanRuntimeTests).
-@Suite struct ConnectionPoolTests {
+@Suite(.timeSensitive) struct ConnectionPoolTests {
     @Test func waitingForAConnectionCountsAgainstTheDeadline() async throws {
         try await DemoAPI.withServer { base in
             let client = ReqPlanClient(

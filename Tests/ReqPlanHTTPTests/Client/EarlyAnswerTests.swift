@@ -6,7 +6,7 @@ import Testing
 
 /// A server that answers a request before it has read the body, as one refusing an upload or redirecting
 /// a form does, and then closes the connection.
-@Suite struct EarlyAnswerTests {
+@Suite(.timeSensitive) struct EarlyAnswerTests {
     /// Over AsyncHTTPClient 1.37.0 on a group of several event loops, these requests stopped the whole
     /// process (a trap in its pool: "A connection that we don't know was released?") in nearly every run
     /// of 1,000, when a request's promises and its connection were on different loops (see

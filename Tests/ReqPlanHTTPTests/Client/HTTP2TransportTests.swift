@@ -10,7 +10,7 @@ import Testing
 /// carrying concurrent requests, the server's stream limit kept to, a GOAWAY's unprocessed streams
 /// sent again on a new connection (whatever their method), and a reset stream failing only its own
 /// request. Against the demo API over TLS and nginx's HTTP/2 server with low limits.
-@Suite struct HTTP2TransportTests {
+@Suite(.timeSensitive) struct HTTP2TransportTests {
     /// `count` concurrent GETs (or `method`s) to `url` through one transport, their results in order.
     private func concurrently(
         _ count: Int, _ url: String, _ configuration: HTTPClientTransport.Configuration, method: HTTPMethodName = .GET

@@ -3,13 +3,14 @@
 #endif
 import Foundation
 import NIOCore
+import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
 
 /// A connection refused for want of files (`EMFILE`) says so, with the limit, wherever SwiftNIO reports it:
 /// opening the socket (a connect failure) or later. (`OpenFileLimitTests` runs reqplan under a real limit.)
-@Suite struct OpenFilesTests {
+@Suite(.timeSensitive) struct OpenFilesTests {
     let context = TransportError.Context(
         host: "api.example.com", timeout: nil, connectTimeout: .seconds(10), limit: 1 << 20)
 

@@ -9,7 +9,7 @@ import Testing
 /// tinyproxy and httpbin on loopback. Each behaviour runs with both clients, over `http://` and
 /// `https://` (HTTP/2 with nginx) where the scheme matters. The tests are by concern, beside the sources:
 /// `SessionTransportTests+Cookies.swift`, `+Proxies.swift` and `+TLS.swift`.
-@Suite struct SessionTransportTests {
+@Suite(.timeSensitive) struct SessionTransportTests {
     /// Each client over each scheme.
     static let wires = [Wire.reqplanHTTP, .reqplanHTTPS, .libraryHTTP, .libraryHTTPS]
 

@@ -11,7 +11,7 @@ import Testing
 /// certificate is made for the test (`openssl`): unknown issuer, expired, not yet valid, host name
 /// mismatch, a client certificate wanted (TLS 1.3 and 1.2) or refused, no cipher in common. The same
 /// words through reqplan's client and through AsyncHTTPClient.
-@Suite(.serialized) struct TLSFailureTests {
+@Suite(.serialized, .timeSensitive) struct TLSFailureTests {
     /// The authority the transport trusts, and one it does not.
     let trusted: TestCertificateAuthority
     let unknown: TestCertificateAuthority
