@@ -190,12 +190,19 @@ import Testing
         Self.expectRoutesAroundBoxes(graph.svg(), name)
     }
 
-    @Test("no arrow of app-launch crosses a box")
-    func appLaunch() throws {
+    /// The example plans of `plans/` (but `data-flow`, which binds an API description: only the pipeline
+    /// reads those).
+    static let examples = [
+        "account-report", "app-launch", "auth", "batch-upload", "bounded-concurrency", "checkout-sequence",
+        "conditional-steps", "fail-fast", "fan-out-fan-in", "job-polling", "partial-failure", "signed-in-home",
+    ]
+
+    @Test("no arrow of an example plan crosses a box", arguments: examples)
+    func examplePlans(_ name: String) throws {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("plans/app-launch.yaml")
-        let graph = try Self.graph(try String(contentsOf: file, encoding: .utf8), file: "plans/app-launch.yaml")
-        Self.expectRoutesAroundBoxes(graph.svg(), "app-launch")
+            .deletingLastPathComponent().appendingPathComponent("plans/\(name).yaml")
+        let graph = try Self.graph(try String(contentsOf: file, encoding: .utf8), file: file.path)
+        Self.expectRoutesAroundBoxes(graph.svg(), name)
     }
 
     /// A small deterministic generator (SplitMix64), so that a failure names a seed that reproduces it.
