@@ -4,7 +4,7 @@ extension PlanGraph {
     /// The plan's graph as a self-contained SVG picture (`reqplan graph --format svg`, and the HTML report's
     /// graph): each step that sends requests a box in the column of its wave, groups, sequences, for_each over
     /// groups and sub-plans frames around their members, an arrow for each wait (dashed when a value flows
-    /// along it), the critical path drawn heavier. With `states` (step id → `succeeded`, `failed`,
+    /// along it) that runs along rows and column gaps and so crosses no box, the critical path drawn heavier. With `states` (step id → `succeeded`, `failed`,
     /// `skipped`, `cancelled`), each step is coloured by the state it ended in.
     public func svg(states: [String: String] = [:]) -> String {
         GraphPicture(self).svg(states: states)
@@ -15,116 +15,113 @@ extension GraphPicture {
     /// The picture as SVG, each step coloured by its state in `states` (step id → state).
     func svg(states: [String: String] = [:]) -> String {
         let layout = GraphLayout(self)
-        var xml = XMLWriter()
-        xml.start(
-            "svg",
-            [
-                ("xmlns", "http://www.w3.org/2000/svg"), ("class", "reqplan-graph"),
-                ("width", SVG.number(layout.width)), ("height", SVG.number(layout.height)),
-                ("viewBox", "0 0 \(SVG.number(layout.width)) \(SVG.number(layout.height))"),
-                ("font-family", "-apple-system, Segoe UI, Helvetica, Arial, sans-serif"), ("font-size", "12"),
-            ])
-        xml.element("title", content: "reqplan: \(title)")
-        xml.element("style", content: Self.style)
-        xml.start("defs")
-        xml.start(
-            "marker",
-            [
-                ("id", "arrow"), ("viewBox", "0 0 10 10"), ("refX", "10"), ("refY", "5"), ("markerWidth", "8"),
-                ("markerHeight", "8"), ("markerUnits", "userSpaceOnUse"), ("orient", "auto-start-reverse"),
-            ])
-        xml.element("path", [("d", "M 0 0 L 10 5 L 0 10 z"), ("class", "arrowhead")])
-        xml.end()
-        xml.end()
-        // Frames first, outermost first, so that what they hold is drawn over them.
-        for index in nodes.indices.sorted(by: { nodes[$0].depth < nodes[$1].depth }) where !nodes[index].isUnit {
+        let arrow = SVG.Marker(id: "arrow", path: "M 0 0 L 10 5 L 0 10 z", className: "arrowhead")
+        let definitions: [any SVGElement] = [SVG.Definitions(children: [arrow])]
+        let arrows = waitArrows(layout, arrow: arrow.id) + jumpArrows(layout, arrow: arrow.id)
+        // A route that turns after the last column (a jump, an arrow that goes back) widens the picture.
+        let right = arrows.flatMap(\.points).map(\.x.value).max() ?? 0
+        return SVG.Document(
+            width: SVG.Unit(max(layout.width, right + GraphLayout.margin / 2)), height: SVG.Unit(layout.height),
+            className: "reqplan-graph", fontSize: 12, title: "reqplan: \(title)", style: Self.style,
+            children: definitions + frames(layout, states: states) + arrows + boxes(layout, states: states)
+        ).text
+    }
+
+    /// Frames, outermost first, so that what they hold is drawn over them.
+    private func frames(_ layout: GraphLayout, states: [String: String]) -> [any SVGElement] {
+        nodes.indices.sorted { nodes[$0].depth < nodes[$1].depth }.compactMap { index -> (any SVGElement)? in
             let node = nodes[index]
-            guard let rect = layout.rects[index] else { continue }
+            guard !node.isUnit, let rect = layout.rects[index] else { return nil }
             var title = "\(node.id) · \(node.kind)"
             if node.kind == "plan", !node.detail.isEmpty { title += " " + node.detail }
-            xml.start(
-                "g",
-                [
-                    ("class", "frame kind-\(node.kind) \(Self.stateClass(states[node.id]))"),
-                    ("data-step", node.id),
-                ]
-                    + (node.parent.map { [("data-parent", nodes[$0].id)] } ?? []))
-            xml.element("title", content: title + (states[node.id].map { "\n" + $0 } ?? ""))
-            xml.element("rect", Self.attributes(rect) + [("rx", "6")])
-            xml.element(
-                "text", [("x", SVG.number(rect.x + 8)), ("y", SVG.number(rect.y + 15)), ("class", "frame-title")],
-                content: Self.fitted(title, width: rect.width - 16))
-            xml.end()
+            return SVG.Group(
+                className: "frame kind-\(node.kind) \(Self.stateClass(states[node.id]))", data: stepData(node),
+                title: title + (states[node.id].map { "\n" + $0 } ?? ""),
+                children: [
+                    Self.rect(rect, radius: 6),
+                    SVG.Text(
+                        at: SVG.Point(rect.x + 8, rect.y + 15), className: "frame-title",
+                        content: Self.fitted(title, width: rect.width - 16)),
+                ])
         }
-        for (index, node) in nodes.enumerated() {
-            for dependency in node.waits where !isContainment(dependency.target, index) {
-                guard let from = layout.rects[dependency.target], let to = layout.rects[index] else { continue }
-                let (x1, y1, x2, y2) = (from.right, from.middle, to.x, to.middle)
-                let bend = max(24, (x2 - x1) / 2)
-                var classes = ["edge"]
-                if dependency.carriesData { classes.append("data") }
-                if critical.contains(dependency.target) && critical.contains(index) { classes.append("critical") }
-                xml.element(
-                    "path",
-                    [
-                        ("class", classes.joined(separator: " ")),
-                        (
-                            "d",
-                            "M \(SVG.number(x1)) \(SVG.number(y1)) C \(SVG.number(x1 + bend)) \(SVG.number(y1)), "
-                                + "\(SVG.number(x2 - bend)) \(SVG.number(y2)), \(SVG.number(x2)) \(SVG.number(y2))"
-                        ),
-                        ("marker-end", "url(#arrow)"), ("data-from", nodes[dependency.target].id), ("data-to", node.id),
-                    ])
+    }
+
+    /// An arrow for each wait (but a member's on its collection), routed around the boxes; the arrows into
+    /// one step share a track in the gap before it, and the steps reached through one gap each have their own.
+    private func waitArrows(_ layout: GraphLayout, arrow: String) -> [SVG.Path] {
+        let waits = nodes.indices.flatMap { index in
+            nodes[index].waits.filter { !isContainment($0.target, index) }.map { (to: index, wait: $0) }
+        }
+        var tracks: [Int: Double] = [:]
+        let ends = Set(waits.map(\.to)).compactMap { index in layout.rects[index].map { (index, $0) } }
+        for gap in Dictionary(grouping: ends, by: { GraphLayout.gap(before: $0.1).lowerBound }).values {
+            let ordered = gap.sorted { ($0.1.y, $0.0) < ($1.1.y, $1.0) }
+            for (position, end) in ordered.enumerated() {
+                tracks[end.0] = Double(position + 1) / Double(ordered.count + 1)
             }
         }
-        // A control flow's jumps (`goto`), a loop back included: arcs over the boxes, the action as their title.
-        for (index, node) in nodes.enumerated() {
-            for jump in node.jumps {
-                guard let from = layout.rects[index], let to = layout.rects[jump.target] else { continue }
-                let (x1, x2) = (from.x + from.width / 2, to.x + to.width / 2)
-                let lift = max(20, abs(x2 - x1) / 4)
-                let top = min(from.y, to.y) - lift
-                xml.start(
-                    "path",
-                    [
-                        ("class", "jump" + (jump.back ? " back" : "")),
-                        (
-                            "d",
-                            "M \(SVG.number(x1)) \(SVG.number(from.y)) C \(SVG.number(x1)) \(SVG.number(top)), "
-                                + "\(SVG.number(x2)) \(SVG.number(top)), \(SVG.number(x2)) \(SVG.number(to.y))"
-                        ),
-                        ("marker-end", "url(#arrow)"), ("data-from", node.id), ("data-to", nodes[jump.target].id),
-                    ])
-                xml.element("title", content: jump.label + (jump.back ? " (back: a loop)" : ""))
-                xml.end()
+        return waits.compactMap { to, wait -> SVG.Path? in
+            guard let from = layout.rects[wait.target], let rect = layout.rects[to] else { return nil }
+            var classes = ["edge"]
+            if wait.carriesData { classes.append("data") }
+            if critical.contains(wait.target) && critical.contains(to) { classes.append("critical") }
+            return SVG.Path(
+                points: layout.waitRoute(from: from, to: rect, track: tracks[to] ?? 0.5), cornerRadius: 6,
+                className: classes.joined(separator: " "), arrow: arrow,
+                data: [("from", nodes[wait.target].id), ("to", nodes[to].id)])
+        }
+    }
+
+    /// A control flow's jumps (`goto`), a loop back included: brackets on the right, the action as their title.
+    private func jumpArrows(_ layout: GraphLayout, arrow: String) -> [SVG.Path] {
+        nodes.indices.flatMap { index in
+            nodes[index].jumps.compactMap { jump -> SVG.Path? in
+                guard let from = layout.rects[index], let to = layout.rects[jump.target] else { return nil }
+                return SVG.Path(
+                    points: layout.jumpRoute(from: from, to: to), cornerRadius: 6,
+                    className: "jump" + (jump.back ? " back" : ""), arrow: arrow,
+                    data: [("from", nodes[index].id), ("to", nodes[jump.target].id)],
+                    title: jump.label + (jump.back ? " (back: a loop)" : ""))
             }
         }
-        for (index, node) in nodes.enumerated() where node.isUnit {
-            guard let rect = layout.rects[index] else { continue }
+    }
+
+    /// Each step that sends requests: a box with its id and what it sends, the steps it waits for on hover.
+    private func boxes(_ layout: GraphLayout, states: [String: String]) -> [any SVGElement] {
+        nodes.indices.compactMap { index -> (any SVGElement)? in
+            let node = nodes[index]
+            guard node.isUnit, let rect = layout.rects[index] else { return nil }
             var classes = ["step", Self.stateClass(states[node.id])]
             if node.isLoop { classes.append("loop") }
             if critical.contains(index) { classes.append("critical") }
-            xml.start(
-                "g",
-                [("class", classes.joined(separator: " ")), ("data-step", node.id)]
-                    + (node.parent.map { [("data-parent", nodes[$0].id)] } ?? []))
-            let detail = node.detail
             let waits = node.waits.map { nodes[$0.target].id }
-            xml.element(
-                "title",
-                content: ([node.id, detail] + (states[node.id].map { [$0] } ?? [])
-                    + (waits.isEmpty ? [] : ["waits for " + waits.joined(separator: ", ")])).joined(separator: "\n"))
-            xml.element("rect", Self.attributes(rect) + [("rx", "4")])
-            xml.element(
-                "text", [("x", SVG.number(rect.x + 8)), ("y", SVG.number(rect.y + 16)), ("class", "step-id")],
-                content: Self.fitted(node.id, width: rect.width - 16))
-            xml.element(
-                "text", [("x", SVG.number(rect.x + 8)), ("y", SVG.number(rect.y + 31)), ("class", "step-detail")],
-                content: Self.fitted(detail, width: rect.width - 16))
-            xml.end()
+            let title =
+                [node.id, node.detail] + (states[node.id].map { [$0] } ?? [])
+                + (waits.isEmpty ? [] : ["waits for " + waits.joined(separator: ", ")])
+            return SVG.Group(
+                className: classes.joined(separator: " "), data: stepData(node),
+                title: title.joined(separator: "\n"),
+                children: [
+                    Self.rect(rect, radius: 4),
+                    SVG.Text(
+                        at: SVG.Point(rect.x + 8, rect.y + 16), className: "step-id",
+                        content: Self.fitted(node.id, width: rect.width - 16)),
+                    SVG.Text(
+                        at: SVG.Point(rect.x + 8, rect.y + 31), className: "step-detail",
+                        content: Self.fitted(node.detail, width: rect.width - 16)),
+                ])
         }
-        xml.end()
-        return xml.text
+    }
+
+    /// A step's `data-step`, and `data-parent` when it is a member.
+    private func stepData(_ node: Node) -> [(name: String, value: String)] {
+        [("step", node.id)] + (node.parent.map { [("parent", nodes[$0].id)] } ?? [])
+    }
+
+    private static func rect(_ rect: GraphLayout.Rect, radius: SVG.Unit) -> SVG.Rect {
+        SVG.Rect(
+            x: SVG.Unit(rect.x), y: SVG.Unit(rect.y), width: SVG.Unit(rect.width), height: SVG.Unit(rect.height),
+            radius: radius)
     }
 
     private static let style = """
@@ -148,13 +145,6 @@ extension GraphPicture {
         """
 
     private static func stateClass(_ state: String?) -> String { state ?? "planned" }
-
-    private static func attributes(_ rect: GraphLayout.Rect) -> [(String, String)] {
-        [
-            ("x", SVG.number(rect.x)), ("y", SVG.number(rect.y)), ("width", SVG.number(rect.width)),
-            ("height", SVG.number(rect.height)),
-        ]
-    }
 
     /// `text` cut to what fits in `width` (about 6.6 units a character at 12 px), with `…`.
     private static func fitted(_ text: String, width: Double) -> String {

@@ -99,125 +99,142 @@ extension RunPage {
     /// shaded on the axis; each bar's timings on hover.
     func waterfallSVG(width: Double = 1100) -> String {
         let bars = waterfallBars()
-        let total = max(1, bars.map(\.end).max() ?? 1)
-        let laneCount = (bars.map(\.lane).max() ?? -1) + 1
-        let (left, top, laneHeight) = (150.0, 34.0, 22.0)
-        let plot = width - left - 16
-        func x(_ micros: Int64) -> Double { left + plot * Double(micros) / Double(total) }
-        let height = top + Double(max(laneCount, 1)) * laneHeight + 16
+        let scale = WaterfallScale(
+            total: max(1, bars.map(\.end).max() ?? 1), laneCount: (bars.map(\.lane).max() ?? -1) + 1,
+            width: SVG.Unit(width))
         let critical = Set(graph.critical.map { graph.nodes[$0].id })
-        var xml = XMLWriter()
-        xml.start(
-            "svg",
-            [
-                ("xmlns", "http://www.w3.org/2000/svg"), ("class", "reqplan-waterfall"),
-                ("width", SVG.number(width)), ("height", SVG.number(height)),
-                ("viewBox", "0 0 \(SVG.number(width)) \(SVG.number(height))"),
-                ("font-family", "-apple-system, Segoe UI, Helvetica, Arial, sans-serif"), ("font-size", "11"),
-            ])
-        xml.element("title", content: "reqplan: \(label), \(bars.count) requests over \(RunReport.durationText(total))")
-        xml.element("style", content: RunReport.waterfallStyle)
-        // The axis: a tick at each round step of time, and the idle stretches.
-        let tick = RunReport.tickStep(total)
-        var at: Int64 = 0
-        while at <= total {
-            xml.element(
-                "line",
-                [
-                    ("x1", SVG.number(x(at))), ("x2", SVG.number(x(at))), ("y1", "22"),
-                    ("y2", SVG.number(height - 12)), ("class", "tick"),
-                ])
-            xml.element(
-                "text", [("x", SVG.number(x(at) + 2)), ("y", "16"), ("class", "tick-label")],
-                content: RunReport.durationText(at))
-            at += tick
-        }
-        for gap in RunReport.idleStretches(bars.map { ($0.start, $0.end) }, until: total) {
-            xml.start(
-                "rect",
-                [
-                    ("x", SVG.number(x(gap.start))), ("y", "22"),
-                    ("width", SVG.number(max(1, x(gap.end) - x(gap.start)))), ("height", "6"), ("class", "idle"),
-                ])
-            xml.element("title", content: "nothing ran for \(RunReport.durationText(gap.end - gap.start))")
-            xml.end()
-        }
-        for lane in 0..<laneCount {
-            xml.element(
-                "text", [("x", "8"), ("y", SVG.number(top + Double(lane) * laneHeight + 14)), ("class", "lane")],
-                content: "lane \(lane + 1)")
-        }
         // Where the next bar of each bar's lane starts, for its label.
         var nextStart: [String: Int64] = [:]
         for lane in Dictionary(grouping: bars, by: \.lane).values {
             for (first, second) in zip(lane, lane.dropFirst()) { nextStart[first.step.id] = second.start }
         }
-        for bar in bars {
-            let y = top + Double(bar.lane) * laneHeight
-            let step = bar.step
-            var classes = ["bar", step.result.state.rawValue]
-            if critical.contains(step.step) { classes.append("critical") }
-            xml.start("g", [("class", classes.joined(separator: " ")), ("data-step", step.id)])
-            var lines = [
-                step.id + (step.result.method.map { " · " + $0 } ?? "") + (step.result.url.map { " " + $0 } ?? ""),
-                "\(step.result.state.rawValue)" + (step.result.status.map { ", status \($0)" } ?? ""),
-                "started at \(RunReport.durationText(bar.start)), took \(RunReport.durationText(bar.end - bar.start))",
-            ]
-            if let ready = bar.ready {
-                lines.append("queued \(RunReport.durationText(bar.start - ready)) after it was ready")
-            }
-            if bar.attempts.count > 1 { lines.append("\(bar.attempts.count) tries") }
-            if let reason = step.result.reason?.message, step.result.state != .succeeded { lines.append(reason) }
-            xml.element("title", content: lines.joined(separator: "\n"))
-            if let ready = bar.ready {
-                xml.element(
-                    "line",
-                    [
-                        ("x1", SVG.number(x(ready))), ("x2", SVG.number(x(bar.start))),
-                        ("y1", SVG.number(y + 9)), ("y2", SVG.number(y + 9)), ("class", "queued"),
-                    ])
-            }
-            // At least 1.5 units wide, so that a short request shows, but never into the next bar of its lane.
-            let limit = nextStart[bar.step.id].map(x) ?? width
-            func drawnWidth(_ start: Int64, _ end: Int64) -> Double {
-                max(0, min(max(1.5, x(end) - x(start)), limit - x(start)))
-            }
-            xml.element(
-                "rect",
-                [
-                    ("x", SVG.number(x(bar.start))), ("y", SVG.number(y + 2)),
-                    ("width", SVG.number(drawnWidth(bar.start, bar.end))), ("height", "14"),
-                    ("class", "span"),
-                ])
-            for attempt in bar.attempts {
-                xml.element(
-                    "rect",
-                    [
-                        ("x", SVG.number(x(attempt.start))), ("y", SVG.number(y + 2)),
-                        ("width", SVG.number(drawnWidth(attempt.start, attempt.end))), ("height", "14"),
-                        ("class", "try"),
-                    ])
-            }
-            // The id inside the bar when it fits, else after it when the lane is free there; else on hover only.
-            let label = Double(step.id.count) * 6.2 + 6
-            if x(bar.end) - x(bar.start) >= label {
-                xml.element(
-                    "text",
-                    [
-                        ("x", SVG.number(x(bar.start) + 3)), ("y", SVG.number(y + 13)),
-                        ("class", "label inside"),
-                    ], content: step.id)
-            } else if (nextStart[bar.step.id].map { x($0) } ?? width) - x(bar.end) >= label {
-                xml.element(
-                    "text",
-                    [
-                        ("x", SVG.number(x(bar.end) + 3)), ("y", SVG.number(y + 13)),
-                        ("class", "label"),
-                    ], content: step.id)
-            }
-            xml.end()
+        let lanes: [any SVGElement] = (0..<scale.laneCount).map { lane in
+            SVG.Text(at: scale.laneLabel(lane), className: "lane", content: "lane \(lane + 1)")
         }
-        xml.end()
-        return xml.text
+        let drawn: [any SVGElement] = bars.map { bar in
+            bar.picture(on: scale, critical: critical.contains(bar.step.step), nextStart: nextStart[bar.step.id])
+        }
+        return SVG.Document(
+            width: scale.width, height: scale.height, className: "reqplan-waterfall", fontSize: 11,
+            title: "reqplan: \(label), \(bars.count) requests over \(RunReport.durationText(scale.total))",
+            style: RunReport.waterfallStyle, children: scale.axis(idle: bars.map { ($0.start, $0.end) }) + lanes + drawn
+        ).text
+    }
+}
+
+/// The waterfall's one scale: time (microseconds since the run started) to x, a lane to y; and what follows
+/// from it alone, the axis.
+struct WaterfallScale {
+    /// The run's length, at least 1 µs.
+    var total: Int64
+    var laneCount: Int
+    var width: SVG.Unit
+    /// Where time 0 is drawn (the lanes' names are to its left), and the room after the run's end.
+    var left: SVG.Unit = 150
+    var right: SVG.Unit = 16
+    /// Where the first lane starts, under the axis, and each lane's height.
+    var top: SVG.Unit = 34
+    var laneHeight: SVG.Unit = 22
+    /// The axis's ticks start at `axisTop` and its idle stretches are drawn from there, `idleHeight` high.
+    var axisTop: SVG.Unit = 22
+    var idleHeight: SVG.Unit = 6
+    /// Each bar's height and its place in its lane, and the baseline of its label and of the lane's name.
+    var barHeight: SVG.Unit = 14
+    var barInset: SVG.Unit = 2
+    var labelBaseline: SVG.Unit = 13
+    var laneBaseline: SVG.Unit = 14
+    /// The room under the last lane, into which the ticks reach `tickOverhang`.
+    var bottom: SVG.Unit = 16
+    var tickOverhang: SVG.Unit = 4
+
+    var height: SVG.Unit { top + laneHeight * Double(max(laneCount, 1)) + bottom }
+
+    /// Where `micros` is on the axis.
+    func x(_ micros: Int64) -> SVG.Unit { left + (width - left - right) * (Double(micros) / Double(total)) }
+
+    /// The top of `lane`.
+    func y(lane: Int) -> SVG.Unit { top + laneHeight * Double(lane) }
+
+    /// Where the name of `lane` is written.
+    func laneLabel(_ lane: Int) -> SVG.Point { SVG.Point(x: 8, y: y(lane: lane) + laneBaseline) }
+
+    /// A tick at each round step of time with its label, and the stretches of `intervals` where nothing ran.
+    func axis(idle intervals: [(start: Int64, end: Int64)]) -> [any SVGElement] {
+        var drawn: [any SVGElement] = []
+        let step = RunReport.tickStep(total)
+        for at in stride(from: Int64(0), through: total, by: Int(step)) {
+            drawn.append(
+                SVG.Line(
+                    from: SVG.Point(x: x(at), y: axisTop), to: SVG.Point(x: x(at), y: height - bottom + tickOverhang),
+                    className: "tick"))
+            drawn.append(
+                SVG.Text(
+                    at: SVG.Point(x: x(at) + 2, y: axisTop - 6), className: "tick-label",
+                    content: RunReport.durationText(at)))
+        }
+        for gap in RunReport.idleStretches(intervals, until: total) {
+            drawn.append(
+                SVG.Rect(
+                    x: x(gap.start), y: axisTop, width: max(1, x(gap.end) - x(gap.start)), height: idleHeight,
+                    className: "idle", title: "nothing ran for \(RunReport.durationText(gap.end - gap.start))"))
+        }
+        return drawn
+    }
+}
+
+extension RunPage.WaterfallBar {
+    /// The bar on `scale`: a group with its timings as title, the time it queued, its span, each try and its
+    /// label. `nextStart` is where the next bar of its lane starts, if any: nothing of this one is drawn into
+    /// it.
+    func picture(on scale: WaterfallScale, critical: Bool, nextStart: Int64?) -> SVG.Group {
+        let y = scale.y(lane: lane)
+        let result = step.result
+        var drawn: [any SVGElement] = []
+        if let ready {
+            let line = y + scale.barInset + scale.barHeight * 0.5
+            drawn.append(
+                SVG.Line(
+                    from: SVG.Point(x: scale.x(ready), y: line), to: SVG.Point(x: scale.x(start), y: line),
+                    className: "queued"))
+        }
+        // At least 1.5 units wide, so that a short request shows, but never into the next bar of its lane.
+        let limit = nextStart.map(scale.x) ?? scale.width
+        func rect(_ from: Int64, _ to: Int64, _ className: String) -> SVG.Rect {
+            let width = max(0, min(max(1.5, scale.x(to) - scale.x(from)), limit - scale.x(from)))
+            return SVG.Rect(
+                x: scale.x(from), y: y + scale.barInset, width: width, height: scale.barHeight,
+                className: className)
+        }
+        drawn.append(rect(start, end, "span"))
+        drawn += attempts.map { rect($0.start, $0.end, "try") }
+        // The id inside the bar when it fits, else after it when the lane is free there; else on hover only.
+        let label = SVG.Unit(Double(step.id.count) * 6.2 + 6)
+        let baseline = y + scale.labelBaseline
+        if scale.x(end) - scale.x(start) >= label {
+            drawn.append(
+                SVG.Text(at: SVG.Point(x: scale.x(start) + 3, y: baseline), className: "label inside", content: step.id)
+            )
+        } else if limit - scale.x(end) >= label {
+            drawn.append(
+                SVG.Text(at: SVG.Point(x: scale.x(end) + 3, y: baseline), className: "label", content: step.id))
+        }
+        return SVG.Group(
+            className: (["bar", result.state.rawValue] + (critical ? ["critical"] : [])).joined(separator: " "),
+            data: [("step", step.id)], title: timings.joined(separator: "\n"), children: drawn)
+    }
+
+    /// What the bar's title says: the request, how it ended, when it started and how long it took, how long it
+    /// queued, its tries, and why it did not succeed.
+    var timings: [String] {
+        let result = step.result
+        var lines = [
+            step.id + (result.method.map { " · " + $0 } ?? "") + (result.url.map { " " + $0 } ?? ""),
+            result.state.rawValue + (result.status.map { ", status \($0)" } ?? ""),
+            "started at \(RunReport.durationText(start)), took \(RunReport.durationText(end - start))",
+        ]
+        if let ready { lines.append("queued \(RunReport.durationText(start - ready)) after it was ready") }
+        if attempts.count > 1 { lines.append("\(attempts.count) tries") }
+        if let reason = result.reason?.message, result.state != .succeeded { lines.append(reason) }
+        return lines
     }
 }
