@@ -125,4 +125,54 @@ import Testing
         #expect(await client.request(1, "shutdown")?["result"] == .null)
         #expect(await client.exit() == 0)
     }
+
+    /// Params of the wrong shape for each request the server takes: decoding them into the request's type
+    /// fails with `invalidParams` (-32602) and a message naming what is missing, and the session goes on.
+    static let malformedParams: [(method: String, params: Value, mentions: String)] = [
+        ("textDocument/completion", .object([]), "textDocument.uri"),
+        ("textDocument/completion", .document("untitled:m"), "position"),
+        ("textDocument/definition", .object([.init("textDocument", .string("untitled:m"))]), "textDocument.uri"),
+        (
+            "textDocument/definition",
+            .object([
+                .init("textDocument", .object([.init("uri", .string("untitled:m"))])),
+                .init("position", .object([.init("line", .string("1")), .init("character", .int(0))])),
+            ]), "position"
+        ),
+        ("textDocument/references", .list([.int(1)]), "textDocument.uri"),
+        ("textDocument/hover", .document("untitled:m"), "position"),
+        ("textDocument/codeAction", .document("untitled:m"), "context.diagnostics"),
+        (
+            "textDocument/codeAction",
+            .object([
+                .init("textDocument", .object([.init("uri", .string("untitled:m"))])),
+                .init("context", .object([.init("diagnostics", .int(3))])),
+            ]), "context.diagnostics"
+        ),
+        ("textDocument/documentSymbol", .object([.init("textDocument", .object([]))]), "textDocument.uri"),
+    ]
+
+    @Test(arguments: malformedParams.indices)
+    func malformedParamsAreInvalidParams(case index: Int) async throws {
+        let (method, params, mentions) = Self.malformedParams[index]
+        let client = TestClient()
+        _ = await client.initialize()
+        client.notify("textDocument/didOpen", .document("untitled:m", version: 1, text: "reqplan: 1\nsteps: {}\n"))
+        let error = await client.request(1, method, params)?["error"]
+        #expect(error?["code"] == .int(-32602), "\(method)")
+        guard case .string(let message)? = error?["message"] else {
+            Issue.record("\(method): no message")
+            return
+        }
+        #expect(message.contains(mentions), "\(method): \(message)")
+        // Malformed notifications are logged, not answered, and change nothing.
+        client.notify("textDocument/didOpen", .object([.init("textDocument", .object([]))]))
+        client.notify("textDocument/didChange", .document("untitled:m", version: 2))
+        client.notify("textDocument/didClose", .object([]))
+        client.notify("$/cancelRequest", .object([.init("id", .null)]))
+        let symbols = await client.request(2, "textDocument/documentSymbol", .document("untitled:m"))
+        #expect(symbols?["result"] == .list([]), "\(method)")
+        #expect(await client.request(3, "shutdown")?["result"] == .null)
+        #expect(await client.exit() == 0)
+    }
 }

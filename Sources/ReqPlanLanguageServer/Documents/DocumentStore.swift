@@ -33,6 +33,18 @@ public final class DocumentStore: Sendable {
         }
     }
 
+    /// Applies decoded changes to the open document `uri` and sets its version.
+    /// - Returns: whether the document is open.
+    func change(_ uri: DocumentURI, version: Int?, changes: [TextDocument.ContentChange]) -> Bool {
+        documents.withLock { documents in
+            guard var document = documents[uri] else { return false }
+            if let version { document.version = version }
+            for change in changes { document.apply(change) }
+            documents[uri] = document
+            return true
+        }
+    }
+
     /// Closes a document.
     public func close(_ uri: DocumentURI) {
         documents.withLock { _ = $0.removeValue(forKey: uri) }

@@ -16,23 +16,45 @@ public struct TextDocument: Sendable, Equatable {
         self.text = text
     }
 
+    /// One of the `contentChanges` of a `textDocument/didChange`: a range replaced, or the whole text.
+    struct ContentChange: Sendable, Equatable {
+        /// The range replaced (LSP positions, UTF-16); `nil` for the whole text.
+        var range: TextRange?
+        /// The new text.
+        var text: String
+
+        /// A change from LSP's JSON.
+        /// - Throws: `ResponseError` (`invalidParams`) for JSON that is not a change.
+        init(_ value: Value) throws(ResponseError) {
+            guard case .string(let text)? = value["text"] else {
+                throw ResponseError(.invalidParams, "a content change has no `text`")
+            }
+            self.text = text
+            if let rangeValue = value["range"] {
+                guard let range = TextRange(rangeValue) else {
+                    throw ResponseError(.invalidParams, "a content change has a `range` that is not a range")
+                }
+                self.range = range
+            }
+        }
+    }
+
     /// Applies the `contentChanges` of a `textDocument/didChange`, in order: a change with a `range`
     /// replaces that range (LSP positions, UTF-16), one without replaces the whole text.
     /// - Throws: `ResponseError` (`invalidParams`) for a change that is neither; the changes before it stay
     ///   applied, as the client sent them in order.
     public mutating func apply(_ changes: [Value]) throws(ResponseError) {
         for change in changes {
-            guard case .string(let newText)? = change["text"] else {
-                throw ResponseError(.invalidParams, "a content change has no `text`")
-            }
-            if let rangeValue = change["range"] {
-                guard let range = TextRange(rangeValue) else {
-                    throw ResponseError(.invalidParams, "a content change has a `range` that is not a range")
-                }
-                text = text.replacing(range, with: newText)
-            } else {
-                text = newText
-            }
+            apply(try ContentChange(change))
+        }
+    }
+
+    /// Applies one change.
+    mutating func apply(_ change: ContentChange) {
+        if let range = change.range {
+            text = text.replacing(range, with: change.text)
+        } else {
+            text = change.text
         }
     }
 }

@@ -127,12 +127,17 @@ public struct PlanReferences {
     /// (in `needs:`, after `steps.`), an input or a var read in an expression, or the file of a sub-plan
     /// (its first line); `nil` where nothing is named.
     public func definition(at position: TextPosition, uri: DocumentURI) -> Value? {
+        definitionLocation(at: position, uri: uri)?.value
+    }
+
+    /// The typed `Location` of `definition(at:uri:)`.
+    func definitionLocation(at position: TextPosition, uri: DocumentURI) -> Location? {
         if let range = StepNavigation(plan: plan).definition(at: position) ?? declaration(at: position) {
-            return Self.location(uri, range)
+            return Location(uri: uri, range: range)
         }
         guard let file = subPlanFile(at: position) else { return nil }
         let start = TextPosition(line: 0, character: 0)
-        return Self.location(DocumentURI(filePath: file), TextRange(start: start, end: start))
+        return Location(uri: DocumentURI(filePath: file), range: TextRange(start: start, end: start))
     }
 
     /// The LSP `Location`s of `references(at:includeDeclaration:)` in the plan's document `uri`.
@@ -142,7 +147,7 @@ public struct PlanReferences {
 
     /// An LSP `Location`.
     static func location(_ uri: DocumentURI, _ range: TextRange) -> Value {
-        .object([.init("uri", .string(uri.text)), .init("range", range.value)])
+        Location(uri: uri, range: range).value
     }
 
     /// The file of the sub-plan whose `file:` is at `position`, resolved as the planner resolves it (from
