@@ -65,12 +65,10 @@ import Testing
     ]
 
     @Test func requestsAndChangesAtPositionsOutsideTheTextAreAnswered() async throws {
-        let client = TestClient()
-        _ = await client.initialize()
         let uri = "untitled:positions"
         // `𝄞` is UTF-16 units 3 and 4 of line 0, its `\r\n` units 5 and 6.
         let text = "a: 𝄞\r\nsteps:\r\n  s: { request: { url: \"http://x/\" }, needs: [s] }\r\n"
-        client.notify("textDocument/didOpen", .document(uri, version: 1, text: text))
+        let client = await TestClient.opening(uri, text)
         var id = 100
         for position in Self.hostilePositions {
             let place: Value = .object([
@@ -155,9 +153,7 @@ import Testing
     @Test(arguments: malformedParams.indices)
     func malformedParamsAreInvalidParams(case index: Int) async throws {
         let (method, params, mentions) = Self.malformedParams[index]
-        let client = TestClient()
-        _ = await client.initialize()
-        client.notify("textDocument/didOpen", .document("untitled:m", version: 1, text: "reqplan: 1\nsteps: {}\n"))
+        let client = await TestClient.opening("untitled:m", "reqplan: 1\nsteps: {}\n")
         let error = await client.request(1, method, params)?["error"]
         #expect(error?["code"] == .int(-32602), "\(method)")
         guard case .string(let message)? = error?["message"] else {
@@ -173,6 +169,33 @@ import Testing
         let symbols = await client.request(2, "textDocument/documentSymbol", .document("untitled:m"))
         #expect(symbols?["result"] == .list([]), "\(method)")
         #expect(await client.request(3, "shutdown")?["result"] == .null)
+        #expect(await client.exit() == 0)
+    }
+
+    /// A `didChange` whose second change is not one: the first stays applied (the client sent them in order),
+    /// the second is refused, and the document reads as the first left it.
+    @Test func aChangeThatIsNotOneIsRefusedAndThoseBeforeItStay() async throws {
+        let uri = "untitled:changes"
+        let client = await TestClient.opening(uri, "reqplan: 1\nsteps:\n  a: { request: { url: \"http://x/\" } }\n")
+        let start = TextPosition(line: 2, character: 2)
+        let first: Value = .object([
+            .init("range", TextRange(start: start, end: TextPosition(line: 2, character: 3)).value),
+            .init("text", .string("b")),
+        ])
+        let notAChange: Value = .object([.init("range", .null), .init("text", .string(""))])
+        client.notify(
+            "textDocument/didChange",
+            .object([
+                .init("textDocument", .object([.init("uri", .string(uri)), .init("version", .int(2))])),
+                .init("contentChanges", .list([first, notAChange])),
+            ]))
+        let symbols = await client.request(1, "textDocument/documentSymbol", .document(uri))
+        guard case .list(let list)? = symbols?["result"] else {
+            Issue.record("no symbols: \(String(describing: symbols))")
+            return
+        }
+        #expect(list.map { $0["name"] } == [.string("b")])
+        #expect(await client.request(2, "shutdown")?["result"] == .null)
         #expect(await client.exit() == 0)
     }
 }

@@ -17,44 +17,44 @@ public struct TextDocument: Sendable, Equatable {
     }
 
     /// One of the `contentChanges` of a `textDocument/didChange`: a range replaced, or the whole text.
-    struct ContentChange: Sendable, Equatable {
+    public struct ContentChange: Sendable, Equatable {
         /// The range replaced (LSP positions, UTF-16); `nil` for the whole text.
-        var range: TextRange?
+        public var range: TextRange?
         /// The new text.
-        var text: String
+        public var text: String
+
+        /// A change of `range` (the whole text when `nil`) to `text`.
+        public init(range: TextRange?, text: String) {
+            self.range = range
+            self.text = text
+        }
 
         /// A change from LSP's JSON.
-        /// - Throws: `ResponseError` (`invalidParams`) for JSON that is not a change.
+        /// - Throws: `ResponseError` (`invalidParams`) for JSON that is neither kind of change.
         init(_ value: Value) throws(ResponseError) {
             guard case .string(let text)? = value["text"] else {
                 throw ResponseError(.invalidParams, "a content change has no `text`")
             }
-            self.text = text
+            var range: TextRange?
             if let rangeValue = value["range"] {
-                guard let range = TextRange(rangeValue) else {
+                guard let given = TextRange(rangeValue) else {
                     throw ResponseError(.invalidParams, "a content change has a `range` that is not a range")
                 }
-                self.range = range
+                range = given
             }
+            self.init(range: range, text: text)
         }
     }
 
-    /// Applies the `contentChanges` of a `textDocument/didChange`, in order: a change with a `range`
-    /// replaces that range (LSP positions, UTF-16), one without replaces the whole text.
-    /// - Throws: `ResponseError` (`invalidParams`) for a change that is neither; the changes before it stay
-    ///   applied, as the client sent them in order.
-    public mutating func apply(_ changes: [Value]) throws(ResponseError) {
+    /// Applies changes in order: a change with a `range` replaces that range (LSP positions, UTF-16), one
+    /// without replaces the whole text.
+    public mutating func apply(_ changes: [ContentChange]) {
         for change in changes {
-            apply(try ContentChange(change))
-        }
-    }
-
-    /// Applies one change.
-    mutating func apply(_ change: ContentChange) {
-        if let range = change.range {
-            text = text.replacing(range, with: change.text)
-        } else {
-            text = change.text
+            if let range = change.range {
+                text = text.replacing(range, with: change.text)
+            } else {
+                text = change.text
+            }
         }
     }
 }

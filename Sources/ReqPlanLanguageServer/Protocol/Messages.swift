@@ -370,18 +370,20 @@ struct DefinitionRequest: PlaceRequest {
 }
 
 /// An LSP `Location`: a range of a document.
-struct Location: EncodableResult {
-    var uri: DocumentURI
-    var range: TextRange
+public struct Location: Sendable, Hashable, EncodableResult {
+    /// The document.
+    public var uri: DocumentURI
+    /// The range in it.
+    public var range: TextRange
 
-    var value: Value { .object([.init("uri", .string(uri.text)), .init("range", range.value)]) }
+    /// The location as LSP's JSON.
+    public var value: Value { .object([.init("uri", .string(uri.text)), .init("range", range.value)]) }
 }
 
 /// `textDocument/references`.
 struct ReferencesRequest: PositionRequest {
     static let method = "textDocument/references"
-    /// The `Location`s.
-    typealias Result = [Value]
+    typealias Result = [Location]
 
     var place: TextDocumentPosition
     /// Whether the declaration is one of the references (`context.includeDeclaration`).

@@ -241,14 +241,10 @@ public final class LanguageServer: Sendable {
         let operations = OperationDefinition(knowledge: apiKnowledge(uri))
         guard let plan = plan(of: uri, document) else {
             // A document being edited may not read: its `operation:` lines still name operations.
-            return operations.definition(at: request.position, in: document.text).map {
-                Location(uri: $0.uri, range: $0.range)
-            }
+            return operations.definition(at: request.position, in: document.text)
         }
-        if let (file, range) = operations.definition(at: request.position, in: plan) {
-            return Location(uri: file, range: range)
-        }
-        return PlanReferences(plan: plan).definitionLocation(at: request.position, uri: uri)
+        if let location = operations.definition(at: request.position, in: plan) { return location }
+        return PlanReferences(plan: plan).definition(at: request.position, uri: uri)
     }
 
     /// `textDocument/references`.
