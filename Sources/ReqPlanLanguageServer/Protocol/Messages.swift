@@ -6,7 +6,7 @@ import ReqPlanSyntax
 // the `params` `Value` and a result encoded back to one, rather than through `Codable`: a `params` that is not
 // what the method takes is an `invalidParams` error that says what is missing, never a crash.
 //
-// Items a feature builds (a completion item, a hover, a location, a symbol, a code action) stay the `Value`
+// Items a feature builds (a completion item, a hover, a symbol, a code action, a diagnostic) stay the `Value`
 // the feature gives: the features are the LSP side of the analysis and speak its JSON already.
 
 /// A message the client sends, decoded from its `params`.
