@@ -230,6 +230,20 @@ import Testing
         #expect(found.range == TextRange(start: .init(line: 65, character: 6), end: .init(line: 65, character: 30)))
     }
 
+    /// A plan that reads is asked through its steps, as the parser read them: the same place as from the text,
+    /// and nothing off the reference.
+    @Test func definitionFromThePlanIsTheOneFromTheText() throws {
+        let checked = try Checked(Self.petstorePlan, description: "petstore.yaml")
+        let plan = try #require(checked.report.plan)
+        let definition = OperationDefinition(knowledge: checked.knowledge)
+        let position = TextPosition(line: 9, character: 30)
+        let fromPlan = try #require(definition.definition(at: position, in: plan))
+        let fromText = try #require(definition.definition(at: position, in: Self.petstorePlan))
+        #expect(fromPlan.uri == fromText.uri)
+        #expect(fromPlan.range == fromText.range)
+        #expect(definition.definition(at: TextPosition(line: 0, character: 1), in: plan) == nil)
+    }
+
     @Test func definitionInADescriptionSplitOverFilesIsInThePathItemsFile() throws {
         // `multi-file/`: `/things/{thingId}.json` is `$ref: "paths/thing%20by%20id.yaml"`; a link in
         // `components/common/links.yaml` names `showThing` too, and is not it.

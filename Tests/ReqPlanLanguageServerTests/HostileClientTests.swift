@@ -65,12 +65,10 @@ import Testing
     ]
 
     @Test func requestsAndChangesAtPositionsOutsideTheTextAreAnswered() async throws {
-        let client = TestClient()
-        _ = await client.initialize()
         let uri = "untitled:positions"
         // `𝄞` is UTF-16 units 3 and 4 of line 0, its `\r\n` units 5 and 6.
         let text = "a: 𝄞\r\nsteps:\r\n  s: { request: { url: \"http://x/\" }, needs: [s] }\r\n"
-        client.notify("textDocument/didOpen", .document(uri, version: 1, text: text))
+        let client = await TestClient.opening(uri, text)
         var id = 100
         for position in Self.hostilePositions {
             let place: Value = .object([
@@ -123,6 +121,81 @@ import Testing
             #expect(await client.request(id, "textDocument/documentSymbol", .document(uri)) != nil, "\(position)")
         }
         #expect(await client.request(1, "shutdown")?["result"] == .null)
+        #expect(await client.exit() == 0)
+    }
+
+    /// Params of the wrong shape for each request the server takes: decoding them into the request's type
+    /// fails with `invalidParams` (-32602) and a message naming what is missing, and the session goes on.
+    static let malformedParams: [(method: String, params: Value, mentions: String)] = [
+        ("textDocument/completion", .object([]), "textDocument.uri"),
+        ("textDocument/completion", .document("untitled:m"), "position"),
+        ("textDocument/definition", .object([.init("textDocument", .string("untitled:m"))]), "textDocument.uri"),
+        (
+            "textDocument/definition",
+            .object([
+                .init("textDocument", .object([.init("uri", .string("untitled:m"))])),
+                .init("position", .object([.init("line", .string("1")), .init("character", .int(0))])),
+            ]), "position"
+        ),
+        ("textDocument/references", .list([.int(1)]), "textDocument.uri"),
+        ("textDocument/hover", .document("untitled:m"), "position"),
+        ("textDocument/codeAction", .document("untitled:m"), "context.diagnostics"),
+        (
+            "textDocument/codeAction",
+            .object([
+                .init("textDocument", .object([.init("uri", .string("untitled:m"))])),
+                .init("context", .object([.init("diagnostics", .int(3))])),
+            ]), "context.diagnostics"
+        ),
+        ("textDocument/documentSymbol", .object([.init("textDocument", .object([]))]), "textDocument.uri"),
+    ]
+
+    @Test(arguments: malformedParams.indices)
+    func malformedParamsAreInvalidParams(case index: Int) async throws {
+        let (method, params, mentions) = Self.malformedParams[index]
+        let client = await TestClient.opening("untitled:m", "reqplan: 1\nsteps: {}\n")
+        let error = await client.request(1, method, params)?["error"]
+        #expect(error?["code"] == .int(-32602), "\(method)")
+        guard case .string(let message)? = error?["message"] else {
+            Issue.record("\(method): no message")
+            return
+        }
+        #expect(message.contains(mentions), "\(method): \(message)")
+        // Malformed notifications are logged, not answered, and change nothing.
+        client.notify("textDocument/didOpen", .object([.init("textDocument", .object([]))]))
+        client.notify("textDocument/didChange", .document("untitled:m", version: 2))
+        client.notify("textDocument/didClose", .object([]))
+        client.notify("$/cancelRequest", .object([.init("id", .null)]))
+        let symbols = await client.request(2, "textDocument/documentSymbol", .document("untitled:m"))
+        #expect(symbols?["result"] == .list([]), "\(method)")
+        #expect(await client.request(3, "shutdown")?["result"] == .null)
+        #expect(await client.exit() == 0)
+    }
+
+    /// A `didChange` whose second change is not one: the first stays applied (the client sent them in order),
+    /// the second is refused, and the document reads as the first left it.
+    @Test func aChangeThatIsNotOneIsRefusedAndThoseBeforeItStay() async throws {
+        let uri = "untitled:changes"
+        let client = await TestClient.opening(uri, "reqplan: 1\nsteps:\n  a: { request: { url: \"http://x/\" } }\n")
+        let start = TextPosition(line: 2, character: 2)
+        let first: Value = .object([
+            .init("range", TextRange(start: start, end: TextPosition(line: 2, character: 3)).value),
+            .init("text", .string("b")),
+        ])
+        let notAChange: Value = .object([.init("range", .null), .init("text", .string(""))])
+        client.notify(
+            "textDocument/didChange",
+            .object([
+                .init("textDocument", .object([.init("uri", .string(uri)), .init("version", .int(2))])),
+                .init("contentChanges", .list([first, notAChange])),
+            ]))
+        let symbols = await client.request(1, "textDocument/documentSymbol", .document(uri))
+        guard case .list(let list)? = symbols?["result"] else {
+            Issue.record("no symbols: \(String(describing: symbols))")
+            return
+        }
+        #expect(list.map { $0["name"] } == [.string("b")])
+        #expect(await client.request(2, "shutdown")?["result"] == .null)
         #expect(await client.exit() == 0)
     }
 }

@@ -162,8 +162,8 @@ import Testing
         let uri = DocumentURI(filePath: folder.appendingPathComponent("p.yaml").path)
         let location = references.definition(at: TextPosition(line: 2, character: 22), uri: uri)
         let start = TextPosition(line: 0, character: 0)
-        #expect(location?["uri"] == .string(DocumentURI(filePath: sub.resolvingSymlinksInPath().path).text))
-        #expect(TextRange(location?["range"]) == TextRange(start: start, end: start))
+        #expect(location?.uri == DocumentURI(filePath: sub.resolvingSymlinksInPath().path))
+        #expect(location?.range == TextRange(start: start, end: start))
         #expect(references.definition(at: TextPosition(line: 3, character: 22), uri: uri) == nil)
     }
 

@@ -96,6 +96,14 @@ final class TestClient: Sendable {
         return result
     }
 
+    /// A client of a server it initialized, with `text` open as `uri` (version 1).
+    static func opening(_ uri: String, _ text: String) async -> TestClient {
+        let client = TestClient()
+        _ = await client.initialize()
+        client.notify("textDocument/didOpen", .document(uri, version: 1, text: text))
+        return client
+    }
+
     /// The response to request `id`.
     func response(to id: Int) async -> Value? {
         await first { $0["id"] == .int(id) && $0["method"] == nil }

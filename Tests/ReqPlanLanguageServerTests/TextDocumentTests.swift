@@ -4,18 +4,18 @@ import Testing
 
 @Suite struct TextDocumentTests {
     private func change(_ startLine: Int, _ startCharacter: Int, _ endLine: Int, _ endCharacter: Int, _ text: String)
-        -> Value
+        -> TextDocument.ContentChange
     {
         let range = TextRange(
             start: TextPosition(line: startLine, character: startCharacter),
             end: TextPosition(line: endLine, character: endCharacter))
-        return .object([.init("range", range.value), .init("text", .string(text))])
+        return TextDocument.ContentChange(range: range, text: text)
     }
 
-    @Test func incrementalChangesApplyInOrderInUTF16Units() throws {
+    @Test func incrementalChangesApplyInOrderInUTF16Units() {
         var document = TextDocument(
             uri: DocumentURI("file:///p.yaml"), version: 1, text: "name: \"𝄞\"\nneeds: [logn]\n")
-        try document.apply([
+        document.apply([
             // Insert `i` between `g` and `n` of `logn`.
             change(1, 11, 1, 11, "i"),
             // Replace `𝄞` (two units) with `é`.
@@ -26,23 +26,15 @@ import Testing
         #expect(document.text == "name: \"é\" needs: [login]\n")
     }
 
-    @Test func aChangeWithoutARangeReplacesTheWholeText() throws {
+    @Test func aChangeWithoutARangeReplacesTheWholeText() {
         var document = TextDocument(uri: DocumentURI("untitled:1"), version: 1, text: "a")
-        try document.apply([.object([.init("text", .string("b\nc"))]), change(1, 0, 1, 1, "d")])
+        document.apply([TextDocument.ContentChange(range: nil, text: "b\nc"), change(1, 0, 1, 1, "d")])
         #expect(document.text == "b\nd")
     }
 
-    @Test func anInsertionBetweenALetterAndItsAccentKeepsBoth() throws {
+    @Test func anInsertionBetweenALetterAndItsAccentKeepsBoth() {
         var document = TextDocument(uri: DocumentURI("untitled:1"), version: 1, text: "e\u{301}")
-        try document.apply([change(0, 1, 0, 1, "x")])
+        document.apply([change(0, 1, 0, 1, "x")])
         #expect(Array(document.text.unicodeScalars) == ["e", "x", "\u{301}"])
-    }
-
-    @Test func aChangeThatIsNotOneIsRefusedAndThoseBeforeItStay() {
-        var document = TextDocument(uri: DocumentURI("untitled:1"), version: 1, text: "ab")
-        #expect(throws: ResponseError.self) {
-            try document.apply([change(0, 0, 0, 1, "x"), .object([.init("range", .null), .init("text", .string(""))])])
-        }
-        #expect(document.text == "xb")
     }
 }

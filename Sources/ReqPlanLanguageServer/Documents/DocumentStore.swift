@@ -19,16 +19,14 @@ public final class DocumentStore: Sendable {
         documents.withLock { $0[document.uri] = document }
     }
 
-    /// Applies a change to the open document `uri` and sets its version.
+    /// Applies changes, in order, to the open document `uri` and sets its version.
     /// - Returns: whether the document is open.
-    /// - Throws: `ResponseError` when a change cannot be applied (those before it are).
-    @discardableResult
-    public func change(_ uri: DocumentURI, version: Int?, changes: [Value]) throws(ResponseError) -> Bool {
-        try documents.withLock { (documents) throws(ResponseError) -> Bool in
+    func change(_ uri: DocumentURI, version: Int?, changes: [TextDocument.ContentChange]) -> Bool {
+        documents.withLock { documents in
             guard var document = documents[uri] else { return false }
-            defer { documents[uri] = document }
             if let version { document.version = version }
-            try document.apply(changes)
+            document.apply(changes)
+            documents[uri] = document
             return true
         }
     }

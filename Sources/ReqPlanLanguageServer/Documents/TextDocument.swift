@@ -16,22 +16,44 @@ public struct TextDocument: Sendable, Equatable {
         self.text = text
     }
 
-    /// Applies the `contentChanges` of a `textDocument/didChange`, in order: a change with a `range`
-    /// replaces that range (LSP positions, UTF-16), one without replaces the whole text.
-    /// - Throws: `ResponseError` (`invalidParams`) for a change that is neither; the changes before it stay
-    ///   applied, as the client sent them in order.
-    public mutating func apply(_ changes: [Value]) throws(ResponseError) {
-        for change in changes {
-            guard case .string(let newText)? = change["text"] else {
+    /// One of the `contentChanges` of a `textDocument/didChange`: a range replaced, or the whole text.
+    public struct ContentChange: Sendable, Equatable {
+        /// The range replaced (LSP positions, UTF-16); `nil` for the whole text.
+        public var range: TextRange?
+        /// The new text.
+        public var text: String
+
+        /// A change of `range` (the whole text when `nil`) to `text`.
+        public init(range: TextRange?, text: String) {
+            self.range = range
+            self.text = text
+        }
+
+        /// A change from LSP's JSON.
+        /// - Throws: `ResponseError` (`invalidParams`) for JSON that is neither kind of change.
+        init(_ value: Value) throws(ResponseError) {
+            guard case .string(let text)? = value["text"] else {
                 throw ResponseError(.invalidParams, "a content change has no `text`")
             }
-            if let rangeValue = change["range"] {
-                guard let range = TextRange(rangeValue) else {
+            var range: TextRange?
+            if let rangeValue = value["range"] {
+                guard let given = TextRange(rangeValue) else {
                     throw ResponseError(.invalidParams, "a content change has a `range` that is not a range")
                 }
-                text = text.replacing(range, with: newText)
+                range = given
+            }
+            self.init(range: range, text: text)
+        }
+    }
+
+    /// Applies changes in order: a change with a `range` replaces that range (LSP positions, UTF-16), one
+    /// without replaces the whole text.
+    public mutating func apply(_ changes: [ContentChange]) {
+        for change in changes {
+            if let range = change.range {
+                text = text.replacing(range, with: change.text)
             } else {
-                text = newText
+                text = change.text
             }
         }
     }

@@ -88,8 +88,6 @@ final class DiagnosticPublisher: Sendable {
 
     /// The `textDocument/publishDiagnostics` notification of `uri`.
     static func message(_ uri: DocumentURI, _ diagnostics: [Value]) -> [UInt8] {
-        JSONRPCMessage.notification(
-            "textDocument/publishDiagnostics",
-            params: .object([.init("uri", .string(uri.text)), .init("diagnostics", .list(diagnostics))]))
+        PublishDiagnosticsNotification(uri: uri, diagnostics: diagnostics).message
     }
 }

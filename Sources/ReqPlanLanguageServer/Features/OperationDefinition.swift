@@ -17,19 +17,41 @@ public struct OperationDefinition: Sendable {
 
     /// The file and range of the operation named by the `operation:` value under `position`, or `nil` when
     /// the position is not on one (or its API is not bound).
-    public func definition(at position: TextPosition, in text: String) -> (uri: DocumentURI, range: TextRange)? {
+    ///
+    /// Read from the text, for a document that does not read as a plan (being edited): one that does is
+    /// asked with `definition(at:in:)` of its plan.
+    public func definition(at position: TextPosition, in text: String) -> Location? {
         let lines = CompletionContext.lines(text)
         guard position.line < lines.count,
             let reference = APIPlaces.operationReference(onLine: lines[position.line]),
-            reference.columns.contains(position.character) || reference.columns.upperBound == position.character,
-            let (api, operation) = knowledge.operation(named: reference.text), let root = knowledge.files[api]
+            reference.columns.contains(position.character) || reference.columns.upperBound == position.character
+        else { return nil }
+        return definition(named: reference.text)
+    }
+
+    /// The file and range of the operation named by the `operation:` of the step of `plan` whose reference
+    /// is under `position` (as the parser read it), or `nil` when the position is not on one (or its API is
+    /// not bound).
+    public func definition(at position: TextPosition, in plan: Plan) -> Location? {
+        for step in plan.allSteps {
+            guard let reference = step.request?.operation, reference.methodAndPath == nil else { continue }
+            let range = TextRange(reference.written.range, in: plan.source)
+            guard range.start <= position && position <= range.end else { continue }
+            return definition(named: reference.written.value)
+        }
+        return nil
+    }
+
+    /// The file and range of the operation `reference` (`API.operationId`) names.
+    private func definition(named reference: String) -> Location? {
+        guard let (api, operation) = knowledge.operation(named: reference), let root = knowledge.files[api]
         else { return nil }
         let file = operation.file ?? root
         let start = TextPosition(line: 0, character: 0)
-        return (
-            DocumentURI(filePath: file),
-            Self.locate(operation, inFile: file, boundary: knowledge.boundary) ?? TextRange(start: start, end: start)
-        )
+        return Location(
+            uri: DocumentURI(filePath: file),
+            range: Self.locate(operation, inFile: file, boundary: knowledge.boundary)
+                ?? TextRange(start: start, end: start))
     }
 
     /// Where `operation` is in the file at `path`.

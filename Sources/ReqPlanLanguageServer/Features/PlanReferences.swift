@@ -126,23 +126,18 @@ public struct PlanReferences {
     /// The LSP `Location` of the definition of what `position` names, in the plan's document `uri`: a step
     /// (in `needs:`, after `steps.`), an input or a var read in an expression, or the file of a sub-plan
     /// (its first line); `nil` where nothing is named.
-    public func definition(at position: TextPosition, uri: DocumentURI) -> Value? {
+    public func definition(at position: TextPosition, uri: DocumentURI) -> Location? {
         if let range = StepNavigation(plan: plan).definition(at: position) ?? declaration(at: position) {
-            return Self.location(uri, range)
+            return Location(uri: uri, range: range)
         }
         guard let file = subPlanFile(at: position) else { return nil }
         let start = TextPosition(line: 0, character: 0)
-        return Self.location(DocumentURI(filePath: file), TextRange(start: start, end: start))
+        return Location(uri: DocumentURI(filePath: file), range: TextRange(start: start, end: start))
     }
 
     /// The LSP `Location`s of `references(at:includeDeclaration:)` in the plan's document `uri`.
-    public func referenceLocations(at position: TextPosition, includeDeclaration: Bool, uri: DocumentURI) -> [Value] {
-        references(at: position, includeDeclaration: includeDeclaration).map { Self.location(uri, $0) }
-    }
-
-    /// An LSP `Location`.
-    static func location(_ uri: DocumentURI, _ range: TextRange) -> Value {
-        .object([.init("uri", .string(uri.text)), .init("range", range.value)])
+    func referenceLocations(at position: TextPosition, includeDeclaration: Bool, uri: DocumentURI) -> [Location] {
+        references(at: position, includeDeclaration: includeDeclaration).map { Location(uri: uri, range: $0) }
     }
 
     /// The file of the sub-plan whose `file:` is at `position`, resolved as the planner resolves it (from

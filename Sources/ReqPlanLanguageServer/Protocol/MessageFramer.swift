@@ -48,9 +48,6 @@ public struct MessageFramer: Sendable {
         buffer.append(contentsOf: bytes)
     }
 
-    /// How many bytes are held, unread.
-    public var pendingByteCount: Int { buffer.count - start }
-
     /// The next complete frame, or `nil` until more bytes come.
     public mutating func next() -> Frame? {
         defer { compact() }

@@ -129,13 +129,13 @@ public final class LanguageServer: Sendable {
             switch message {
             case .request(let id, _, let params):
                 session.queued.insert(id)
-                return Self.documentURI(params).flatMap { session.changes[$0] } ?? 0
-            case .notification("$/cancelRequest", let params):
-                if let id = params["id"].flatMap(RequestID.init), session.queued.contains(id) {
-                    session.cancelled.insert(id)
+                return TextDocumentIdentifier(params).flatMap { session.changes[$0.uri] } ?? 0
+            case .notification(CancelRequestNotification.method, let params):
+                if let cancel = try? CancelRequestNotification(params: params), session.queued.contains(cancel.id) {
+                    session.cancelled.insert(cancel.id)
                 }
-            case .notification("textDocument/didChange", let params):
-                if let uri = Self.documentURI(params) { session.changes[uri, default: 0] += 1 }
+            case .notification(DidChangeTextDocumentNotification.method, let params):
+                if let document = TextDocumentIdentifier(params) { session.changes[document.uri, default: 0] += 1 }
             default: break
             }
             return 0
@@ -162,7 +162,7 @@ public final class LanguageServer: Sendable {
             case .failure(let error): send(JSONRPCMessage.response(to: id, error: error))
             }
         case .message(.notification(let method, let params), _):
-            if method == "exit" { return session.withLock { $0.phase == .shutDown } ? 0 : 1 }
+            if method == ExitNotification.method { return session.withLock { $0.phase == .shutDown } ? 0 : 1 }
             guard session.withLock({ $0.phase == .running }) else { return nil }
             do {
                 try notice(method, params)
@@ -175,7 +175,8 @@ public final class LanguageServer: Sendable {
         return nil
     }
 
-    /// The result of a request.
+    /// The result of a request: its params decoded into the request's type, its handler called, and its result
+    /// encoded (`Messages.swift`).
     private func respond(to method: String, _ params: Value, id: RequestID, changesBefore: Int) throws(ResponseError)
         -> Value
     {
@@ -185,109 +186,127 @@ public final class LanguageServer: Sendable {
         }
         if cancelled { throw ResponseError(.requestCancelled, "the request was cancelled") }
         switch (phase, method) {
-        case (.waiting, "initialize"):
-            return initialize(params)
+        case (.waiting, InitializeRequest.method):
+            return initialize(InitializeRequest(params: params)).value
         case (.waiting, _):
             throw ResponseError(.serverNotInitialized, "the first request must be `initialize`")
         case (.shutDown, _):
             throw ResponseError(.invalidRequest, "the server is shut down: only `exit` is left")
-        case (.running, "initialize"):
+        case (.running, InitializeRequest.method):
             throw ResponseError(.invalidRequest, "the server is initialized already")
-        case (.running, "shutdown"):
-            session.withLock { $0.phase = .shutDown }
-            return .null
-        case (.running, "textDocument/completion"):
-            return try complete(params, changesBefore: changesBefore)
-        case (.running, "textDocument/definition"):
-            let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
-            guard let position = TextPosition(params["position"]) else {
-                throw ResponseError(.invalidParams, "`definition` needs a `position`")
-            }
-            if let (file, range) = OperationDefinition(knowledge: apiKnowledge(uri)).definition(
-                at: position, in: document.text)
-            {
-                return .object([.init("uri", .string(file.text)), .init("range", range.value)])
-            }
-            return plan(of: uri, document).flatMap { PlanReferences(plan: $0).definition(at: position, uri: uri) }
-                ?? .null
-        case (.running, "textDocument/references"):
-            let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
-            guard let position = TextPosition(params["position"]) else {
-                throw ResponseError(.invalidParams, "`references` needs a `position`")
-            }
-            let declaration = params["context"]?["includeDeclaration"] == .bool(true)
-            return .list(
-                plan(of: uri, document).map {
-                    PlanReferences(plan: $0).referenceLocations(at: position, includeDeclaration: declaration, uri: uri)
-                } ?? [])
-        case (.running, "textDocument/hover"):
-            let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
-            guard let position = TextPosition(params["position"]) else {
-                throw ResponseError(.invalidParams, "`hover` needs a `position`")
-            }
-            if let hover = APIHover(knowledge: apiKnowledge(uri)).hover(at: position, in: document.text) {
-                return hover
-            }
-            return Hover(plan: plan(of: uri, document)).hover(at: position, in: document.text) ?? .null
-        case (.running, "textDocument/codeAction"):
-            let (_, document) = try requestedDocument(params, changesBefore: changesBefore)
-            guard case .list(let diagnostics)? = params["context"]?["diagnostics"] else {
-                throw ResponseError(.invalidParams, "`codeAction` needs `context.diagnostics`")
-            }
-            return .list(QuickFix.actions(for: diagnostics, in: document))
-        case (.running, "textDocument/documentSymbol"):
-            let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
-            return .list(plan(of: uri, document).map { StepNavigation(plan: $0).symbols() } ?? [])
+        case (.running, ShutdownRequest.method):
+            return shutdown(ShutdownRequest(params: params)).value
+        case (.running, CompletionRequest.method):
+            return try completion(CompletionRequest(params: params), changesBefore: changesBefore).value
+        case (.running, DefinitionRequest.method):
+            return try definition(DefinitionRequest(params: params), changesBefore: changesBefore).value
+        case (.running, ReferencesRequest.method):
+            return try references(ReferencesRequest(params: params), changesBefore: changesBefore).value
+        case (.running, HoverRequest.method):
+            return try hover(HoverRequest(params: params), changesBefore: changesBefore).value
+        case (.running, CodeActionRequest.method):
+            return try codeActions(CodeActionRequest(params: params), changesBefore: changesBefore).value
+        case (.running, DocumentSymbolRequest.method):
+            return try documentSymbols(DocumentSymbolRequest(params: params), changesBefore: changesBefore).value
         default:
             throw ResponseError(.methodNotFound, "reqplan's language server does not implement `\(method)`")
         }
     }
 
-    /// Answers `initialize` with the capabilities the server has (and only those).
-    private func initialize(_ params: Value) -> Value {
-        let related = params["capabilities"]?["textDocument"]?["publishDiagnostics"]?["relatedInformation"]
-        let watches = params["capabilities"]?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"]
+    // MARK: Request handlers
+    //
+    // Each takes its request's typed form, calls the analysis and gives the typed result.
+
+    /// `initialize`: notes what of the client's capabilities the server uses, and gives the server's.
+    private func initialize(_ request: InitializeRequest) -> InitializeResult {
         session.withLock { session in
             session.phase = .running
-            session.relatedInformation = related == .bool(true)
-            session.watchesFiles = watches == .bool(true)
+            session.relatedInformation = request.relatedInformation
+            session.watchesFiles = request.watchesFiles
         }
-        let sync: Value = .object([
-            .init("openClose", .bool(true)),
-            // Incremental: each change gives the range it replaces.
-            .init("change", .int(2)),
-            .init("save", .object([.init("includeText", .bool(false))])),
-        ])
-        let completion: Value = .object([
-            .init("triggerCharacters", .list([".", "[", ","].map { Value.string($0) }))
-        ])
-        return .object([
-            .init(
-                "capabilities",
-                .object([
-                    .init("positionEncoding", .string("utf-16")), .init("textDocumentSync", sync),
-                    .init("completionProvider", completion),
-                    .init("hoverProvider", .bool(true)),
-                    .init("definitionProvider", .bool(true)),
-                    .init("referencesProvider", .bool(true)),
-                    .init("documentSymbolProvider", .bool(true)),
-                    .init(
-                        "codeActionProvider",
-                        .object([.init("codeActionKinds", .list([.string("quickfix")]))])),
-                ])),
-            .init(
-                "serverInfo",
-                .object([.init("name", .string("reqplan")), .init("version", .string(configuration.version))])),
-        ])
+        return InitializeResult(version: configuration.version)
+    }
+
+    /// `shutdown`: only `exit` is left.
+    private func shutdown(_ request: ShutdownRequest) -> ShutdownRequest.Result {
+        session.withLock { $0.phase = .shutDown }
+        return .null
+    }
+
+    /// `textDocument/definition`: an operation's place in its API description, else what the plan names there.
+    private func definition(_ request: DefinitionRequest, changesBefore: Int) throws(ResponseError)
+        -> DefinitionRequest.Result
+    {
+        let (uri, document) = try requestedDocument(request, changesBefore: changesBefore)
+        let operations = OperationDefinition(knowledge: apiKnowledge(uri))
+        guard let plan = plan(of: uri, document) else {
+            // A document being edited may not read: its `operation:` lines still name operations.
+            return operations.definition(at: request.position, in: document.text)
+        }
+        if let location = operations.definition(at: request.position, in: plan) { return location }
+        return PlanReferences(plan: plan).definition(at: request.position, uri: uri)
+    }
+
+    /// `textDocument/references`.
+    private func references(_ request: ReferencesRequest, changesBefore: Int) throws(ResponseError)
+        -> ReferencesRequest.Result
+    {
+        let (uri, document) = try requestedDocument(request, changesBefore: changesBefore)
+        return plan(of: uri, document).map {
+            PlanReferences(plan: $0).referenceLocations(
+                at: request.position, includeDeclaration: request.includeDeclaration, uri: uri)
+        } ?? []
+    }
+
+    /// `textDocument/hover`: an API's part, else the plan's.
+    private func hover(_ request: HoverRequest, changesBefore: Int) throws(ResponseError) -> HoverRequest.Result {
+        let (uri, document) = try requestedDocument(request, changesBefore: changesBefore)
+        if let hover = APIHover(knowledge: apiKnowledge(uri)).hover(at: request.position, in: document.text) {
+            return hover
+        }
+        return Hover(plan: plan(of: uri, document)).hover(at: request.position, in: document.text)
+    }
+
+    /// `textDocument/codeAction`: the quick fixes the diagnostics carry.
+    private func codeActions(_ request: CodeActionRequest, changesBefore: Int) throws(ResponseError)
+        -> CodeActionRequest.Result
+    {
+        let (_, document) = try requestedDocument(request, changesBefore: changesBefore)
+        return QuickFix.actions(for: request.diagnostics, in: document)
+    }
+
+    /// `textDocument/documentSymbol`: the plan's steps.
+    private func documentSymbols(_ request: DocumentSymbolRequest, changesBefore: Int) throws(ResponseError)
+        -> DocumentSymbolRequest.Result
+    {
+        let (uri, document) = try requestedDocument(request, changesBefore: changesBefore)
+        return plan(of: uri, document).map { StepNavigation(plan: $0).symbols() } ?? []
+    }
+
+    /// `textDocument/completion`: an API's operations and fields, else steps and names.
+    private func completion(_ request: CompletionRequest, changesBefore: Int) throws(ResponseError) -> CompletionList {
+        let (uri, document) = try requestedDocument(request, changesBefore: changesBefore)
+        if let list = APICompletion(knowledge: apiKnowledge(uri)).list(at: request.position, in: document.text) {
+            return CompletionList(isIncomplete: list.isIncomplete, items: list.items)
+        }
+        // The steps of the last check (a change since is checked a moment later: reading the plan again for
+        // each completion would cost as much as the check); else of the plan as it reads now; else the ids
+        // its text shows.
+        let steps =
+            knownSteps.withLock { $0[uri] }
+            ?? plan(of: uri, document).map { $0.allSteps.map(Completion.StepSummary.init) }
+            ?? CompletionContext.stepIDs(in: document.text).map { Completion.StepSummary(id: $0) }
+        var completion = Completion(steps: steps)
+        completion.names = knownNames.withLock { $0[uri] } ?? ExpressionNames()
+        let list = completion.list(at: request.position, in: document.text)
+        return CompletionList(isIncomplete: list.isIncomplete, items: list.items)
     }
 
     /// The open document a request names, unless it changed since the request was made.
-    private func requestedDocument(_ params: Value, changesBefore: Int) throws(ResponseError) -> (
+    private func requestedDocument(_ request: some DocumentRequest, changesBefore: Int) throws(ResponseError) -> (
         DocumentURI, TextDocument
     ) {
-        guard let uri = Self.documentURI(params) else {
-            throw ResponseError(.invalidParams, "the request needs a `textDocument.uri`")
-        }
+        let uri = request.textDocument.uri
         if session.withLock({ ($0.changes[uri] ?? 0) > changesBefore }) {
             throw ResponseError(.contentModified, "the document changed after the request")
         }
@@ -317,85 +336,82 @@ public final class LanguageServer: Sendable {
         knownAPIs.withLock { $0[uri] } ?? APIKnowledge()
     }
 
-    /// Answers `textDocument/completion`, unless the document changed since the request was made.
-    private func complete(_ params: Value, changesBefore: Int) throws(ResponseError) -> Value {
-        let (uri, document) = try requestedDocument(params, changesBefore: changesBefore)
-        guard let position = TextPosition(params["position"]) else {
-            throw ResponseError(.invalidParams, "completion needs a `position`")
-        }
-        if let list = APICompletion(knowledge: apiKnowledge(uri)).list(at: position, in: document.text) {
-            return .object([.init("isIncomplete", .bool(list.isIncomplete)), .init("items", .list(list.items))])
-        }
-        // The steps of the last check (a change since is checked a moment later: reading the plan again for
-        // each completion would cost as much as the check); else of the plan as it reads now; else the ids
-        // its text shows.
-        let steps =
-            knownSteps.withLock { $0[uri] }
-            ?? plan(of: uri, document).map { $0.allSteps.map(Completion.StepSummary.init) }
-            ?? CompletionContext.stepIDs(in: document.text).map { Completion.StepSummary(id: $0) }
-        var completion = Completion(steps: steps)
-        completion.names = knownNames.withLock { $0[uri] } ?? ExpressionNames()
-        let list = completion.list(at: position, in: document.text)
-        return .object([.init("isIncomplete", .bool(list.isIncomplete)), .init("items", .list(list.items))])
-    }
-
-    /// Acts on a notification of the client's.
+    /// Acts on a notification of the client's: its params decoded into its type, and its handler called.
     private func notice(_ method: String, _ params: Value) throws(ResponseError) {
         switch method {
-        case "initialized":
-            if session.withLock({ $0.watchesFiles }) { send(FileWatching.registration) }
-        case "workspace/didChangeWatchedFiles":
-            filesChanged(FileWatching.changedPaths(params))
-        case "textDocument/didOpen":
-            let item = params["textDocument"]
-            guard case .string(let uriText)? = item?["uri"], case .string(let text)? = item?["text"] else {
-                throw ResponseError(.invalidParams, "`textDocument` needs a `uri` and a `text`")
-            }
-            let uri = DocumentURI(uriText)
-            var version = 0
-            if case .int(let given)? = item?["version"] { version = given }
-            documents.open(TextDocument(uri: uri, version: version, text: text))
-            scheduler.schedule(uri)
-            recheckIncluders(of: uri)
-        case "textDocument/didChange":
-            guard let uri = Self.documentURI(params), case .list(let changes)? = params["contentChanges"] else {
-                throw ResponseError(.invalidParams, "`didChange` needs a `textDocument.uri` and `contentChanges`")
-            }
-            var version: Int?
-            if case .int(let given)? = params["textDocument"]?["version"] { version = given }
-            defer { scheduler.schedule(uri) }
-            guard try documents.change(uri, version: version, changes: changes) else {
-                throw ResponseError(.invalidParams, "`\(uri)` is not open")
-            }
-            // Plans that include it read its text from the editor: its unsaved edits are theirs.
-            recheckIncluders(of: uri)
-        case "textDocument/didClose":
-            guard let uri = Self.documentURI(params) else {
-                throw ResponseError(.invalidParams, "`didClose` needs a `textDocument.uri`")
-            }
-            scheduler.cancel(uri)
-            documents.withDocuments { open in
-                open[uri] = nil
-                publisher.close(uri)
-            }
-            session.withLock { _ = $0.changes.removeValue(forKey: uri) }
-            knownSteps.withLock { _ = $0.removeValue(forKey: uri) }
-            knownNames.withLock { _ = $0.removeValue(forKey: uri) }
-            knownAPIs.withLock { _ = $0.removeValue(forKey: uri) }
-            recheckIncluders(of: uri)
-        case "textDocument/didSave":
-            guard let uri = Self.documentURI(params) else {
-                throw ResponseError(.invalidParams, "`didSave` needs a `textDocument.uri`")
-            }
-            // A document that never read as a plan may be an API description the open plans bind: the
-            // client may not watch files for the server, so its saving is news of a changed file.
-            if knownSteps.withLock({ $0[uri] == nil }), let path = uri.filePath {
-                filesChanged([path], from: uri)
-            }
+        case InitializedNotification.method:
+            initialized(InitializedNotification(params: params))
+        case DidChangeWatchedFilesNotification.method:
+            didChangeWatchedFiles(DidChangeWatchedFilesNotification(params: params))
+        case DidOpenTextDocumentNotification.method:
+            didOpen(try DidOpenTextDocumentNotification(params: params))
+        case DidChangeTextDocumentNotification.method:
+            try didChange(DidChangeTextDocumentNotification(params: params))
+        case DidCloseTextDocumentNotification.method:
+            didClose(try DidCloseTextDocumentNotification(params: params))
+        case DidSaveTextDocumentNotification.method:
+            didSave(try DidSaveTextDocumentNotification(params: params))
         default:
             // `$/cancelRequest` (noted when read), `$/setTrace` and the notifications the server does not
             // take: nothing to do.
             break
+        }
+    }
+
+    // MARK: Notification handlers
+
+    /// `initialized`: the server asks the client to watch files, if it can.
+    private func initialized(_ notification: InitializedNotification) {
+        if session.withLock({ $0.watchesFiles }) { send(FileWatching.registration) }
+    }
+
+    /// `workspace/didChangeWatchedFiles`.
+    private func didChangeWatchedFiles(_ notification: DidChangeWatchedFilesNotification) {
+        filesChanged(notification.changes.compactMap { $0.filePath })
+    }
+
+    /// `textDocument/didOpen`.
+    private func didOpen(_ notification: DidOpenTextDocumentNotification) {
+        let uri = notification.document.uri
+        documents.open(notification.document)
+        scheduler.schedule(uri)
+        recheckIncluders(of: uri)
+    }
+
+    /// `textDocument/didChange`: the changes that can be read are applied, in order.
+    private func didChange(_ notification: DidChangeTextDocumentNotification) throws(ResponseError) {
+        let uri = notification.textDocument.uri
+        defer { scheduler.schedule(uri) }
+        guard documents.change(uri, version: notification.version, changes: notification.contentChanges) else {
+            throw ResponseError(.invalidParams, "`\(uri)` is not open")
+        }
+        if let error = notification.unreadableChange { throw error }
+        // Plans that include it read its text from the editor: its unsaved edits are theirs.
+        recheckIncluders(of: uri)
+    }
+
+    /// `textDocument/didClose`: what is kept of the document is dropped, and its diagnostics cleared.
+    private func didClose(_ notification: DidCloseTextDocumentNotification) {
+        let uri = notification.textDocument.uri
+        scheduler.cancel(uri)
+        documents.withDocuments { open in
+            open[uri] = nil
+            publisher.close(uri)
+        }
+        session.withLock { _ = $0.changes.removeValue(forKey: uri) }
+        knownSteps.withLock { _ = $0.removeValue(forKey: uri) }
+        knownNames.withLock { _ = $0.removeValue(forKey: uri) }
+        knownAPIs.withLock { _ = $0.removeValue(forKey: uri) }
+        recheckIncluders(of: uri)
+    }
+
+    /// `textDocument/didSave`.
+    private func didSave(_ notification: DidSaveTextDocumentNotification) {
+        let uri = notification.textDocument.uri
+        // A document that never read as a plan may be an API description the open plans bind: the
+        // client may not watch files for the server, so its saving is news of a changed file.
+        if knownSteps.withLock({ $0[uri] == nil }), let path = uri.filePath {
+            filesChanged([path], from: uri)
         }
     }
 
@@ -464,12 +480,6 @@ public final class LanguageServer: Sendable {
     }
 
     // MARK: Helpers
-
-    /// `params.textDocument.uri`, if there is one.
-    private static func documentURI(_ params: Value) -> DocumentURI? {
-        guard case .string(let text)? = params["textDocument"]?["uri"] else { return nil }
-        return DocumentURI(text)
-    }
 
     /// Writes a line to standard error, which clients show as the server's log; a log that cannot be written
     /// (a full disk, a closed pipe) is dropped, as a frame to a client gone is (`writeAll`). What it quotes
