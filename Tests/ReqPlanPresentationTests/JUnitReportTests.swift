@@ -129,7 +129,7 @@ struct JUnitReportTests {
 
     @Test func oneSuitePerScopeAndOneCasePerRequest() async throws {
         let report = try await Scenario.mixed.run().normalised.report
-        let suites = report.junitSuites()
+        let suites = JUnitPlan(report).suites()
         #expect(
             suites.map(\.name) == [
                 "report-mixed", "report-mixed/bootstrap", "report-mixed/uploads", "report-mixed/checkout",
@@ -166,7 +166,7 @@ struct JUnitReportTests {
                     expect: { status: 200, headers: { X-Request-Id: { exists: true } } }
                 """, expectedExitCode: 1)
         let report = try await scenario.run().normalised.report
-        let failure = report.junitSuites().flatMap(\.cases).first { $0.name == "checked" }?.outcome
+        let failure = JUnitPlan(report).suites().flatMap(\.cases).first { $0.name == "checked" }?.outcome
         guard case .failure(type: "expectation", let message, let details)? = failure else {
             Issue.record("no expectation failure: \(String(describing: failure))")
             return
@@ -179,7 +179,7 @@ struct JUnitReportTests {
 
     @Test func collectionFailuresAndRunProblemsAreTestCases() async throws {
         let failures = try await Scenario.failures.run().normalised.report
-        let cases = failures.junitSuites().flatMap { suite in suite.cases.map { (suite.name, $0) } }
+        let cases = JUnitPlan(failures).suites().flatMap { suite in suite.cases.map { (suite.name, $0) } }
         func outcome(_ name: String) -> JUnitCase.Outcome? { cases.first { $0.1.name == name }?.1.outcome }
         guard case .failure(type: "timeout", _, _) = outcome("slow") else {
             Issue.record("the group timeout is not a failure: \(String(describing: outcome("slow")))")
@@ -202,10 +202,10 @@ struct JUnitReportTests {
             return
         }
 
-        let timeout = try await Scenario.planTimeout.run().normalised.report.junitSuites()
+        let timeout = JUnitPlan(try await Scenario.planTimeout.run().normalised.report).suites()
         #expect(timeout[0].cases.map(\.name).contains("(plan timeout)"))
         #expect(timeout.map(\.name).contains("report-plan-timeout/never"))
-        let interrupted = try await Scenario.interrupted.run().normalised.report.junitSuites()
+        let interrupted = JUnitPlan(try await Scenario.interrupted.run().normalised.report).suites()
         guard case .error(type: "interrupted", _, _) = interrupted[0].cases.last?.outcome else {
             Issue.record("the interrupt is not an error")
             return

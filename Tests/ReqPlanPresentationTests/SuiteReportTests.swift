@@ -37,7 +37,7 @@ struct SuiteReportTests {
         let suites = xml.matches(of: #/<testsuite name="([^"]+)" tests="([0-9]+)"/#).map { (String($0.1), Int($0.2)) }
         #expect(suites.map(\.0) == Scenario.all.map { "plans/\($0.name).yaml" }.sorted())
         for (run, suite) in zip(runs, suites) {
-            #expect(suite.1 == run.report.junitSuites().reduce(0) { $0 + $1.cases.count })
+            #expect(suite.1 == JUnitPlan(run.report).suites().reduce(0) { $0 + $1.cases.count })
         }
         // A case keeps its scope's class name, as in the plan's own report.
         #expect(xml.contains(#"<testcase name="add[0]" classname="report-mixed.checkout""#))

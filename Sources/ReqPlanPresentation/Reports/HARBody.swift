@@ -38,8 +38,9 @@ public struct HARBody: Sendable {
         var truncated: Bool
     }
 
-    /// The body as written: through `redactor`, cut to `limit` bytes (`limit` is for tests).
-    func written(redactedBy redactor: Redactor, limit: Int = HARBody.limit) -> Written {
+    /// The body as written: through `redactor`, cut to `HARBody.limit` bytes.
+    func written(redactedBy redactor: Redactor) -> Written {
+        let limit = Self.limit
         if let text = Self.utf8(bytes, cut: bytes.count < size) {
             let shown = redactor.redact(text)
             let cut = Self.prefix(shown, bytes: limit)

@@ -36,11 +36,6 @@ extension RunReport {
         JUnitPlan(self).xml()
     }
 
-    /// The suites of the JUnit report, in document order.
-    func junitSuites() -> [JUnitSuite] {
-        JUnitPlan(self).suites()
-    }
-
     /// Seconds with three decimals, as JUnit times are written.
     static func seconds(_ duration: Duration?) -> String {
         JUnitWriter.seconds(duration)
