@@ -11,7 +11,7 @@ import ReqPlanSyntax
 /// (`Pipeline`): YAML → AST → DAG, sub-plans included, the OpenAPI descriptions a plan binds (`openapi:`)
 /// read and checked against, and Arazzo documents read as plans (each workflow one). A plan with errors does
 /// not load, and throws `ReqPlanError.invalidPlan` with every diagnostic found, as `reqplan validate` words it.
-/// Nothing here touches the process: no signal handlers, no terminal output, no memory trimming.
+/// Nothing here touches the process: no signal handlers, no terminal output.
 public struct RequestPlan: Sendable {
     /// What validation found.
     let report: ValidationReport

@@ -69,8 +69,6 @@ func runScheduler(shape: String, steps: Int) async -> (planning: Duration, runni
     }
     let planning = clock.now - planStart
     print(String(format: "  after planning: %.0f MB resident", currentMemoryMB()))
-    FreedMemory.release()  // as `reqplan run` does after planning
-    print(String(format: "  after returning freed memory: %.0f MB resident", currentMemoryMB()))
     let executor = Executor(
         graph: graph, transport: InstantBenchmarkTransport(), inputs: RunInputs(values: [:], environment: [:]),
         configuration: RunConfiguration(files: FileAccess(planDirectory: URL(fileURLWithPath: "/tmp"))))

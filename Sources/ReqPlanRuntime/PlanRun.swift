@@ -3,10 +3,10 @@ import ReqPlanHTTP
 import ReqPlanPlanner
 import ReqPlanSyntax
 
-/// The whole of `reqplan run` as a library call: validate, resolve inputs, execute, so the
-/// command-line target only parses and prints. Nothing here touches the process: the CLI turns
-/// SIGINT and SIGTERM into cancellation (`RunSupervisor`) and trims freed memory itself; embedders
-/// use the `ReqPlan` library, which runs plans on the same executor.
+/// A plan made ready to run: validated, its inputs resolved (`prepare`, `resolveInputs`); the composition
+/// root (`ReqPlanPipeline.Pipeline`) runs it over the transport it builds. Nothing here touches the process:
+/// the CLI turns SIGINT and SIGTERM into cancellation (`RunSupervisor`); embedders use the `ReqPlan` library,
+/// which runs plans through the same pipeline.
 public enum PlanRun {
     /// A plan ready to run.
     public struct Prepared: Sendable {

@@ -32,8 +32,6 @@ extension RunCommand {
         case .success(let value):
             prepared = value
         }
-        // The plans' YAML trees are freed: give their pages back before the run allocates elsewhere.
-        FreedMemory.release()
         let secrets = SecretStore()
         let transportConfiguration = try transport(secrets: secrets)
         let display = RunDisplay(command: self, prepared: prepared, secrets: secrets)
