@@ -109,10 +109,14 @@ struct EvaluationStopTests {
         let nginx = try await Nginx.shared()
         try Self.serve(nginx)
         let plan = try CommandRunner.temporaryPlan(busy.plan(base: nginx.plainURL, timeout: nil))
-        let (executable, arguments) = Self.niced(["run", plan.path, "--progress", "none"])
+        let (executable, arguments) = Self.niced(["run", plan.path, "--progress", "none", "--verbose"])
         let running = try CommandRunner.start(arguments, environment: ["no_proxy": "*"], executable: executable)
-        // Busy once the body is in: give it a moment, then interrupt.
-        try await Task.sleep(for: .milliseconds(1_500))
+        // Busy once the first body is in (the verbose log's `< s: 200`, or `t`'s own): then interrupt. Waiting
+        // for the line, not a fixed time, holds on a busy machine, where the niced process may not yet handle
+        // signals after 1.5 s.
+        let bodyIn = await running.waitForStandardError(containing: ": 200", within: .seconds(60))
+        #expect(bodyIn, "\(busy.testDescription): no response came")
+        try await Task.sleep(for: .milliseconds(300))
         let interrupted = ContinuousClock.now
         kill(running.pid, SIGINT)
         let result = await running.finish(within: .seconds(60))

@@ -2,6 +2,7 @@ import Foundation
 import ReqPlanLanguageServer
 import ReqPlanPlanner
 import ReqPlanSyntax
+import ReqPlanTestSupport
 import Synchronization
 
 /// A client of an in-process `LanguageServer`: sends it framed messages and keeps what it sends back.
@@ -14,6 +15,8 @@ final class TestClient: Sendable {
     }
 
     private let inbox = Inbox()
+    /// Where the server runs: a queue of its own, off the cooperative pool (`DedicatedExecutor`).
+    private let executor = DedicatedExecutor(label: "language-server-under-test")
     private let input: AsyncStream<[UInt8]>.Continuation
 
     /// Starts a server checking documents `checkDelay` after their last change.
@@ -39,8 +42,9 @@ final class TestClient: Sendable {
                 }
             }
         }
-        // Unstructured: the server runs for the whole test, beside it; `end()` and `exit()` wait for it.
-        Task {
+        // Unstructured: the server runs for the whole test, beside it; `end()` and `exit()` wait for it. On a
+        // queue of its own, so that it answers while other tests block the cooperative pool's threads.
+        Task(executorPreference: executor) {
             let status = await server.run(input: stream)
             inbox.status.withLock { $0 = status }
         }

@@ -240,24 +240,30 @@ protocol BoundedNode {
     func pushChildren(onto pending: inout [(node: Self, depth: Int)], depth: Int)
 }
 
+extension BoundedNode {
+    /// Appends the nodes of each element of `collection` (`nodes` gives them: a key and its value, or an item
+    /// alone) to `pending`, last to first, so that the first is read first. By position: `reversed()` would
+    /// copy each collection.
+    static func push<Children: Collection>(
+        _ collection: Children, onto pending: inout [(node: Self, depth: Int)], depth: Int,
+        _ nodes: (Children.Element) -> (Self, Self?)
+    ) where Children.Index == Int {
+        for index in stride(from: collection.endIndex - 1, through: collection.startIndex, by: -1) {
+            let (first, second) = nodes(collection[index])
+            if let second { pending.append((second, depth)) }
+            pending.append((first, depth))
+        }
+    }
+}
+
 extension Node: BoundedNode {
     func range(in source: SourceFile) -> SourceRange { source.range(of: self) }
 
     func pushChildren(onto pending: inout [(node: Node, depth: Int)], depth: Int) {
         switch self {
-        // Children pushed last to first, by position: `reversed()` would copy each collection.
-        case .mapping(let mapping):
-            for index in stride(from: mapping.endIndex - 1, through: mapping.startIndex, by: -1) {
-                let (key, value) = mapping[index]
-                pending.append((value, depth))
-                pending.append((key, depth))
-            }
-        case .sequence(let sequence):
-            for index in stride(from: sequence.endIndex - 1, through: sequence.startIndex, by: -1) {
-                pending.append((sequence[index], depth))
-            }
-        case .scalar, .alias:
-            break
+        case .mapping(let mapping): Self.push(mapping, onto: &pending, depth: depth) { ($0.0, $0.1) }
+        case .sequence(let sequence): Self.push(sequence, onto: &pending, depth: depth) { ($0, nil) }
+        case .scalar, .alias: break
         }
     }
 }
@@ -267,18 +273,9 @@ extension YAMLNode: BoundedNode {
 
     func pushChildren(onto pending: inout [(node: YAMLNode, depth: Int)], depth: Int) {
         switch self {
-        case .mapping(let mapping):
-            for index in stride(from: mapping.endIndex - 1, through: mapping.startIndex, by: -1) {
-                let (key, value) = mapping[index]
-                pending.append((value, depth))
-                pending.append((key, depth))
-            }
-        case .sequence(let items):
-            for index in stride(from: items.endIndex - 1, through: items.startIndex, by: -1) {
-                pending.append((items[index], depth))
-            }
-        case .scalar:
-            break
+        case .mapping(let mapping): Self.push(mapping, onto: &pending, depth: depth) { ($0.0, $0.1) }
+        case .sequence(let items): Self.push(items, onto: &pending, depth: depth) { ($0, nil) }
+        case .scalar: break
         }
     }
 }

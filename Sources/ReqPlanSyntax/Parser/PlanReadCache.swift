@@ -13,21 +13,13 @@ public final class PlanReadCache: Sendable {
     }
 
     private let files = Mutex<[String: [Key: StepsRead]]>([:])
-    private let counts = Mutex<(kept: Int, read: Int)>((0, 0))
 
     public init() {}
 
-    /// How many top-level steps were taken from the cache, and how many were read, since it was made.
-    public var stepsKeptAndRead: (kept: Int, read: Int) { counts.withLock { $0 } }
-
     func steps(in path: String) -> [Key: StepsRead] { files.withLock { $0[path] ?? [:] } }
 
-    func keep(_ steps: [Key: StepsRead], in path: String, kept: Int, read: Int) {
+    func keep(_ steps: [Key: StepsRead], in path: String) {
         files.withLock { $0[path] = steps }
-        counts.withLock {
-            $0.kept += kept
-            $0.read += read
-        }
     }
 
     /// Drops what is kept of `path` (a closed document).
@@ -56,7 +48,7 @@ extension PlanParser {
         let reading = StepBlocksRead(blocks: blocks.blocks, kept: cache.steps(in: source.path))
         guard case (var result, let read)? = parse(source, blocks, limits: limits, reading: reading) else { return nil }
         result.plan?.textAroundSteps = blocks.outline
-        cache.keep(read.used, in: source.path, kept: read.keptCount, read: read.readCount)
+        cache.keep(read.used, in: source.path)
         return result
     }
 
@@ -83,8 +75,6 @@ struct StepBlocksRead {
     var kept: [PlanReadCache.Key: StepsRead]
     /// What this parse read or took, to keep for the next.
     var used: [PlanReadCache.Key: StepsRead] = [:]
-    var keptCount = 0
-    var readCount = 0
     /// Whether a block could not be read alone (the plan is then read whole).
     var failed = false
     /// On how many threads to read the steps at once, in runs of consecutive blocks, each run composed and read
@@ -105,14 +95,12 @@ extension PlanReader {
             let stepsRead: StepsRead
             if let kept = read.kept[cacheKey] {
                 stepsRead = kept
-                read.keptCount += 1
             } else {
                 guard let found = forkForSteps().readAlone(read.blocks[index...index]) else {
                     read.failed = true
                     return []
                 }
                 stepsRead = found
-                read.readCount += 1
             }
             read.used[cacheKey] = stepsRead
             join(stepsRead, steps: at ?? SourceRange(at: SourceLocation(line: 1, column: 1)))
