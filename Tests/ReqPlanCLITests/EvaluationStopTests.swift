@@ -33,6 +33,9 @@ struct EvaluationStopTests {
 
     /// `reqplan arguments…` at the lowest priority (`nice` replaces itself with it, so its pid is reqplan's):
     /// it keeps a core busy on purpose, and the suite's other tests, run beside it, must not starve.
+    /// What an evaluation that ran to its own time limit (10 s) says, instead of the stop under test.
+    static let ranToItsBudget = "the longest one evaluation may take"
+
     static func niced(_ arguments: [String]) -> (executable: URL, arguments: [String]) {
         (URL(fileURLWithPath: "/usr/bin/nice"), ["-n", "19", CommandRunner.binary.path] + arguments)
     }
@@ -89,13 +92,15 @@ struct EvaluationStopTests {
         let nginx = try await Nginx.shared()
         try Self.serve(nginx)
         let plan = try CommandRunner.temporaryPlan(busy.plan(base: nginx.plainURL, timeout: "1s"))
-        let started = ContinuousClock.now
         let (executable, arguments) = Self.niced(["run", plan.path, "--progress", "none"])
         let result = try await CommandRunner.run(
             arguments, environment: ["no_proxy": "*"], executable: executable, within: .seconds(60))
-        let elapsed = ContinuousClock.now - started
+        // Not a speed check (the process is niced, and the machine may be busy): what ended the evaluation is
+        // read from its message, the step's 1 s timeout and not the 10 s an evaluation may take at most.
         #expect(!result.killedAfterTimeout, "\(busy.testDescription) held the run")
-        #expect(elapsed < .seconds(8), "\(busy.testDescription): \(elapsed)")
+        #expect(
+            !(result.stdout + result.stderr).contains(Self.ranToItsBudget),
+            "\(busy.testDescription): \(result.stdout)\(result.stderr)")
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         // A counted evaluator may reach its steps before the second is over.
         let stopped =
@@ -117,12 +122,13 @@ struct EvaluationStopTests {
         let bodyIn = await running.waitForStandardError(containing: ": 200", within: .seconds(60))
         #expect(bodyIn, "\(busy.testDescription): no response came")
         try await Task.sleep(for: .milliseconds(300))
-        let interrupted = ContinuousClock.now
         kill(running.pid, SIGINT)
         let result = await running.finish(within: .seconds(60))
-        let elapsed = ContinuousClock.now - interrupted
         #expect(!result.killedAfterTimeout && !result.uncaughtSignal, "\(busy.testDescription) held the run")
-        #expect(elapsed < .seconds(5), "\(busy.testDescription): \(elapsed) after SIGINT")
+        // The interrupt ended the evaluation: it did not run on to the 10 s an evaluation may take at most.
+        #expect(
+            !(result.stdout + result.stderr).contains(Self.ranToItsBudget),
+            "\(busy.testDescription): \(result.stdout)\(result.stderr)")
         if busy.counted && result.status == 1 {
             #expect(result.stderr.contains("steps, the most one evaluation may take"), "\(result.stderr)")
         } else {
@@ -150,12 +156,12 @@ struct EvaluationStopTests {
             : "reqplan: 1\nsteps:\n  g:\n    timeout: 1s\n    group:\n      t:\n"
                 + items.split(separator: "\n").map { "        " + $0 }.joined(separator: "\n")
         let plan = try CommandRunner.temporaryPlan(text + "\n")
-        let started = ContinuousClock.now
         let (executable, arguments) = Self.niced(["run", plan.path, "--progress", "none"])
         let result = try await CommandRunner.run(
             arguments, environment: ["no_proxy": "*"], executable: executable, within: .seconds(60))
         #expect(!result.killedAfterTimeout, "the \(level)'s timeout did not end the run")
-        #expect(ContinuousClock.now - started < .seconds(8))
+        // Had the evaluations kept their threads, the timer would have waited for them to reach their 10 s.
+        #expect(!(result.stdout + result.stderr).contains(Self.ranToItsBudget), "\(result.stdout)\(result.stderr)")
         #expect(result.status == 1, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("⊘ t"), "the items are cancelled by the timeout: \(result.stdout)")
         #expect(result.stdout.contains("timed out after 1s"), "\(result.stdout)")

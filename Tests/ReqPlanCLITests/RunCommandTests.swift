@@ -317,11 +317,11 @@ import Testing
             #expect(inFlight, "the plan's requests did not all reach the demo API")
             let signalled = ContinuousClock.now
             kill(running.pid, signalNumber)
-            let result = await running.finish(within: .seconds(15))
+            let result = await running.finish(within: .seconds(60))
             let elapsed = ContinuousClock.now - signalled
             #expect(!result.killedAfterTimeout && !result.uncaughtSignal, "\(result)")
             #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
-            #expect(elapsed < .seconds(15), "took \(elapsed) to stop (the requests wait 20 s)")
+            #expect(elapsed < .seconds(20), "took \(elapsed) to stop (the requests wait 20 s)")
             let summary = RunSummary(result.stdout)
             #expect(
                 summary.steps["fast"]?.symbol == "✓" && summary.steps["fast"]?.text.contains("GET → 200") == true,

@@ -125,7 +125,8 @@ import Testing
 
     @Test func aQuadraticFilterStopsWhenItsTaskIsCancelled() async throws {
         let query = try JSONPath.compile(Self.quadratic)
-        let started = ContinuousClock.now
+        // Unstructured, so the test can cancel it while it evaluates; detached, so the evaluation does not hold
+        // the test's own thread.
         let task = Task.detached {
             EvaluationLimits.$current.withValue(EvaluationLimits(maxSteps: .max, maxDuration: .seconds(600))) {
                 do {
@@ -140,7 +141,7 @@ import Testing
         }
         try await Task.sleep(for: .milliseconds(50))
         task.cancel()
+        // Not a speed check: uncancelled, it would run for 10^10 steps or stop at its 600 s as a deadline.
         #expect(await task.value == .cancelled)
-        #expect(ContinuousClock.now - started < .seconds(5))
     }
 }

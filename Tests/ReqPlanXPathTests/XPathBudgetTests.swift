@@ -107,7 +107,6 @@ import Testing
         let limits = EvaluationLimits(
             maxSteps: .max, maxDuration: .seconds(600), deadline: .now + .milliseconds(100),
             deadlineName: "the attempt's timeout of 100ms")
-        let started = ContinuousClock.now
         let result = try Self.evaluate("count(//*[count(//*) > 1])", on: Self.flat(20_000), under: limits)
         guard case .failure(let error) = result else {
             Issue.record("the evaluation ended before its deadline")
@@ -116,31 +115,29 @@ import Testing
         #expect(error.stopped?.reason == .deadline)
         // Read in under 100 ms on a quiet machine, the document may still be being read on a busy one.
         #expect(error.message.hasSuffix("was stopped: the attempt's timeout of 100ms ran out"))
-        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test func aCancelledEvaluationStopsSoon() async throws {
         let xpath = try XPath.compile("count(//*[count(//*) > 1])")
         let document = Self.flat(20_000)
         let limits = EvaluationLimits(maxSteps: .max, maxDuration: .seconds(600))
+        // Unstructured, so the test can cancel it while it evaluates.
         let task = Task {
             EvaluationLimits.$current.withValue(limits) {
                 Result { () throws(XMLReadError) -> Value in try xpath.evaluate(onDocument: document) }
             }
         }
         try await Task.sleep(for: .milliseconds(50))
-        let cancelled = ContinuousClock.now
         task.cancel()
         let result = await task.value
-        let took = ContinuousClock.now - cancelled
         guard case .failure(let error) = result else {
             Issue.record("the evaluation ended though cancelled")
             return
         }
         #expect(error.stopped?.reason == .cancelled)
         // Cancelled while evaluating on a quiet machine, or while still reading on a busy one.
+        // Not a speed check: uncancelled, it would stop at its 600 s as a deadline.
         #expect(error.message.hasSuffix("was stopped: it was cancelled"))
-        #expect(took < .seconds(2))
     }
 
     /// The stop is recorded for whoever set the limits, as the runtime reads it.

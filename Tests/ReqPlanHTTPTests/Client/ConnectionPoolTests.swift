@@ -37,7 +37,7 @@ import Testing
             // Had the wait not counted, the request would have had the connection when the holder gave it back
             // (after a second) and not failed at all; the upper bound only catches a hang (a loaded machine
             // delivers the deadline's timer late).
-            #expect(waited >= .milliseconds(150) && waited < .seconds(5), "timed out while waiting: \(waited)")
+            #expect(waited >= .milliseconds(150) && waited < .seconds(60), "timed out while waiting: \(waited)")
             let held = try await holder
             #expect(held.head.status == .ok)
             // The connection went back to the pool, so the next request goes at once.
