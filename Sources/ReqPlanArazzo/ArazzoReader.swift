@@ -358,11 +358,13 @@ public struct ArazzoReader: PlanDocumentReader {
                                 ], range: range))))
             }
         }
-        return Plan(
+        var whole = Plan(
             source: document.source, version: Located(1, at: document.version.range),
             name: document.title.map { Located($0, at: document.version.range) }, description: nil, inputs: inputs,
             defaults: .none, concurrency: nil, onFailure: Located(.continue, at: document.version.range), timeout: nil,
             redactHeaders: [], cookies: nil, steps: steps, outputs: outputs)
+        whole.notation = ArazzoNotation()
+        return whole
     }
 
     /// `root.a.b…` with every part at `range`.

@@ -65,7 +65,7 @@ public enum Planner {
             if plan.inputsReadWhereNotEvaluated.contains(input.name.value) { continue }
             collector.warning(
                 .unusedInput, "input `\(input.name.value)` is never used", at: input.name.range,
-                hint: "remove it, or read it with `${{ inputs.\(input.name.value) }}`")
+                hint: plan.notation.unusedInputHint(input.name.value))
         }
         // By index: a loop over the nodes themselves would copy each one (its strings and arrays retained).
         for index in resolved.indices where resolved[index].instance == 0 {

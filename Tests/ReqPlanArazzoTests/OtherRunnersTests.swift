@@ -38,8 +38,10 @@ struct OtherRunnersTests {
         switch step.kind {
         case .request(let request):
             guard let operation = request.operation else { return "no operation" }
-            let place = operation.methodAndPath.map { " \($0.method) \($0.path)" } ?? ""
-            return "\(operation.api).\(operation.operationID)\(place)"
+            switch operation.operation {
+            case .id(let id): return "\(operation.api).\(id)"
+            case .route(let method, let path): return "\(operation.api) \(method) \(path)"
+            }
         case .plan(let call): return "\(call.file.value)#\(call.entry ?? "")"
         default: return "\(step.kind)"
         }

@@ -67,9 +67,7 @@ extension WorkflowTranslator {
         guard let description = sourceDescription(named: shorthand.source, from: openAPI, at: written.range) else {
             return nil
         }
-        return OperationReference(
-            written: written, api: description.name.value, operationID: shorthand.id, pathParameters: [],
-            pathKey: nil)
+        return OperationReference(written: written, api: description.name.value, operation: .id(shorthand.id))
     }
 
     /// Whether a step of `document` may call an operation by Respect's `SOURCE.opId`: telling it from an

@@ -110,6 +110,7 @@ struct WorkflowTranslator {
             // A failed step ends its workflow (Arazzo's default failure action): what still runs is stopped.
             onFailure: Located(.failFast, at: workflow.id.range), timeout: nil, redactHeaders: [], cookies: nil,
             steps: steps, outputs: outputs)
+        plan.notation = ArazzoNotation()
         if !readsWorkflows.isEmpty {
             plan.inputs.append(
                 InputDeclaration(
@@ -402,8 +403,7 @@ struct WorkflowTranslator {
             guard let description = sourceDescription(named: sourceName, from: openAPI, at: written.range) else {
                 return nil
             }
-            return OperationReference(
-                written: written, api: description.name.value, operationID: id, pathParameters: [], pathKey: nil)
+            return OperationReference(written: written, api: description.name.value, operation: .id(id))
         case .operationPath(let written)?:
             // `{$sourceDescriptions.NAME.url}#/paths/~1pets~1{id}/get`
             var text = written.value
@@ -441,9 +441,8 @@ struct WorkflowTranslator {
                 return nil
             }
             return OperationReference(
-                written: written, api: description.name.value, operationID: "\(tokens[2].uppercased()) \(tokens[1])",
-                pathParameters: [], pathKey: nil,
-                methodAndPath: .init(method: tokens[2].uppercased(), path: tokens[1]))
+                written: written, api: description.name.value,
+                operation: .route(method: tokens[2].uppercased(), path: tokens[1]))
         default:
             return nil
         }

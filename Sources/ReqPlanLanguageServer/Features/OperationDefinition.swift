@@ -34,7 +34,7 @@ public struct OperationDefinition: Sendable {
     /// not bound).
     public func definition(at position: TextPosition, in plan: Plan) -> Location? {
         for step in plan.allSteps {
-            guard let reference = step.request?.operation, reference.methodAndPath == nil else { continue }
+            guard let reference = step.request?.operation, case .id = reference.operation else { continue }
             let range = TextRange(reference.written.range, in: plan.source)
             guard range.start <= position && position <= range.end else { continue }
             return definition(named: reference.written.value)

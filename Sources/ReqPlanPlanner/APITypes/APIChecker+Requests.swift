@@ -87,7 +87,7 @@ extension APIChecker {
                 diagnostics.error(
                     .pathParameter, "\(label) needs path parameter `\(name)`, which is not given",
                     at: reference.pathKey?.range ?? reference.written.range,
-                    hint: "its path is `\(operation.path)`; give `path: { \(name): … }`")
+                    hint: "its path is `\(operation.path)`; " + plan.notation.howToGivePathParameter(name))
             }
         }
 
@@ -400,8 +400,9 @@ extension APIChecker {
         if required, let reason = flow.mayBeAbsent, !wanted.contains(.null) {
             diagnostics.warning(
                 .possiblyAbsent, "\(place) is required, but the value given may be absent: \(reason)", at: range,
-                hint: "guard the step with `if:`, or give a fallback with `default(…)`",
-                fix: plan.source.text(onOneLine: range).flatMap(Diagnostic.Fix.defaultFallback(replacing:)))
+                hint: plan.notation.possiblyAbsentHint,
+                fix: plan.notation.writesFallbacks
+                    ? plan.source.text(onOneLine: range).flatMap(Diagnostic.Fix.defaultFallback(replacing:)) : nil)
         }
     }
 

@@ -112,32 +112,40 @@ struct APIChecker {
                         : "bound: " + names.map { "`\($0)`" }.joined(separator: ", ")))
             return nil
         }
-        if let place = reference.methodAndPath {
-            guard let operation = api.description.operation(method: place.method, path: place.path) else {
+        let found: APIOperation
+        switch reference.operation {
+        case .route(let method, let path):
+            guard let operation = api.description.operation(method: method, path: path) else {
                 diagnostics.error(
-                    .unknownOperation,
-                    "API description `\(reference.api)` has no operation `\(place.method) \(place.path)`",
+                    .unknownOperation, "API description `\(reference.api)` has no operation `\(method) \(path)`",
                     at: reference.written.range,
                     notes: [.init("`\(reference.api)` is bound here", at: api.binding.name.range)],
-                    hint: Self.closestPath(to: place.path, in: api.description).map { "the closest path is `\($0)`" })
+                    hint: Self.closestPath(to: path, in: api.description).map { "the closest path is `\($0)`" })
                 return nil
             }
-            return BoundOperation(api: reference.api, operation: operation, schemas: api.description.schemas)
+            found = operation
+        case .id(let id):
+            guard let operation = api.description.operation(id: id) else {
+                let ids = api.description.operations.compactMap(\.id)
+                // The step's own way of naming it, the id put in place of the one written: `petstore.getPet`,
+                // `$sourceDescriptions.petstore.getPet`, `getPet`.
+                let written = reference.written.value
+                let suggestion = Suggestion.closest(to: id, in: ids).map { candidate in
+                    written.hasSuffix(id) ? written.dropLast(id.count) + candidate : candidate
+                }
+                diagnostics.error(
+                    .unknownOperation, "API description `\(reference.api)` has no operation `\(id)`",
+                    at: reference.written.range,
+                    notes: [.init("`\(reference.api)` is bound here", at: api.binding.name.range)],
+                    hint: suggestion.map { "did you mean `\($0)`?" }
+                        ?? "its operations are " + ids.prefix(12).map { "`\($0)`" }.joined(separator: ", ")
+                        + (ids.count > 12 ? ", …" : ""),
+                    fix: suggestion.flatMap { Suggestion.fix(replacing: written, with: $0) })
+                return nil
+            }
+            found = operation
         }
-        guard let operation = api.description.operation(id: reference.operationID) else {
-            let ids = api.description.operations.compactMap(\.id)
-            let suggestion = Suggestion.closest(to: reference.operationID, in: ids)
-            diagnostics.error(
-                .unknownOperation,
-                "API description `\(reference.api)` has no operation `\(reference.operationID)`",
-                at: reference.written.range,
-                notes: [.init("`\(reference.api)` is bound here", at: api.binding.name.range)],
-                hint: suggestion.map { "did you mean `\(reference.api).\($0)`?" }
-                    ?? "its operations are " + ids.prefix(12).map { "`\($0)`" }.joined(separator: ", ")
-                    + (ids.count > 12 ? ", …" : ""))
-            return nil
-        }
-        return BoundOperation(api: reference.api, operation: operation, schemas: api.description.schemas)
+        return BoundOperation(api: reference.api, operation: found, schemas: api.description.schemas)
     }
 
     /// The path of `description` closest to `path` by edit distance.

@@ -6,7 +6,8 @@ import ReqPlanSyntax
 ///
 /// A document may hold several plans: `entry` names one (an Arazzo workflow's id); `nil` is the plan of
 /// the whole document (every workflow it runs). A plan's sub-plan in the same or another document of the
-/// kind names its entry in `SubPlanCall.entry`. Every diagnostic is located in the document itself.
+/// kind names its entry in `SubPlanCall.entry`. Every diagnostic is located in the document itself, and the
+/// planner's hints say what to write in it: the reader sets each plan's `notation`.
 public protocol PlanDocumentReader: Sendable {
     /// Whether `source` is a document this reader reads (decided from its text, cheaply).
     func recognises(_ source: SourceFile) -> Bool
@@ -20,19 +21,11 @@ public protocol PlanDocumentReader: Sendable {
     /// - Returns: the plan (with every diagnostic of that part of the document), as `PlanParser` gives one.
     func parse(_ source: SourceFile, file: String?, entry: String?, limits: ParseLimits) -> ParseResult
 
-    /// A diagnostic of the planner on a plan this reader made, said in the document's own terms: the
-    /// planner's hints name a plan's keys (`path:`, `if:`, `${{ }}`), which the document does not have.
-    /// - Returns: the diagnostic, its hint rephrased where it names them.
-    func rephrase(_ diagnostic: Diagnostic) -> Diagnostic
-
     /// What one plan of such a document is called, in messages about several of them (`workflow`).
     var entryNoun: String { get }
 }
 
 extension PlanDocumentReader {
-    /// The diagnostic as the planner gave it.
-    public func rephrase(_ diagnostic: Diagnostic) -> Diagnostic { diagnostic }
-
     /// `plan`.
     public var entryNoun: String { "plan" }
 }

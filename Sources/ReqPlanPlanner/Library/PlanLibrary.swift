@@ -297,10 +297,6 @@ public final class PlanLibrary: Sendable {
             for (id, operation) in sub.graph?.apiOperations ?? [:] { operations["\(stepID)/\(id)"] = operation }
         }
         planned.graph?.apiOperations = operations
-        // The hints of a document of another kind, in its own terms.
-        if let documentReader, documentReader.recognises(plan.source) {
-            diagnostics = diagnostics.map { $0.file == plan.source.path ? documentReader.rephrase($0) : $0 }
-        }
         let hasErrors = diagnostics.contains { $0.severity == .error }
         var checked = CheckedPlan(
             path: context.display, file: context.file, source: parsed.source, plan: plan,

@@ -48,46 +48,37 @@ public struct APIBinding: Sendable {
     }
 }
 
-/// `operation:` of a request: an operation of a bound API description, `NAME.operationId`.
+/// `operation:` of a request: an operation of a bound API description, `NAME.operationId`; or, translated
+/// from an Arazzo step, its `operationId` or its `operationPath`.
 public struct OperationReference: Sendable, Hashable {
     /// The whole text as written, with its place.
     public var written: Located<String>
-    /// The `openapi:` entry's name (before the first `.`).
+    /// The `openapi:` entry's name (before the first `.`), or the Arazzo source description's.
     public var api: String
-    /// The operation id (after the first `.`).
-    public var operationID: String
+    /// Which operation of the description.
+    public var operation: Operation
     /// `path:` — values of the operation's path parameters, in the order written.
     public var pathParameters: [QueryParameter]
     /// The `path` key, when written.
     public var pathKey: Located<String>?
-    /// The operation named by its method and path template instead of its id (an Arazzo step's
-    /// `operationPath`); `operationID` is then its label.
-    public var methodAndPath: MethodAndPath?
 
-    /// An operation named by where it is in its description: `GET /pets/{petId}`.
-    public struct MethodAndPath: Sendable, Hashable {
-        /// The method, in capitals.
-        public var method: String
-        /// The path template as the description writes it.
-        public var path: String
-
-        /// Creates one.
-        public init(method: String, path: String) {
-            self.method = method
-            self.path = path
-        }
+    /// How a reference names its operation.
+    public enum Operation: Sendable, Hashable {
+        /// By its `operationId` (after the first `.` of `operation:`).
+        case id(String)
+        /// By where it is in its description (an Arazzo step's `operationPath`): `GET /pets/{petId}`.
+        case route(method: String, path: String)
     }
 
     /// Creates a reference.
     public init(
-        written: Located<String>, api: String, operationID: String, pathParameters: [QueryParameter],
-        pathKey: Located<String>?, methodAndPath: MethodAndPath? = nil
+        written: Located<String>, api: String, operation: Operation, pathParameters: [QueryParameter] = [],
+        pathKey: Located<String>? = nil
     ) {
         self.written = written
         self.api = api
-        self.operationID = operationID
+        self.operation = operation
         self.pathParameters = pathParameters
         self.pathKey = pathKey
-        self.methodAndPath = methodAndPath
     }
 }

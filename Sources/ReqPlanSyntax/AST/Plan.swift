@@ -46,6 +46,8 @@ public struct Plan: Sendable {
     /// Inputs named by a `${{ }}` written where none is evaluated (an input's default; an error, RP0210):
     /// not reported as unused on top of that error.
     public var inputsReadWhereNotEvaluated: Set<String> = []
+    /// How hints say what to write: a plan file's keys, or those of the document a reader translated.
+    public var notation: any PlanNotation = PlanFileNotation()
 
     /// Creates a plan: what `PlanParser` reads from a plan file, or a reader of another kind of document
     /// (`PlanDocumentReader`) builds.

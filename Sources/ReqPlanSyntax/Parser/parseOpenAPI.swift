@@ -98,7 +98,7 @@ extension PlanReader {
         }
         let pathParameters = fields.value("path").map { readParameters($0, "`path` of \(what)") } ?? []
         return OperationReference(
-            written: written, api: String(parts[0]), operationID: String(parts[1]), pathParameters: pathParameters,
+            written: written, api: String(parts[0]), operation: .id(String(parts[1])), pathParameters: pathParameters,
             pathKey: fields.key("path"))
     }
 }
