@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "reqplan", targets: ["reqplan"]),
         .library(name: "ReqPlanSyntax", targets: ["ReqPlanSyntax"]),
         .library(name: "ReqPlanPlanner", targets: ["ReqPlanPlanner"]),
+        .library(name: "ReqPlanTransport", targets: ["ReqPlanTransport"]),
         .library(name: "ReqPlanHTTP", targets: ["ReqPlanHTTP"]),
         .library(name: "ReqPlanRuntime", targets: ["ReqPlanRuntime"]),
         .library(name: "ReqPlanPresentation", targets: ["ReqPlanPresentation"]),
@@ -76,15 +77,22 @@ let package = Package(
                 "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath",
             ]
         ),
-        // HTTP: the `Transport` protocol and what crosses it (`PreparedRequest`, `TransportResponse`,
-        // `TransportError`), reqplan's own client over SwiftNIO (HTTP/1.1 and HTTP/2, its pool and
-        // framing), AsyncHTTPClient as the library path, the URL of a request, redirects, cookies and
-        // the cookie file, proxies, TLS settings and diagnosis, and the secrets a run learns on the wire.
-        // The only target but the demo API that imports NIO.
+        // What crosses a transport, without one: the `Transport` protocol, `PreparedRequest`,
+        // `TransportResponse`, `TransportError`, the URL of a request, redirects, cookies and the cookie file,
+        // proxy and connection settings, and the secrets a run learns on the wire. No networking: the runtime
+        // runs plans over `any Transport` with this alone.
+        .target(
+            name: "ReqPlanTransport",
+            dependencies: ["ReqPlanSyntax"]
+        ),
+        // HTTP: reqplan's own client over SwiftNIO (HTTP/1.1 and HTTP/2, its pool and framing), AsyncHTTPClient
+        // as the library path, TLS settings and diagnosis: the transports. The only target but the demo API
+        // that imports NIO.
         .target(
             name: "ReqPlanHTTP",
             dependencies: [
                 "ReqPlanSyntax",
+                "ReqPlanTransport",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -98,7 +106,7 @@ let package = Package(
             ]
         ),
         // The executor (structured concurrency) over a `Transport`: scheduling, evaluation, request
-        // building, expectations, results, inputs, suites. Imports no NIO product.
+        // building, expectations, results, inputs, suites. Links no networking: it is given the transport.
         .target(
             name: "ReqPlanRuntime",
             dependencies: [
@@ -106,7 +114,7 @@ let package = Package(
                 "ReqPlanSyntax",
                 "ReqPlanXPath",
                 "ReqPlanJSONPath",
-                "ReqPlanHTTP",
+                "ReqPlanTransport",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -114,7 +122,7 @@ let package = Package(
         // the command line does not link it.
         .target(
             name: "ReqPlanURLSession",
-            dependencies: ["ReqPlanHTTP", "ReqPlanSyntax"]
+            dependencies: ["ReqPlanHTTP", "ReqPlanTransport", "ReqPlanSyntax"]
         ),
         // The composition root (`Pipeline`): the one place that wires the stages (the plan and Arazzo readers
         // with the OpenAPI binding, the checks, input resolution, the executor over the HTTP transport it
@@ -123,6 +131,7 @@ let package = Package(
             name: "ReqPlanPipeline",
             dependencies: [
                 "ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanRuntime", "ReqPlanHTTP",
+                "ReqPlanTransport",
             ]
         ),
         // The library façade (`import ReqPlan`): load, validate and run a plan (or an Arazzo workflow, bound to
@@ -131,7 +140,8 @@ let package = Package(
         .target(
             name: "ReqPlan",
             dependencies: [
-                "ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanURLSession",
+                "ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanTransport",
+                "ReqPlanURLSession",
                 "ReqPlanPipeline",
             ]
         ),
@@ -140,7 +150,7 @@ let package = Package(
         // JUnit XML, Chrome trace events). The runtime and the planner give facts and events; this renders them.
         .target(
             name: "ReqPlanPresentation",
-            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax"]
+            dependencies: ["ReqPlanRuntime", "ReqPlanTransport", "ReqPlanPlanner", "ReqPlanSyntax"]
         ),
         // `reqplan lsp`: a Language Server Protocol server over stdio that publishes the validator's
         // diagnostics as the user types. Checks, never runs: no networking, no runtime.
@@ -167,7 +177,7 @@ let package = Package(
                 "ReqPlanSyntax",
                 "ReqPlanPlanner",
                 "ReqPlanRuntime",
-                "ReqPlanHTTP",
+                "ReqPlanHTTP", "ReqPlanTransport",
                 "ReqPlanPresentation",
                 "ReqPlanDemoAPI",
                 "ReqPlanPipeline",
@@ -179,7 +189,7 @@ let package = Package(
         // Benchmarks of the executor's own overhead (`swift run -c release reqplan-bench scheduler`).
         .executableTarget(
             name: "reqplan-bench",
-            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax"],
+            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanPlanner", "ReqPlanSyntax"],
             path: "Sources/ReqPlanBench"
         ),
         .testTarget(
@@ -222,7 +232,8 @@ let package = Package(
         .target(
             name: "ReqPlanTestSupport",
             dependencies: [
-                "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanURLSession",
+                "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanPlanner", "ReqPlanSyntax",
+                "ReqPlanURLSession",
                 "ReqPlanDemoAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -238,7 +249,7 @@ let package = Package(
         .testTarget(
             name: "ReqPlanHTTPTests",
             dependencies: [
-                "ReqPlanHTTP", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport",
+                "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -248,7 +259,8 @@ let package = Package(
         .testTarget(
             name: "ReqPlanRuntimeTests",
             dependencies: [
-                "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanDemoAPI",
+                "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanPlanner", "ReqPlanSyntax",
+                "ReqPlanDemoAPI",
                 "ReqPlanTestSupport", "ReqPlanPresentation",
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -263,7 +275,8 @@ let package = Package(
         .testTarget(
             name: "ReqPlanPresentationTests",
             dependencies: [
-                "ReqPlanPresentation", "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanPlanner", "ReqPlanSyntax",
+                "ReqPlanPresentation", "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanPlanner",
+                "ReqPlanSyntax",
                 "ReqPlanTestSupport",
             ],
             exclude: ["Golden"]
@@ -299,7 +312,7 @@ let package = Package(
         .testTarget(
             name: "ReqPlanCLITests",
             dependencies: [
-                "reqplan", "ReqPlanSyntax", "ReqPlanHTTP", "ReqPlanDemoAPI", "ReqPlanTestSupport",
+                "reqplan", "ReqPlanSyntax", "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanDemoAPI", "ReqPlanTestSupport",
                 // SchemaTests reads its cases from YAML fixtures (`Tests/Fixtures/schema`).
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -331,7 +344,7 @@ if Context.environment["REQPLAN_FUZZ"] != nil {
         .executableTarget(
             name: "fuzz-http1-response",
             dependencies: [
-                "CFuzzerDriver", "ReqPlanHTTP", "ReqPlanSyntax",
+                "CFuzzerDriver", "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanSyntax",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

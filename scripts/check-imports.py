@@ -14,6 +14,8 @@ syntax, the planner, XPath, JSONPath, the runtime, the presentation, the library
 tests of a stage before the runtime (`<stage>Tests`) test that stage alone: they import neither the runtime
 nor the presentation (what `validate` prints is tested by ReqPlanGoldenTests, which may). The language server
 checks plans and never runs them: it imports neither the runtime nor the transport (nor, as above, networking).
+The stages that take a transport rather than make one (the runtime, the presentation, the transport's own value
+types) do not even link networking: no target they depend on, however indirectly, declares a networking product.
 A dependency declared but never imported is a problem too (it links a module for nothing, and hides where a
 layer really depends), but for executable targets a test depends on to have them built.
 Exit status 0 when all are declared, each declared one imported, and none is out of its layer, 1 otherwise
@@ -46,6 +48,27 @@ LATER_STAGES = {"ReqPlanRuntime", "ReqPlanPresentation", "ReqPlanPipeline", "Req
 # Targets that check plans without running them, and the modules that run plans, which they may not import.
 CHECK_ONLY = {"ReqPlanLanguageServer"}
 RUNNING = {"ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanURLSession", "ReqPlan", "ReqPlanDemoAPI"}
+# Targets that link no networking at all, through any dependency.
+LINK_NO_NETWORKING = {"ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanTransport", "ReqPlanRuntime", "ReqPlanPresentation",
+                      "ReqPlanLanguageServer", "ReqPlanOpenAPI", "ReqPlanArazzo"}
+
+
+def linked_networking(package: dict, name: str) -> list:
+    """The networking products `name` links, through every target it depends on."""
+    targets = {t["name"]: t for t in package["targets"]}
+    seen, stack, found = set(), [name], []
+    while stack:
+        current = stack.pop()
+        if current in seen or current not in targets:
+            continue
+        seen.add(current)
+        for dependency in targets[current]["dependencies"]:
+            if "product" in dependency and NETWORKING.match(dependency["product"][0]):
+                found.append(f"{dependency['product'][0]} (through {current})")
+            for kind in ("byName", "target"):
+                if kind in dependency:
+                    stack.append(dependency[kind][0])
+    return sorted(found)
 
 
 def main() -> int:
@@ -92,6 +115,9 @@ def main() -> int:
                 problems.append(f"{target['name']} imports {module}: the tests of "
                                 f"{target['name'].removesuffix('Tests')} test that stage alone (golden output of "
                                 f"later stages goes in ReqPlanGoldenTests)")
+    for name in sorted(LINK_NO_NETWORKING):
+        for product in linked_networking(package, name):
+            problems.append(f"{name} links {product}: it is given a transport, and links no networking")
     for problem in problems:
         print(problem)
     return 1 if problems else 0

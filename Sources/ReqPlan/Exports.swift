@@ -1,4 +1,5 @@
 import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanPipeline
 import ReqPlanRuntime
 import ReqPlanSyntax
@@ -23,13 +24,13 @@ public typealias StepReason = ReqPlanRuntime.StepReason
 /// One try of a request: its number, timing, status or error, and the poll it belongs to.
 public typealias AttemptRecord = ReqPlanRuntime.AttemptRecord
 /// What a program's own transport implements (`PlanTransport.custom`).
-public typealias Transport = ReqPlanHTTP.Transport
+public typealias Transport = ReqPlanTransport.Transport
 /// A request ready to send, as a transport receives it.
-public typealias PreparedRequest = ReqPlanHTTP.PreparedRequest
+public typealias PreparedRequest = ReqPlanTransport.PreparedRequest
 /// A response, as a transport returns it.
-public typealias TransportResponse = ReqPlanHTTP.TransportResponse
+public typealias TransportResponse = ReqPlanTransport.TransportResponse
 /// Why a transport got no response.
-public typealias TransportError = ReqPlanHTTP.TransportError
+public typealias TransportError = ReqPlanTransport.TransportError
 /// The settings of the SwiftNIO transport (`PlanTransport.nio`).
 public typealias NIOTransportConfiguration = ReqPlanHTTP.HTTPClientTransport.Configuration
 /// The transport over Foundation's `URLSession` (`PlanTransport.urlSession`).

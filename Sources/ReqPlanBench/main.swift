@@ -6,6 +6,7 @@
 // Prints, per shape and size: wall time, time per step, and peak resident memory.
 import Foundation
 import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanPlanner
 import ReqPlanRuntime
 import ReqPlanSyntax

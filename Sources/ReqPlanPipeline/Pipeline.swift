@@ -1,5 +1,6 @@
 import ReqPlanArazzo
 import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanOpenAPI
 import ReqPlanPlanner
 import ReqPlanRuntime

@@ -1,4 +1,4 @@
-import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanRuntime
 
 // How messages below the command line name its options: the runtime and the transport name settings by

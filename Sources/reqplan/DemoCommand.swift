@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import ReqPlanDemoAPI
 import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanPresentation

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ReqPlanHTTP
+import ReqPlanTransport
 
 /// Raises the process's soft limit on open files to its hard limit, as Go programs and nginx's
 /// `worker_rlimit_nofile` do: every connection a run holds is a file, and the soft limit is often far

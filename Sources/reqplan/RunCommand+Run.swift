@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanPresentation

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanPlanner
 import ReqPlanPresentation
 import ReqPlanRuntime

@@ -1,6 +1,6 @@
 import Foundation
 import ReqPlanDemoAPI
-import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanSyntax
 import ReqPlanTestSupport
 import Testing

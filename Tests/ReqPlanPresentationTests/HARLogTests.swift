@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanRuntime
 import ReqPlanSyntax
 import Testing

@@ -3,7 +3,7 @@ import ReqPlanSyntax
 import ReqPlanTestSupport
 import Testing
 
-@testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 @testable import ReqPlanRuntime
 
 @Suite(.timeSensitive) struct ExecutorBehaviourTests {

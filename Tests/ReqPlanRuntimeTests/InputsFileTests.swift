@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanPlanner
 import ReqPlanRuntime
 import ReqPlanSyntax

@@ -8,6 +8,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 @testable import ReqPlanRuntime
 
 /// `poll:` against the demo API's long jobs (`POST /jobs`, `GET /jobs/{id}`) over the real transport.

@@ -3,7 +3,7 @@ import ReqPlanPlanner
 import ReqPlanSyntax
 import Testing
 
-@testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 @testable import ReqPlanRuntime
 
 /// Builds the request of step `id` of a plan written in a test, with `inputs`, recording secrets in `secrets`.

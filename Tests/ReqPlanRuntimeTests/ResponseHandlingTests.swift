@@ -6,7 +6,7 @@ import Synchronization
 import ReqPlanTestSupport
 import Testing
 
-@testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 @testable import ReqPlanRuntime
 
 /// How responses are read: repeated header fields are one value in every place that shows them,

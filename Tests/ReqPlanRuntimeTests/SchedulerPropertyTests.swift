@@ -5,7 +5,7 @@ import Synchronization
 import ReqPlanTestSupport
 import Testing
 
-@testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 @testable import ReqPlanRuntime
 
 /// A transport test double for the "starts as soon as its dependencies end" property:

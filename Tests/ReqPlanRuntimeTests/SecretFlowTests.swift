@@ -5,7 +5,7 @@ import ReqPlanSyntax
 import ReqPlanTestSupport
 import Testing
 
-@testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 @testable import ReqPlanRuntime
 
 /// Which expressions read a secret (`SecretFlow`), and what a run shows of the values built from them.

@@ -8,6 +8,7 @@ import Synchronization
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 @testable import ReqPlanRuntime
 
 /// Plan files in a fresh temporary folder, validated from disk and run over the HTTP transport, as

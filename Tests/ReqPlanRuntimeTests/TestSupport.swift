@@ -5,7 +5,7 @@ import Synchronization
 import Testing
 import ReqPlanTestSupport
 
-@testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 @testable import ReqPlanRuntime
 
 /// Builds the DAG of a plan written in a test.

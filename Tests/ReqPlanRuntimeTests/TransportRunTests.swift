@@ -5,6 +5,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 @testable import ReqPlanRuntime
 
 /// Settings and failures of the transport as a plan sees them through the executor: the per-host
@@ -46,7 +47,7 @@ import Testing
         var configuration = HTTPClientTransport.Configuration()
         configuration.client = client
         configuration.trustRoots = try NIOSSLCertificate.fromPEMFile(trusted.root.certificate.path)
-        configuration.connectTimeout = .seconds(5)
+        configuration.connectTimeout = .seconds(30)
         try await TLSTestServer.with(try TLSTestServer.configuration(presenting: try unknown.issue())) { base in
             let result = try await runAgainstDemo(
                 """

@@ -6,6 +6,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 @testable import ReqPlanRuntime
 
 /// Every behaviour of the transport, over both of its clients and both schemes (`Wire`): reqplan's own

@@ -1,5 +1,5 @@
 import Foundation
-import ReqPlanHTTP
+import ReqPlanTransport
 import Testing
 
 /// What the demo API's `/echo` saw.

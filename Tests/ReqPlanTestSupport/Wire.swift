@@ -2,6 +2,7 @@ import Foundation
 import NIOSSL
 import ReqPlanDemoAPI
 import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanURLSession
 import Testing
 

@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import ReqPlanTransport
 
 /// AsyncHTTPClient, the library path (`--http-client asynchttpclient`): made on the first request
 /// that uses it, so a run on reqplan's own client never starts (or stops) it.

@@ -2,6 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOHTTP2
 import NIOHTTPCompression
+import ReqPlanTransport
 
 /// What the transport writes into a connection's pipeline: the request and where its
 /// response goes.

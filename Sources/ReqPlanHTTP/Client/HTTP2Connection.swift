@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOHTTP2
+import ReqPlanTransport
 
 /// One HTTP/2 connection of `ReqPlanClient`: every exchange with its endpoint goes on it, each on a
 /// stream of its own (NIOHTTP2's inline stream multiplexer), whose pipeline is NIOHTTP2's

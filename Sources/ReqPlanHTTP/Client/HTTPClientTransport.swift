@@ -3,6 +3,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOSSL
+import ReqPlanTransport
 
 /// The production transport, one per run. Its requests, `http://` and `https://` alike, go through
 /// reqplan's own client (`ReqPlanClient`: HTTP/1.1, and HTTP/2 over TLS when the server offers it),

@@ -5,6 +5,7 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 import NIOTLS
+import ReqPlanTransport
 
 /// How `ReqPlanClient` opens a connection: TCP (to the server, or to the proxy of a tunnel), then
 /// `CONNECT` through the proxy (swift-nio-extras' `NIOHTTP1ProxyConnectHandler`), then TLS

@@ -1,4 +1,5 @@
 import NIOCore
+import ReqPlanTransport
 
 /// The pool of `ReqPlanClient`: per endpoint, its HTTP/1.1 connections (idle ones, how many are
 /// open, the requests waiting for one) or its one HTTP/2 connection and how many of its streams are

@@ -4,6 +4,7 @@ import NIOHTTP1
 import NIOHTTP2
 import NIOPosix
 import NIOSSL
+import ReqPlanTransport
 
 /// reqplan's own HTTP client, for `http://` and `https://`: a connection pool per endpoint over
 /// SwiftNIO, HTTP/1.1 (one exchange per connection at a time) or HTTP/2 over TLS when the server

@@ -1,5 +1,6 @@
 import NIOHTTP1
 import ReqPlanSyntax
+import ReqPlanTransport
 
 /// How a request is framed on the wire, the same for both clients: the rules of AsyncHTTPClient's
 /// request validation (`RequestValidation.swift`, `validateAndSetTransportFraming`), applied by the

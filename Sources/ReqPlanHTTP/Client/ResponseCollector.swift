@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
 import ReqPlanSyntax
+import ReqPlanTransport
 
 /// Collects an AsyncHTTPClient response whole, on the event loop, under the same size rule as
 /// `ReqPlanClient`'s `ExchangeHandler`, and remembers whether any of it arrived (so a connection

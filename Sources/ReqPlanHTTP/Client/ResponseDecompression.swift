@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOHTTPCompression
+import ReqPlanTransport
 
 /// Puts NIOHTTPCompression's `NIOHTTPResponseDecompressor` into a connection's (or an HTTP/2
 /// stream's) pipeline, right after itself, when the first response that says `Content-Encoding`

@@ -11,6 +11,7 @@ import NIOHTTP2
 import NIOHTTPCompression
 import NIOPosix
 import NIOSSL
+import ReqPlanTransport
 
 /// Why a request got no response, worded once for both clients: every error either client (or
 /// SwiftNIO, AsyncHTTPClient, NIOSSL under them) throws is told apart by its type, never by its text,

@@ -7,6 +7,7 @@ import AsyncHTTPClient
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ReqPlanTransport
 
 /// Requests through a forward proxy: plain `http://` in absolute form on a connection to the
 /// proxy, `https://` through a `CONNECT` tunnel. With reqplan's client the pool keeps the proxy's

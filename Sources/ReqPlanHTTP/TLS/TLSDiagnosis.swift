@@ -4,6 +4,7 @@ import NIOCore
 import NIOPosix
 import NIOSSL
 import NIOTLS
+import ReqPlanTransport
 
 /// Why a TLS connection failed, in words a person knows: unknown issuer, expired, not yet valid,
 /// host name mismatch (and a certificate without subject alternative names), a client certificate

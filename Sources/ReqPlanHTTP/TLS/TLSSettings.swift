@@ -1,6 +1,7 @@
 import Foundation
 import NIOSSL
 import ReqPlanSyntax
+import ReqPlanTransport
 
 /// The certificates a run trusts and presents over `https://`, read and checked before anything
 /// is sent:

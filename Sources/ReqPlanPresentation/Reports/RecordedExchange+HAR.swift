@@ -1,5 +1,5 @@
 import Foundation
-import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanRuntime
 import ReqPlanSyntax
 

@@ -1,5 +1,5 @@
 import Foundation
-import ReqPlanHTTP
+import ReqPlanTransport
 
 /// One exchange a run made on the wire, as `TrafficRecorder` kept it for the HAR report: a retry, a
 /// poll and each redirect hop is one exchange of its own.

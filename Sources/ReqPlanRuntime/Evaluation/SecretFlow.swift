@@ -1,4 +1,4 @@
-import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanSyntax
 
 /// Which values of one plan instance carry a secret, so that what reqplan shows of a value built from

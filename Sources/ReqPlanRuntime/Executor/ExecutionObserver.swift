@@ -1,4 +1,4 @@
-import ReqPlanHTTP
+import ReqPlanTransport
 
 /// Receives events while a plan runs (live progress, traces). Calls come from many tasks at once.
 public protocol ExecutionObserver: Sendable {

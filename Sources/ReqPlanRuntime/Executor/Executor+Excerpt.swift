@@ -1,4 +1,4 @@
-import ReqPlanHTTP
+import ReqPlanTransport
 
 extension Executor {
     /// How much of a failed response's body its failure shows, in characters.

@@ -1,4 +1,4 @@
-import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanPlanner
 import ReqPlanSyntax
 

@@ -1,5 +1,5 @@
 import Logging
-import ReqPlanHTTP
+import ReqPlanTransport
 
 /// Settings of one run, given once to the executor.
 public struct RunConfiguration: Sendable {

@@ -1,4 +1,4 @@
-import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanSyntax
 
 /// The textual safety net of redaction: hides the text of secrets in what cannot be traced to where a

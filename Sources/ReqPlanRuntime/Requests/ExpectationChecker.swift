@@ -1,5 +1,5 @@
 import Foundation
-import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanSyntax
 
 /// Checks a response against `expect:`; every unmet expectation is reported, expected vs actual.

@@ -1,5 +1,5 @@
 import Foundation
-import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanSyntax
 
 /// Where request files (`multipart` file parts, `body_file`) may be read from: the plan's project, or its

@@ -1,4 +1,4 @@
-import ReqPlanHTTP
+import ReqPlanTransport
 import ReqPlanSyntax
 
 /// Response headers as every part of reqplan shows them: one entry per field name, in the order

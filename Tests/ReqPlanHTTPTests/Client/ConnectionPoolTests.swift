@@ -5,6 +5,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// The plain-HTTP client's connection pool (`ReqPlanClient`'s own; AsyncHTTPClient has its own pool), against
 /// the demo API. The per-host limit seen from a plan is in `TransportRunTests` (ReqPlanRuntimeTests).

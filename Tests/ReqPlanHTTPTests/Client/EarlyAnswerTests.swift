@@ -3,6 +3,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// A server that answers a request before it has read the body, as one refusing an upload or redirecting
 /// a form does, and then closes the connection.

@@ -5,6 +5,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// What HTTP/2 adds to the transport's connections, with both clients: one connection per endpoint
 /// carrying concurrent requests, the server's stream limit kept to, a GOAWAY's unprocessed streams
@@ -119,14 +120,14 @@ import Testing
         try await HTTPClientTransport.with(configuration) { transport in
             func get() async throws -> String? {
                 let request = try PreparedRequest(method: .GET, url: "https://\(base)/", headers: [], body: nil)
-                return field("connection", of: try await transport.send(request, timeout: .seconds(10)))
+                return field("connection", of: try await transport.send(request, timeout: .seconds(60)))
             }
             let first = try await get()
             async let during = get()
             let reset = await #expect(throws: TransportError.self) {
                 try await transport.send(
                     try PreparedRequest(method: .POST, url: "https://\(base)/reset", headers: [], body: nil),
-                    timeout: .seconds(10))
+                    timeout: .seconds(60))
             }
             #expect(reset == TransportError(.reset, "connection to \(base) was reset"))
             let concurrent = try await during

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// `Set-Cookie` parsing (RFC 6265 §5.2), the jar's storage and retrieval rules (§5.3–5.4) and
 /// the Netscape cookie file, without a network. Where swift-corelibs-foundation's `HTTPCookie`

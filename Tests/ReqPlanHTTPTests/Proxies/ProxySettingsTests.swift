@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// Which proxy a request uses: proxy URLs, the environment's precedence, and `NO_PROXY` matched
 /// as curl matches it (lib/noproxy.c), without a network.

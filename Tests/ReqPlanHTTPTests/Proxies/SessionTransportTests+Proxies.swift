@@ -4,6 +4,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// Proxies: absolute form and `CONNECT` through tinyproxy, credentials, refusals, `no_proxy`.
 extension SessionTransportTests {
@@ -15,12 +16,12 @@ extension SessionTransportTests {
         try await HTTPClientTransport.with(try proxied(proxy, nginx, wire)) { transport in
             // tinyproxy closes its client connection after each response without saying so: the
             // POST after the GET must not go on that connection.
-            let first = try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(10))
+            let first = try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(60))
             #expect(first.status == 200)
-            let login = try await transport.send(request(.POST, "\(base(nginx, wire))/login"), timeout: .seconds(10))
+            let login = try await transport.send(request(.POST, "\(base(nginx, wire))/login"), timeout: .seconds(60))
             #expect(login.status == 200)
             let me = try await transport.send(
-                request(.GET, "\(base(nginx, wire))/me?via=proxy"), timeout: .seconds(10))
+                request(.GET, "\(base(nginx, wire))/me?via=proxy"), timeout: .seconds(60))
             #expect(me.status == 200, "the session cookie went through the proxy too")
         }
         switch wire.scheme {
@@ -48,7 +49,7 @@ extension SessionTransportTests {
                 proxy: "http://agent:pr0xy-pass@\(proxy.hostPort)",
                 caFile: nginx.certificates.ca.path), environment: [:])
         try await HTTPClientTransport.with(configuration) { transport in
-            let response = try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(10))
+            let response = try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(60))
             #expect(response.status == 200)
         }
         #expect(configuration.secrets.all.contains("pr0xy-pass"))
@@ -57,11 +58,11 @@ extension SessionTransportTests {
         try await HTTPClientTransport.with(try proxied(proxy, nginx, wire)) { transport in
             switch wire.scheme {
             case .http:
-                let response = try await transport.send(request(.GET, "\(nginx.plainURL)/json"), timeout: .seconds(10))
+                let response = try await transport.send(request(.GET, "\(nginx.plainURL)/json"), timeout: .seconds(60))
                 #expect(response.status == 407)
             case .https:
                 let error = await #expect(throws: TransportError.self) {
-                    try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
+                    try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(60))
                 }
                 #expect(
                     error?.message == "proxy \(proxy.hostPort) refused CONNECT to 127.0.0.1:\(nginx.tlsPort) with 407 "
@@ -83,7 +84,7 @@ extension SessionTransportTests {
             proxy: nil, noProxy: nil)
         try await HTTPClientTransport.with(configuration) { transport in
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(10))
+                try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(60))
             }
             #expect(error?.kind == .connect)
             #expect(error?.message == "cannot connect to proxy 127.0.0.1:\(port): connection refused")
@@ -97,7 +98,7 @@ extension SessionTransportTests {
         defer { proxy.stop() }
         try await HTTPClientTransport.with(try proxied(proxy, nginx, wire)) { transport in
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
+                try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(60))
             }
             #expect(error?.kind == .connect)
             #expect(error?.message == "proxy \(proxy.hostPort) refused CONNECT to 127.0.0.1:\(nginx.tlsPort) with 403")
@@ -111,7 +112,7 @@ extension SessionTransportTests {
         defer { proxy.stop() }
         try await HTTPClientTransport.with(try proxied(proxy, nginx, wire, noProxy: "example.com, 127.0.0.0/8")) {
             transport in
-            let response = try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(10))
+            let response = try await transport.send(request(.GET, "\(base(nginx, wire))/json"), timeout: .seconds(60))
             #expect(response.status == 200)
         }
         #expect(proxy.requests.isEmpty)

@@ -1,7 +1,7 @@
 import ReqPlanSyntax
 import Testing
 
-@testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// The redirect rules on their own (`Redirect`): which method and body the next hop gets, where a relative
 /// `Location` leads, and which headers go to another origin. Over the network, through every client, they are

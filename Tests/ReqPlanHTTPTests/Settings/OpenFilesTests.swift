@@ -7,6 +7,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// A connection refused for want of files (`EMFILE`) says so, with the limit, wherever SwiftNIO reports it:
 /// opening the socket (a connect failure) or later. (`OpenFileLimitTests` runs reqplan under a real limit.)

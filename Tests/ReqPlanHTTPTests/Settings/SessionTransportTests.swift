@@ -4,6 +4,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// Cookies, proxies and TLS settings of the transport against servers not written here: nginx,
 /// tinyproxy and httpbin on loopback. Each behaviour runs with both clients, over `http://` and

@@ -4,6 +4,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// TLS settings: trust roots (`--cacert`, `SSL_CERT_FILE`, `SSL_CERT_DIR`), client certificates, unusable files.
 extension SessionTransportTests {
@@ -11,14 +12,14 @@ extension SessionTransportTests {
     func theTestCAIsTrustedOnlyWhenGiven(wire: Wire) async throws {
         let nginx = try await Nginx.shared()
         try await HTTPClientTransport.with(try configuration(nginx, wire)) { transport in
-            let response = try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
+            let response = try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(60))
             #expect(response.status == 200)
         }
         var system = HTTPClientTransport.Configuration()
         system.client = wire.client
         try await HTTPClientTransport.with(system) { transport in
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
+                try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(60))
             }
             #expect(error?.kind == .tls)
         }
@@ -40,7 +41,7 @@ extension SessionTransportTests {
             configuration.tls = try TLSSettings(
                 caFile: nil, certificateFile: nil, keyFile: nil, environment: environment)
             try await HTTPClientTransport.with(configuration) { transport in
-                let response = try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
+                let response = try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(60))
                 #expect(response.status == 200, "\(environment)")
             }
         }
@@ -51,7 +52,7 @@ extension SessionTransportTests {
             environment: ["SSL_CERT_FILE": nginx.certificates.otherCA.path])
         try await HTTPClientTransport.with(other) { transport in
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(10))
+                try await transport.send(request(.GET, "\(nginx.tlsURL)/json"), timeout: .seconds(60))
             }
             #expect(error?.kind == .tls)
         }
@@ -71,13 +72,13 @@ extension SessionTransportTests {
                 caFile: certificates.ca.path, certificateFile: certificate,
                 keyFile: key, environment: [:])
             try await HTTPClientTransport.with(configuration) { transport in
-                let response = try await transport.send(request(.GET, "\(nginx.mtlsURL)/"), timeout: .seconds(10))
+                let response = try await transport.send(request(.GET, "\(nginx.mtlsURL)/"), timeout: .seconds(60))
                 #expect(response.status == 200)
                 #expect(String(decoding: response.body, as: UTF8.self).contains("reqplan-test-client"))
             }
         }
         try await HTTPClientTransport.with(try configuration(nginx, wire)) { transport in
-            let response = try await transport.send(request(.GET, "\(nginx.mtlsURL)/"), timeout: .seconds(10))
+            let response = try await transport.send(request(.GET, "\(nginx.mtlsURL)/"), timeout: .seconds(60))
             #expect(response.status == 400, "nginx answers 400 (no required SSL certificate) at the HTTP level")
         }
     }
@@ -93,7 +94,7 @@ extension SessionTransportTests {
             caFile: certificates.ca.path, certificateFile: certificates.client.certificate.path,
             keyFile: certificates.client.key.path, environment: [:])
         try await HTTPClientTransport.with(configuration) { transport in
-            let response = try await transport.send(request(.GET, "\(server.url)/"), timeout: .seconds(10))
+            let response = try await transport.send(request(.GET, "\(server.url)/"), timeout: .seconds(60))
             #expect(response.status == 200)
         }
         configuration.tls = try TLSSettings(
@@ -101,7 +102,7 @@ extension SessionTransportTests {
             environment: [:])
         try await HTTPClientTransport.with(configuration) { transport in
             let error = await #expect(throws: TransportError.self) {
-                try await transport.send(request(.GET, "\(server.url)/"), timeout: .seconds(10))
+                try await transport.send(request(.GET, "\(server.url)/"), timeout: .seconds(60))
             }
             #expect(error?.kind == .tls, "\(String(describing: error))")
         }

@@ -6,6 +6,7 @@ import ReqPlanTestSupport
 import Testing
 
 @testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// TLS failures name their cause in plain words, each against a real TLS server on loopback whose
 /// certificate is made for the test (`openssl`): unknown issuer, expired, not yet valid, host name
@@ -26,7 +27,7 @@ import Testing
         var configuration = HTTPClientTransport.Configuration()
         configuration.client = client
         configuration.trustRoots = try NIOSSLCertificate.fromPEMFile(trusted.root.certificate.path)
-        configuration.connectTimeout = .seconds(5)
+        configuration.connectTimeout = .seconds(30)
         return configuration
     }
 
@@ -36,7 +37,7 @@ import Testing
             do {
                 _ = try await transport.send(
                     try PreparedRequest(method: .GET, url: url, headers: [], body: nil),
-                    timeout: .seconds(10))
+                    timeout: .seconds(60))
                 return nil
             } catch {
                 return error as? TransportError
@@ -199,7 +200,7 @@ import Testing
             let port = try #require(URL(string: base)?.port)
             return await TLSDiagnosis.cause(
                 of: NIOSSLError.handshakeFailed(.sslError([])), host: "127.0.0.1", port: port,
-                configuration: tls, connectTimeout: .seconds(5),
+                configuration: tls, connectTimeout: .seconds(30),
                 group: MultiThreadedEventLoopGroup.singleton)
         }
         #expect(cause == .clientCertificateRefused)

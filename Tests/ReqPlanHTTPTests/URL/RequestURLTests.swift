@@ -1,6 +1,6 @@
 import Testing
 
-@testable import ReqPlanHTTP
+@testable import ReqPlanTransport
 
 /// `RequestURL`: a request's URL, parsed once and read by every hop, and the references a redirect's
 /// `Location` gives, resolved as RFC 3986 §5.2 says (its own examples, §5.4).

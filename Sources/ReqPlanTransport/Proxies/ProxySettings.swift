@@ -149,7 +149,7 @@ public struct ProxySettings: Sendable, Hashable {
     public var isEnabled: Bool { http != nil || https != nil }
 
     /// The proxy a request to `url` goes through, or nil to connect directly.
-    func server(for url: RequestURL) -> ProxyServer? {
+    package func server(for url: RequestURL) -> ProxyServer? {
         guard let server = url.isHTTPS ? https : http, !noProxy.matches(url.host) else { return nil }
         return server
     }
