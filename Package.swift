@@ -142,7 +142,7 @@ let package = Package(
             dependencies: [
                 "ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanTransport",
                 "ReqPlanURLSession",
-                "ReqPlanPipeline",
+                "ReqPlanPipeline", "ReqPlanPresentation",
             ]
         ),
         // Everything reqplan shows: the live progress, run summaries, the verbose log, validate's

@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanPresentation
 import ReqPlanRuntime
 import ReqPlanSyntax
 

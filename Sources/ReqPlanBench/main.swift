@@ -77,7 +77,7 @@ func runScheduler(shape: String, steps: Int) async -> (planning: Duration, runni
     let result = await executor.run()
     let running = clock.now - runStart
     print(String(format: "  after the run: %.0f MB resident", currentMemoryMB()))
-    return (planning, running, result.exitCode == 0 && result.results.count == steps)
+    return (planning, running, result.verdict == .passed && result.results.count == steps)
 }
 
 let arguments = CommandLine.arguments.dropFirst()

@@ -45,7 +45,7 @@ struct DemoCommand: AsyncParsableCommand {
         {
             // The example plans are not part of the binary: they are the `plans/` folder of the repository.
             writeError("error: " + Self.noExamplePlans(in: FileManager.default.currentDirectoryPath) + "\n")
-            throw ExitCode(2)
+            throw ExitCode(RunVerdict.invalid.exitCode)
         }
         let paths = SuiteFiles(plans.isEmpty ? [Self.examplePlans] : plans).files
         guard !paths.isEmpty else { throw ValidationError("no plans found in ./plans; pass plan files") }
@@ -78,7 +78,7 @@ struct DemoCommand: AsyncParsableCommand {
                 let result = try await pipeline.execute(
                     prepared, configuration: configuration, transport: transport, supervisor: SignalSupervisor())
                 write(result.summaryText(graph: prepared.graph))
-                if result.exitCode == 130 { throw ExitCode(130) }
+                if result.verdict == .interrupted { throw ExitCode(RunVerdict.interrupted.exitCode) }
                 let ended = DemoPlanOutcome(runExitCode: result.exitCode, planText: prepared.graph.plan.source.text)
                 if let note = Self.note(ended, path: path) { write(note + "\n") }
                 outcomes.append(ended)

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import ReqPlanPresentation
+import ReqPlanRuntime
 import ReqPlanTransport
 
 /// Raises the process's soft limit on open files to its hard limit, as Go programs and nginx's
@@ -38,6 +40,6 @@ enum OpenFileLimit {
         writeError(
             "error: reqplan may open only \(limit) files (the limit `ulimit -n` shows) and needs more than "
                 + "\(OpenFiles.reserved) to make a connection: raise the limit\n")
-        throw ExitCode(2)
+        throw ExitCode(RunVerdict.invalid.exitCode)
     }
 }

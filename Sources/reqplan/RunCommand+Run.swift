@@ -28,7 +28,7 @@ extension RunCommand {
         case .failure(let failure):
             let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)
             writeError(renderer.text(failure.diagnostics) + "\n")
-            throw ExitCode(2)
+            throw ExitCode(RunVerdict.invalid.exitCode)
         case .success(let value):
             prepared = value
         }
@@ -93,7 +93,7 @@ extension RunCommand {
         // A signal after the run ended let the summary and reports finish; the status still says it came.
         // The process ends here, with the plans and results still held: freeing them only to exit would
         // cost a large plan's run a tenth of its time.
-        if InterruptSignals.interrupted { StandardStreams.exit(130) }
+        if InterruptSignals.interrupted { StandardStreams.exit(RunVerdict.interrupted.exitCode) }
         if result.exitCode != 0 { StandardStreams.exit(result.exitCode) }
         StandardStreams.exit(!reportsWritten || !jarSaved ? StandardStreams.outputFailed : 0)
     }

@@ -209,7 +209,7 @@ struct RunCommand: AsyncParsableCommand {
                 environment: ProcessInfo.processInfo.environment)
         } catch {
             writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")
-            throw ExitCode(2)
+            throw ExitCode(RunVerdict.invalid.exitCode)
         }
         return transportConfiguration
     }

@@ -63,9 +63,10 @@ public struct SuiteReport: Sendable {
 
     // MARK: Outcome
 
-    /// The worst exit code of the plans (`130` over `1` over `0`); `0` for a suite with no plan.
+    /// The worst exit code of the plans (`130` over `2` over `1` over `0`); `0` for a suite with no plan.
     public var exitCode: Int32 {
-        SuiteRun.worst(plans.map { Int32($0["exit_code"]?.doubleValue ?? 1) })
+        (plans.map { RunVerdict(exitCode: Int32(exactly: $0["exit_code"]?.doubleValue ?? 1) ?? 1) }.max() ?? .passed)
+            .exitCode
     }
 
     /// Whether a plan was interrupted.

@@ -29,21 +29,6 @@ public struct RunResult: Sendable {
     /// in `outputsJSON(redactedBy:)`.
     public var secretOutputs: Set<String> = []
 
-    /// `0` all succeeded or were skipped by their own `if`; `1` something failed; `130` interrupted.
-    public var exitCode: Int32 {
-        if interrupted { return 130 }
-        if timedOut { return 1 }
-        let bad = results.values.contains { result in
-            switch result.state {
-            case .failed: result.handledBy == nil
-            case .cancelled: true
-            case .skipped: result.causedByFailure
-            case .succeeded: false
-            }
-        }
-        return bad || !outputErrors.isEmpty ? 1 : 0
-    }
-
     /// How many steps ended in each state.
     public var counts: [StepState: Int] {
         var counts: [StepState: Int] = [:]

@@ -42,17 +42,10 @@ public enum SuiteRun {
         /// How long it took.
         public var duration: Duration
 
-        /// The worst exit code of its plans: `130` when interrupted, else `1` when one failed, else `0`.
-        public var exitCode: Int32 {
-            SuiteRun.worst(outcomes.map(\.result.exitCode))
+        /// The worst verdict of its plans; `passed` for a suite with no plan.
+        public var verdict: RunVerdict {
+            outcomes.map(\.result.verdict).max() ?? .passed
         }
-    }
-
-    /// The worst of several exit codes of `reqplan run`: `130` (interrupted) over `2` (invalid) over `1`
-    /// (failed) over `0`.
-    public static func worst(_ codes: [Int32]) -> Int32 {
-        let rank: [Int32: Int] = [0: 0, 1: 1, 2: 2, 130: 3]
-        return codes.max { rank[$0, default: 1] < rank[$1, default: 1] } ?? 0
     }
 
     /// Validates every plan and resolves its inputs (a run of one plan too, `PlanRun.prepare`): the values
