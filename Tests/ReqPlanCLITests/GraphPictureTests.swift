@@ -1,72 +1,13 @@
 import Foundation
+import ReqPlanTestSupport
 import Testing
-
-#if canImport(FoundationXML)
-    import FoundationXML
-#endif
 
 /// `reqplan graph --format svg`: the picture reqplan lays out itself, read back as XML.
 @Suite struct GraphPictureTests {
-    /// What the picture draws: the rectangle of each step box and frame, by step id, the parent each one
-    /// names, and the arrows.
-    final class Picture: NSObject, XMLParserDelegate {
-        struct Box {
-            var x, y, width, height: Double
-            var right: Double { x + width }
-            var bottom: Double { y + height }
-
-            func holds(_ other: Box) -> Bool {
-                other.x >= x && other.right <= right && other.y >= y && other.bottom <= bottom
-            }
-
-            func overlaps(_ other: Box) -> Bool {
-                x < other.right && other.x < right && y < other.bottom && other.y < bottom
-            }
-        }
-
-        var steps: [String: Box] = [:]
-        var frames: [String: Box] = [:]
-        var parents: [String: String] = [:]
-        var edges: [(from: String, to: String)] = []
-        private var current: (id: String, isFrame: Bool)?
-
-        func parser(
-            _ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
-            attributes: [String: String]
-        ) {
-            switch name {
-            case "g":
-                guard let id = attributes["data-step"] else { return }
-                current = (id, attributes["class"]?.hasPrefix("frame") == true)
-                if let parent = attributes["data-parent"] { parents[id] = parent }
-            case "rect":
-                guard let current, let x = Double(attributes["x"] ?? ""), let y = Double(attributes["y"] ?? ""),
-                    let width = Double(attributes["width"] ?? ""), let height = Double(attributes["height"] ?? "")
-                else { return }
-                let box = Box(x: x, y: y, width: width, height: height)
-                if current.isFrame { frames[current.id] = box } else { steps[current.id] = box }
-            case "path":
-                if let from = attributes["data-from"], let to = attributes["data-to"] { edges.append((from, to)) }
-            default:
-                break
-            }
-        }
-
-        func parser(
-            _ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?
-        ) {
-            if name == "g" { current = nil }
-        }
-    }
-
-    static func picture(of plan: String) throws -> (Picture, String) {
+    static func picture(of plan: String) throws -> (SVGGraphPicture, String) {
         let result = try CommandRunner.run(["graph", "--format", "svg", plan])
         #expect(result.status == 0, "\(result.stderr)")
-        let picture = Picture()
-        let parser = XMLParser(data: Data(result.stdout.utf8))
-        parser.delegate = picture
-        #expect(parser.parse(), "not well-formed XML: \(String(describing: parser.parserError))")
-        return (picture, result.stdout)
+        return (SVGGraphPicture.read(result.stdout), result.stdout)
     }
 
     @Test(
