@@ -12,7 +12,7 @@ struct ValidateCommand: ParsableCommand {
     )
 
     enum Format: String, ExpressibleByArgument, CaseIterable {
-        case text, json, github
+        case text, json, github, gitlab
     }
 
     @Argument(
@@ -21,7 +21,8 @@ struct ValidateCommand: ParsableCommand {
                 + "but for names starting with _ or .)."))
     var plans: [String]
 
-    @Option(help: "Output format: text, json or github (workflow annotations).")
+    @Option(
+        help: "Output format: text, json, github (workflow annotations) or gitlab (a code-quality report).")
     var format: Format = .text
 
     @Flag(help: "Fail on warnings too.")
@@ -66,6 +67,9 @@ struct ValidateCommand: ParsableCommand {
             write(ValidationOutput.json(reports, strict: strict))
         case .github:
             write(ValidationOutput.github(reports, strict: strict))
+        case .gitlab:
+            write(ValidationOutput.gitlab(reports))
+            writeError(ValidationOutput.summary(reports, strict: strict) + "\n")
         }
         // The process ends here, with the reports still held: freeing a large plan's trees only to exit
         // would cost a tenth of the command's time.

@@ -71,6 +71,49 @@ import Testing
         #expect(lines.first?.contains("::unknown key `need` in step `a`%0Ahint: did you mean `needs`?") == true)
     }
 
+    /// GitLab's code-quality report: the fields GitLab reads (its documented minimum), a fingerprint per problem
+    /// that stays when the problem only moves, and alike problems told apart.
+    @Test func gitlabFormatIsACodeQualityReport() throws {
+        let file = try CommandRunner.temporaryPlan("")
+        func report(_ text: String) throws -> (status: Int32, issues: [[String: Any]], stderr: String) {
+            try Data(text.utf8).write(to: file)
+            let result = try CommandRunner.run(["validate", "--format", "gitlab", file.path])
+            let issues = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
+            #expect(issues != nil, "not a JSON array: \(result.stdout)")
+            for issue in issues ?? [] {
+                #expect(
+                    Set(issue.keys) == ["description", "check_name", "fingerprint", "severity", "location"], "\(issue)")
+                let location = issue["location"] as? [String: Any]
+                #expect(location?["path"] as? String == file.path)
+                #expect((location?["lines"] as? [String: Any])?["begin"] is Int)
+            }
+            return (result.status, issues ?? [], result.stderr)
+        }
+        // Two steps read the same unknown step: the same message twice.
+        let plan = Self.invalidPlan + "\n  c: { request: { url: \"/c/${{ steps.nope.body }}\" } }\n"
+        let first = try report(plan)
+        #expect(first.status == 1)
+        #expect(first.stderr.contains("invalid (3 errors)"), "\(first.stderr)")
+        #expect(first.issues.map { $0["check_name"] as? String } == ["RP0101", "RP0203", "RP0203"])
+        #expect(first.issues.allSatisfy { $0["severity"] as? String == "major" })
+        #expect(
+            (first.issues.first?["description"] as? String)?.hasSuffix("\nhint: did you mean `needs`?") == true)
+        let fingerprints = first.issues.compactMap { $0["fingerprint"] as? String }
+        #expect(Set(fingerprints).count == 3)
+        #expect(fingerprints.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
+        // A comment above: the same problems, on the next lines, with the same fingerprints.
+        let moved = try report("# moved\n" + plan)
+        #expect(moved.issues.compactMap { $0["fingerprint"] as? String } == fingerprints)
+        let lines = { (issues: [[String: Any]]) in
+            issues.map { (($0["location"] as? [String: Any])?["lines"] as? [String: Any])?["begin"] as? Int ?? 0 }
+        }
+        #expect(lines(moved.issues) == lines(first.issues).map { $0 + 1 })
+        // A warning is minor.
+        let warned = try report(Self.warningPlan)
+        #expect(warned.status == 0)
+        #expect(warned.issues.map { $0["severity"] as? String } == ["minor"])
+    }
+
     @Test func warningsFailOnlyWithStrict() throws {
         let file = try CommandRunner.temporaryPlan(Self.warningPlan)
         let relaxed = try CommandRunner.run(["validate", file.path])

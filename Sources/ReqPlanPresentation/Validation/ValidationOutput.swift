@@ -80,4 +80,11 @@ public enum ValidationOutput {
         let renderer = DiagnosticRenderer(colors: false, files: [])
         return reports.map { renderer.github($0.diagnostics) }.joined() + summary(reports, strict: strict) + "\n"
     }
+
+    /// GitLab's code-quality report (`DiagnosticRenderer.codeQuality`): one JSON array over every plan, for
+    /// `artifacts: reports: codequality:`; the summary goes to standard error, for the job's log.
+    public static func gitlab(_ reports: [ValidationReport]) -> String {
+        Value.list(reports.flatMap { DiagnosticRenderer.codeQuality($0.diagnostics, file: $0.path) })
+            .jsonText(pretty: true) + "\n"
+    }
 }
