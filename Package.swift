@@ -162,6 +162,7 @@ let package = Package(
         .target(
             name: "ReqPlanDemoAPI",
             dependencies: [
+                "ReqPlanSyntax",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

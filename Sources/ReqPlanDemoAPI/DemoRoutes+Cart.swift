@@ -18,7 +18,7 @@ extension DemoRoutes {
                 for entry in entries {
                     let (itemID, quantity) = try Self.lineRequest(entry)
                     guard let line = store.line(for: itemID, quantity: quantity) else {
-                        throw Self.noItem(itemID.scalarText ?? itemID.text)
+                        throw Self.noItem(itemID.scalarText ?? itemID.jsonText())
                     }
                     lines.append(line)
                 }
@@ -49,7 +49,7 @@ extension DemoRoutes {
                     throw HTTPError(.conflict, message: "cart \(id) is \(cart.status); open a new cart")
                 }
                 guard let line = store.line(for: itemID, quantity: quantity) else {
-                    throw Self.noItem(itemID.scalarText ?? itemID.text)
+                    throw Self.noItem(itemID.scalarText ?? itemID.jsonText())
                 }
                 if let index = cart.lines.firstIndex(where: { $0.itemID == line.itemID }) {
                     cart.lines[index] = line

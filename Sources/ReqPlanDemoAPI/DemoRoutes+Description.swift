@@ -19,7 +19,7 @@ extension DemoRoutes {
                 guard let sku = item["sku"], let stock = item["stock"] else { return nil }
                 return ["sku": sku, "in_stock": .string(stock.scalarText ?? "")]
             }
-            return Self.json(["products": .array(products)])
+            return Self.json(["products": .list(products)])
         }
     }
 }

@@ -228,8 +228,8 @@ extension DemoRoutes {
             return Self.json([
                 "protocol": .string(context.httpVersion),
                 "method": .string(request.method.rawValue), "path": .string(request.uri.path),
-                "query": ["raw": .string(request.uri.query ?? ""), "params": .array(params)],
-                "headers": .array(headers),
+                "query": ["raw": .string(request.uri.query ?? ""), "params": .list(params)],
+                "headers": .list(headers),
                 "body": [
                     "text": .string(String(decoding: bytes, as: UTF8.self)),
                     "base64": .string(Data(bytes).base64EncodedString()), "size": .int(bytes.count),

@@ -26,7 +26,7 @@ extension DemoRoutes {
                 return tags.allSatisfy { itemTags.contains(.string($0)) }
             }
             return Self.json([
-                "items": .array(Array(matching.prefix(limit))), "count": .int(min(limit, matching.count)),
+                "items": .list(Array(matching.prefix(limit))), "count": .int(min(limit, matching.count)),
                 "total": .int(matching.count),
             ])
         }
@@ -42,14 +42,14 @@ extension DemoRoutes {
                     $0.createItem(Self.addingTags(extraTags, to: .object(members)))
                 }
                 return Self.json(item, status: .created, headers: Self.location(of: item))
-            case .array(let elements)?:
+            case .list(let elements)?:
                 for (index, element) in elements.enumerated() where element.members == nil {
                     throw HTTPError(.badRequest, message: "element \(index) of the import is not an object")
                 }
                 let ids = state.storage.withLock { store in
                     elements.map { store.createItem(Self.addingTags(extraTags, to: $0))["id"] ?? .null }
                 }
-                return Self.json(["ids": .array(ids), "count": .int(ids.count)], status: .created)
+                return Self.json(["ids": .list(ids), "count": .int(ids.count)], status: .created)
             default:
                 throw HTTPError(.badRequest, message: "expected a JSON object (one item) or a list of objects (import)")
             }
@@ -107,6 +107,6 @@ extension DemoRoutes {
         guard !tags.isEmpty else { return item }
         var list = item["tags"]?.elements ?? []
         for tag in tags where !list.contains(.string(tag)) { list.append(.string(tag)) }
-        return item.setting("tags", to: .array(list))
+        return item.setting("tags", to: .list(list))
     }
 }

@@ -20,14 +20,14 @@ struct DemoJob: Sendable {
 
     /// The status document of `GET /jobs/{id}`.
     var status: JSON {
-        var members: [JSONMember] = [
-            JSONMember(key: "id", value: .int(id)), JSONMember(key: "state", value: .string(state)),
-            JSONMember(key: "polls", value: .int(polled)),
+        var members: [JSON.Field] = [
+            JSON.Field("id", .int(id)), JSON.Field("state", .string(state)),
+            JSON.Field("polls", .int(polled)),
         ]
         switch state {
-        case "done": members.append(JSONMember(key: "result_url", value: .string("/jobs/\(id)/result")))
-        case "failed": members.append(JSONMember(key: "error", value: "the job failed, as it was asked to"))
-        default: members.append(JSONMember(key: "progress", value: .int(polls == 0 ? 100 : 100 * (polled - 1) / polls)))
+        case "done": members.append(JSON.Field("result_url", .string("/jobs/\(id)/result")))
+        case "failed": members.append(JSON.Field("error", "the job failed, as it was asked to"))
+        default: members.append(JSON.Field("progress", .int(polls == 0 ? 100 : 100 * (polled - 1) / polls)))
         }
         return .object(members)
     }

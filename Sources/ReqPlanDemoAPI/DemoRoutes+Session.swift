@@ -128,8 +128,8 @@ extension DemoRoutes {
                 ])
             case "feature-flags":
                 let flags =
-                    Self.features.map { JSONMember(key: $0, value: true) }
-                    + [JSONMember(key: "new-checkout", value: false)]
+                    Self.features.map { JSON.Field($0, true) }
+                    + [JSON.Field("new-checkout", false)]
                 return Self.json(["section": "feature-flags", "flags": .object(flags)])
             case "limits":
                 return Self.json(["section": "limits", "limits": Self.limits])

@@ -62,7 +62,7 @@ struct DemoRoutes: Sendable {
     static func json(_ value: JSON, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
         var fields = headers
         fields[.contentType] = "application/json"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: value.text)))
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: value.jsonText())))
     }
 
     /// A response with `Content-Type: application/json` and `text` as written (valid JSON or not).
@@ -113,7 +113,7 @@ struct DemoRoutes: Sendable {
     /// Parses a JSON body, refusing malformed text with 400.
     static func parseJSON(_ bytes: [UInt8]) throws -> JSON {
         do {
-            return try JSON.parse(bytes)
+            return try JSON.parseJSON(bytes: bytes)
         } catch {
             throw HTTPError(.badRequest, message: "the body is not valid JSON: \(error)")
         }
@@ -204,8 +204,8 @@ struct DemoRoutes: Sendable {
         for (name, value) in pairs {
             switch object[name] {
             case nil: object = object.setting(name, to: .string(value))
-            case .array(let values)?: object = object.setting(name, to: .array(values + [.string(value)]))
-            case let single?: object = object.setting(name, to: .array([single, .string(value)]))
+            case .list(let values)?: object = object.setting(name, to: .list(values + [.string(value)]))
+            case let single?: object = object.setting(name, to: .list([single, .string(value)]))
             }
         }
         return object

@@ -53,7 +53,7 @@ struct Cart: Sendable {
     /// The cart as JSON.
     var json: JSON {
         [
-            "id": .int(id), "user": .optional(user), "status": .string(status), "lines": .array(lines.map(\.json)),
+            "id": .int(id), "user": .optional(user), "status": .string(status), "lines": .list(lines.map(\.json)),
             "order_id": .optional(orderID),
         ]
     }
@@ -144,7 +144,7 @@ struct DemoStore: Sendable {
 
     /// `fields` without any `id` of their own, behind `id`.
     static func item(id: JSON, fields: JSON) -> JSON {
-        .object([JSONMember(key: "id", value: id)] + (fields.members ?? []).filter { $0.key != "id" })
+        .object([JSON.Field("id", id)] + (fields.members ?? []).filter { $0.key != "id" })
     }
 
     /// What the store holds before any request: a small catalogue, notifications and messages.
@@ -214,7 +214,7 @@ struct DemoStore: Sendable {
         cart.status = "ordered"
         cart.orderID = orderID
         carts[cartID] = cart
-        let lines = JSON.array(cart.lines.map(\.json))
+        let lines = JSON.list(cart.lines.map(\.json))
         let order: JSON = [
             "kind": "order", "status": "placed", "cart_id": .int(cartID), "user": .optional(cart.user),
             "lines": lines, "quantity": .int(cart.lines.reduce(0) { $0 + $1.quantity }),
