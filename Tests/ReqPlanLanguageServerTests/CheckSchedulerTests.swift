@@ -12,6 +12,7 @@ import Testing
     }
 
     static let uri = DocumentURI("file:///tmp/a.yaml")
+    static let executor = DedicatedExecutor(label: "check-scheduler-under-test")
 
     /// Runs a scheduler of `delay` beside `body`, recording each check, after a first change to `uri` (after a
     /// pause: nothing was scheduled before it) was sent, at the instant given to `body`, and checked.
@@ -21,7 +22,10 @@ import Testing
         let scheduler = CheckScheduler(delay: delay)
         let checked = Checked()
         try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
+            // Off the cooperative pool, as the language server under test runs (`TestClient`): under a full
+            // suite on a loaded machine, synchronous tests held both of the pool's threads for over a minute,
+            // and the scheduler's check, due at once, ran 60 s late.
+            group.addTask(executorPreference: Self.executor) {
                 await scheduler.run { uri in checked.list.withLock { $0.append((uri, .now)) } }
             }
             let sent = ContinuousClock.now
