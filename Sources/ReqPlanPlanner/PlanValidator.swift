@@ -22,6 +22,9 @@ public struct ValidationReport: Sendable {
     /// The operation of each of the plan's own request steps that is bound to one, by step id, read in full
     /// (parameters, responses and the schemas they refer to); there even when the plan has errors.
     public var operations: [String: BoundOperation] = [:]
+    /// How many of the plan's steps' API checks were kept from the check before and how many were done again,
+    /// when the library has an `APICheckCache` and the plan binds an API description.
+    public var apiStepChecks: APICheckCache.StepChecks?
 
     /// Errors found.
     public var errorCount: Int { diagnostics.count { $0.severity == .error } }
@@ -71,7 +74,8 @@ public enum PlanValidator {
             diagnostics: deduplicated(checked.diagnostics)
                 .sortedBySource(),
             sources: checked.sources,
-            includedFiles: checked.includedFiles, apis: checked.apis, operations: checked.operations)
+            includedFiles: checked.includedFiles, apis: checked.apis, operations: checked.operations,
+            apiStepChecks: checked.apiStepChecks)
     }
 
     /// Drops exact repeats (the same problem reached twice through merge keys or aliases).

@@ -315,6 +315,46 @@ import Testing
 
     // MARK: Through the server
 
+    /// With `trace` on, each check says in `$/logTrace` how many steps' API checks it did again and how many it
+    /// kept from the check before: editing one step checks that step again, and keeps the other.
+    @Test func theTraceSaysWhatEachCheckKept() async throws {
+        let checked = try Checked(Self.petstorePlan, description: "petstore.yaml")
+        let uri = DocumentURI(filePath: checked.folder.appendingPathComponent("plan.yaml").path).text
+        // As `reqplan lsp` keeps them: the descriptions read once, what was read and found of each step.
+        let (descriptions, steps, checks) = (
+            CachingAPIDescriptionLoader(OpenAPIDocumentLoader()), PlanReadCache(), APICheckCache()
+        )
+        let client = TestClient {
+            PlanLibrary(apiLoader: descriptions, unsavedText: $0, readCache: steps, apiCheckCache: checks)
+        }
+        _ = await client.initialize(trace: "verbose")
+        client.notify("textDocument/didOpen", .document(uri, version: 1, text: Self.petstorePlan))
+        func traces() -> [Value] { client.messages.filter { $0["method"] == .string("$/logTrace") } }
+        let first = await client.first { $0["method"] == .string("$/logTrace") }
+        let message = first?["params"]?["message"]?.text ?? ""
+        #expect(
+            message.hasPrefix("checked \(checked.folder.appendingPathComponent("plan.yaml").path) in "), "\(message)")
+        #expect(message.hasSuffix(" ms: API checks of 2 steps done again, 0 kept"), "\(message)")
+        #expect(first?["params"]?["verbose"] == .string("0 errors, 1 warning"))
+        // `show` reads another field of `list`'s body: it is checked again, `list` is kept.
+        let edited = Self.petstorePlan.replacingOccurrences(of: "body[0].name", with: "body[0].tag")
+        #expect(edited != Self.petstorePlan)
+        client.notify("textDocument/didChange", .change(uri, version: 2, text: edited))
+        let second = await client.first { $0["method"] == .string("$/logTrace") && $0 != first }
+        #expect(
+            second?["params"]?["message"]?.text.hasSuffix("API checks of 1 step done again, 1 kept") == true,
+            "\(String(describing: second)) \(traces())")
+        // Traced no more once the client says `off`.
+        client.notify("$/setTrace", .object([.init("value", .string("off"))]))
+        client.notify("textDocument/didChange", .change(uri, version: 3, text: Self.petstorePlan))
+        // Its diagnostics published (the third time), and the trace, had there been one, with them.
+        for _ in 0..<12_000
+        where client.messages.count(where: { $0["method"] == .string("textDocument/publishDiagnostics") }) < 3 {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(traces().count == 2, "\(traces())")
+    }
+
     @Test func theServerCompletesOperationsFromTheDocumentsLastCheck() async throws {
         let checked = try Checked(Self.petstorePlan, description: "petstore.yaml")
         let uri = DocumentURI(filePath: checked.folder.appendingPathComponent("plan.yaml").path).text

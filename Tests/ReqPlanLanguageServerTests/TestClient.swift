@@ -80,9 +80,11 @@ final class TestClient: Sendable {
         sendBytes(Self.frame(Self.notification(method, params)))
     }
 
-    /// Initializes the session, with or without related information for diagnostics, and with or without
-    /// watching files for the server.
-    func initialize(relatedInformation: Bool = true, watchesFiles: Bool = false) async -> Value? {
+    /// Initializes the session, with or without related information for diagnostics, with or without
+    /// watching files for the server, and with `trace` when given (`off`, `messages`, `verbose`).
+    func initialize(relatedInformation: Bool = true, watchesFiles: Bool = false, trace: String? = nil) async
+        -> Value?
+    {
         let capabilities: Value = .object([
             .init(
                 "textDocument",
@@ -95,7 +97,9 @@ final class TestClient: Sendable {
                     .init("didChangeWatchedFiles", .object([.init("dynamicRegistration", .bool(watchesFiles))]))
                 ])),
         ])
-        let result = await request(0, "initialize", .object([.init("capabilities", capabilities)]))
+        let result = await request(
+            0, "initialize",
+            .object([.init("capabilities", capabilities)] + (trace.map { [.init("trace", .string($0))] } ?? [])))
         notify("initialized")
         return result
     }
@@ -178,5 +182,19 @@ extension Value {
             fields.append(.init("text", .string(text)))
         }
         return .object([.init("textDocument", .object(fields))])
+    }
+
+    /// `textDocument/didChange`'s parameters: `uri` at `version` is now `text`, whole.
+    static func change(_ uri: String, version: Int, text: String) -> Value {
+        .object([
+            .init("textDocument", .object([.init("uri", .string(uri)), .init("version", .int(version))])),
+            .init("contentChanges", .list([.object([.init("text", .string(text))])])),
+        ])
+    }
+
+    /// The text of a string, `""` for anything else.
+    var text: String {
+        if case .string(let text) = self { return text }
+        return ""
     }
 }

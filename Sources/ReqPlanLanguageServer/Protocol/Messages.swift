@@ -120,6 +120,8 @@ struct InitializeRequest: Request {
     var relatedInformation: Bool
     /// Whether the client watches files for the server when asked (`client/registerCapability`).
     var watchesFiles: Bool
+    /// What the client wants traced (`trace`): off unless it says.
+    var trace: TraceValue
 
     /// Anything is read: a capability the client does not state is one it does not have.
     init(params: Value) {
@@ -127,7 +129,49 @@ struct InitializeRequest: Request {
         relatedInformation =
             capabilities?["textDocument"]?["publishDiagnostics"]?["relatedInformation"] == .bool(true)
         watchesFiles = capabilities?["workspace"]?["didChangeWatchedFiles"]?["dynamicRegistration"] == .bool(true)
+        trace = TraceValue(params["trace"])
     }
+}
+
+/// How much the server traces (`$/logTrace`): `off`, `messages` (a line per check) or `verbose` (with what
+/// the check found).
+enum TraceValue: String, Sendable {
+    case off, messages, verbose
+
+    /// The value `value` names; `off` for anything else.
+    init(_ value: Value?) {
+        guard case .string(let text)? = value, let known = TraceValue(rawValue: text) else {
+            self = .off
+            return
+        }
+        self = known
+    }
+}
+
+/// `$/setTrace`: the client changes what it wants traced.
+struct SetTraceNotification: Notification {
+    static let method = "$/setTrace"
+
+    var value: TraceValue
+
+    init(params: Value) {
+        value = TraceValue(params["value"])
+    }
+}
+
+/// `$/logTrace`, which the server sends when tracing: one line, and more with `verbose`.
+struct LogTraceNotification: EncodableResult {
+    static let method = "$/logTrace"
+
+    var message: String
+    var verbose: String?
+
+    var value: Value {
+        .object([.init("message", .string(message))] + (verbose.map { [.init("verbose", .string($0))] } ?? []))
+    }
+
+    /// The framed content of the notification.
+    var content: [UInt8] { JSONRPCMessage.notification(Self.method, params: value) }
 }
 
 /// The answer to `initialize`: the capabilities the server has (and only those), and its name and version.

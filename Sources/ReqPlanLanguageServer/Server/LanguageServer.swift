@@ -28,6 +28,8 @@ public final class LanguageServer: Sendable {
         var relatedInformation = false
         /// Whether the client watches files for the server when asked (`client/registerCapability`).
         var watchesFiles = false
+        /// What the client wants traced (`initialize`'s `trace`, then `$/setTrace`).
+        var trace = TraceValue.off
         /// Requests read but not answered yet.
         var queued: Set<RequestID> = []
         /// Those of them the client cancelled.
@@ -223,6 +225,7 @@ public final class LanguageServer: Sendable {
             session.phase = .running
             session.relatedInformation = request.relatedInformation
             session.watchesFiles = request.watchesFiles
+            session.trace = request.trace
         }
         return InitializeResult(version: configuration.version)
     }
@@ -351,9 +354,11 @@ public final class LanguageServer: Sendable {
             didClose(try DidCloseTextDocumentNotification(params: params))
         case DidSaveTextDocumentNotification.method:
             didSave(try DidSaveTextDocumentNotification(params: params))
+        case SetTraceNotification.method:
+            let value = SetTraceNotification(params: params).value
+            session.withLock { $0.trace = value }
         default:
-            // `$/cancelRequest` (noted when read), `$/setTrace` and the notifications the server does not
-            // take: nothing to do.
+            // `$/cancelRequest` (noted when read) and the notifications the server does not take: nothing to do.
             break
         }
     }
@@ -455,10 +460,12 @@ public final class LanguageServer: Sendable {
             }
             return texts
         }
+        let started = ContinuousClock.now
         let report = PlanValidator.validate(
             SourceFile(path: path, text: document.text), limits: configuration.limits,
             library: configuration.makeLibrary { unsaved[$0] })
-        let related = session.withLock { $0.relatedInformation }
+        let (related, trace) = session.withLock { ($0.relatedInformation, $0.trace) }
+        if trace != .off { traceCheck(of: path, report, took: ContinuousClock.now - started, trace) }
         documents.withDocuments { open in
             guard open[uri] == document else { return }
             if let plan = report.plan {
@@ -477,6 +484,25 @@ public final class LanguageServer: Sendable {
                 from: uri, conversion.convert(report.diagnostics), includes: Set(report.includedFiles),
                 open: Set(open.keys))
         }
+    }
+
+    /// `$/logTrace` of a check: the file, how long it took, and how many steps' API checks it kept from the
+    /// check before (`APICheckCache`), which tells a user why an edit is checked slowly; with `verbose`, how
+    /// many errors and warnings it found.
+    private func traceCheck(of path: String, _ report: ValidationReport, took: Duration, _ trace: TraceValue) {
+        let (seconds, attoseconds) = took.components
+        let milliseconds = Int((Double(seconds) * 1e3 + Double(attoseconds) / 1e15).rounded())
+        var message = "checked \(path) in \(milliseconds) ms"
+        if let steps = report.apiStepChecks {
+            message +=
+                ": API checks of \(steps.checked) step\(steps.checked == 1 ? "" : "s") done again, "
+                + "\(steps.kept) kept"
+        }
+        func counted(_ count: Int, _ noun: String) -> String { "\(count) \(noun)\(count == 1 ? "" : "s")" }
+        let verbose =
+            trace == .verbose
+            ? counted(report.errorCount, "error") + ", " + counted(report.warningCount, "warning") : nil
+        send(LogTraceNotification(message: message, verbose: verbose).content)
     }
 
     // MARK: Helpers

@@ -33,12 +33,32 @@ public final class APICheckCache: Sendable {
     }
 
     private let files = Mutex<[String: (context: Context, entries: [ObjectIdentifier: Entry])]>([:])
-    private let counts = Mutex<(kept: Int, checked: Int)>((0, 0))
+    private let lastChecks = Mutex<[String: StepChecks]>([:])
 
     public init() {}
 
-    /// How many steps' checks were kept, and how many steps were checked, since it was made.
-    public var stepsKeptAndChecked: (kept: Int, checked: Int) { counts.withLock { $0 } }
+    /// How many steps of a plan one check took from what it kept, and how many it checked again (the language
+    /// server's trace says it after each check).
+    public struct StepChecks: Sendable, Hashable {
+        /// Steps whose findings were kept from the check before.
+        public var kept: Int
+        /// Steps checked again (all of them when the plan was checked whole).
+        public var checked: Int
+
+        /// Counts.
+        public init(kept: Int, checked: Int) {
+            self.kept = kept
+            self.checked = checked
+        }
+    }
+
+    /// What the last check of the plan at `path` kept and checked again; `nil` before the plan's first check
+    /// with this cache. A report has its own check's (`ValidationReport.apiStepChecks`).
+    func lastCheck(of path: String) -> StepChecks? { lastChecks.withLock { $0[path] } }
+
+    func record(_ checks: StepChecks, for path: String) {
+        lastChecks.withLock { $0[path] = checks }
+    }
 
     func entries(for path: String, _ context: Context) -> [ObjectIdentifier: Entry] {
         files.withLock { files in
@@ -47,12 +67,8 @@ public final class APICheckCache: Sendable {
         }
     }
 
-    func keep(_ entries: [ObjectIdentifier: Entry], for path: String, _ context: Context, kept: Int, checked: Int) {
+    func keep(_ entries: [ObjectIdentifier: Entry], for path: String, _ context: Context) {
         files.withLock { $0[path] = (context, entries) }
-        counts.withLock {
-            $0.kept += kept
-            $0.checked += checked
-        }
     }
 
     /// Drops what is kept of `path`.
@@ -72,6 +88,7 @@ extension APIChecker {
         let steps = plan.allSteps
         guard let text = plan.textAroundSteps, Set(steps.map(\.id.value)).count == steps.count else {
             cache.forget(plan.source.path)
+            cache.record(.init(kept: 0, checked: steps.count), for: plan.source.path)
             return check(plan, apis: apis, subPlanOutputs: subPlanOutputs)
         }
         let context = APICheckCache.Context(
@@ -144,9 +161,9 @@ extension APIChecker {
             entries[ObjectIdentifier(step)]?.filled = filled
             return filled
         }
+        cache.record(.init(kept: keptCount, checked: steps.count - keptCount), for: plan.source.path)
         if keepsBindings {
-            cache.keep(
-                entries, for: plan.source.path, context, kept: keptCount, checked: steps.count - keptCount)
+            cache.keep(entries, for: plan.source.path, context)
         } else {
             cache.forget(plan.source.path)
         }

@@ -35,6 +35,9 @@ public struct CheckedPlan: Sendable {
     /// Each of its own request steps' operation, by step id, whether or not the plan has errors (the
     /// graph's `apiOperations` holds them only for a plan without errors).
     public internal(set) var operations: [String: BoundOperation] = [:]
+    /// How many of its steps' API checks were kept from the check before and how many were done again, when
+    /// the library has an `APICheckCache` and the plan binds an API description.
+    public internal(set) var apiStepChecks: APICheckCache.StepChecks?
 }
 
 /// Reads and checks plan files for the static pipeline, each file **once** however many plans include it:
@@ -70,7 +73,7 @@ public final class PlanLibrary: Sendable {
     /// What was read of plans' steps in earlier libraries, to read again only the steps that changed.
     let readCache: PlanReadCache?
     /// What earlier libraries' API checks found for each step, to check again only the steps that changed.
-    let apiCheckCache: APICheckCache?
+    public let apiCheckCache: APICheckCache?
 
     /// An empty library.
     /// - Parameters:
@@ -278,8 +281,10 @@ public final class PlanLibrary: Sendable {
         var operations: [String: BoundOperation] = [:]
         var outputFlows: [String: FlowType] = [:]
         var apis: [String: APIDescription] = [:]
+        var apiStepChecks: APICheckCache.StepChecks?
         if !plan.apis.isEmpty {
             let checked = checkAPIs(plan, context, subPlanOutputs: subPlanOutputs)
+            apiStepChecks = apiCheckCache?.lastCheck(of: plan.source.path)
             diagnostics += checked.diagnostics
             plan = checked.plan
             operations = checked.operations
@@ -304,6 +309,7 @@ public final class PlanLibrary: Sendable {
             includedFiles: included, involvesCycle: involvesCycle, reachesDepthLimit: reachesDepthLimit,
             outputFlows: outputFlows)
         checked.apis = apis
+        checked.apiStepChecks = apiStepChecks
         checked.operations = ownOperations
         return checked
     }
