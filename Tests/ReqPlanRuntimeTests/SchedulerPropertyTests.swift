@@ -127,10 +127,12 @@ final class GatedTestTransport: Transport {
                             !completed.contains($0.path) && $0.prerequisites.isSubset(of: completed)
                         }.map(\.path))
                     // Everything ready must arrive without any further completion; nothing else may.
-                    // (A bounded wait in the test; the executor itself never polls.)
-                    let deadline = ContinuousClock.now + .seconds(30)
+                    // (A bounded wait in the test; the executor itself never polls.) The patience is counted in
+                    // looks, 30,000 of 1 ms or more, not wall time: in a loaded run of the whole suite the
+                    // cooperative pool was held by other tests for over 30 s, starving the executor and this
+                    // test alike, and a wall-time deadline passed while neither ran.
                     var waiting = transport.waiting
-                    while waiting != ready && waiting.isSubset(of: ready) && ContinuousClock.now < deadline {
+                    for _ in 0..<30_000 where waiting != ready && waiting.isSubset(of: ready) {
                         try? await Task.sleep(for: .milliseconds(1))
                         waiting = transport.waiting
                     }
