@@ -490,9 +490,7 @@ public final class LanguageServer: Sendable {
     /// check before (`APICheckCache`), which tells a user why an edit is checked slowly; with `verbose`, how
     /// many errors and warnings it found.
     private func traceCheck(of path: String, _ report: ValidationReport, took: Duration, _ trace: TraceValue) {
-        let (seconds, attoseconds) = took.components
-        let milliseconds = Int((Double(seconds) * 1e3 + Double(attoseconds) / 1e15).rounded())
-        var message = "checked \(path) in \(milliseconds) ms"
+        var message = "checked \(path) in \(took.milliseconds) ms"
         if let steps = report.apiStepChecks {
             message +=
                 ": API checks of \(steps.checked) step\(steps.checked == 1 ? "" : "s") done again, "
