@@ -70,11 +70,26 @@ import Testing
     }
 
     @Test func aClosedDocumentIsNotChecked() async throws {
-        try await Self.afterAFirstChange(delay: .milliseconds(200)) { scheduler, checked, _ in
+        // With a delay of an hour, the second change is within the delay however late the test runs it (with
+        // 200 ms, a loaded machine ran it after the delay, and it was checked at once, as it should be).
+        try await Self.afterAFirstChange(delay: .seconds(3600)) { scheduler, checked, _ in
             scheduler.schedule(Self.uri)  // within the delay: waits
             scheduler.cancel(Self.uri)
             try await Task.sleep(for: .milliseconds(500))
             #expect(checked.list.withLock { $0.count } == 1)
+        }
+    }
+
+    @Test func anotherDocumentsChangeAfterAPauseDoesNotWaitForABurst() async throws {
+        // The first document's second change waits an hour; the other document's first change is checked at
+        // once, not when the scheduler wakes for the first (it slept until then, and missed it).
+        try await Self.afterAFirstChange(delay: .seconds(3600)) { scheduler, checked, _ in
+            scheduler.schedule(Self.uri)
+            try await Task.sleep(for: .milliseconds(100))  // the scheduler sleeps until the first is due
+            let other = DocumentURI("file:///tmp/b.yaml")
+            scheduler.schedule(other)
+            try await Self.waitFor(2, in: checked)
+            #expect(checked.list.withLock { $0.map(\.0) } == [Self.uri, other])
         }
     }
 }
