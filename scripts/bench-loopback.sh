@@ -24,26 +24,16 @@ for _ in $(seq 50); do curl -sf "$BASE/health" > /dev/null && break; sleep 0.1; 
 # the sequential scenarios: what the endpoints really take here.
 python3 scripts/generate-plan.py --shape layers --steps 200 --width 20 --url /delay/20 > "$WORK/layers.yaml"
 python3 scripts/generate-plan.py --shape chain --steps 50 --url /delay/10 > "$WORK/chain.yaml"
+python3 scripts/generate-plan.py --shape for_each --steps 200 --concurrency 50 --url /delay/50 > "$WORK/fanout.yaml"
+python3 scripts/generate-plan.py --shape for_each --steps 2000 --concurrency 64 --url '/delay/0?i=${{ item }}' \
+  > "$WORK/throughput.yaml"
 python3 - "$WORK" "$BASE" <<'PY2'
 import sys
 work, base = sys.argv[1], sys.argv[2]
-def loop_plan(name, concurrency, count, url):
-    with open(f"{work}/{name}.yaml", "w") as f:
-        f.write(f"""reqplan: 1
-inputs: {{ base_url: {{ default: "http://127.0.0.1:8080" }} }}
-defaults: {{ base_url: "${{{{ inputs.base_url }}}}" }}
-concurrency: {concurrency}
-steps:
-  each:
-    for_each: {list(range(count))}
-    request: {{ url: "{url}" }}
-""")
 def curl_config(name, urls):
     with open(f"{work}/{name}.cfg", "w") as f:
         for url in urls:
             f.write(f'url = "{base}{url}"\noutput = "/dev/null"\n')
-loop_plan("fanout", 50, 200, "/delay/50")
-loop_plan("throughput", 64, 2000, "/delay/0?i=${{ item }}")
 curl_config("curl-fanout", [f"/delay/50?i={i}" for i in range(200)])
 curl_config("curl-layers", ["/delay/20"] * 10)
 curl_config("curl-chain", ["/delay/10"] * 50)

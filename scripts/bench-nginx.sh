@@ -32,34 +32,20 @@ echo "== reqplan TLS trust: ${TLS[*]}"
 python3 - "$WORK" "$PLAIN" "$H2" "$H1S" <<'PY'
 import sys
 work, plain, h2, h1s = sys.argv[1:5]
-def loop_plan(name, concurrency, count, url):
-    with open(f"{work}/{name}.yaml", "w") as f:
-        f.write(f"""reqplan: 1
-inputs: {{ base_url: {{ default: "http://127.0.0.1:8080" }} }}
-defaults: {{ base_url: "${{{{ inputs.base_url }}}}" }}
-concurrency: {concurrency}
-steps:
-  each:
-    for_each: {list(range(count))}
-    request: {{ url: "{url}" }}
-""")
 def curl_config(name, base, urls):
     with open(f"{work}/{name}.cfg", "w") as f:
         for url in urls:
             f.write(f'url = "{base}{url}"\noutput = "/dev/null"\n')
-loop_plan("throughput", 64, 2000, "/small.json?i=${{ item }}")
-with open(f"{work}/throughput-named.yaml", "w") as f:
-    f.write('reqplan: 1\ninputs: { base_url: { default: "http://127.0.0.1:8080" } }\n'
-            'defaults: { base_url: "${{ inputs.base_url }}" }\nconcurrency: 64\nsteps:\n')
-    for i in range(2000):
-        f.write(f'  s{i}: {{ request: {{ url: "/small.json?i={i}" }} }}\n')
-loop_plan("fanout", 50, 200, "/delay/50")
 for name, base in [("plain", f"http://127.0.0.1:{plain}"), ("h2", f"https://127.0.0.1:{h2}"),
                    ("h1s", f"https://127.0.0.1:{h1s}")]:
     curl_config(f"curl-{name}", base, [f"/small.json?i={i}" for i in range(2000)])
 PY
-python3 scripts/generate-plan.py --shape layers --steps 200 --width 20 --url /delay/20 > "$WORK/layers.yaml"
-python3 scripts/generate-plan.py --shape chain --steps 50 --url /delay/10 > "$WORK/chain.yaml"
+GENERATE="python3 $(dirname "$0")/generate-plan.py"
+$GENERATE --shape for_each --steps 2000 --concurrency 64 --url '/small.json?i=${{ item }}' > "$WORK/throughput.yaml"
+$GENERATE --shape independent --steps 2000 --concurrency 64 --url '/small.json?i={i}' > "$WORK/throughput-named.yaml"
+$GENERATE --shape for_each --steps 200 --concurrency 50 --url /delay/50 > "$WORK/fanout.yaml"
+$GENERATE --shape layers --steps 200 --width 20 --url /delay/20 > "$WORK/layers.yaml"
+$GENERATE --shape chain --steps 50 --url /delay/10 > "$WORK/chain.yaml"
 
 echo "== throughput: 2,000 GETs at concurrency 64, reqplan and curl alternating ($ROUNDS rounds each)"
 python3 - "$R" "$WORK" "$ROUNDS" "$PLAIN" "$H2" "$H1S" "${TLS[@]}" <<'PY'

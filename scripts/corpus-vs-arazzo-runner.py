@@ -126,6 +126,17 @@ SPOTIFY_EDITS = [
          why="a plain operationId with two openapi sources MUST name its source"),
 ]
 
+# The New York Times document's output names have spaces, which break ^[a-zA-Z0-9.\-_]+$ (MUST): the spaces
+# are taken out where each is declared and where it is read.
+NYT_OUTPUT_NAMES = [
+    Edit(n, old=name, new=name.replace(" ", ""),
+         why="an output name with spaces breaks ^[a-zA-Z0-9.\\-_]+$ (MUST): the spaces taken out, "
+             "where it is declared and where it is read")
+    for name, lines in (("Search ArticlesResponse", (52, 77)),
+                        ("Search by Date RangeResponse", (119, 144)),
+                        ("Get Article FacetsResponse", (186, 211)),
+                        ("Search with HighlightingResponse", (253, 278))) for n in lines]
+
 CASES = [
     Case(f"{JENTIC}/sample_test/example_workflow.yaml", "exampleWorkflow", "jentic", config_index=0,
          rules=("response-dot", "steps-outputs")),
@@ -191,26 +202,14 @@ CASES = [
                      why="reads `guildCount`, dropped above (and `$steps.X.name` reads nothing)")]),
     Case(f"{JENTIC}/newyork_times/newyork_times.arazzo.yaml", "Search Articles by Keyword", "jentic",
          config_index=0, rules=("operation-path",),
-         edits=[Edit(n, old=name, new=name.replace(" ", ""),
-                     why="an output name with spaces breaks ^[a-zA-Z0-9.\\-_]+$ (MUST): the spaces taken out, "
-                         "where it is declared and where it is read")
-                for name, lines in (("Search ArticlesResponse", (52, 77)),
-                                    ("Search by Date RangeResponse", (119, 144)),
-                                    ("Get Article FacetsResponse", (186, 211)),
-                                    ("Search with HighlightingResponse", (253, 278))) for n in lines]),
+         edits=NYT_OUTPUT_NAMES),
     # test_config.yaml gives `hl: true`, a boolean, for an input the document types `string`: the case above
     # passes it as given, this one as the string the schema asks for (the mock wants `hl=true`); the mock's
     # answer does not fit the description either (`keywords` an array where it says an object)
     Case(f"{JENTIC}/newyork_times/newyork_times.arazzo.yaml", "Search Articles by Keyword", "jentic",
          config_index=0, rules=("operation-path",), inputs={"hl": "true"}, tag="hl as a string, no schema check",
          reqplan_args=("--no-response-schema-check",),
-         edits=[Edit(n, old=name, new=name.replace(" ", ""),
-                     why="an output name with spaces breaks ^[a-zA-Z0-9.\\-_]+$ (MUST): the spaces taken out, "
-                         "where it is declared and where it is read")
-                for name, lines in (("Search ArticlesResponse", (52, 77)),
-                                    ("Search by Date RangeResponse", (119, 144)),
-                                    ("Get Article FacetsResponse", (186, 211)),
-                                    ("Search with HighlightingResponse", (253, 278))) for n in lines]),
+         edits=NYT_OUTPUT_NAMES),
     Case(f"{JENTIC}/spotify/spotify.arazzo.yaml", "getSpotifyToken", "jentic", config_index=0,
          rules=("response-dot", "steps-outputs"),
          edits=SPOTIFY_EDITS),

@@ -6,16 +6,21 @@ Shapes:
   chain        N steps, each needing the one before
   layers       L layers of W steps, each step reading one step of the layer before
   mixed        groups of 10 members, each group needing the previous group, with data references
+  for_each     one step `each` looping over 0 … N-1 (`${{ item }}` in --url is the item)
+
+In --url, `{i}` is the step's number (s0, s1, …), so each step of `independent` can ask for its own URL.
 
 Usage: scripts/generate-plan.py --shape independent --steps 10000 > /tmp/plan.yaml
+       scripts/generate-plan.py --shape for_each --steps 2000 --concurrency 64 --url '/small.json?i=${{ item }}'
 """
 import argparse
+import json
 import sys
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--shape", choices=["independent", "chain", "layers", "mixed"], default="independent")
+    parser.add_argument("--shape", choices=["independent", "chain", "layers", "mixed", "for_each"], default="independent")
     parser.add_argument("--steps", type=int, default=10_000, help="number of request steps")
     parser.add_argument("--width", type=int, default=20, help="layer width for --shape layers")
     parser.add_argument("--url", default="/delay/0", help="path each request asks for")
@@ -33,9 +38,15 @@ def main() -> None:
         out.write(f"concurrency: {args.concurrency}\n")
     out.write("steps:\n")
     n = args.steps
+
+    def url(i: int) -> str:
+        return json.dumps(args.url.replace("{i}", str(i)))
+
     if args.shape == "independent":
         for i in range(n):
-            out.write(f"  s{i}: {{ request: {{ url: {args.url} }} }}\n")
+            out.write(f"  s{i}: {{ request: {{ url: {url(i)} }} }}\n")
+    elif args.shape == "for_each":
+        out.write(f"  each:\n    for_each: {list(range(n))}\n    request: {{ url: {url(0)} }}\n")
     elif args.shape == "chain":
         out.write(f"  s0: {{ request: {{ url: {args.url} }} }}\n")
         for i in range(1, n):

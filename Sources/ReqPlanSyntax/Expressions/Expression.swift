@@ -56,30 +56,29 @@ public indirect enum Expression: Sendable, Hashable {
 
     /// Calls `visit` on this expression and every subexpression, parents first.
     public func forEachNode(_ visit: (Expression) -> Void) {
-        var stack = [self]
-        while let expression = stack.popLast() {
+        walk { expression in
             visit(expression)
-            switch expression {
-            case .literal, .variable: break
-            case .access(let base, _, _): stack.append(base)
-            case .call(_, let arguments, _): stack.append(contentsOf: arguments.reversed())
-            case .not(let operand, _): stack.append(operand)
-            case .binary(_, let left, let right, _):
-                stack.append(right)
-                stack.append(left)
-            }
+            return true
         }
     }
 
     /// Every maximal reference in the expression (a path not itself part of a longer path).
     public var references: [Reference] {
         var result: [Reference] = []
+        walk { expression in
+            guard let reference = expression.reference else { return true }
+            result.append(reference)
+            return false
+        }
+        return result
+    }
+
+    /// Calls `visit` on this expression and its subexpressions, parents first and in source order, going
+    /// into an expression's parts only where `visit` returns true.
+    private func walk(_ visit: (Expression) -> Bool) {
         var stack = [self]
         while let expression = stack.popLast() {
-            if let reference = expression.reference {
-                result.append(reference)
-                continue
-            }
+            guard visit(expression) else { continue }
             switch expression {
             case .literal, .variable: break
             case .access(let base, _, _): stack.append(base)
@@ -90,7 +89,6 @@ public indirect enum Expression: Sendable, Hashable {
                 stack.append(left)
             }
         }
-        return result
     }
 
     /// Every function call in the expression.

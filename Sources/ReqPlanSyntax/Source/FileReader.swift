@@ -185,19 +185,31 @@ public enum FileReader {
 
     // MARK: Opening
 
+    /// Opens `path` with `flags` and reads its status from the descriptor: what was opened, not what the path
+    /// names by then. The descriptor is closed when the status cannot be read.
+    private static func openAndStat(_ path: String, _ flags: Int32, name: String) -> Result<(Int32, stat), ReadError> {
+        let descriptor = systemOpen(path, flags)
+        guard descriptor >= 0 else { return .failure(openFailure(errno, name: name)) }
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else {
+            let failure = openFailure(errno, name: name)
+            close(descriptor)
+            return .failure(failure)
+        }
+        return .success((descriptor, status))
+    }
+
     /// Opens the file for reading, after the checks its origin calls for.
     private static func open(_ path: String, origin: Origin, name: String) -> Result<Int32, ReadError> {
         switch origin {
         case .user:
             // Opened as named, links followed; a FIFO the user names is read as `cat` reads it, waiting for
             // its writer (a script that feeds `--inputs-file` through one; Ctrl-C still ends the wait).
-            let descriptor = systemOpen(path, O_RDONLY | O_CLOEXEC)
-            guard descriptor >= 0 else { return .failure(openFailure(errno, name: name)) }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else {
-                let failure = openFailure(errno, name: name)
-                close(descriptor)
-                return .failure(failure)
+            let descriptor: Int32
+            let status: stat
+            switch openAndStat(path, O_RDONLY | O_CLOEXEC, name: name) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let opened): (descriptor, status) = opened
             }
             if fileType(status) == S_IFDIR {
                 close(descriptor)
@@ -221,13 +233,11 @@ public enum FileReader {
             }
             // The path has no links left: `O_NOFOLLOW` refuses one put in its place since, and `O_NONBLOCK`
             // keeps a FIFO put there from blocking `open(2)`; what was opened is checked on the descriptor.
-            let descriptor = systemOpen(resolved, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
-            guard descriptor >= 0 else { return .failure(openFailure(errno, name: name)) }
-            var status = stat()
-            guard fstat(descriptor, &status) == 0 else {
-                let failure = openFailure(errno, name: name)
-                close(descriptor)
-                return .failure(failure)
+            let descriptor: Int32
+            let status: stat
+            switch openAndStat(resolved, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW, name: name) {
+            case .failure(let failure): return .failure(failure)
+            case .success(let opened): (descriptor, status) = opened
             }
             guard fileType(status) == S_IFREG else {
                 close(descriptor)
