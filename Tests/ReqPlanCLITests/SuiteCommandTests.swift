@@ -340,6 +340,21 @@ import Testing
         }
     }
 
+    /// Expects `report merge` to have succeeded and written, in `folder`, what the unsharded run wrote.
+    static func expectMerge(
+        _ merged: CommandRunner.Output, in folder: URL, base: String,
+        equals whole: (summary: String, json: String, junit: String)
+    ) throws {
+        #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+        #expect(withoutTimings(merged.stdout, base: base) == whole.summary)
+        #expect(
+            try withoutTimings(Data(contentsOf: folder.appendingPathComponent("suite.json")), base: base) == whole.json)
+        #expect(
+            withoutTimings(
+                try String(contentsOf: folder.appendingPathComponent("junit.xml"), encoding: .utf8), base: base)
+                == whole.junit)
+    }
+
     static func temporaryFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
             "reqplan-shards-\(UUID().uuidString)")
@@ -382,15 +397,7 @@ import Testing
             }
             let merged = try await Self.shell(
                 mergeCommand[2].replacingOccurrences(of: "/reports/", with: folder.path + "/"))
-            #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
-            #expect(Self.withoutTimings(merged.stdout, base: base) == whole.summary)
-            #expect(
-                try Self.withoutTimings(Data(contentsOf: folder.appendingPathComponent("suite.json")), base: base)
-                    == whole.json)
-            #expect(
-                Self.withoutTimings(
-                    try String(contentsOf: folder.appendingPathComponent("junit.xml"), encoding: .utf8),
-                    base: base) == whole.junit)
+            try Self.expectMerge(merged, in: folder, base: base, equals: whole)
         }
     }
 
@@ -421,15 +428,7 @@ import Testing
                 #expect(result.status == 0, "shard \(shard): \(result.stdout)\(result.stderr)")
             }
             let merged = try await Self.shell(mergeRun.replacingOccurrences(of: "reports/", with: folder.path + "/"))
-            #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
-            #expect(Self.withoutTimings(merged.stdout, base: base) == whole.summary)
-            #expect(
-                try Self.withoutTimings(Data(contentsOf: folder.appendingPathComponent("suite.json")), base: base)
-                    == whole.json)
-            #expect(
-                Self.withoutTimings(
-                    try String(contentsOf: folder.appendingPathComponent("junit.xml"), encoding: .utf8),
-                    base: base) == whole.junit)
+            try Self.expectMerge(merged, in: folder, base: base, equals: whole)
         }
     }
 

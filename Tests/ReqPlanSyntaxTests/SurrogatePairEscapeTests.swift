@@ -113,11 +113,8 @@ import Yams
         #expect(unreadable.range?.start == SourceLocation(line: 1, column: 22))
         // A second document after a pair is refused where it starts.
         let source = SourceFile(path: "t.yaml", text: "a: \"\\ud83c\\udfb2\" # x\n--- b\n")
-        for result in [
-            YAMLLoader.compose(source, limits: ParseLimits()).map { _ in () },
-            YAMLLoader.composePlan(source, limits: ParseLimits()).map { _ in () },
-        ] {
-            guard case .failure(let diagnostic) = result else {
+        for failure in YAMLLoader.failures(composing: source) {
+            guard let diagnostic = failure else {
                 Issue.record("composed")
                 continue
             }

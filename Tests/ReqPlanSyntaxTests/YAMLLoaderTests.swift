@@ -11,16 +11,27 @@ import Testing
         let source = SourceFile(path: "t.yaml", text: text)
         let line = source.lineCount - 1
         let column = try #require(source.line(line)).unicodeScalars.count
-        for result in [
-            YAMLLoader.compose(source, limits: ParseLimits()).map { _ in () },
-            YAMLLoader.composePlan(source, limits: ParseLimits()).map { _ in () },
-        ] {
-            guard case .failure(let diagnostic) = result else {
+        for failure in YAMLLoader.failures(composing: source) {
+            guard let diagnostic = failure else {
                 Issue.record("composed")
                 continue
             }
             #expect(diagnostic.message.hasPrefix("the file cannot be read as UTF-8 YAML"))
             #expect(diagnostic.range?.start == SourceLocation(line: line, column: column))
+        }
+    }
+}
+
+extension YAMLLoader {
+    /// What each composer (Yams' tree and the plan's own) says of `source`: its diagnostic, or nil when it
+    /// composed. Both must refuse the same text at the same place.
+    static func failures(composing source: SourceFile) -> [Diagnostic?] {
+        [
+            compose(source, limits: ParseLimits()).map { _ in () },
+            composePlan(source, limits: ParseLimits()).map { _ in () },
+        ].map { result in
+            guard case .failure(let diagnostic) = result else { return nil }
+            return diagnostic
         }
     }
 }

@@ -79,16 +79,23 @@ import Testing
         }
     }
 
-    @Test(ExternalServers.needed(.nginx, .openssl), arguments: HTTPClientTransport.Client.allCases)
-    func theServersStreamLimitIsKeptAndRequestsBeyondAGoAwayGoAgainWhateverTheirMethod(
-        _ client: HTTPClientTransport.Client
-    ) async throws {
+    /// The shared nginx, and a configuration of `client` that trusts its test CA.
+    static func nginxTrusted(
+        by client: HTTPClientTransport.Client
+    ) async throws -> (Nginx, HTTPClientTransport.Configuration) {
         let nginx = try await Nginx.shared()
         var configuration = HTTPClientTransport.Configuration()
         configuration.client = client
         configuration.tls = try TLSSettings(
-            caFile: nginx.certificates.ca.path, certificateFile: nil, keyFile: nil,
-            environment: [:])
+            caFile: nginx.certificates.ca.path, certificateFile: nil, keyFile: nil, environment: [:])
+        return (nginx, configuration)
+    }
+
+    @Test(ExternalServers.needed(.nginx, .openssl), arguments: HTTPClientTransport.Client.allCases)
+    func theServersStreamLimitIsKeptAndRequestsBeyondAGoAwayGoAgainWhateverTheirMethod(
+        _ client: HTTPClientTransport.Client
+    ) async throws {
+        let (nginx, configuration) = try await Self.nginxTrusted(by: client)
         let url = "https://127.0.0.1:\(nginx.http2LimitsPort)/"
         let logBefore = nginx.http2LimitsLog.count
         // nginx takes 3 streams at once and 5 requests per connection, then says GOAWAY: the requests
@@ -110,12 +117,7 @@ import Testing
 
     @Test(ExternalServers.needed(.nginx, .openssl), arguments: HTTPClientTransport.Client.allCases)
     func aResetStreamFailsOnlyItsOwnRequest(_ client: HTTPClientTransport.Client) async throws {
-        let nginx = try await Nginx.shared()
-        var configuration = HTTPClientTransport.Configuration()
-        configuration.client = client
-        configuration.tls = try TLSSettings(
-            caFile: nginx.certificates.ca.path, certificateFile: nil, keyFile: nil,
-            environment: [:])
+        let (nginx, configuration) = try await Self.nginxTrusted(by: client)
         let base = "127.0.0.1:\(nginx.http2LimitsPort)"
         try await HTTPClientTransport.with(configuration) { transport in
             func get() async throws -> String? {
