@@ -204,23 +204,17 @@ struct SurrogatePairEscapes {
         while number < pairs.count {
             let pair = pairs[number]
             if pair.line != line { (line, removedOnLine) = (pair.line, 0) }
-            output += bytes[copied..<pair.offset]
-            indices.append(pair.index - removed)
-            output += Array("\\U\(String(pair.scalar, radix: 16, uppercase: true).leftPadded(to: 8))".utf8)
-            copied = pair.offset + 12
-            (removed, removedOnLine) = (removed + 2, removedOnLine + 2)
-            shifts[line, default: []].append((pair.column - removedOnLine + 12, removedOnLine))
             // The pairs of the same scalar on this line share its closing quote.
             var next = number + 1
             while next < pairs.count, pairs[next].padAt != nil, pairs[next].padAt == pair.padAt { next += 1 }
             let together = pairs[number..<next]
-            for other in together.dropFirst() {
-                output += bytes[copied..<other.offset]
-                indices.append(other.index - removed)
-                output += Array("\\U\(String(other.scalar, radix: 16, uppercase: true).leftPadded(to: 8))".utf8)
-                copied = other.offset + 12
+            for each in together {
+                output += bytes[copied..<each.offset]
+                indices.append(each.index - removed)
+                output += Array("\\U\(String(each.scalar, radix: 16, uppercase: true).leftPadded(to: 8))".utf8)
+                copied = each.offset + 12
                 (removed, removedOnLine) = (removed + 2, removedOnLine + 2)
-                shifts[line, default: []].append((other.column - removedOnLine + 12, removedOnLine))
+                shifts[line, default: []].append((each.column - removedOnLine + 12, removedOnLine))
             }
             if let padAt = pair.padAt {
                 output += bytes[copied..<padAt]
