@@ -73,6 +73,9 @@ def main():
         outside = [u for u in asked if u != url and not u.startswith("data:")]
         if outside:
             fail("the page asked the network for %s" % outside)
+        # The page as it first shows, before the checks below click on it.
+        if screenshot:
+            driver.save_screenshot(screenshot)
         print("loaded from file:// with no console error, nothing asked of the network (%d requests: the page)" % len(asked))
 
         bars = driver.find_elements(By.CSS_SELECTOR, "svg.reqplan-waterfall g.bar")
@@ -136,8 +139,6 @@ def main():
             if summary != came_back or (failed[-1].get("response_excerpt") and "response" not in step.text):
                 fail("the step of %s does not show what came back (%s): %s" % (target, came_back, step.text))
             print("clicking the bar of failed %s opens it, with its response" % target)
-        if screenshot:
-            driver.save_screenshot(screenshot)
     finally:
         driver.quit()
 
