@@ -281,6 +281,7 @@ public struct RequestBuilder: Sendable {
         case .badAuthority: "`\(text)` has a port that is not a number from 1 to 65535, or an unclosed IPv6 address"
         case .invalidCharacter:
             "`\(text)` holds a space or a control character, which cannot go on a request line (encode it: `%20`)"
+        default: "`\(text)` is not a URL a request can go to"
         }
     }
 

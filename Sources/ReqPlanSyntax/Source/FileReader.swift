@@ -36,19 +36,30 @@ public enum FileReader {
     /// Why a file could not be read, as a sentence for people.
     public struct ReadError: Error, Sendable, Hashable, CustomStringConvertible {
         /// What went wrong, for callers that word it their own way or choose a diagnostic code.
-        public enum Kind: Sendable, Hashable {
+        ///
+        /// A struct over a private enum, as `TransportError.Kind` is: a kind added later is a new static member,
+        /// not a new case that breaks a caller's exhaustive `switch` (callers switch with a `default`).
+        public struct Kind: Sendable, Hashable {
+            private enum Base: Sendable, Hashable {
+                case missing, outside, notRegularFile, unreadable, tooLarge, notUTF8
+            }
+
+            private let base: Base
+
+            private init(_ base: Base) { self.base = base }
+
             /// No file at the path (or a link to none).
-            case missing
+            public static let missing = Kind(.missing)
             /// The file, its links resolved, is outside the boundary.
-            case outside
+            public static let outside = Kind(.outside)
             /// A folder, a FIFO, a device or a socket.
-            case notRegularFile
+            public static let notRegularFile = Kind(.notRegularFile)
             /// The system refused to open or read it (permissions, a loop of links, …).
-            case unreadable
+            public static let unreadable = Kind(.unreadable)
             /// Larger than the limit.
-            case tooLarge
+            public static let tooLarge = Kind(.tooLarge)
             /// Not UTF-8 text (when read as text).
-            case notUTF8
+            public static let notUTF8 = Kind(.notUTF8)
         }
 
         public var kind: Kind

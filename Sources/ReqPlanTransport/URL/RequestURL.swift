@@ -10,15 +10,26 @@ import Foundation
 /// the URL); the fragment is kept for what outputs show and never sent.
 public struct RequestURL: Sendable, Hashable, CustomStringConvertible {
     /// Why a text is not an absolute http(s) URL reqplan can send a request to.
-    public enum Problem: Error, Sendable, Hashable {
+    ///
+    /// A struct over a private enum, as `TransportError.Kind` is: a problem found later is a new static member,
+    /// not a new case that breaks a caller's exhaustive `switch` (callers switch with a `default`).
+    public struct Problem: Error, Sendable, Hashable {
+        private enum Base: Sendable, Hashable {
+            case notHTTP, noHost, badAuthority, invalidCharacter
+        }
+
+        private let base: Base
+
+        private init(_ base: Base) { self.base = base }
+
         /// The scheme is not `http` or `https` (or there is no `scheme://`).
-        case notHTTP
+        public static let notHTTP = Problem(.notHTTP)
         /// There is no host.
-        case noHost
+        public static let noHost = Problem(.noHost)
         /// The port is not a number from 1 to 65535, or an IPv6 literal is not closed.
-        case badAuthority
+        public static let badAuthority = Problem(.badAuthority)
         /// A space or a control character: it cannot go on a request line.
-        case invalidCharacter
+        public static let invalidCharacter = Problem(.invalidCharacter)
     }
 
     /// The user and password of the URL's user information, percent-decoded (the password empty when
