@@ -59,7 +59,9 @@ final class CheckScheduler: Sendable {
     }
 
     /// What the loop and `schedule` share to wake the loop: whether a change came that the loop has not seen,
-    /// and the loop's wait, while it waits.
+    /// and the loop's wait, while it waits. Not an `AsyncStream`: the loop races a wait for a change against a
+    /// sleep until the next check is due, and the loser is cancelled; a stream's iterator ends the stream when
+    /// the task awaiting it is cancelled, so the next wait would find it finished.
     private struct Wake {
         var came = false
         var waiter: CheckedContinuation<Void, Never>?
