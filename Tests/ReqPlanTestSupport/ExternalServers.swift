@@ -39,6 +39,8 @@ public enum ExternalServers {
         case pytestLSP
         /// Neovim (Debian), whose built-in LSP client drives `reqplan lsp` (`Tests/lsp/neovim`).
         case neovim
+        /// PyPI `django-oauth-toolkit`: a real OAuth 2.0 and OpenID Connect provider (`DjangoOAuthProvider`).
+        case oauthProvider
 
         /// What a skipped test calls it.
         public var name: String {
@@ -47,6 +49,7 @@ public enum ExternalServers {
             case .browser: "a browser (Chromium, its driver and selenium)"
             case .pytestLSP: "pytest-lsp"
             case .neovim: "Neovim"
+            case .oauthProvider: "django-oauth-toolkit"
             }
         }
 
@@ -60,6 +63,7 @@ public enum ExternalServers {
             case .haralyzer: "python3 -m pip install haralyzer"
             case .browser: "apt-get install chromium chromium-driver, and python3 -m pip install selenium"
             case .pytestLSP: "python3 -m pip install pytest-lsp"
+            case .oauthProvider: "python3 -m pip install django-oauth-toolkit"
             }
         }
 
@@ -71,6 +75,7 @@ public enum ExternalServers {
             case .haralyzer: ["haralyzer"]
             case .browser: ["selenium"]
             case .pytestLSP: ["pytest_lsp"]
+            case .oauthProvider: ["oauth2_provider", "django"]
             case .nginx, .tinyproxy, .openssl, .curl, .neovim: []
             }
         }
@@ -121,7 +126,7 @@ public enum ExternalServers {
         case .browser:
             return FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
                 && !missingPythonModules.contains("selenium")
-        case .httpbin, .connexion, .haralyzer, .pytestLSP:
+        case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider:
             return tool.pythonModules.allSatisfy { !missingPythonModules.contains($0) }
         }
     }
@@ -159,6 +164,8 @@ public enum ExternalServers {
                 found = (try? runCommand("python3", ["-c", "import connexion, flask, uvicorn, yaml"]).status) == 0
             case .neovim:
                 found = executable("nvim") != nil
+            case .oauthProvider:
+                found = (try? runCommand("python3", ["-c", "import oauth2_provider, django"]).status) == 0
             default:
                 found = executable(tool.rawValue) != nil
             }

@@ -1,0 +1,94 @@
+import Foundation
+
+/// django-oauth-toolkit (PyPI) on loopback: a real OAuth 2.0 and OpenID Connect provider, in a Django project
+/// of its own (SQLite in a temporary folder), with the test clients registered before it serves. Its token
+/// endpoint is `url + "/o/token/"`; access tokens live `tokenLifetime` seconds. Each request it answers is a
+/// line of its log (`"POST /o/token/ HTTP/1.1" 200`), which tests count.
+public final class DjangoOAuthProvider: Sendable {
+    public let process: ServerProcess
+    public let port: Int
+    /// How long an access token lives, in seconds.
+    public let tokenLifetime: Int
+
+    /// `http://127.0.0.1:<port>`
+    public var url: String { "http://127.0.0.1:\(port)" }
+    /// The token endpoint.
+    public var tokenURL: String { url + "/o/token/" }
+
+    /// A confidential client of the client-credentials grant whose id and secret need encoding (a space, a
+    /// colon, a percent sign and a letter outside ASCII), as RFC 6749 section 2.3.1 has them encoded.
+    public static let awkwardClient = (id: "my client:1", secret: "s3cr%t é")
+
+    /// Starts a provider whose tokens live `tokenLifetime` seconds.
+    public static func start(tokenLifetime: Int = 300) async throws -> DjangoOAuthProvider {
+        try ExternalServers.require(.oauthProvider)
+        guard let python = ExternalServers.executable("python3") else { throw ServerError("python3 is not installed") }
+        return try await startWithFreePorts(1) { ports in
+            let folder = try ExternalServers.makeTemporaryFolder("oauth-provider")
+            try Self.settings(database: folder.appendingPathComponent("db.sqlite3").path, lifetime: tokenLifetime)
+                .write(to: folder.appendingPathComponent("settings.py"), atomically: true, encoding: .utf8)
+            try Self.serve.write(to: folder.appendingPathComponent("serve.py"), atomically: true, encoding: .utf8)
+            let process = try await ServerProcess.start(
+                name: "django-oauth-toolkit", program: python,
+                arguments: [folder.appendingPathComponent("serve.py").path, String(ports[0])],
+                folder: folder, ports: ports, limit: .seconds(120))
+            return DjangoOAuthProvider(process: process, port: ports[0], tokenLifetime: tokenLifetime)
+        }
+    }
+
+    private init(process: ServerProcess, port: Int, tokenLifetime: Int) {
+        self.process = process
+        self.port = port
+        self.tokenLifetime = tokenLifetime
+    }
+
+    /// Stops it.
+    public func stop() { process.stop() }
+
+    /// What it logged so far: a line per request it answered.
+    public var log: String { (try? String(contentsOf: process.consoleLog, encoding: .utf8)) ?? "" }
+
+    private static func settings(database: String, lifetime: Int) -> String {
+        """
+        SECRET_KEY = "reqplan-tests-only"
+        DEBUG = False
+        ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
+        INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes", "oauth2_provider"]
+        MIDDLEWARE = []
+        ROOT_URLCONF = "urls"
+        DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": \(Self.pythonString(database))}}
+        USE_TZ = True
+        OAUTH2_PROVIDER = {"ACCESS_TOKEN_EXPIRE_SECONDS": \(lifetime), "SCOPES": {"read": "Read", "write": "Write"}}
+        LOGGING = {"version": 1, "handlers": {"console": {"class": "logging.StreamHandler"}},
+                   "loggers": {"django.server": {"handlers": ["console"], "level": "INFO"}}}
+        """
+    }
+
+    /// Migrates, registers the test clients, then serves on the port given (no reloader: one process).
+    private static let serve = """
+        import os, sys
+        here = os.path.dirname(os.path.abspath(__file__))
+        sys.path.insert(0, here)
+        with open(os.path.join(here, "urls.py"), "w") as f:
+            f.write('from django.urls import include, path\\n'
+                    'urlpatterns = [path("o/", include("oauth2_provider.urls", namespace="oauth2_provider"))]\\n')
+        os.environ["DJANGO_SETTINGS_MODULE"] = "settings"
+        import django
+        django.setup()
+        from django.core.management import call_command
+        call_command("migrate", verbosity=0)
+        from oauth2_provider.models import Application
+        Application.objects.create(
+            name="awkward", client_id=\(pythonString(awkwardClient.id)), client_secret=\(pythonString(awkwardClient.secret)),
+            client_type=Application.CLIENT_CONFIDENTIAL, authorization_grant_type=Application.GRANT_CLIENT_CREDENTIALS)
+        call_command("runserver", "127.0.0.1:" + sys.argv[1], use_reloader=False, use_threading=True)
+        """
+
+    /// `text` as a Python string literal.
+    private static func pythonString(_ text: String) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .withoutEscapingSlashes  // `\/` is not an escape in Python
+        let data = (try? encoder.encode(text)) ?? Data("\"\"".utf8)
+        return String(decoding: data, as: UTF8.self)
+    }
+}
