@@ -37,9 +37,10 @@ extension RunCommand {
         let display = RunDisplay(command: self, prepared: prepared, secrets: secrets)
         let command = self
         let logger = logging.logger(label: "reqplan.executor")
+        let tokens = TokenCache<OAuthGrant>()
         let ran = try await pipeline.execute(
             prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, transport: transportConfiguration,
-            configuration: { command.runConfiguration(for: $0, secrets: secrets, logger: logger) },
+            configuration: { command.runConfiguration(for: $0, secrets: secrets, tokens: tokens, logger: logger) },
             observer: display.observer, started: display.started, finished: display.finished,
             refresh: display.refresh, supervisor: SignalSupervisor())
         // Every output from here (the summary, the failures, the reports) shows the results through the net:

@@ -214,11 +214,13 @@ struct RunCommand: AsyncParsableCommand {
         return transportConfiguration
     }
 
-    /// The run settings of one plan: its folder for request files, `--concurrency`, the run's secrets,
-    /// the developer log (`logger`, made once for a suite's plans).
-    func runConfiguration(for prepared: PlanRun.Prepared, secrets: SecretStore, logger: Logger? = nil)
-        -> RunConfiguration
-    {
+    /// The run settings of one plan: its folder for request files, `--concurrency`, the run's secrets and
+    /// OAuth 2.0 tokens (`tokens`, made once for a suite's plans, which share them), the developer log
+    /// (`logger`, made once too).
+    func runConfiguration(
+        for prepared: PlanRun.Prepared, secrets: SecretStore, tokens: TokenCache<OAuthGrant>? = nil,
+        logger: Logger? = nil
+    ) -> RunConfiguration {
         let folder = URL(fileURLWithPath: prepared.graph.plan.source.path).deletingLastPathComponent()
         var configuration = RunConfiguration(
             concurrency: concurrency,
@@ -227,6 +229,7 @@ struct RunCommand: AsyncParsableCommand {
                 outsideSetting: reading.limits.outsideSetting))
         configuration.backoffScale = 1
         configuration.secrets = secrets
+        if let tokens { configuration.tokens = tokens }
         configuration.checksResponseSchemas = !noResponseSchemaCheck
         configuration.logger = logger ?? logging.logger(label: "reqplan.executor")
         return configuration

@@ -62,7 +62,7 @@ import Testing
             let tokens = try await withThrowingTaskGroup(of: String.self) { group in
                 for _ in 0..<200 {
                     group.addTask {
-                        try await cache.token(for: grant) { try await Self.token(grant, over: transport) }.value
+                        try await cache.token(for: grant) { _ in try await Self.token(grant, over: transport) }.value
                     }
                 }
                 return try await group.reduce(into: Set<String>()) { $0.insert($1) }

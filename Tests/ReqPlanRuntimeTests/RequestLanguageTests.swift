@@ -114,6 +114,48 @@ private func base64(_ text: String) -> String { Data(text.utf8).base64EncodedStr
         #expect(request.headers.filter { $0.name.lowercased() == "authorization" }.map(\.value) == ["Bearer explicit"])
     }
 
+    @Test func anAPIKeyGoesInItsHeaderQueryOrCookieAndIsShownHidden() throws {
+        let secrets = SecretStore()
+        let yaml =
+            planHeader + """
+                inputs: { key: { type: string } }
+                steps:
+                  h: { request: { url: /a, auth: { api_key: { header: X-API-Key, value: "${{ inputs.key }}" } } } }
+                  q: { request: { url: "/a?x=1", auth: { api_key: { query: "api key", value: "${{ inputs.key }}" } } } }
+                  c: { request: { url: /a, headers: { Cookie: "lang=en" }, auth: { api_key: { cookie: sid, value: "${{ inputs.key }}" } } } }
+                """
+        let inputs: [String: Value] = ["key": .string("k/1 &é")]
+        let header = try buildRequest(yaml, step: "h", inputs: inputs, secrets: secrets)
+        #expect(header.header("X-API-Key") == "k/1 &é")
+        #expect(header.shownHeaders.first { $0.name == "X-API-Key" }?.value == "***")
+        #expect(header.header("Authorization") == nil)
+        let query = try buildRequest(yaml, step: "q", inputs: inputs, secrets: secrets)
+        #expect(query.url.text == "http://test/a?x=1&api%20key=k%2F1%20%26%C3%A9")
+        #expect(query.shownURL == "http://test/a?x=1&api%20key=***")
+        let cookie = try buildRequest(yaml, step: "c", inputs: inputs, secrets: secrets)
+        #expect(cookie.headers.filter { $0.name == "Cookie" }.map(\.value) == ["lang=en", "sid=k/1 &é"])
+        #expect(!cookie.shownHeaders.contains { $0.value.contains("k/1") })
+        #expect(secrets.all.contains("k/1 &é"))
+    }
+
+    @Test func aRequestsOwnHeaderOfADefaultAPIKeysNameReplacesIt() throws {
+        let yaml = """
+            reqplan: 1
+            defaults: { base_url: "http://test", auth: { api_key: { header: X-API-Key, value: default-key } } }
+            steps:
+              own: { request: { url: /a, headers: { x-api-key: own-key } } }
+              other: { request: { url: /a, auth: { bearer: tok } } }
+              plain: { request: { url: /a } }
+            """
+        #expect(
+            try buildRequest(yaml, step: "own").headers.filter { $0.name.lowercased() == "x-api-key" }.map(\.value) == [
+                "own-key"
+            ])
+        let other = try buildRequest(yaml, step: "other")
+        #expect(other.header("X-API-Key") == nil && other.header("Authorization") == "Bearer tok")
+        #expect(try buildRequest(yaml, step: "plain").header("X-API-Key") == "default-key")
+    }
+
     @Test func aDefaultAuthWinsOverURLCredentialsToo() throws {
         let request = try buildRequest(
             """

@@ -9,25 +9,25 @@ import Testing
     /// A token endpoint that counts the fetches and answers `token-N` for the Nth, after `delay`.
     final class CountingTokenEndpoint: Sendable {
         let fetches = Mutex(0)
-        let delay: Duration
+        let delay: Mutex<Duration>
         let lifetime: Duration?
         let clock: MovableClock
         let failing = Mutex(false)
 
         init(delay: Duration = .milliseconds(20), lifetime: Duration? = nil, clock: MovableClock = MovableClock()) {
-            self.delay = delay
+            self.delay = Mutex(delay)
             self.lifetime = lifetime
             self.clock = clock
         }
 
         struct Refused: Error {}
 
-        @Sendable func fetch() async throws -> TokenCache<String>.Token {
+        @Sendable func fetch(_ previous: TokenCache<String>.Token?) async throws -> TokenCache<String>.Token {
             let number = fetches.withLock { count in
                 count += 1
                 return count
             }
-            try await Task.sleep(for: delay)
+            try await Task.sleep(for: delay.withLock { $0 })
             if failing.withLock({ $0 }) { throw Refused() }
             return .init(value: "token-\(number)", expiresAt: lifetime.map { clock.now() + $0 })
         }
@@ -60,14 +60,25 @@ import Testing
 
     @Test func aTokenIsRenewedBeforeItRunsOut() async throws {
         let clock = MovableClock()
-        let endpoint = CountingTokenEndpoint(lifetime: .seconds(60), clock: clock)
+        let endpoint = CountingTokenEndpoint(lifetime: .seconds(200), clock: clock)
         let cache = TokenCache<String>(renewBefore: .seconds(10), now: clock.now)
         #expect(try await cache.token(for: "client", fetch: endpoint.fetch).value == "token-1")
-        clock.advance(by: .seconds(49))  // 11 s left: kept
+        clock.advance(by: .seconds(189))  // 11 s left: kept
         #expect(try await cache.token(for: "client", fetch: endpoint.fetch).value == "token-1")
         clock.advance(by: .seconds(2))  // 9 s left: renewed
         #expect(try await cache.token(for: "client", fetch: endpoint.fetch).value == "token-2")
         #expect(endpoint.count == 2)
+    }
+
+    @Test func aShortLivedTokenIsKeptForNineTenthsOfItsLife() async throws {
+        let clock = MovableClock()
+        let endpoint = CountingTokenEndpoint(lifetime: .seconds(5), clock: clock)
+        let cache = TokenCache<String>(now: clock.now)  // renews 30 s before: more than the whole lifetime
+        #expect(try await cache.token(for: "client", fetch: endpoint.fetch).value == "token-1")
+        clock.advance(by: .milliseconds(4400))  // 0.6 s left of 5: kept
+        #expect(try await cache.token(for: "client", fetch: endpoint.fetch).value == "token-1")
+        clock.advance(by: .milliseconds(200))  // 0.4 s left: renewed
+        #expect(try await cache.token(for: "client", fetch: endpoint.fetch).value == "token-2")
     }
 
     @Test func manyRefusalsOfOneTokenCauseOneRenewal() async throws {
@@ -108,7 +119,7 @@ import Testing
         #expect(try await cache.token(for: "client", fetch: endpoint.fetch).value == "token-2")
     }
 
-    @Test func aCancelledAskDoesNotCancelTheFetchForTheOthers() async throws {
+    @Test func aCancelledAskDoesNotFailTheOthers() async throws {
         let endpoint = CountingTokenEndpoint(delay: .milliseconds(200))
         let cache = TokenCache<String>()
         let first = Task { try await cache.token(for: "client", fetch: endpoint.fetch) }
@@ -117,7 +128,38 @@ import Testing
         let second = Task { try await cache.token(for: "client", fetch: endpoint.fetch) }
         first.cancel()
         await #expect(throws: CancellationError.self) { try await first.value }
-        #expect(try await second.value.value == "token-1")
-        #expect(endpoint.count == 1)
+        // The second gets a token: the fetch under way when it joined it (`token-1`), or, when the first was
+        // cancelled before the second joined and so cancelled the fetch, one fetched again for it.
+        let token = try await second.value.value
+        #expect(token == "token-\(endpoint.count)")
+    }
+
+    @Test func whenEveryAskIsCancelledTheFetchIsCancelledAndTheyAllEnd() async throws {
+        // An endpoint that would answer in an hour: only cancelling its fetch ends the asks.
+        let endpoint = CountingTokenEndpoint(delay: .seconds(3600))
+        let cache = TokenCache<String>()
+        let asks = (0..<3).map { _ in Task { try await cache.token(for: "client", fetch: endpoint.fetch) } }
+        while endpoint.count == 0 { try await Task.sleep(for: .milliseconds(1)) }
+        for ask in asks { ask.cancel() }
+        for ask in asks { await #expect(throws: CancellationError.self) { try await ask.value } }
+        // The next ask fetches anew, and gets the answer of its own fetch.
+        endpoint.delay.withLock { $0 = .zero }
+        #expect(try await cache.token(for: "client", fetch: endpoint.fetch).value == "token-2")
+    }
+
+    @Test func theFetchIsGivenTheLastTokenForItsRefreshToken() async throws {
+        let cache = TokenCache<String>()
+        let given = Mutex<[String?]>([])
+        let fetch: @Sendable (TokenCache<String>.Token?) async throws -> TokenCache<String>.Token = { previous in
+            let number = given.withLock { seen in
+                seen.append(previous?.refreshToken)
+                return seen.count
+            }
+            return .init(value: "token-\(number)", refreshToken: "refresh-\(number)")
+        }
+        let first = try await cache.token(for: "client", fetch: fetch)
+        await cache.refused(first, for: "client")
+        _ = try await cache.token(for: "client", fetch: fetch)
+        #expect(given.withLock { $0 } == [nil, "refresh-1"])
     }
 }

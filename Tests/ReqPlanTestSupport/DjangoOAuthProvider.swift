@@ -1,9 +1,11 @@
 import Foundation
 
 /// django-oauth-toolkit (PyPI) on loopback: a real OAuth 2.0 and OpenID Connect provider, in a Django project
-/// of its own (SQLite in a temporary folder), with the test clients registered before it serves. Its token
-/// endpoint is `url + "/o/token/"`; access tokens live `tokenLifetime` seconds. Each request it answers is a
-/// line of its log (`"POST /o/token/ HTTP/1.1" 200`), which tests count.
+/// of its own (SQLite in a temporary folder), with the test clients and a user registered before it serves. Its
+/// token endpoint is `url + "/o/token/"`; access tokens live `tokenLifetime` seconds. `url + "/api/me"` is a
+/// resource it protects with its own Django REST framework authentication (a token with the `read` scope;
+/// a missing, expired or revoked one gets 401 with `WWW-Authenticate: Bearer … error="invalid_token"`). Each
+/// request it answers is a line of its log (`"POST /o/token/ HTTP/1.1" 200`), which tests count.
 public final class DjangoOAuthProvider: Sendable {
     public let process: ServerProcess
     public let port: Int
@@ -18,6 +20,15 @@ public final class DjangoOAuthProvider: Sendable {
     /// A confidential client of the client-credentials grant whose id and secret need encoding (a space, a
     /// colon, a percent sign and a letter outside ASCII), as RFC 6749 section 2.3.1 has them encoded.
     public static let awkwardClient = (id: "my client:1", secret: "s3cr%t é")
+    /// A confidential client of the (legacy) password grant, whose tokens come with refresh tokens.
+    public static let passwordClient = (id: "password-client", secret: "password-client-secret-9f2c")
+    /// The user of the password grant.
+    public static let user = (name: "alice", password: "alice-password-71d0")
+
+    /// The resource it protects.
+    public var resourceURL: String { url + "/api/me" }
+    /// Its revocation endpoint (RFC 7009).
+    public var revocationURL: String { url + "/o/revoke_token/" }
 
     /// Starts a provider whose tokens live `tokenLifetime` seconds.
     public static func start(tokenLifetime: Int = 300) async throws -> DjangoOAuthProvider {
@@ -28,6 +39,7 @@ public final class DjangoOAuthProvider: Sendable {
             try Self.settings(database: folder.appendingPathComponent("db.sqlite3").path, lifetime: tokenLifetime)
                 .write(to: folder.appendingPathComponent("settings.py"), atomically: true, encoding: .utf8)
             try Self.serve.write(to: folder.appendingPathComponent("serve.py"), atomically: true, encoding: .utf8)
+            try Self.urls.write(to: folder.appendingPathComponent("urls.py"), atomically: true, encoding: .utf8)
             let process = try await ServerProcess.start(
                 name: "django-oauth-toolkit", program: python,
                 arguments: [folder.appendingPathComponent("serve.py").path, String(ports[0])],
@@ -53,8 +65,8 @@ public final class DjangoOAuthProvider: Sendable {
         SECRET_KEY = "reqplan-tests-only"
         DEBUG = False
         ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-        INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes", "oauth2_provider"]
-        MIDDLEWARE = []
+        INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes", "oauth2_provider", "rest_framework"]
+        MIDDLEWARE = ["urls.grant_log"]
         ROOT_URLCONF = "urls"
         DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": \(Self.pythonString(database))}}
         USE_TZ = True
@@ -64,14 +76,45 @@ public final class DjangoOAuthProvider: Sendable {
         """
     }
 
+    /// The provider's endpoints under `/o/`, and `/api/me`, which its Django REST framework authentication
+    /// protects (a token with the `read` scope). A middleware writes the `grant_type` of each token granted to
+    /// `grants.log`, a line each.
+    private static let urls = #"""
+        import os
+        from urllib.parse import parse_qs
+        from django.urls import include, path
+        from rest_framework.views import APIView
+        from rest_framework.response import Response
+        from oauth2_provider.contrib.rest_framework import OAuth2Authentication, TokenHasScope
+
+        class Me(APIView):
+            authentication_classes = [OAuth2Authentication]
+            permission_classes = [TokenHasScope]
+            required_scopes = ["read"]
+
+            def get(self, request):
+                user = request.auth.user
+                return Response({"client": request.auth.application.client_id, "user": user.username if user else None})
+
+        def grant_log(get_response):
+            def middleware(request):
+                body = request.body if request.method == "POST" else b""
+                response = get_response(request)
+                if request.path == "/o/token/" and response.status_code == 200:
+                    grant = parse_qs(body.decode("utf-8", "replace")).get("grant_type", [""])[0]
+                    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "grants.log"), "a") as f:
+                        f.write(grant + "\n")
+                return response
+            return middleware
+
+        urlpatterns = [path("o/", include("oauth2_provider.urls", namespace="oauth2_provider")), path("api/me", Me.as_view())]
+        """#
+
     /// Migrates, registers the test clients, then serves on the port given (no reloader: one process).
     private static let serve = """
         import os, sys
         here = os.path.dirname(os.path.abspath(__file__))
         sys.path.insert(0, here)
-        with open(os.path.join(here, "urls.py"), "w") as f:
-            f.write('from django.urls import include, path\\n'
-                    'urlpatterns = [path("o/", include("oauth2_provider.urls", namespace="oauth2_provider"))]\\n')
         os.environ["DJANGO_SETTINGS_MODULE"] = "settings"
         import django
         django.setup()
@@ -81,6 +124,11 @@ public final class DjangoOAuthProvider: Sendable {
         Application.objects.create(
             name="awkward", client_id=\(pythonString(awkwardClient.id)), client_secret=\(pythonString(awkwardClient.secret)),
             client_type=Application.CLIENT_CONFIDENTIAL, authorization_grant_type=Application.GRANT_CLIENT_CREDENTIALS)
+        from django.contrib.auth.models import User
+        User.objects.create_user(\(pythonString(user.name)), password=\(pythonString(user.password)))
+        Application.objects.create(
+            name="password", client_id=\(pythonString(passwordClient.id)), client_secret=\(pythonString(passwordClient.secret)),
+            client_type=Application.CLIENT_CONFIDENTIAL, authorization_grant_type=Application.GRANT_PASSWORD)
         call_command("runserver", "127.0.0.1:" + sys.argv[1], use_reloader=False, use_threading=True)
         """
 

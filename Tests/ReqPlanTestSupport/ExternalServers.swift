@@ -39,7 +39,8 @@ public enum ExternalServers {
         case pytestLSP
         /// Neovim (Debian), whose built-in LSP client drives `reqplan lsp` (`Tests/lsp/neovim`).
         case neovim
-        /// PyPI `django-oauth-toolkit`: a real OAuth 2.0 and OpenID Connect provider (`DjangoOAuthProvider`).
+        /// PyPI `django-oauth-toolkit` with `djangorestframework`: a real OAuth 2.0 and OpenID Connect provider and a
+        /// resource it protects (`DjangoOAuthProvider`).
         case oauthProvider
 
         /// What a skipped test calls it.
@@ -63,7 +64,7 @@ public enum ExternalServers {
             case .haralyzer: "python3 -m pip install haralyzer"
             case .browser: "apt-get install chromium chromium-driver, and python3 -m pip install selenium"
             case .pytestLSP: "python3 -m pip install pytest-lsp"
-            case .oauthProvider: "python3 -m pip install django-oauth-toolkit"
+            case .oauthProvider: "python3 -m pip install django-oauth-toolkit djangorestframework"
             }
         }
 
@@ -75,7 +76,7 @@ public enum ExternalServers {
             case .haralyzer: ["haralyzer"]
             case .browser: ["selenium"]
             case .pytestLSP: ["pytest_lsp"]
-            case .oauthProvider: ["oauth2_provider", "django"]
+            case .oauthProvider: ["oauth2_provider", "django", "rest_framework"]
             case .nginx, .tinyproxy, .openssl, .curl, .neovim: []
             }
         }

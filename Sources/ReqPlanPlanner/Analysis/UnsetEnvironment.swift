@@ -98,6 +98,10 @@ public struct UnsetEnvironment: Sendable {
                 scan(password, "`auth`", step)
             case .bearer(let token)?:
                 scan(token, "`auth`", step)
+            case .oauth2(let oauth2)?:
+                for template in oauth2.templates { scan(template, "`auth`", step) }
+            case .apiKey(let key)?:
+                scan(key.value, "`auth`", step)
             case nil:
                 break
             }

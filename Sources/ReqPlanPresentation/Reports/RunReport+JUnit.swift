@@ -26,7 +26,7 @@ import ReqPlanSyntax
 // `(interrupted)`, `(outputs)` — names no step can have.
 //
 // Outcomes: `failed` → `<failure message type>` (type: the reason kind — expectation, timeout,
-// transport, evaluation, body_too_large) with the request and every attempt as text; `skipped`
+// transport, evaluation, body_too_large, authorization) with the request and every attempt as text; `skipped`
 // and `cancelled` → `<skipped message>` (the message starts with the state); an interrupt and
 // output errors → `<error>`. Times are seconds with millisecond precision.
 

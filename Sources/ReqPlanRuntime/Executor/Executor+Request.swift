@@ -45,6 +45,8 @@ extension Executor {
         /// The operation whose response schemas each response is checked against (`openapi:`), unless
         /// `--no-response-schema-check`.
         let responseCheck: BoundOperation?
+        /// The OAuth 2.0 grant whose token each attempt is sent with, and where the plan writes it.
+        var grant: (grant: OAuthGrant, range: SourceRange)? = nil
     }
 
     /// What one response means for the exchange it may end.
@@ -80,6 +82,7 @@ extension Executor {
         var result = StepResult(id: node.id, state: .succeeded)
         result.itemIndex = itemIndex
         var prepared: PreparedRequest
+        var grant: (grant: OAuthGrant, range: SourceRange)?
         let defaults = graph.plan(of: node.nodeID).defaults
         // Building evaluates the request's expressions, which may search an earlier response: within the
         // attempt's time, as judging its response is.
@@ -87,10 +90,12 @@ extension Executor {
         let buildStart = ContinuousClock.now
         let limits = Self.evaluationLimits(timeout: timeout, from: buildStart)
         do {
-            prepared = try EvaluationLimits.$current.withValue(limits) {
-                try builders[node.instance].build(
-                    spec, in: context, usesCookies: graph.usesCookies(node.nodeID),
-                    secrets: configuration.secrets)
+            let builder = builders[node.instance]
+            (prepared, grant) = try EvaluationLimits.$current.withValue(limits) {
+                let prepared = try builder.build(
+                    spec, in: context, usesCookies: graph.usesCookies(node.nodeID), secrets: configuration.secrets)
+                let grant = try builder.grant(for: spec, in: context, secrets: configuration.secrets)
+                return (prepared, grant.flatMap { grant in builder.effectiveAuth(of: spec).map { (grant, $0.range) } })
             }
         } catch let error as EvaluationError {
             let enclosing = await Self.endedByEnclosingTimeout(limits, ownTimeout: timeout, from: buildStart)
@@ -119,11 +124,12 @@ extension Executor {
         // A body nothing reads (no expression, matcher, schema check or poll) is not held: only its start,
         // which the verbose log and reports show.
         if !decodes && node.step.poll == nil { prepared.keepsResponseBody = Self.unreadBodyExcerpt }
-        let run = RequestRun(
+        var run = RequestRun(
             node: node, prepared: prepared, scope: scope, itemIndex: itemIndex, context: context, retry: retry,
             timeout: (node.step.timeout ?? defaults.timeout)?.value.duration, expectation: expectation,
             mayRetry: prepared.method.isIdempotent || retry.unsafe, retention: retention, retryWait: retryWait,
             responseCheck: responseCheck)
+        run.grant = grant
         if let poll = node.step.poll { return await runPolling(run, poll, result: result) }
         _ = await exchange(run, result: &result, decodingBody: decodes) { response, body, problem, duration in
             self.verdict(on: response, body: body, bodyProblem: problem, duration: duration, of: run)
@@ -235,6 +241,22 @@ extension Executor {
         var tries = 0
         while true {
             tries += 1
+            // The token first, outside the slots: a wait for the token endpoint is not the request's time.
+            var token: TokenCache<OAuthGrant>.Token?
+            if let grant = run.grant {
+                switch await self.token(for: grant.grant, timeout: timeout ?? run.timeout) {
+                case .success(let got): token = got
+                case .failure(let error):
+                    if Task.isCancelled {
+                        result = cancelled(result, scope: run.scope, node: node, started: !result.attempts.isEmpty)
+                        return .cancelled
+                    }
+                    result.state = .failed
+                    result.reason = StepReason(
+                        .authorization, "no token for `auth`: " + secretNet.redact(error.description), at: grant.range)
+                    return .finished
+                }
+            }
             // Take every slot that applies, innermost first, only for the time of the attempt.
             var held: [AsyncLimiter] = []
             var cancelledWaiting = false
@@ -252,15 +274,7 @@ extension Executor {
             }
             let attemptStart = now()
             let attemptClockStart = ContinuousClock.now
-            observer.requestSent(node.id, item: itemIndex, request: run.prepared)
-            let outcome: Result<TransportResponse, TransportError>
-            do {
-                let response = try await transport.send(run.prepared, timeout: timeout ?? run.timeout)
-                observer.responseReceived(node.id, item: itemIndex, response: response)
-                outcome = .success(response)
-            } catch {
-                outcome = .failure(error)
-            }
+            let outcome = await send(run, with: token, timeout: timeout ?? run.timeout)
             // The attempt ends before its slots are freed: ended after, its recorded end could fall after the
             // start of the attempt that took its slot, and the run's records (the trace, the HAR log) would
             // show more requests in flight than the limit let through.
@@ -413,6 +427,65 @@ extension Executor {
             return true
         } catch {
             return false
+        }
+    }
+
+    /// The token of `grant`, from the run's tokens (fetched once for every step that asks at the same time).
+    func token(for grant: OAuthGrant, timeout: Duration?) async -> Result<TokenCache<OAuthGrant>.Token, OAuthError> {
+        let transport = self.transport
+        let secrets = configuration.secrets
+        do {
+            return .success(
+                try await configuration.tokens.token(for: grant) { previous in
+                    try await grant.fetchToken(over: transport, previous: previous, timeout: timeout, secrets: secrets)
+                })
+        } catch let error as OAuthError {
+            return .failure(error)
+        } catch {
+            return .failure(OAuthError("cancelled"))
+        }
+    }
+
+    /// Sends the request of `run`, with `token` when it has a grant. A 401 to a token (but for one that says
+    /// the scope is too narrow or the request malformed, which a new token does not mend) drops the token,
+    /// and the request is sent once more with a new one: not a retry, but the same attempt.
+    func send(
+        _ run: RequestRun, with token: TokenCache<OAuthGrant>.Token?, timeout: Duration?
+    ) async -> Result<TransportResponse, TransportError> {
+        let node = run.node
+        var token = token
+        var renewed = false
+        while true {
+            var request = run.prepared
+            if let token { request = RequestBuilder.bearer(token.value, on: request, secrets: configuration.secrets) }
+            observer.requestSent(node.id, item: run.itemIndex, request: request)
+            let response: TransportResponse
+            do {
+                response = try await transport.send(request, timeout: timeout)
+                observer.responseReceived(node.id, item: run.itemIndex, response: response)
+            } catch {
+                return .failure(error)
+            }
+            guard let grant = run.grant, let sent = token, !renewed, response.status == 401,
+                Self.tokenMayBeRenewed(response.header("www-authenticate"))
+            else { return .success(response) }
+            renewed = true
+            await configuration.tokens.refused(sent, for: grant.grant)
+            guard case .success(let fresh) = await self.token(for: grant.grant, timeout: timeout) else {
+                return .success(response)
+            }
+            configuration.logger.debug(
+                "token refused and renewed", metadata: ["step": "\(node.id)", "token_url": "\(grant.grant.tokenURL)"])
+            token = fresh
+        }
+    }
+
+    /// Whether a 401's `WWW-Authenticate` leaves room for a new token to help: not when its `error` is
+    /// `insufficient_scope` or `invalid_request` (RFC 6750 §3.1).
+    static func tokenMayBeRenewed(_ challenge: String?) -> Bool {
+        guard let challenge = challenge?.lowercased() else { return true }
+        return !["insufficient_scope", "invalid_request"].contains {
+            challenge.contains("error=\"\($0)\"") || challenge.contains("error=\($0)")
         }
     }
 

@@ -20,6 +20,9 @@ public struct RunConfiguration: Sendable {
     /// Secrets learnt during the run (credentials, cookie values), shared with the transport so every
     /// output hides them; they end up in `RunResult.secrets`.
     public var secrets = SecretStore()
+    /// The OAuth 2.0 tokens of the run, one per grant (`auth: { oauth2 }`); a suite gives every plan the same,
+    /// so its plans share them too.
+    public var tokens = TokenCache<OAuthGrant>()
     /// Whether each response of a request bound to an API description (`openapi:`) is checked against
     /// the schema of its status and content type (`--no-response-schema-check` turns it off).
     public var checksResponseSchemas = true

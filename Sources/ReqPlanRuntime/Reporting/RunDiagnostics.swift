@@ -24,6 +24,7 @@ extension RunResult {
             case .bodyTooLarge: code = .responseTooLarge
             case .members: code = .membersFailed
             case .invalidHeader: code = .controlCharacterInHeader
+            case .authorization: code = .authorizationFailed
             default: code = .runtimeEvaluation
             }
             let node = graph.node(result.id)

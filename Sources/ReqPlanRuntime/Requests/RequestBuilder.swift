@@ -129,6 +129,14 @@ public struct RequestBuilder: Sendable {
                 text = Self.appending(query: sent, to: text)
             }
         }
+        let auth = effectiveAuth(of: spec)
+        if case .apiKey(let key)? = auth?.value, key.place.value == .query {
+            let value = try ExpressionEvaluator.text(key.value, in: context)
+            secrets?.add(value)
+            let name = URLEncoding.percentEncode(key.name.value)
+            shownURL = Self.appending(query: name + "=" + ExpressionEvaluator.secretMarker, to: shownURL ?? text)
+            text = Self.appending(query: name + "=" + URLEncoding.percentEncode(value), to: text)
+        }
         // The URL is parsed once, here; every hop reads it (`RequestURL`).
         let url: RequestURL
         do {
@@ -154,7 +162,7 @@ public struct RequestBuilder: Sendable {
         var shownHeaders: [HeaderField] = []
         var headersShownDiffer = false
         var own = Set(spec.headers.map { $0.name.value.lowercased() })
-        if spec.auth != nil { own.insert("authorization") }
+        if let written = spec.auth?.value.headerName { own.insert(written) }
         let templates = defaults.headers.filter { !own.contains($0.name.value.lowercased()) } + spec.headers
         for header in templates {
             let (value, shown) = try ExpressionEvaluator.render(header.value, in: context)
@@ -163,10 +171,17 @@ public struct RequestBuilder: Sendable {
             if shown != nil { headersShownDiffer = true }
             shownHeaders.append(HeaderField(header.name.value, shown ?? value))
         }
-        if let auth = spec.auth ?? (spec.authorizationHeader == nil ? defaults.auth : nil) {
-            let value = try authorization(auth.value, in: context, secrets: secrets)
-            try Self.checkHeaderLine(value, "the `Authorization` header of `auth`", at: auth.range)
-            headers.append(HeaderField("Authorization", value))
+        if let auth, let (name, value) = try authorization(auth.value, in: context, secrets: secrets) {
+            try Self.checkHeaderLine(value, "the `\(name)` header of `auth`", at: auth.range)
+            headers.append(HeaderField(name, value))
+            if name != "Authorization" {
+                // An API key's header or cookie: shown under its name, the key hidden.
+                let shown = name == "Cookie" ? String(value.prefix { $0 != "=" }) + "=" : ""
+                shownHeaders.append(HeaderField(name, shown + ExpressionEvaluator.secretMarker))
+                headersShownDiffer = true
+            }
+        } else if auth != nil {
+            // An OAuth 2.0 grant: the executor adds its token when it sends the request (`bearer(_:on:)`).
         } else if let credentials = url.credentials,
             !headers.contains(where: { $0.name.equalsIgnoringCase("authorization") })
         {
@@ -245,22 +260,63 @@ public struct RequestBuilder: Sendable {
 
     // MARK: Credentials
 
-    /// The `Authorization` value of `auth:`; every secret part of it goes into `secrets`.
+    /// The `auth:` a request sends: its own, else `defaults.auth` unless the request writes the header that
+    /// writes (its own `Authorization` header, or the API key's header).
+    public func effectiveAuth(of spec: RequestSpec) -> Located<RequestAuth>? {
+        if let own = spec.auth { return own }
+        guard let auth = defaults.auth else { return nil }
+        guard let written = auth.value.headerName else { return auth }
+        return spec.headers.contains { $0.name.value.lowercased() == written } ? nil : auth
+    }
+
+    /// The header `auth:` writes, name and value (`Authorization`, or an API key's header or `Cookie`); nil
+    /// for an OAuth 2.0 grant (its token is added when the request is sent) and a key in the query (in the
+    /// URL already). Every secret part of it goes into `secrets`.
     private func authorization(_ auth: RequestAuth, in context: EvaluationContext, secrets: SecretStore?) throws
-        -> String
+        -> (String, String)?
     {
         switch auth {
         case .basic(let username, let password):
-            return Self.basicAuthorization(
-                user: try ExpressionEvaluator.text(username, in: context),
-                password: try ExpressionEvaluator.text(password, in: context), secrets: secrets)
+            return (
+                "Authorization",
+                Self.basicAuthorization(
+                    user: try ExpressionEvaluator.text(username, in: context),
+                    password: try ExpressionEvaluator.text(password, in: context), secrets: secrets)
+            )
         case .bearer(let template):
-            let token = try ExpressionEvaluator.text(template, in: context)
-            let value = "Bearer " + token
-            secrets?.add(token)
+            return ("Authorization", Self.bearer(try ExpressionEvaluator.text(template, in: context), secrets: secrets))
+        case .oauth2:
+            return nil
+        case .apiKey(let key):
+            let value = try ExpressionEvaluator.text(key.value, in: context)
             secrets?.add(value)
-            return value
+            switch key.place.value {
+            case .header: return (key.name.value, value)
+            case .cookie: return ("Cookie", key.name.value + "=" + value)
+            case .query: return nil
+            }
         }
+    }
+
+    /// `Bearer TOKEN` (RFC 6750); the token and the whole value go into `secrets`.
+    static func bearer(_ token: String, secrets: SecretStore?) -> String {
+        let value = "Bearer " + token
+        secrets?.add(token)
+        secrets?.add(value)
+        return value
+    }
+
+    /// `request` with `Authorization: Bearer TOKEN` in place of any `Authorization` header it has, shown as
+    /// `***` in every output; the token goes into `secrets`.
+    public static func bearer(_ token: String, on request: PreparedRequest, secrets: SecretStore?) -> PreparedRequest {
+        var request = request
+        var shown = request.shown ?? ShownRequest(url: request.url.text, headers: request.headers, body: request.body)
+        request.headers.removeAll { $0.name.equalsIgnoringCase("authorization") }
+        shown.headers.removeAll { $0.name.equalsIgnoringCase("authorization") }
+        request.headers.append(HeaderField("Authorization", bearer(token, secrets: secrets)))
+        shown.headers.append(HeaderField("Authorization", ExpressionEvaluator.secretMarker))
+        request.shown = shown
+        return request
     }
 
     /// `Basic base64(user:password)` (RFC 7617, UTF-8); the password, the `user:password` text, its

@@ -24,6 +24,8 @@ public struct StepReason: Sendable, Hashable, CustomStringConvertible {
         case invalidHeader = "invalid_header"
         /// The response body was larger than the limit.
         case bodyTooLarge = "body_too_large"
+        /// No credentials could be had: the OAuth 2.0 token endpoint failed or refused the grant.
+        case authorization
         /// Some members failed (groups, sequences, for_each).
         case members
         /// `if:` was false.

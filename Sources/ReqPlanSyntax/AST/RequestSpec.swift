@@ -60,27 +60,130 @@ public struct RequestSpec: Sendable {
     }
 }
 
-/// `auth:` — credentials the request builder turns into an `Authorization` header.
+/// `auth:` — credentials the request builder turns into an `Authorization` header (or, for an API key, the
+/// header, query parameter or cookie the key goes in).
 public enum RequestAuth: Sendable, Hashable {
     /// `basic: { username, password }` — `Authorization: Basic base64(username:password)`.
     case basic(username: Template, password: Template)
     /// `bearer: token` — `Authorization: Bearer token`.
     case bearer(Template)
+    /// `oauth2: { … }` — `Authorization: Bearer` and a token from an OAuth 2.0 token endpoint, fetched once
+    /// per grant and renewed by the run.
+    case oauth2(OAuth2Auth)
+    /// `api_key: { header | query | cookie: NAME, value }` — the key where the API reads it.
+    case apiKey(APIKeyAuth)
 
     /// Every template of the credentials.
     public var expressions: [Expression] {
         switch self {
         case .basic(let username, let password): username.expressions + password.expressions
         case .bearer(let token): token.expressions
+        case .oauth2(let oauth2): oauth2.templates.flatMap(\.expressions)
+        case .apiKey(let key): key.value.expressions
         }
     }
 
-    /// The expressions of the secret part: the password, or the token.
+    /// The expressions of the secret part: the password, the token, the client secret, the refresh token, the key.
     public var secretExpressions: [Expression] {
         switch self {
         case .basic(_, let password): password.expressions
         case .bearer(let token): token.expressions
+        case .oauth2(let oauth2):
+            [oauth2.clientSecret, oauth2.refreshToken, oauth2.password].compactMap { $0 }.flatMap(\.expressions)
+        case .apiKey(let key): key.value.expressions
         }
+    }
+
+    /// The header it writes, lowercased: `authorization`, an API key's header, or nil (a key in the query
+    /// or a cookie). A request that writes this header itself does not take `defaults.auth`.
+    public var headerName: String? {
+        switch self {
+        case .basic, .bearer, .oauth2: "authorization"
+        case .apiKey(let key): key.place.value == .header ? key.name.value.lowercased() : nil
+        }
+    }
+}
+
+/// `auth: { oauth2: … }` — an OAuth 2.0 grant (RFC 6749) whose access token each request sends as a bearer
+/// token. Every value is a text template that reads no step: a token is shared by every request of the run
+/// with the same grant.
+public struct OAuth2Auth: Sendable, Hashable {
+    /// `grant:` — what the client presents for a token.
+    public enum Grant: String, Sendable, Hashable, CaseIterable {
+        /// The client's own credentials (machine to machine, RFC 6749 §4.4); the default.
+        case clientCredentials = "client_credentials"
+        /// A refresh token given as a secret input (§6), as CI runs on behalf of a user.
+        case refreshToken = "refresh_token"
+        /// A user's name and password (§4.3): legacy, for servers that still take it.
+        case password
+    }
+
+    /// `client_auth:` — how the client proves who it is to the token endpoint (RFC 6749 §2.3.1, with the
+    /// names of OpenID Connect's `token_endpoint_auth_method`).
+    public enum ClientAuthentication: String, Sendable, Hashable, CaseIterable {
+        /// HTTP Basic with the form-encoded id and secret; the default.
+        case basic = "client_secret_basic"
+        /// `client_id` and `client_secret` in the form.
+        case post = "client_secret_post"
+    }
+
+    /// Where the grant is written (the `oauth2` key).
+    public var range: SourceRange
+    public var grant: Located<Grant>?
+    public var tokenURL: Template
+    public var clientID: Template
+    public var clientSecret: Template?
+    public var clientAuthentication: Located<ClientAuthentication>?
+    /// `scope:`, as a list or one space-separated string; literal names.
+    public var scopes: [Located<String>]
+    public var audience: Template?
+    public var refreshToken: Template?
+    public var username: Template?
+    public var password: Template?
+
+    public init(
+        range: SourceRange, grant: Located<Grant>?, tokenURL: Template, clientID: Template, clientSecret: Template?,
+        clientAuthentication: Located<ClientAuthentication>?, scopes: [Located<String>], audience: Template?,
+        refreshToken: Template?, username: Template?, password: Template?
+    ) {
+        self.range = range
+        self.grant = grant
+        self.tokenURL = tokenURL
+        self.clientID = clientID
+        self.clientSecret = clientSecret
+        self.clientAuthentication = clientAuthentication
+        self.scopes = scopes
+        self.audience = audience
+        self.refreshToken = refreshToken
+        self.username = username
+        self.password = password
+    }
+
+    /// The grant in force (`client_credentials` when not written).
+    public var effectiveGrant: Grant { grant?.value ?? .clientCredentials }
+
+    /// Every template it holds.
+    public var templates: [Template] {
+        [tokenURL, clientID] + [clientSecret, audience, refreshToken, username, password].compactMap { $0 }
+    }
+}
+
+/// `auth: { api_key: … }` — an API key sent where the API reads it.
+public struct APIKeyAuth: Sendable, Hashable {
+    /// Where the key goes (OpenAPI's `in` of an `apiKey` scheme).
+    public enum Place: String, Sendable, Hashable, CaseIterable {
+        case header, query, cookie
+    }
+
+    public var place: Located<Place>
+    /// The header's, parameter's or cookie's name.
+    public var name: Located<String>
+    public var value: Template
+
+    public init(place: Located<Place>, name: Located<String>, value: Template) {
+        self.place = place
+        self.name = name
+        self.value = value
     }
 }
 

@@ -76,6 +76,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let invalidXPath = DiagnosticCode("RP0116", "invalid XPath expression")
     /// A JSONPath query given to `jsonpath()` that does not compile or is not well-typed.
     public static let invalidJSONPath = DiagnosticCode("RP0117", "invalid JSONPath query")
+    /// A token endpoint (`oauth2.token_url`) reached over plain `http` on a host other than this machine's: the
+    /// client's secret and the tokens would cross the network in the clear (RFC 6749 §3.2 requires TLS).
+    public static let insecureTokenEndpoint = DiagnosticCode("RP0118", "token endpoint not over https")
 
     // MARK: Expressions
 
@@ -141,6 +144,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// A value that becomes part of a header line (a header, credentials, a multipart part's headers, a
     /// cookie) holds a control character: written literally (`validate`) or computed (`run`).
     public static let controlCharacterInHeader = DiagnosticCode("RP0517", "control character in a header line")
+    /// No credentials could be had for a request: its OAuth 2.0 token endpoint failed or refused the grant.
+    public static let authorizationFailed = DiagnosticCode("RP0518", "credentials could not be had")
 
     // MARK: Sub-plans, files and vars
 
@@ -260,12 +265,12 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         nestedTooDeep,
         unknownKey, wrongType, missingKey, conflictingKeys, invalidValue, invalidName, duplicateStep,
         invalidDuration, invalidStatus, invalidMethod, missingVersion, unsupportedVersion, invalidRegex,
-        keyNotAllowed, emptyCollection, invalidXPath, invalidJSONPath,
+        keyNotAllowed, emptyCollection, invalidXPath, invalidJSONPath, insecureTokenEndpoint,
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
         unknownNeed, cycle, fileCycle, subPlansTooDeep, subPlansTooLarge,
         invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
-        responseTooLarge, membersFailed, cancelled, controlCharacterInHeader,
+        responseTooLarge, membersFailed, cancelled, controlCharacterInHeader, authorizationFailed,
         fileNotFound, fileOutsideFolder, unknownSubPlanInput, subPlanInputType, missingSubPlanInput,
         unknownSubPlanOutput, unknownVar,
         responseOutsidePoll, unsafePoll, noPlans, unmergeableReports,

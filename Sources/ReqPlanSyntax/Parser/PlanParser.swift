@@ -298,7 +298,7 @@ extension PlanReader {
         let auth = fields.value("auth").flatMap { node in
             authKey.flatMap { readAuth(node, "`auth` in `defaults`", key: $0) }
         }
-        checkAuthConflict(auth: authKey, headers: headers, in: "`defaults`")
+        checkAuthConflict(auth: auth, key: authKey, headers: headers, in: "`defaults`")
         return RequestDefaults(
             baseURL: baseURL, headers: headers,
             query: fields.value("query").map { readParameters($0, "`query` in `defaults`") } ?? [],

@@ -1,67 +1,245 @@
 extension PlanReader {
-    static let authKeys = ["basic", "bearer"]
+    static let authKeys = ["basic", "bearer", "oauth2", "api_key"]
     static let basicAuthKeys = ["username", "password"]
+    static let oauth2Keys = [
+        "grant", "token_url", "client_id", "client_secret", "client_auth", "scope", "audience", "refresh_token",
+        "username", "password",
+    ]
+    static let apiKeyKeys = ["header", "query", "cookie", "value"]
 
-    /// `auth:` — `{ basic: { username, password } }` or `{ bearer: token }`.
+    /// `auth:` — exactly one of `basic: { username, password }`, `bearer: TOKEN`, `oauth2: { … }` and
+    /// `api_key: { header | query | cookie: NAME, value }`.
     /// - Parameters:
     ///   - node: the value of the `auth` key.
     ///   - key: the `auth` key, where the credentials are located for notes.
     mutating func readAuth(_ node: YAMLNode, _ what: String, key: Located<String>) -> Located<RequestAuth>? {
         guard let fields = mapping(node, what) else { return nil }
         checkKeys(fields, allowed: PlanReader.authKeys, in: what)
-        switch (fields.key("basic"), fields.key("bearer")) {
-        case (let basic?, let bearer?):
-            let (first, second) = basic.range.start < bearer.range.start ? (basic, bearer) : (bearer, basic)
-            diagnostics.error(
-                .conflictingKeys, "\(what) has both `basic` and `bearer`", at: second.range,
-                notes: [.init("`\(first.value)` is given here", at: first.range)],
-                hint: "a request sends one kind of credentials: keep `basic` or `bearer`")
-            return nil
-        case (nil, nil):
-            // A misspelt `basic` or `bearer` is reported as an unknown key already.
+        let given = fields.entries.map(\.key).filter { PlanReader.authKeys.contains($0.value) }
+        guard let kind = given.first else {
+            // A misspelt kind is reported as an unknown key already.
             let misspelt = fields.entries.contains {
                 Suggestion.closest(to: $0.key.value, in: PlanReader.authKeys) != nil
             }
             if !misspelt {
                 diagnostics.error(
-                    .missingKey, "\(what) has neither `basic` nor `bearer`", at: key.range,
-                    hint: "write `auth: { basic: { username: …, password: … } }` or `auth: { bearer: TOKEN }`")
+                    .missingKey, "\(what) has none of `basic`, `bearer`, `oauth2` and `api_key`", at: key.range,
+                    hint: "write `auth: { bearer: TOKEN }`, `auth: { basic: { username: …, password: … } }`, "
+                        + "`auth: { oauth2: { token_url: …, client_id: …, client_secret: … } }` or "
+                        + "`auth: { api_key: { header: NAME, value: … } }`")
             }
             return nil
-        case (let basicKey?, nil):
-            guard let basicNode = fields.value("basic"), let basic = mapping(basicNode, "`basic` of \(what)") else {
-                return nil
-            }
-            checkKeys(basic, allowed: PlanReader.basicAuthKeys, in: "`basic` of \(what)")
-            var parts: [Template] = []
-            for name in PlanReader.basicAuthKeys {
-                guard let valueNode = basic.value(name) else {
-                    diagnostics.error(
-                        .missingKey, "`basic` of \(what) has no `\(name)`", at: basicKey.range,
-                        hint: "basic credentials are `{ username: …, password: … }` (an empty password is `\"\"`)")
-                    continue
-                }
-                if let template = template(valueNode, "`\(name)` of `basic`") { parts.append(template) }
-            }
-            guard parts.count == 2 else { return nil }
-            return Located(.basic(username: parts[0], password: parts[1]), at: key.range)
-        case (nil, _?):
-            guard let tokenNode = fields.value("bearer"), let token = template(tokenNode, "`bearer` of \(what)") else {
-                return nil
-            }
+        }
+        if given.count > 1 {
+            diagnostics.error(
+                .conflictingKeys, "\(what) has both `\(kind.value)` and `\(given[1].value)`", at: given[1].range,
+                notes: [.init("`\(kind.value)` is given here", at: kind.range)],
+                hint: "a request sends one kind of credentials: keep `\(kind.value)` or `\(given[1].value)`")
+            return nil
+        }
+        guard let value = fields.value(kind.value) else { return nil }
+        switch kind.value {
+        case "basic": return readBasic(value, what, kind: kind).map { Located($0, at: key.range) }
+        case "bearer":
+            guard let token = template(value, "`bearer` of \(what)") else { return nil }
             checkHeaderLine(token, "the `bearer` token of \(what)")
             return Located(.bearer(token), at: key.range)
+        case "oauth2": return readOAuth2(value, what, kind: kind).map { Located(.oauth2($0), at: key.range) }
+        default: return readAPIKey(value, what, kind: kind).map { Located(.apiKey($0), at: key.range) }
         }
     }
 
-    /// Reports `auth` and an `Authorization` header written side by side (in one request, or in `defaults`).
-    mutating func checkAuthConflict(auth: Located<String>?, headers: [Header], in what: String) {
-        guard let auth, let header = headers.first(where: { $0.name.value.lowercased() == "authorization" }) else {
-            return
+    private mutating func readBasic(_ node: YAMLNode, _ what: String, kind: Located<String>) -> RequestAuth? {
+        guard let basic = mapping(node, "`basic` of \(what)") else { return nil }
+        checkKeys(basic, allowed: PlanReader.basicAuthKeys, in: "`basic` of \(what)")
+        var parts: [Template] = []
+        for name in PlanReader.basicAuthKeys {
+            guard let valueNode = basic.value(name) else {
+                diagnostics.error(
+                    .missingKey, "`basic` of \(what) has no `\(name)`", at: kind.range,
+                    hint: "basic credentials are `{ username: …, password: … }` (an empty password is `\"\"`)")
+                continue
+            }
+            if let template = template(valueNode, "`\(name)` of `basic`") { parts.append(template) }
         }
+        guard parts.count == 2 else { return nil }
+        return .basic(username: parts[0], password: parts[1])
+    }
+
+    /// `oauth2: { grant, token_url, client_id, client_secret, client_auth, scope, audience, refresh_token,
+    /// username, password }`: the keys its grant needs are required, the ones it cannot use are refused.
+    private mutating func readOAuth2(_ node: YAMLNode, _ what: String, kind: Located<String>) -> OAuth2Auth? {
+        let place = "`oauth2` of \(what)"
+        guard let fields = mapping(node, place) else { return nil }
+        checkKeys(fields, allowed: PlanReader.oauth2Keys, in: place)
+        let grant = fields.value("grant").flatMap { choice($0, "`grant` of \(place)", OAuth2Auth.Grant.self) }
+        let effective = grant?.value ?? .clientCredentials
+        func value(_ name: String) -> Template? {
+            fields.value(name).flatMap { template($0, "`\(name)` of \(place)") }
+        }
+        // What each grant needs, beside `token_url` and `client_id`, and what it has no use for.
+        let needed: [String]
+        let unused: [String]
+        switch effective {
+        case .clientCredentials: (needed, unused) = (["client_secret"], ["refresh_token", "username", "password"])
+        case .refreshToken: (needed, unused) = (["refresh_token"], ["username", "password"])
+        case .password: (needed, unused) = (["username", "password"], ["refresh_token"])
+        }
+        // What the plan gives is kept even when a key is missing or refused, so that the inputs it reads are
+        // not reported unused as well; a plan with errors does not run.
+        for name in ["token_url", "client_id"] + needed where fields.value(name) == nil {
+            diagnostics.error(
+                .missingKey, "\(place) has no `\(name)`", at: kind.range,
+                hint: name == "token_url"
+                    ? "give the token endpoint: `token_url: https://…/oauth/token`"
+                    : "the `\(effective.rawValue)` grant needs `\(name)`")
+        }
+        for name in unused {
+            guard let key = fields.key(name) else { continue }
+            diagnostics.error(
+                .conflictingKeys, "\(place) has `\(name)`, which the `\(effective.rawValue)` grant does not send",
+                at: key.range, notes: grant.map { [.init("the grant is given here", at: $0.range)] } ?? [],
+                hint: grant == nil
+                    ? "without `grant:` the grant is `client_credentials`; write the grant this `\(name)` is for"
+                    : "remove `\(name)`, or write the grant it is for")
+        }
+        let clientAuthentication = fields.value("client_auth").flatMap {
+            choice($0, "`client_auth` of \(place)", OAuth2Auth.ClientAuthentication.self)
+        }
+        let scopes = fields.value("scope").map { readScopes($0, "`scope` of \(place)") } ?? []
+        guard let tokenURL = value("token_url"), let clientID = value("client_id") else { return nil }
+        let auth = OAuth2Auth(
+            range: kind.range, grant: grant, tokenURL: tokenURL, clientID: clientID,
+            clientSecret: value("client_secret"), clientAuthentication: clientAuthentication, scopes: scopes,
+            audience: value("audience"), refreshToken: value("refresh_token"), username: value("username"),
+            password: value("password"))
+        // The id and secret go into a Basic header (`client_secret_basic`); the rest into a form.
+        checkHeaderLine(clientID, "`client_id` of \(place)")
+        checkTokenEndpoint(tokenURL)
+        return auth
+    }
+
+    /// RP0118 for a literal `token_url` over plain `http` to a host that is not this machine's (what an
+    /// expression gives is checked when the run builds the token request).
+    private mutating func checkTokenEndpoint(_ url: Template) {
+        guard case .text(let text)? = url.parts.first, url.parts.count == 1,
+            let host = Self.plainHTTPHost(text), !Self.isLoopbackName(host)
+        else { return }
+        diagnostics.error(
+            .insecureTokenEndpoint, "the token endpoint `\(text)` is not over https", at: url.range,
+            hint: "the client's secret and its tokens would cross the network in the clear: use `https://` "
+                + "(plain `http` is allowed on loopback only, for tests)")
+    }
+
+    /// The host of an `http:` URL, lowercased, without user information, port or IPv6 brackets; nil for any
+    /// other scheme.
+    static func plainHTTPHost(_ url: String) -> String? {
+        guard url.lowercased().hasPrefix("http://") else { return nil }
+        let rest = url.dropFirst("http://".count)
+        var authority = rest.prefix { !"/?#".contains($0) }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()
+        }
+        return String(authority.prefix { $0 != ":" }).lowercased()
+    }
+
+    /// Whether `host` names this machine: `localhost`, a name under `.localhost`, an IPv4 address in
+    /// 127.0.0.0/8, or `::1` (RFC 6761), written as a URL writes them.
+    static func isLoopbackName(_ host: String) -> Bool {
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0:0:0:0:0:0:0:1" {
+            return true
+        }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// `scope:` — a list of names, or one string of names separated by spaces (RFC 6749 §3.3).
+    private mutating func readScopes(_ node: YAMLNode, _ what: String) -> [Located<String>] {
+        if case .sequence = node {
+            return (sequence(node, what) ?? []).compactMap { string($0, "a scope in \(what)") }.filter {
+                checkScope($0)
+            }
+        }
+        guard let text = string(node, what) else { return [] }
+        let names = text.value.split(separator: " ").map { Located(String($0), at: text.range) }
+        return names.filter { checkScope($0) }
+    }
+
+    /// RFC 6749 §3.3: a scope is printable ASCII other than a space, `"` and `\`.
+    private mutating func checkScope(_ scope: Located<String>) -> Bool {
+        let valid =
+            !scope.value.isEmpty
+            && scope.value.unicodeScalars.allSatisfy {
+                $0.value == 0x21 || (0x23...0x5B).contains($0.value) || (0x5D...0x7E).contains($0.value)
+            }
+        if !valid {
+            diagnostics.error(
+                .invalidValue, "invalid scope `\(scope.value)`", at: scope.range,
+                hint: "a scope is printable ASCII without spaces, `\"` or `\\` (RFC 6749 §3.3); "
+                    + "give several as a list or separated by spaces")
+        }
+        return valid
+    }
+
+    /// `api_key: { header | query | cookie: NAME, value }`.
+    private mutating func readAPIKey(_ node: YAMLNode, _ what: String, kind: Located<String>) -> APIKeyAuth? {
+        let place = "`api_key` of \(what)"
+        guard let fields = mapping(node, place) else { return nil }
+        checkKeys(fields, allowed: PlanReader.apiKeyKeys, in: place)
+        let places = fields.entries.map(\.key).filter { APIKeyAuth.Place(rawValue: $0.value) != nil }
+        guard let first = places.first else {
+            diagnostics.error(
+                .missingKey, "\(place) has none of `header`, `query` and `cookie`", at: kind.range,
+                hint: "say where the key goes: `api_key: { header: X-API-Key, value: … }`")
+            return nil
+        }
+        if places.count > 1 {
+            diagnostics.error(
+                .conflictingKeys, "\(place) has both `\(first.value)` and `\(places[1].value)`", at: places[1].range,
+                notes: [.init("`\(first.value)` is given here", at: first.range)],
+                hint: "an API key goes in one place: keep `header`, `query` or `cookie`")
+            return nil
+        }
+        guard let valueNode = fields.value("value") else {
+            diagnostics.error(
+                .missingKey, "\(place) has no `value`", at: kind.range,
+                hint: "give the key, from a secret input: `value: \"${{ inputs.api_key }}\"`")
+            return nil
+        }
+        guard let kindNode = fields.value(first.value), let placeKind = APIKeyAuth.Place(rawValue: first.value),
+            let name = string(kindNode, "`\(first.value)` of \(place)"),
+            let value = template(valueNode, "`value` of \(place)")
+        else { return nil }
+        switch placeKind {
+        case .header:
+            guard checkHeaderName(name) else { return nil }
+            checkHeaderLine(value, "the API key of \(what)")
+        case .cookie:
+            checkHeaderLine(value, "the API key of \(what)")
+        case .query:
+            break
+        }
+        if name.value.isEmpty {
+            diagnostics.error(.invalidValue, "\(place) has an empty name", at: name.range)
+            return nil
+        }
+        return APIKeyAuth(place: Located(placeKind, at: first.range), name: name, value: value)
+    }
+
+    /// Reports `auth` and the header it writes set side by side (in one request, or in `defaults`): the
+    /// `Authorization` header, or an API key's header.
+    mutating func checkAuthConflict(
+        auth: Located<RequestAuth>?, key: Located<String>?, headers: [Header], in what: String
+    ) {
+        guard let key, let written = auth?.value.headerName,
+            let header = headers.first(where: { $0.name.value.lowercased() == written })
+        else { return }
         diagnostics.error(
             .conflictingKeys, "\(what) has both `auth` and an `\(header.name.value)` header",
-            at: header.name.range, notes: [.init("`auth` is given here", at: auth.range)],
-            hint: "keep one: `auth` writes the `Authorization` header")
+            at: header.name.range, notes: [.init("`auth` is given here", at: key.range)],
+            hint:
+                "keep one: `auth` writes the `\(written == "authorization" ? "Authorization" : header.name.value)` header"
+        )
     }
 }

@@ -76,7 +76,7 @@ extension PlanReader {
         let auth = fields.value("auth").flatMap { node in
             authKey.flatMap { readAuth(node, "`auth` of \(what)", key: $0) }
         }
-        checkAuthConflict(auth: authKey, headers: headers, in: what)
+        checkAuthConflict(auth: auth, key: authKey, headers: headers, in: what)
         let followRedirects = fields.value("follow_redirects").flatMap { bool($0, "`follow_redirects` of \(what)") }
 
         guard let url else { return nil }

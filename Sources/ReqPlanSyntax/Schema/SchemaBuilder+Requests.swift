@@ -84,16 +84,103 @@ extension SchemaBuilder {
                 "`auth`",
                 [
                     "description":
-                        "Credentials sent as the `Authorization` header: `{ basic: { username, password } }` (`Basic` and the base64 of `username:password`) or `{ bearer: TOKEN }` (`Bearer TOKEN`); expressions allowed. They are hidden in every output, the base64 form included. Exactly one of `basic` and `bearer` (RP0104 for both, RP0103 for neither).",
+                        "Credentials: `{ basic: { username, password } }` (`Authorization: Basic` and the base64 of `username:password`), `{ bearer: TOKEN }` (`Authorization: Bearer TOKEN`), `{ oauth2: { … } }` (a bearer token from an OAuth 2.0 token endpoint, fetched once per grant and renewed) or `{ api_key: { header | query | cookie: NAME, value } }`; expressions allowed. They are hidden in every output, the base64 form and the tokens included. Exactly one kind (RP0104 for two, RP0103 for none).",
                     "type": "object",
                 ],
                 keys: PlanReader.authKeys,
                 properties: [
                     "basic": Self.ref("basicAuth"),
                     "bearer": Self.ref("headerLineText", "The token, sent as `Authorization: Bearer TOKEN`."),
+                    "oauth2": Self.ref("oauth2Auth"),
+                    "api_key": Self.ref("apiKeyAuth"),
                 ],
                 then: [
-                    "oneOf": Self.exactlyOne(of: PlanReader.authKeys, titles: ["basic credentials", "a bearer token"])
+                    "oneOf": Self.exactlyOne(
+                        of: PlanReader.authKeys,
+                        titles: ["basic credentials", "a bearer token", "an OAuth 2.0 grant", "an API key"])
+                ]),
+            "oauth2Auth": closedObject(
+                "`oauth2`",
+                [
+                    "description":
+                        "An OAuth 2.0 grant (RFC 6749): the run asks `token_url` for an access token once per distinct grant, sends it as `Authorization: Bearer`, renews it before `expires_in` runs out and once after a 401 that says it is invalid. The keys a grant needs are required (RP0103) and the ones it does not send refused (RP0104). Values are text templates that read no step.",
+                    "type": "object",
+                    "required": ["token_url", "client_id"],
+                ],
+                keys: PlanReader.oauth2Keys,
+                properties: [
+                    "grant": [
+                        "description":
+                            "`client_credentials` (the default: the client's own credentials), `refresh_token` (a refresh token from a secret input) or `password` (legacy: a user's name and password).",
+                        "enum": Self.words(OAuth2Auth.Grant.self),
+                    ],
+                    "token_url": Self.ref(
+                        "textTemplate",
+                        "The token endpoint; `https` unless on loopback (RP0118)."),
+                    "client_id": Self.ref("headerLineText", "The client's id."),
+                    "client_secret": Self.ref(
+                        "textTemplate",
+                        "The client's secret (required by `client_credentials`); a secret in every output."),
+                    "client_auth": [
+                        "description":
+                            "How the client authenticates: `client_secret_basic` (the default: HTTP Basic with the form-encoded id and secret) or `client_secret_post` (both in the form).",
+                        "enum": Self.words(OAuth2Auth.ClientAuthentication.self),
+                    ],
+                    "scope": [
+                        "description":
+                            "The scopes asked for: a list, or one string of names separated by spaces (RFC 6749 §3.3).",
+                        "anyOf": [
+                            ["type": "string"],
+                            ["type": "array", "items": ["type": "string", "pattern": "^[!#-\\[\\]-~]+$"]],
+                        ],
+                    ],
+                    "audience": Self.ref("textTemplate", "The `audience` parameter some servers want (Auth0, Okta)."),
+                    "refresh_token": Self.ref(
+                        "textTemplate", "The refresh token of the `refresh_token` grant; a secret in every output."),
+                    "username": Self.ref("textTemplate", "The user's name, for the `password` grant."),
+                    "password": Self.ref(
+                        "textTemplate", "The user's password, for the `password` grant; a secret in every output."),
+                ],
+                then: [
+                    "allOf": [
+                        [
+                            "if": ["properties": ["grant": ["const": "refresh_token"]], "required": ["grant"]],
+                            "then": ["required": ["refresh_token"]] + Self.forbidding(["username", "password"]),
+                        ],
+                        [
+                            "if": ["properties": ["grant": ["const": "password"]], "required": ["grant"]],
+                            "then": ["required": ["username", "password"]] + Self.forbidding(["refresh_token"]),
+                        ],
+                        [
+                            "if": [
+                                "anyOf": [
+                                    ["not": ["required": ["grant"]]],
+                                    ["properties": ["grant": ["const": "client_credentials"]]],
+                                ]
+                            ],
+                            "then": ["required": ["client_secret"]]
+                                + Self.forbidding(["refresh_token", "username", "password"]),
+                        ],
+                    ]
+                ]),
+            "apiKeyAuth": closedObject(
+                "`api_key`",
+                [
+                    "description":
+                        "An API key: exactly one of `header`, `query` and `cookie` names where it goes (RP0104 for two, RP0103 for none); `value` is the key, a secret in every output.",
+                    "type": "object",
+                    "required": ["value"],
+                ],
+                keys: PlanReader.apiKeyKeys,
+                properties: [
+                    "header": Self.ref("headerName", "The header the key goes in."),
+                    "query": ["description": "The query parameter the key goes in.", "type": "string", "minLength": 1],
+                    "cookie": ["description": "The cookie the key goes in.", "type": "string", "minLength": 1],
+                    "value": Self.ref("headerLineText", "The key."),
+                ],
+                then: [
+                    "oneOf": Self.exactlyOne(
+                        of: ["header", "query", "cookie"], titles: ["in a header", "in the query", "in a cookie"])
                 ]),
             "basicAuth": closedObject(
                 "`basic`",
@@ -110,8 +197,8 @@ extension SchemaBuilder {
                 ]),
             "authExcludesAuthorizationHeader": [
                 "description":
-                    "`auth` writes the `Authorization` header, so the same request (or `defaults`) cannot also set one (RP0104).",
-                "if": ["required": ["auth"]],
+                    "`auth` (but for an API key) writes the `Authorization` header, so the same request (or `defaults`) cannot also set one (RP0104); an API key's own header is checked the same way by `validate`.",
+                "if": ["required": ["auth"], "properties": ["auth": ["not": ["required": ["api_key"]]]]],
                 "then": [
                     "properties": [
                         "headers": [

@@ -1,0 +1,97 @@
+import ReqPlanSyntax
+import ReqPlanTransport
+
+extension RequestBuilder {
+    /// The OAuth 2.0 grant whose token `spec` is sent with (its own `auth: { oauth2 }`, else `defaults.auth`'s),
+    /// its values evaluated; nil when it sends none. The client secret, a refresh token and a password go
+    /// into `secrets`.
+    /// - Throws: an `EvaluationError` when a value cannot be evaluated, or the token endpoint is plain `http`
+    ///   to a host that is not this machine's (RP0118: the secret is never sent in the clear).
+    public func grant(for spec: RequestSpec, in context: EvaluationContext, secrets: SecretStore?) throws
+        -> OAuthGrant?
+    {
+        guard let auth = effectiveAuth(of: spec), case .oauth2(let oauth2) = auth.value else { return nil }
+        func text(_ template: Template?) throws -> String? {
+            try template.map { try ExpressionEvaluator.text($0, in: context) }
+        }
+        let tokenURL = try ExpressionEvaluator.text(oauth2.tokenURL, in: context)
+        switch Result(catching: { () throws(RequestURL.Problem) in try RequestURL(parsing: tokenURL) }) {
+        case .success(let url) where !url.isHTTPS && !url.isLoopback:
+            throw EvaluationError(
+                "the token endpoint `\(context.secretNet.redact(tokenURL))` is not over https: the client's secret "
+                    + "is not sent in the clear", at: oauth2.tokenURL.range, kind: .authorization)
+        case .success:
+            break
+        case .failure:
+            throw EvaluationError(
+                "the token endpoint `\(context.secretNet.redact(tokenURL))` is not an http(s) URL",
+                at: oauth2.tokenURL.range, kind: .authorization)
+        }
+        let kind: OAuthGrant.Kind
+        switch oauth2.effectiveGrant {
+        case .clientCredentials: kind = .clientCredentials
+        case .refreshToken: kind = .refreshToken(try text(oauth2.refreshToken) ?? "")
+        case .password:
+            kind = .password(username: try text(oauth2.username) ?? "", password: try text(oauth2.password) ?? "")
+        }
+        let grant = OAuthGrant(
+            tokenURL: tokenURL, clientID: try ExpressionEvaluator.text(oauth2.clientID, in: context),
+            clientSecret: try text(oauth2.clientSecret), kind: kind, scopes: oauth2.scopes.map(\.value),
+            audience: try text(oauth2.audience),
+            authentication: oauth2.clientAuthentication?.value == .post ? .post : .basic)
+        for secret in [grant.clientSecret, try text(oauth2.refreshToken), try text(oauth2.password)] {
+            if let secret { secrets?.add(secret) }
+        }
+        return grant
+    }
+}
+
+extension OAuthGrant {
+    /// A token for this grant from its token endpoint, over `transport`. With `previous`'s refresh token (a
+    /// token that expired or was refused), renewal asks with it first, as RFC 6749 §6 intends (a provider
+    /// that rotates refresh tokens has revoked the one written in the plan by then); for a `client_credentials`
+    /// grant, and when the refresh token is refused, it asks as the grant says. Every secret of the exchange
+    /// (the client secret, the tokens) goes into `secrets`.
+    /// - Throws: why no token came, as a sentence; the caller puts it through the run's textual net (a
+    ///   transport's message may quote the URL).
+    public func fetchToken(
+        over transport: any Transport, previous: TokenCache<OAuthGrant>.Token?, timeout: Duration?,
+        secrets: SecretStore?
+    ) async throws(OAuthError) -> TokenCache<OAuthGrant>.Token {
+        var grants = [self]
+        if let refresh = previous?.refreshToken, kind != .clientCredentials, kind != .refreshToken(refresh) {
+            var renewal = self
+            renewal.kind = .refreshToken(refresh)
+            grants.insert(renewal, at: 0)
+        }
+        var failure = OAuthError("no token was asked for")
+        for grant in grants {
+            let request: PreparedRequest
+            do {
+                let (built, sent) = try grant.request()
+                for secret in sent { secrets?.add(secret) }
+                request = built
+            } catch {
+                throw OAuthError("the token endpoint `\(tokenURL)` is not an http(s) URL")
+            }
+            let response: TransportResponse
+            do {
+                response = try await transport.send(request, timeout: timeout)
+            } catch {
+                if error.kind == .cancelled { throw OAuthError("cancelled") }
+                failure = OAuthError(
+                    "the token endpoint could not be reached: \(error.message)")
+                continue
+            }
+            switch Self.token(from: response, now: .now) {
+            case .success(let token):
+                secrets?.add(token.value)
+                if let refresh = token.refreshToken { secrets?.add(refresh) }
+                return token
+            case .failure(let error):
+                failure = error
+            }
+        }
+        throw failure
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import ReqPlanTestSupport
+import Testing
+
+/// `reqplan run` with `auth: { oauth2 }` against django-oauth-toolkit, a real provider: the token it grants is
+/// sent to the resource it protects and to httpbin, which echoes it back. No client secret and no token the
+/// provider granted (read from its own database after the run) is in any output: the terminal, `--verbose`,
+/// and the JSON, JUnit, trace, HAR and HTML reports, each of which parses.
+@Suite(.timeSensitive) struct OAuthCommandTests {
+    @Test(ExternalServers.needed(.oauthProvider), ExternalServers.needed(.httpbin))
+    func noTokenOrSecretIsInAnyOutputAndEveryReportParses() async throws {
+        let provider = try await DjangoOAuthProvider.start(tokenLifetime: 300)
+        defer { provider.stop() }
+        let httpbin = try await Httpbin.shared()
+        let plan = """
+            reqplan: 1
+            name: oauth-outputs
+            inputs:
+              client_secret: { env: CLIENT_SECRET }
+            defaults:
+              auth:
+                oauth2:
+                  token_url: \(provider.tokenURL)
+                  client_id: "\(DjangoOAuthProvider.awkwardClient.id)"
+                  client_secret: "${{ inputs.client_secret }}"
+                  scope: [read]
+            steps:
+              me:
+                request: { url: "\(provider.resourceURL)" }
+                expect: { body: { client: "\(DjangoOAuthProvider.awkwardClient.id)" } }
+              echo:
+                request: { url: "\(httpbin.url)/headers" }
+                expect: { status: 500 }
+            outputs:
+              echoed: ${{ steps.echo.body.headers.Authorization }}
+            """
+        let file = try CommandRunner.temporaryPlan(plan)
+        let folder = file.deletingLastPathComponent()
+        let kinds = ["json", "junit", "trace", "har", "html"]
+        let reports = kinds.flatMap { ["--report", "\($0):\(folder.appendingPathComponent("report.\($0)").path)"] }
+        let result = try await CommandRunner.run(
+            ["run", file.path, "--verbose", "--progress", "lines", "--output", "json"] + reports,
+            environment: ["CLIENT_SECRET": DjangoOAuthProvider.awkwardClient.secret], within: .seconds(60))
+        // `echo` fails on purpose (httpbin answers 200), so that the failure note quotes its response.
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("> Authorization: ***"), "\(result.stderr)")
+        #expect(result.stdout.contains(#""echoed": "***""#), "\(result.stdout)")
+
+        var outputs = ["stdout": result.stdout, "stderr": result.stderr]
+        for kind in kinds {
+            outputs["\(kind) report"] = try String(
+                contentsOf: folder.appendingPathComponent("report.\(kind)"), encoding: .utf8)
+        }
+        let granted = try await Self.grantedTokens(provider)
+        #expect(granted.count == 1)
+        for (name, output) in outputs {
+            for secret in granted + [DjangoOAuthProvider.awkwardClient.secret] {
+                #expect(!output.contains(secret), "a secret is in \(name)")
+            }
+        }
+        for kind in ["json", "trace", "har"] {
+            let data = try Data(contentsOf: folder.appendingPathComponent("report.\(kind)"))
+            #expect(throws: Never.self) { try JSONSerialization.jsonObject(with: data) }
+        }
+        try await SecretValueTests.expectReportsParse(in: folder)
+    }
+
+    /// Every access token the provider granted, from its own database.
+    static func grantedTokens(_ provider: DjangoOAuthProvider) async throws -> [String] {
+        let database = provider.process.folder.appendingPathComponent("db.sqlite3").path
+        let read = try await CommandRunner.run(
+            [
+                "python3", "-c",
+                "import sqlite3, sys; [print(t) for (t,) in sqlite3.connect(sys.argv[1]).execute("
+                    + "'select token from oauth2_provider_accesstoken')]",
+                database,
+            ], executable: URL(fileURLWithPath: "/usr/bin/env"), within: .seconds(30))
+        #expect(read.status == 0, "\(read.stderr)")
+        return read.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
+    }
+}
