@@ -39,11 +39,15 @@ public enum ExternalServers {
         case pytestLSP
         /// Neovim (Debian), whose built-in LSP client drives `reqplan lsp` (`Tests/lsp/neovim`).
         case neovim
+        /// PyPI `moto[server]`: the AWS mock, run as a server that checks Signature Version 4 (`MotoServer`).
+        case moto
+        /// PyPI `botocore`: AWS's Python SDK core, whose signer `scripts/sigv4-botocore.py` runs.
+        case botocore
 
         /// What a skipped test calls it.
         public var name: String {
             switch self {
-            case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer: rawValue
+            case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer, .moto, .botocore: rawValue
             case .browser: "a browser (Chromium, its driver and selenium)"
             case .pytestLSP: "pytest-lsp"
             case .neovim: "Neovim"
@@ -60,6 +64,8 @@ public enum ExternalServers {
             case .haralyzer: "python3 -m pip install haralyzer"
             case .browser: "apt-get install chromium chromium-driver, and python3 -m pip install selenium"
             case .pytestLSP: "python3 -m pip install pytest-lsp"
+            case .moto: "python3 -m pip install 'moto[server]'"
+            case .botocore: "python3 -m pip install botocore"
             }
         }
 
@@ -71,6 +77,9 @@ public enum ExternalServers {
             case .haralyzer: ["haralyzer"]
             case .browser: ["selenium"]
             case .pytestLSP: ["pytest_lsp"]
+            // moto's server is Flask with flask-cors (the `server` extra); its start makes the IAM user with boto3.
+            case .moto: ["moto", "flask", "flask_cors", "boto3"]
+            case .botocore: ["botocore"]
             case .nginx, .tinyproxy, .openssl, .curl, .neovim: []
             }
         }
@@ -121,7 +130,7 @@ public enum ExternalServers {
         case .browser:
             return FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
                 && !missingPythonModules.contains("selenium")
-        case .httpbin, .connexion, .haralyzer, .pytestLSP:
+        case .httpbin, .connexion, .haralyzer, .pytestLSP, .moto, .botocore:
             return tool.pythonModules.allSatisfy { !missingPythonModules.contains($0) }
         }
     }
@@ -159,6 +168,9 @@ public enum ExternalServers {
                 found = (try? runCommand("python3", ["-c", "import connexion, flask, uvicorn, yaml"]).status) == 0
             case .neovim:
                 found = executable("nvim") != nil
+            case .moto, .botocore:
+                let modules = tool.pythonModules.joined(separator: ", ")
+                found = (try? runCommand("python3", ["-c", "import \(modules)"]).status) == 0
             default:
                 found = executable(tool.rawValue) != nil
             }
