@@ -7,7 +7,8 @@ import ReqPlanTransport
 import Testing
 
 /// AWS Signature Version 4 against what nobody here wrote: the AWS test suite (`Tests/Fixtures/sigv4`, its
-/// ORIGIN.md says where from) and botocore's own signer (`scripts/sigv4-botocore.py`).
+/// ORIGIN.md says where from), botocore's own signer (`scripts/sigv4-botocore.py`) and moto's server, which
+/// recomputes every signature with botocore and refuses a wrong one.
 @Suite struct AWSSigV4Tests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/sigv4")
@@ -288,5 +289,161 @@ import Testing
             date: Self.suiteDate)
         #expect(signature.canonicalRequest.hasPrefix("GET\n/end\nk0=v%2019999&k1=v%2019998&k10="))
         #expect(ContinuousClock.now - start < .seconds(20))
+    }
+
+    // MARK: Against moto
+
+    /// Sends a request signed for `service` with `credentials` through reqplan's transport.
+    static func send(
+        _ transport: HTTPClientTransport, _ moto: MotoServer, _ method: HTTPMethodName, _ target: String,
+        service: String, credentials: AWSSigV4.Credentials, headers: [HeaderField] = [], body: [UInt8]? = nil,
+        payload: AWSSigV4.Payload? = nil
+    ) async throws -> TransportResponse {
+        let url = try RequestURL(parsing: moto.url + target)
+        let signature = try AWSSigV4(service: service, region: "us-east-1", credentials: credentials).sign(
+            method: method.rawValue, url: url, headers: headers, payload: payload ?? .bytes(body ?? []), date: Date())
+        let request = PreparedRequest(
+            method: method, url: url, headers: headers + signature.headers, body: body, followRedirects: false)
+        return try await transport.send(request, timeout: .seconds(30))
+    }
+
+    static func credentials(_ moto: MotoServer) -> AWSSigV4.Credentials {
+        AWSSigV4.Credentials(accessKeyID: moto.accessKeyID, secretAccessKey: moto.secretAccessKey)
+    }
+
+    @Test(ExternalServers.needed(.moto), .timeSensitive) func s3AcceptsWhatIsSignedAndRefusesAWrongSecret()
+        async throws
+    {
+        let moto = try await MotoServer.shared()
+        let good = Self.credentials(moto)
+        let bucket = "reqplan-\(UUID().uuidString.prefix(8).lowercased())"
+        try await HTTPClientTransport.with(.init()) { transport in
+            let created = try await Self.send(transport, moto, .PUT, "/\(bucket)", service: "s3", credentials: good)
+            #expect(created.status == 200, "\(String(decoding: created.body, as: UTF8.self))")
+            // A key with a space, once encoded on the wire; a typed body. (moto refuses boto3's own signature
+            // for a key with a non-ASCII letter or a `+`, so those are checked against botocore's signer only.)
+            let key = "/\(bucket)/notes/a%20b.txt"
+            let body = Array("signed body: héllo".utf8)
+            let put = try await Self.send(
+                transport, moto, .PUT, key, service: "s3", credentials: good,
+                headers: [HeaderField("Content-Type", "text/plain; charset=utf-8")], body: body)
+            #expect(put.status == 200, "\(String(decoding: put.body, as: UTF8.self))")
+            let got = try await Self.send(transport, moto, .GET, key, service: "s3", credentials: good)
+            #expect(got.status == 200 && got.body == body, "\(String(decoding: got.body, as: UTF8.self))")
+            // An unsigned payload, as a streaming upload sends.
+            let unsigned = try await Self.send(
+                transport, moto, .PUT, "/\(bucket)/streamed", service: "s3", credentials: good,
+                body: Array("streamed".utf8), payload: .unsigned)
+            #expect(unsigned.status == 200, "\(String(decoding: unsigned.body, as: UTF8.self))")
+            // A query, sorted. (moto refuses boto3's own signature for a `%2F` in the query, so none here.)
+            let listed = try await Self.send(
+                transport, moto, .GET, "/\(bucket)?prefix=notes&list-type=2&max-keys=10", service: "s3",
+                credentials: good)
+            let listing = String(decoding: listed.body, as: UTF8.self)
+            #expect(listed.status == 200 && listing.contains("<KeyCount>1</KeyCount>"), "\(listing)")
+
+            // The same request with a wrong secret.
+            var wrong = good
+            wrong.secretAccessKey += "x"
+            let refused = try await Self.send(transport, moto, .GET, key, service: "s3", credentials: wrong)
+            #expect(refused.status == 403)
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("SignatureDoesNotMatch"))
+            // A signed header changed after signing. (moto does not compare the body with its signed hash, as
+            // S3 does, so a changed body is not tried.)
+            let url = try RequestURL(parsing: moto.url + key)
+            let signature = try AWSSigV4(service: "s3", region: "us-east-1", credentials: good).sign(
+                method: "GET", url: url, headers: [HeaderField("Content-Type", "text/plain")], payload: .empty,
+                date: Date())
+            let tampered = try await transport.send(
+                PreparedRequest(
+                    method: .GET, url: url, headers: [HeaderField("Content-Type", "text/html")] + signature.headers,
+                    body: nil),
+                timeout: .seconds(30))
+            #expect(tampered.status == 403)
+            #expect(String(decoding: tampered.body, as: UTF8.self).contains("SignatureDoesNotMatch"))
+        }
+    }
+
+    @Test(ExternalServers.needed(.moto), .timeSensitive) func stsAndIAMAcceptWhatIsSignedAndRefuseAWrongSecret()
+        async throws
+    {
+        let moto = try await MotoServer.shared()
+        let good = Self.credentials(moto)
+        let form = [HeaderField("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")]
+        try await HTTPClientTransport.with(.init()) { transport in
+            let identity = try await Self.send(
+                transport, moto, .POST, "/", service: "sts", credentials: good, headers: form,
+                body: Array("Action=GetCallerIdentity&Version=2011-06-15".utf8))
+            let text = String(decoding: identity.body, as: UTF8.self)
+            #expect(identity.status == 200 && text.contains("user/\(MotoServer.userName)"), "\(text)")
+            // IAM with the action in the query.
+            let users = try await Self.send(
+                transport, moto, .GET, "/?Version=2010-05-08&Action=ListUsers", service: "iam", credentials: good)
+            let listed = String(decoding: users.body, as: UTF8.self)
+            #expect(users.status == 200 && listed.contains("<UserName>\(MotoServer.userName)</UserName>"), "\(listed)")
+
+            var wrong = good
+            wrong.secretAccessKey = String(wrong.secretAccessKey.reversed())
+            let refused = try await Self.send(
+                transport, moto, .POST, "/", service: "sts", credentials: wrong, headers: form,
+                body: Array("Action=GetCallerIdentity&Version=2011-06-15".utf8))
+            #expect(refused.status == 403)
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("SignatureDoesNotMatch"))
+        }
+    }
+
+    @Test(ExternalServers.needed(.moto), .timeSensitive) func temporaryCredentialsWithTheirSessionTokenAreAccepted()
+        async throws
+    {
+        let moto = try await MotoServer.shared()
+        let good = Self.credentials(moto)
+        let role = "reqplan-role-\(UUID().uuidString.prefix(8).lowercased())"
+        let form = [HeaderField("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")]
+        func encoded(_ text: String) -> String { URLEncoding.percentEncode(text) }
+        try await HTTPClientTransport.with(.init()) { transport in
+            let trust =
+                #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Principal":{"AWS":"*"},"#
+                + #""Action":"sts:AssumeRole"}]}"#
+            let everything = #"{"Version":"2012-10-17","Statement":[{"Effect":"Allow","Action":"*","Resource":"*"}]}"#
+            for body in [
+                "Action=CreateRole&Version=2010-05-08&RoleName=\(role)&AssumeRolePolicyDocument=\(encoded(trust))",
+                "Action=PutRolePolicy&Version=2010-05-08&RoleName=\(role)&PolicyName=all&PolicyDocument="
+                    + encoded(everything),
+            ] {
+                let made = try await Self.send(
+                    transport, moto, .POST, "/", service: "iam", credentials: good, headers: form,
+                    body: Array(body.utf8))
+                #expect(made.status == 200, "\(String(decoding: made.body, as: UTF8.self))")
+            }
+            let assumed = try await Self.send(
+                transport, moto, .POST, "/", service: "sts", credentials: good, headers: form,
+                body: Array(
+                    ("Action=AssumeRole&Version=2011-06-15&RoleSessionName=reqplan&RoleArn="
+                        + encoded("arn:aws:iam::123456789012:role/\(role)")).utf8))
+            let text = String(decoding: assumed.body, as: UTF8.self)
+            try #require(assumed.status == 200, "\(text)")
+            func element(_ name: String) -> String? {
+                guard let start = text.range(of: "<\(name)>"), let end = text.range(of: "</\(name)>") else {
+                    return nil
+                }
+                return String(text[start.upperBound..<end.lowerBound])
+            }
+            let token = try #require(element("SessionToken"))
+            let temporary = AWSSigV4.Credentials(
+                accessKeyID: try #require(element("AccessKeyId")),
+                secretAccessKey: try #require(element("SecretAccessKey")), sessionToken: token)
+            let identity = try await Self.send(
+                transport, moto, .POST, "/", service: "sts", credentials: temporary, headers: form,
+                body: Array("Action=GetCallerIdentity&Version=2011-06-15".utf8))
+            let who = String(decoding: identity.body, as: UTF8.self)
+            #expect(identity.status == 200 && who.contains("assumed-role/\(role)/reqplan"), "\(who)")
+            // Another token with the same key: refused.
+            var otherToken = temporary
+            otherToken.sessionToken = "not-the-token"
+            let refused = try await Self.send(
+                transport, moto, .POST, "/", service: "sts", credentials: otherToken, headers: form,
+                body: Array("Action=GetCallerIdentity&Version=2011-06-15".utf8))
+            #expect(refused.status == 403, "\(String(decoding: refused.body, as: UTF8.self))")
+        }
     }
 }

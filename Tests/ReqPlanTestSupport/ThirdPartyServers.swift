@@ -10,7 +10,7 @@ import ReqPlanTransport
 
 /// Starts a server with fresh ports, trying again with new ones when one was taken between
 /// choosing it and the server binding it.
-private func startWithFreePorts<Server>(_ count: Int, _ start: ([Int]) async throws -> Server) async throws -> Server {
+func startWithFreePorts<Server>(_ count: Int, _ start: ([Int]) async throws -> Server) async throws -> Server {
     var lastError: (any Error)?
     for _ in 0..<3 {
         do {
