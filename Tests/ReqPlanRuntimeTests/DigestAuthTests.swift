@@ -147,6 +147,14 @@ import Testing
             try DigestAuth.preferredChallenge(in: [#"Basic realm="x""#, "Bearer"])
         }
         #expect(none?.kind == .noChallenge)
+        // Algorithm names are compared but for case, and named back as written.
+        let lower = try DigestAuth.preferredChallenge(in: [#"Digest realm="r", nonce="n", algorithm=sha-256"#])
+        #expect(lower.algorithm == .sha256 && lower.algorithm.name == "sha-256")
+        let answer = try Self.mufasa.authorization(for: lower, method: "GET", uri: "/", cnonce: "c")
+        #expect(answer.authorization.contains(", algorithm=sha-256, "))
+        // A long run of empty list elements is read in one pass.
+        let commas = #"Digest realm="r", nonce="n""# + String(repeating: ",", count: 16_000)
+        #expect(try DigestAuth.challenges(in: [commas]).count == 1)
         // Empty list elements and tabs are allowed.
         #expect(try DigestAuth.challenges(in: [",\t, Digest\trealm=r ,, nonce = \"n\" ,"]).first?.nonce == "n")
     }

@@ -71,13 +71,23 @@ public struct DigestAuth: Sendable {
     /// The most parameters read in one challenge.
     public static let maxParameters = 32
 
-    /// The hash algorithm a challenge names (`algorithm=`; MD5 when it names none).
+    /// The hash algorithm a challenge names (`algorithm=`; MD5 when it names none). Two algorithms are equal
+    /// when their names are, but for case (`sha-256` is `.sha256`).
     public struct Algorithm: Sendable, Hashable, CustomStringConvertible {
-        /// The algorithm's name as the challenge wrote it (`MD5` when it wrote none).
+        /// The algorithm's name as the challenge wrote it (`MD5` when it wrote none), and as the answer names it
+        /// back: some servers compare it exactly.
         public let name: String
 
-        /// The algorithm named `name` (case-insensitively matched when used).
+        /// The algorithm named `name`.
         public init(_ name: String) { self.name = name }
+
+        /// Whether the names are the same but for case.
+        public static func == (left: Algorithm, right: Algorithm) -> Bool {
+            left.name.lowercased() == right.name.lowercased()
+        }
+
+        /// Hashes the name in lower case, as `==` compares it.
+        public func hash(into hasher: inout Hasher) { hasher.combine(name.lowercased()) }
 
         /// MD5 (RFC 2617's default; RFC 7616 keeps it for compatibility).
         public static let md5 = Algorithm("MD5")
