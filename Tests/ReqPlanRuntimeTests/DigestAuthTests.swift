@@ -191,6 +191,31 @@ import Testing
         #expect(error.map { !$0.message.contains("\u{1B}") && !$0.message.contains("\r") } == true)
     }
 
+    @Test func randomlyEditedChallengesAreReadOrRefusedNeverATrap() {
+        // RFC 7616's challenges edited at random, 1 to 8 times each, with pieces of challenges and the bytes that
+        // break readers (seeded: a failure reproduces).
+        let pieces = [
+            "", "Digest ", "Basic", " ", "\t", ",", "=", "==", "\"", "\\", "realm=", "nonce=", "qop=", "auth",
+            "auth-int", "algorithm=MD5-sess", "SHA-256", "stale=true", "userhash=true", "x", "\u{0}", "\r\n",
+            "\u{7F}", "é", "/", "+", "\"r\"",
+        ]
+        var generator = SeededGenerator(seed: 7616)
+        var (read, answered) = (0, 0)
+        for _ in 0..<3_000 {
+            var value = Self.rfc7616Challenges
+            for _ in 0..<Int.random(in: 1...8, using: &generator) {
+                value = randomEdit(of: value, pieces: pieces, removing: 4, using: &generator)
+            }
+            guard let challenge = try? DigestAuth.preferredChallenge(in: [value]) else { continue }
+            read += 1
+            if (try? Self.mufasa.authorization(for: challenge, method: "GET", uri: "/", body: [])) != nil {
+                answered += 1
+            }
+        }
+        // Many stay challenges that can be answered, many do not: both paths are taken.
+        #expect(read > 300 && read < 2_700 && answered > 300, "\(read) read, \(answered) answered")
+    }
+
     @Test func inputsThatCannotBeSentAreRefused() throws {
         let challenge = try DigestAuth.preferredChallenge(in: [#"Digest realm="r", nonce="n", qop="auth""#])
         let user = DigestAuth(username: "u", password: "p")
