@@ -32,6 +32,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // Source files, locations, diagnostics, the AST, the YAML reader and the `${{ }}` language.
@@ -116,6 +117,8 @@ let package = Package(
                 "ReqPlanJSONPath",
                 "ReqPlanTransport",
                 .product(name: "Logging", package: "swift-log"),
+                // HMAC-SHA256, SHA-256 and MD5 for request signing (`Auth/`): AWS SigV4 and HTTP Digest.
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // A transport over Foundation's URLSession (FoundationNetworking, libcurl, on Linux), for embedders;

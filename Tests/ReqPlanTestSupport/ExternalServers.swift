@@ -42,11 +42,15 @@ public enum ExternalServers {
         /// PyPI `django-oauth-toolkit` with `djangorestframework`: a real OAuth 2.0 and OpenID Connect provider and a
         /// resource it protects (`DjangoOAuthProvider`).
         case oauthProvider
+        /// PyPI `moto[server]`: the AWS mock, run as a server that checks Signature Version 4 (`MotoServer`).
+        case moto
+        /// PyPI `botocore`: AWS's Python SDK core, whose signer `scripts/sigv4-botocore.py` runs.
+        case botocore
 
         /// What a skipped test calls it.
         public var name: String {
             switch self {
-            case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer: rawValue
+            case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer, .moto, .botocore: rawValue
             case .browser: "a browser (Chromium, its driver and selenium)"
             case .pytestLSP: "pytest-lsp"
             case .neovim: "Neovim"
@@ -65,6 +69,8 @@ public enum ExternalServers {
             case .browser: "apt-get install chromium chromium-driver, and python3 -m pip install selenium"
             case .pytestLSP: "python3 -m pip install pytest-lsp"
             case .oauthProvider: "python3 -m pip install django-oauth-toolkit djangorestframework"
+            case .moto: "python3 -m pip install 'moto[server]'"
+            case .botocore: "python3 -m pip install botocore"
             }
         }
 
@@ -77,6 +83,9 @@ public enum ExternalServers {
             case .browser: ["selenium"]
             case .pytestLSP: ["pytest_lsp"]
             case .oauthProvider: ["oauth2_provider", "django", "rest_framework"]
+            // moto's server is Flask with flask-cors (the `server` extra); its start makes the IAM user with boto3.
+            case .moto: ["moto", "flask", "flask_cors", "boto3"]
+            case .botocore: ["botocore"]
             case .nginx, .tinyproxy, .openssl, .curl, .neovim: []
             }
         }
@@ -127,7 +136,7 @@ public enum ExternalServers {
         case .browser:
             return FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
                 && !missingPythonModules.contains("selenium")
-        case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider:
+        case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore:
             return tool.pythonModules.allSatisfy { !missingPythonModules.contains($0) }
         }
     }
@@ -151,24 +160,17 @@ public enum ExternalServers {
             if let known = cache[tool] { return known }
             let found: Bool
             switch tool {
-            case .httpbin:
-                found = (try? runCommand("python3", ["-c", "import httpbin, gunicorn"]).status) == 0
-            case .haralyzer:
-                found = (try? runCommand("python3", ["-c", "import haralyzer"]).status) == 0
             case .browser:
                 found =
                     (try? runCommand("python3", ["-c", "import selenium"]).status) == 0
                     && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
-            case .pytestLSP:
-                found = (try? runCommand("python3", ["-c", "import pytest_lsp"]).status) == 0
-            case .connexion:
-                found = (try? runCommand("python3", ["-c", "import connexion, flask, uvicorn, yaml"]).status) == 0
             case .neovim:
                 found = executable("nvim") != nil
-            case .oauthProvider:
-                found = (try? runCommand("python3", ["-c", "import oauth2_provider, django"]).status) == 0
-            default:
+            case .nginx, .tinyproxy, .openssl, .curl:
                 found = executable(tool.rawValue) != nil
+            case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore:
+                let modules = tool.pythonModules.joined(separator: ", ")
+                found = (try? runCommand("python3", ["-c", "import \(modules)"]).status) == 0
             }
             cache[tool] = found
             return found
