@@ -92,19 +92,7 @@ public struct UnsetEnvironment: Sendable {
             scan(url, base ? "`base_url`" : "the URL", step)
             for parameter in query { scan(parameter.value, "query parameter `\(parameter.name.value)`", step) }
             for header in headers { scan(header.value, "header `\(header.name.value)`", step) }
-            switch auth {
-            case .basic(let username, let password)?:
-                scan(username, "`auth`", step)
-                scan(password, "`auth`", step)
-            case .bearer(let token)?:
-                scan(token, "`auth`", step)
-            case .oauth2(let oauth2)?:
-                for template in oauth2.templates { scan(template, "`auth`", step) }
-            case .apiKey(let key)?:
-                scan(key.value, "`auth`", step)
-            case nil:
-                break
-            }
+            for template in auth?.templates ?? [] { scan(template, "`auth`", step) }
         }
         let defaults = plan.defaults
         scan(

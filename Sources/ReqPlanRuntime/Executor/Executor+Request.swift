@@ -45,8 +45,9 @@ extension Executor {
         /// The operation whose response schemas each response is checked against (`openapi:`), unless
         /// `--no-response-schema-check`.
         let responseCheck: BoundOperation?
-        /// The OAuth 2.0 grant whose token each attempt is sent with, and where the plan writes it.
-        var grant: (grant: OAuthGrant, range: SourceRange)? = nil
+        /// The credentials each attempt gets as it is sent (an OAuth 2.0 token, a signature, a digest), and
+        /// where the plan writes them.
+        var credentials: (credentials: SentCredentials, range: SourceRange)? = nil
     }
 
     /// What one response means for the exchange it may end.
@@ -82,7 +83,7 @@ extension Executor {
         var result = StepResult(id: node.id, state: .succeeded)
         result.itemIndex = itemIndex
         var prepared: PreparedRequest
-        var grant: (grant: OAuthGrant, range: SourceRange)?
+        var credentials: (credentials: SentCredentials, range: SourceRange)?
         let defaults = graph.plan(of: node.nodeID).defaults
         // Building evaluates the request's expressions, which may search an earlier response: within the
         // attempt's time, as judging its response is.
@@ -91,11 +92,14 @@ extension Executor {
         let limits = Self.evaluationLimits(timeout: timeout, from: buildStart)
         do {
             let builder = builders[node.instance]
-            (prepared, grant) = try EvaluationLimits.$current.withValue(limits) {
+            (prepared, credentials) = try EvaluationLimits.$current.withValue(limits) {
                 let prepared = try builder.build(
                     spec, in: context, usesCookies: graph.usesCookies(node.nodeID), secrets: configuration.secrets)
-                let grant = try builder.grant(for: spec, in: context, secrets: configuration.secrets)
-                return (prepared, grant.flatMap { grant in builder.effectiveAuth(of: spec).map { (grant, $0.range) } })
+                let credentials = try builder.sentCredentials(for: spec, in: context, secrets: configuration.secrets)
+                return (
+                    prepared,
+                    credentials.flatMap { sent in builder.effectiveAuth(of: spec).map { (sent, $0.range) } }
+                )
             }
         } catch let error as EvaluationError {
             let enclosing = await Self.endedByEnclosingTimeout(limits, ownTimeout: timeout, from: buildStart)
@@ -129,7 +133,7 @@ extension Executor {
             timeout: (node.step.timeout ?? defaults.timeout)?.value.duration, expectation: expectation,
             mayRetry: prepared.method.isIdempotent || retry.unsafe, retention: retention, retryWait: retryWait,
             responseCheck: responseCheck)
-        run.grant = grant
+        run.credentials = credentials
         if let poll = node.step.poll { return await runPolling(run, poll, result: result) }
         _ = await exchange(run, result: &result, decodingBody: decodes) { response, body, problem, duration in
             self.verdict(on: response, body: body, bodyProblem: problem, duration: duration, of: run)
@@ -243,8 +247,8 @@ extension Executor {
             tries += 1
             // The token first, outside the slots: a wait for the token endpoint is not the request's time.
             var token: TokenCache<OAuthGrant>.Token?
-            if let grant = run.grant {
-                switch await self.token(for: grant.grant, timeout: timeout ?? run.timeout) {
+            if let (credentials, range) = run.credentials, case .oauth2(let grant) = credentials {
+                switch await self.token(for: grant, timeout: timeout ?? run.timeout) {
                 case .success(let got): token = got
                 case .failure(let error):
                     if Task.isCancelled {
@@ -253,7 +257,7 @@ extension Executor {
                     }
                     result.state = .failed
                     result.reason = StepReason(
-                        .authorization, "no token for `auth`: " + secretNet.redact(error.description), at: grant.range)
+                        .authorization, "no token for `auth`: " + secretNet.redact(error.description), at: range)
                     return .finished
                 }
             }
@@ -446,18 +450,42 @@ extension Executor {
         }
     }
 
-    /// Sends the request of `run`, with `token` when it has a grant. A 401 to a token (but for one that says
-    /// the scope is too narrow or the request malformed, which a new token does not mend) drops the token,
-    /// and the request is sent once more with a new one: not a retry, but the same attempt.
+    /// Sends the request of `run` with its credentials: `token` for an OAuth 2.0 grant, a signature made now,
+    /// or the answer to a Digest challenge.
+    /// - A 401 to a token (but for one that says the scope is too narrow or the request malformed, which a new
+    ///   token does not mend) drops the token, and the request is sent once more with a new one.
+    /// - With `digest`, the request goes first without credentials; a 401 with a Digest challenge is answered,
+    ///   and the request sent once more with the answer.
+    /// Neither second sending is a retry: it is the same attempt.
     func send(
         _ run: RequestRun, with token: TokenCache<OAuthGrant>.Token?, timeout: Duration?
     ) async -> Result<TransportResponse, TransportError> {
         let node = run.node
+        let secrets = configuration.secrets
         var token = token
-        var renewed = false
+        var answer: HeaderField?
+        var again = false
         while true {
             var request = run.prepared
-            if let token { request = RequestBuilder.bearer(token.value, on: request, secrets: configuration.secrets) }
+            switch run.credentials?.credentials {
+            case .oauth2?:
+                if let token { request = RequestBuilder.bearer(token.value, on: request, secrets: secrets) }
+            case .awsSigV4(let signer, let unsigned)?:
+                do {
+                    let signature = try signer.sign(
+                        method: request.method.rawValue, url: request.url, headers: request.headers,
+                        payload: unsigned ? .unsigned : .bytes(request.body ?? []), date: Date())
+                    for secret in signature.secrets { secrets.add(secret) }
+                    request = RequestBuilder.setting(
+                        signature.headers, hidden: ["authorization", "x-amz-security-token"], on: request)
+                } catch {
+                    return .failure(TransportError(.other, "the request cannot be signed: \(error.message)"))
+                }
+            case .digest?:
+                if let answer { request = RequestBuilder.setting([answer], on: request) }
+            case nil:
+                break
+            }
             observer.requestSent(node.id, item: run.itemIndex, request: request)
             let response: TransportResponse
             do {
@@ -466,17 +494,39 @@ extension Executor {
             } catch {
                 return .failure(error)
             }
-            guard let grant = run.grant, let sent = token, !renewed, response.status == 401,
-                Self.tokenMayBeRenewed(response.header("www-authenticate"))
-            else { return .success(response) }
-            renewed = true
-            await configuration.tokens.refused(sent, for: grant.grant)
-            guard case .success(let fresh) = await self.token(for: grant.grant, timeout: timeout) else {
+            guard !again, response.status == 401, let (credentials, _) = run.credentials else {
                 return .success(response)
             }
-            configuration.logger.debug(
-                "token refused and renewed", metadata: ["step": "\(node.id)", "token_url": "\(grant.grant.tokenURL)"])
-            token = fresh
+            again = true
+            switch credentials {
+            case .oauth2(let grant):
+                guard let sent = token, Self.tokenMayBeRenewed(response.header("www-authenticate")) else {
+                    return .success(response)
+                }
+                await configuration.tokens.refused(sent, for: grant)
+                guard case .success(let fresh) = await self.token(for: grant, timeout: timeout) else {
+                    return .success(response)
+                }
+                configuration.logger.debug(
+                    "token refused and renewed", metadata: ["step": "\(node.id)", "token_url": "\(grant.tokenURL)"])
+                token = fresh
+            case .digest(let digest):
+                let challenges = response.headers.filter { $0.name.equalsIgnoringCase("www-authenticate") }.map(\.value)
+                do {
+                    let challenge = try DigestAuth.preferredChallenge(in: challenges)
+                    let answered = try digest.authorization(
+                        for: challenge, method: request.method.rawValue, uri: request.url.target, body: request.body)
+                    for secret in answered.secrets { secrets.add(secret) }
+                    answer = HeaderField("Authorization", answered.authorization)
+                } catch {
+                    // No Digest challenge this client can answer: the 401 is the response.
+                    configuration.logger.debug(
+                        "no digest challenge answered", metadata: ["step": "\(node.id)", "why": "\(error.message)"])
+                    return .success(response)
+                }
+            case .awsSigV4:
+                return .success(response)
+            }
         }
     }
 

@@ -181,7 +181,7 @@ public struct RequestBuilder: Sendable {
                 headersShownDiffer = true
             }
         } else if auth != nil {
-            // An OAuth 2.0 grant: the executor adds its token when it sends the request (`bearer(_:on:)`).
+            // An OAuth 2.0 grant, a signature, a digest: added as the request is sent (`SentCredentials`).
         } else if let credentials = url.credentials,
             !headers.contains(where: { $0.name.equalsIgnoringCase("authorization") })
         {
@@ -285,7 +285,8 @@ public struct RequestBuilder: Sendable {
             )
         case .bearer(let template):
             return ("Authorization", Self.bearer(try ExpressionEvaluator.text(template, in: context), secrets: secrets))
-        case .oauth2:
+        case .oauth2, .awsSigV4, .digest:
+            // Given when the request is sent (`SentCredentials`).
             return nil
         case .apiKey(let key):
             let value = try ExpressionEvaluator.text(key.value, in: context)
@@ -309,12 +310,23 @@ public struct RequestBuilder: Sendable {
     /// `request` with `Authorization: Bearer TOKEN` in place of any `Authorization` header it has, shown as
     /// `***` in every output; the token goes into `secrets`.
     public static func bearer(_ token: String, on request: PreparedRequest, secrets: SecretStore?) -> PreparedRequest {
+        setting([HeaderField("Authorization", bearer(token, secrets: secrets))], on: request)
+    }
+
+    /// `request` with `fields` in place of its headers of the same names; those named in `hidden` (lowercased;
+    /// by default `authorization`) are shown as `***` in every output.
+    static func setting(
+        _ fields: [HeaderField], hidden: Set<String> = ["authorization"], on request: PreparedRequest
+    ) -> PreparedRequest {
         var request = request
         var shown = request.shown ?? ShownRequest(url: request.url.text, headers: request.headers, body: request.body)
-        request.headers.removeAll { $0.name.equalsIgnoringCase("authorization") }
-        shown.headers.removeAll { $0.name.equalsIgnoringCase("authorization") }
-        request.headers.append(HeaderField("Authorization", bearer(token, secrets: secrets)))
-        shown.headers.append(HeaderField("Authorization", ExpressionEvaluator.secretMarker))
+        for field in fields {
+            request.headers.removeAll { $0.name.equalsIgnoringCase(field.name) }
+            shown.headers.removeAll { $0.name.equalsIgnoringCase(field.name) }
+            request.headers.append(field)
+            let hide = hidden.contains(field.name.lowercased())
+            shown.headers.append(hide ? HeaderField(field.name, ExpressionEvaluator.secretMarker) : field)
+        }
         request.shown = shown
         return request
     }

@@ -72,16 +72,24 @@ public enum RequestAuth: Sendable, Hashable {
     case oauth2(OAuth2Auth)
     /// `api_key: { header | query | cookie: NAME, value }` — the key where the API reads it.
     case apiKey(APIKeyAuth)
+    /// `aws_sigv4: { … }` — each request signed with AWS Signature Version 4 as it is sent.
+    case awsSigV4(AWSSigV4Auth)
+    /// `digest: { username, password }` — HTTP Digest (RFC 7616): the answer to the server's challenge.
+    case digest(username: Template, password: Template)
 
     /// Every template of the credentials.
-    public var expressions: [Expression] {
+    public var templates: [Template] {
         switch self {
-        case .basic(let username, let password): username.expressions + password.expressions
-        case .bearer(let token): token.expressions
-        case .oauth2(let oauth2): oauth2.templates.flatMap(\.expressions)
-        case .apiKey(let key): key.value.expressions
+        case .basic(let username, let password), .digest(let username, let password): [username, password]
+        case .bearer(let token): [token]
+        case .oauth2(let oauth2): oauth2.templates
+        case .apiKey(let key): [key.value]
+        case .awsSigV4(let aws): aws.templates
         }
     }
+
+    /// Every expression of the credentials.
+    public var expressions: [Expression] { templates.flatMap(\.expressions) }
 
     /// The expressions of the secret part: the password, the token, the client secret, the refresh token, the key.
     public var secretExpressions: [Expression] {
@@ -91,6 +99,8 @@ public enum RequestAuth: Sendable, Hashable {
         case .oauth2(let oauth2):
             [oauth2.clientSecret, oauth2.refreshToken, oauth2.password].compactMap { $0 }.flatMap(\.expressions)
         case .apiKey(let key): key.value.expressions
+        case .awsSigV4(let aws): [aws.secretAccessKey, aws.sessionToken].compactMap { $0 }.flatMap(\.expressions)
+        case .digest(_, let password): password.expressions
         }
     }
 
@@ -98,7 +108,7 @@ public enum RequestAuth: Sendable, Hashable {
     /// or a cookie). A request that writes this header itself does not take `defaults.auth`.
     public var headerName: String? {
         switch self {
-        case .basic, .bearer, .oauth2: "authorization"
+        case .basic, .bearer, .oauth2, .awsSigV4, .digest: "authorization"
         case .apiKey(let key): key.place.value == .header ? key.name.value.lowercased() : nil
         }
     }
@@ -165,6 +175,36 @@ public struct OAuth2Auth: Sendable, Hashable {
     /// Every template it holds.
     public var templates: [Template] {
         [tokenURL, clientID] + [clientSecret, audience, refreshToken, username, password].compactMap { $0 }
+    }
+}
+
+/// `auth: { aws_sigv4: … }` — AWS Signature Version 4: each request is signed as it is sent (the date and, but
+/// for `unsigned_payload`, the body's hash are part of the signature).
+public struct AWSSigV4Auth: Sendable, Hashable {
+    public var accessKeyID: Template
+    public var secretAccessKey: Template
+    public var sessionToken: Template?
+    public var region: Template
+    public var service: Template
+    /// `unsigned_payload: true` — `X-Amz-Content-Sha256: UNSIGNED-PAYLOAD`, for bodies streamed or too large to
+    /// hash twice (S3 accepts it over https).
+    public var unsignedPayload: Located<Bool>?
+
+    public init(
+        accessKeyID: Template, secretAccessKey: Template, sessionToken: Template?, region: Template,
+        service: Template, unsignedPayload: Located<Bool>?
+    ) {
+        self.accessKeyID = accessKeyID
+        self.secretAccessKey = secretAccessKey
+        self.sessionToken = sessionToken
+        self.region = region
+        self.service = service
+        self.unsignedPayload = unsignedPayload
+    }
+
+    /// Every template it holds.
+    public var templates: [Template] {
+        [accessKeyID, secretAccessKey, region, service] + [sessionToken].compactMap { $0 }
     }
 }
 

@@ -1,11 +1,14 @@
 extension PlanReader {
-    static let authKeys = ["basic", "bearer", "oauth2", "api_key"]
+    static let authKeys = ["basic", "bearer", "oauth2", "api_key", "aws_sigv4", "digest"]
     static let basicAuthKeys = ["username", "password"]
     static let oauth2Keys = [
         "grant", "token_url", "client_id", "client_secret", "client_auth", "scope", "audience", "refresh_token",
         "username", "password",
     ]
     static let apiKeyKeys = ["header", "query", "cookie", "value"]
+    static let awsSigV4Keys = [
+        "access_key_id", "secret_access_key", "session_token", "region", "service", "unsigned_payload",
+    ]
 
     /// `auth:` — exactly one of `basic: { username, password }`, `bearer: TOKEN`, `oauth2: { … }` and
     /// `api_key: { header | query | cookie: NAME, value }`.
@@ -23,7 +26,9 @@ extension PlanReader {
             }
             if !misspelt {
                 diagnostics.error(
-                    .missingKey, "\(what) has none of `basic`, `bearer`, `oauth2` and `api_key`", at: key.range,
+                    .missingKey,
+                    "\(what) has none of " + PlanReader.authKeys.map { "`\($0)`" }.joined(separator: ", "),
+                    at: key.range,
                     hint: "write `auth: { bearer: TOKEN }`, `auth: { basic: { username: …, password: … } }`, "
                         + "`auth: { oauth2: { token_url: …, client_id: …, client_secret: … } }` or "
                         + "`auth: { api_key: { header: NAME, value: … } }`")
@@ -39,7 +44,13 @@ extension PlanReader {
         }
         guard let value = fields.value(kind.value) else { return nil }
         switch kind.value {
-        case "basic": return readBasic(value, what, kind: kind).map { Located($0, at: key.range) }
+        case "basic", "digest":
+            guard let (username, password) = readUserAndPassword(value, what, kind: kind) else { return nil }
+            return Located(
+                kind.value == "basic"
+                    ? .basic(username: username, password: password) : .digest(username: username, password: password),
+                at: key.range)
+        case "aws_sigv4": return readAWSSigV4(value, what, kind: kind).map { Located(.awsSigV4($0), at: key.range) }
         case "bearer":
             guard let token = template(value, "`bearer` of \(what)") else { return nil }
             checkHeaderLine(token, "the `bearer` token of \(what)")
@@ -49,21 +60,55 @@ extension PlanReader {
         }
     }
 
-    private mutating func readBasic(_ node: YAMLNode, _ what: String, kind: Located<String>) -> RequestAuth? {
-        guard let basic = mapping(node, "`basic` of \(what)") else { return nil }
-        checkKeys(basic, allowed: PlanReader.basicAuthKeys, in: "`basic` of \(what)")
+    /// `{ username, password }` of `basic` or `digest`.
+    private mutating func readUserAndPassword(_ node: YAMLNode, _ what: String, kind: Located<String>) -> (
+        Template, Template
+    )? {
+        let place = "`\(kind.value)` of \(what)"
+        guard let fields = mapping(node, place) else { return nil }
+        checkKeys(fields, allowed: PlanReader.basicAuthKeys, in: place)
         var parts: [Template] = []
         for name in PlanReader.basicAuthKeys {
-            guard let valueNode = basic.value(name) else {
+            guard let valueNode = fields.value(name) else {
                 diagnostics.error(
-                    .missingKey, "`basic` of \(what) has no `\(name)`", at: kind.range,
-                    hint: "basic credentials are `{ username: …, password: … }` (an empty password is `\"\"`)")
+                    .missingKey, "\(place) has no `\(name)`", at: kind.range,
+                    hint: "\(kind.value) credentials are `{ username: …, password: … }` (an empty password is `\"\"`)")
                 continue
             }
-            if let template = template(valueNode, "`\(name)` of `basic`") { parts.append(template) }
+            if let template = template(valueNode, "`\(name)` of `\(kind.value)`") { parts.append(template) }
         }
         guard parts.count == 2 else { return nil }
-        return .basic(username: parts[0], password: parts[1])
+        return (parts[0], parts[1])
+    }
+
+    /// `aws_sigv4: { access_key_id, secret_access_key, session_token, region, service, unsigned_payload }`.
+    private mutating func readAWSSigV4(_ node: YAMLNode, _ what: String, kind: Located<String>) -> AWSSigV4Auth? {
+        let place = "`aws_sigv4` of \(what)"
+        guard let fields = mapping(node, place) else { return nil }
+        checkKeys(fields, allowed: PlanReader.awsSigV4Keys, in: place)
+        for name in ["access_key_id", "secret_access_key", "region", "service"] where fields.value(name) == nil {
+            diagnostics.error(
+                .missingKey, "\(place) has no `\(name)`", at: kind.range,
+                hint: "a signature needs `access_key_id`, `secret_access_key`, `region` and `service` (`s3`, "
+                    + "`execute-api`, …)")
+        }
+        func value(_ name: String) -> Template? {
+            fields.value(name).flatMap { template($0, "`\(name)` of \(place)") }
+        }
+        let unsigned = fields.value("unsigned_payload").flatMap { bool($0, "`unsigned_payload` of \(place)") }
+        // What the plan gives is kept even with a key missing (an empty text in its place), so that the inputs
+        // it reads are not reported unused as well; a plan with errors does not run.
+        let none = Template(parts: [.text("")], range: kind.range)
+        let key = value("access_key_id") ?? none
+        let secret = value("secret_access_key") ?? none
+        let region = value("region") ?? none
+        let service = value("service") ?? none
+        checkHeaderLine(key, "`access_key_id` of \(place)")
+        let token = value("session_token")
+        if let token { checkHeaderLine(token, "`session_token` of \(place)") }
+        return AWSSigV4Auth(
+            accessKeyID: key, secretAccessKey: secret, sessionToken: token, region: region, service: service,
+            unsignedPayload: unsigned)
     }
 
     /// `oauth2: { grant, token_url, client_id, client_secret, client_auth, scope, audience, refresh_token,

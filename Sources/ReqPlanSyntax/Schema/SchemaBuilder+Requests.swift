@@ -84,7 +84,7 @@ extension SchemaBuilder {
                 "`auth`",
                 [
                     "description":
-                        "Credentials: `{ basic: { username, password } }` (`Authorization: Basic` and the base64 of `username:password`), `{ bearer: TOKEN }` (`Authorization: Bearer TOKEN`), `{ oauth2: { … } }` (a bearer token from an OAuth 2.0 token endpoint, fetched once per grant and renewed) or `{ api_key: { header | query | cookie: NAME, value } }`; expressions allowed. They are hidden in every output, the base64 form and the tokens included. Exactly one kind (RP0104 for two, RP0103 for none).",
+                        "Credentials: `{ basic: { username, password } }` (`Authorization: Basic` and the base64 of `username:password`), `{ bearer: TOKEN }` (`Authorization: Bearer TOKEN`), `{ oauth2: { … } }` (a bearer token from an OAuth 2.0 token endpoint, fetched once per grant and renewed), `{ api_key: { header | query | cookie: NAME, value } }`, `{ aws_sigv4: { … } }` (AWS Signature Version 4) or `{ digest: { username, password } }` (HTTP Digest); expressions allowed. They are hidden in every output, the base64 form and the tokens included. Exactly one kind (RP0104 for two, RP0103 for none).",
                     "type": "object",
                 ],
                 keys: PlanReader.authKeys,
@@ -93,17 +93,44 @@ extension SchemaBuilder {
                     "bearer": Self.ref("headerLineText", "The token, sent as `Authorization: Bearer TOKEN`."),
                     "oauth2": Self.ref("oauth2Auth"),
                     "api_key": Self.ref("apiKeyAuth"),
+                    "aws_sigv4": Self.ref("awsSigV4Auth"),
+                    "digest": Self.ref(
+                        "basicAuth", "HTTP Digest credentials (RFC 7616): the answer to the server's challenge."),
                 ],
                 then: [
                     "oneOf": Self.exactlyOne(
                         of: PlanReader.authKeys,
-                        titles: ["basic credentials", "a bearer token", "an OAuth 2.0 grant", "an API key"])
+                        titles: [
+                            "basic credentials", "a bearer token", "an OAuth 2.0 grant", "an API key",
+                            "an AWS Signature Version 4", "digest credentials",
+                        ])
+                ]),
+            "awsSigV4Auth": closedObject(
+                "`aws_sigv4`",
+                [
+                    "description":
+                        "AWS Signature Version 4: each request is signed as it is sent (`Authorization`, `X-Amz-Date`, `X-Amz-Content-Sha256`, and `X-Amz-Security-Token` with a session token). The secret key, the session token and the signature are secrets in every output.",
+                    "type": "object",
+                    "required": ["access_key_id", "secret_access_key", "region", "service"],
+                ],
+                keys: PlanReader.awsSigV4Keys,
+                properties: [
+                    "access_key_id": Self.ref("headerLineText", "The access key id."),
+                    "secret_access_key": Self.ref("textTemplate", "The secret access key."),
+                    "session_token": Self.ref("headerLineText", "The session token of temporary credentials."),
+                    "region": Self.ref("textTemplate", "The region (`us-east-1`)."),
+                    "service": Self.ref("textTemplate", "The service's signing name (`s3`, `execute-api`, `sts`)."),
+                    "unsigned_payload": [
+                        "description":
+                            "Send `X-Amz-Content-Sha256: UNSIGNED-PAYLOAD` instead of the body's hash (S3 over https).",
+                        "type": "boolean",
+                    ],
                 ]),
             "oauth2Auth": closedObject(
                 "`oauth2`",
                 [
                     "description":
-                        "An OAuth 2.0 grant (RFC 6749): the run asks `token_url` for an access token once per distinct grant, sends it as `Authorization: Bearer`, renews it before `expires_in` runs out and once after a 401 that says it is invalid. The keys a grant needs are required (RP0103) and the ones it does not send refused (RP0104). Values are text templates that read no step.",
+                        "An OAuth 2.0 grant (RFC 6749): the run asks `token_url` for an access token once per distinct grant, sends it as `Authorization: Bearer`, renews it before `expires_in` runs out and once after a 401 that says it is invalid. The keys a grant needs are required (RP0103) and the ones it does not send refused (RP0104). Values are text templates.",
                     "type": "object",
                     "required": ["token_url", "client_id"],
                 ],

@@ -1,16 +1,52 @@
 import ReqPlanSyntax
 import ReqPlanTransport
 
+/// Credentials given as a request is sent, not when it is built: an OAuth 2.0 token (fetched, shared and
+/// renewed), an AWS Signature Version 4 (over the request as it goes, at that time), an HTTP Digest answer (to
+/// the server's challenge).
+public enum SentCredentials: Sendable {
+    case oauth2(OAuthGrant)
+    case awsSigV4(AWSSigV4, unsignedPayload: Bool)
+    case digest(DigestAuth)
+}
+
 extension RequestBuilder {
-    /// The OAuth 2.0 grant whose token `spec` is sent with (its own `auth: { oauth2 }`, else `defaults.auth`'s),
-    /// its values evaluated; nil when it sends none. The client secret, a refresh token and a password go
-    /// into `secrets`.
-    /// - Throws: an `EvaluationError` when a value cannot be evaluated, or the token endpoint is plain `http`
-    ///   to a host that is not this machine's (RP0118: the secret is never sent in the clear).
-    public func grant(for spec: RequestSpec, in context: EvaluationContext, secrets: SecretStore?) throws
-        -> OAuthGrant?
+    /// The credentials `spec` gets as it is sent (from its own `auth`, else `defaults.auth`), their values
+    /// evaluated; nil for credentials written into the request when it is built, or none. Every secret value
+    /// (a client secret, a refresh token, a password, a secret key, a session token) goes into `secrets`.
+    /// - Throws: an `EvaluationError` when a value cannot be evaluated, or an OAuth 2.0 token endpoint is plain
+    ///   `http` to a host that is not this machine's (RP0118: the secret is never sent in the clear).
+    public func sentCredentials(for spec: RequestSpec, in context: EvaluationContext, secrets: SecretStore?) throws
+        -> SentCredentials?
     {
-        guard let auth = effectiveAuth(of: spec), case .oauth2(let oauth2) = auth.value else { return nil }
+        func text(_ template: Template?) throws -> String? {
+            try template.map { try ExpressionEvaluator.text($0, in: context) }
+        }
+        func secret(_ template: Template?) throws -> String? {
+            let value = try text(template)
+            if let value { secrets?.add(value) }
+            return value
+        }
+        switch effectiveAuth(of: spec)?.value {
+        case .oauth2(let oauth2)?:
+            return .oauth2(try grant(oauth2, in: context, secrets: secrets))
+        case .awsSigV4(let aws)?:
+            let credentials = AWSSigV4.Credentials(
+                accessKeyID: try text(aws.accessKeyID) ?? "", secretAccessKey: try secret(aws.secretAccessKey) ?? "",
+                sessionToken: try secret(aws.sessionToken))
+            let signer = AWSSigV4(
+                service: try text(aws.service) ?? "", region: try text(aws.region) ?? "", credentials: credentials)
+            return .awsSigV4(signer, unsignedPayload: aws.unsignedPayload?.value ?? false)
+        case .digest(let username, let password)?:
+            return .digest(DigestAuth(username: try text(username) ?? "", password: try secret(password) ?? ""))
+        case .basic?, .bearer?, .apiKey?, nil:
+            return nil
+        }
+    }
+
+    private func grant(_ oauth2: OAuth2Auth, in context: EvaluationContext, secrets: SecretStore?) throws
+        -> OAuthGrant
+    {
         func text(_ template: Template?) throws -> String? {
             try template.map { try ExpressionEvaluator.text($0, in: context) }
         }
