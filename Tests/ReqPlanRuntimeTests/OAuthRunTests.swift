@@ -188,4 +188,51 @@ import Testing
         }
         #expect(Self.count("/api/me", in: provider) == 0)
     }
+
+    /// A plan whose requests need a token from an endpoint that never answers (a port that drops connections).
+    static func silentEndpointPlan(_ silent: SilentPort, timeout: String?) -> String {
+        """
+        reqplan: 1
+        defaults:
+          base_url: http://127.0.0.1:1
+          \(timeout.map { "timeout: \($0)" } ?? "")
+          auth:
+            oauth2: { token_url: "http://127.0.0.1:\(silent.port)/token", client_id: c, client_secret: s3cret-value }
+        steps:
+          a: { request: { url: /a } }
+          b: { request: { url: /b } }
+        """
+    }
+
+    @Test func aTokenEndpointThatNeverAnswersFailsTheStepsAtTheirTimeout() async throws {
+        let silent = try SilentPort()
+        defer { silent.close() }
+        try await HTTPClientTransport.with(.init()) { transport in
+            let result = try await Self.run(
+                Self.silentEndpointPlan(silent, timeout: "1s"), over: transport, tokens: TokenCache())
+            for step in ["a", "b"] {
+                let reason = try #require(result.results[step]?.reason)
+                #expect(reason.kind == .authorization)
+                #expect(reason.message.hasPrefix("no token for `auth`: the token endpoint could not be reached"))
+            }
+            #expect(result.duration < .seconds(30))
+        }
+    }
+
+    @Test func cancellingTheRunEndsAWaitForATokenEndpointThatNeverAnswers() async throws {
+        let silent = try SilentPort()
+        defer { silent.close() }
+        try await HTTPClientTransport.with(.init()) { transport in
+            // No step timeout: only cancelling the run (Ctrl-C) can end the wait.
+            let yaml = Self.silentEndpointPlan(silent, timeout: nil)
+            let run = Task { try await Self.run(yaml, over: transport, tokens: TokenCache()) }
+            try await Task.sleep(for: .milliseconds(300))
+            let cancelled = ContinuousClock.now
+            run.cancel()
+            let result = try await run.value
+            // At once, not when the transport's own 10-second connect timeout ends the fetch.
+            #expect(ContinuousClock.now - cancelled < .seconds(5))
+            #expect(result.results["a"]?.state == .cancelled && result.results["b"]?.state == .cancelled)
+        }
+    }
 }
