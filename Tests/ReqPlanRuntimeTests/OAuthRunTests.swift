@@ -170,6 +170,30 @@ import Testing
     }
 
     @Test(ExternalServers.needed(.oauthProvider))
+    func theTokenEndpointIsFoundByOpenIDConnectDiscovery() async throws {
+        let provider = try await DjangoOAuthProvider.start(tokenLifetime: 300)
+        defer { provider.stop() }
+        let yaml = Self.plan(
+            provider, steps: "  me: { request: { url: /api/me } }",
+            grant: """
+                issuer: \(provider.issuer)
+                      client_id: "${{ inputs.client_id }}"
+                      client_secret: "${{ inputs.client_secret }}"
+                      scope: read
+                """)
+        try await HTTPClientTransport.with(.init()) { transport in
+            let result = try await Self.run(yaml, over: transport, tokens: TokenCache())
+            #expect(result.results["me"]?.state == .succeeded, "\(String(describing: result.results["me"]?.reason))")
+            // The issuer written with a trailing slash is the same issuer (its document names it without).
+            let other = yaml.replacingOccurrences(of: "issuer: \(provider.issuer)", with: "issuer: \(provider.url)/o/")
+            let same = try await Self.run(other, over: transport, tokens: TokenCache())
+            #expect(same.results["me"]?.state == .succeeded, "\(String(describing: same.results["me"]?.reason))")
+        }
+        #expect(Self.count("\"GET /o/.well-known/openid-configuration HTTP/1.1\" 200", in: provider) == 2)
+        #expect(Self.count(Self.tokenGranted, in: provider) == 2)
+    }
+
+    @Test(ExternalServers.needed(.oauthProvider))
     func aRefusedClientFailsTheStepWithTheProvidersError() async throws {
         let provider = try await DjangoOAuthProvider.start(tokenLifetime: 300)
         defer { provider.stop() }

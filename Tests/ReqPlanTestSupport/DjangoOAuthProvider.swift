@@ -25,6 +25,9 @@ public final class DjangoOAuthProvider: Sendable {
     /// The user of the password grant.
     public static let user = (name: "alice", password: "alice-password-71d0")
 
+    /// Its OpenID Connect issuer: the discovery document is at `issuer + "/.well-known/openid-configuration"`.
+    public var issuer: String { url + "/o" }
+
     /// The resource it protects.
     public var resourceURL: String { url + "/api/me" }
     /// Its revocation endpoint (RFC 7009).
@@ -70,7 +73,12 @@ public final class DjangoOAuthProvider: Sendable {
         ROOT_URLCONF = "urls"
         DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": \(Self.pythonString(database))}}
         USE_TZ = True
-        OAUTH2_PROVIDER = {"ACCESS_TOKEN_EXPIRE_SECONDS": \(lifetime), "SCOPES": {"read": "Read", "write": "Write"}}
+        from cryptography.hazmat.primitives import serialization
+        from cryptography.hazmat.primitives.asymmetric import rsa
+        _key = rsa.generate_private_key(public_exponent=65537, key_size=2048).private_bytes(
+            serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()).decode()
+        OAUTH2_PROVIDER = {"ACCESS_TOKEN_EXPIRE_SECONDS": \(lifetime), "OIDC_ENABLED": True, "OIDC_RSA_PRIVATE_KEY": _key,
+                           "SCOPES": {"openid": "OpenID Connect", "read": "Read", "write": "Write"}}
         LOGGING = {"version": 1, "handlers": {"console": {"class": "logging.StreamHandler"}},
                    "loggers": {"django.server": {"handlers": ["console"], "level": "INFO"}}}
         """

@@ -23,7 +23,11 @@ public struct OAuthGrant: Sendable, Hashable {
         case post
     }
 
+    /// The token endpoint; empty when `issuer` names it.
     public var tokenURL: String
+    /// An OpenID Connect issuer, whose discovery document names the token endpoint (read when a token is
+    /// fetched); nil when `tokenURL` is given.
+    public var issuer: String?
     public var clientID: String
     public var clientSecret: String?
     public var kind: Kind
@@ -33,10 +37,11 @@ public struct OAuthGrant: Sendable, Hashable {
     public var authentication: ClientAuthentication
 
     public init(
-        tokenURL: String, clientID: String, clientSecret: String?, kind: Kind, scopes: [String] = [],
-        audience: String? = nil, authentication: ClientAuthentication = .basic
+        tokenURL: String, issuer: String? = nil, clientID: String, clientSecret: String?, kind: Kind,
+        scopes: [String] = [], audience: String? = nil, authentication: ClientAuthentication = .basic
     ) {
         self.tokenURL = tokenURL
+        self.issuer = issuer
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.kind = kind

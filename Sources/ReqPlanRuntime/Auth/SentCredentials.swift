@@ -50,18 +50,14 @@ extension RequestBuilder {
         func text(_ template: Template?) throws -> String? {
             try template.map { try ExpressionEvaluator.text($0, in: context) }
         }
-        let tokenURL = try ExpressionEvaluator.text(oauth2.tokenURL, in: context)
-        switch Result(catching: { () throws(RequestURL.Problem) in try RequestURL(parsing: tokenURL) }) {
-        case .success(let url) where !url.isHTTPS && !url.isLoopback:
-            throw EvaluationError(
-                "the token endpoint `\(context.secretNet.redact(tokenURL))` is not over https: the client's secret "
-                    + "is not sent in the clear", at: oauth2.tokenURL.range, kind: .authorization)
-        case .success:
-            break
-        case .failure:
-            throw EvaluationError(
-                "the token endpoint `\(context.secretNet.redact(tokenURL))` is not an http(s) URL",
-                at: oauth2.tokenURL.range, kind: .authorization)
+        var tokenURL = ""
+        var issuer: String?
+        if let template = oauth2.tokenURL {
+            tokenURL = try ExpressionEvaluator.text(template, in: context)
+            try Self.checkEndpoint(tokenURL, at: template.range, in: context)
+        } else if let template = oauth2.issuer {
+            issuer = try ExpressionEvaluator.text(template, in: context)
+            try Self.checkEndpoint(issuer ?? "", at: template.range, in: context)
         }
         let kind: OAuthGrant.Kind
         switch oauth2.effectiveGrant {
@@ -71,7 +67,7 @@ extension RequestBuilder {
             kind = .password(username: try text(oauth2.username) ?? "", password: try text(oauth2.password) ?? "")
         }
         let grant = OAuthGrant(
-            tokenURL: tokenURL, clientID: try ExpressionEvaluator.text(oauth2.clientID, in: context),
+            tokenURL: tokenURL, issuer: issuer, clientID: try ExpressionEvaluator.text(oauth2.clientID, in: context),
             clientSecret: try text(oauth2.clientSecret), kind: kind, scopes: oauth2.scopes.map(\.value),
             audience: try text(oauth2.audience),
             authentication: oauth2.clientAuthentication?.value == .post ? .post : .basic)
@@ -79,6 +75,23 @@ extension RequestBuilder {
             if let secret { secrets?.add(secret) }
         }
         return grant
+    }
+
+    /// RP0118 at run time: an endpoint (a token endpoint, an issuer) over plain `http` to a host that is not
+    /// this machine's, or no http(s) URL at all.
+    static func checkEndpoint(_ text: String, at range: SourceRange, in context: EvaluationContext) throws {
+        switch Result(catching: { () throws(RequestURL.Problem) in try RequestURL(parsing: text) }) {
+        case .success(let url) where !url.isHTTPS && !url.isLoopback:
+            throw EvaluationError(
+                "the token endpoint `\(context.secretNet.redact(text))` is not over https: the client's secret "
+                    + "is not sent in the clear", at: range, kind: .authorization)
+        case .success:
+            break
+        case .failure:
+            throw EvaluationError(
+                "the token endpoint `\(context.secretNet.redact(text))` is not an http(s) URL", at: range,
+                kind: .authorization)
+        }
     }
 }
 
@@ -94,9 +107,13 @@ extension OAuthGrant {
         over transport: any Transport, previous: TokenCache<OAuthGrant>.Token?, timeout: Duration?,
         secrets: SecretStore?
     ) async throws(OAuthError) -> TokenCache<OAuthGrant>.Token {
-        var grants = [self]
+        var endpoint = self
+        if let issuer {
+            endpoint.tokenURL = try await Self.discoverTokenEndpoint(of: issuer, over: transport, timeout: timeout)
+        }
+        var grants = [endpoint]
         if let refresh = previous?.refreshToken, kind != .clientCredentials, kind != .refreshToken(refresh) {
-            var renewal = self
+            var renewal = endpoint
             renewal.kind = .refreshToken(refresh)
             grants.insert(renewal, at: 0)
         }
@@ -108,7 +125,7 @@ extension OAuthGrant {
                 for secret in sent { secrets?.add(secret) }
                 request = built
             } catch {
-                throw OAuthError("the token endpoint `\(tokenURL)` is not an http(s) URL")
+                throw OAuthError("the token endpoint `\(grant.tokenURL)` is not an http(s) URL")
             }
             let response: TransportResponse
             do {
@@ -129,5 +146,50 @@ extension OAuthGrant {
             }
         }
         throw failure
+    }
+}
+
+extension OAuthGrant {
+    /// The token endpoint an OpenID Connect issuer's discovery document names (OpenID Connect Discovery 1.0
+    /// §4): the document at `issuer` + `/.well-known/openid-configuration`, whose `issuer` must be the one asked
+    /// (§4.3), and whose `token_endpoint` must be https unless on this machine.
+    static func discoverTokenEndpoint(
+        of issuer: String, over transport: any Transport, timeout: Duration?
+    ) async throws(OAuthError) -> String {
+        let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
+        let address = trimmed + "/.well-known/openid-configuration"
+        let request: PreparedRequest
+        do {
+            request = try PreparedRequest(
+                method: .GET, url: address, headers: [HeaderField("Accept", "application/json")], body: nil,
+                followRedirects: false, usesCookies: false)
+        } catch {
+            throw OAuthError("the issuer `\(issuer)` is not an http(s) URL")
+        }
+        let response: TransportResponse
+        do {
+            response = try await transport.send(request, timeout: timeout)
+        } catch {
+            if error.kind == .cancelled { throw OAuthError("cancelled") }
+            throw OAuthError("the issuer's discovery document could not be read: \(error.message)")
+        }
+        guard response.status == 200 else {
+            throw OAuthError("the issuer's discovery document `\(address)` answered status \(response.status)")
+        }
+        guard let document = try? Value.parseJSON(bytes: response.body), case .object = document else {
+            throw OAuthError("the issuer's discovery document `\(address)` is not a JSON object")
+        }
+        guard case .string(let named)? = document["issuer"], named == issuer || named == trimmed else {
+            throw OAuthError("the discovery document at `\(address)` is not the issuer's: its `issuer` differs")
+        }
+        guard case .string(let endpoint)? = document["token_endpoint"],
+            let url = try? RequestURL(parsing: endpoint)
+        else {
+            throw OAuthError("the issuer's discovery document names no `token_endpoint`")
+        }
+        guard url.isHTTPS || url.isLoopback else {
+            throw OAuthError("the issuer's token endpoint is not over https: the client's secret is not sent")
+        }
+        return endpoint
     }
 }

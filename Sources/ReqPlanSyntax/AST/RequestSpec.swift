@@ -140,7 +140,11 @@ public struct OAuth2Auth: Sendable, Hashable {
     /// Where the grant is written (the `oauth2` key).
     public var range: SourceRange
     public var grant: Located<Grant>?
-    public var tokenURL: Template
+    /// `token_url:` — the token endpoint; nil when `issuer` gives it.
+    public var tokenURL: Template?
+    /// `issuer:` — an OpenID Connect issuer whose discovery document (`/.well-known/openid-configuration`)
+    /// names the token endpoint; nil when `token_url` gives it.
+    public var issuer: Template?
     public var clientID: Template
     public var clientSecret: Template?
     public var clientAuthentication: Located<ClientAuthentication>?
@@ -152,13 +156,15 @@ public struct OAuth2Auth: Sendable, Hashable {
     public var password: Template?
 
     public init(
-        range: SourceRange, grant: Located<Grant>?, tokenURL: Template, clientID: Template, clientSecret: Template?,
+        range: SourceRange, grant: Located<Grant>?, tokenURL: Template?, issuer: Template? = nil, clientID: Template,
+        clientSecret: Template?,
         clientAuthentication: Located<ClientAuthentication>?, scopes: [Located<String>], audience: Template?,
         refreshToken: Template?, username: Template?, password: Template?
     ) {
         self.range = range
         self.grant = grant
         self.tokenURL = tokenURL
+        self.issuer = issuer
         self.clientID = clientID
         self.clientSecret = clientSecret
         self.clientAuthentication = clientAuthentication
@@ -174,7 +180,7 @@ public struct OAuth2Auth: Sendable, Hashable {
 
     /// Every template it holds.
     public var templates: [Template] {
-        [tokenURL, clientID] + [clientSecret, audience, refreshToken, username, password].compactMap { $0 }
+        [clientID] + [tokenURL, issuer, clientSecret, audience, refreshToken, username, password].compactMap { $0 }
     }
 }
 

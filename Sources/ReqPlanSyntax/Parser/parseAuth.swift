@@ -2,7 +2,8 @@ extension PlanReader {
     static let authKeys = ["basic", "bearer", "oauth2", "api_key", "aws_sigv4", "digest"]
     static let basicAuthKeys = ["username", "password"]
     static let oauth2Keys = [
-        "grant", "token_url", "client_id", "client_secret", "client_auth", "scope", "audience", "refresh_token",
+        "grant", "token_url", "issuer", "client_id", "client_secret", "client_auth", "scope", "audience",
+        "refresh_token",
         "username", "password",
     ]
     static let apiKeyKeys = ["header", "query", "cookie", "value"]
@@ -132,12 +133,25 @@ extension PlanReader {
         }
         // What the plan gives is kept even when a key is missing or refused, so that the inputs it reads are
         // not reported unused as well; a plan with errors does not run.
-        for name in ["token_url", "client_id"] + needed where fields.value(name) == nil {
+        switch (fields.key("token_url"), fields.key("issuer")) {
+        case (let url?, let issuer?):
+            let (first, second) = url.range.start < issuer.range.start ? (url, issuer) : (issuer, url)
+            diagnostics.error(
+                .conflictingKeys, "\(place) has both `token_url` and `issuer`", at: second.range,
+                notes: [.init("`\(first.value)` is given here", at: first.range)],
+                hint: "keep `token_url`, or `issuer` to read the token endpoint from its discovery document")
+        case (nil, nil):
+            diagnostics.error(
+                .missingKey, "\(place) has neither `token_url` nor `issuer`", at: kind.range,
+                hint: "give the token endpoint (`token_url: https://…/oauth/token`) or an OpenID Connect issuer "
+                    + "(`issuer: https://login.example.com`)")
+        default:
+            break
+        }
+        for name in ["client_id"] + needed where fields.value(name) == nil {
             diagnostics.error(
                 .missingKey, "\(place) has no `\(name)`", at: kind.range,
-                hint: name == "token_url"
-                    ? "give the token endpoint: `token_url: https://…/oauth/token`"
-                    : "the `\(effective.rawValue)` grant needs `\(name)`")
+                hint: "the `\(effective.rawValue)` grant needs `\(name)`")
         }
         for name in unused {
             guard let key = fields.key(name) else { continue }
@@ -152,15 +166,17 @@ extension PlanReader {
             choice($0, "`client_auth` of \(place)", OAuth2Auth.ClientAuthentication.self)
         }
         let scopes = fields.value("scope").map { readScopes($0, "`scope` of \(place)") } ?? []
-        guard let tokenURL = value("token_url"), let clientID = value("client_id") else { return nil }
+        let tokenURL = value("token_url")
+        let issuer = value("issuer")
+        guard tokenURL != nil || issuer != nil, let clientID = value("client_id") else { return nil }
         let auth = OAuth2Auth(
-            range: kind.range, grant: grant, tokenURL: tokenURL, clientID: clientID,
+            range: kind.range, grant: grant, tokenURL: tokenURL, issuer: issuer, clientID: clientID,
             clientSecret: value("client_secret"), clientAuthentication: clientAuthentication, scopes: scopes,
             audience: value("audience"), refreshToken: value("refresh_token"), username: value("username"),
             password: value("password"))
         // The id and secret go into a Basic header (`client_secret_basic`); the rest into a form.
         checkHeaderLine(clientID, "`client_id` of \(place)")
-        checkTokenEndpoint(tokenURL)
+        for endpoint in [tokenURL, issuer].compactMap({ $0 }) { checkTokenEndpoint(endpoint) }
         return auth
     }
 

@@ -132,7 +132,7 @@ extension SchemaBuilder {
                     "description":
                         "An OAuth 2.0 grant (RFC 6749): the run asks `token_url` for an access token once per distinct grant, sends it as `Authorization: Bearer`, renews it before `expires_in` runs out and once after a 401 that says it is invalid. The keys a grant needs are required (RP0103) and the ones it does not send refused (RP0104). Values are text templates.",
                     "type": "object",
-                    "required": ["token_url", "client_id"],
+                    "required": ["client_id"],
                 ],
                 keys: PlanReader.oauth2Keys,
                 properties: [
@@ -144,6 +144,10 @@ extension SchemaBuilder {
                     "token_url": Self.ref(
                         "textTemplate",
                         "The token endpoint; `https` unless on loopback (RP0118)."),
+                    "issuer": Self.ref(
+                        "textTemplate",
+                        "An OpenID Connect issuer: the token endpoint is read from its `/.well-known/openid-configuration`; `https` unless on loopback (RP0118)."
+                    ),
                     "client_id": Self.ref("headerLineText", "The client's id."),
                     "client_secret": Self.ref(
                         "textTemplate",
@@ -169,6 +173,7 @@ extension SchemaBuilder {
                         "textTemplate", "The user's password, for the `password` grant; a secret in every output."),
                 ],
                 then: [
+                    "oneOf": Self.exactlyOne(of: ["token_url", "issuer"], titles: ["a token endpoint", "an issuer"]),
                     "allOf": [
                         [
                             "if": ["properties": ["grant": ["const": "refresh_token"]], "required": ["grant"]],
@@ -188,7 +193,7 @@ extension SchemaBuilder {
                             "then": ["required": ["client_secret"]]
                                 + Self.forbidding(["refresh_token", "username", "password"]),
                         ],
-                    ]
+                    ],
                 ]),
             "apiKeyAuth": closedObject(
                 "`api_key`",
