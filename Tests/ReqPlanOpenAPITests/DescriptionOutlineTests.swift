@@ -32,6 +32,9 @@ struct DescriptionOutlineTests {
         #expect(outline.operations.map(\.id) == whole.operations.map(\.id))
         #expect(outline.title == whole.title)
         #expect(outline.servers == whole.servers)
+        #expect(outline.securitySchemes == whole.securitySchemes)
+        #expect(outline.security == whole.security)
+        #expect(outline.operations.map(\.security) == whole.operations.map(\.security))
         #expect(outline.details != nil)
         for (index, operation) in whole.operations.enumerated() {
             let expected = Self.digest(operation, whole.schemas)
@@ -118,7 +121,8 @@ struct DescriptionOutlineTests {
                 .joined(separator: "; ")
         }
         return "\(operation.label) \(operation.id ?? "-")\n" + parameters.joined(separator: "\n") + "\n"
-            + (body ?? "no body") + "\n" + responses.joined(separator: "\n")
+            + (body ?? "no body") + "\n" + responses.joined(separator: "\n") + "\n"
+            + String(describing: operation.security)
     }
 
     static func digest(_ schema: APISchema?, _ table: APISchemaTable, depth: Int = 4) -> String {
