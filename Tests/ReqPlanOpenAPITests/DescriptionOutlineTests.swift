@@ -16,7 +16,7 @@ struct DescriptionOutlineTests {
         "real/netlify/swagger.yml", "real/box/openapi.json", "real/asana/asana_oas.yaml",
         "real/discord/openapi.json", "real/openai/openapi.yaml", "real/mistral/openapi.yaml",
         "multi-file/openapi.yaml", "swagger-2.yaml", "swagger-20-forms.yaml", "petstore-31.yaml", "type-lists-31.yaml",
-        "templates-30.yaml", "fields-31.yaml",
+        "templates-30.yaml", "fields-31.yaml", "swagger-petstore/openapi.yaml",
     ]
 
     @Test(

@@ -23,6 +23,33 @@ struct SecuritySchemeTests {
         APISecurityRequirement(schemes: schemes.map { APISecurityRequirement.Scheme(name: $0.0, scopes: $0.1) })
     }
 
+    @Test("Swagger Petstore (3.0): petstore_auth's implicit flow, api_key in a header, no document default")
+    func swaggerPetstore() throws {
+        let description = try Self.load("swagger-petstore/openapi.yaml")
+        #expect(
+            description.securitySchemes == [
+                "petstore_auth": APISecurityScheme(
+                    name: "petstore_auth",
+                    kind: .oauth2(flows: [
+                        APIOAuthFlow(
+                            kind: .implicit, authorizationURL: "https://petstore3.swagger.io/oauth/authorize",
+                            scopes: ["write:pets", "read:pets"])
+                    ])),
+                "api_key": APISecurityScheme(name: "api_key", kind: .apiKey(name: "api_key", location: .header)),
+            ])
+        #expect(description.security.isEmpty)
+        let byID = { (id: String) in description.operation(id: id).map { description.security(of: $0) } }
+        #expect(
+            byID("getPetById") == [
+                Self.requirement(("api_key", [])), Self.requirement(("petstore_auth", ["write:pets", "read:pets"])),
+            ])
+        #expect(byID("addPet") == [Self.requirement(("petstore_auth", ["write:pets", "read:pets"]))])
+        #expect(byID("getInventory") == [Self.requirement(("api_key", []))])
+        // No `security` and no default: nothing asked.
+        #expect(description.operation(id: "placeOrder")?.security == nil)
+        #expect(byID("placeOrder") == [])
+    }
+
     @Test("Discord (3.1): a bot token in a header, OAuth 2.0 with client credentials, and per-operation alternatives")
     func discord() async throws {
         let description = try await offCooperativePool { try Self.load("real/discord/openapi.json") }
