@@ -58,9 +58,10 @@ final class DescriptionOutline: APIOperationDetails {
             bundled = true
         }
         _ = try OpenAPIDocumentLoader.version(of: root)
-        // What is outside `paths` and `components` (`info`, `servers`, `tags`, `security`) is decoded now,
-        // so a description that is not valid there is refused even when the plan binds none of its operations.
-        // Its security too: the schemes (which may be in other files) and the document's requirements.
+        // What is outside `paths` and `components` (`info`, `servers`, `tags`) is decoded now, so a description
+        // that is not valid there is refused even when the plan binds none of its operations; its security
+        // (the schemes, which may be in other files, and the document's requirements) is read from the same
+        // bundled node, as far as it is valid (`DescriptionSecurity`).
         let security = DescriptionSecurity(
             try decoded(root, keeping: [:], data: data, bundled: bundled, url: url, files: &files).node)
         var reader = OutlineReader(files: files, root: root, url: url)
