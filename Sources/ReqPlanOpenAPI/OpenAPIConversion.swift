@@ -6,9 +6,13 @@ import ReqPlanSyntax
 /// Turns an OpenAPIKit 3.1 document into the planner's `APIDescription`.
 struct OpenAPIConversion {
     let document: OpenAPI.Document
+    /// The document's security, read from its nodes (OpenAPIKit decodes the document without it); none
+    /// when nil.
+    var security: DescriptionSecurity? = nil
 
     func description() throws -> APIDescription {
         var operations: [APIOperation] = []
+        let securityByOperation = security?.requirementsByOperation() ?? [:]
         for (path, item) in document.paths {
             guard let pathItem = document.components[item] else {
                 throw APIDescriptionLoadError("path `\(path.rawValue)` refers to a path item that does not exist")
@@ -23,11 +27,12 @@ struct OpenAPIConversion {
                     + shared.filter { parameter in
                         !own.contains { $0.name == parameter.name && $0.location == parameter.location }
                     }
+                let method = endpoint.method.rawValue.uppercased()
                 operations.append(
                     APIOperation(
-                        id: operation.operationId, method: endpoint.method.rawValue.uppercased(), path: path.rawValue,
-                        parameters: merged, requestBody: requestBody(operation.requestBody),
-                        responses: responses(operation.responses), summary: operation.summary))
+                        id: operation.operationId, method: method, path: path.rawValue, parameters: merged,
+                        requestBody: requestBody(operation.requestBody), responses: responses(operation.responses),
+                        summary: operation.summary, security: securityByOperation[method + " " + path.rawValue]))
             }
         }
         var schemas: [String: APISchema] = [:]
@@ -43,7 +48,7 @@ struct OpenAPIConversion {
         }
         return APIDescription(
             title: document.info.title, operations: operations, schemas: APISchemaTable(schemas: schemas),
-            servers: servers)
+            servers: servers, securitySchemes: security?.schemes ?? [:], security: security?.requirements ?? [])
     }
 
     private func parameters(_ list: OpenAPI.Parameter.Array) -> [APIParameter] {

@@ -23,8 +23,8 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
     /// Reads the document at `path`.
     public func load(fileAt path: String, boundary: FileBoundary) -> Result<APIDescription, APIDescriptionLoadError> {
         do {
-            let (document, files) = try documentAndFiles(fileAt: path, boundary: boundary)
-            var description = try OpenAPIConversion(document: document).description()
+            let (document, files, security) = try documentAndFiles(fileAt: path, boundary: boundary)
+            var description = try OpenAPIConversion(document: document, security: security).description()
             description.files = files
             return .success(description)
         } catch {
@@ -39,14 +39,18 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
         try documentAndFiles(fileAt: path, boundary: boundary, decoding: decoding).document
     }
 
-    /// The document at `path`, as `document(fileAt:)` gives it, and the files read for it (absolute paths).
+    /// The document at `path`, as `document(fileAt:)` gives it, the files read for it (absolute paths), and
+    /// its security (which OpenAPIKit does not decode).
     func documentAndFiles(
         fileAt path: String, boundary: FileBoundary, decoding: Decoding = .indexed
-    ) throws -> (document: OpenAPIKit.OpenAPI.Document, files: [String]) {
+    ) throws -> (document: OpenAPIKit.OpenAPI.Document, files: [String], security: DescriptionSecurity) {
         var bundler = DocumentBundler(
             root: URL(fileURLWithPath: path), boundary: boundary, maxFileSize: maxFileSize)
         let root = try Self.converted(bundler.bundle())
-        return (try decode(Self.repaired(root, bundler.files), decoder: decoding), bundler.files.paths)
+        return (
+            try decode(Self.repaired(root, bundler.files), decoder: decoding), bundler.files.paths,
+            DescriptionSecurity(root)
+        )
     }
 
     /// A bundled document in OpenAPI 3: Swagger 2.0 converted, any other version left as it is.
@@ -59,9 +63,11 @@ public struct OpenAPIDocumentLoader: APIDescriptionLoader {
     }
 
     /// A bundled OpenAPI 3 document with what OpenAPIKit would refuse or misread mended, as far as the
-    /// files read (`files`) may need it: schemas repaired, type lists expanded, `unevaluatedProperties` read.
+    /// files read (`files`) may need it: schemas repaired, type lists expanded, `unevaluatedProperties` read;
+    /// and without its security, which `DescriptionSecurity` reads instead (OpenAPIKit refuses the whole
+    /// document for one bad entry there).
     static func repaired(_ document: Node, _ files: DescriptionFiles) -> Node {
-        var root = document
+        var root = DescriptionSecurity.removed(from: document)
         if files.mayNeedRepairs,
             let repaired = SchemaRepairs.repaired(root, openAPI31: root["openapi"]?.string?.hasPrefix("3.0") == false)
         {

@@ -16,7 +16,7 @@ struct DescriptionOutlineTests {
         "real/netlify/swagger.yml", "real/box/openapi.json", "real/asana/asana_oas.yaml",
         "real/discord/openapi.json", "real/openai/openapi.yaml", "real/mistral/openapi.yaml",
         "multi-file/openapi.yaml", "swagger-2.yaml", "swagger-20-forms.yaml", "petstore-31.yaml", "type-lists-31.yaml",
-        "templates-30.yaml", "fields-31.yaml",
+        "templates-30.yaml", "fields-31.yaml", "swagger-petstore/openapi.yaml",
     ]
 
     @Test(
@@ -32,6 +32,9 @@ struct DescriptionOutlineTests {
         #expect(outline.operations.map(\.id) == whole.operations.map(\.id))
         #expect(outline.title == whole.title)
         #expect(outline.servers == whole.servers)
+        #expect(outline.securitySchemes == whole.securitySchemes)
+        #expect(outline.security == whole.security)
+        #expect(outline.operations.map(\.security) == whole.operations.map(\.security))
         #expect(outline.details != nil)
         for (index, operation) in whole.operations.enumerated() {
             let expected = Self.digest(operation, whole.schemas)
@@ -118,7 +121,8 @@ struct DescriptionOutlineTests {
                 .joined(separator: "; ")
         }
         return "\(operation.label) \(operation.id ?? "-")\n" + parameters.joined(separator: "\n") + "\n"
-            + (body ?? "no body") + "\n" + responses.joined(separator: "\n")
+            + (body ?? "no body") + "\n" + responses.joined(separator: "\n") + "\n"
+            + String(describing: operation.security)
     }
 
     static func digest(_ schema: APISchema?, _ table: APISchemaTable, depth: Int = 4) -> String {

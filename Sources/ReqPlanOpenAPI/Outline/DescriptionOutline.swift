@@ -58,15 +58,19 @@ final class DescriptionOutline: APIOperationDetails {
             bundled = true
         }
         _ = try OpenAPIDocumentLoader.version(of: root)
-        // What is outside `paths` and `components` (`info`, `servers`, `tags`, `security`) is decoded now,
-        // so a description that is not valid there is refused even when the plan binds none of its operations.
-        _ = try decoded(root, keeping: [:], data: data, bundled: bundled, url: url, files: &files)
+        // What is outside `paths` and `components` (`info`, `servers`, `tags`) is decoded now, so a description
+        // that is not valid there is refused even when the plan binds none of its operations; its security
+        // (the schemes, which may be in other files, and the document's requirements) is read from the same
+        // bundled node, as far as it is valid (`DescriptionSecurity`).
+        let security = DescriptionSecurity(
+            try decoded(root, keeping: [:], data: data, bundled: bundled, url: url, files: &files).node)
         var reader = OutlineReader(files: files, root: root, url: url)
         let entries = try reader.entries()
         let operations = entries.map { entry in
             var operation = APIOperation(
                 id: entry.id, method: entry.entry.label.prefix { $0 != " " }.description, path: entry.path,
-                parameters: [], requestBody: nil, responses: [], summary: entry.summary)
+                parameters: [], requestBody: nil, responses: [], summary: entry.summary,
+                security: security.requirements(of: entry.operation))
             operation.file = entry.file
             return operation
         }
@@ -77,7 +81,7 @@ final class DescriptionOutline: APIOperationDetails {
         return APIDescription(
             title: title, operations: operations, schemas: APISchemaTable(), servers: servers,
             details: DescriptionOutline(url: url, entries: entries.map(\.entry), state: state),
-            files: paths)
+            files: paths, securitySchemes: security.schemes, security: security.requirements)
     }
 
     /// The URLs of the document's `servers`, variables replaced by their defaults.
@@ -114,11 +118,12 @@ final class DescriptionOutline: APIOperationDetails {
     }
 
     /// `root` with only the paths and methods in `keep` (none: what lies outside `paths` and `components`),
-    /// bundled unless it is already, with the components they refer to, repaired and decoded.
+    /// bundled unless it is already, with the components they refer to, repaired and decoded; and the
+    /// bundled node before repairs (what `DescriptionSecurity` reads).
     private static func decoded(
         _ root: Node, keeping keep: [String: Set<String>], data: Data, bundled: Bool, url: URL,
         files: inout DescriptionFiles
-    ) throws -> OpenAPIKit.OpenAPI.Document {
+    ) throws -> (document: OpenAPIKit.OpenAPI.Document, node: Node) {
         var document = DocumentPruning.keepingPaths(root, keep)
         if !bundled {
             var bundler = DocumentBundler(root: url, files: files)
@@ -126,7 +131,7 @@ final class DescriptionOutline: APIOperationDetails {
             files = bundler.files
         }
         document = DocumentPruning.keepingReferencedComponents(document)
-        return try OpenAPIDocumentLoader().decode(OpenAPIDocumentLoader.repaired(document, files))
+        return (try OpenAPIDocumentLoader().decode(OpenAPIDocumentLoader.repaired(document, files)), document)
     }
 
     /// Bundles, decodes and converts the paths and methods of the operations at `indices`.
@@ -135,9 +140,9 @@ final class DescriptionOutline: APIOperationDetails {
         for index in indices where entries.indices.contains(index) {
             keep[entries[index].pathKey, default: []].insert(entries[index].methodKey)
         }
-        let document = try Self.decoded(
+        let (document, node) = try Self.decoded(
             state.root, keeping: keep, data: state.data, bundled: state.bundled, url: url, files: &state.files)
-        let description = try OpenAPIConversion(document: document).description()
+        let description = try OpenAPIConversion(document: document, security: DescriptionSecurity(node)).description()
         var byLabel: [String: APIOperation] = [:]
         for operation in description.operations where byLabel[operation.label] == nil {
             byLabel[operation.label] = operation
@@ -165,10 +170,15 @@ private struct OutlineReader {
     /// Each operation, in the order OpenAPIKit's conversion gives them (paths in document order, a path
     /// item's methods in `DocumentPruning.methods` order, then its `additionalOperations`).
     mutating func entries() throws -> [(
-        entry: DescriptionOutline.Entry, id: String?, path: String, summary: String?, file: String
+        entry: DescriptionOutline.Entry, id: String?, path: String, summary: String?, file: String, operation: Node
     )] {
         guard case .mapping(let paths)? = root["paths"] else { return [] }
-        var entries: [(entry: DescriptionOutline.Entry, id: String?, path: String, summary: String?, file: String)] = []
+        var entries:
+            [(
+                entry: DescriptionOutline.Entry, id: String?, path: String, summary: String?, file: String,
+                operation: Node
+            )] =
+                []
         for (key, value) in paths {
             guard let pathKey = key.string else { continue }
             let path = OpenAPI.Path(rawValue: pathKey).rawValue
@@ -185,7 +195,7 @@ private struct OutlineReader {
                 entries.append(
                     (
                         .init(pathKey: pathKey, methodKey: method, label: label), operation["operationId"]?.string,
-                        path, operation["summary"]?.string, operationFile.standardizedFileURL.path
+                        path, operation["summary"]?.string, operationFile.standardizedFileURL.path, operation
                     ))
             }
             if case .mapping(let additional)? = mapping.first(where: { $0.key.string == "additionalOperations" })?.value
@@ -197,7 +207,7 @@ private struct OutlineReader {
                     entries.append(
                         (
                             .init(pathKey: pathKey, methodKey: method, label: label), operation["operationId"]?.string,
-                            path, operation["summary"]?.string, operationFile.standardizedFileURL.path
+                            path, operation["summary"]?.string, operationFile.standardizedFileURL.path, operation
                         ))
                 }
             }

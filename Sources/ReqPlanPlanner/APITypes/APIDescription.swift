@@ -29,6 +29,15 @@ public struct APIDescription: Sendable {
     public var servers: [String] {
         didSet { identity = Identity() }
     }
+    /// Its security schemes, by name (`components.securitySchemes`; Swagger 2.0's `securityDefinitions`).
+    public var securitySchemes: [String: APISecurityScheme] {
+        didSet { identity = Identity() }
+    }
+    /// The document's security requirements (`security`), for operations that do not give their own: any
+    /// one is enough; empty when it declares none.
+    public var security: [APISecurityRequirement] {
+        didSet { identity = Identity() }
+    }
     /// For a description read in outline (`APIDescriptionLoader.outline`), what reads its operations in full:
     /// `operations` then hold each one's id, method and path only, and `schemas` nothing. Nil when every
     /// operation is read in full.
@@ -39,12 +48,15 @@ public struct APIDescription: Sendable {
     /// Creates a description.
     public init(
         title: String, operations: [APIOperation], schemas: APISchemaTable, servers: [String] = [],
-        details: (any APIOperationDetails)? = nil, files: [String] = []
+        details: (any APIOperationDetails)? = nil, files: [String] = [],
+        securitySchemes: [String: APISecurityScheme] = [:], security: [APISecurityRequirement] = []
     ) {
         self.title = title
         self.operations = operations
         self.schemas = schemas
         self.servers = servers
+        self.securitySchemes = securitySchemes
+        self.security = security
         self.details = details
         self.files = files
         indexOperations()
@@ -96,14 +108,18 @@ public struct APIOperation: Sendable {
     /// The file that holds it (absolute), when the reader says: a description split over files may hold an
     /// operation in a file of its path item's. `nil`: the document's own file (for editors: go to definition).
     public var file: String?
+    /// Its own security requirements (`security`): any one is enough, `[]` asks for none; `nil` when it
+    /// gives none and the document's apply (`APIDescription.security(of:)`).
+    public var security: [APISecurityRequirement]?
 
     /// Creates an operation.
     public init(
         id: String?, method: String, path: String, parameters: [APIParameter], requestBody: APIRequestBody?,
-        responses: [APIResponse], summary: String? = nil
+        responses: [APIResponse], summary: String? = nil, security: [APISecurityRequirement]? = nil
     ) {
         self.id = id
         self.summary = summary
+        self.security = security
         self.method = method
         self.path = path
         self.parameters = parameters
