@@ -78,4 +78,79 @@ import Testing
         #expect(read.status == 0, "\(read.stderr)")
         return read.stdout.split(separator: "\n").map(String.init).filter { !$0.isEmpty }
     }
+
+    /// An API description whose one operation asks for an OAuth 2.0 client-credentials token (its token URL
+    /// relative to the server, as OpenAPI allows), served by the provider.
+    static func description(_ provider: DjangoOAuthProvider) -> String {
+        """
+        openapi: 3.0.3
+        info: { title: Me, version: "1" }
+        servers: [{ url: "\(provider.url)" }]
+        components:
+          securitySchemes:
+            oauth:
+              type: oauth2
+              flows:
+                clientCredentials: { tokenUrl: /o/token/, scopes: { read: Read, write: Write } }
+        security: [{ oauth: [read] }]
+        paths:
+          /api/me:
+            get:
+              operationId: getMe
+              responses:
+                "200":
+                  description: who the token is for
+                  content:
+                    application/json:
+                      schema:
+                        type: object
+                        properties: { client: { type: string }, user: { type: string, nullable: true } }
+        """
+    }
+
+    @Test(ExternalServers.needed(.oauthProvider))
+    func aPlanTakesItsTokenFromTheDescriptionsSecuritySchemes() async throws {
+        let provider = try await DjangoOAuthProvider.start(tokenLifetime: 300)
+        defer { provider.stop() }
+        let plan = """
+            reqplan: 1
+            inputs:
+              client_id: { env: CLIENT_ID }
+              client_secret: { env: CLIENT_SECRET }
+            openapi:
+              api:
+                file: api.yaml
+                base_url: \(provider.url)
+                credentials:
+                  oauth: { client_id: "${{ inputs.client_id }}", client_secret: "${{ inputs.client_secret }}" }
+            steps:
+              me:
+                request: { operation: api.getMe }
+                expect: { body: { client: "${{ inputs.client_id }}" } }
+            """
+        let file = try CommandRunner.temporaryPlan(plan)
+        try Self.description(provider).write(
+            to: file.deletingLastPathComponent().appendingPathComponent("api.yaml"), atomically: true, encoding: .utf8)
+        let environment = [
+            "CLIENT_ID": DjangoOAuthProvider.awkwardClient.id,
+            "CLIENT_SECRET": DjangoOAuthProvider.awkwardClient.secret,
+        ]
+        let result = try await CommandRunner.run(["run", file.path], environment: environment, within: .seconds(60))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(provider.log.components(separatedBy: "\"POST /o/token/ HTTP/1.1\" 200").count - 1 == 1)
+
+        // A scheme misspelt in `credentials` is found before the run, with the scheme it means.
+        let misspelt = try CommandRunner.temporaryPlan(
+            plan.replacingOccurrences(of: "      oauth:", with: "      oauht:"))
+        try Self.description(provider).write(
+            to: misspelt.deletingLastPathComponent().appendingPathComponent("api.yaml"), atomically: true,
+            encoding: .utf8)
+        let checked = try await CommandRunner.run(["validate", misspelt.path], within: .seconds(60))
+        #expect(checked.status == 1)
+        #expect(
+            checked.stdout.contains("error[RP0811]: API description `api` has no security scheme `oauht`"),
+            "\(checked.stdout)")
+        #expect(checked.stdout.contains("did you mean `oauth`?"), "\(checked.stdout)")
+        #expect(checked.stdout.contains("warning[RP0855]"), "\(checked.stdout)")
+    }
 }

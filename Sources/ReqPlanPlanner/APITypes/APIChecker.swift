@@ -36,6 +36,8 @@ struct APIChecker {
     var bound: [String: BoundOperation] = [:]
     /// Steps by id (the plan's own, members included).
     let steps: [String: Step]
+    /// Step id → the `auth` its operation's security gives it (`credentials:` of its `openapi:` entry).
+    var credentials: [String: Located<RequestAuth>] = [:]
     /// References already walked (reported once however often they are typed).
     var walked: [SourceRange: FlowType?] = [:]
 
@@ -72,6 +74,8 @@ struct APIChecker {
             checker.checkRequest(request, of: step, bound)
         }
         checker.checkDataFlow()
+        checker.checkSchemeNames()
+        checker.credentials = checker.descriptionCredentials()
         let outputs = checker.outputFlows()
         var rewritten = plan
         rewritten.steps = plan.steps.map { checker.filled($0) }
@@ -310,10 +314,11 @@ struct APIChecker {
     }
 
     private func filled(_ request: RequestSpec, of step: Step) -> RequestSpec {
+        var request = request
+        if let auth = credentials[step.id.value] { request.auth = auth }
         guard let reference = request.operation, let bound = bound[step.id.value],
             let api = apis[reference.api]
         else { return request }
-        var request = request
         request.method = HTTPMethodName(rawValue: bound.operation.method).map {
             Located($0, at: reference.written.range)
         }

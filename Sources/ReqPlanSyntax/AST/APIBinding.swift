@@ -12,6 +12,9 @@ public struct APIBinding: Sendable {
     /// `response_fields:` — how a response field the description does not declare is taken when a plan
     /// reads it; `nil` when not written (`described`).
     public var responseFields: Located<ResponseFields>?
+    /// `credentials:` — what each of the description's security schemes is given, by scheme name; empty when
+    /// not written.
+    public var credentials: [SchemeCredentials] = []
     /// The whole entry.
     public var range: SourceRange
     /// Whether, without `baseURL`, its operations are sent below the description's first server (an Arazzo
@@ -46,6 +49,33 @@ public struct APIBinding: Sendable {
         self.responseFields = responseFields
         self.range = range
     }
+}
+
+/// One entry of an `openapi:` binding's `credentials:`: what a security scheme of the description is given. A
+/// text for an API key or a bearer token; fields for the rest (`username` and `password`; `client_id`,
+/// `client_secret`, `client_auth`, `refresh_token` for OAuth 2.0 and OpenID Connect).
+public struct SchemeCredentials: Sendable {
+    /// The scheme's name in `components.securitySchemes`.
+    public var scheme: Located<String>
+    /// The key or token, when written as a text.
+    public var text: Template?
+    /// The fields, when written as a mapping, by name.
+    public var fields: [String: Template]
+    /// `client_auth:`, for OAuth 2.0.
+    public var clientAuthentication: Located<OAuth2Auth.ClientAuthentication>?
+
+    public init(
+        scheme: Located<String>, text: Template?, fields: [String: Template] = [:],
+        clientAuthentication: Located<OAuth2Auth.ClientAuthentication>? = nil
+    ) {
+        self.scheme = scheme
+        self.text = text
+        self.fields = fields
+        self.clientAuthentication = clientAuthentication
+    }
+
+    /// Every template it holds.
+    public var templates: [Template] { [text].compactMap { $0 } + fields.keys.sorted().compactMap { fields[$0] } }
 }
 
 /// `operation:` of a request: an operation of a bound API description, `NAME.operationId`; or, translated

@@ -199,6 +199,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let dataFlowType = DiagnosticCode("RP0809", "value of the wrong type for its use")
     /// **Run:** a response that does not fit the schema of its status and content type.
     public static let responseSchema = DiagnosticCode("RP0810", "response does not fit the API description")
+    /// Credentials (`credentials:` of an `openapi:` entry) for a security scheme the description does not have,
+    /// or in a form its kind does not take.
+    public static let unknownSecurityScheme = DiagnosticCode("RP0811", "credentials for no scheme of the description")
     /// **Warning:** a query or header parameter the operation does not declare.
     public static let undeclaredParameter = DiagnosticCode("RP0851", "parameter not in the API description")
     /// **Warning:** a response field not declared by a schema that allows other properties.
@@ -207,6 +210,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let possiblyAbsent = DiagnosticCode("RP0853", "value may be absent where one is required")
     /// **Warning:** an `expect.status` the operation does not declare.
     public static let undeclaredStatus = DiagnosticCode("RP0854", "status not in the API description")
+    /// **Warning:** an operation whose `security` no credentials of the binding satisfy, sent by a request with
+    /// no credentials of its own.
+    public static let missingCredentials = DiagnosticCode("RP0855", "operation's security not satisfied")
 
     // MARK: Warnings
 
@@ -275,8 +281,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         unknownSubPlanOutput, unknownVar,
         responseOutsidePoll, unsafePoll, noPlans, unmergeableReports,
         apiDescriptionUnreadable, unknownOperation, requestNotInAPI, pathParameter, missingParameter,
-        parameterValue, requestBodySchema, unknownResponseField, dataFlowType, responseSchema,
-        undeclaredParameter, undeclaredResponseField, possiblyAbsent, undeclaredStatus,
+        parameterValue, requestBodySchema, unknownResponseField, dataFlowType, responseSchema, unknownSecurityScheme,
+        undeclaredParameter, undeclaredResponseField, possiblyAbsent, undeclaredStatus, missingCredentials,
         unusedInput, neverTrue, redundantNeed, undeclaredInputsFileKey, unsetEnvironmentInput,
         arazzoVersion, arazzoUnsupported, unknownSourceDescription, invalidRuntimeExpression, expressionOutOfPlace,
         unknownArazzoStep, unknownArazzoOutput, unknownWorkflow, forwardReference, arazzoCycle,

@@ -184,35 +184,12 @@ extension PlanReader {
     /// expression gives is checked when the run builds the token request).
     private mutating func checkTokenEndpoint(_ url: Template) {
         guard case .text(let text)? = url.parts.first, url.parts.count == 1,
-            let host = Self.plainHTTPHost(text), !Self.isLoopbackName(host)
+            let host = InsecureEndpoint.plainHTTPHost(text), !InsecureEndpoint.isLoopbackName(host)
         else { return }
         diagnostics.error(
             .insecureTokenEndpoint, "the token endpoint `\(text)` is not over https", at: url.range,
             hint: "the client's secret and its tokens would cross the network in the clear: use `https://` "
                 + "(plain `http` is allowed on loopback only, for tests)")
-    }
-
-    /// The host of an `http:` URL, lowercased, without user information, port or IPv6 brackets; nil for any
-    /// other scheme.
-    static func plainHTTPHost(_ url: String) -> String? {
-        guard url.lowercased().hasPrefix("http://") else { return nil }
-        let rest = url.dropFirst("http://".count)
-        var authority = rest.prefix { !"/?#".contains($0) }
-        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
-        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
-            return String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()
-        }
-        return String(authority.prefix { $0 != ":" }).lowercased()
-    }
-
-    /// Whether `host` names this machine: `localhost`, a name under `.localhost`, an IPv4 address in
-    /// 127.0.0.0/8, or `::1` (RFC 6761), written as a URL writes them.
-    static func isLoopbackName(_ host: String) -> Bool {
-        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0:0:0:0:0:0:0:1" {
-            return true
-        }
-        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
     }
 
     /// `scope:` — a list of names, or one string of names separated by spaces (RFC 6749 §3.3).
@@ -303,4 +280,37 @@ extension PlanReader {
                 "keep one: `auth` writes the `\(written == "authorization" ? "Authorization" : header.name.value)` header"
         )
     }
+}
+
+/// Where a URL written in a plan sends secrets in the clear: plain `http` to a host that is not this machine's.
+public enum InsecureEndpoint {
+    /// The host of `url` when it is plain `http` to a host other than this machine's; nil otherwise.
+    public static func host(of url: String) -> String? {
+        guard let host = plainHTTPHost(url), !isLoopbackName(host) else { return nil }
+        return host
+    }
+
+    /// The host of an `http:` URL, lowercased, without user information, port or IPv6 brackets; nil for any
+    /// other scheme.
+    public static func plainHTTPHost(_ url: String) -> String? {
+        guard url.lowercased().hasPrefix("http://") else { return nil }
+        let rest = url.dropFirst("http://".count)
+        var authority = rest.prefix { !"/?#".contains($0) }
+        if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
+        if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+            return String(authority[authority.index(after: authority.startIndex)..<close]).lowercased()
+        }
+        return String(authority.prefix { $0 != ":" }).lowercased()
+    }
+
+    /// Whether `host` names this machine: `localhost`, a name under `.localhost`, an IPv4 address in
+    /// 127.0.0.0/8, or `::1` (RFC 6761), written as a URL writes them.
+    public static func isLoopbackName(_ host: String) -> Bool {
+        if host == "localhost" || host.hasSuffix(".localhost") || host == "::1" || host == "0:0:0:0:0:0:0:1" {
+            return true
+        }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
 }

@@ -1,5 +1,8 @@
 extension PlanReader {
-    static let apiBindingKeys = ["file", "base_url", "response_fields"]
+    static let apiBindingKeys = ["file", "base_url", "response_fields", "credentials"]
+    static let schemeCredentialKeys = [
+        "username", "password", "client_id", "client_secret", "client_auth", "refresh_token",
+    ]
 
     /// `openapi:` — name → file, or name → `{ file, base_url, response_fields }`.
     mutating func readAPIBindings(_ node: YAMLNode) -> [APIBinding] {
@@ -11,6 +14,7 @@ extension PlanReader {
             var fileNode = value
             var baseURL: Template?
             var responseFields: Located<APIBinding.ResponseFields>?
+            var credentials: [SchemeCredentials] = []
             if case .mapping = value {
                 guard let fields = mapping(value, what) else { continue }
                 checkKeys(fields, allowed: PlanReader.apiBindingKeys, in: what)
@@ -39,6 +43,8 @@ extension PlanReader {
                             fix: suggestion?.fix)
                     }
                 }
+                credentials =
+                    fields.value("credentials").map { readSchemeCredentials($0, "`credentials` of \(what)") } ?? []
                 guard let node = fields.value("file") else {
                     diagnostics.error(
                         .missingKey, "\(what) has no `file`", at: name.range,
@@ -61,9 +67,55 @@ extension PlanReader {
                     hint: "name an OpenAPI document (YAML or JSON), relative to this plan's file")
                 continue
             }
+            var binding = APIBinding(
+                name: name, file: file, baseURL: baseURL, responseFields: responseFields, range: name.range)
+            binding.credentials = credentials
+            result.append(binding)
+        }
+        return result
+    }
+
+    /// `credentials:` — scheme name → a key or token, or `{ username, password, client_id, client_secret,
+    /// client_auth, refresh_token }`.
+    mutating func readSchemeCredentials(_ node: YAMLNode, _ what: String) -> [SchemeCredentials] {
+        guard let entries = mapping(node, what) else { return [] }
+        var result: [SchemeCredentials] = []
+        for (scheme, value) in entries.entries {
+            let place = "the credentials of `\(scheme.value)`"
+            guard case .mapping = value else {
+                if let text = template(value, place) {
+                    checkHeaderLine(text, place)
+                    result.append(SchemeCredentials(scheme: scheme, text: text))
+                }
+                continue
+            }
+            guard let fields = mapping(value, place) else { continue }
+            checkKeys(fields, allowed: PlanReader.schemeCredentialKeys, in: place)
+            var templates: [String: Template] = [:]
+            for name in PlanReader.schemeCredentialKeys where name != "client_auth" {
+                if let node = fields.value(name), let text = template(node, "`\(name)` of \(place)") {
+                    templates[name] = text
+                }
+            }
+            let clientAuthentication = fields.value("client_auth").flatMap {
+                choice($0, "`client_auth` of \(place)", OAuth2Auth.ClientAuthentication.self)
+            }
             result.append(
-                APIBinding(
-                    name: name, file: file, baseURL: baseURL, responseFields: responseFields, range: name.range))
+                SchemeCredentials(
+                    scheme: scheme, text: nil, fields: templates, clientAuthentication: clientAuthentication))
+        }
+        // Credentials are evaluated only in the requests whose operations ask for them: an input they read is
+        // not unused when none does (RP0901 would tell the user to remove what they mean to give).
+        for template in result.flatMap(\.templates) {
+            for expression in template.expressions {
+                expression.forEachNode { node in
+                    if let reference = node.reference, reference.root.value == "inputs",
+                        case .member(let name)? = reference.components.first?.value
+                    {
+                        inputsReadWhereNotEvaluated.insert(name)
+                    }
+                }
+            }
         }
         return result
     }

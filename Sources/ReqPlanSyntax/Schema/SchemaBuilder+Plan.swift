@@ -193,6 +193,27 @@ extension SchemaBuilder {
                         "description":
                             "How a response field the description does not declare is taken when the plan reads it (grammar.md §6.9): `strict` every object is closed (an error); `described` (the default) an error only where the object is closed or the name is a likely misspelling, else a warning; `loose` an error only where the object is closed.",
                     ],
+                    "credentials": Self.map(
+                        [
+                            "description":
+                                "What each security scheme of the description is given, by scheme name: a key or token (an `apiKey` or `http` bearer scheme), or `{ username, password }` (`http` basic or digest, an OAuth 2.0 password flow), or `{ client_id, client_secret, client_auth, refresh_token }` (OAuth 2.0, OpenID Connect). A request bound to an operation sends the credentials of the first alternative of its `security` that they satisfy (grammar.md §6.9).",
+                            "type": "object",
+                        ],
+                        values: [
+                            "anyOf": [
+                                Self.ref("headerLineText"),
+                                self.closedObject(
+                                    "a scheme's credentials", ["type": "object"], keys: PlanReader.schemeCredentialKeys,
+                                    properties: [
+                                        "username": Self.ref("textTemplate"),
+                                        "password": Self.ref("textTemplate"),
+                                        "client_id": Self.ref("headerLineText"),
+                                        "client_secret": Self.ref("textTemplate"),
+                                        "client_auth": ["enum": Self.words(OAuth2Auth.ClientAuthentication.self)],
+                                        "refresh_token": Self.ref("textTemplate"),
+                                    ]),
+                            ]
+                        ]),
                 ]),
             "subPlan": closedObject(
                 "`plan` (a sub-plan call)",

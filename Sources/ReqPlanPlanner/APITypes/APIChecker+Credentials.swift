@@ -1,0 +1,163 @@
+import Foundation
+import ReqPlanSyntax
+
+/// The credentials of requests bound to an operation, from the description's security schemes and the
+/// `credentials:` of its `openapi:` entry (grammar.md §6.9, "Credentials from the description").
+extension APIChecker {
+    /// Reports credentials for a scheme the description does not have (with the closest name), once per entry.
+    mutating func checkSchemeNames() {
+        for api in apis.values.sorted(by: { $0.binding.name.value < $1.binding.name.value }) {
+            let names = api.description.securitySchemes.keys.sorted()
+            for credentials in api.binding.credentials
+            where api.description.securitySchemes[credentials.scheme.value] == nil {
+                let suggestion = Suggestion.replacement(for: credentials.scheme.value, in: names)
+                diagnostics.error(
+                    .unknownSecurityScheme,
+                    "API description `\(api.binding.name.value)` has no security scheme `\(credentials.scheme.value)`",
+                    at: credentials.scheme.range,
+                    hint: suggestion?.hint
+                        ?? (names.isEmpty
+                            ? "the description declares no `securitySchemes`"
+                            : "its schemes: " + names.map { "`\($0)`" }.joined(separator: ", ")),
+                    fix: suggestion?.fix)
+            }
+        }
+    }
+
+    /// The `auth` each bound request gets from its operation's `security`: for a request with no credentials of
+    /// its own (no `auth`, no header they write, none in `defaults`), the first alternative of the requirement
+    /// whose one scheme the entry gives credentials for. RP0855 when the entry gives credentials and none
+    /// satisfies a requirement that asks for some.
+    mutating func descriptionCredentials() -> [String: Located<RequestAuth>] {
+        var result: [String: Located<RequestAuth>] = [:]
+        for step in plan.allSteps {
+            guard let request = step.request, let bound = bound[step.id.value], let api = apis[bound.api],
+                !api.binding.credentials.isEmpty, request.auth == nil, request.authorizationHeader == nil,
+                plan.defaults.auth == nil,
+                !plan.defaults.headers.contains(where: { $0.name.value.lowercased() == "authorization" })
+            else { continue }
+            let requirements = api.description.security(of: bound.operation)
+            guard !requirements.isEmpty, !requirements.contains(where: \.isAnonymous) else { continue }
+            var found: Located<RequestAuth>?
+            for requirement in requirements where requirement.schemes.count == 1 {
+                let asked = requirement.schemes[0]
+                guard let scheme = api.description.securitySchemes[asked.name],
+                    let given = api.binding.credentials.first(where: { $0.scheme.value == asked.name }),
+                    let auth = self.auth(scheme, given, scopes: asked.scopes, servers: api.description.servers)
+                else { continue }
+                found = Located(auth, at: given.scheme.range)
+                break
+            }
+            if let found {
+                result[step.id.value] = found
+            } else {
+                let alternatives = requirements.map { $0.schemes.map { "`\($0.name)`" }.joined(separator: " and ") }
+                diagnostics.warning(
+                    .missingCredentials,
+                    "`\(bound.label)` asks for \(alternatives.joined(separator: " or ")), and `credentials` of "
+                        + "`\(api.binding.name.value)` gives none that fits",
+                    at: request.operation?.written.range ?? request.url.range,
+                    hint: "give the credentials of one of its schemes under `credentials:` of `openapi: "
+                        + "\(api.binding.name.value)`, or `auth` on the request")
+            }
+        }
+        return result
+    }
+
+    /// What `given` makes of `scheme`: nil when its form does not fit the scheme's kind (said once, RP0811).
+    private mutating func auth(
+        _ scheme: APISecurityScheme, _ given: SchemeCredentials, scopes: [String], servers: [String]
+    ) -> RequestAuth? {
+        let range = given.scheme.range
+        func field(_ name: String) -> Template? { given.fields[name] }
+        switch scheme.kind {
+        case .apiKey(let name, let location):
+            guard let text = given.text else { return wrongForm(given, "an API key: give the key itself") }
+            let place = APIKeyAuth.Place(rawValue: location.rawValue) ?? .header
+            return .apiKey(APIKeyAuth(place: Located(place, at: range), name: Located(name, at: range), value: text))
+        case .http(let kind, _):
+            switch kind {
+            case "bearer":
+                guard let text = given.text else { return wrongForm(given, "a bearer token: give the token itself") }
+                return .bearer(text)
+            case "basic", "digest":
+                guard let username = field("username"), let password = field("password") else {
+                    return wrongForm(given, "`\(kind)` credentials: give `{ username, password }`")
+                }
+                return kind == "basic"
+                    ? .basic(username: username, password: password) : .digest(username: username, password: password)
+            default:
+                return nil
+            }
+        case .oauth2(let flows):
+            guard let clientID = field("client_id") else {
+                return wrongForm(given, "an OAuth 2.0 client: give `{ client_id, client_secret }`")
+            }
+            let grant: OAuth2Auth.Grant
+            let flow: APIOAuthFlow?
+            if field("refresh_token") != nil {
+                grant = .refreshToken
+                flow =
+                    flows.first { $0.tokenURL != nil && $0.kind != .clientCredentials }
+                    ?? flows.first { $0.tokenURL != nil }
+            } else if field("username") != nil {
+                grant = .password
+                flow = flows.first { $0.kind == .password }
+            } else {
+                grant = .clientCredentials
+                flow = flows.first { $0.kind == .clientCredentials }
+            }
+            guard let flow, let written = flow.tokenURL else {
+                return wrongForm(
+                    given, "an OAuth 2.0 scheme whose description has no flow for the `\(grant.rawValue)` grant")
+            }
+            let tokenURL = Self.absolute(written, servers: servers)
+            if InsecureEndpoint.host(of: tokenURL) != nil {
+                diagnostics.error(
+                    .insecureTokenEndpoint, "the token endpoint `\(tokenURL)` of `\(scheme.name)` is not over https",
+                    at: range, hint: "the client's secret and its tokens would cross the network in the clear")
+                return nil
+            }
+            return .oauth2(
+                OAuth2Auth(
+                    range: range, grant: Located(grant, at: range),
+                    tokenURL: Template(parts: [.text(tokenURL)], range: range),
+                    clientID: clientID, clientSecret: field("client_secret"),
+                    clientAuthentication: given.clientAuthentication, scopes: scopes.map { Located($0, at: range) },
+                    audience: nil, refreshToken: field("refresh_token"), username: field("username"),
+                    password: field("password")))
+        case .openIDConnect(let url):
+            guard let clientID = field("client_id") else {
+                return wrongForm(given, "an OpenID Connect client: give `{ client_id, client_secret }`")
+            }
+            let suffix = "/.well-known/openid-configuration"
+            let issuer = url.hasSuffix(suffix) ? String(url.dropLast(suffix.count)) : url
+            return .oauth2(
+                OAuth2Auth(
+                    range: range, grant: nil, tokenURL: nil, issuer: Template(parts: [.text(issuer)], range: range),
+                    clientID: clientID, clientSecret: field("client_secret"),
+                    clientAuthentication: given.clientAuthentication, scopes: scopes.map { Located($0, at: range) },
+                    audience: nil, refreshToken: nil, username: nil, password: nil))
+        case .mutualTLS:
+            return nil
+        }
+    }
+
+    /// RP0811: credentials in a form the scheme does not take; nil.
+    private mutating func wrongForm(_ given: SchemeCredentials, _ what: String) -> RequestAuth? {
+        let message = "security scheme `\(given.scheme.value)` is \(what)"
+        if !diagnostics.diagnostics.contains(where: { $0.message == message && $0.range == given.scheme.range }) {
+            diagnostics.error(.unknownSecurityScheme, message, at: given.scheme.range)
+        }
+        return nil
+    }
+
+    /// A token URL as the description writes it, made absolute against its first server (OpenAPI allows a
+    /// relative one).
+    static func absolute(_ url: String, servers: [String]) -> String {
+        guard url.urlScheme == nil, let server = servers.first, let base = URL(string: server),
+            let joined = URL(string: url, relativeTo: base)?.absoluteString
+        else { return url }
+        return joined
+    }
+}
