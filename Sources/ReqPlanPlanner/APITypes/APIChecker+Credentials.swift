@@ -30,6 +30,18 @@ extension APIChecker {
     /// satisfies a requirement that asks for some.
     mutating func descriptionCredentials() -> [String: Located<RequestAuth>] {
         var result: [String: Located<RequestAuth>] = [:]
+        // `auth` on a request whose operation says it takes none.
+        for step in plan.allSteps {
+            guard let request = step.request, let auth = request.auth, let bound = bound[step.id.value],
+                bound.operation.security == []
+            else { continue }
+            diagnostics.warning(
+                .unaskedCredentials,
+                "`\(bound.label)` takes no credentials (its `security` is `[]`), but the request sends `auth`",
+                at: auth.range,
+                hint: "remove `auth`: the description says the operation is public, so the credentials only leak "
+                    + "further than needed")
+        }
         for step in plan.allSteps {
             guard let request = step.request, let bound = bound[step.id.value], let api = apis[bound.api],
                 !api.binding.credentials.isEmpty, request.auth == nil, request.authorizationHeader == nil,

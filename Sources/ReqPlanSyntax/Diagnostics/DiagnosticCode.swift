@@ -213,6 +213,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// **Warning:** an operation whose `security` no credentials of the binding satisfy, sent by a request with
     /// no credentials of its own.
     public static let missingCredentials = DiagnosticCode("RP0855", "operation's security not satisfied")
+    /// **Warning:** credentials on a request whose operation says it takes none (`security: []`).
+    public static let unaskedCredentials = DiagnosticCode("RP0856", "credentials the operation does not take")
 
     // MARK: Warnings
 
@@ -283,6 +285,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         apiDescriptionUnreadable, unknownOperation, requestNotInAPI, pathParameter, missingParameter,
         parameterValue, requestBodySchema, unknownResponseField, dataFlowType, responseSchema, unknownSecurityScheme,
         undeclaredParameter, undeclaredResponseField, possiblyAbsent, undeclaredStatus, missingCredentials,
+        unaskedCredentials,
         unusedInput, neverTrue, redundantNeed, undeclaredInputsFileKey, unsetEnvironmentInput,
         arazzoVersion, arazzoUnsupported, unknownSourceDescription, invalidRuntimeExpression, expressionOutOfPlace,
         unknownArazzoStep, unknownArazzoOutput, unknownWorkflow, forwardReference, arazzoCycle,
