@@ -95,6 +95,12 @@ import Testing
             "the token endpoint refused the request: invalid_grant (bad?[2J??X: 1), status 400"
         ),
         (500, "<html>client_secret=hunter2</html>", "the token endpoint answered status 500, not a token"),
+        (
+            // A token with a line break would write a header of the server's choosing.
+            200, #"{"access_token":"abc\r\nX-Injected: 1","token_type":"Bearer"}"#,
+            "the `access_token` the token endpoint gave contains a control character (U+000D carriage return), "
+                + "which cannot be sent in a header line"
+        ),
     ])
     func anAnswerWithoutATokenSaysWhy(status: Int, text: String, reason: String) {
         guard case .failure(let error) = answer(status, text) else {

@@ -113,4 +113,28 @@ import Testing
             #expect(refused.results["me"]?.status == 401)
         }
     }
+
+    @Test func aLineBreakInASessionTokenOrDigestUserIsRefusedBeforeAnythingIsSent() async throws {
+        let transport = ScriptedTestTransport()
+        let yaml = """
+            reqplan: 1
+            inputs: { token: { type: string }, user: { type: string } }
+            defaults: { base_url: "http://test" }
+            steps:
+              signed:
+                request:
+                  url: /a
+                  auth:
+                    aws_sigv4:
+                      { access_key_id: AKID, secret_access_key: s, session_token: "${{ inputs.token }}", region: r, service: s3 }
+              digest:
+                request: { url: /b, auth: { digest: { username: "${{ inputs.user }}", password: p } } }
+            """
+        let result = try await Self.run(
+            yaml, over: transport, inputs: ["token": .string("a\r\nX-Injected: 1"), "user": .string("ada\nX: 1")])
+        for step in ["signed", "digest"] {
+            #expect(result.results[step]?.reason?.kind == .invalidHeader, "\(step): \(Self.reason(result, step))")
+        }
+        #expect(transport.requests.isEmpty)
+    }
 }

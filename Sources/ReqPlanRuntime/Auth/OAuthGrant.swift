@@ -119,6 +119,10 @@ public struct OAuthGrant: Sendable, Hashable {
         guard case .string(let accessToken)? = value["access_token"], !accessToken.isEmpty else {
             return .failure(OAuthError("the token endpoint's answer has no `access_token`"))
         }
+        // The token goes into a header line: a line break in it would write headers of the server's choosing.
+        if let scalar = HeaderLine.forbiddenCharacter(in: accessToken) {
+            return .failure(OAuthError(HeaderLine.problem("the `access_token` the token endpoint gave", scalar)))
+        }
         // §5.1: `token_type` is required; only bearer tokens (RFC 6750) can be sent as they are. Some servers
         // leave it out; a missing one is read as bearer, as most clients do.
         if case .string(let type)? = value["token_type"], type.lowercased() != "bearer" {

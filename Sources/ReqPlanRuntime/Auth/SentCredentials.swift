@@ -31,6 +31,11 @@ extension RequestBuilder {
         case .oauth2(let oauth2)?:
             return .oauth2(try grant(oauth2, in: context, secrets: secrets))
         case .awsSigV4(let aws)?:
+            // The key id and the session token go into header lines as they are.
+            for (template, name) in [(aws.accessKeyID, "access_key_id"), (aws.sessionToken, "session_token")] {
+                guard let template, let value = try text(template) else { continue }
+                try RequestBuilder.checkHeaderLine(value, "`\(name)` of `aws_sigv4`", at: template.range)
+            }
             let credentials = AWSSigV4.Credentials(
                 accessKeyID: try text(aws.accessKeyID) ?? "", secretAccessKey: try secret(aws.secretAccessKey) ?? "",
                 sessionToken: try secret(aws.sessionToken))
@@ -38,6 +43,7 @@ extension RequestBuilder {
                 service: try text(aws.service) ?? "", region: try text(aws.region) ?? "", credentials: credentials)
             return .awsSigV4(signer, unsignedPayload: aws.unsignedPayload?.value ?? false)
         case .digest(let username, let password)?:
+            try RequestBuilder.checkHeaderLine(try text(username) ?? "", "`username` of `digest`", at: username.range)
             return .digest(DigestAuth(username: try text(username) ?? "", password: try secret(password) ?? ""))
         case .basic?, .bearer?, .apiKey?, nil:
             return nil
