@@ -32,7 +32,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
     ],
     targets: [
         // Source files, locations, diagnostics, the AST, the YAML reader and the `${{ }}` language.
@@ -119,6 +120,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // HMAC-SHA256, SHA-256 and MD5 for request signing (`Auth/`): AWS SigV4 and HTTP Digest.
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The signed client assertion of OAuth 2.0's `private_key_jwt` (RFC 7523), RS256, ES256-512, EdDSA.
+                .product(name: "JWTKit", package: "jwt-kit"),
             ]
         ),
         // A transport over Foundation's URLSession (FoundationNetworking, libcurl, on Linux), for embedders;
@@ -269,6 +272,8 @@ let package = Package(
                 .product(name: "PropertyBased", package: "swift-property-based"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                // Keys made and signatures verified independently of jwt-kit (`PrivateKeyJWTTests`).
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(

@@ -46,11 +46,15 @@ public enum ExternalServers {
         case moto
         /// PyPI `botocore`: AWS's Python SDK core, whose signer `scripts/sigv4-botocore.py` runs.
         case botocore
+        /// PyPI `authlib` with `flask`: an OAuth 2.0 authorization server that takes `private_key_jwt` client
+        /// assertions (`AuthlibProvider`), which django-oauth-toolkit does not.
+        case authlib
 
         /// What a skipped test calls it.
         public var name: String {
             switch self {
-            case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer, .moto, .botocore: rawValue
+            case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer, .moto, .botocore, .authlib:
+                rawValue
             case .browser: "a browser (Chromium, its driver and selenium)"
             case .pytestLSP: "pytest-lsp"
             case .neovim: "Neovim"
@@ -71,6 +75,7 @@ public enum ExternalServers {
             case .oauthProvider: "python3 -m pip install django-oauth-toolkit djangorestframework"
             case .moto: "python3 -m pip install 'moto[server]'"
             case .botocore: "python3 -m pip install botocore"
+            case .authlib: "python3 -m pip install authlib flask"
             }
         }
 
@@ -86,6 +91,7 @@ public enum ExternalServers {
             // moto's server is Flask with flask-cors (the `server` extra); its start makes the IAM user with boto3.
             case .moto: ["moto", "flask", "flask_cors", "boto3"]
             case .botocore: ["botocore"]
+            case .authlib: ["authlib", "flask", "cryptography"]
             case .nginx, .tinyproxy, .openssl, .curl, .neovim: []
             }
         }
@@ -136,7 +142,7 @@ public enum ExternalServers {
         case .browser:
             return FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
                 && !missingPythonModules.contains("selenium")
-        case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore:
+        case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore, .authlib:
             return tool.pythonModules.allSatisfy { !missingPythonModules.contains($0) }
         }
     }
@@ -168,7 +174,7 @@ public enum ExternalServers {
                 found = executable("nvim") != nil
             case .nginx, .tinyproxy, .openssl, .curl:
                 found = executable(tool.rawValue) != nil
-            case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore:
+            case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore, .authlib:
                 let modules = tool.pythonModules.joined(separator: ", ")
                 found = (try? runCommand("python3", ["-c", "import \(modules)"]).status) == 0
             }

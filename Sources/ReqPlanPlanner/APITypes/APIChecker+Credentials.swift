@@ -137,7 +137,7 @@ extension APIChecker {
                     clientID: clientID, clientSecret: field("client_secret"),
                     clientAuthentication: given.clientAuthentication, scopes: scopes.map { Located($0, at: range) },
                     audience: nil, refreshToken: field("refresh_token"), username: field("username"),
-                    password: field("password")))
+                    password: field("password"), privateKey: field("private_key"), keyID: field("key_id")))
         case .openIDConnect(let url):
             guard let clientID = field("client_id") else {
                 return wrongForm(given, "an OpenID Connect client: give `{ client_id, client_secret }`")
@@ -149,7 +149,8 @@ extension APIChecker {
                     range: range, grant: nil, tokenURL: nil, issuer: Template(parts: [.text(issuer)], range: range),
                     clientID: clientID, clientSecret: field("client_secret"),
                     clientAuthentication: given.clientAuthentication, scopes: scopes.map { Located($0, at: range) },
-                    audience: nil, refreshToken: nil, username: nil, password: nil))
+                    audience: nil, refreshToken: nil, username: nil, password: nil, privateKey: field("private_key"),
+                    keyID: field("key_id")))
         case .mutualTLS:
             return nil
         }

@@ -21,6 +21,8 @@ public struct OAuthGrant: Sendable, Hashable {
         case basic
         /// `client_secret_post`: `client_id` and `client_secret` in the request body.
         case post
+        /// `private_key_jwt`: `client_id` and an assertion signed with the client's key in the body (RFC 7523).
+        case privateKeyJWT(ClientAssertion)
     }
 
     /// The token endpoint; empty when `issuer` names it.
@@ -51,9 +53,12 @@ public struct OAuthGrant: Sendable, Hashable {
     }
 
     /// The token request (a form POST to the token endpoint), and every value in it that is a secret in
-    /// every output: the client secret, a refresh token or password, and the `Authorization` header.
+    /// every output: the client secret, a refresh token or password, the `Authorization` header, the signed
+    /// assertion (`assertion`, for `private_key_jwt`: `ClientAssertion.signed`).
     /// - Throws: why `tokenURL` is not an http(s) URL.
-    public func request() throws(RequestURL.Problem) -> (request: PreparedRequest, secrets: [String]) {
+    public func request(assertion: String? = nil) throws(RequestURL.Problem) -> (
+        request: PreparedRequest, secrets: [String]
+    ) {
         var fields: [(String, String)] = []
         var secrets: [String] = []
         switch kind {
@@ -81,6 +86,12 @@ public struct OAuthGrant: Sendable, Hashable {
         case .post:
             fields.append(("client_id", clientID))
             if let clientSecret { fields.append(("client_secret", clientSecret)) }
+        case .privateKeyJWT:
+            fields += [
+                ("client_id", clientID), ("client_assertion_type", ClientAssertion.type),
+                ("client_assertion", assertion ?? ""),
+            ]
+            if let assertion { secrets.append(assertion) }
         }
         if let clientSecret { secrets.append(clientSecret) }
         let body = fields.map { URLEncoding.formEncode($0.0) + "=" + URLEncoding.formEncode($0.1) }.joined(

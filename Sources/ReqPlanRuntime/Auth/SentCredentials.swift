@@ -72,12 +72,21 @@ extension RequestBuilder {
         case .password:
             kind = .password(username: try text(oauth2.username) ?? "", password: try text(oauth2.password) ?? "")
         }
+        let authentication: OAuthGrant.ClientAuthentication
+        switch oauth2.clientAuthentication?.value {
+        case .basic?, nil: authentication = .basic
+        case .post?: authentication = .post
+        case .privateKeyJWT?:
+            authentication = .privateKeyJWT(
+                ClientAssertion(privateKey: try text(oauth2.privateKey) ?? "", keyID: try text(oauth2.keyID)))
+        }
         let grant = OAuthGrant(
             tokenURL: tokenURL, issuer: issuer, clientID: try ExpressionEvaluator.text(oauth2.clientID, in: context),
             clientSecret: try text(oauth2.clientSecret), kind: kind, scopes: oauth2.scopes.map(\.value),
-            audience: try text(oauth2.audience),
-            authentication: oauth2.clientAuthentication?.value == .post ? .post : .basic)
-        for secret in [grant.clientSecret, try text(oauth2.refreshToken), try text(oauth2.password)] {
+            audience: try text(oauth2.audience), authentication: authentication)
+        for secret in [
+            grant.clientSecret, try text(oauth2.refreshToken), try text(oauth2.password), try text(oauth2.privateKey),
+        ] {
             if let secret { secrets?.add(secret) }
         }
         return grant
@@ -127,9 +136,16 @@ extension OAuthGrant {
         for grant in grants {
             let request: PreparedRequest
             do {
-                let (built, sent) = try grant.request()
+                var assertion: String?
+                if case .privateKeyJWT(let key) = grant.authentication {
+                    // RFC 7523 §3: the token endpoint is the assertion's audience; each request gets a new one.
+                    assertion = try await key.signed(clientID: grant.clientID, audience: grant.tokenURL)
+                }
+                let (built, sent) = try grant.request(assertion: assertion)
                 for secret in sent { secrets?.add(secret) }
                 request = built
+            } catch let error as OAuthError {
+                throw error
             } catch {
                 throw OAuthError("the token endpoint `\(grant.tokenURL)` is not an http(s) URL")
             }

@@ -97,7 +97,8 @@ public enum RequestAuth: Sendable, Hashable {
         case .basic(_, let password): password.expressions
         case .bearer(let token): token.expressions
         case .oauth2(let oauth2):
-            [oauth2.clientSecret, oauth2.refreshToken, oauth2.password].compactMap { $0 }.flatMap(\.expressions)
+            [oauth2.clientSecret, oauth2.refreshToken, oauth2.password, oauth2.privateKey].compactMap { $0 }.flatMap(
+                \.expressions)
         case .apiKey(let key): key.value.expressions
         case .awsSigV4(let aws): [aws.secretAccessKey, aws.sessionToken].compactMap { $0 }.flatMap(\.expressions)
         case .digest(_, let password): password.expressions
@@ -135,6 +136,9 @@ public struct OAuth2Auth: Sendable, Hashable {
         case basic = "client_secret_basic"
         /// `client_id` and `client_secret` in the form.
         case post = "client_secret_post"
+        /// A JWT the client signs with its private key, in the form (RFC 7523 §2.2, OpenID Connect Core §9);
+        /// no secret is shared with the server, which holds the public key.
+        case privateKeyJWT = "private_key_jwt"
     }
 
     /// Where the grant is written (the `oauth2` key).
@@ -154,12 +158,17 @@ public struct OAuth2Auth: Sendable, Hashable {
     public var refreshToken: Template?
     public var username: Template?
     public var password: Template?
+    /// `private_key:` — the PEM private key that signs the client assertion (`client_auth: private_key_jwt`).
+    public var privateKey: Template?
+    /// `key_id:` — the `kid` of the assertion's header, naming the key among those the server holds.
+    public var keyID: Template?
 
     public init(
         range: SourceRange, grant: Located<Grant>?, tokenURL: Template?, issuer: Template? = nil, clientID: Template,
         clientSecret: Template?,
         clientAuthentication: Located<ClientAuthentication>?, scopes: [Located<String>], audience: Template?,
-        refreshToken: Template?, username: Template?, password: Template?
+        refreshToken: Template?, username: Template?, password: Template?, privateKey: Template? = nil,
+        keyID: Template? = nil
     ) {
         self.range = range
         self.grant = grant
@@ -173,6 +182,8 @@ public struct OAuth2Auth: Sendable, Hashable {
         self.refreshToken = refreshToken
         self.username = username
         self.password = password
+        self.privateKey = privateKey
+        self.keyID = keyID
     }
 
     /// The grant in force (`client_credentials` when not written).
@@ -180,7 +191,9 @@ public struct OAuth2Auth: Sendable, Hashable {
 
     /// Every template it holds.
     public var templates: [Template] {
-        [clientID] + [tokenURL, issuer, clientSecret, audience, refreshToken, username, password].compactMap { $0 }
+        [clientID]
+            + [tokenURL, issuer, clientSecret, audience, refreshToken, username, password, privateKey, keyID]
+            .compactMap { $0 }
     }
 }
 

@@ -4,7 +4,7 @@ extension PlanReader {
     static let oauth2Keys = [
         "grant", "token_url", "issuer", "client_id", "client_secret", "client_auth", "scope", "audience",
         "refresh_token",
-        "username", "password",
+        "username", "password", "private_key", "key_id",
     ]
     static let apiKeyKeys = ["header", "query", "cookie", "value"]
     static let awsSigV4Keys = [
@@ -124,12 +124,31 @@ extension PlanReader {
             fields.value(name).flatMap { template($0, "`\(name)` of \(place)") }
         }
         // What each grant needs, beside `token_url` and `client_id`, and what it has no use for.
-        let needed: [String]
+        var needed: [String]
         let unused: [String]
         switch effective {
         case .clientCredentials: (needed, unused) = (["client_secret"], ["refresh_token", "username", "password"])
         case .refreshToken: (needed, unused) = (["refresh_token"], ["username", "password"])
         case .password: (needed, unused) = (["username", "password"], ["refresh_token"])
+        }
+        let clientAuthentication = fields.value("client_auth").flatMap {
+            choice($0, "`client_auth` of \(place)", OAuth2Auth.ClientAuthentication.self)
+        }
+        // `private_key_jwt` proves the client with a signed assertion: a private key, and no shared secret.
+        let signs = clientAuthentication?.value == .privateKeyJWT
+        if signs { needed = needed.filter { $0 != "client_secret" } + ["private_key"] }
+        for name in signs ? ["client_secret"] : ["private_key", "key_id"] {
+            guard let key = fields.key(name) else { continue }
+            diagnostics.error(
+                .conflictingKeys,
+                "\(place) has `\(name)`, which "
+                    + (signs ? "`client_auth: private_key_jwt` does not send" : "only `private_key_jwt` uses"),
+                at: key.range,
+                notes: clientAuthentication.map { [.init("`client_auth` is given here", at: $0.range)] } ?? [],
+                hint: signs
+                    ? "the client proves itself with the assertion `private_key` signs; remove `client_secret`"
+                    : "write `client_auth: private_key_jwt` to sign the client's assertion with it, or remove `\(name)`"
+            )
         }
         // What the plan gives is kept even when a key is missing or refused, so that the inputs it reads are
         // not reported unused as well; a plan with errors does not run.
@@ -151,7 +170,9 @@ extension PlanReader {
         for name in ["client_id"] + needed where fields.value(name) == nil {
             diagnostics.error(
                 .missingKey, "\(place) has no `\(name)`", at: kind.range,
-                hint: "the `\(effective.rawValue)` grant needs `\(name)`")
+                hint: name == "private_key"
+                    ? "`client_auth: private_key_jwt` signs the client's assertion with `private_key`, a PEM private key"
+                    : "the `\(effective.rawValue)` grant needs `\(name)`")
         }
         for name in unused {
             guard let key = fields.key(name) else { continue }
@@ -162,9 +183,6 @@ extension PlanReader {
                     ? "without `grant:` the grant is `client_credentials`; write the grant this `\(name)` is for"
                     : "remove `\(name)`, or write the grant it is for")
         }
-        let clientAuthentication = fields.value("client_auth").flatMap {
-            choice($0, "`client_auth` of \(place)", OAuth2Auth.ClientAuthentication.self)
-        }
         let scopes = fields.value("scope").map { readScopes($0, "`scope` of \(place)") } ?? []
         let tokenURL = value("token_url")
         let issuer = value("issuer")
@@ -173,7 +191,7 @@ extension PlanReader {
             range: kind.range, grant: grant, tokenURL: tokenURL, issuer: issuer, clientID: clientID,
             clientSecret: value("client_secret"), clientAuthentication: clientAuthentication, scopes: scopes,
             audience: value("audience"), refreshToken: value("refresh_token"), username: value("username"),
-            password: value("password"))
+            password: value("password"), privateKey: value("private_key"), keyID: value("key_id"))
         // The id and secret go into a Basic header (`client_secret_basic`); the rest into a form.
         checkHeaderLine(clientID, "`client_id` of \(place)")
         for endpoint in [tokenURL, issuer].compactMap({ $0 }) { checkTokenEndpoint(endpoint) }

@@ -1,7 +1,8 @@
 extension PlanReader {
     static let apiBindingKeys = ["file", "base_url", "response_fields", "credentials"]
     static let schemeCredentialKeys = [
-        "username", "password", "client_id", "client_secret", "client_auth", "refresh_token",
+        "username", "password", "client_id", "client_secret", "client_auth", "refresh_token", "private_key",
+        "key_id",
     ]
 
     /// `openapi:` — name → file, or name → `{ file, base_url, response_fields }`.
@@ -76,7 +77,7 @@ extension PlanReader {
     }
 
     /// `credentials:` — scheme name → a key or token, or `{ username, password, client_id, client_secret,
-    /// client_auth, refresh_token }`.
+    /// client_auth, refresh_token, private_key, key_id }`.
     mutating func readSchemeCredentials(_ node: YAMLNode, _ what: String) -> [SchemeCredentials] {
         guard let entries = mapping(node, what) else { return [] }
         var result: [SchemeCredentials] = []

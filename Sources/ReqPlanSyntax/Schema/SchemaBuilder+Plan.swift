@@ -196,7 +196,7 @@ extension SchemaBuilder {
                     "credentials": Self.map(
                         [
                             "description":
-                                "What each security scheme of the description is given, by scheme name: a key or token (an `apiKey` or `http` bearer scheme), or `{ username, password }` (`http` basic or digest, an OAuth 2.0 password flow), or `{ client_id, client_secret, client_auth, refresh_token }` (OAuth 2.0, OpenID Connect). A request bound to an operation sends the credentials of the first alternative of its `security` that they satisfy (grammar.md §6.9).",
+                                "What each security scheme of the description is given, by scheme name: a key or token (an `apiKey` or `http` bearer scheme), or `{ username, password }` (`http` basic or digest, an OAuth 2.0 password flow), or `{ client_id, client_secret, client_auth, refresh_token, private_key, key_id }` (OAuth 2.0, OpenID Connect). A request bound to an operation sends the credentials of the first alternative of its `security` that they satisfy (grammar.md §6.9).",
                             "type": "object",
                         ],
                         values: [
@@ -211,6 +211,8 @@ extension SchemaBuilder {
                                         "client_secret": Self.ref("textTemplate"),
                                         "client_auth": ["enum": Self.words(OAuth2Auth.ClientAuthentication.self)],
                                         "refresh_token": Self.ref("textTemplate"),
+                                        "private_key": Self.ref("textTemplate"),
+                                        "key_id": Self.ref("textTemplate"),
                                     ]),
                             ]
                         ]),

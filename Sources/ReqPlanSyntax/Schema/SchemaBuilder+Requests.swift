@@ -151,10 +151,11 @@ extension SchemaBuilder {
                     "client_id": Self.ref("headerLineText", "The client's id."),
                     "client_secret": Self.ref(
                         "textTemplate",
-                        "The client's secret (required by `client_credentials`); a secret in every output."),
+                        "The client's secret (required by `client_credentials` but with `private_key_jwt`); a secret in every output."
+                    ),
                     "client_auth": [
                         "description":
-                            "How the client authenticates: `client_secret_basic` (the default: HTTP Basic with the form-encoded id and secret) or `client_secret_post` (both in the form).",
+                            "How the client authenticates: `client_secret_basic` (the default: HTTP Basic with the form-encoded id and secret), `client_secret_post` (both in the form) or `private_key_jwt` (an assertion signed with `private_key`, RFC 7523).",
                         "enum": Self.words(OAuth2Auth.ClientAuthentication.self),
                     ],
                     "scope": [
@@ -171,6 +172,12 @@ extension SchemaBuilder {
                     "username": Self.ref("textTemplate", "The user's name, for the `password` grant."),
                     "password": Self.ref(
                         "textTemplate", "The user's password, for the `password` grant; a secret in every output."),
+                    "private_key": Self.ref(
+                        "textTemplate",
+                        "The PEM private key (RSA of 2,048 bits or more, EC P-256, P-384 or P-521, Ed25519) that signs the client's assertion, for `client_auth: private_key_jwt`; a secret in every output."
+                    ),
+                    "key_id": Self.ref(
+                        "textTemplate", "The `kid` of the assertion's header, for `client_auth: private_key_jwt`."),
                 ],
                 then: [
                     "oneOf": Self.exactlyOne(of: ["token_url", "issuer"], titles: ["a token endpoint", "an issuer"]),
@@ -190,8 +197,22 @@ extension SchemaBuilder {
                                     ["properties": ["grant": ["const": "client_credentials"]]],
                                 ]
                             ],
-                            "then": ["required": ["client_secret"]]
-                                + Self.forbidding(["refresh_token", "username", "password"]),
+                            "then": Self.forbidding(["refresh_token", "username", "password"]),
+                        ],
+                        [
+                            "if": [
+                                "anyOf": [
+                                    ["not": ["required": ["grant"]]],
+                                    ["properties": ["grant": ["const": "client_credentials"]]],
+                                ],
+                                "not": Self.signsAssertion,
+                            ],
+                            "then": ["required": ["client_secret"]],
+                        ],
+                        [
+                            "if": Self.signsAssertion,
+                            "then": ["required": ["private_key"]] + Self.forbidding(["client_secret"]),
+                            "else": Self.forbidding(["private_key", "key_id"]),
                         ],
                     ],
                 ]),
@@ -303,6 +324,11 @@ extension SchemaBuilder {
     }
 
     /// One `oneOf` branch per key: it is required and the others are forbidden.
+    /// An `oauth2` whose client proves itself with a signed assertion (`client_auth: private_key_jwt`).
+    static let signsAssertion: SchemaJSON = [
+        "properties": ["client_auth": ["const": "private_key_jwt"]], "required": ["client_auth"],
+    ]
+
     static func exactlyOne(of keys: [String], titles: [String]) -> SchemaJSON {
         .array(
             zip(keys, titles).map { key, title in
