@@ -32,17 +32,22 @@ public struct Pipeline: Sendable {
         public var workflow: String?
         /// Whether a sequential Arazzo workflow runs by its data flow (`--parallel`).
         public var parallel: Bool
+        /// Credentials for the security schemes of the descriptions plans and Arazzo documents bind
+        /// (`--credential`).
+        public var credentials: CommandLineCredentials
 
         /// Reading settings; the defaults are `reqplan`'s.
         public init(
             limits: ParseLimits = ParseLimits(), allowFilesOutside: Bool = false, servers: [String: String] = [:],
-            workflow: String? = nil, parallel: Bool = false
+            workflow: String? = nil, parallel: Bool = false,
+            credentials: CommandLineCredentials = CommandLineCredentials()
         ) {
             self.limits = limits
             self.allowFilesOutside = allowFilesOutside
             self.servers = servers
             self.workflow = workflow
             self.parallel = parallel
+            self.credentials = credentials
         }
     }
 
@@ -84,7 +89,7 @@ public struct Pipeline: Sendable {
     ) -> PlanLibrary {
         PlanLibrary(
             apiLoader: descriptions, documentReader: arazzoReader, unsavedText: unsavedText, readCache: readCache,
-            apiCheckCache: apiCheckCache)
+            apiCheckCache: apiCheckCache, commandLineCredentials: reading.credentials)
     }
 
     /// What reads Arazzo documents as plans, as this pipeline's settings say.

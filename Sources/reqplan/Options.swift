@@ -49,6 +49,13 @@ struct PlanReadingOptions: ParsableArguments {
         ))
     var parallel = false
 
+    @Option(
+        name: .customLong("credential"),
+        help: ArgumentHelp(
+            "Credentials for a security scheme of the bound API descriptions: a key or token, or one field (username, password, client_id, client_secret, client_auth, refresh_token, private_key, key_id); replaces the plan's for that scheme.",
+            valueName: "SCHEME[.FIELD]=VALUE"))
+    var credentials: [String] = []
+
     /// `--server NAME=URL`, by name.
     func serverURLs() throws -> [String: String] {
         var result: [String: String] = [:]
@@ -61,6 +68,15 @@ struct PlanReadingOptions: ParsableArguments {
         return result
     }
 
+    /// `--credential SCHEME[.FIELD]=VALUE`, by scheme.
+    func commandLineCredentials() throws -> CommandLineCredentials {
+        do {
+            return try CommandLineCredentials(parsing: credentials)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+
     var limits: ParseLimits {
         ParseLimits(maxFileSize: maxPlanSize, sizeSetting: "--max-plan-size", outsideSetting: "--allow-files-outside")
     }
@@ -70,7 +86,7 @@ struct PlanReadingOptions: ParsableArguments {
         Pipeline(
             reading: Pipeline.Reading(
                 limits: limits, allowFilesOutside: allowFilesOutside, servers: try serverURLs(), workflow: workflow,
-                parallel: parallel))
+                parallel: parallel, credentials: try commandLineCredentials()))
     }
 }
 

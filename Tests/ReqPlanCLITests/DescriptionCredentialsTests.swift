@@ -73,4 +73,95 @@ import Testing
             #expect(result.status == 0, "\(key): \(result.stdout)\(result.stderr)")
         }
     }
+
+    /// The same credentials from the command line: `--credential SCHEME=VALUE` and `SCHEME.FIELD=VALUE`, for a
+    /// plan that gives none, and in place of the plan's own (a wrong key in the plan, the right one on the
+    /// command line). A misspelt scheme leaves the operation without credentials, said with did-you-mean; a
+    /// value with a line break is refused before anything is read.
+    @Test(ExternalServers.needed(.connexion))
+    func theCommandLineGivesTheCredentials() async throws {
+        let description = Self.fixtures.appendingPathComponent("credentials/schemes.yaml")
+        let mock = try await ConnexionMock.start(serving: description, checkingCredentials: true)
+        defer { mock.stop() }
+        let plan = """
+            reqplan: 1
+            openapi:
+              api:
+                file: api.yaml
+                base_url: \(mock.url)/v1
+                credentials:
+                  headerKey: wrong-key
+            defaults: { expect: { status: 200 } }
+            steps:
+              header: { request: { operation: api.byHeader } }
+              token: { request: { operation: api.byToken } }
+              user: { request: { operation: api.byUser } }
+            """
+        let given = [
+            "--credential", "headerKey=\(ConnexionMock.validKey)", "--credential", "token=\(ConnexionMock.validToken)",
+            "--credential", "user.username=\(ConnexionMock.validUser.name)",
+            "--credential", "user.password=\(ConnexionMock.validUser.password)",
+        ]
+        let result = try await Self.run(plan, description: description, given)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        for secret in [ConnexionMock.validKey, ConnexionMock.validToken, ConnexionMock.validUser.password] {
+            #expect(!result.stdout.contains(secret) && !result.stderr.contains(secret))
+        }
+
+        // `validate` says what a run would meet: `token` without credentials, and the likely misspelling.
+        let file = try CommandRunner.temporaryPlan(plan)
+        try? FileManager.default.removeItem(at: file.deletingLastPathComponent().appendingPathComponent("api.yaml"))
+        try FileManager.default.copyItem(
+            at: description, to: file.deletingLastPathComponent().appendingPathComponent("api.yaml"))
+        let misspelt = try await CommandRunner.run(
+            ["validate", file.path, "--credential", "tokn=\(ConnexionMock.validToken)"] + given.prefix(2),
+            within: .seconds(60))
+        #expect(misspelt.status == 0, "\(misspelt.stdout)\(misspelt.stderr)")
+        #expect(
+            (misspelt.stdout + misspelt.stderr).contains(
+                "`--credential tokn` names no scheme of the description: did you mean `token`?"),
+            "\(misspelt.stderr)")
+
+        let broken = try await Self.run(plan, description: description, ["--credential", "token=a\r\nX-Evil: 1"])
+        #expect(broken.status != 0 && broken.status != 1)
+        #expect(broken.stderr.contains("--credential token has a control character"), "\(broken.stderr)")
+        #expect(!broken.stderr.contains("X-Evil"))
+    }
+
+    /// An Arazzo workflow bound to the same description takes `--credential` as a plan does: its steps name
+    /// operations of a source description that declares the schemes, and no step writes a header.
+    @Test(ExternalServers.needed(.connexion), arguments: [true, false])
+    func anArazzoWorkflowTakesTheCommandLinesCredentials(right: Bool) async throws {
+        let description = Self.fixtures.appendingPathComponent("credentials/schemes.yaml")
+        let mock = try await ConnexionMock.start(serving: description, checkingCredentials: true)
+        defer { mock.stop() }
+        let workflow = """
+            arazzo: 1.0.1
+            info: { title: Credentials from the command line, version: "1" }
+            sourceDescriptions:
+              - { name: api, url: api.yaml, type: openapi }
+            workflows:
+              - workflowId: calls
+                steps:
+                  - stepId: header
+                    operationId: byHeader
+                    successCriteria: [{ condition: $statusCode == 200 }]
+                  - stepId: token
+                    operationId: byToken
+                    successCriteria: [{ condition: $statusCode == 200 }]
+            """
+        let file = try CommandRunner.temporaryPlan(workflow, name: "calls.arazzo.yaml")
+        let copy = file.deletingLastPathComponent().appendingPathComponent("api.yaml")
+        try? FileManager.default.removeItem(at: copy)
+        try FileManager.default.copyItem(at: description, to: copy)
+        let suffix = right ? "" : "-wrong"
+        let result = try await CommandRunner.run(
+            [
+                "run", file.path, "--output", "json", "--server", "api=\(mock.url)/v1",
+                "--credential", "headerKey=\(ConnexionMock.validKey)\(suffix)",
+                "--credential", "token=\(ConnexionMock.validToken)\(suffix)",
+            ], within: .seconds(60))
+        #expect(result.status == (right ? 0 : 1), "\(result.stdout)\(result.stderr)")
+        #expect(!result.stdout.contains(ConnexionMock.validKey) && !result.stderr.contains(ConnexionMock.validToken))
+    }
 }

@@ -44,7 +44,8 @@ extension APIChecker {
         }
         for step in plan.allSteps {
             guard let request = step.request, let bound = bound[step.id.value], let api = apis[bound.api],
-                !api.binding.credentials.isEmpty, request.auth == nil, request.authorizationHeader == nil,
+                !api.binding.credentials.isEmpty || !api.binding.commandLineSchemes.isEmpty, request.auth == nil,
+                request.authorizationHeader == nil,
                 plan.defaults.auth == nil,
                 !plan.defaults.headers.contains(where: { $0.name.value.lowercased() == "authorization" })
             else { continue }
@@ -64,13 +65,23 @@ extension APIChecker {
                 result[step.id.value] = found
             } else {
                 let alternatives = requirements.map { $0.schemes.map { "`\($0.name)`" }.joined(separator: " and ") }
+                let asked = requirements.flatMap { $0.schemes.map(\.name) }
+                // A `--credential` for a scheme the description does not declare is most likely misspelt.
+                let misspelt = api.binding.commandLineSchemes.lazy.filter {
+                    api.description.securitySchemes[$0] == nil
+                }.compactMap { written in Suggestion.closest(to: written, in: asked).map { (written, $0) } }.first
+                let given =
+                    api.binding.credentials.isEmpty ? "`--credential`" : "`credentials` of `\(api.binding.name.value)`"
                 diagnostics.warning(
                     .missingCredentials,
-                    "`\(bound.label)` asks for \(alternatives.joined(separator: " or ")), and `credentials` of "
-                        + "`\(api.binding.name.value)` gives none that fits",
+                    "`\(bound.label)` asks for \(alternatives.joined(separator: " or ")), and \(given) gives none "
+                        + "that fits",
                     at: request.operation?.written.range ?? request.url.range,
-                    hint: "give the credentials of one of its schemes under `credentials:` of `openapi: "
-                        + "\(api.binding.name.value)`, or `auth` on the request")
+                    hint: misspelt.map {
+                        "`--credential \($0.0)` names no scheme of the description: did you mean `\($0.1)`?"
+                    }
+                        ?? "give the credentials of one of its schemes under `credentials:` of `openapi: "
+                        + "\(api.binding.name.value)`, with `--credential SCHEME=…`, or `auth` on the request")
             }
         }
         return result
@@ -158,7 +169,9 @@ extension APIChecker {
 
     /// RP0811: credentials in a form the scheme does not take; nil.
     private mutating func wrongForm(_ given: SchemeCredentials, _ what: String) -> RequestAuth? {
-        let message = "security scheme `\(given.scheme.value)` is \(what)"
+        let message =
+            (given.fromCommandLine ? "`--credential \(given.scheme.value)`: " : "")
+            + "security scheme `\(given.scheme.value)` is \(what)"
         if !diagnostics.diagnostics.contains(where: { $0.message == message && $0.range == given.scheme.range }) {
             diagnostics.error(.unknownSecurityScheme, message, at: given.scheme.range)
         }

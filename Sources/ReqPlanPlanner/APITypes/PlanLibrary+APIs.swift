@@ -20,7 +20,9 @@ extension PlanLibrary {
         for binding in plan.apis where binding.unread == nil {
             switch description(for: binding, context) {
             case .success(let description):
-                loaded[binding.name.value] = LoadedAPI(binding: binding, description: description)
+                let given = commandLineCredentials.applied(
+                    to: binding, declared: Set(description.securitySchemes.keys))
+                loaded[binding.name.value] = LoadedAPI(binding: given, description: description)
             case .failure(var diagnostic):
                 diagnostic.file = context.display
                 diagnostics.append(diagnostic)

@@ -74,6 +74,9 @@ public final class PlanLibrary: Sendable {
     let readCache: PlanReadCache?
     /// What earlier libraries' API checks found for each step, to check again only the steps that changed.
     public let apiCheckCache: APICheckCache?
+    /// Credentials for the security schemes of the descriptions plans bind, from the command line
+    /// (`--credential`): they replace a binding's own `credentials:` for the same scheme.
+    let commandLineCredentials: CommandLineCredentials
 
     /// An empty library.
     /// - Parameters:
@@ -88,11 +91,13 @@ public final class PlanLibrary: Sendable {
     ///     that changed (the language server passes one for all its checks); `nil`: every plan is read whole.
     ///   - apiCheckCache: what earlier libraries' API checks found for each step of plans read with
     ///     `readCache`, kept to check again only the steps that changed and those that read them.
+    ///   - commandLineCredentials: credentials for the descriptions' security schemes (`--credential`).
     public init(
         apiLoader: (any APIDescriptionLoader)? = nil, documentReader: (any PlanDocumentReader)? = nil,
         unsavedText: (@Sendable (String) -> String?)? = nil, readCache: PlanReadCache? = nil,
-        apiCheckCache: APICheckCache? = nil
+        apiCheckCache: APICheckCache? = nil, commandLineCredentials: CommandLineCredentials = CommandLineCredentials()
     ) {
+        self.commandLineCredentials = commandLineCredentials
         self.apiLoader = apiLoader
         self.documentReader = documentReader
         self.unsavedText = unsavedText

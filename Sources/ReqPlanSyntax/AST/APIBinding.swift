@@ -15,6 +15,9 @@ public struct APIBinding: Sendable {
     /// `credentials:` — what each of the description's security schemes is given, by scheme name; empty when
     /// not written.
     public var credentials: [SchemeCredentials] = []
+    /// The schemes `--credential` gives credentials for (`CommandLineCredentials`), whether or not its
+    /// description declares them: a request left without credentials is then said (RP0855).
+    public var commandLineSchemes: [String] = []
     /// The whole entry.
     public var range: SourceRange
     /// Whether, without `baseURL`, its operations are sent below the description's first server (an Arazzo
@@ -63,6 +66,8 @@ public struct SchemeCredentials: Sendable {
     public var fields: [String: Template]
     /// `client_auth:`, for OAuth 2.0.
     public var clientAuthentication: Located<OAuth2Auth.ClientAuthentication>?
+    /// Whether `--credential` gave them (located at the binding's name then, as written nowhere in the file).
+    public var fromCommandLine = false
 
     public init(
         scheme: Located<String>, text: Template?, fields: [String: Template] = [:],
