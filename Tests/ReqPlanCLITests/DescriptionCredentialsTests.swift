@@ -43,6 +43,8 @@ import Testing
               cookie: { request: { operation: api.byCookie } }
               token: { request: { operation: api.byToken } }
               user: { request: { operation: api.byUser } }
+              keyAndToken: { request: { operation: api.byKeyAndToken } }
+              twoKeys: { request: { operation: api.byTwoKeys } }
             """
         let result = try await Self.run(plan, description: description)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")

@@ -28,8 +28,8 @@ extension APIChecker {
     /// its own (no `auth`, no header they write, none in `defaults`), the first alternative of the requirement
     /// whose one scheme the entry gives credentials for. RP0855 when the entry gives credentials and none
     /// satisfies a requirement that asks for some.
-    mutating func descriptionCredentials() -> [String: Located<RequestAuth>] {
-        var result: [String: Located<RequestAuth>] = [:]
+    mutating func descriptionCredentials() -> [String: (auth: Located<RequestAuth>, keys: [APIKeyAuth])] {
+        var result: [String: (auth: Located<RequestAuth>, keys: [APIKeyAuth])] = [:]
         // `auth` on a request whose operation says it takes none.
         for step in plan.allSteps {
             guard let request = step.request, let auth = request.auth, let bound = bound[step.id.value],
@@ -51,14 +51,19 @@ extension APIChecker {
             else { continue }
             let requirements = api.description.security(of: bound.operation)
             guard !requirements.isEmpty, !requirements.contains(where: \.isAnonymous) else { continue }
-            var found: Located<RequestAuth>?
-            for requirement in requirements where requirement.schemes.count == 1 {
-                let asked = requirement.schemes[0]
-                guard let scheme = api.description.securitySchemes[asked.name],
-                    let given = api.binding.credentials.first(where: { $0.scheme.value == asked.name }),
-                    let auth = self.auth(scheme, given, scopes: asked.scopes, servers: api.description.servers)
-                else { continue }
-                found = Located(auth, at: given.scheme.range)
+            var found: (auth: Located<RequestAuth>, keys: [APIKeyAuth])?
+            for requirement in requirements {
+                // Every scheme of the alternative, each with its credentials; else the next alternative.
+                var auths: [Located<RequestAuth>] = []
+                for asked in requirement.schemes {
+                    guard let scheme = api.description.securitySchemes[asked.name],
+                        let given = api.binding.credentials.first(where: { $0.scheme.value == asked.name }),
+                        let auth = self.auth(scheme, given, scopes: asked.scopes, servers: api.description.servers)
+                    else { break }
+                    auths.append(Located(auth, at: given.scheme.range))
+                }
+                guard auths.count == requirement.schemes.count, let combined = Self.combined(auths) else { continue }
+                found = combined
                 break
             }
             if let found {
@@ -85,6 +90,34 @@ extension APIChecker {
             }
         }
         return result
+    }
+
+    /// The credentials of an alternative that asks for several schemes at once, as one request sends them: at
+    /// most one that writes `Authorization` (or is given as the request is sent), as `auth`, and API keys
+    /// beside it, each in its own header, parameter or cookie. Nil when two would write the same header (two
+    /// `Authorization`s: basic and bearer) or the same key twice.
+    static func combined(_ auths: [Located<RequestAuth>]) -> (auth: Located<RequestAuth>, keys: [APIKeyAuth])? {
+        var keys: [APIKeyAuth] = []
+        var other: [Located<RequestAuth>] = []
+        for auth in auths {
+            if case .apiKey(let key) = auth.value { keys.append(key) } else { other.append(auth) }
+        }
+        // A header's name in any case; a request sends one `Cookie` header, so one cookie key at most.
+        let places = keys.map { key in
+            switch key.place.value {
+            case .header: "header " + key.name.value.lowercased()
+            case .query: "query " + key.name.value
+            case .cookie: "cookie"
+            }
+        }
+        guard other.count <= 1, Set(places).count == places.count,
+            !(other.first?.value.headerName.map { name in
+                keys.contains { $0.place.value == .header && $0.name.value.lowercased() == name }
+            } ?? false)
+        else { return nil }
+        if let primary = other.first { return (primary, keys) }
+        guard let first = auths.first, case .apiKey = first.value else { return nil }
+        return (first, Array(keys.dropFirst()))
     }
 
     /// What `given` makes of `scheme`: nil when its form does not fit the scheme's kind (said once, RP0811).

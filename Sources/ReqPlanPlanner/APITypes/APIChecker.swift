@@ -37,7 +37,7 @@ struct APIChecker {
     /// Steps by id (the plan's own, members included).
     let steps: [String: Step]
     /// Step id → the `auth` its operation's security gives it (`credentials:` of its `openapi:` entry).
-    var credentials: [String: Located<RequestAuth>] = [:]
+    var credentials: [String: (auth: Located<RequestAuth>, keys: [APIKeyAuth])] = [:]
     /// References already walked (reported once however often they are typed).
     var walked: [SourceRange: FlowType?] = [:]
 
@@ -315,7 +315,10 @@ struct APIChecker {
 
     private func filled(_ request: RequestSpec, of step: Step) -> RequestSpec {
         var request = request
-        if let auth = credentials[step.id.value] { request.auth = auth }
+        if let given = credentials[step.id.value] {
+            request.auth = given.auth
+            request.additionalKeys = given.keys
+        }
         guard let reference = request.operation, let bound = bound[step.id.value],
             let api = apis[reference.api]
         else { return request }

@@ -130,7 +130,10 @@ public struct RequestBuilder: Sendable {
             }
         }
         let auth = effectiveAuth(of: spec)
-        if case .apiKey(let key)? = auth?.value, key.place.value == .query {
+        // API keys: `auth`'s, and those sent beside it (an operation's requirement of several schemes).
+        var keys = spec.additionalKeys
+        if case .apiKey(let key)? = auth?.value { keys.insert(key, at: 0) }
+        for key in keys where key.place.value == .query {
             let value = try ExpressionEvaluator.text(key.value, in: context)
             secrets?.add(value)
             let name = URLEncoding.percentEncode(key.name.value)
@@ -163,6 +166,7 @@ public struct RequestBuilder: Sendable {
         var headersShownDiffer = false
         var own = Set(spec.headers.map { $0.name.value.lowercased() })
         if let written = spec.auth?.value.headerName { own.insert(written) }
+        for key in spec.additionalKeys where key.place.value == .header { own.insert(key.name.value.lowercased()) }
         let templates = defaults.headers.filter { !own.contains($0.name.value.lowercased()) } + spec.headers
         for header in templates {
             let (value, shown) = try ExpressionEvaluator.render(header.value, in: context)
@@ -171,13 +175,18 @@ public struct RequestBuilder: Sendable {
             if shown != nil { headersShownDiffer = true }
             shownHeaders.append(HeaderField(header.name.value, shown ?? value))
         }
+        for key in spec.additionalKeys {
+            guard let (name, value) = try authorization(.apiKey(key), in: context, secrets: secrets) else { continue }
+            try Self.checkHeaderLine(value, "the `\(name)` header of an API key", at: key.value.range)
+            headers.append(HeaderField(name, value))
+            shownHeaders.append(HeaderField(name, Self.shownKey(name: name, value: value)))
+            headersShownDiffer = true
+        }
         if let auth, let (name, value) = try authorization(auth.value, in: context, secrets: secrets) {
             try Self.checkHeaderLine(value, "the `\(name)` header of `auth`", at: auth.range)
             headers.append(HeaderField(name, value))
             if name != "Authorization" {
-                // An API key's header or cookie: shown under its name, the key hidden.
-                let shown = name == "Cookie" ? String(value.prefix { $0 != "=" }) + "=" : ""
-                shownHeaders.append(HeaderField(name, shown + ExpressionEvaluator.secretMarker))
+                shownHeaders.append(HeaderField(name, Self.shownKey(name: name, value: value)))
                 headersShownDiffer = true
             }
         } else if auth != nil {
@@ -297,6 +306,11 @@ public struct RequestBuilder: Sendable {
             case .query: return nil
             }
         }
+    }
+
+    /// An API key's header or cookie as every output shows it: under its name, the key hidden.
+    static func shownKey(name: String, value: String) -> String {
+        (name == "Cookie" ? String(value.prefix { $0 != "=" }) + "=" : "") + ExpressionEvaluator.secretMarker
     }
 
     /// `Bearer TOKEN` (RFC 6750); the token and the whole value go into `secrets`.

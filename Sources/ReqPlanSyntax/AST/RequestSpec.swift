@@ -22,6 +22,10 @@ public struct RequestSpec: Sendable {
     /// The whole query string, as written (`a=1&b=2`), added after the URL's own query and `query`: an
     /// Arazzo 1.1 parameter `in: querystring`. Not written in plans.
     public var queryString: Template? = nil
+    /// API keys sent beside `auth`, where the operation's security requirement asks for several schemes at
+    /// once (an application id and a key, a key and a token): the planner fills them from the description's
+    /// credentials (grammar.md §6.9). Not written in plans.
+    public var additionalKeys: [APIKeyAuth] = []
 
     /// Creates a request.
     public init(
