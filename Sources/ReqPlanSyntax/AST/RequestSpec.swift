@@ -126,6 +126,9 @@ public struct OAuth2Auth: Sendable, Hashable {
         case refreshToken = "refresh_token"
         /// A user's name and password (§4.3): legacy, for servers that still take it.
         case password
+        /// A user's consent in a browser (§4.1), with PKCE (RFC 7636, S256): the run listens on loopback for the
+        /// redirect (RFC 8252 §7.3) and exchanges the code it brings.
+        case authorizationCode = "authorization_code"
     }
 
     /// `client_auth:` — how the client proves who it is to the token endpoint (RFC 6749 §2.3.1, with the
@@ -154,12 +157,19 @@ public struct OAuth2Auth: Sendable, Hashable {
     public var refreshToken: Template?
     public var username: Template?
     public var password: Template?
+    /// `authorization_url:` — the authorization endpoint of the `authorization_code` grant; nil when `issuer`'s
+    /// discovery document names it.
+    public var authorizationURL: Template?
+    /// `redirect_port:` — the loopback port the `authorization_code` grant's redirect comes to, for providers
+    /// that register an exact redirect URI; nil for one the system picks (RFC 8252 §7.3).
+    public var redirectPort: Located<Int>?
 
     public init(
         range: SourceRange, grant: Located<Grant>?, tokenURL: Template?, issuer: Template? = nil, clientID: Template,
         clientSecret: Template?,
         clientAuthentication: Located<ClientAuthentication>?, scopes: [Located<String>], audience: Template?,
-        refreshToken: Template?, username: Template?, password: Template?
+        refreshToken: Template?, username: Template?, password: Template?, authorizationURL: Template? = nil,
+        redirectPort: Located<Int>? = nil
     ) {
         self.range = range
         self.grant = grant
@@ -173,6 +183,8 @@ public struct OAuth2Auth: Sendable, Hashable {
         self.refreshToken = refreshToken
         self.username = username
         self.password = password
+        self.authorizationURL = authorizationURL
+        self.redirectPort = redirectPort
     }
 
     /// The grant in force (`client_credentials` when not written).
@@ -181,6 +193,7 @@ public struct OAuth2Auth: Sendable, Hashable {
     /// Every template it holds.
     public var templates: [Template] {
         [clientID] + [tokenURL, issuer, clientSecret, audience, refreshToken, username, password].compactMap { $0 }
+            + [authorizationURL].compactMap { $0 }
     }
 }
 
