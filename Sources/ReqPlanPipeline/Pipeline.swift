@@ -179,11 +179,19 @@ public struct Pipeline: Sendable {
         refresh: (@Sendable () -> Void)? = nil, supervisor: any RunSupervisor = UnsupervisedRun()
     ) async throws -> SuiteRun.Result {
         let sized = Self.sizingConnections(transport, for: plans, configuration: configuration)
+        // The `authorization_code` grant's redirect comes to a listener over NIO, unless the caller gave one.
+        let listening = { @Sendable (prepared: PlanRun.Prepared) -> RunConfiguration in
+            var settings = configuration(prepared)
+            if settings.authorizationCode.listener == nil {
+                settings.authorizationCode.listener = NIOLoopbackListener()
+            }
+            return settings
+        }
         return try await HTTPClientTransport.with(sized) { client in
             await SuiteRun.execute(
                 plans, jobs: jobs,
                 transports: { _ in plans.count == 1 ? client : client.sharingConnections(cookies: CookieJar()) },
-                configuration: configuration, observer: observer, started: started, finished: finished,
+                configuration: listening, observer: observer, started: started, finished: finished,
                 refresh: refresh, supervisor: supervisor)
         }
     }

@@ -115,6 +115,20 @@ struct RunCommand: AsyncParsableCommand {
         help: "Do not check responses against the schemas of the plan's API descriptions (`openapi:`).")
     var noResponseSchemaCheck = false
 
+    @Flag(
+        name: .customLong("open-browser"),
+        help:
+            "Open the sign-in address of an `authorization_code` grant with $BROWSER, else xdg-open (Linux) or open (macOS)."
+    )
+    var openBrowser = false
+
+    @Option(
+        name: .customLong("authorization-timeout"),
+        help: ArgumentHelp(
+            "How long an `authorization_code` grant waits for the browser to come back (default 5m).",
+            valueName: "duration"))
+    var authorizationTimeout: String?
+
     @Option(help: "Color: auto, always or never.")
     var color: ColorChoice = .auto
 
@@ -170,6 +184,10 @@ struct RunCommand: AsyncParsableCommand {
         }
         if let connectTimeout, (try? PlanDuration.parse(connectTimeout))?.milliseconds ?? 0 <= 0 {
             throw ValidationError("--connect-timeout must be a duration such as 5s or 500ms, not `\(connectTimeout)`")
+        }
+        if let authorizationTimeout, (try? PlanDuration.parse(authorizationTimeout))?.milliseconds ?? 0 <= 0 {
+            throw ValidationError(
+                "--authorization-timeout must be a duration such as 5m or 90s, not `\(authorizationTimeout)`")
         }
     }
 
@@ -232,6 +250,11 @@ struct RunCommand: AsyncParsableCommand {
         if let tokens { configuration.tokens = tokens }
         configuration.checksResponseSchemas = !noResponseSchemaCheck
         configuration.logger = logger ?? logging.logger(label: "reqplan.executor")
+        if let wait = authorizationTimeout.flatMap({ try? PlanDuration.parse($0) }) {
+            configuration.authorizationCode.wait = wait.duration
+        }
+        let prompt = BrowserPrompt(opening: openBrowser)
+        configuration.authorizationCode.prompt = { prompt.show($0) }
         return configuration
     }
 

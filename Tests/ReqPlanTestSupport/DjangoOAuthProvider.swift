@@ -24,6 +24,15 @@ public final class DjangoOAuthProvider: Sendable {
     public static let passwordClient = (id: "password-client", secret: "password-client-secret-9f2c")
     /// The user of the password grant.
     public static let user = (name: "alice", password: "alice-password-71d0")
+    /// A public client of the authorization-code grant (no secret; PKCE, which django-oauth-toolkit requires),
+    /// whose redirect URI is registered without a port: any loopback port is taken (RFC 8252 §7.3).
+    public static let publicCodeClient = (id: "reqplan-cli", redirectURI: "http://127.0.0.1/callback")
+    /// A confidential client of the authorization-code grant, with the same redirect URI.
+    public static let confidentialCodeClient = (id: "reqplan-web", secret: "code-client-secret-4e1b")
+
+    /// Its authorization endpoint, behind its sign-in page (`/accounts/login/`, Django's `LoginView`): the
+    /// consent page has a Cancel button and an Authorize one (`name="allow"`).
+    public var authorizationURL: String { url + "/o/authorize/" }
 
     /// Its OpenID Connect issuer: the discovery document is at `issuer + "/.well-known/openid-configuration"`.
     public var issuer: String { url + "/o" }
@@ -43,6 +52,10 @@ public final class DjangoOAuthProvider: Sendable {
                 .write(to: folder.appendingPathComponent("settings.py"), atomically: true, encoding: .utf8)
             try Self.serve.write(to: folder.appendingPathComponent("serve.py"), atomically: true, encoding: .utf8)
             try Self.urls.write(to: folder.appendingPathComponent("urls.py"), atomically: true, encoding: .utf8)
+            let registration = folder.appendingPathComponent("registration")
+            try FileManager.default.createDirectory(at: registration, withIntermediateDirectories: true)
+            try Self.loginPage.write(
+                to: registration.appendingPathComponent("login.html"), atomically: true, encoding: .utf8)
             let process = try await ServerProcess.start(
                 name: "django-oauth-toolkit", program: python,
                 arguments: [folder.appendingPathComponent("serve.py").path, String(ports[0])],
@@ -63,13 +76,29 @@ public final class DjangoOAuthProvider: Sendable {
     /// What it logged so far: a line per request it answered.
     public var log: String { (try? String(contentsOf: process.consoleLog, encoding: .utf8)) ?? "" }
 
+    /// The query of each authorization request its `/o/authorize/` was sent (`authorizations.log`), and the form
+    /// of each authorization code it exchanged for a token (`exchanges.log`), a line each: what a test checks the
+    /// run's outputs never show (the state, the code, the verifier).
+    public func authorizationLog(_ name: String) -> [String] {
+        let text = (try? String(contentsOf: process.folder.appendingPathComponent(name), encoding: .utf8)) ?? ""
+        return text.split(separator: "\n").map(String.init)
+    }
+
     private static func settings(database: String, lifetime: Int) -> String {
         """
         SECRET_KEY = "reqplan-tests-only"
         DEBUG = False
         ALLOWED_HOSTS = ["127.0.0.1", "localhost"]
-        INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes", "oauth2_provider", "rest_framework"]
-        MIDDLEWARE = ["urls.grant_log"]
+        INSTALLED_APPS = ["django.contrib.auth", "django.contrib.contenttypes", "django.contrib.sessions", "oauth2_provider",
+                          "rest_framework"]
+        MIDDLEWARE = ["urls.grant_log", "django.contrib.sessions.middleware.SessionMiddleware",
+                      "django.contrib.auth.middleware.AuthenticationMiddleware"]
+        TEMPLATES = [{"BACKEND": "django.template.backends.django.DjangoTemplates",
+                      "DIRS": [\(Self.pythonString(URL(fileURLWithPath: database).deletingLastPathComponent().path))],
+                      "APP_DIRS": True,
+                      "OPTIONS": {"context_processors": ["django.template.context_processors.request",
+                                                         "django.contrib.auth.context_processors.auth"]}}]
+        LOGIN_URL = "/accounts/login/"
         ROOT_URLCONF = "urls"
         DATABASES = {"default": {"ENGINE": "django.db.backends.sqlite3", "NAME": \(Self.pythonString(database))}}
         USE_TZ = True
@@ -112,11 +141,28 @@ public final class DjangoOAuthProvider: Sendable {
                     grant = parse_qs(body.decode("utf-8", "replace")).get("grant_type", [""])[0]
                     with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "grants.log"), "a") as f:
                         f.write(grant + "\n")
+                    if grant == "authorization_code":
+                        with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "exchanges.log"), "a") as f:
+                            f.write(body.decode("utf-8", "replace") + "\n")
+                if request.path == "/o/authorize/" and request.method == "GET":
+                    with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "authorizations.log"), "a") as f:
+                        f.write(request.META.get("QUERY_STRING", "") + "\n")
                 return response
             return middleware
 
-        urlpatterns = [path("o/", include("oauth2_provider.urls", namespace="oauth2_provider")), path("api/me", Me.as_view())]
+        from django.contrib.auth.views import LoginView
+        urlpatterns = [path("o/", include("oauth2_provider.urls", namespace="oauth2_provider")), path("api/me", Me.as_view()),
+                       path("accounts/login/", LoginView.as_view())]
         """#
+
+    /// Django's `LoginView`'s page (`registration/login.html`): the user's name and password, and where to go next.
+    private static let loginPage = """
+        <!doctype html>
+        <html><head><title>Sign in</title></head><body>
+        <form method="post" id="login">{% csrf_token %}{{ form.as_p }}
+        <input type="hidden" name="next" value="{{ next }}"><button type="submit" id="sign-in">Sign in</button></form>
+        </body></html>
+        """
 
     /// Migrates, registers the test clients, then serves on the port given (no reloader: one process).
     private static let serve = """
@@ -137,6 +183,13 @@ public final class DjangoOAuthProvider: Sendable {
         Application.objects.create(
             name="password", client_id=\(pythonString(passwordClient.id)), client_secret=\(pythonString(passwordClient.secret)),
             client_type=Application.CLIENT_CONFIDENTIAL, authorization_grant_type=Application.GRANT_PASSWORD)
+        Application.objects.create(
+            name="reqplan cli", client_id=\(pythonString(publicCodeClient.id)), client_type=Application.CLIENT_PUBLIC,
+            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris=\(pythonString(publicCodeClient.redirectURI)))
+        Application.objects.create(
+            name="reqplan web", client_id=\(pythonString(confidentialCodeClient.id)),
+            client_secret=\(pythonString(confidentialCodeClient.secret)), client_type=Application.CLIENT_CONFIDENTIAL,
+            authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris=\(pythonString(publicCodeClient.redirectURI)))
         call_command("runserver", "127.0.0.1:" + sys.argv[1], use_reloader=False, use_threading=True)
         """
 

@@ -13,6 +13,9 @@ public struct OAuthGrant: Sendable, Hashable {
         case refreshToken(String)
         /// A resource owner's user name and password (§4.3; legacy, kept for old servers).
         case password(username: String, password: String)
+        /// A user's consent in a browser (§4.1) with PKCE (RFC 7636): the code the redirect brings is exchanged
+        /// for the token (`AuthorizationCodeFlow`).
+        case authorizationCode(AuthorizationCode)
     }
 
     /// How the client authenticates to the token endpoint (§2.3.1).
@@ -70,13 +73,27 @@ public struct OAuthGrant: Sendable, Hashable {
         case .password(let username, let password):
             fields += [("grant_type", "password"), ("username", username), ("password", password)]
             secrets.append(password)
+        case .authorizationCode(let grant):
+            // §4.1.3 and RFC 7636 §4.5; the flow fills in `redirect` before the code is exchanged.
+            let redirect = grant.redirect ?? .init(code: "", redirectURI: "", codeVerifier: "")
+            fields += [
+                ("grant_type", "authorization_code"), ("code", redirect.code), ("redirect_uri", redirect.redirectURI),
+                ("code_verifier", redirect.codeVerifier),
+            ]
+            secrets += [redirect.code, redirect.codeVerifier].filter { !$0.isEmpty }
         }
         if !scopes.isEmpty { fields.append(("scope", scopes.joined(separator: " "))) }
         if let audience { fields.append(("audience", audience)) }
         var headers = [
             HeaderField("Content-Type", "application/x-www-form-urlencoded"), HeaderField("Accept", "application/json"),
         ]
-        switch authentication {
+        // A public client (no secret, no key) names itself in the form (§4.1.3): it has no Basic credentials.
+        var isPublic = false
+        if case .authorizationCode = kind, clientSecret == nil {
+            if case .privateKeyJWT = authentication {} else { isPublic = true }
+        }
+        let method: ClientAuthentication = isPublic ? .post : authentication
+        switch method {
         case .basic:
             // §2.3.1: the id and the secret are each form-encoded first; the Basic credentials are those.
             let pair = URLEncoding.formEncode(clientID) + ":" + URLEncoding.formEncode(clientSecret ?? "")
@@ -167,7 +184,7 @@ public struct OAuthGrant: Sendable, Hashable {
 
     /// `text` cut to `limit` characters, its control characters as `?`: what an error message may quote
     /// of the endpoint's answer.
-    private static func printable(_ text: String, limit: Int) -> String {
+    static func printable(_ text: String, limit: Int) -> String {
         let cut = String(
             text.unicodeScalars.prefix(limit).map { $0.properties.generalCategory == .control ? "?" : Character($0) })
         return text.unicodeScalars.count > limit ? cut + "…" : cut

@@ -71,6 +71,13 @@ extension RequestBuilder {
         case .refreshToken: kind = .refreshToken(try text(oauth2.refreshToken) ?? "")
         case .password:
             kind = .password(username: try text(oauth2.username) ?? "", password: try text(oauth2.password) ?? "")
+        case .authorizationCode:
+            let url = try text(oauth2.authorizationURL)
+            if let url, let template = oauth2.authorizationURL {
+                try Self.checkEndpoint(url, at: template.range, in: context)
+            }
+            kind = .authorizationCode(
+                AuthorizationCode(authorizationURL: url, redirectPort: oauth2.redirectPort?.value))
         }
         let authentication: OAuthGrant.ClientAuthentication
         switch oauth2.clientAuthentication?.value {
@@ -116,15 +123,22 @@ extension OAuthGrant {
     /// that rotates refresh tokens has revoked the one written in the plan by then); for a `client_credentials`
     /// grant, and when the refresh token is refused, it asks as the grant says. Every secret of the exchange
     /// (the client secret, the tokens) goes into `secrets`.
+    /// An `authorization_code` grant asks the user first (`authorize`, through `authorization`), when no refresh
+    /// token renews it.
     /// - Throws: why no token came, as a sentence; the caller puts it through the run's textual net (a
     ///   transport's message may quote the URL).
     public func fetchToken(
         over transport: any Transport, previous: TokenCache<OAuthGrant>.Token?, timeout: Duration?,
-        secrets: SecretStore?
+        secrets: SecretStore?, authorization: AuthorizationCodeSettings = .init()
     ) async throws(OAuthError) -> TokenCache<OAuthGrant>.Token {
         var endpoint = self
         if let issuer {
-            endpoint.tokenURL = try await Self.discoverTokenEndpoint(of: issuer, over: transport, timeout: timeout)
+            let discovered = try await Self.discoverEndpoints(of: issuer, over: transport, timeout: timeout)
+            endpoint.tokenURL = discovered.token
+            if case .authorizationCode(var code) = kind, code.authorizationURL == nil {
+                code.authorizationURL = discovered.authorization
+                endpoint.kind = .authorizationCode(code)
+            }
         }
         var grants = [endpoint]
         if let refresh = previous?.refreshToken, kind != .clientCredentials, kind != .refreshToken(refresh) {
@@ -134,6 +148,14 @@ extension OAuthGrant {
         }
         var failure = OAuthError("no token was asked for")
         for grant in grants {
+            var grant = grant
+            if case .authorizationCode(var code) = grant.kind, code.redirect == nil {
+                guard let url = code.authorizationURL else {
+                    throw OAuthError("the issuer's discovery document names no `authorization_endpoint`")
+                }
+                code.redirect = try await grant.authorize(code, at: url, settings: authorization, secrets: secrets)
+                grant.kind = .authorizationCode(code)
+            }
             let request: PreparedRequest
             do {
                 var assertion: String?
@@ -174,10 +196,11 @@ extension OAuthGrant {
 extension OAuthGrant {
     /// The token endpoint an OpenID Connect issuer's discovery document names (OpenID Connect Discovery 1.0
     /// §4): the document at `issuer` + `/.well-known/openid-configuration`, whose `issuer` must be the one asked
-    /// (§4.3), and whose `token_endpoint` must be https unless on this machine.
-    static func discoverTokenEndpoint(
+    /// (§4.3), and whose `token_endpoint` must be https unless on this machine; and its `authorization_endpoint`,
+    /// if any (the `authorization_code` grant checks it when it sends the user there).
+    static func discoverEndpoints(
         of issuer: String, over transport: any Transport, timeout: Duration?
-    ) async throws(OAuthError) -> String {
+    ) async throws(OAuthError) -> (token: String, authorization: String?) {
         let trimmed = issuer.hasSuffix("/") ? String(issuer.dropLast()) : issuer
         let address = trimmed + "/.well-known/openid-configuration"
         let request: PreparedRequest
@@ -212,6 +235,7 @@ extension OAuthGrant {
         guard url.isHTTPS || url.isLoopback else {
             throw OAuthError("the issuer's token endpoint is not over https: the client's secret is not sent")
         }
-        return endpoint
+        guard case .string(let authorization)? = document["authorization_endpoint"] else { return (endpoint, nil) }
+        return (endpoint, authorization)
     }
 }

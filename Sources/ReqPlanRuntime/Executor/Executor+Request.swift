@@ -438,10 +438,13 @@ extension Executor {
     func token(for grant: OAuthGrant, timeout: Duration?) async -> Result<TokenCache<OAuthGrant>.Token, OAuthError> {
         let transport = self.transport
         let secrets = configuration.secrets
+        let authorization = configuration.authorizationCode
         do {
             return .success(
                 try await configuration.tokens.token(for: grant) { previous in
-                    try await grant.fetchToken(over: transport, previous: previous, timeout: timeout, secrets: secrets)
+                    try await grant.fetchToken(
+                        over: transport, previous: previous, timeout: timeout, secrets: secrets,
+                        authorization: authorization)
                 })
         } catch let error as OAuthError {
             return .failure(error)

@@ -23,6 +23,9 @@ public struct RunConfiguration: Sendable {
     /// The OAuth 2.0 tokens of the run, one per grant (`auth: { oauth2 }`); a suite gives every plan the same,
     /// so its plans share them too.
     public var tokens = TokenCache<OAuthGrant>()
+    /// The loopback listener, the prompt and the wait of an `authorization_code` grant (the user signs in in a
+    /// browser; the runtime prints nothing itself). Without a listener and a prompt, that grant fails the step.
+    public var authorizationCode = AuthorizationCodeSettings()
     /// Whether each response of a request bound to an API description (`openapi:`) is checked against
     /// the schema of its status and content type (`--no-response-schema-check` turns it off).
     public var checksResponseSchemas = true

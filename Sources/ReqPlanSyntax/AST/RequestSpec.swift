@@ -131,6 +131,9 @@ public struct OAuth2Auth: Sendable, Hashable {
         case refreshToken = "refresh_token"
         /// A user's name and password (§4.3): legacy, for servers that still take it.
         case password
+        /// A user's consent in a browser (§4.1), with PKCE (RFC 7636, S256): the run listens on loopback for the
+        /// redirect (RFC 8252 §7.3) and exchanges the code it brings.
+        case authorizationCode = "authorization_code"
     }
 
     /// `client_auth:` — how the client proves who it is to the token endpoint (RFC 6749 §2.3.1, with the
@@ -166,13 +169,19 @@ public struct OAuth2Auth: Sendable, Hashable {
     public var privateKey: Template?
     /// `key_id:` — the `kid` of the assertion's header, naming the key among those the server holds.
     public var keyID: Template?
+    /// `authorization_url:` — the authorization endpoint of the `authorization_code` grant; nil when `issuer`'s
+    /// discovery document names it.
+    public var authorizationURL: Template?
+    /// `redirect_port:` — the loopback port the `authorization_code` grant's redirect comes to, for providers
+    /// that register an exact redirect URI; nil for one the system picks (RFC 8252 §7.3).
+    public var redirectPort: Located<Int>?
 
     public init(
         range: SourceRange, grant: Located<Grant>?, tokenURL: Template?, issuer: Template? = nil, clientID: Template,
         clientSecret: Template?,
         clientAuthentication: Located<ClientAuthentication>?, scopes: [Located<String>], audience: Template?,
         refreshToken: Template?, username: Template?, password: Template?, privateKey: Template? = nil,
-        keyID: Template? = nil
+        keyID: Template? = nil, authorizationURL: Template? = nil, redirectPort: Located<Int>? = nil
     ) {
         self.range = range
         self.grant = grant
@@ -188,6 +197,8 @@ public struct OAuth2Auth: Sendable, Hashable {
         self.password = password
         self.privateKey = privateKey
         self.keyID = keyID
+        self.authorizationURL = authorizationURL
+        self.redirectPort = redirectPort
     }
 
     /// The grant in force (`client_credentials` when not written).
@@ -197,7 +208,7 @@ public struct OAuth2Auth: Sendable, Hashable {
     public var templates: [Template] {
         [clientID]
             + [tokenURL, issuer, clientSecret, audience, refreshToken, username, password, privateKey, keyID]
-            .compactMap { $0 }
+            .compactMap { $0 } + [authorizationURL].compactMap { $0 }
     }
 }
 

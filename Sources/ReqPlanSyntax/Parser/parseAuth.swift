@@ -5,6 +5,7 @@ extension PlanReader {
         "grant", "token_url", "issuer", "client_id", "client_secret", "client_auth", "scope", "audience",
         "refresh_token",
         "username", "password", "private_key", "key_id",
+        "authorization_url", "redirect_port",
     ]
     static let apiKeyKeys = ["header", "query", "cookie", "value"]
     static let awsSigV4Keys = [
@@ -130,6 +131,7 @@ extension PlanReader {
         case .clientCredentials: (needed, unused) = (["client_secret"], ["refresh_token", "username", "password"])
         case .refreshToken: (needed, unused) = (["refresh_token"], ["username", "password"])
         case .password: (needed, unused) = (["username", "password"], ["refresh_token"])
+        case .authorizationCode: (needed, unused) = ([], ["refresh_token", "username", "password"])
         }
         let clientAuthentication = fields.value("client_auth").flatMap {
             choice($0, "`client_auth` of \(place)", OAuth2Auth.ClientAuthentication.self)
@@ -174,7 +176,7 @@ extension PlanReader {
                     ? "`client_auth: private_key_jwt` signs the client's assertion with `private_key`, a PEM private key"
                     : "the `\(effective.rawValue)` grant needs `\(name)`")
         }
-        for name in unused {
+        for name in unused + (effective == .authorizationCode ? [] : PlanReader.authorizationCodeKeys) {
             guard let key = fields.key(name) else { continue }
             diagnostics.error(
                 .conflictingKeys, "\(place) has `\(name)`, which the `\(effective.rawValue)` grant does not send",
@@ -186,16 +188,48 @@ extension PlanReader {
         let scopes = fields.value("scope").map { readScopes($0, "`scope` of \(place)") } ?? []
         let tokenURL = value("token_url")
         let issuer = value("issuer")
+        let authorizationURL = value("authorization_url")
+        let redirectPort = fields.value("redirect_port").flatMap {
+            integer($0, "`redirect_port` of \(place)", in: 1...65535)
+        }
+        if effective == .authorizationCode { checkAuthorizationEndpoint(fields, place: place, kind: kind) }
         guard tokenURL != nil || issuer != nil, let clientID = value("client_id") else { return nil }
         let auth = OAuth2Auth(
             range: kind.range, grant: grant, tokenURL: tokenURL, issuer: issuer, clientID: clientID,
             clientSecret: value("client_secret"), clientAuthentication: clientAuthentication, scopes: scopes,
             audience: value("audience"), refreshToken: value("refresh_token"), username: value("username"),
-            password: value("password"), privateKey: value("private_key"), keyID: value("key_id"))
+            password: value("password"), privateKey: value("private_key"), keyID: value("key_id"),
+            authorizationURL: authorizationURL, redirectPort: redirectPort)
         // The id and secret go into a Basic header (`client_secret_basic`); the rest into a form.
         checkHeaderLine(clientID, "`client_id` of \(place)")
         for endpoint in [tokenURL, issuer].compactMap({ $0 }) { checkTokenEndpoint(endpoint) }
+        if let authorizationURL { checkAuthorizationEndpoint(authorizationURL) }
         return auth
+    }
+
+    /// The keys only the `authorization_code` grant reads: RP0104 on any other.
+    static let authorizationCodeKeys = ["authorization_url", "redirect_port"]
+
+    /// RP0103 for an `authorization_code` grant with `token_url` and no `authorization_url` (with `issuer`, the
+    /// discovery document names the authorization endpoint).
+    private mutating func checkAuthorizationEndpoint(_ fields: MappingEntries, place: String, kind: Located<String>) {
+        guard fields.key("authorization_url") == nil, fields.key("issuer") == nil else { return }
+        diagnostics.error(
+            .missingKey, "\(place) has no `authorization_url`", at: kind.range,
+            hint: "the `authorization_code` grant sends the user's browser to the authorization endpoint: give "
+                + "`authorization_url: https://…/authorize`, or `issuer` to read it from the discovery document")
+    }
+
+    /// RP0118 for a literal `authorization_url` over plain `http` to a host that is not this machine's: the
+    /// user's sign-in and the authorization code would cross the network in the clear.
+    private mutating func checkAuthorizationEndpoint(_ url: Template) {
+        guard case .text(let text)? = url.parts.first, url.parts.count == 1,
+            let host = InsecureEndpoint.plainHTTPHost(text), !InsecureEndpoint.isLoopbackName(host)
+        else { return }
+        diagnostics.error(
+            .insecureTokenEndpoint, "the authorization endpoint `\(text)` is not over https", at: url.range,
+            hint: "the user's sign-in and the authorization code would cross the network in the clear: use "
+                + "`https://` (plain `http` is allowed on loopback only, for tests)")
     }
 
     /// RP0118 for a literal `token_url` over plain `http` to a host that is not this machine's (what an

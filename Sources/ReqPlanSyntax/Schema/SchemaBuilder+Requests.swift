@@ -138,7 +138,7 @@ extension SchemaBuilder {
                 properties: [
                     "grant": [
                         "description":
-                            "`client_credentials` (the default: the client's own credentials), `refresh_token` (a refresh token from a secret input) or `password` (legacy: a user's name and password).",
+                            "`client_credentials` (the default: the client's own credentials), `refresh_token` (a refresh token from a secret input), `password` (legacy: a user's name and password) or `authorization_code` (a user's consent in a browser, with PKCE; the run listens on loopback for the redirect).",
                         "enum": Self.words(OAuth2Auth.Grant.self),
                     ],
                     "token_url": Self.ref(
@@ -178,6 +178,15 @@ extension SchemaBuilder {
                     ),
                     "key_id": Self.ref(
                         "textTemplate", "The `kid` of the assertion's header, for `client_auth: private_key_jwt`."),
+                    "authorization_url": Self.ref(
+                        "textTemplate",
+                        "The authorization endpoint of the `authorization_code` grant (required with `token_url`; with `issuer`, read from its discovery document when left out); `https` unless on loopback (RP0118)."
+                    ),
+                    "redirect_port": [
+                        "description":
+                            "The loopback port the `authorization_code` grant's redirect comes to (`http://127.0.0.1:PORT/callback`), for a provider that registers an exact redirect URI; by default one the system picks (RFC 8252 §7.3).",
+                        "type": "integer", "minimum": 1, "maximum": 65535,
+                    ],
                 ],
                 then: [
                     "oneOf": Self.exactlyOne(of: ["token_url", "issuer"], titles: ["a token endpoint", "an issuer"]),
@@ -213,6 +222,12 @@ extension SchemaBuilder {
                             "if": Self.signsAssertion,
                             "then": ["required": ["private_key"]] + Self.forbidding(["client_secret"]),
                             "else": Self.forbidding(["private_key", "key_id"]),
+                        ],
+                        [
+                            "if": ["properties": ["grant": ["const": "authorization_code"]], "required": ["grant"]],
+                            "then": Self.forbidding(["refresh_token", "username", "password"])
+                                + ["anyOf": [["required": ["authorization_url"]], ["required": ["issuer"]]]],
+                            "else": Self.forbidding(PlanReader.authorizationCodeKeys),
                         ],
                     ],
                 ]),
