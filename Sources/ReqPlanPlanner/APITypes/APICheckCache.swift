@@ -152,6 +152,7 @@ extension APIChecker {
             entries[identity]?.reads = reads
         }
         checker.checkPlanDataFlow()
+        checker.checkCredentials()
         let outputs = checker.outputFlows()
 
         var rewritten = plan

@@ -4,6 +4,75 @@ import ReqPlanSyntax
 /// The credentials of requests bound to an operation, from the description's security schemes and the
 /// `credentials:` of its `openapi:` entry (grammar.md §6.9, "Credentials from the description").
 extension APIChecker {
+    /// The checks of credentials against the descriptions' security (RP0811, RP0855, RP0856, RP0857), and
+    /// the credentials each bound request gets from its binding.
+    mutating func checkCredentials() {
+        checkSchemeNames()
+        checkScopes()
+        credentials = descriptionCredentials()
+    }
+
+    /// RP0857: an `oauth2` grant of the plan's own on a request bound to an operation that asks an OAuth 2.0
+    /// scheme for scopes: a scope the scheme's flows do not list (a likely misspelling), and a scope the
+    /// operation needs that the grant does not ask for (its token would be refused, `insufficient_scope`).
+    /// The scheme is the one whose flow's token URL is the grant's literal `token_url`, else the only OAuth 2.0
+    /// scheme the operation asks for. `openid` and `offline_access` are taken as listed (OpenID Connect's).
+    mutating func checkScopes() {
+        var said: Set<String> = []
+        for step in plan.allSteps {
+            guard let request = step.request, let bound = bound[step.id.value], let api = apis[bound.api],
+                case .oauth2(let grant)? = (request.auth ?? plan.defaults.auth)?.value
+            else { continue }
+            let requirements = api.description.security(of: bound.operation)
+            var asked: [(scheme: APISecurityRequirement.Scheme, flows: [APIOAuthFlow])] = []
+            for requirement in requirements {
+                for scheme in requirement.schemes {
+                    guard case .oauth2(let flows)? = api.description.securitySchemes[scheme.name]?.kind,
+                        !asked.contains(where: { $0.scheme.name == scheme.name })
+                    else { continue }
+                    asked.append((scheme, flows))
+                }
+            }
+            var literalURL: String?
+            if case .text(let text)? = grant.tokenURL?.parts.first, grant.tokenURL?.parts.count == 1 {
+                literalURL = text
+            }
+            let servers = api.description.servers
+            guard
+                let (scheme, flows) = asked.first(where: { entry in
+                    entry.flows.contains { flow in
+                        flow.tokenURL.map { Self.absolute($0, servers: servers) } == literalURL
+                    }
+                }) ?? (asked.count == 1 ? asked.first : nil)
+            else { continue }
+            let listed = flows.flatMap(\.scopes) + ["openid", "offline_access"]
+            for scope in grant.scopes
+            where flows.contains(where: { !$0.scopes.isEmpty }) && !listed.contains(scope.value) {
+                let message = "scope `\(scope.value)` is not one the flows of `\(scheme.name)` list"
+                guard said.insert(message + "\(scope.range)").inserted else { continue }
+                let suggestion = Suggestion.replacement(for: scope.value, in: listed)
+                diagnostics.warning(
+                    .unlistedScope, message, at: scope.range,
+                    hint: suggestion?.hint
+                        ?? "its scopes: " + flows.flatMap(\.scopes).map { "`\($0)`" }.joined(separator: ", "),
+                    fix: suggestion?.fix)
+            }
+            let written = Set(grant.scopes.map(\.value))
+            let missing = scheme.scopes.filter { !written.contains($0) }
+            let names = missing.map { "`\($0)`" }.joined(separator: ", ")
+            let message =
+                "`\(bound.label)` asks `\(scheme.name)` for \(missing.count == 1 ? "scope" : "scopes") \(names), "
+                + "which `auth` does not ask for"
+            if !missing.isEmpty, said.insert(message).inserted {
+                diagnostics.warning(
+                    .unlistedScope, message,
+                    at: grant.scopes.first?.range ?? grant.range,
+                    hint: "add \(missing.count == 1 ? "it" : "them") to `scope`: the token would be refused "
+                        + "(`insufficient_scope`)")
+            }
+        }
+    }
+
     /// Reports credentials for a scheme the description does not have (with the closest name), once per entry.
     mutating func checkSchemeNames() {
         for api in apis.values.sorted(by: { $0.binding.name.value < $1.binding.name.value }) {

@@ -74,8 +74,7 @@ struct APIChecker {
             checker.checkRequest(request, of: step, bound)
         }
         checker.checkDataFlow()
-        checker.checkSchemeNames()
-        checker.credentials = checker.descriptionCredentials()
+        checker.checkCredentials()
         let outputs = checker.outputFlows()
         var rewritten = plan
         rewritten.steps = plan.steps.map { checker.filled($0) }

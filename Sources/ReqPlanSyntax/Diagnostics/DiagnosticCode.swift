@@ -215,6 +215,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let missingCredentials = DiagnosticCode("RP0855", "operation's security not satisfied")
     /// **Warning:** credentials on a request whose operation says it takes none (`security: []`).
     public static let unaskedCredentials = DiagnosticCode("RP0856", "credentials the operation does not take")
+    /// **Warning:** an `oauth2` scope the description's flows do not list, or one the operation needs that the
+    /// grant does not ask for.
+    public static let unlistedScope = DiagnosticCode("RP0857", "scope not as the description says")
 
     // MARK: Warnings
 
@@ -285,7 +288,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         apiDescriptionUnreadable, unknownOperation, requestNotInAPI, pathParameter, missingParameter,
         parameterValue, requestBodySchema, unknownResponseField, dataFlowType, responseSchema, unknownSecurityScheme,
         undeclaredParameter, undeclaredResponseField, possiblyAbsent, undeclaredStatus, missingCredentials,
-        unaskedCredentials,
+        unaskedCredentials, unlistedScope,
         unusedInput, neverTrue, redundantNeed, undeclaredInputsFileKey, unsetEnvironmentInput,
         arazzoVersion, arazzoUnsupported, unknownSourceDescription, invalidRuntimeExpression, expressionOutOfPlace,
         unknownArazzoStep, unknownArazzoOutput, unknownWorkflow, forwardReference, arazzoCycle,
