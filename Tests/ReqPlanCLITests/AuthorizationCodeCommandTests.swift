@@ -236,4 +236,55 @@ import Testing
         // The listener is closed: nothing answers at its address any more.
         #expect(!ExternalServers.isListening(port))
     }
+
+    /// The grant from the description: an `oauth2` scheme whose only flow is `authorizationCode`, given just the
+    /// client's id under `credentials:`; the operation's requirement names the scope. No `auth` in the plan.
+    @Test(ExternalServers.needed(.oauthProvider, .browser))
+    func aDescriptionsAuthorizationCodeFlowSignsTheUserIn() async throws {
+        let provider = try await DjangoOAuthProvider.start(tokenLifetime: 300)
+        defer { provider.stop() }
+        let browser = try ConsentBrowser(.allow)
+        let description = """
+            openapi: 3.0.3
+            info: { title: The provider's own resource, version: "1" }
+            servers: [{ url: "\(provider.url)" }]
+            components:
+              securitySchemes:
+                provider:
+                  type: oauth2
+                  flows:
+                    authorizationCode:
+                      authorizationUrl: /o/authorize/
+                      tokenUrl: /o/token/
+                      scopes: { read: Read the user's data }
+            paths:
+              /api/me:
+                get:
+                  operationId: me
+                  security: [{ provider: [read] }]
+                  responses: { "200": { description: the user } }
+            """
+        let file = try CommandRunner.temporaryPlan(
+            """
+            reqplan: 1
+            openapi:
+              api:
+                file: api.yaml
+                credentials: { provider: { client_id: \(DjangoOAuthProvider.publicCodeClient.id) } }
+            defaults: { base_url: "\(provider.url)" }
+            steps:
+              me:
+                request: { operation: api.me }
+                expect: { body: { user: alice } }
+            """)
+        try description.write(
+            to: file.deletingLastPathComponent().appendingPathComponent("api.yaml"), atomically: true, encoding: .utf8)
+        let result = try await CommandRunner.run(
+            ["run", file.path, "--open-browser", "--progress", "none"],
+            environment: ["BROWSER": browser.browserCommand], within: .seconds(240))
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)\n\(browser.seen)")
+        #expect(provider.log.components(separatedBy: Self.tokenGranted).count - 1 == 1, "\(provider.log)")
+        let authorization = try #require(provider.authorizationLog("authorizations.log").first)
+        #expect(authorization.contains("scope=read"), "\(authorization)")
+    }
 }

@@ -228,6 +228,13 @@ extension APIChecker {
             } else if field("username") != nil {
                 grant = .password
                 flow = flows.first { $0.kind == .password }
+            } else if let code = flows.first(where: { $0.kind == .authorizationCode }),
+                !flows.contains(where: { $0.kind == .clientCredentials })
+            {
+                // A user's consent in a browser (`reqplan run --open-browser`), when the scheme has no flow
+                // for the client itself.
+                grant = .authorizationCode
+                flow = code
             } else {
                 grant = .clientCredentials
                 flow = flows.first { $0.kind == .clientCredentials }
@@ -250,7 +257,11 @@ extension APIChecker {
                     clientID: clientID, clientSecret: field("client_secret"),
                     clientAuthentication: given.clientAuthentication, scopes: scopes.map { Located($0, at: range) },
                     audience: nil, refreshToken: field("refresh_token"), username: field("username"),
-                    password: field("password"), privateKey: field("private_key"), keyID: field("key_id")))
+                    password: field("password"), privateKey: field("private_key"), keyID: field("key_id"),
+                    authorizationURL: grant == .authorizationCode
+                        ? flow.authorizationURL.map {
+                            Template(parts: [.text(Self.absolute($0, servers: servers))], range: range)
+                        } : nil))
         case .openIDConnect(let url):
             guard let clientID = field("client_id") else {
                 return wrongForm(given, "an OpenID Connect client: give `{ client_id, client_secret }`")
