@@ -11,11 +11,18 @@ import Testing
 
     /// Runs `plan` (written beside a copy of `description` named `api.yaml`) and returns the result.
     static func run(_ plan: String, description: URL, _ options: [String] = []) async throws -> CommandRunner.Output {
-        let file = try CommandRunner.temporaryPlan(plan)
+        let file = try Self.plan(plan, beside: description)
+        return try await CommandRunner.run(["run", file.path, "--output", "json"] + options, within: .seconds(60))
+    }
+
+    /// `text` written as a plan file (named `name`) in a folder of its own beside a copy of `description`
+    /// named `api.yaml`.
+    static func plan(_ text: String, name: String = "plan.yaml", beside description: URL) throws -> URL {
+        let file = try CommandRunner.temporaryPlan(text, name: name)
         let copy = file.deletingLastPathComponent().appendingPathComponent("api.yaml")
         try? FileManager.default.removeItem(at: copy)
         try FileManager.default.copyItem(at: description, to: copy)
-        return try await CommandRunner.run(["run", file.path, "--output", "json"] + options, within: .seconds(60))
+        return file
     }
 
     @Test(ExternalServers.needed(.connexion), arguments: [true, false])
@@ -111,10 +118,7 @@ import Testing
         }
 
         // `validate` says what a run would meet: `token` without credentials, and the likely misspelling.
-        let file = try CommandRunner.temporaryPlan(plan)
-        try? FileManager.default.removeItem(at: file.deletingLastPathComponent().appendingPathComponent("api.yaml"))
-        try FileManager.default.copyItem(
-            at: description, to: file.deletingLastPathComponent().appendingPathComponent("api.yaml"))
+        let file = try Self.plan(plan, beside: description)
         let misspelt = try await CommandRunner.run(
             ["validate", file.path, "--credential", "tokn=\(ConnexionMock.validToken)"] + given.prefix(2),
             within: .seconds(60))
@@ -152,10 +156,7 @@ import Testing
                     operationId: byToken
                     successCriteria: [{ condition: $statusCode == 200 }]
             """
-        let file = try CommandRunner.temporaryPlan(workflow, name: "calls.arazzo.yaml")
-        let copy = file.deletingLastPathComponent().appendingPathComponent("api.yaml")
-        try? FileManager.default.removeItem(at: copy)
-        try FileManager.default.copyItem(at: description, to: copy)
+        let file = try Self.plan(workflow, name: "calls.arazzo.yaml", beside: description)
         let suffix = right ? "" : "-wrong"
         let result = try await CommandRunner.run(
             [

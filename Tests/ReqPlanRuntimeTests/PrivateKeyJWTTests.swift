@@ -34,19 +34,13 @@ import Testing
         """
     }
 
+    /// Runs `yaml` as `client` with `key`, as `OAuthRunTests.run` does.
     static func run(
         _ yaml: String, over transport: any Transport, client: String, key: String,
         tokens: TokenCache<OAuthGrant> = TokenCache()
     ) async throws -> RunResult {
-        let graph = try makeGraph(yaml)
-        var configuration = RunConfiguration(
-            files: FileAccess(planDirectory: URL(fileURLWithPath: NSTemporaryDirectory())))
-        configuration.tokens = tokens
-        let executor = Executor(
-            graph: graph, transport: transport,
-            inputs: RunInputs(values: ["client_id": .string(client), "private_key": .string(key)], environment: [:]),
-            configuration: configuration)
-        return await executor.run()
+        try await OAuthRunTests.run(
+            yaml, over: transport, tokens: tokens, inputs: ["client_id": .string(client), "private_key": .string(key)])
     }
 
     static func count(_ line: String, in provider: AuthlibProvider) -> Int {
