@@ -37,6 +37,17 @@ import Testing
         #expect(Set(secrets) == ["rt/1+2", "sec&ret"])
     }
 
+    /// §3.2.1: a public client (no secret) names itself in the form, whatever `client_auth` says: Basic with an
+    /// empty secret would be a wrong secret, which servers refuse.
+    @Test func aClientWithoutASecretNamesItselfInTheForm() throws {
+        let grant = OAuthGrant(
+            tokenURL: "https://auth.example/token", clientID: "cli", clientSecret: nil, kind: .refreshToken("rt"),
+            authentication: .basic)
+        let (request, _) = try grant.request()
+        #expect(request.header("Authorization") == nil)
+        #expect(body(request) == "grant_type=refresh_token&refresh_token=rt&client_id=cli")
+    }
+
     @Test func aTokenURLThatIsNotHTTPIsRefused() {
         let grant = OAuthGrant(tokenURL: "ftp://auth/token", clientID: "c", clientSecret: nil, kind: .clientCredentials)
         #expect(throws: RequestURL.Problem.notHTTP) { try grant.request() }

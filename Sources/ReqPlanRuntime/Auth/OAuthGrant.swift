@@ -87,9 +87,10 @@ public struct OAuthGrant: Sendable, Hashable {
         var headers = [
             HeaderField("Content-Type", "application/x-www-form-urlencoded"), HeaderField("Accept", "application/json"),
         ]
-        // A public client (no secret, no key) names itself in the form (§4.1.3): it has no Basic credentials.
+        // A public client (no secret, no key) names itself in the form (§3.2.1, §4.1.3): it has no Basic
+        // credentials to send (an empty secret would be a wrong one).
         var isPublic = false
-        if case .authorizationCode = kind, clientSecret == nil {
+        if clientSecret == nil {
             if case .privateKeyJWT = authentication {} else { isPublic = true }
         }
         let method: ClientAuthentication = isPublic ? .post : authentication

@@ -74,7 +74,7 @@ extension RequestBuilder {
         case .authorizationCode:
             let url = try text(oauth2.authorizationURL)
             if let url, let template = oauth2.authorizationURL {
-                try Self.checkEndpoint(url, at: template.range, in: context)
+                try Self.checkEndpoint(url, at: template.range, in: context, authorization: true)
             }
             kind = .authorizationCode(
                 AuthorizationCode(authorizationURL: url, redirectPort: oauth2.redirectPort?.value))
@@ -101,18 +101,25 @@ extension RequestBuilder {
 
     /// RP0118 at run time: an endpoint (a token endpoint, an issuer) over plain `http` to a host that is not
     /// this machine's, or no http(s) URL at all.
-    static func checkEndpoint(_ text: String, at range: SourceRange, in context: EvaluationContext) throws {
+    /// - Parameter authorization: whether it is the authorization endpoint of an `authorization_code` grant,
+    ///   where the user's browser is sent (else the token endpoint, or the issuer that names it).
+    static func checkEndpoint(
+        _ text: String, at range: SourceRange, in context: EvaluationContext, authorization: Bool = false
+    ) throws {
+        let what = authorization ? "the authorization endpoint" : "the token endpoint"
         switch Result(catching: { () throws(RequestURL.Problem) in try RequestURL(parsing: text) }) {
         case .success(let url) where !url.isHTTPS && !url.isLoopback:
             throw EvaluationError(
-                "the token endpoint `\(context.secretNet.redact(text))` is not over https: the client's secret "
-                    + "is not sent in the clear", at: range, kind: .authorization)
+                "\(what) `\(context.secretNet.redact(text))` is not over https: "
+                    + (authorization
+                        ? "the user's sign-in and the code would cross the network in the clear"
+                        : "the client's secret is not sent in the clear"),
+                at: range, kind: .authorization)
         case .success:
             break
         case .failure:
             throw EvaluationError(
-                "the token endpoint `\(context.secretNet.redact(text))` is not an http(s) URL", at: range,
-                kind: .authorization)
+                "\(what) `\(context.secretNet.redact(text))` is not an http(s) URL", at: range, kind: .authorization)
         }
     }
 }
