@@ -82,9 +82,11 @@ public struct ArazzoReader: PlanDocumentReader {
         // workflow that another runs as a sub-plan.
         var diagnostics = entry == nil ? parser.diagnostics.diagnostics : []
         // In outline: `--parallel` orders steps by method and path, `$method` reads a step's method, and
-        // Respect's `operationId: SOURCE.opId` is told from an operation of that id.
+        // Respect's `operationId: SOURCE.opId` is told from an operation of that id, and Respect's `x-security`
+        // finds the schemes it names (`schemeName`).
         let descriptions =
             parallel || source.text.contains("$method") || WorkflowTranslator.mayReadRespectOperationIDs(in: document)
+                || WorkflowTranslator.namesSecuritySchemes(in: document)
             ? self.descriptions(of: document, at: file ?? source.path) : [:]
         let (workflowSources, unread) = self.workflowSources(of: document, at: file ?? source.path, limits: limits)
         if entry == nil { diagnostics += unread }

@@ -94,10 +94,20 @@ struct ArazzoGoldenTests {
         // Respect's `operationId: SOURCE.opId`, `operationPath: $sourceDescriptions.NAME#/paths/…` and
         // `workflowId: $sourceDescriptions.NAME.workflows.ID`, arazzo-runner's `operationPath: NAME#/paths/…`
         // (double-quoted: its fix stays so). An operation id that is both an operation's and the shorthand's
-        // stays an error; Respect's `x-operation` and `x-security` are refused.
+        // stays an error; Respect's `x-operation` is refused.
         "shorthand-operation-id": "RP1014", "shorthand-operation-path-respect": "RP1014",
         "shorthand-operation-path-arazzo-runner": "RP1014", "shorthand-workflow-id": "RP1014",
-        "shorthand-ambiguous": "RP0105", "respect-x-operation": "RP1002", "respect-x-security": "RP1002",
+        "shorthand-ambiguous": "RP0105", "respect-x-operation": "RP1002",
+        // Respect's `x-security`, read (valid: an inline API key scheme); an item with both `schemeName` and
+        // `scheme`, or neither; a `schemeName` the description does not have (with the closest); a value the
+        // scheme needs missing; a scheme type OpenAPI does not have, an HTTP scheme reqplan does not send; a client
+        // certificate it cannot give, a second credential a request cannot carry, and an item on a step that runs
+        // a workflow (warnings: the first item is sent, the called workflow's steps send their own).
+        "respect-x-security": "", "respect-x-security-both": "RP0104", "respect-x-security-neither": "RP0103",
+        "respect-x-security-unknown-scheme": "RP0811", "respect-x-security-missing-value": "RP0103",
+        "respect-x-security-unknown-type": "RP0105", "respect-x-security-mutual-tls": "RP1002",
+        "respect-x-security-not-sent": "RP1002", "respect-x-security-http-scheme": "RP1002",
+        "respect-x-security-workflow-step": "RP1002",
         // What published documents get wrong that a runner can still read: warnings, so that every mistake shows
         // in one pass (the corpus test) and the document still runs. A string literal in double quotes (with its
         // fix), an output that is text, an output name a runtime expression cannot read, a 1.1 field in a 1.0
@@ -117,7 +127,8 @@ struct ArazzoGoldenTests {
     /// The cases whose one mistake is a warning: valid, but not with `--strict`.
     static let warnings: Set<String> = [
         "pointer-not-in-schema", "shorthand-operation-id", "shorthand-operation-path-respect",
-        "shorthand-operation-path-arazzo-runner", "shorthand-workflow-id", "respect-x-security",
+        "shorthand-operation-path-arazzo-runner", "shorthand-workflow-id", "respect-x-security-mutual-tls",
+        "respect-x-security-not-sent", "respect-x-security-workflow-step",
         "double-quoted-literal", "output-not-an-expression", "output-name-invalid", "version-1-1-field-in-1-0",
         "remote-source", "negative-test", "expression-in-text",
     ]

@@ -1,3 +1,4 @@
+import ReqPlanPlanner
 import ReqPlanSyntax
 
 /// An Arazzo document as written (1.0.x or 1.1.0), every part located: what `ArazzoParser` reads and
@@ -82,6 +83,8 @@ struct Workflow {
     var parameters: [ParameterEntry]
     /// The `workflowId` entry's range, and the whole workflow's.
     var range: SourceRange
+    /// Redocly Respect's `x-security`, when written: the credentials of its operation steps that write none.
+    var security: [SecurityItem]?
 
     init(
         id: Located<String>, summary: String?, inputs: YAMLNode?, dependsOn: [Located<String>], steps: [ArazzoStep],
@@ -158,6 +161,8 @@ struct ArazzoStep {
     var timeout: Located<Int>?
     /// The whole step.
     var range: SourceRange
+    /// Redocly Respect's `x-security`, when written (it replaces the workflow's).
+    var security: [SecurityItem]?
 
     /// The output with this name.
     func output(_ name: String) -> YAMLNode? { outputs.first { $0.name.value == name }?.value }
@@ -245,4 +250,23 @@ struct Action {
 enum ActionEntry {
     case action(Action)
     case reference(Located<String>)
+}
+
+/// One item of Redocly Respect's `x-security`: a security scheme and the values of its credentials.
+struct SecurityItem {
+    /// The scheme: one of the step's source description (`schemeName`), or written inline (`scheme`).
+    enum Scheme {
+        case named(Located<String>)
+        /// Nil when it could not be read (reported).
+        case inline(APISecurityScheme.Kind?)
+    }
+
+    var scheme: Scheme
+    /// `values`, by name, in the order written.
+    var values: [(name: Located<String>, value: YAMLNode)]
+    /// The whole item.
+    var range: SourceRange
+
+    /// The value of this name.
+    func value(_ name: String) -> YAMLNode? { values.first { $0.name.value == name }?.value }
 }

@@ -1,3 +1,4 @@
+import ReqPlanPlanner
 import ReqPlanSyntax
 
 /// Reads an Arazzo document's YAML (or JSON) into an `ArazzoDocument`, reporting every problem of its
@@ -172,7 +173,7 @@ struct ArazzoParser {
             }
         }
         reportDuplicates(steps.map(\.id), "two steps of \(what) have the id")
-        return Workflow(
+        var workflow = Workflow(
             id: id,
             summary: fields.value("summary").flatMap { string($0, "`summary`")?.value },
             inputs: fields.value("inputs"),
@@ -185,6 +186,8 @@ struct ArazzoParser {
             outputs: fields.value("outputs").map { outputs($0, "`outputs` of \(what)") } ?? [],
             parameters: fields.value("parameters").map { parameters($0, "`parameters` of \(what)") } ?? [],
             range: id.range)
+        workflow.security = fields.value("x-security").map { security($0, inlineOnly: false) }
+        return workflow
     }
 
     private mutating func readStep(_ node: YAMLNode, in workflow: String) -> ArazzoStep? {
@@ -263,7 +266,7 @@ struct ArazzoParser {
                     .wrongType, "`timeout` of \(what) must be a positive number of milliseconds", at: range(node))
             }
         }
-        return ArazzoStep(
+        var step = ArazzoStep(
             id: id,
             description: fields.value("description").flatMap { string($0, "`description`")?.value },
             target: target,
@@ -278,6 +281,8 @@ struct ArazzoParser {
             dependsOn: fields.value("dependsOn").map { strings($0, "`dependsOn`") },
             timeout: timeout,
             range: range(node))
+        step.security = fields.value("x-security").map { security($0, inlineOnly: fields.key("x-operation") != nil) }
+        return step
     }
 
     private mutating func parameters(_ node: YAMLNode, _ what: String) -> [ParameterEntry] {
@@ -636,8 +641,7 @@ struct ArazzoParser {
 extension ArazzoParser {
     /// Redocly Respect's extensions that change what a step sends: `x-operation` (a step's request by URL
     /// and method, without a source description) is refused (RP1002), since skipping it would send nothing
-    /// as written; `x-security` (credentials from a security scheme, on a step or a workflow) is a warning,
-    /// since the request is still the one described, only without the credentials.
+    /// as written. (`x-security` is read: `security(_:inlineOnly:)`.)
     mutating func refuseRespectExtensions(_ fields: Fields) {
         guard fields.entries.contains(where: { $0.key.value.hasPrefix("x-") }) else { return }
         if let key = fields.key("x-operation") {
@@ -647,14 +651,6 @@ extension ArazzoParser {
                     + "not supported", at: key.range,
                 hint: "describe the operation in an OpenAPI source description and name it with `operationId` or "
                     + "`operationPath`")
-        }
-        if let key = fields.key("x-security") {
-            diagnostics.warning(
-                .arazzoUnsupported,
-                "Redocly Respect's `x-security` is not read: the request is sent without the credentials it describes",
-                at: key.range,
-                hint: "send the credential as a parameter: `in: header`, `name: Authorization` (or the API key's "
-                    + "header, query or cookie parameter), its `value` an input")
         }
     }
 

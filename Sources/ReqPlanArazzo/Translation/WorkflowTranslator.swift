@@ -215,6 +215,12 @@ struct WorkflowTranslator {
                 for parameter in parameters(of: step) { _ = givenValue(parameter.value, in: .request(step)) }
                 return nil
             }
+            if let items = step.security, let first = items.first {
+                diagnostics.warning(
+                    .arazzoUnsupported,
+                    "`x-security` on a step that runs a workflow is not sent: its steps send their own credentials",
+                    at: first.range, hint: "write `x-security` on the called workflow, or on its steps")
+            }
             var inputs: [SubPlanInput] = []
             for parameter in parameters(of: step) {
                 if let location = parameter.location {
@@ -248,6 +254,11 @@ struct WorkflowTranslator {
                 auth: nil, followRedirects: nil, range: step.range, operation: operation)
             addParameters(of: step, to: &request)
             request.body = body(of: step, request: &request)
+            if let auth = securityAuth(of: step, api: operation.api) {
+                // Respect applies `x-security` after the parameters: its header replaces one of the same name.
+                if let name = auth.value.headerName { request.headers.removeAll { $0.name.value.lowercased() == name } }
+                request.auth = auth
+            }
             let expectation = Expectation(
                 status: statuses(of: step, conditions: conditions), headers: nil, body: nil, maxDuration: nil,
                 range: step.id.range, conditions: conditions)
@@ -267,6 +278,7 @@ struct WorkflowTranslator {
             followRedirects: nil, range: step.range)
         addParameters(of: step, to: &request)
         _ = body(of: step, request: &request)
+        _ = securityAuth(of: step, api: nil)
     }
 
     /// What a step waits for: the step before it in a sequential workflow (under `--parallel`, the earlier
