@@ -29,6 +29,16 @@ import Testing
         """
     }
 
+    /// The `oauth2` keys of the provider's public client, its endpoints given.
+    static func publicClient(_ provider: DjangoOAuthProvider) -> String {
+        """
+        authorization_url: \(provider.authorizationURL)
+        token_url: \(provider.tokenURL)
+        client_id: \(DjangoOAuthProvider.publicCodeClient.id)
+        scope: [read]
+        """
+    }
+
     static let tokenGranted = "\"POST /o/token/ HTTP/1.1\" 200"
 
     /// The sign-in address the run printed (`http://127.0.0.1:PORT/`).
@@ -42,14 +52,7 @@ import Testing
         defer { provider.stop() }
         let browser = try ConsentBrowser(.allow)
         let file = try CommandRunner.temporaryPlan(
-            Self.plan(
-                provider,
-                grant: """
-                    authorization_url: \(provider.authorizationURL)
-                    token_url: \(provider.tokenURL)
-                    client_id: \(DjangoOAuthProvider.publicCodeClient.id)
-                    scope: [read]
-                    """))
+            Self.plan(provider, grant: Self.publicClient(provider)))
         let folder = file.deletingLastPathComponent()
         let kinds = ["json", "junit", "trace", "har", "html"]
         let reports = kinds.flatMap { ["--report", "\($0):\(folder.appendingPathComponent("report.\($0)").path)"] }
@@ -179,14 +182,7 @@ import Testing
         defer { provider.stop() }
         let browser = try ConsentBrowser(.deny)
         let file = try CommandRunner.temporaryPlan(
-            Self.plan(
-                provider,
-                grant: """
-                    authorization_url: \(provider.authorizationURL)
-                    token_url: \(provider.tokenURL)
-                    client_id: \(DjangoOAuthProvider.publicCodeClient.id)
-                    scope: [read]
-                    """))
+            Self.plan(provider, grant: Self.publicClient(provider)))
         let result = try await CommandRunner.run(
             ["run", file.path, "--open-browser", "--progress", "none"],
             environment: ["BROWSER": browser.browserCommand], within: .seconds(180))

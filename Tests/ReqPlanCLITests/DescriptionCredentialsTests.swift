@@ -9,6 +9,13 @@ import Testing
 @Suite(.timeSensitive) struct DescriptionCredentialsTests {
     static let fixtures = CommandRunner.packageRoot.appendingPathComponent("Tests/Fixtures/openapi")
 
+    /// `credentials/schemes.yaml` (one operation per kind of credentials), and connexion serving it, checking
+    /// each credential where its scheme says.
+    static func schemesMock() async throws -> (description: URL, mock: ConnexionMock) {
+        let description = fixtures.appendingPathComponent("credentials/schemes.yaml")
+        return (description, try await ConnexionMock.start(serving: description, checkingCredentials: true))
+    }
+
     /// Runs `plan` (written beside a copy of `description` named `api.yaml`) and returns the result.
     static func run(_ plan: String, description: URL, _ options: [String] = []) async throws -> CommandRunner.Output {
         let file = try Self.plan(plan, beside: description)
@@ -27,8 +34,7 @@ import Testing
 
     @Test(ExternalServers.needed(.connexion), arguments: [true, false])
     func everyKindOfCredentialsGoesWhereItsSchemeSays(right: Bool) async throws {
-        let description = Self.fixtures.appendingPathComponent("credentials/schemes.yaml")
-        let mock = try await ConnexionMock.start(serving: description, checkingCredentials: true)
+        let (description, mock) = try await Self.schemesMock()
         defer { mock.stop() }
         let suffix = right ? "" : "-wrong"
         let plan = """
@@ -89,8 +95,7 @@ import Testing
     /// value with a line break is refused before anything is read.
     @Test(ExternalServers.needed(.connexion))
     func theCommandLineGivesTheCredentials() async throws {
-        let description = Self.fixtures.appendingPathComponent("credentials/schemes.yaml")
-        let mock = try await ConnexionMock.start(serving: description, checkingCredentials: true)
+        let (description, mock) = try await Self.schemesMock()
         defer { mock.stop() }
         let plan = """
             reqplan: 1
@@ -138,8 +143,7 @@ import Testing
     /// operations of a source description that declares the schemes, and no step writes a header.
     @Test(ExternalServers.needed(.connexion), arguments: [true, false])
     func anArazzoWorkflowTakesTheCommandLinesCredentials(right: Bool) async throws {
-        let description = Self.fixtures.appendingPathComponent("credentials/schemes.yaml")
-        let mock = try await ConnexionMock.start(serving: description, checkingCredentials: true)
+        let (description, mock) = try await Self.schemesMock()
         defer { mock.stop() }
         let workflow = """
             arazzo: 1.0.1
