@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", from: "6.4.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         // Source files, locations, diagnostics, the AST, the YAML reader and the `${{ }}` language.
@@ -122,6 +123,8 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 // The signed client assertion of OAuth 2.0's `private_key_jwt` (RFC 7523), RS256, ES256-512, EdDSA.
                 .product(name: "JWTKit", package: "jwt-kit"),
+                // Latency histograms of `reqplan load` (`Load/`): exact percentiles, merged across shards.
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
             ]
         ),
         // A transport over Foundation's URLSession (FoundationNetworking, libcurl, on Linux), for embedders;
