@@ -32,6 +32,8 @@ public struct Plan: Sendable {
     public var vars: [Variable] = []
     /// `openapi:` — the API descriptions the plan's requests are checked against, in the order written.
     public var apis: [APIBinding] = []
+    /// `slo:` — the limits a load run (`reqplan load`) holds steps and iterations to, in the order written.
+    public var slo: [ServiceLevelObjective] = []
     /// Step ids that are declared but whose step had errors (so later stages do not report them as unknown).
     public var unreadStepIDs: Set<String> = []
     /// Input names that are declared but whose declaration had errors.
