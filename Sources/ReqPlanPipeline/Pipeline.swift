@@ -208,6 +208,45 @@ public struct Pipeline: Sendable {
         return ran.outcomes[0].result
     }
 
+    /// Runs `prepared` as a load (`reqplan load`) over one HTTP transport built from `transport`: every
+    /// iteration shares its connections, and has a cookie jar of its own unless `profile.sharesCookies`.
+    /// Unless the transport says how many, connections per host are as many as iterations may be in flight
+    /// (users, or the cap of the open model), at least 8 and within the open-file limit.
+    /// - Parameters:
+    ///   - target: what was asked, as the report names it (`500/s for 30s`).
+    ///   - inputs: iteration `n`'s inputs; `nil` ends the load (a data file ran out).
+    ///   - configuration: iteration `n`'s run settings.
+    ///   - progress, abort: as `LoadRun.run`'s.
+    /// - Throws: an error of the transport's setup (a trust store that cannot be read).
+    public func executeLoad(
+        _ prepared: PlanRun.Prepared, profile: LoadProfile, target: String,
+        inputs: @escaping @Sendable (UInt64) -> RunInputs?, transport: HTTPClientTransport.Configuration,
+        configuration: @escaping @Sendable (UInt64) -> RunConfiguration,
+        progress: (@Sendable (LoadRun.Progress) -> Void)? = nil,
+        abort: (@Sendable (LoadResult) -> String?)? = nil, supervisor: any RunSupervisor = UnsupervisedRun()
+    ) async throws -> LoadResult {
+        var sized = transport
+        if sized.connectionsPerHost == nil {
+            let wanted: Int
+            switch profile.model {
+            case .open: wanted = profile.maxInFlight
+            case .closed(let users, _): wanted = users.peak
+            }
+            sized.connectionsPerHost = min(max(8, wanted), OpenFiles.connectionBudget ?? .max)
+        }
+        let sharesCookies = profile.sharesCookies
+        return try await HTTPClientTransport.with(sized) { client in
+            let load = LoadRun(
+                graph: prepared.graph, profile: profile, target: target, inputs: inputs,
+                transport: { secrets in
+                    client.sharingConnections(
+                        cookies: sharesCookies ? client.configuration.cookies : CookieJar(), secrets: secrets)
+                },
+                configuration: configuration)
+            return await supervisor.supervise { await load.run(progress: progress, abort: abort) }
+        }
+    }
+
     /// `transport` with its connections per host sized for `plans`, unless it says how many: as many as the
     /// largest concurrency limit asks (the run's `concurrency`, else each plan's own), at least 8; 64 for a
     /// plan without one; and no more than the process's open-file limit leaves room for (`OpenFiles`).

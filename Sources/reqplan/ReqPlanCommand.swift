@@ -8,7 +8,8 @@ struct ReqPlanCommand: AsyncParsableCommand {
         abstract: "Declarative HTTP request plans: validate them statically, run them concurrently.",
         version: ReqPlanVersion.current,
         subcommands: [
-            ValidateCommand.self, FixCommand.self, RunCommand.self, PlanCommand.self, GraphCommand.self,
+            ValidateCommand.self, FixCommand.self, RunCommand.self, LoadCommand.self, PlanCommand.self,
+            GraphCommand.self,
             DemoCommand.self,
             SchemaCommand.self, ReportCommand.self, CoverageCommand.self, LSPCommand.self,
         ]

@@ -33,14 +33,20 @@ extension RunCommand {
             prepared = value
         }
         let secrets = SecretStore()
-        let transportConfiguration = try transport(secrets: secrets)
+        let transportConfiguration = try connection.transport(
+            secrets: secrets, cookieJar: cookieJar, color: color, limits: reading.limits)
         let display = RunDisplay(command: self, prepared: prepared, secrets: secrets)
         let command = self
         let logger = logging.logger(label: "reqplan.executor")
         let tokens = TokenCache<OAuthGrant>()
         let ran = try await pipeline.execute(
             prepared, jobs: jobs ?? ProcessInfo.processInfo.activeProcessorCount, transport: transportConfiguration,
-            configuration: { command.runConfiguration(for: $0, secrets: secrets, tokens: tokens, logger: logger) },
+            configuration: {
+                command.connection.runConfiguration(
+                    for: $0, concurrency: command.concurrency, reading: command.reading, secrets: secrets,
+                    tokens: tokens,
+                    logger: logger)
+            },
             observer: display.observer, started: display.started, finished: display.finished,
             refresh: display.refresh, supervisor: SignalSupervisor())
         // Every output from here (the summary, the failures, the reports) shows the results through the net:

@@ -88,7 +88,7 @@ public struct HTTPClientTransport: Transport {
     let own: ReqPlanClient
     /// AsyncHTTPClient, made on first use, when the run chose it.
     let library: AsyncHTTPClientPath
-    let configuration: Configuration
+    package let configuration: Configuration
 
     /// Runs `body` with a transport whose clients are shut down when `body` returns, in every path.
     public static func with<Result: Sendable>(
@@ -264,10 +264,12 @@ extension TimeAmount {
 
 extension HTTPClientTransport {
     /// This transport's clients and connection pools, with a cookie jar of its own: the plans of a
-    /// suite share connections, not cookies.
-    package func sharingConnections(cookies: CookieJar) -> HTTPClientTransport {
+    /// suite share connections, not cookies. With `secrets`, the secrets it learns (cookies received on
+    /// redirects) go there: each iteration of a load keeps its own, so they do not pile up over millions.
+    package func sharingConnections(cookies: CookieJar, secrets: SecretStore? = nil) -> HTTPClientTransport {
         var settings = configuration
         settings.cookies = cookies
+        if let secrets { settings.secrets = secrets }
         return HTTPClientTransport(own: own, library: library, configuration: settings)
     }
 }

@@ -31,6 +31,9 @@ final class AsyncLimiter: Sendable {
     /// The most slots ever held at once.
     var peak: Int { state.withLock { $0.peak } }
 
+    /// Takes a slot if one is free and nobody waits for it, without waiting.
+    func tryAcquire() -> Bool { state.withLock { $0.takeFree() } }
+
     /// Takes a slot, waiting if none is free. Returns `false` if cancelled while waiting.
     func acquire() async -> Bool {
         let id: Int? = state.withLock { state in

@@ -41,6 +41,13 @@ public struct LatencyHistogram: Sendable {
     /// The longest latency recorded (the highest value of its bucket, at most an hour); zero when empty.
     public var max: Duration { count > 0 ? .microseconds(Int64(Swift.min(histogram.max, Self.highest))) : .zero }
 
+    /// The mean latency (from the buckets, each value its bucket's middle); zero when empty.
+    public var mean: Duration {
+        let micros = histogram.mean
+        guard count > 0, micros.isFinite else { return .zero }
+        return .nanoseconds(Int64(Swift.min(Swift.max(micros, 0), Double(Self.highest)) * 1000))
+    }
+
     /// The buckets that hold values: each one's lowest value, in microseconds, and its count, in order.
     public var buckets: [(microseconds: UInt64, count: UInt64)] {
         histogram.recordedValues().map { (histogram.lowestEquivalentForValue($0.value), $0.count) }

@@ -146,6 +146,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let controlCharacterInHeader = DiagnosticCode("RP0517", "control character in a header line")
     /// No credentials could be had for a request: its OAuth 2.0 token endpoint failed or refused the grant.
     public static let authorizationFailed = DiagnosticCode("RP0518", "credentials could not be had")
+    /// **Load:** a limit of the plan's `slo:` that the figures a load measured miss (or a step it names never
+    /// ran): `reqplan load` exits 1.
+    public static let objectiveMissed = DiagnosticCode("RP0519", "load objective missed")
 
     // MARK: Sub-plans, files and vars
 
@@ -281,7 +284,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
         unknownNeed, cycle, fileCycle, subPlansTooDeep, subPlansTooLarge,
         invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
-        responseTooLarge, membersFailed, cancelled, controlCharacterInHeader, authorizationFailed,
+        responseTooLarge, membersFailed, cancelled, controlCharacterInHeader, authorizationFailed, objectiveMissed,
         fileNotFound, fileOutsideFolder, unknownSubPlanInput, subPlanInputType, missingSubPlanInput,
         unknownSubPlanOutput, unknownVar,
         responseOutsidePoll, unsafePoll, noPlans, unmergeableReports,

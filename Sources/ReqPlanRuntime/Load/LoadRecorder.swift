@@ -1,0 +1,189 @@
+import Synchronization
+import ReqPlanTransport
+
+/// One iteration's figures, gathered while it runs and added to the load's at its end, so the load's figures
+/// are locked once per iteration, not once per step.
+struct IterationSample: Sendable {
+    /// A run of one step (or one item of a for_each).
+    struct Step: Sendable {
+        var id: String
+        var latency: Duration
+        var failed: Bool
+        var requests: Int
+        var bytes: Int
+        var reason: String?
+    }
+
+    var latency: Duration
+    var startDelay: Duration?
+    var failed: Bool
+    var interrupted: Bool
+    var counted: Bool
+    var reason: String?
+    var steps: [Step]
+}
+
+/// Gathers the runs of one iteration's steps (an `ExecutionObserver`): each request, group and sequence once,
+/// a for_each once per item (its items are what it repeats). Skipped and cancelled steps are not runs.
+final class IterationRecorder: ExecutionObserver {
+    private let steps = Mutex<[IterationSample.Step]>([])
+    /// The for_each steps, whose own end (all items) is not a run.
+    private let loops: Set<String>
+    /// The net for the reasons kept (secret inputs, and what the iteration learnt).
+    private let redactor: Redactor
+
+    init(loops: Set<String>, redactor: Redactor) {
+        self.loops = loops
+        self.redactor = redactor
+    }
+
+    func stepStarted(_ id: String, item: Int?, at time: Duration) {}
+    func attemptFinished(_ id: String, item: Int?, attempt: AttemptRecord) {}
+
+    func stepFinished(_ result: StepResult) {
+        guard result.state == .succeeded || result.state == .failed, let start = result.start, let end = result.end
+        else { return }
+        if result.itemIndex == nil && loops.contains(result.id) { return }
+        let failed = result.state == .failed
+        let step = IterationSample.Step(
+            id: result.id, latency: end - start, failed: failed, requests: result.attempts.count,
+            bytes: result.responseSize ?? 0, reason: failed ? result.reason.map { reasonText($0) } : nil)
+        steps.withLock { $0.append(step) }
+    }
+
+    /// A failure's reason as the figures keep it: its kind and message, secrets hidden, at most 200 characters.
+    func reasonText(_ reason: StepReason) -> String {
+        let text = "\(reason.kind.rawValue): \(redactor.redact(reason.message))"
+        return text.count > 200 ? String(text.prefix(199)) + "…" : text
+    }
+
+    /// The runs gathered.
+    func take() -> [IterationSample.Step] { steps.withLock { $0 } }
+}
+
+/// The figures of a whole load, added to as iterations end, read every second for the live display and once at
+/// the end.
+final class LoadRecorder: Sendable {
+    private struct State {
+        var result: LoadResult
+        /// Steps' positions in `result.steps`.
+        var stepIndex: [String: Int]
+        /// The current second's iterations.
+        var interval = LatencyHistogram()
+        var intervalFailed: UInt64 = 0
+        var intervalRequests: UInt64 = 0
+        var second = 0
+    }
+
+    private let state: Mutex<State>
+
+    /// A recorder whose steps are listed in `order` (the plan's), whatever order they first end in.
+    init(result: LoadResult, order: [String]) {
+        var result = result
+        result.steps = order.map { StepLoadFigures(id: $0, figures: LoadFigures()) }
+        var index: [String: Int] = [:]
+        for (position, id) in order.enumerated() where index[id] == nil { index[id] = position }
+        state = Mutex(State(result: result, stepIndex: index))
+    }
+
+    /// An iteration started.
+    func started(warmUp: Bool, late: Bool) {
+        state.withLock { state in
+            state.result.started &+= 1
+            if warmUp { state.result.warmUp &+= 1 }
+            if late { state.result.late &+= 1 }
+        }
+    }
+
+    /// Adds an iteration's figures.
+    func record(_ sample: IterationSample) {
+        state.withLock { state in
+            if sample.interrupted { state.result.interrupted &+= 1 }
+            guard sample.counted else { return }
+            if let delay = sample.startDelay { state.result.startDelay.record(delay) }
+            var requests: UInt64 = 0
+            for step in sample.steps {
+                requests &+= UInt64(step.requests)
+                let position: Int
+                if let known = state.stepIndex[step.id] {
+                    position = known
+                } else {
+                    position = state.result.steps.count
+                    state.stepIndex[step.id] = position
+                    state.result.steps.append(StepLoadFigures(id: step.id, figures: LoadFigures()))
+                }
+                Self.add(step, to: &state.result.steps[position].figures)
+            }
+            // An interrupted iteration's steps that ended count; the iteration itself does not.
+            guard !sample.interrupted else { return }
+            state.result.iteration.latency.record(sample.latency)
+            state.result.iteration.requests &+= requests
+            state.result.iteration.bytes &+= sample.steps.reduce(0) { $0 &+ UInt64($1.bytes) }
+            if sample.failed {
+                state.result.iteration.failed &+= 1
+                state.result.iteration.countError(sample.reason ?? "the iteration failed")
+                state.intervalFailed &+= 1
+            } else {
+                state.result.iteration.succeeded &+= 1
+            }
+            state.interval.record(sample.latency)
+            state.intervalRequests &+= requests
+        }
+    }
+
+    private static func add(_ step: IterationSample.Step, to figures: inout LoadFigures) {
+        figures.latency.record(step.latency)
+        figures.requests &+= UInt64(step.requests)
+        figures.bytes &+= UInt64(step.bytes)
+        if step.failed {
+            figures.failed &+= 1
+            figures.countError(step.reason ?? "failed")
+        } else {
+            figures.succeeded &+= 1
+        }
+    }
+
+    /// Iterations due that never started.
+    func dropped(_ count: UInt64) { state.withLock { $0.result.dropped &+= count } }
+
+    /// Closes the current second: its figures join the series.
+    func closeSecond() {
+        state.withLock { state in
+            let interval = state.interval
+            state.result.series.append(
+                LoadSecond(
+                    second: state.second, iterations: interval.count, failed: state.intervalFailed,
+                    requests: state.intervalRequests, p50: Self.micros(interval, 50), p90: Self.micros(interval, 90),
+                    p99: Self.micros(interval, 99), max: LatencyHistogram.microseconds(interval.max)))
+            state.second += 1
+            state.interval = LatencyHistogram()
+            state.intervalFailed = 0
+            state.intervalRequests = 0
+        }
+    }
+
+    private static func micros(_ histogram: LatencyHistogram, _ percentile: Double) -> UInt64 {
+        histogram.count == 0 ? 0 : LatencyHistogram.microseconds(histogram.latency(atPercentile: percentile))
+    }
+
+    /// The figures so far, with the windows set for `elapsed` since the start.
+    func snapshot(elapsed: Duration, warmUp: Duration) -> LoadResult {
+        state.withLock { state in
+            var result = state.result
+            result.elapsed = elapsed
+            result.measured = max(elapsed - warmUp, .zero)
+            result.steps.removeAll { $0.figures.runs == 0 }
+            return result
+        }
+    }
+
+    /// Sets why the load stopped, unless a reason is set already.
+    func stop(because reason: String) {
+        state.withLock { state in
+            if state.result.stopped == nil { state.result.stopped = reason }
+        }
+    }
+
+    /// Why the load stopped early, if it did.
+    var stopReason: String? { state.withLock { $0.result.stopped } }
+}

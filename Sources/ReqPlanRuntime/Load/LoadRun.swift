@@ -1,0 +1,313 @@
+import Foundation
+import Synchronization
+import ReqPlanPlanner
+import ReqPlanSyntax
+import ReqPlanTransport
+
+/// Runs a plan as a load (`reqplan load`): many *iterations*, each one run of the plan's DAG with its own
+/// inputs and data flow, started as the profile's workload model says, their figures gathered in HDR
+/// histograms (`LoadRecorder`).
+///
+/// Everything runs as child tasks of `run`: the iterations, the open model's scheduler or the closed model's
+/// users, and the clock that shows progress every second, checks the abort condition and ends the grace
+/// given to iterations still running when the schedule ends. Cancelling the calling task (Ctrl-C) cancels
+/// the iterations; what was gathered is returned.
+public struct LoadRun: Sendable {
+    /// The plan.
+    let graph: PlanGraph
+    /// How iterations start and how long the load lasts.
+    let profile: LoadProfile
+    /// The inputs of iteration `n` (from 0); `nil` when the data ran out, which ends the load.
+    let inputs: @Sendable (UInt64) -> RunInputs?
+    /// The transport of each iteration, given the secrets store of its run settings (its own cookie jar
+    /// over the shared connections, unless shared).
+    let transport: @Sendable (SecretStore) -> any Transport
+    /// The run settings of iteration `n`: its own secrets store, and its own tokens unless shared.
+    let configuration: @Sendable (UInt64) -> RunConfiguration
+    /// Connections the transport opened so far, if it counts them.
+    let connections: (@Sendable () -> UInt64)?
+    /// The plan file, the model and what was asked, as the report names them.
+    let description: (plan: String, target: String)
+    /// The for_each steps of the plan, whose own end (all items) is not a run (`IterationRecorder`).
+    let loops: Set<String>
+
+    /// A load of `graph`.
+    public init(
+        graph: PlanGraph, profile: LoadProfile, target: String, inputs: @escaping @Sendable (UInt64) -> RunInputs?,
+        transport: @escaping @Sendable (SecretStore) -> any Transport,
+        configuration: @escaping @Sendable (UInt64) -> RunConfiguration,
+        connections: (@Sendable () -> UInt64)? = nil
+    ) {
+        self.graph = graph
+        self.profile = profile
+        self.inputs = inputs
+        self.transport = transport
+        self.configuration = configuration
+        self.connections = connections
+        self.description = (graph.plan.source.path, target)
+        self.loops = Set(graph.nodes.filter { $0.kind == .forEachRequest || $0.kind == .forEachGroup }.map(\.id))
+    }
+
+    /// What the load shows every second: the figures so far and the iterations in flight.
+    public struct Progress: Sendable {
+        /// The figures so far (the last second is `result.series.last`).
+        public var result: LoadResult
+        /// Iterations running now.
+        public var inFlight: Int
+        /// Time since the start.
+        public var elapsed: Duration
+        /// Whether the load has ended (the last call).
+        public var final = false
+    }
+
+    /// Runs the load to its end, or until cancelled, or until `abort` gives a reason to stop.
+    /// - Parameters:
+    ///   - progress: called every second with the figures so far, and once at the end.
+    ///   - abort: called every second after the warm-up with the figures so far; a reason it returns stops the
+    ///     load at once, cancelling the iterations in flight.
+    public func run(
+        progress: (@Sendable (Progress) -> Void)? = nil, abort: (@Sendable (LoadResult) -> String?)? = nil
+    ) async -> LoadResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let modelName: String
+        switch profile.model {
+        case .open: modelName = "open"
+        case .closed: modelName = "closed"
+        }
+        let recorder = LoadRecorder(
+            result: LoadResult(
+                plan: description.plan, model: modelName, target: description.target, startedAt: Date()),
+            order: graph.nodes.map(\.id))
+        let state = LoadState()
+        enum Event: Sendable {
+            case tick
+            case finished
+        }
+        let warmUp = profile.warmUp
+        let grace = profile.grace
+        await withTaskGroup(of: Event.self) { group in
+            group.addTask {
+                await self.drive(recorder: recorder, state: state, start: start)
+                return .finished
+            }
+            var next = start + .seconds(1)
+            group.addTask { [next] in
+                try? await Task.sleep(until: next, clock: .continuous)
+                return .tick
+            }
+            while let event = await group.next() {
+                if event == .finished {
+                    group.cancelAll()
+                    break
+                }
+                recorder.closeSecond()
+                let elapsed = clock.now - start
+                let snapshot = recorder.snapshot(elapsed: elapsed, warmUp: warmUp)
+                progress?(Progress(result: snapshot, inFlight: state.inFlight, elapsed: elapsed))
+                if let abort, elapsed >= warmUp, let reason = abort(snapshot) {
+                    recorder.stop(because: "aborted: \(reason)")
+                    state.stop()
+                    group.cancelAll()
+                    continue
+                }
+                if let ended = state.scheduleEnded, clock.now - ended >= grace, state.inFlight > 0 {
+                    recorder.stop(
+                        because:
+                            "iterations still running \(PlanDuration(milliseconds: Int(grace.seconds * 1000)).description) after the end were cancelled"
+                    )
+                    group.cancelAll()
+                    continue
+                }
+                guard !Task.isCancelled else { continue }
+                next = next + .seconds(1)
+                group.addTask { [next] in
+                    try? await Task.sleep(until: next, clock: .continuous)
+                    return .tick
+                }
+            }
+        }
+        if Task.isCancelled { recorder.stop(because: "interrupted") }
+        let elapsed = clock.now - start
+        var result = recorder.snapshot(elapsed: elapsed, warmUp: warmUp)
+        result.connections = connections?()
+        progress?(Progress(result: result, inFlight: 0, elapsed: elapsed, final: true))
+        return result
+    }
+
+    // MARK: The models
+
+    private func drive(recorder: LoadRecorder, state: LoadState, start: ContinuousClock.Instant) async {
+        switch profile.model {
+        case .open(let schedule):
+            await driveOpen(schedule, recorder: recorder, state: state, start: start)
+        case .closed(let users, let think):
+            await driveClosed(users, think: think, recorder: recorder, state: state, start: start)
+        }
+        state.endSchedule()
+    }
+
+    /// The open model: iteration `n` starts when the schedule says, in a task of its own, whatever the ones
+    /// before it are doing; only the cap on iterations in flight holds one back, and it is then counted late.
+    private func driveOpen(
+        _ schedule: ArrivalSchedule, recorder: LoadRecorder, state: LoadState, start: ContinuousClock.Instant
+    ) async {
+        let limiter = AsyncLimiter(limit: profile.maxInFlight)
+        let clock = ContinuousClock()
+        var n: UInt64 = 0
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled, !state.stopped {
+                if let cap = profile.iterations, n >= cap { break }
+                guard let due = schedule.offset(of: n) else { break }
+                let when = start + due
+                if clock.now < when {
+                    try? await Task.sleep(until: when, clock: .continuous)
+                    continue
+                }
+                var late = false
+                if !limiter.tryAcquire() {
+                    late = true
+                    guard await limiter.acquire() else { break }
+                    if let end = schedule.duration, clock.now - start >= end {
+                        limiter.release()
+                        break
+                    }
+                }
+                guard let inputs = inputs(n) else {
+                    limiter.release()
+                    recorder.stop(because: "the data ran out after \(n) iterations")
+                    break
+                }
+                let index = n
+                let counted = due >= profile.warmUp
+                recorder.started(warmUp: !counted, late: late)
+                state.began()
+                group.addTask {
+                    await self.iterate(
+                        index, inputs: inputs, due: when, open: true, counted: counted, recorder: recorder)
+                    state.ended()
+                    limiter.release()
+                }
+                n += 1
+            }
+            // Iterations due by now (or by the schedule's end) that never started.
+            if recorder.stopReason == nil, !Task.isCancelled {
+                let window = min(clock.now - start, schedule.duration ?? clock.now - start)
+                var due = schedule.count(within: window)
+                if let cap = profile.iterations { due = min(due, cap) }
+                if due > n { recorder.dropped(due - n) }
+            }
+        }
+    }
+
+    /// The closed model: each user runs one iteration after another, `think` between them; users are added
+    /// and removed as the schedule's count moves (checked every 100 ms), a user leaving after its iteration.
+    private func driveClosed(
+        _ users: UserSchedule, think: Duration, recorder: LoadRecorder, state: LoadState,
+        start: ContinuousClock.Instant
+    ) async {
+        let clock = ContinuousClock()
+        let pool = UserPool()
+        let cap = profile.iterations
+        @Sendable func user(_ slot: Int) async {
+            defer { pool.leave(slot) }
+            while !Task.isCancelled, !pool.ending, !state.stopped, slot < pool.wanted {
+                let ticket = pool.takeTicket()
+                if let cap, ticket >= cap {
+                    pool.end()
+                    return
+                }
+                guard let inputs = inputs(ticket) else {
+                    recorder.stop(because: "the data ran out after \(ticket) iterations")
+                    pool.end()
+                    return
+                }
+                let began = clock.now
+                let counted = began - start >= profile.warmUp
+                recorder.started(warmUp: !counted, late: false)
+                state.began()
+                await iterate(ticket, inputs: inputs, due: began, open: false, counted: counted, recorder: recorder)
+                state.ended()
+                if think > .zero, !pool.ending { try? await Task.sleep(for: think) }
+            }
+        }
+        await withDiscardingTaskGroup { group in
+            while !Task.isCancelled, !state.stopped, !pool.ending {
+                let elapsed = clock.now - start
+                if let end = users.duration, elapsed >= end { break }
+                let want = users.users(at: elapsed)
+                pool.want(want)
+                for slot in 0..<want where pool.join(slot) {
+                    group.addTask { await user(slot) }
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            pool.end()
+        }
+    }
+
+    // MARK: One iteration
+
+    /// Runs iteration `index` and records it. Its latency is measured from `due` (the open model's intended
+    /// start) or from its start (closed).
+    private func iterate(
+        _ index: UInt64, inputs: RunInputs, due: ContinuousClock.Instant, open: Bool, counted: Bool,
+        recorder: LoadRecorder
+    ) async {
+        let clock = ContinuousClock()
+        let began = clock.now
+        let settings = configuration(index)
+        let observer = IterationRecorder(
+            loops: loops, redactor: Redactor(secrets: inputs.secrets, store: settings.secrets))
+        let executor = Executor(
+            graph: graph, transport: transport(settings.secrets), inputs: inputs, configuration: settings,
+            observer: observer)
+        let result = await executor.run()
+        let end = clock.now
+        let failedStep = result.order.lazy.compactMap { result.results[$0] }.first { $0.state == .failed }
+        recorder.record(
+            IterationSample(
+                latency: end - (open ? due : began), startDelay: open ? began - due : nil,
+                failed: result.verdict == .failed, interrupted: result.interrupted, counted: counted,
+                reason: failedStep.map { step in
+                    step.reason.map { "`\(step.id)` \(observer.reasonText($0))" } ?? "`\(step.id)` failed"
+                } ?? (result.timedOut ? "timeout: the plan timed out" : nil),
+                steps: observer.take()))
+    }
+}
+
+/// The state the parts of a load share: iterations in flight, whether it was stopped, when the schedule
+/// ended.
+private final class LoadState: Sendable {
+    private let running = Atomic<Int>(0)
+    private let stopFlag = Atomic<Bool>(false)
+    private let end = Mutex<ContinuousClock.Instant?>(nil)
+
+    var inFlight: Int { running.load(ordering: .relaxed) }
+    var stopped: Bool { stopFlag.load(ordering: .relaxed) }
+    var scheduleEnded: ContinuousClock.Instant? { end.withLock { $0 } }
+
+    func began() { running.add(1, ordering: .relaxed) }
+    func ended() { running.subtract(1, ordering: .relaxed) }
+    func stop() { stopFlag.store(true, ordering: .relaxed) }
+    func endSchedule() { end.withLock { $0 = ContinuousClock.now } }
+}
+
+/// The closed model's users: the iteration tickets they take, how many are wanted, which are running, and
+/// whether the load is ending.
+private final class UserPool: Sendable {
+    private let tickets = Atomic<UInt64>(0)
+    private let wantedCount = Atomic<Int>(0)
+    private let running = Mutex<Set<Int>>([])
+    private let endFlag = Atomic<Bool>(false)
+
+    var wanted: Int { wantedCount.load(ordering: .relaxed) }
+    var ending: Bool { endFlag.load(ordering: .relaxed) }
+
+    func takeTicket() -> UInt64 { tickets.add(1, ordering: .relaxed).oldValue }
+    func want(_ count: Int) { wantedCount.store(count, ordering: .relaxed) }
+    func end() { endFlag.store(true, ordering: .relaxed) }
+    /// Marks user `slot` running; `false` if it already is.
+    func join(_ slot: Int) -> Bool { running.withLock { $0.insert(slot).inserted } }
+    func leave(_ slot: Int) { _ = running.withLock { $0.remove(slot) } }
+}

@@ -1,0 +1,300 @@
+import ArgumentParser
+import Foundation
+import ReqPlanPipeline
+import ReqPlanPlanner
+import ReqPlanPresentation
+import ReqPlanRuntime
+import ReqPlanSyntax
+import ReqPlanTransport
+
+struct LoadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "load",
+        abstract: "Run a plan as a load: many iterations, open or closed model, latency percentiles per step.",
+        discussion: """
+            Each iteration is one run of the plan's DAG with its own inputs, cookies and tokens. The open model \
+            (--rate, or --stage DURATION:RATE) starts iterations on schedule whatever the server does, and \
+            measures each from when it was due (no coordinated omission); the closed model (--users, or --stage \
+            DURATION:USERS) runs each user's iterations one after another. The plan's `slo:` limits are checked \
+            at the end. See docs/load.md. \
+            Exit status: 0 every `slo:` limit met (or none declared); 1 a limit missed, or the load aborted \
+            (--abort-on-fail); 2 the plan, its inputs or a setting is invalid (nothing is sent); 130 \
+            interrupted; 74 a report or an output could not be written.
+            """
+    )
+
+    @Argument(help: "The plan file (or Arazzo document).")
+    var plan: String
+
+    @Option(help: ArgumentHelp("Open model: iterations started per second, minute or hour.", valueName: "n/s"))
+    var rate: String?
+
+    @Option(help: ArgumentHelp("Closed model: users, each running iterations one after another.", valueName: "n"))
+    var users: Int?
+
+    @Option(
+        name: .customLong("stage"),
+        help: ArgumentHelp(
+            "A stage: over DURATION, move the rate (30s:500/s) or the users (30s:50) in a straight line to the "
+                + "target (repeatable; the stages set the length).", valueName: "duration:target"))
+    var stages: [String] = []
+
+    @Option(help: ArgumentHelp("How long the load lasts, warm-up included.", valueName: "duration"))
+    var duration: String?
+
+    @Option(help: ArgumentHelp("The most iterations started in all.", valueName: "n"))
+    var iterations: UInt64?
+
+    @Option(
+        name: .customLong("warm-up"),
+        help: ArgumentHelp("Iterations started in this first part run but are not counted.", valueName: "duration"))
+    var warmUp: String?
+
+    @Option(help: ArgumentHelp("Closed model: each user's pause between iterations.", valueName: "duration"))
+    var think: String?
+
+    @Option(
+        name: .customLong("max-in-flight"),
+        help: ArgumentHelp(
+            "Open model: the most iterations running at once (default 10000); a due iteration waits for a slot "
+                + "and is counted late.", valueName: "n"))
+    var maxInFlight: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "How long iterations still running at the end may go on before they are cancelled (default 30s).",
+            valueName: "duration"))
+    var grace: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Connections per host (default: the users, or --max-in-flight; within the open-file limit).",
+            valueName: "n"))
+    var connections: Int?
+
+    @Flag(name: .customLong("share-cookies"), help: "Give every iteration one cookie jar (default: one each).")
+    var shareCookies = false
+
+    @Flag(name: .customLong("share-tokens"), help: "Share OAuth 2.0 tokens between iterations (default: one each).")
+    var shareTokens = false
+
+    @Flag(
+        name: .customLong("abort-on-fail"),
+        help: "Stop the load as soon as a `slo:` limit is missed by the figures so far (checked every second).")
+    var abortOnFail = false
+
+    @Option(name: .customLong("input"), help: "Set an input: --input name=value (repeatable).")
+    var inputs: [String] = []
+
+    @OptionGroup var values: InputsFileOptions
+
+    @Option(help: "Most requests in flight at once in each iteration (overrides the plan's `concurrency`).")
+    var concurrency: Int?
+
+    @OptionGroup var connection: ConnectionSettings
+
+    @Option(help: "Color: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    @Option(
+        help: ArgumentHelp(
+            "Live progress on standard error, every second: auto (a table on a terminal, a line otherwise), "
+                + "table, lines or none."))
+    var progress: ProgressChoice = .auto
+
+    @Option(
+        name: .customLong("report"),
+        help: ArgumentHelp(
+            "Write a report of the load: json:PATH (every histogram whole) or openmetrics:PATH (repeatable).",
+            valueName: "kind:path"),
+        transform: LoadCommand.parsedReport)
+    var reports: [LoadReportDestination] = []
+
+    @OptionGroup var reading: PlanReadingOptions
+
+    @OptionGroup var logging: LoggingOptions
+
+    enum ProgressChoice: String, ExpressibleByArgument, CaseIterable {
+        case auto, table, lines, none
+    }
+
+    static func parsedReport(_ text: String) throws -> LoadReportDestination {
+        do {
+            return try LoadReportDestination(parsing: text)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    func validate() throws {
+        _ = try profile()
+        if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if let connections, connections < 1 || connections > 100_000 {
+            throw ValidationError("--connections must be from 1 to 100000")
+        }
+    }
+
+    /// The load's profile and how the report names what was asked, from the options.
+    func profile() throws -> (LoadProfile, String) {
+        func parsedDuration(_ text: String?, _ option: String, allowZero: Bool = false) throws -> Duration? {
+            guard let text else { return nil }
+            guard let value = try? PlanDuration.parse(text), allowZero || value.milliseconds > 0 else {
+                throw ValidationError("\(option) must be a duration such as 30s or 2m, not `\(text)`")
+            }
+            return value.duration
+        }
+        let length = try parsedDuration(duration, "--duration")
+        let isRate = rate != nil || (users == nil && stages.contains { $0.contains("/") })
+        if rate != nil, users != nil {
+            throw ValidationError("give --rate (the open model) or --users (the closed model), not both")
+        }
+        if rate == nil, users == nil, stages.isEmpty {
+            throw ValidationError("give --rate N/s (the open model), --users N (the closed model), or --stage")
+        }
+        var parsedStages: [LoadStage] = []
+        for text in stages {
+            switch LoadStage.parse(text, rate: isRate) {
+            case .success(let stage): parsedStages.append(stage)
+            case .failure(let error): throw ValidationError("--stage \(error.message)")
+            }
+        }
+        if !parsedStages.isEmpty, length != nil {
+            throw ValidationError("--duration and --stage both set the length: give one")
+        }
+        if parsedStages.isEmpty, length == nil, iterations == nil {
+            throw ValidationError("give --duration, --iterations or --stage: a load needs an end")
+        }
+        if let iterations, iterations == 0 { throw ValidationError("--iterations must be at least 1") }
+        let model: LoadProfile.Model
+        var target: String
+        if isRate {
+            var initial = 0.0
+            if let rate {
+                switch LoadRate.parse(rate) {
+                case .success(let value): initial = value
+                case .failure(let error): throw ValidationError("--rate \(error.message)")
+                }
+            }
+            let schedule =
+                parsedStages.isEmpty
+                ? ArrivalSchedule(rate: initial, duration: length)
+                : ArrivalSchedule(initialRate: initial, stages: parsedStages)
+            model = .open(schedule)
+            target = parsedStages.isEmpty ? (rate ?? "") : "\(rate ?? "0/s") then \(stages.joined(separator: ", "))"
+            if let think { throw ValidationError("--think `\(think)` is for the closed model (--users)") }
+        } else {
+            let count = users ?? 0
+            guard (0...LoadLimits.maxUsers).contains(count), users == nil || count > 0 else {
+                throw ValidationError("--users must be from 1 to \(LoadLimits.maxUsers)")
+            }
+            let schedule =
+                parsedStages.isEmpty
+                ? UserSchedule(users: count, duration: length)
+                : UserSchedule(initialUsers: count, stages: parsedStages)
+            model = .closed(schedule, think: try parsedDuration(think, "--think", allowZero: true) ?? .zero)
+            target =
+                parsedStages.isEmpty ? "\(count) users" : "\(count) users then \(stages.joined(separator: ", "))"
+            if maxInFlight != nil { throw ValidationError("--max-in-flight is for the open model (--rate)") }
+        }
+        if let length { target += " for \(PlanDuration(milliseconds: Int(length.milliseconds)))" }
+        if let iterations { target += ", at most \(iterations) iterations" }
+        var profile = LoadProfile(model: model, iterations: iterations)
+        if let warm = try parsedDuration(warmUp, "--warm-up") {
+            if let total = profile.duration, warm >= total {
+                throw ValidationError("--warm-up `\(warmUp ?? "")` is as long as the load: nothing would be counted")
+            }
+            profile.warmUp = warm
+            target += ", warm-up \(warmUp ?? "")"
+        }
+        if let maxInFlight {
+            guard (1...LoadLimits.maxInFlight).contains(maxInFlight) else {
+                throw ValidationError("--max-in-flight must be from 1 to \(LoadLimits.maxInFlight)")
+            }
+            profile.maxInFlight = maxInFlight
+        }
+        if let grace = try parsedDuration(grace, "--grace", allowZero: true) { profile.grace = grace }
+        profile.sharesCookies = shareCookies
+        profile.sharesTokens = shareTokens
+        return (profile, target)
+    }
+
+    func run() async throws {
+        try OpenFileLimit.requireRoomForConnections()
+        await InterruptSignals.monitor { number in
+            writeError("reqplan: \(number == SIGTERM ? "SIGTERM" : "SIGINT") received, stopping the load\n")
+        }
+        let (profile, target) = try profile()
+        let environment = ProcessInfo.processInfo.environment
+        let pipeline = try reading.pipeline()
+        let prepared: PlanRun.Prepared
+        switch pipeline.prepare(
+            SuiteFiles(file: plan), overrides: inputs, inputsFile: values.inputsFile,
+            environmentName: values.environmentName, environment: environment, naming: .commandLine)
+        {
+        case .failure(let failure):
+            let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)
+            writeError(renderer.text(failure.diagnostics) + "\n")
+            throw ExitCode(RunVerdict.invalid.exitCode)
+        case .success(let value):
+            prepared = value[0]
+        }
+        var transport = try connection.transport(
+            secrets: SecretStore(), cookieJar: nil, color: color, limits: reading.limits)
+        if let connections { transport.connectionsPerHost = connections }
+        let command = self
+        let logger = logging.logger(label: "reqplan.executor")
+        let sharedTokens = TokenCache<OAuthGrant>()
+        let display = LoadProgressDisplay(
+            mode: progressMode, terminalRows: terminalRows(),
+            write: { text in
+                StandardStreams.write(text, to: .error)
+                StandardStreams.flush(.error)
+            })
+        let objectives = prepared.graph.plan.slo
+        let abort: (@Sendable (LoadResult) -> String?)? =
+            abortOnFail && !objectives.isEmpty
+            ? { @Sendable result in
+                ObjectiveCheck.check(objectives, against: result).first { !$0.met && $0.measured != nil }?.summary
+            } : nil
+        let result = try await pipeline.executeLoad(
+            prepared, profile: profile, target: target, inputs: { _ in prepared.inputs }, transport: transport,
+            configuration: { _ in
+                command.connection.runConfiguration(
+                    for: prepared, concurrency: command.concurrency, reading: command.reading, secrets: SecretStore(),
+                    tokens: command.shareTokens ? sharedTokens : TokenCache<OAuthGrant>(), logger: logger)
+            }, progress: { display.show($0) }, abort: abort, supervisor: SignalSupervisor())
+        let outcomes = ObjectiveCheck.check(objectives, against: result)
+        write("\n" + result.summaryText(outcomes: outcomes, colors: color.enabled))
+        let missed = outcomes.compactMap { $0.diagnostic(file: prepared.graph.plan.source.path) }
+        if !missed.isEmpty {
+            let renderer = DiagnosticRenderer(
+                colors: color.enabled(for: STDERR_FILENO), files: prepared.graph.sources)
+            writeError("\n" + renderer.text(missed))
+        }
+        var written = true
+        for destination in reports {
+            do {
+                try result.write(to: destination, outcomes: outcomes)
+            } catch {
+                writeError(
+                    "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: \(error)\n")
+                written = false
+            }
+        }
+        if InterruptSignals.interrupted { StandardStreams.exit(RunVerdict.interrupted.exitCode) }
+        if !missed.isEmpty || result.stopped?.hasPrefix("aborted") == true {
+            StandardStreams.exit(RunVerdict.failed.exitCode)
+        }
+        StandardStreams.exit(written ? 0 : StandardStreams.outputFailed)
+    }
+
+    /// How progress is shown: `--progress`; `auto` is a table on a terminal, lines otherwise.
+    var progressMode: LoadProgressDisplay.Mode {
+        switch progress {
+        case .none: .silent
+        case .table: .table
+        case .lines: .lines
+        case .auto: isatty(STDERR_FILENO) == 1 ? .table : .lines
+        }
+    }
+}
