@@ -72,6 +72,14 @@ struct LoadCommand: AsyncParsableCommand {
             valueName: "n"))
     var connections: Int?
 
+    @Option(
+        help: ArgumentHelp(
+            "Run part K of N (1 ≤ K ≤ N) of the load: 1/N of the rate, of the users and of --iterations; "
+                + "JOB_COMPLETION_INDEX/N takes K from that variable plus one (Kubernetes). "
+                + "`reqplan report merge` adds the shards' JSON reports up.", valueName: "K/N"),
+        transform: RunCommand.parsedShard)
+    var shard: Shard?
+
     @Flag(name: .customLong("share-cookies"), help: "Give every iteration one cookie jar (default: one each).")
     var shareCookies = false
 
@@ -215,6 +223,10 @@ struct LoadCommand: AsyncParsableCommand {
         if let grace = try parsedDuration(grace, "--grace", allowZero: true) { profile.grace = grace }
         profile.sharesCookies = shareCookies
         profile.sharesTokens = shareTokens
+        if let shard {
+            profile = profile.shard(index: shard.index, count: shard.count)
+            target += ", shard \(shard.index)/\(shard.count)"
+        }
         return (profile, target)
     }
 
@@ -256,13 +268,14 @@ struct LoadCommand: AsyncParsableCommand {
             ? { @Sendable result in
                 ObjectiveCheck.check(objectives, against: result).first { !$0.met && $0.measured != nil }?.summary
             } : nil
-        let result = try await pipeline.executeLoad(
+        var result = try await pipeline.executeLoad(
             prepared, profile: profile, target: target, inputs: { _ in prepared.inputs }, transport: transport,
             configuration: { _ in
                 command.connection.runConfiguration(
                     for: prepared, concurrency: command.concurrency, reading: command.reading, secrets: SecretStore(),
                     tokens: command.shareTokens ? sharedTokens : TokenCache<OAuthGrant>(), logger: logger)
             }, progress: { display.show($0) }, abort: abort, supervisor: SignalSupervisor())
+        result.shard = shard.map { LoadResult.ShardPart(index: $0.index, count: $0.count) }
         let outcomes = ObjectiveCheck.check(objectives, against: result)
         write("\n" + result.summaryText(outcomes: outcomes, colors: color.enabled))
         let missed = outcomes.compactMap { $0.diagnostic(file: prepared.graph.plan.source.path) }

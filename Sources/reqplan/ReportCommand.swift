@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ReqPlanPresentation
+import ReqPlanRuntime
 import ReqPlanSyntax
 
 struct ReportCommand: ParsableCommand {
@@ -14,14 +15,18 @@ struct ReportCommand: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge",
             abstract:
-                "Combine the JSON reports of the shards of a suite into one summary, JSON report, JUnit file and HTML page.",
+                "Combine the JSON reports of the shards of a suite, or of a load, into one summary and report.",
             discussion: """
                 Give the files `reqplan run --shard K/N --report json:PATH` wrote, one per shard (or any suite \
                 and plan reports): the plans are put in suite order, and the summary, `--report json:`, \
                 `--report junit:` and `--report html:` are those of the whole suite run on one machine, apart \
                 from timings (the page lacks the exchanges' headers and bodies, which JSON reports do not keep). A shard \
                 missing or given twice, shards of different suites, or a plan in two reports is an error. \
-                Exit status: the worst of the merged plans' (0, 1, 130); 2 when the reports cannot be merged.
+                The JSON reports of `reqplan load --shard K/N` merge into the figures of one load: the histograms \
+                add exactly, so the percentiles are those of one run of the whole load; the plan's `slo:` limits \
+                are checked again when the plan is at the path the reports name. \
+                Exit status: the worst of the merged plans' (0, 1, 130); for loads 1 when a `slo:` limit is \
+                missed; 2 when the reports cannot be merged.
                 """
         )
 
@@ -31,10 +36,12 @@ struct ReportCommand: ParsableCommand {
         @Option(
             name: .customLong("report"),
             help: ArgumentHelp(
-                "Write the combined report: json:PATH, junit:PATH or html:PATH (repeatable).",
-                valueName: "kind:path"),
-            transform: ReportDestination.parsedOption)
-        var reports: [ReportDestination] = []
+                "Write the combined report: json:PATH, junit:PATH or html:PATH; of loads, json:PATH or "
+                    + "openmetrics:PATH (repeatable).",
+                valueName: "kind:path"))
+        var reports: [String] = []
+
+        @OptionGroup var reading: PlanReadingOptions
 
         @Flag(help: "Print only the plans that did not pass, their failures and the totals.")
         var quiet = false
@@ -47,7 +54,12 @@ struct ReportCommand: ParsableCommand {
 
         func validate() throws {
             if files.isEmpty { throw ValidationError("give the JSON reports to merge") }
-            for destination in reports where destination.kind == .trace || destination.kind == .har {
+            for text in reports where (try? ReportDestination(parsing: text)) == nil {
+                // A load's report kind; `run` checks it is one when it knows what it merges.
+                _ = try LoadCommand.parsedReport(text)
+            }
+            for destination in reports.compactMap({ try? ReportDestination(parsing: $0) })
+            where destination.kind == .trace || destination.kind == .har {
                 throw ValidationError(
                     "--report `\(destination)`: merged reports have no \(destination.kind.rawValue) (JSON reports keep "
                         + "neither the trace nor the exchanges); write json, junit or html"
@@ -70,6 +82,11 @@ struct ReportCommand: ParsableCommand {
                 writeError(renderer.text(unreadable) + "\n")
                 throw ExitCode(2)
             }
+            if !documents.isEmpty, documents.allSatisfy({ LoadResult.isReport($0.text) }) {
+                try mergeLoads(documents, renderer: renderer)
+                return
+            }
+            let destinations = try reports.map(ReportDestination.parsedOption)
             let report: SuiteReport
             switch SuiteReport.merging(documents) {
             case .failure(let failure):
@@ -79,8 +96,49 @@ struct ReportCommand: ParsableCommand {
                 report = value
             }
             write(report.summaryText(quiet: quiet))
-            let written = writeReportFiles(reports) { try report.write(to: $0) }
+            let written = writeReportFiles(destinations) { try report.write(to: $0) }
             if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+            if !written { throw ExitCode(StandardStreams.outputFailed) }
+        }
+
+        /// Merges the JSON reports of a load's shards: the summary of the whole load, its reports, and the
+        /// plan's `slo:` checked again when the plan is where the reports say.
+        private func mergeLoads(_ documents: [(path: String, text: String)], renderer: DiagnosticRenderer) throws {
+            let destinations = try reports.map(LoadCommand.parsedReport)
+            let result: LoadResult
+            switch LoadResult.merging(documents) {
+            case .failure(let failure):
+                writeError(renderer.text(failure.diagnostics) + "\n")
+                throw ExitCode(2)
+            case .success(let value):
+                result = value
+            }
+            var outcomes: [ObjectiveOutcome] = []
+            var sources: [SourceFile] = []
+            let validated = try reading.pipeline().validate(fileAt: result.plan)
+            if let plan = validated.plan, validated.errorCount == 0 {
+                outcomes = ObjectiveCheck.check(plan.slo, against: result)
+                sources = validated.sources
+            } else {
+                writeError("note: the plan `\(result.plan)` was not read, so its `slo:` limits were not checked\n")
+            }
+            write(result.summaryText(outcomes: outcomes, colors: color.enabled))
+            let missed = outcomes.compactMap { $0.diagnostic(file: result.plan) }
+            if !missed.isEmpty {
+                let located = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: sources)
+                writeError("\n" + located.text(missed))
+            }
+            var written = true
+            for destination in destinations {
+                do {
+                    try result.write(to: destination, outcomes: outcomes)
+                } catch {
+                    writeError(
+                        "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: \(error)\n")
+                    written = false
+                }
+            }
+            if !missed.isEmpty { throw ExitCode(1) }
             if !written { throw ExitCode(StandardStreams.outputFailed) }
         }
     }

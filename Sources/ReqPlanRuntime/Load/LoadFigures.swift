@@ -93,7 +93,11 @@ extension LoadFigures: Codable {
         requests = try container.decode(UInt64.self, forKey: .requests)
         bytes = try container.decode(UInt64.self, forKey: .bytes)
         for entry in try container.decode([ErrorCount].self, forKey: .errors) {
-            errors[entry.reason, default: 0] &+= entry.count
+            if errors[entry.reason] != nil || errors.count < Self.maxReasons {
+                errors[entry.reason, default: 0] &+= entry.count
+            } else {
+                errors[Self.otherReasons, default: 0] &+= entry.count
+            }
         }
     }
 }

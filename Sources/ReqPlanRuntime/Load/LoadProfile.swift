@@ -259,3 +259,35 @@ public struct UserSchedule: Sendable, Equatable {
         return 0
     }
 }
+
+extension LoadProfile {
+    /// Shard `index` (1…`count`) of this load, for `--shard K/N`: `1/count` of the rate at every stage
+    /// (open), or every `count`-th user, from user `index − 1` (closed; the users of the shards add up to
+    /// the whole), and of the iterations cap likewise. The shards run side by side; their JSON reports merge
+    /// (`report merge`) into the figures of one run of the whole load.
+    public func shard(index: Int, count: Int) -> LoadProfile {
+        guard count > 1, (1...count).contains(index) else { return self }
+        var part = self
+        let share = { (whole: Int) -> Int in whole / count + (index - 1 < whole % count ? 1 : 0) }
+        switch model {
+        case .open(let schedule):
+            var scaled = schedule
+            scaled.initialRate /= Double(count)
+            scaled.stages = schedule.stages.map { LoadStage(duration: $0.duration, target: $0.target / Double(count)) }
+            part.model = .open(scaled)
+            part.maxInFlight = max(1, share(maxInFlight))
+        case .closed(let users, let think):
+            var scaled = users
+            scaled.initialUsers = share(users.initialUsers)
+            scaled.stages = users.stages.map {
+                LoadStage(duration: $0.duration, target: Double(share(Int($0.target.rounded()))))
+            }
+            part.model = .closed(scaled, think: think)
+        }
+        if let iterations {
+            let whole = iterations / UInt64(count)
+            part.iterations = whole + (UInt64(index - 1) < iterations % UInt64(count) ? 1 : 0)
+        }
+        return part
+    }
+}

@@ -80,9 +80,12 @@ final class LoadRecorder: Sendable {
     /// A recorder whose steps are listed in `order` (the plan's), whatever order they first end in.
     init(result: LoadResult, order: [String]) {
         var result = result
-        result.steps = order.map { StepLoadFigures(id: $0, figures: LoadFigures()) }
         var index: [String: Int] = [:]
-        for (position, id) in order.enumerated() where index[id] == nil { index[id] = position }
+        result.steps = []
+        for id in order where index[id] == nil && result.steps.count < LoadResult.maxSteps {
+            index[id] = result.steps.count
+            result.steps.append(StepLoadFigures(id: id, figures: LoadFigures()))
+        }
         state = Mutex(State(result: result, stepIndex: index))
     }
 
@@ -104,14 +107,8 @@ final class LoadRecorder: Sendable {
             var requests: UInt64 = 0
             for step in sample.steps {
                 requests &+= UInt64(step.requests)
-                let position: Int
-                if let known = state.stepIndex[step.id] {
-                    position = known
-                } else {
-                    position = state.result.steps.count
-                    state.stepIndex[step.id] = position
-                    state.result.steps.append(StepLoadFigures(id: step.id, figures: LoadFigures()))
-                }
+                // Steps beyond `LoadResult.maxSteps` count in the iteration's figures only.
+                guard let position = state.stepIndex[step.id] else { continue }
                 Self.add(step, to: &state.result.steps[position].figures)
             }
             // An interrupted iteration's steps that ended count; the iteration itself does not.

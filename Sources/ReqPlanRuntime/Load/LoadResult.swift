@@ -6,6 +6,11 @@ import Foundation
 public struct LoadResult: Sendable, Equatable {
     /// The JSON form's version.
     public static let formatVersion = 1
+    /// The most steps given figures of their own (each holds a histogram of about 190 kB); the steps of a
+    /// plan beyond them count in the iteration's figures only. A report with more is refused.
+    public static let maxSteps = 1000
+    /// The most seconds a report's series may hold (eleven days).
+    public static let maxSeconds = 1_000_000
 
     /// The plan file.
     public var plan: String
@@ -45,6 +50,23 @@ public struct LoadResult: Sendable, Equatable {
     public var stopped: String?
     /// How many shards were merged into this result (1 for a run on its own).
     public var shards: Int = 1
+    /// The part of a sharded load this result is (`--shard K/N`): K and N; `nil` for a whole load, and for
+    /// the merge of all the shards.
+    public var shard: ShardPart?
+
+    /// Part K of N of a load.
+    public struct ShardPart: Sendable, Equatable, Codable {
+        /// K, from 1.
+        public var index: Int
+        /// N.
+        public var count: Int
+
+        /// Part `index` of `count`.
+        public init(index: Int, count: Int) {
+            self.index = index
+            self.count = count
+        }
+    }
 
     /// A result with no figures yet.
     public init(plan: String, model: String, target: String, startedAt: Date) {
@@ -80,6 +102,11 @@ public struct LoadResult: Sendable, Equatable {
     /// - Returns: `nil` for no result.
     public static func merged(_ results: [LoadResult]) -> LoadResult? {
         guard var merged = results.first else { return nil }
+        if let part = merged.shard {
+            merged.target = merged.target.replacing(", shard \(part.index)/\(part.count)", with: "")
+                + ", \(part.count) shards merged"
+        }
+        merged.shard = nil
         for other in results.dropFirst() {
             merged.startedAt = min(merged.startedAt, other.startedAt)
             merged.elapsed = max(merged.elapsed, other.elapsed)
@@ -88,7 +115,7 @@ public struct LoadResult: Sendable, Equatable {
             for step in other.steps {
                 if let index = merged.steps.firstIndex(where: { $0.id == step.id }) {
                     merged.steps[index].figures.add(step.figures)
-                } else {
+                } else if merged.steps.count < maxSteps {
                     merged.steps.append(step)
                 }
             }
@@ -104,6 +131,32 @@ public struct LoadResult: Sendable, Equatable {
             merged.shards += other.shards
         }
         return merged
+    }
+
+    /// Why `results` are not the shards of one load, if they are not: shards of different plans or of a
+    /// different count, a shard given twice or missing, a shard with a whole load.
+    public static func mergeProblem(_ results: [LoadResult]) -> String? {
+        guard let first = results.first else { return "no load result to merge" }
+        if let other = results.first(where: { $0.plan != first.plan }) {
+            return "results of different plans: `\(first.plan)` and `\(other.plan)`"
+        }
+        let parts = results.compactMap(\.shard)
+        guard !parts.isEmpty else { return nil }
+        guard parts.count == results.count else { return "the shards of a load mixed with a whole load" }
+        let count = parts[0].count
+        if let other = parts.first(where: { $0.count != count }) {
+            return "shards of different loads: of \(count) and of \(other.count)"
+        }
+        var seen = Set<Int>()
+        for part in parts where !seen.insert(part.index).inserted {
+            return "shard \(part.index)/\(count) given twice"
+        }
+        let missing = (1...count).filter { !seen.contains($0) }
+        if !missing.isEmpty {
+            return "shard\(missing.count == 1 ? "" : "s") "
+                + missing.prefix(10).map { "\($0)/\(count)" }.joined(separator: ", ") + " missing"
+        }
+        return nil
     }
 
     private static func mergedSeries(_ left: [LoadSecond], _ right: [LoadSecond]) -> [LoadSecond] {
@@ -131,7 +184,7 @@ extension LoadResult: Codable {
         case format = "reqplan_load", plan, model, target
         case startedAt = "started_at", elapsedSeconds = "elapsed_s", measuredSeconds = "measured_s"
         case iteration, steps, started, warmUp = "warm_up", late, dropped, interrupted
-        case startDelay = "start_delay", connections, series, stopped, shards
+        case startDelay = "start_delay", connections, series, stopped, shards, shard
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -155,6 +208,7 @@ extension LoadResult: Codable {
         try container.encode(series, forKey: .series)
         try container.encodeIfPresent(stopped, forKey: .stopped)
         try container.encode(shards, forKey: .shards)
+        try container.encodeIfPresent(shard, forKey: .shard)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -173,6 +227,10 @@ extension LoadResult: Codable {
         measured = .seconds(try Self.seconds(container, .measuredSeconds))
         iteration = try container.decode(LoadFigures.self, forKey: .iteration)
         steps = try container.decode([StepLoadFigures].self, forKey: .steps)
+        guard steps.count <= Self.maxSteps else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .steps, in: container, debugDescription: "more than \(Self.maxSteps) steps")
+        }
         started = try container.decode(UInt64.self, forKey: .started)
         warmUp = try container.decode(UInt64.self, forKey: .warmUp)
         late = try container.decode(UInt64.self, forKey: .late)
@@ -181,11 +239,20 @@ extension LoadResult: Codable {
         startDelay = try container.decode(LatencyHistogram.self, forKey: .startDelay)
         connections = try container.decodeIfPresent(UInt64.self, forKey: .connections)
         series = try container.decode([LoadSecond].self, forKey: .series)
+        guard series.count <= Self.maxSeconds else {
+            throw DecodingError.dataCorruptedError(
+                forKey: .series, in: container, debugDescription: "more than \(Self.maxSeconds) seconds")
+        }
         stopped = try container.decodeIfPresent(String.self, forKey: .stopped)
         shards = try container.decode(Int.self, forKey: .shards)
         guard shards >= 1, shards <= 100_000 else {
             throw DecodingError.dataCorruptedError(
                 forKey: .shards, in: container, debugDescription: "`shards` is not from 1 to 100000")
+        }
+        shard = try container.decodeIfPresent(ShardPart.self, forKey: .shard)
+        if let shard, !(1...100_000).contains(shard.count) || !(1...shard.count).contains(shard.index) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .shard, in: container, debugDescription: "`shard` is not part K of N, 1 ≤ K ≤ N ≤ 100000")
         }
     }
 
