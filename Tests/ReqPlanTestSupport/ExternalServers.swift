@@ -49,11 +49,14 @@ public enum ExternalServers {
         /// PyPI `authlib` with `flask`: an OAuth 2.0 authorization server that takes `private_key_jwt` client
         /// assertions (`AuthlibProvider`), which django-oauth-toolkit does not.
         case authlib
+        /// PyPI `prometheus-client`, whose OpenMetrics parser reads `reqplan load --report openmetrics:` back.
+        case prometheusClient = "prometheus-client"
 
         /// What a skipped test calls it.
         public var name: String {
             switch self {
-            case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer, .moto, .botocore, .authlib:
+            case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer, .moto, .botocore, .authlib,
+                .prometheusClient:
                 rawValue
             case .browser: "a browser (Chromium, its driver and selenium)"
             case .pytestLSP: "pytest-lsp"
@@ -76,6 +79,7 @@ public enum ExternalServers {
             case .moto: "python3 -m pip install 'moto[server]'"
             case .botocore: "python3 -m pip install botocore"
             case .authlib: "python3 -m pip install authlib flask"
+            case .prometheusClient: "python3 -m pip install prometheus-client"
             }
         }
 
@@ -92,6 +96,7 @@ public enum ExternalServers {
             case .moto: ["moto", "flask", "flask_cors", "boto3"]
             case .botocore: ["botocore"]
             case .authlib: ["authlib", "flask", "cryptography"]
+            case .prometheusClient: ["prometheus_client"]
             case .nginx, .tinyproxy, .openssl, .curl, .neovim: []
             }
         }
@@ -142,7 +147,8 @@ public enum ExternalServers {
         case .browser:
             return FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
                 && !missingPythonModules.contains("selenium")
-        case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore, .authlib:
+        case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore, .authlib,
+            .prometheusClient:
             return tool.pythonModules.allSatisfy { !missingPythonModules.contains($0) }
         }
     }
@@ -174,7 +180,8 @@ public enum ExternalServers {
                 found = executable("nvim") != nil
             case .nginx, .tinyproxy, .openssl, .curl:
                 found = executable(tool.rawValue) != nil
-            case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore, .authlib:
+            case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore, .authlib,
+                .prometheusClient:
                 let modules = tool.pythonModules.joined(separator: ", ")
                 found = (try? runCommand("python3", ["-c", "import \(modules)"]).status) == 0
             }

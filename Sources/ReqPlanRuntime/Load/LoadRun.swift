@@ -144,7 +144,6 @@ public struct LoadRun: Sendable {
         case .closed(let users, let think):
             await driveClosed(users, think: think, recorder: recorder, state: state, start: start)
         }
-        state.endSchedule()
     }
 
     /// The open model: iteration `n` starts when the schedule says, in a task of its own, whatever the ones
@@ -197,6 +196,8 @@ public struct LoadRun: Sendable {
                 if let cap = profile.iterations { due = min(due, cap) }
                 if due > n { recorder.dropped(due - n) }
             }
+            // No iteration starts from here: the grace for those running begins (the group waits for them).
+            state.endSchedule()
         }
     }
 
@@ -243,6 +244,8 @@ public struct LoadRun: Sendable {
                 try? await Task.sleep(for: .milliseconds(100))
             }
             pool.end()
+            // No iteration starts from here: the grace for those running begins (the group waits for them).
+            state.endSchedule()
         }
     }
 

@@ -1,0 +1,236 @@
+import Foundation
+import ReqPlanTestSupport
+import Testing
+
+/// `reqplan load` against nginx (Debian's, on loopback): both models start the iterations they should and
+/// count every step of each; each iteration has its own session cookie; the shards' JSON reports merge into
+/// one; the OpenMetrics report reads back in prometheus-client's parser; Ctrl-C and the grace after the end
+/// stop a load whose server hangs; hostile settings are refused before anything is sent. (Figures such as
+/// rates and percentiles live in BENCHMARKS.md, not here.)
+@Suite(.timeSensitive) struct LoadCommandTests {
+    /// A session per iteration: `/login` sets the cookie, `/me` answers 200 only with it.
+    static func sessionPlan(base: String) -> String {
+        """
+        reqplan: 1
+        inputs:
+          base_url: { default: "\(base)" }
+        defaults:
+          base_url: ${{ inputs.base_url }}
+        steps:
+          login:
+            request: { method: POST, url: /login }
+          me:
+            needs: [login]
+            request: { url: /me }
+            expect: { status: 200, body: { user: alice } }
+          json:
+            request: { url: /json }
+        """
+    }
+
+    /// The JSON report `path` holds.
+    static func report(_ path: URL) throws -> [String: Any] {
+        let data = try Data(contentsOf: path)
+        return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// The `runs` (succeeded + failed) and `failed` of a subject of a report.
+    static func runs(_ figures: Any?) -> (runs: Int, failed: Int) {
+        let figures = figures as? [String: Any] ?? [:]
+        let succeeded = figures["succeeded"] as? Int ?? -1
+        let failed = figures["failed"] as? Int ?? -1
+        return (succeeded + failed, failed)
+    }
+
+    static func step(_ report: [String: Any], _ id: String) -> Any? {
+        (report["steps"] as? [[String: Any]])?.first { $0["id"] as? String == id }?["figures"]
+    }
+
+    private func load(_ plan: String, _ arguments: [String], within limit: Duration = .seconds(120)) async throws
+        -> (CommandRunner.Output, URL)
+    {
+        try await load(file: try CommandRunner.temporaryPlan(plan), arguments, within: limit)
+    }
+
+    private func load(file: URL, _ arguments: [String], within limit: Duration = .seconds(120)) async throws
+        -> (CommandRunner.Output, URL)
+    {
+        let report = file.deletingLastPathComponent().appendingPathComponent("load-\(UUID().uuidString).json")
+        let output = try await CommandRunner.run(
+            ["load", file.path, "--progress", "none", "--report", "json:\(report.path)"] + arguments,
+            environment: ["no_proxy": "*"], within: limit)
+        #expect(!output.killedAfterTimeout)
+        return (output, report)
+    }
+
+    /// The open model starts exactly rate × duration iterations, each with its own login session (the `me`
+    /// step passes only with the cookie its own `login` got), and counts every step of every one.
+    @Test(ExternalServers.needed(.nginx))
+    func theOpenModelStartsRateTimesDurationIterationsEachWithItsOwnSession() async throws {
+        let nginx = try await Nginx.shared()
+        let (output, path) = try await load(
+            Self.sessionPlan(base: nginx.plainURL), ["--rate", "40/s", "--duration", "2s"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let report = try Self.report(path)
+        #expect(report["model"] as? String == "open")
+        #expect(Self.runs(report["iteration"]) == (80, 0), "\(output.stdout)")
+        for id in ["login", "me", "json"] { #expect(Self.runs(Self.step(report, id)) == (80, 0), "\(id)") }
+        #expect(report["dropped"] as? Int == 0 && report["late"] as? Int == 0)
+        #expect(output.stdout.contains("iterations  80 in"), "\(output.stdout)")
+        #expect(output.stdout.contains("open model, 40/s for 2s"), "\(output.stdout)")
+    }
+
+    /// Sharing one cookie jar is what `--share-cookies` asks: a session from one iteration serves the next,
+    /// and the closed model runs exactly `--iterations`.
+    @Test(ExternalServers.needed(.nginx))
+    func theClosedModelRunsTheIterationsAskedForAndCookiesAreSharedOnlyWhenAsked() async throws {
+        let nginx = try await Nginx.shared()
+        let onlyMe = """
+            reqplan: 1
+            steps:
+              me:
+                request: { url: "\(nginx.plainURL)/me" }
+                expect: { status: 200 }
+            """
+        let (own, ownPath) = try await load(onlyMe, ["--users", "3", "--iterations", "30"])
+        #expect(own.status == 0, "no slo: failures are figures, not the exit status")
+        let ownReport = try Self.report(ownPath)
+        #expect(Self.runs(ownReport["iteration"]) == (30, 30), "every iteration starts without a session")
+        #expect(own.stdout.contains("`me` ×30: expectation:"), "\(own.stdout)")
+
+        let sessions = Self.sessionPlan(base: nginx.plainURL)
+        let (shared, sharedPath) = try await load(sessions, ["--users", "2", "--iterations", "10", "--share-cookies"])
+        #expect(shared.status == 0, "\(shared.stdout)\(shared.stderr)")
+        #expect(Self.runs(try Self.report(sharedPath)["iteration"]) == (10, 0))
+    }
+
+    /// Three shards of a load, run side by side, merge into one result of the whole: counts add up, and the
+    /// merge refuses a missing shard.
+    @Test(ExternalServers.needed(.nginx))
+    func theShardsOfALoadMergeIntoTheWhole() async throws {
+        let nginx = try await Nginx.shared()
+        // One file: the shards of a load run the same plan (the merge checks it).
+        let plan = try CommandRunner.temporaryPlan(Self.sessionPlan(base: nginx.plainURL))
+        let shards = try await withThrowingTaskGroup(of: URL.self) { group in
+            for index in 1...3 {
+                group.addTask {
+                    let (output, path) = try await self.load(
+                        file: plan, ["--rate", "30/s", "--duration", "2s", "--shard", "\(index)/3"])
+                    #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+                    return path
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        let merged = shards[0].deletingLastPathComponent().appendingPathComponent("merged-\(UUID().uuidString).json")
+        let output = try await CommandRunner.run(
+            ["report", "merge"] + shards.map(\.path) + ["--report", "json:\(merged.path)"], within: .seconds(60))
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let report = try Self.report(merged)
+        #expect(Self.runs(report["iteration"]) == (60, 0), "10/s for 2 s in each of 3 shards")
+        #expect(report["shards"] as? Int == 3)
+        #expect(output.stdout.contains("30/s for 2s, 3 shards merged"), "\(output.stdout)")
+
+        let missing = try await CommandRunner.run(
+            ["report", "merge", shards[0].path, shards[1].path], within: .seconds(60))
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("error[RP0711]") && missing.stderr.contains("missing"), "\(missing.stderr)")
+    }
+
+    /// The OpenMetrics report is read by prometheus-client's own OpenMetrics parser, with the figures of the JSON
+    /// report.
+    @Test(ExternalServers.needed(.nginx, .prometheusClient))
+    func theOpenMetricsReportReadsBackInPrometheusClient() async throws {
+        let nginx = try await Nginx.shared()
+        let folder = try ExternalServers.makeTemporaryFolder("openmetrics")
+        let metrics = folder.appendingPathComponent("load.om")
+        let (output, _) = try await load(
+            Self.sessionPlan(base: nginx.plainURL),
+            ["--users", "2", "--iterations", "12", "--report", "openmetrics:\(metrics.path)"])
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let script = """
+            import sys
+            from prometheus_client.openmetrics.parser import text_string_to_metric_families
+            text = open(sys.argv[1]).read()
+            for family in text_string_to_metric_families(text):
+                for sample in family.samples:
+                    labels = ",".join(f"{k}={v}" for k, v in sorted(sample.labels.items()))
+                    print(f"{family.type} {sample.name} {labels} {sample.value}")
+            """
+        let parsed = try runCommand("python3", ["-c", script, metrics.path])
+        #expect(parsed.status == 0, "\(parsed.output)")
+        #expect(
+            parsed.output.contains("counter reqplan_load_runs_total outcome=succeeded,step=me,subject=step 12"),
+            "\(parsed.output)")
+        #expect(
+            parsed.output.contains("summary reqplan_load_latency_seconds_count subject=iteration 12"),
+            "\(parsed.output)")
+        #expect(parsed.output.contains("counter reqplan_load_iterations_total state=started 12"), "\(parsed.output)")
+    }
+
+    /// A server that never answers cannot hold a load: the grace after the end cancels the iterations still
+    /// running (counted interrupted), and Ctrl-C ends it at once, each with the summary.
+    @Test(ExternalServers.needed(.nginx))
+    func aHangingServerCannotHoldTheLoad() async throws {
+        let nginx = try await Nginx.shared()
+        try #require(nginx.hasEcho, "the echo module serves /delay")
+        let slow = """
+            reqplan: 1
+            steps:
+              wait:
+                request: { url: "\(nginx.plainURL)/delay/30" }
+            """
+        let started = ContinuousClock.now
+        let (graced, path) = try await load(slow, ["--rate", "5/s", "--duration", "1s", "--grace", "1s"])
+        #expect(ContinuousClock.now - started < .seconds(20), "the grace, not the 30 s delay, ended it")
+        #expect(graced.status == 0, "\(graced.stdout)\(graced.stderr)")
+        #expect(graced.stdout.contains("were cancelled"), "\(graced.stdout)")
+        #expect(try Self.report(path)["interrupted"] as? Int == 5)
+
+        let file = try CommandRunner.temporaryPlan(slow)
+        let running = try CommandRunner.start(
+            ["load", file.path, "--users", "4", "--duration", "1m", "--progress", "lines"],
+            environment: ["no_proxy": "*"])
+        let going = await running.waitForStandardError(containing: "in flight 4", within: .seconds(60))
+        #expect(going, "the live lines came")
+        kill(running.pid, SIGINT)
+        let interrupted = await running.finish(within: .seconds(30))
+        #expect(
+            !interrupted.killedAfterTimeout && interrupted.status == 130, "\(interrupted.stdout)\(interrupted.stderr)")
+        #expect(interrupted.stdout.contains("stopped: interrupted"), "\(interrupted.stdout)")
+    }
+
+    /// Settings that cannot be met, or whose numbers are hostile, are usage errors (64) naming the option;
+    /// nothing is sent.
+    @Test(arguments: [
+        (["--rate", "1e300/s", "--duration", "1s"], "--rate"),
+        (["--rate", "nan/s", "--duration", "1s"], "--rate"),
+        (["--rate", "0/s", "--duration", "1s"], "--rate"),
+        (["--users", "-1", "--duration", "1s"], "--users"),
+        (["--users", "100001", "--duration", "1s"], "--users"),
+        (["--users", "2"], "an end"),
+        (["--rate", "5/s", "--users", "2", "--duration", "1s"], "not both"),
+        (["--stage", "0s:5/s"], "--stage"),
+        (["--rate", "5/s", "--duration", "99999999999h"], "--duration"),
+        (["--rate", "5/s", "--duration", "1s", "--warm-up", "1s"], "--warm-up"),
+        (["--rate", "5/s", "--duration", "1s", "--think", "1s"], "--think"),
+        (["--rate", "5/s", "--iterations", "0"], "--iterations"),
+        (["--rate", "5/s", "--iterations", "18446744073709551616"], "--iterations"),
+        (["--rate", "5/s", "--duration", "1s", "--max-in-flight", "0"], "--max-in-flight"),
+        (["--rate", "5/s", "--duration", "1s", "--shard", "4/3"], "--shard"),
+        (["--rate", "5/s", "--duration", "1s", "--report", "html:x.html"], "--report"),
+    ])
+    func hostileSettingsAreUsageErrors(_ arguments: [String], _ named: String) async throws {
+        let file = try CommandRunner.temporaryPlan(
+            """
+            reqplan: 1
+            steps:
+              a:
+                request: { url: "http://127.0.0.1:1/" }
+            """)
+        let output = try await CommandRunner.run(["load", file.path] + arguments, within: .seconds(30))
+        #expect(output.status == 64, "\(arguments): \(output.stdout)\(output.stderr)")
+        #expect(output.stderr.contains(named), "\(arguments): \(output.stderr)")
+        #expect(!output.stdout.contains("iterations"), "nothing ran")
+    }
+}
