@@ -106,8 +106,10 @@ import Testing
         }
     }
 
-    /// The options tables of `validate` and `run` list exactly the options of their command.
-    @Test(arguments: [("validate", "Options of `validate`:"), ("run", "## `reqplan run`")])
+    /// The options tables of `validate`, `run` and `load` list exactly the options of their command.
+    @Test(arguments: [
+        ("validate", "Options of `validate`:"), ("run", "## `reqplan run`"), ("load", "## `reqplan load`"),
+    ])
     func anOptionsTableListsExactlyTheCommandsOptions(command: String, heading: String) async throws {
         let help = try await CommandRunner.run([command, "--help"], within: .seconds(30))
         let listed = Self.listedOptions(help.stdout).subtracting(Self.builtIn)
