@@ -236,13 +236,16 @@ public struct Pipeline: Sendable {
         }
         let sharesCookies = profile.sharesCookies
         return try await HTTPClientTransport.with(sized) { client in
+            let counted: (@Sendable () -> UInt64)? =
+                sized.client == .reqplan ? { @Sendable in client.connectionsOpened } : nil
             let load = LoadRun(
                 graph: prepared.graph, profile: profile, target: target, inputs: inputs,
                 transport: { secrets in
                     client.sharingConnections(
                         cookies: sharesCookies ? client.configuration.cookies : CookieJar(), secrets: secrets)
                 },
-                configuration: configuration)
+                configuration: configuration,
+                connections: counted)
             return await supervisor.supervise { await load.run(progress: progress, abort: abort) }
         }
     }

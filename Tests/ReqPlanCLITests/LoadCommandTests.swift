@@ -76,6 +76,7 @@ import Testing
         #expect(Self.runs(report["iteration"]) == (80, 0), "\(output.stdout)")
         for id in ["login", "me", "json"] { #expect(Self.runs(Self.step(report, id)) == (80, 0), "\(id)") }
         #expect(report["dropped"] as? Int == 0 && report["late"] as? Int == 0)
+        #expect((report["connections"] as? Int ?? 0) >= 1, "the connections opened are counted")
         #expect(output.stdout.contains("iterations  80 in"), "\(output.stdout)")
         #expect(output.stdout.contains("open model, 40/s for 2s"), "\(output.stdout)")
     }

@@ -263,6 +263,9 @@ extension TimeAmount {
 }
 
 extension HTTPClientTransport {
+    /// Connections reqplan's own client has opened so far (those of AsyncHTTPClient are not counted).
+    package var connectionsOpened: UInt64 { own.opened.load(ordering: .relaxed) }
+
     /// This transport's clients and connection pools, with a cookie jar of its own: the plans of a
     /// suite share connections, not cookies. With `secrets`, the secrets it learns (cookies received on
     /// redirects) go there: each iteration of a load keeps its own, so they do not pile up over millions.

@@ -98,6 +98,7 @@ extension ReqPlanClient {
         }
         let end = NIODeadline.now()
         let tls = endpoint.tls && endpoint.tunnel == nil ? tcpReady.withLockedValue { $0 }.map { end - $0 } : nil
+        opened.wrappingAdd(1, ordering: .relaxed)
         return (connection, Opening(connect: end - start, tls: tls))
     }
 

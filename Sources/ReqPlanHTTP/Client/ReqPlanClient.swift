@@ -1,3 +1,4 @@
+import Synchronization
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOHTTP1
@@ -111,6 +112,8 @@ final class ReqPlanClient: Sendable {
     let settings: Settings
     let group: any EventLoopGroup
     let pool = NIOLockedValueBox(Pool())
+    /// Connections opened so far (TCP, with TLS where the URL asks), for `reqplan load`'s figures.
+    let opened = Atomic<UInt64>(0)
     /// The TLS context every TLS connection shares, made at the first one (reading the trust roots).
     private let tlsContext = NIOLockedValueBox<NIOSSLContext?>(nil)
 
