@@ -134,7 +134,8 @@ struct ReportCommand: ParsableCommand {
                     try result.write(to: destination, outcomes: outcomes)
                 } catch {
                     writeError(
-                        "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: \(error)\n")
+                        "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: \(error)\n"
+                    )
                     written = false
                 }
             }

@@ -103,7 +103,8 @@ public struct LoadResult: Sendable, Equatable {
     public static func merged(_ results: [LoadResult]) -> LoadResult? {
         guard var merged = results.first else { return nil }
         if let part = merged.shard {
-            merged.target = merged.target.replacing(", shard \(part.index)/\(part.count)", with: "")
+            merged.target =
+                merged.target.replacing(", shard \(part.index)/\(part.count)", with: "")
                 + ", \(part.count) shards merged"
         }
         merged.shard = nil
