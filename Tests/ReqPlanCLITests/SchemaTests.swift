@@ -133,6 +133,7 @@ import Testing
         #expect(keys(def("step")) == Set(PlanReader.allStepKeys))
         #expect(keys(def("subPlan")) == Set(PlanReader.subPlanKeys))
         #expect(keys(def("outputDeclaration")) == Set(PlanReader.outputKeys))
+        #expect(keys(def("slo")?["items"]) == Set(PlanReader.sloKeys))
         #expect(keys(def("request")) == Set(PlanReader.requestKeys))
         let bodies = try #require(def("request")?["dependentSchemas"] as? [String: Any])
         #expect(Set(bodies.keys) == Set(PlanReader.bodyKeys))

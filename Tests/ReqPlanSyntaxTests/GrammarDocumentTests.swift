@@ -52,7 +52,7 @@ import Testing
             PlanReader.planKeys + PlanReader.inputKeys + PlanReader.defaultsKeys + PlanReader.requestKeys
             + PlanReader.retryKeys + PlanReader.expectKeys + PlanReader.matcherKeys + PlanReader.multipartKeys
             + PlanReader.commonStepKeys + PlanReader.pollKeys + PlanReader.pollIntervalKeys
-            + PlanReader.subPlanKeys + PlanReader.outputKeys
+            + PlanReader.subPlanKeys + PlanReader.outputKeys + PlanReader.sloKeys
         for key in Set(keys) {
             #expect(Self.grammar.contains("| `\(key)` |"), "`\(key)` is in no keys table")
         }

@@ -10,6 +10,14 @@ extension NameResolver {
     mutating func checkCall(_ call: SubPlanCall, of node: NodeID, in scope: ExpressionScope) {
         guard let sub = subPlans[nodes[node].id]?.plan else { return }
         let file = sub.source.path
+        if let objective = sub.slo.first {
+            diagnostics.warning(
+                .subPlanObjectives,
+                "sub-plan `\(call.file.value)` has `slo:`, which is not checked when it runs as a step",
+                at: call.file.range, notes: [.init("its first objective is here", at: objective.range, in: file)],
+                hint: "only the plan given to a load run has its `slo:` checked; to hold this step to limits, "
+                    + "write them in this plan's `slo:` with `step: \(nodes[node].localID)`")
+        }
         let declared = Dictionary(sub.inputs.map { ($0.name.value, $0) }, uniquingKeysWith: { first, _ in first })
         // An input suggested for a misspelt one is not reported missing as well.
         var suggested: Set<String> = []

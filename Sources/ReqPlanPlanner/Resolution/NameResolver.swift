@@ -120,6 +120,8 @@ struct NameResolver {
                 createsDependencies: false, context: "output `\(output.name.value)`")
             for expression in output.value.expressions { resolve(expression, in: scope) }
         }
+
+        resolveObjectives()
     }
 
     private mutating func resolveStep(_ id: NodeID) {

@@ -79,6 +79,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// A token endpoint (`oauth2.token_url`) reached over plain `http` on a host other than this machine's: the
     /// client's secret and the tokens would cross the network in the clear (RFC 6749 §3.2 requires TLS).
     public static let insecureTokenEndpoint = DiagnosticCode("RP0118", "token endpoint not over https")
+    /// A percentile key of an `slo` item (`pN`) whose N is not a decimal number above 0 and below 100 with at
+    /// most 4 decimals (`p100`, `p0`, `pnan`, `p1e3`).
+    public static let invalidPercentile = DiagnosticCode("RP0119", "invalid percentile")
 
     // MARK: Expressions
 
@@ -236,6 +239,10 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// An optional input read from an environment variable that is not set is used in a URL, a header or
     /// `auth`: the request would go with an empty value.
     public static let unsetEnvironmentInput = DiagnosticCode("RP0905", "optional input from an unset variable")
+    /// A sub-plan with `slo:`: only the plan given to `reqplan load` has its objectives checked.
+    public static let subPlanObjectives = DiagnosticCode("RP0906", "objectives of a sub-plan not checked")
+    /// The same limit (a subject and a measure) in two items of `slo:`: both are checked.
+    public static let repeatedObjective = DiagnosticCode("RP0907", "objective given twice")
 
     // MARK: Arazzo workflows (arazzo.md)
 
@@ -279,7 +286,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         nestedTooDeep,
         unknownKey, wrongType, missingKey, conflictingKeys, invalidValue, invalidName, duplicateStep,
         invalidDuration, invalidStatus, invalidMethod, missingVersion, unsupportedVersion, invalidRegex,
-        keyNotAllowed, emptyCollection, invalidXPath, invalidJSONPath, insecureTokenEndpoint,
+        keyNotAllowed, emptyCollection, invalidXPath, invalidJSONPath, insecureTokenEndpoint, invalidPercentile,
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
         unknownNeed, cycle, fileCycle, subPlansTooDeep, subPlansTooLarge,
@@ -292,7 +299,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         parameterValue, requestBodySchema, unknownResponseField, dataFlowType, responseSchema, unknownSecurityScheme,
         undeclaredParameter, undeclaredResponseField, possiblyAbsent, undeclaredStatus, missingCredentials,
         unaskedCredentials, unlistedScope,
-        unusedInput, neverTrue, redundantNeed, undeclaredInputsFileKey, unsetEnvironmentInput,
+        unusedInput, neverTrue, redundantNeed, undeclaredInputsFileKey, unsetEnvironmentInput, subPlanObjectives,
+        repeatedObjective,
         arazzoVersion, arazzoUnsupported, unknownSourceDescription, invalidRuntimeExpression, expressionOutOfPlace,
         unknownArazzoStep, unknownArazzoOutput, unknownWorkflow, forwardReference, arazzoCycle,
         invalidArazzoParameter, invalidCriterion, duplicateArazzoID, otherRunnersShorthand,

@@ -108,7 +108,7 @@ public enum PlanParser {
 extension PlanReader {
     static let planKeys = [
         "reqplan", "name", "description", "inputs", "defaults", "concurrency", "on_failure", "timeout",
-        "redact_headers", "cookies", "vars", "steps", "outputs", "openapi",
+        "redact_headers", "cookies", "vars", "steps", "outputs", "openapi", "slo",
     ]
 
     mutating func readPlan(_ root: YAMLNode) -> Plan? {
@@ -186,6 +186,7 @@ extension PlanReader {
             outputs: outputs)
         plan.vars = vars
         plan.apis = top.value("openapi").map { readAPIBindings($0) } ?? []
+        plan.slo = top.value("slo").map { readObjectives($0) } ?? []
         if let varsNode = top.value("vars"), case .mapping(let mapping) = varsNode {
             plan.unreadVarNames = Set(mapping.compactMap { $0.key.string }).subtracting(vars.map(\.name.value))
         }

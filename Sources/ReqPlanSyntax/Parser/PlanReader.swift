@@ -304,13 +304,18 @@ struct PlanReader {
                 at: range(node))
             return nil
         }
+        guard let duration = parsedDuration(text, what, at: range(node)) else { return nil }
+        if duration.milliseconds == 0 {
+            diagnostics.error(.invalidDuration, "\(what) must be longer than zero", at: range(node))
+            return nil
+        }
+        return Located(duration, at: range(node))
+    }
+
+    /// `text` read as a duration (§9.1 of grammar.md), zero included; RP0108 at `range` when it is not one.
+    mutating func parsedDuration(_ text: String, _ what: String, at range: SourceRange) -> PlanDuration? {
         do {
-            let duration = try PlanDuration.parse(text)
-            if duration.milliseconds == 0 {
-                diagnostics.error(.invalidDuration, "\(what) must be longer than zero", at: range(node))
-                return nil
-            }
-            return Located(duration, at: range(node))
+            return try PlanDuration.parse(text)
         } catch {
             let hint: String
             switch error {
@@ -320,7 +325,7 @@ struct PlanReader {
             case .empty, .malformed:
                 hint = "write a whole number and a unit with no space between, such as `250ms`, `5s`, `2m` or `1m30s`"
             }
-            diagnostics.error(.invalidDuration, "invalid duration `\(text)` for \(what)", at: range(node), hint: hint)
+            diagnostics.error(.invalidDuration, "invalid duration `\(text)` for \(what)", at: range, hint: hint)
             return nil
         }
     }

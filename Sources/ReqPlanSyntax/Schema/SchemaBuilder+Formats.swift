@@ -95,6 +95,15 @@ extension SchemaBuilder {
                     "A duration is a whole number and a unit (`ms`, `s`, `m`, `h`) with no space, such as `250ms`, `5s`, `2m` or `1m30s`.",
                 "examples": ["250ms", "5s", "2m", "1m30s"],
             ],
+            "latencyLimit": [
+                "description":
+                    "A latency limit of `slo`: a duration, bare (at most) or after `<` or `<=` and spaces (`300ms`, `\"< 1s\"`, `\"<= 2s\"`). Longer than zero and at most 7 days (RP0108).",
+                "type": "string",
+                "pattern": .string(Self.anchored("(?:<=?[ ]*)?(?=[0-9hms]*[1-9])(?:[0-9]+(?:ms|s|m|h))+")),
+                "patternErrorMessage":
+                    "A latency limit is a duration such as `300ms` or `1s`, bare or after `<` or `<=`.",
+                "examples": ["300ms", "< 1s"],
+            ],
             "status": [
                 "description":
                     "A status: an exact code from `100` to `599`, or a class `1xx`–`5xx` (`2XX` too). RP0109 otherwise.",

@@ -58,6 +58,7 @@ extension SchemaBuilder {
                 ],
                 "vars": Self.ref("vars"),
                 "openapi": Self.ref("openapi"),
+                "slo": Self.ref("slo"),
                 "steps": Self.ref(
                     "steps",
                     "What the plan does: a non-empty mapping of step id → step (RP0103 when missing, RP0115 when empty). Top-level steps with no dependencies between them start together; the order written matters only for display."
@@ -217,6 +218,12 @@ extension SchemaBuilder {
                             ]
                         ]),
                 ]),
+            "slo": [
+                "description":
+                    "Service-level objectives: the limits a load run (`reqplan load`) holds the plan to, and exits 1 when one is missed (grammar.md §4.14). Each item gives the limits of one step (`step:`, at any depth) or, without `step`, of the whole iteration (one run of the plan). Only the plan a load run is given has them checked: in a sub-plan they are a warning (RP0906).",
+                "type": ["array", "null"],
+                "items": objective(),
+            ],
             "subPlan": closedObject(
                 "`plan` (a sub-plan call)",
                 [
@@ -243,6 +250,55 @@ extension SchemaBuilder {
                 ]),
         ]
     }
+
+    /// An item of `slo:`: `PlanReader.sloKeys`, and the percentiles (`pN`) as pattern properties; at least one
+    /// limit (a key other than `step`).
+    private mutating func objective() -> SchemaJSON {
+        let latency =
+            "A latency limit: a duration (`300ms`, `1s`, `1m30s`; grammar.md §9.1), bare for an upper bound (at most), or after `<` or `<=` and spaces (`\"< 1s\"`). Zero cannot be met (RP0108)."
+        return closedObject(
+            "an `slo` item",
+            [
+                "description":
+                    "The limits of one subject: `step` (none: the whole iteration) and at least one of a percentile `pN` (`p50`, `p95`, `p99.9`), `max`, `mean` and `error_rate` (RP0103 without one).",
+                "type": "object",
+            ],
+            keys: PlanReader.sloKeys,
+            properties: [
+                "step": Self.ref(
+                    "name",
+                    "The id of a step of this plan, at any depth (a request, group, sequence, for_each or `plan` step; RP0203 otherwise). Without it, the limits are those of the whole iteration."
+                ),
+                "max": Self.ref("latencyLimit", "The longest latency. " + latency),
+                "mean": Self.ref("latencyLimit", "The mean latency. " + latency),
+                "error_rate": [
+                    "description":
+                        "The share of the subject's runs that failed: a percentage from 0% to 100% in decimal digits (`\"1%\"`, `\"0.5%\"`), bare for an upper bound (at most) or after `<` or `<=` (`\"< 1%\"`). A bare number is refused (RP0102): write `\"1%\"`; `< 0%` cannot be met (RP0105).",
+                    "type": "string",
+                    "pattern": .string(
+                        Self.anchored(
+                            #"(?!<[ ]*0+(?:\.0+)?%)(?:<=?[ ]*)?(?:0*100(?:\.0+)?|0*[0-9]{1,2}(?:\.[0-9]+)?)%"#)),
+                    "patternErrorMessage":
+                        "A rate is a percentage from 0% to 100%, bare or after `<` or `<=`, such as `1%` or `< 0.5%`.",
+                    "examples": ["1%", "< 0.5%"],
+                ],
+            ],
+            then: [
+                "patternProperties": Self.mergeKeyPattern.merging([
+                    Self.anchored(Self.percentilePattern): Self.ref(
+                        "latencyLimit",
+                        "The latency at that percentile: `p` and a decimal number above 0 and below 100 with at most 4 decimals (`p50`, `p95`, `p99.9`; RP0119 otherwise). "
+                            + latency)
+                ]),
+                "not": [
+                    "description": "At least one limit.",
+                    "propertyNames": ["const": "step"],
+                ],
+            ])
+    }
+
+    /// `p` and a decimal number above 0 and below 100 with at most 4 decimals.
+    static let percentilePattern = #"p(?:0*[1-9][0-9]?(?:\.[0-9]{1,4})?|0+\.(?=[0-9]{0,3}[1-9])[0-9]{1,4})"#
 
     /// An input declaration: `PlanReader.inputKeys`, a `default` of the declared `type` (one rule per
     /// `ValueType`), and no `default` when `required: true`.
