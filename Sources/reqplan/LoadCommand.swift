@@ -113,7 +113,8 @@ struct LoadCommand: AsyncParsableCommand {
     @Option(
         name: .customLong("report"),
         help: ArgumentHelp(
-            "Write a report of the load: json:PATH (every histogram whole) or openmetrics:PATH (repeatable).",
+            "Write a report of the load: json:PATH (every histogram whole), openmetrics:PATH or html:PATH "
+                + "(repeatable).",
             valueName: "kind:path"),
         transform: LoadCommand.parsedReport)
     var reports: [LoadReportDestination] = []

@@ -36,8 +36,8 @@ struct ReportCommand: ParsableCommand {
         @Option(
             name: .customLong("report"),
             help: ArgumentHelp(
-                "Write the combined report: json:PATH, junit:PATH or html:PATH; of loads, json:PATH or "
-                    + "openmetrics:PATH (repeatable).",
+                "Write the combined report: json:PATH, junit:PATH or html:PATH; of loads, json:PATH, "
+                    + "openmetrics:PATH or html:PATH (repeatable).",
                 valueName: "kind:path"))
         var reports: [String] = []
 

@@ -68,8 +68,10 @@ import Testing
     @Test(ExternalServers.needed(.nginx))
     func theOpenModelStartsRateTimesDurationIterationsEachWithItsOwnSession() async throws {
         let nginx = try await Nginx.shared()
+        let page = try ExternalServers.makeTemporaryFolder("load-html").appendingPathComponent("load.html")
         let (output, path) = try await load(
-            Self.sessionPlan(base: nginx.plainURL), ["--rate", "40/s", "--duration", "2s"])
+            Self.sessionPlan(base: nginx.plainURL),
+            ["--rate", "40/s", "--duration", "2s", "--report", "html:\(page.path)"])
         #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
         let report = try Self.report(path)
         #expect(report["model"] as? String == "open")
@@ -79,6 +81,8 @@ import Testing
         #expect((report["connections"] as? Int ?? 0) >= 1, "the connections opened are counted")
         #expect(output.stdout.contains("iterations  80 in"), "\(output.stdout)")
         #expect(output.stdout.contains("open model, 40/s for 2s"), "\(output.stdout)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        #expect(html.contains("Latency over time") && html.contains("<svg"), "the page has its charts")
     }
 
     /// Sharing one cookie jar is what `--share-cookies` asks: a session from one iteration serves the next,
@@ -219,7 +223,7 @@ import Testing
         (["--rate", "5/s", "--iterations", "18446744073709551616"], "--iterations"),
         (["--rate", "5/s", "--duration", "1s", "--max-in-flight", "0"], "--max-in-flight"),
         (["--rate", "5/s", "--duration", "1s", "--shard", "4/3"], "--shard"),
-        (["--rate", "5/s", "--duration", "1s", "--report", "html:x.html"], "--report"),
+        (["--rate", "5/s", "--duration", "1s", "--report", "junit:x.xml"], "--report"),
     ])
     func hostileSettingsAreUsageErrors(_ arguments: [String], _ named: String) async throws {
         let file = try CommandRunner.temporaryPlan(

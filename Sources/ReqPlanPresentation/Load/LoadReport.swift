@@ -2,7 +2,7 @@ import Foundation
 import ReqPlanRuntime
 import ReqPlanSyntax
 
-/// A report of a load, and where to write it: `--report json:PATH` or `--report openmetrics:PATH`.
+/// A report of a load, and where to write it: `--report json:PATH`, `openmetrics:PATH` or `html:PATH`.
 public struct LoadReportDestination: Sendable, Hashable, CustomStringConvertible {
     /// The kinds of load report.
     public enum Kind: String, Sendable, CaseIterable {
@@ -10,6 +10,9 @@ public struct LoadReportDestination: Sendable, Hashable, CustomStringConvertible
         case json
         /// OpenMetrics text, for Prometheus to scrape or a Pushgateway to take.
         case openmetrics
+        /// A self-contained page with the figures and charts of latency over time and of the percentile
+        /// distribution.
+        case html
     }
 
     /// The report.
@@ -19,7 +22,7 @@ public struct LoadReportDestination: Sendable, Hashable, CustomStringConvertible
 
     /// Parses `KIND:PATH`; the path is everything after the first colon.
     public init(parsing text: String) throws(ReportDestination.ParseError) {
-        let kinds = Kind.allCases.map { "`\($0.rawValue):PATH`" }.joined(separator: " or ")
+        let kinds = Kind.allCases.map { "`\($0.rawValue):PATH`" }.joined(separator: ", ")
         guard let colon = text.firstIndex(of: ":"), let kind = Kind(rawValue: text[..<colon].lowercased()) else {
             throw ReportDestination.ParseError(message: "--report `\(text)` is not of the form \(kinds)")
         }
@@ -38,6 +41,7 @@ extension LoadResult {
         switch kind {
         case .json: jsonReport(outcomes: outcomes)
         case .openmetrics: openMetrics(outcomes: outcomes)
+        case .html: htmlReport(outcomes: outcomes)
         }
     }
 

@@ -143,9 +143,11 @@ final class LoadRecorder: Sendable {
     /// Iterations due that never started.
     func dropped(_ count: UInt64) { state.withLock { $0.result.dropped &+= count } }
 
-    /// Closes the current second: its figures join the series.
-    func closeSecond() {
+    /// Closes the current second: its figures join the series. At the end (`partial`), only when the part of
+    /// a second since the last tick saw an iteration end.
+    func closeSecond(partial: Bool = false) {
         state.withLock { state in
+            if partial && state.interval.count == 0 { return }
             let interval = state.interval
             state.result.series.append(
                 LoadSecond(

@@ -128,6 +128,7 @@ public struct LoadRun: Sendable {
             }
         }
         if Task.isCancelled { recorder.stop(because: "interrupted") }
+        recorder.closeSecond(partial: true)
         let elapsed = clock.now - start
         var result = recorder.snapshot(elapsed: elapsed, warmUp: warmUp)
         result.connections = connections?()
