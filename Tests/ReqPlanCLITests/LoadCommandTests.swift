@@ -205,6 +205,39 @@ import Testing
         #expect(interrupted.stdout.contains("stopped: interrupted"), "\(interrupted.stdout)")
     }
 
+    /// A missed `slo:` limit is RP0519 located at the limit, and exit 1; `--abort-on-fail` stops the load at the
+    /// first second that misses it, long before its end.
+    @Test(ExternalServers.needed(.nginx))
+    func aMissedObjectiveFailsTheLoadAndCanAbortIt() async throws {
+        let nginx = try await Nginx.shared()
+        let plan = """
+            reqplan: 1
+            steps:
+              me:
+                request: { url: "\(nginx.plainURL)/me" }
+                expect: { status: 200 }
+              json:
+                request: { url: "\(nginx.plainURL)/json" }
+            slo:
+              - step: json
+                p99: 5s
+              - step: me
+                error_rate: "< 1%"
+            """
+        let (missed, _) = try await load(plan, ["--users", "2", "--iterations", "20"])
+        #expect(missed.status == 1, "\(missed.stdout)\(missed.stderr)")
+        #expect(missed.stdout.contains("✓ p99 of step `json`"), "\(missed.stdout)")
+        #expect(missed.stdout.contains("✗ error_rate of step `me`: 100% (limit < 1%)"), "\(missed.stdout)")
+        #expect(missed.stderr.contains("error[RP0519]: load objective missed"), "\(missed.stderr)")
+        #expect(missed.stderr.contains(":12:5"), "located at `error_rate`: \(missed.stderr)")
+
+        let started = ContinuousClock.now
+        let (aborted, _) = try await load(plan, ["--rate", "20/s", "--duration", "1m", "--abort-on-fail"])
+        #expect(ContinuousClock.now - started < .seconds(30), "aborted long before the minute")
+        #expect(aborted.status == 1, "\(aborted.stdout)\(aborted.stderr)")
+        #expect(aborted.stdout.contains("stopped: aborted: error_rate of step `me`"), "\(aborted.stdout)")
+    }
+
     /// Settings that cannot be met, or whose numbers are hostile, are usage errors (64) naming the option;
     /// nothing is sent.
     @Test(arguments: [
