@@ -160,6 +160,7 @@ struct LoadCommand: AsyncParsableCommand {
         if rate == nil, users == nil, stages.isEmpty {
             throw ValidationError("give --rate N/s (the open model), --users N (the closed model), or --stage")
         }
+        guard stages.count <= 1000 else { throw ValidationError("at most 1000 --stage options") }
         var parsedStages: [LoadStage] = []
         for text in stages {
             switch LoadStage.parse(text, rate: isRate) {

@@ -189,6 +189,18 @@ struct LoadScheduleTests {
         }
     }
 
+    /// A histogram's JSON form with more pairs than such a histogram has buckets is refused at the first extra
+    /// one, before the rest is held.
+    @Test func aHistogramFormWithMoreBucketsThanItCanHaveIsRefused() {
+        let pairs = Array(repeating: "[5,1]", count: LatencyHistogram.maxBuckets + 1).joined(separator: ",")
+        let text =
+            #"{"unit":"us","significant_digits":3,"highest":3600000000,"min":5,"max":5,"buckets":["#
+            + pairs + "]}"
+        #expect(throws: LatencyHistogram.FormError.self) {
+            try JSONDecoder().decode(LatencyHistogram.self, from: Data(text.utf8))
+        }
+    }
+
     /// Failure reasons are kept up to a bound, the rest counted together: a server that puts a new id in
     /// every error message cannot grow the figures without end.
     @Test func failureReasonsAreBounded() {

@@ -18,6 +18,9 @@ public struct LatencyHistogram: Sendable {
     /// An empty histogram.
     public init() {}
 
+    /// The most buckets a histogram of this kind has: a JSON form with more is refused.
+    static let maxBuckets = 32_768
+
     /// How many latencies it holds.
     public var count: UInt64 { histogram.totalCount }
 
@@ -102,7 +105,15 @@ extension LatencyHistogram: Codable {
                 description: "a latency histogram of another kind (\(unit), \(digits) digits, up to \(highest)): "
                     + "only `us`, 3 digits, up to \(Self.highest) is read")
         }
-        let pairs = try container.decode([[UInt64]].self, forKey: .buckets)
+        // Read pair by pair, so a form with more pairs than a histogram has buckets stops at the first extra.
+        var list = try container.nestedUnkeyedContainer(forKey: .buckets)
+        var pairs: [[UInt64]] = []
+        while !list.isAtEnd {
+            guard pairs.count < Self.maxBuckets else {
+                throw FormError(description: "more buckets than a histogram of this kind has (\(Self.maxBuckets))")
+            }
+            pairs.append(try list.decode([UInt64].self))
+        }
         self.init()
         let low = try container.decodeIfPresent(UInt64.self, forKey: .min)
         let high = try container.decodeIfPresent(UInt64.self, forKey: .max)
