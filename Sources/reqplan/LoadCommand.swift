@@ -278,29 +278,31 @@ struct LoadCommand: AsyncParsableCommand {
                     tokens: command.shareTokens ? sharedTokens : TokenCache<OAuthGrant>(), logger: logger)
             }, progress: { display.show($0) }, abort: abort, supervisor: SignalSupervisor())
         result.shard = shard.map { LoadResult.ShardPart(index: $0.index, count: $0.count) }
-        let outcomes = ObjectiveCheck.check(objectives, against: result)
-        write("\n" + result.summaryText(outcomes: outcomes, colors: color.enabled))
-        let missed = outcomes.compactMap { $0.diagnostic(file: prepared.graph.plan.source.path) }
-        if !missed.isEmpty {
-            let renderer = DiagnosticRenderer(
-                colors: color.enabled(for: STDERR_FILENO), files: prepared.graph.sources)
-            writeError("\n" + renderer.text(missed))
-        }
-        var written = true
-        for destination in reports {
-            do {
-                try result.write(to: destination, outcomes: outcomes)
-            } catch {
-                writeError(
-                    "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: \(error)\n")
-                written = false
-            }
-        }
+        let (missed, written) = Self.show(
+            result, objectives: objectives, sources: prepared.graph.sources, reports: reports, color: color)
         if InterruptSignals.interrupted { StandardStreams.exit(RunVerdict.interrupted.exitCode) }
-        if !missed.isEmpty || result.stopped?.hasPrefix("aborted") == true {
+        if missed || result.stopped?.hasPrefix("aborted") == true {
             StandardStreams.exit(RunVerdict.failed.exitCode)
         }
         StandardStreams.exit(written ? 0 : StandardStreams.outputFailed)
+    }
+
+    /// What a load (or the merge of its shards) shows at the end: the summary on standard output, a missed
+    /// `slo:` limit as RP0519 on standard error (located in `sources`, the plan's), and the reports.
+    /// - Returns: whether a limit was missed, and whether every report was written.
+    static func show(
+        _ result: LoadResult, objectives: [ServiceLevelObjective], sources: [SourceFile],
+        reports: [LoadReportDestination], color: ColorChoice
+    ) -> (missed: Bool, written: Bool) {
+        let outcomes = ObjectiveCheck.check(objectives, against: result)
+        write("\n" + result.summaryText(outcomes: outcomes, colors: color.enabled))
+        let missed = outcomes.compactMap { $0.diagnostic(file: result.plan) }
+        if !missed.isEmpty {
+            let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: sources)
+            writeError("\n" + renderer.text(missed))
+        }
+        let written = writeReportFiles(reports) { try result.write(to: $0, outcomes: outcomes) }
+        return (!missed.isEmpty, written)
     }
 
     /// How progress is shown: `--progress`; `auto` is a table on a terminal, lines otherwise.

@@ -113,33 +113,18 @@ struct ReportCommand: ParsableCommand {
             case .success(let value):
                 result = value
             }
-            var outcomes: [ObjectiveOutcome] = []
+            var objectives: [ServiceLevelObjective] = []
             var sources: [SourceFile] = []
             let validated = try reading.pipeline().validate(fileAt: result.plan)
             if let plan = validated.plan, validated.errorCount == 0 {
-                outcomes = ObjectiveCheck.check(plan.slo, against: result)
+                objectives = plan.slo
                 sources = validated.sources
             } else {
                 writeError("note: the plan `\(result.plan)` was not read, so its `slo:` limits were not checked\n")
             }
-            write(result.summaryText(outcomes: outcomes, colors: color.enabled))
-            let missed = outcomes.compactMap { $0.diagnostic(file: result.plan) }
-            if !missed.isEmpty {
-                let located = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: sources)
-                writeError("\n" + located.text(missed))
-            }
-            var written = true
-            for destination in destinations {
-                do {
-                    try result.write(to: destination, outcomes: outcomes)
-                } catch {
-                    writeError(
-                        "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: \(error)\n"
-                    )
-                    written = false
-                }
-            }
-            if !missed.isEmpty { throw ExitCode(1) }
+            let (missed, written) = LoadCommand.show(
+                result, objectives: objectives, sources: sources, reports: destinations, color: color)
+            if missed { throw ExitCode(1) }
             if !written { throw ExitCode(StandardStreams.outputFailed) }
         }
     }

@@ -4,14 +4,15 @@ import ReqPlanPresentation
 /// Writes the report of each `--report KIND:PATH` with `write`, one after the other: one that cannot be
 /// written is said on standard error with its reason, and the others are still written.
 /// - Returns: whether every report was written.
-func writeReportFiles(_ destinations: [ReportDestination], with write: (ReportDestination) throws -> Void) -> Bool {
+func writeReportFiles<Destination: ReportFileDestination>(
+    _ destinations: [Destination], with write: (Destination) throws -> Void
+) -> Bool {
     var written = true
     for destination in destinations {
         do {
             try write(destination)
         } catch {
-            writeError(
-                "error: cannot write the \(destination.kind.rawValue) report to `\(destination.path)`: \(error)\n")
+            writeError("error: cannot write the \(destination.kindName) report to `\(destination.path)`: \(error)\n")
             written = false
         }
     }
@@ -27,4 +28,20 @@ extension ReportDestination {
             throw ValidationError(error.message)
         }
     }
+}
+
+/// Where a report goes: a run's (`ReportDestination`) or a load's (`LoadReportDestination`).
+protocol ReportFileDestination {
+    /// The report's kind, as `--report` names it.
+    var kindName: String { get }
+    /// The file.
+    var path: String { get }
+}
+
+extension ReportDestination: ReportFileDestination {
+    var kindName: String { kind.rawValue }
+}
+
+extension LoadReportDestination: ReportFileDestination {
+    var kindName: String { kind.rawValue }
 }

@@ -228,10 +228,7 @@ extension LoadResult: Codable {
         measured = .seconds(try Self.seconds(container, .measuredSeconds))
         iteration = try container.decode(LoadFigures.self, forKey: .iteration)
         steps = try container.decode([StepLoadFigures].self, forKey: .steps)
-        guard steps.count <= Self.maxSteps else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .steps, in: container, debugDescription: "more than \(Self.maxSteps) steps")
-        }
+        try Self.require(steps.count <= Self.maxSteps, .steps, container, "more than \(Self.maxSteps) steps")
         started = try container.decode(UInt64.self, forKey: .started)
         warmUp = try container.decode(UInt64.self, forKey: .warmUp)
         late = try container.decode(UInt64.self, forKey: .late)
@@ -240,30 +237,32 @@ extension LoadResult: Codable {
         startDelay = try container.decode(LatencyHistogram.self, forKey: .startDelay)
         connections = try container.decodeIfPresent(UInt64.self, forKey: .connections)
         series = try container.decode([LoadSecond].self, forKey: .series)
-        guard series.count <= Self.maxSeconds else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .series, in: container, debugDescription: "more than \(Self.maxSeconds) seconds")
-        }
+        try Self.require(series.count <= Self.maxSeconds, .series, container, "more than \(Self.maxSeconds) seconds")
         stopped = try container.decodeIfPresent(String.self, forKey: .stopped)
         shards = try container.decode(Int.self, forKey: .shards)
-        guard shards >= 1, shards <= 100_000 else {
-            throw DecodingError.dataCorruptedError(
-                forKey: .shards, in: container, debugDescription: "`shards` is not from 1 to 100000")
-        }
+        try Self.require((1...100_000).contains(shards), .shards, container, "`shards` is not from 1 to 100000")
         shard = try container.decodeIfPresent(ShardPart.self, forKey: .shard)
-        if let shard, !(1...100_000).contains(shard.count) || !(1...shard.count).contains(shard.index) {
-            throw DecodingError.dataCorruptedError(
-                forKey: .shard, in: container, debugDescription: "`shard` is not part K of N, 1 ≤ K ≤ N ≤ 100000")
+        if let shard {
+            try Self.require(
+                (1...100_000).contains(shard.count) && (1...shard.count).contains(shard.index), .shard, container,
+                "`shard` is not part K of N, 1 ≤ K ≤ N ≤ 100000")
         }
+    }
+
+    /// Throws a decoding error at `key` with `message` unless `condition` holds.
+    private static func require(
+        _ condition: Bool, _ key: CodingKeys, _ container: KeyedDecodingContainer<CodingKeys>, _ message: String
+    ) throws {
+        guard !condition else { return }
+        throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: message)
     }
 
     /// A count of seconds from the JSON form: finite, from 0 to a year from 1970's or the load's start.
     private static func seconds(_ container: KeyedDecodingContainer<CodingKeys>, _ key: CodingKeys) throws -> Double {
         let value = try container.decode(Double.self, forKey: key)
-        guard value.isFinite, value >= 0, value < 1e11 else {
-            throw DecodingError.dataCorruptedError(
-                forKey: key, in: container, debugDescription: "`\(key.stringValue)` is not a count of seconds")
-        }
+        try require(
+            value.isFinite && value >= 0 && value < 1e11, key, container,
+            "`\(key.stringValue)` is not a count of seconds")
         return value
     }
 }
