@@ -327,6 +327,14 @@ import Testing
                 == "this line is not JSON: JSON nested deeper than 512 levels")
     }
 
+    /// A line of 100,000 keys, the last one a repeat: found in linear time, both places named.
+    @Test func aRepeatedKeyAmongManyIsFoundInOnePass() {
+        let keys = (0..<100_000).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        let problems = Self.problems(Self.jsonLines("{" + keys + ", \"k7\": 0}\n"))
+        #expect(problems.map(\.message) == ["key `k7` is given twice on this line"])
+        #expect(problems.first?.notes.first?.range?.start == SourceLocation(line: 1, column: 65))
+    }
+
     // MARK: Files
 
     @Test func theFormatIsTheNamesOrTheOneGiven() throws {
