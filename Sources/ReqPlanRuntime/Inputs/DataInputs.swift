@@ -185,14 +185,15 @@ public struct DataInputs: Sendable {
             for slot in row.indices { row[slot] = nil }
             for cell in data.cells(ofRow: index) {
                 guard let slot = slotOfColumn[cell.column] else { continue }
-                switch check(cell, for: inputs[slot], format: format, naming: naming, in: source, plan: plan) {
+                switch check(cell, for: inputs[slot], format: format, in: source, plan: plan) {
                 case .success(let value): row[slot] = value
                 case .failure(let problem):
                     if rowProblems.isFull { rowProblems.countDropped() } else { rowProblems.append(problem) }
                     row[slot] = .null
                 }
             }
-            let missing = row.indices.filter { row[$0] == nil && fallbacks[$0] == nil }
+            // Only JSON Lines rows leave inputs out; a CSV row gives every column.
+            let missing = sometimesAbsent.isEmpty ? [] : row.indices.filter { row[$0] == nil && fallbacks[$0] == nil }
             if !missing.isEmpty {
                 if rowProblems.isFull {
                     rowProblems.countDropped()
@@ -302,8 +303,7 @@ public struct DataInputs: Sendable {
     /// The value of `cell` for `input`: a CSV field converted as `--input` text is, a JSON value checked against
     /// the declared type.
     private static func check(
-        _ cell: DataFile.Cell, for input: InputDeclaration, format: DataFile.Format, naming: InputResolver.Naming,
-        in source: SourceFile, plan: Plan
+        _ cell: DataFile.Cell, for input: InputDeclaration, format: DataFile.Format, in source: SourceFile, plan: Plan
     ) -> Result<Value, Diagnostic> {
         let name = input.name.value
         let type = input.effectiveType
