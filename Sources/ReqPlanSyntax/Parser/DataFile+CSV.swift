@@ -98,7 +98,15 @@ enum CSVReader {
                 // A quote left open, or text after a closing one: what follows cannot be told apart.
                 guard readRecord(into: &fields, problems: &problems) else { return nil }
                 guard let names = header else {
-                    header = readHeader(fields, problems: &problems)
+                    let names = readHeader(fields, problems: &problems)
+                    header = names
+                    // At most a row a line, each a field a column (and a field takes a byte, its `,` or line break).
+                    let rest = UnsafeBufferPointer(rebasing: bytes[index...])
+                    let lines = DataFile.lineCount(rest)
+                    cells.reserveCapacity(
+                        DataFile.reservation(rows: lines, perRow: names.count, bound: rest.count + 1))
+                    rowStarts.reserveCapacity(lines + 1)
+                    rowLines.reserveCapacity(lines)
                     continue
                 }
                 records += 1

@@ -18,12 +18,21 @@ enum JSONLinesReader {
         problems: inout CappedDiagnostics
     ) -> DataFile? {
         var lines = Lines(source: source, limits: limits)
+        // At most a row a line; the cells are reserved after the first row, as many a line as it has.
+        let lineCount = DataFile.lineCount(bytes)
+        lines.rowStarts.reserveCapacity(lineCount + 1)
+        lines.rowLines.reserveCapacity(lineCount)
         var index = 0
         var line = 1
         while index < bytes.count {
             var end = index
             while end < bytes.count, bytes[end] != UInt8(ascii: "\n"), bytes[end] != UInt8(ascii: "\r") { end += 1 }
             lines.read(UnsafeBufferPointer(rebasing: bytes[index..<end]), line: line, problems: &problems)
+            if lines.rowLines.count == 1, lines.cells.capacity < lines.cells.count * 2 {
+                // A member takes five bytes at least (`"":0,`).
+                lines.cells.reserveCapacity(
+                    DataFile.reservation(rows: lineCount, perRow: lines.cells.count, bound: bytes.count / 5 + 1))
+            }
             line += 1
             guard end < bytes.count else { break }
             let isCRLF =

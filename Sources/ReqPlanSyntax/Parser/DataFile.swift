@@ -76,17 +76,23 @@ public struct DataFile: Sendable {
 
     /// One value of a row, where it is written.
     public struct Cell: Sendable, Hashable {
-        /// The column the value is in (an index into `columns`).
-        public var column: Int
         /// The value: text in CSV, a JSON value in JSON Lines.
         public var value: Value
+        // Stored in 32 bits, after `value` and before `range`: 40 bytes a cell, where an `Int` made 48.
+        private var storedColumn: Int32
         /// Where the value is written (a CSV field with its quotes; a JSON value).
         public var range: SourceRange
 
+        /// The column the value is in (an index into `columns`).
+        public var column: Int {
+            get { Int(storedColumn) }
+            set { storedColumn = Int32(clamping: newValue) }
+        }
+
         /// Creates a cell.
         public init(column: Int, value: Value, range: SourceRange) {
-            self.column = column
             self.value = value
+            self.storedColumn = Int32(clamping: column)
             self.range = range
         }
     }
@@ -235,6 +241,21 @@ public struct DataFile: Sendable {
         return problem(
             what, at: source.text.isEmpty ? nil : SourceRange(at: SourceLocation(line: 1, column: 1)), in: source,
             hint: hint)
+    }
+
+    /// How many lines `bytes` has at most (its line breaks, and one), to reserve the rows' storage once rather
+    /// than grow it by doubling (which holds the old and the new buffer at once).
+    static func lineCount(_ bytes: UnsafeBufferPointer<UInt8>) -> Int {
+        var count = 1
+        for byte in bytes where byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") { count += 1 }
+        return count
+    }
+
+    /// The cells to reserve for `rows` rows of `perRow` cells, at most `bound` (what the file's bytes can hold:
+    /// a first row of many keys does not make every line as large).
+    static func reservation(rows: Int, perRow: Int, bound: Int) -> Int {
+        let (product, overflow) = rows.multipliedReportingOverflow(by: perRow)
+        return overflow ? bound : min(product, bound)
     }
 
     /// `text` as a message quotes it: at most 40 characters, then `…`.
