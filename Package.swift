@@ -395,6 +395,12 @@ if Context.environment["REQPLAN_FUZZ"] != nil {
             dependencies: ["CFuzzerDriver", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"],
             path: "Fuzz/InputsFile"
         ),
+        // A data file of `reqplan load` (CSV or JSON Lines), read, resolved against a plan's inputs and handed out.
+        .executableTarget(
+            name: "fuzz-data",
+            dependencies: ["CFuzzerDriver", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"],
+            path: "Fuzz/DataFile"
+        ),
         // JSON reports, as `reqplan report merge` reads them, merged and rendered.
         .executableTarget(
             name: "fuzz-report-merge",
