@@ -13,8 +13,9 @@ import ReqPlanSyntax
 ///
 /// **Values.** A CSV field is text, converted to its input's declared type exactly as `--input NAME=VALUE`
 /// text is (`InputResolver.convert`: `3` is a number, `true` a boolean, a JSON list or comma-separated items a
-/// list, the empty field the empty text, and not a number). A JSON Lines value keeps its JSON type, which must
-/// be the declared one, as an inputs file's must (null fits every type).
+/// list; an empty field is the empty text, so no number: JSON Lines can leave a value out, or give null). A JSON
+/// Lines value keeps its JSON type, which must be the declared one, as an inputs file's must (null fits every
+/// type). A secret input's value is never quoted in a message (the excerpt under it shows the line as written).
 ///
 /// **Problems**, all found before anything runs: a value of the wrong type (RP0501, at the value, a note at the
 /// declaration), a row that gives no value for an input nothing else gives (RP0502, at the row), up to
