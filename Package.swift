@@ -35,6 +35,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        // Only in ReqPlanSyntaxTests: the test that shows why data files' CSV is read by reqplan's own reader.
+        .package(url: "https://github.com/swiftcsv/SwiftCSV", from: "0.10.0"),
     ],
     targets: [
         // Source files, locations, diagnostics, the AST, the YAML reader and the `${{ }}` language.
@@ -204,8 +206,14 @@ let package = Package(
         ),
         .testTarget(
             name: "ReqPlanSyntaxTests",
-            // Yams, to check that the plan reader's composer composes what Yams composes.
-            dependencies: ["ReqPlanSyntax", "ReqPlanTestSupport", .product(name: "Yams", package: "Yams")]
+            dependencies: [
+                "ReqPlanSyntax", "ReqPlanTestSupport",
+                // Yams, to check that the plan reader's composer composes what Yams composes.
+                .product(name: "Yams", package: "Yams"),
+                // SwiftCSV, to show what it does with the CSV `DataFile` reads by its own reader
+                // (`DataFileTests.swiftCSVDoesNotServe`).
+                .product(name: "SwiftCSV", package: "SwiftCSV"),
+            ]
         ),
         .testTarget(
             name: "ReqPlanXPathTests",
@@ -386,6 +394,12 @@ if Context.environment["REQPLAN_FUZZ"] != nil {
             name: "fuzz-inputs",
             dependencies: ["CFuzzerDriver", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"],
             path: "Fuzz/InputsFile"
+        ),
+        // A data file of `reqplan load` (CSV or JSON Lines), read, resolved against a plan's inputs and handed out.
+        .executableTarget(
+            name: "fuzz-data",
+            dependencies: ["CFuzzerDriver", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"],
+            path: "Fuzz/DataFile"
         ),
         // JSON reports, as `reqplan report merge` reads them, merged and rendered.
         .executableTarget(

@@ -39,6 +39,10 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let notAPlan = DiagnosticCode("RP0007", "document is not a plan")
     /// A YAML or JSON value, or the steps of a plan, nested deeper than the limit (`ParseLimits`).
     public static let nestedTooDeep = DiagnosticCode("RP0008", "nested too deep")
+    /// A data file (`DataFile`: CSV or JSON Lines, one row per iteration of `reqplan load`) that cannot be read as
+    /// rows: a name that says no format, a CSV quote left open or text after one, a row with more or fewer fields
+    /// than the header, an empty or repeated column name, a line that is not a JSON object, no rows at all.
+    public static let invalidDataFile = DiagnosticCode("RP0009", "invalid data file")
 
     // MARK: Structure
 
@@ -243,6 +247,9 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let subPlanObjectives = DiagnosticCode("RP0906", "objectives of a sub-plan not checked")
     /// The same limit (a subject and a measure) in two items of `slo:`: both are checked.
     public static let repeatedObjective = DiagnosticCode("RP0907", "objective given twice")
+    /// A value given for an input (`--input`) that every row of the data file gives too: each row's value is
+    /// used, and the value given never is.
+    public static let replacedByDataFile = DiagnosticCode("RP0908", "value replaced by every row of the data file")
 
     // MARK: Arazzo workflows (arazzo.md)
 
@@ -283,7 +290,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// Every code, in order, for documentation.
     public static let all: [DiagnosticCode] = [
         unreadableFile, yamlSyntax, duplicateKey, fileTooLarge, aliasExpansion, unsupportedYAML, notAPlan,
-        nestedTooDeep,
+        nestedTooDeep, invalidDataFile,
         unknownKey, wrongType, missingKey, conflictingKeys, invalidValue, invalidName, duplicateStep,
         invalidDuration, invalidStatus, invalidMethod, missingVersion, unsupportedVersion, invalidRegex,
         keyNotAllowed, emptyCollection, invalidXPath, invalidJSONPath, insecureTokenEndpoint, invalidPercentile,
@@ -300,7 +307,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         undeclaredParameter, undeclaredResponseField, possiblyAbsent, undeclaredStatus, missingCredentials,
         unaskedCredentials, unlistedScope,
         unusedInput, neverTrue, redundantNeed, undeclaredInputsFileKey, unsetEnvironmentInput, subPlanObjectives,
-        repeatedObjective,
+        repeatedObjective, replacedByDataFile,
         arazzoVersion, arazzoUnsupported, unknownSourceDescription, invalidRuntimeExpression, expressionOutOfPlace,
         unknownArazzoStep, unknownArazzoOutput, unknownWorkflow, forwardReference, arazzoCycle,
         invalidArazzoParameter, invalidCriterion, duplicateArazzoID, otherRunnersShorthand,

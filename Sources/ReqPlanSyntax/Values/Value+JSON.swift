@@ -129,7 +129,12 @@ struct JSONParser {
     }
 
     private mutating func skipWhitespace() {
-        while index < bytes.count, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[index]) { index += 1 }
+        // Compared one by one: `[…].contains` built an array for every byte in a debug build.
+        while index < bytes.count {
+            let byte = bytes[index]
+            guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+            index += 1
+        }
     }
 
     private mutating func parseValue() throws(JSONParseError) -> Value {
@@ -191,6 +196,78 @@ struct JSONParser {
             }
             throw fail("expected `,` or `}`")
         }
+    }
+
+    /// One member of a document's top-level object, with where it is written.
+    struct Member {
+        var key: String
+        /// The byte offset of the key's opening quote.
+        var keyStart: Int
+        /// The byte offset just past the key's closing quote.
+        var keyEnd: Int
+        /// The byte offsets of the value's first byte and just past its last.
+        var valueStart: Int
+        var valueEnd: Int
+        var value: Value
+    }
+
+    /// Parses the whole text as one JSON value, as `parseDocument()` does; when it is an object, gives its
+    /// members in the order written, each with the byte offsets of its key and value (a JSON Lines data file
+    /// points at a value of the wrong type), else the value.
+    mutating func parseDocumentMembers() throws(JSONParseError) -> MembersOrValue {
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+            index = 0
+            return .value(try parseDocument())
+        }
+        try enter()
+        index += 1
+        var members: [Member] = []
+        skipWhitespace()
+        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+            index += 1
+        } else {
+            while true {
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                    throw fail("expected a string key")
+                }
+                let keyStart = index
+                let key = try parseString()
+                let keyEnd = index
+                skipWhitespace()
+                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected `:`") }
+                index += 1
+                skipWhitespace()
+                let valueStart = index
+                let value = try parseValue()
+                members.append(
+                    Member(
+                        key: key, keyStart: keyStart, keyEnd: keyEnd, valueStart: valueStart, valueEnd: index,
+                        value: value))
+                skipWhitespace()
+                guard index < bytes.count else { throw fail("unexpected end of JSON") }
+                if bytes[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    break
+                }
+                throw fail("expected `,` or `}`")
+            }
+        }
+        depth -= 1
+        skipWhitespace()
+        guard index == bytes.count else { throw fail("unexpected text after the JSON value") }
+        return .members(members)
+    }
+
+    /// A document's top-level object as its members, or the document's value when it is not an object.
+    enum MembersOrValue {
+        case members([Member])
+        case value(Value)
     }
 
     private mutating func parseArray() throws(JSONParseError) -> Value {
