@@ -162,6 +162,17 @@ public struct Pipeline: Sendable {
             naming: naming)
     }
 
+    /// Checks the plan at `path` and makes it ready to run once per row of the data file at `dataPath`
+    /// (`reqplan load --data`; `PlanRun.prepare(_:dataAt:…)`).
+    public func prepare(
+        fileAt path: String, dataAt dataPath: String, overrides: [String] = [], inputsFile: String? = nil,
+        environmentName: String? = nil, environment: [String: String], naming: InputResolver.Naming = .library
+    ) -> Result<DataInputs.Prepared, PlanRun.PreparationError> {
+        PlanRun.prepare(
+            validate(fileAt: path), dataAt: dataPath, overrides: overrides, inputsFile: inputsFile,
+            environmentName: environmentName, environment: environment, limits: reading.limits, naming: naming)
+    }
+
     // MARK: 4. Running
 
     /// Runs the prepared plans, up to `jobs` at once, over one HTTP transport built from `transport`, its

@@ -96,6 +96,28 @@ struct LoadCommand: AsyncParsableCommand {
 
     @OptionGroup var values: InputsFileOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Take each iteration's inputs from a row of this file: CSV with a header row of input names (.csv) "
+                + "or one JSON object per line (.jsonl, .ndjson); a row's value wins over --input.",
+            valueName: "file"))
+    var data: String?
+
+    @Option(
+        name: .customLong("data-order"),
+        help: "The order rows are taken in: sequential (the file's) or random.")
+    var dataOrder: DataOrderChoice = .sequential
+
+    @Option(
+        name: .customLong("data-seed"),
+        help: ArgumentHelp("The seed of --data-order random, to take the same rows again.", valueName: "n"))
+    var dataSeed: UInt64?
+
+    @Option(
+        name: .customLong("data-reuse"),
+        help: "cycle (after the last row, the first again) or once (each row once; the load ends when they run out).")
+    var dataReuse: DataReuseChoice = .cycle
+
     @Option(help: "Most requests in flight at once in each iteration (overrides the plan's `concurrency`).")
     var concurrency: Int?
 
@@ -127,6 +149,14 @@ struct LoadCommand: AsyncParsableCommand {
         case auto, table, lines, none
     }
 
+    enum DataOrderChoice: String, ExpressibleByArgument, CaseIterable {
+        case sequential, random
+    }
+
+    enum DataReuseChoice: String, ExpressibleByArgument, CaseIterable {
+        case cycle, once
+    }
+
     static func parsedReport(_ text: String) throws -> LoadReportDestination {
         do {
             return try LoadReportDestination(parsing: text)
@@ -138,6 +168,10 @@ struct LoadCommand: AsyncParsableCommand {
     func validate() throws {
         _ = try profile()
         if let concurrency, concurrency < 1 { throw ValidationError("--concurrency must be at least 1") }
+        if data == nil, dataOrder != .sequential || dataSeed != nil || dataReuse != .cycle {
+            throw ValidationError("--data-order, --data-seed and --data-reuse are for rows of a --data file")
+        }
+        if dataSeed != nil, dataOrder != .random { throw ValidationError("--data-seed is for --data-order random") }
         if let connections, connections < 1 || connections > 100_000 {
             throw ValidationError("--connections must be from 1 to 100000")
         }
@@ -241,16 +275,16 @@ struct LoadCommand: AsyncParsableCommand {
         let environment = ProcessInfo.processInfo.environment
         let pipeline = try reading.pipeline()
         let prepared: PlanRun.Prepared
-        switch pipeline.prepare(
-            SuiteFiles(file: plan), overrides: inputs, inputsFile: values.inputsFile,
-            environmentName: values.environmentName, environment: environment, naming: .commandLine)
+        let inputs: @Sendable (UInt64) -> RunInputs?
+        switch data.map({ prepareRows(from: $0, pipeline: pipeline, environment: environment) })
+            ?? prepareOnce(pipeline: pipeline, environment: environment)
         {
         case .failure(let failure):
             let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)
             writeError(renderer.text(failure.diagnostics) + "\n")
             throw ExitCode(RunVerdict.invalid.exitCode)
-        case .success(let value):
-            prepared = value[0]
+        case .success(let ready):
+            (prepared, inputs) = ready
         }
         var transport = try connection.transport(
             secrets: SecretStore(), cookieJar: nil, color: color, limits: reading.limits)
@@ -274,7 +308,7 @@ struct LoadCommand: AsyncParsableCommand {
                 ObjectiveCheck.check(objectives, against: result).first { !$0.met && $0.measured != nil }?.summary
             } : nil
         var result = try await pipeline.executeLoad(
-            prepared, profile: profile, target: target, inputs: { _ in prepared.inputs }, transport: transport,
+            prepared, profile: profile, target: target, inputs: inputs, transport: transport,
             configuration: { _ in
                 // Each iteration's own secrets and tokens in the settings made once: finding the plan's project
                 // (a walk up its folders) every iteration took a seventh of a small load's time.
@@ -291,6 +325,43 @@ struct LoadCommand: AsyncParsableCommand {
             StandardStreams.exit(RunVerdict.failed.exitCode)
         }
         StandardStreams.exit(written ? 0 : StandardStreams.outputFailed)
+    }
+
+    /// The plan with the inputs every iteration takes.
+    private func prepareOnce(pipeline: Pipeline, environment: [String: String]) -> Result<
+        (PlanRun.Prepared, @Sendable (UInt64) -> RunInputs?), PlanRun.PreparationError
+    > {
+        pipeline.prepare(
+            SuiteFiles(file: plan), overrides: inputs, inputsFile: values.inputsFile,
+            environmentName: values.environmentName, environment: environment, naming: .commandLine
+        ).map { plans in
+            let values = plans[0].inputs
+            return (plans[0], { _ in values })
+        }
+    }
+
+    /// The plan with each iteration's inputs from a row of the data file at `path`, taken in the order and as
+    /// often as `--data-order` and `--data-reuse` say; the file's warnings are shown at once.
+    private func prepareRows(from path: String, pipeline: Pipeline, environment: [String: String]) -> Result<
+        (PlanRun.Prepared, @Sendable (UInt64) -> RunInputs?), PlanRun.PreparationError
+    > {
+        pipeline.prepare(
+            fileAt: plan, dataAt: path, overrides: inputs, inputsFile: values.inputsFile,
+            environmentName: values.environmentName, environment: environment, naming: .commandLine
+        ).map { rows in
+            if !rows.warnings.isEmpty {
+                let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: rows.sources)
+                writeError(renderer.text(rows.warnings) + "\n")
+            }
+            let feed = DataFeed(
+                rowCount: rows.rows.count, order: dataOrder == .random ? .random(seed: dataSeed) : .sequential,
+                reuse: dataReuse == .once ? .once : .cycle)
+            if let seed = feed.seed, dataSeed == nil {
+                writeError("note: --data-order random drew the seed \(seed); --data-seed \(seed) takes the same rows\n")
+            }
+            let table = rows.rows
+            return (rows.plan, { _ in feed.next().map { table.inputs(ofRow: $0) } })
+        }
     }
 
     /// What a load (or the merge of its shards) shows at the end: the summary on standard output, a missed

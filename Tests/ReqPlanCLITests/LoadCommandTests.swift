@@ -238,6 +238,39 @@ import Testing
         #expect(aborted.stdout.contains("stopped: aborted: error_rate of step `me`"), "\(aborted.stdout)")
     }
 
+    /// `--data`: each iteration takes a row of a CSV file; `--data-reuse once` ends the load when every row ran,
+    /// and a row whose value does not fit its input stops the load before anything is sent, located in the file.
+    @Test(ExternalServers.needed(.nginx))
+    func iterationsTakeTheRowsOfADataFile() async throws {
+        let nginx = try await Nginx.shared()
+        let plan = try CommandRunner.temporaryPlan(
+            """
+            reqplan: 1
+            inputs:
+              user: { type: string }
+              n: { type: number }
+            steps:
+              get:
+                request: { url: "\(nginx.plainURL)/json", query: { user: "${{ inputs.user }}", n: "${{ inputs.n }}" } }
+                expect: { status: 200 }
+            """)
+        let folder = plan.deletingLastPathComponent()
+        let rows = folder.appendingPathComponent("rows.csv")
+        try "user,n\nalice,1\nbob,2\n\"carol, jr\",3\n".write(to: rows, atomically: true, encoding: .utf8)
+        let (once, path) = try await load(
+            file: plan, ["--data", rows.path, "--data-reuse", "once", "--users", "2", "--duration", "30s"])
+        #expect(once.status == 0, "\(once.stdout)\(once.stderr)")
+        #expect(Self.runs(try Self.report(path)["iteration"]) == (3, 0))
+        #expect(once.stdout.contains("stopped: the data ran out after 3 iterations"), "\(once.stdout)")
+
+        let bad = folder.appendingPathComponent("bad.csv")
+        try "user,n\nalice,1\nbob,two\n".write(to: bad, atomically: true, encoding: .utf8)
+        let (refused, _) = try await load(file: plan, ["--data", bad.path, "--rate", "5/s", "--duration", "1s"])
+        #expect(refused.status == 2, "\(refused.stdout)\(refused.stderr)")
+        #expect(refused.stderr.contains("error[RP0501]") && refused.stderr.contains("bad.csv:3:5"), "\(refused.stderr)")
+        #expect(!refused.stdout.contains("iterations"), "nothing ran")
+    }
+
     /// Settings that cannot be met, or whose numbers are hostile, are usage errors (64) naming the option;
     /// nothing is sent.
     @Test(arguments: [
@@ -257,6 +290,8 @@ import Testing
         (["--rate", "5/s", "--duration", "1s", "--max-in-flight", "0"], "--max-in-flight"),
         (["--rate", "5/s", "--duration", "1s", "--shard", "4/3"], "--shard"),
         (["--rate", "5/s", "--duration", "1s", "--report", "junit:x.xml"], "--report"),
+        (["--rate", "5/s", "--duration", "1s", "--data-order", "random"], "--data"),
+        (["--rate", "5/s", "--duration", "1s", "--data", "d.csv", "--data-seed", "7"], "--data-seed"),
     ])
     func hostileSettingsAreUsageErrors(_ arguments: [String], _ named: String) async throws {
         let file = try CommandRunner.temporaryPlan(
