@@ -103,6 +103,9 @@ struct JSONParser {
     let bytes: [UInt8]
     var index = 0
     var depth = 0
+    /// The top-level object's members with their places, gathered while `parseDocumentMembers` parses; `nil`
+    /// otherwise.
+    private var recorded: [Member]?
     static let maxDepth = 512
 
     init(bytes: [UInt8]) {
@@ -178,12 +181,23 @@ struct JSONParser {
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw fail("expected a string key") }
+            let keyStart = index
             let key = try parseString()
+            let keyEnd = index
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected `:`") }
             index += 1
             skipWhitespace()
-            fields.append(Value.Field(key, try parseValue()))
+            let valueStart = index
+            let value = try parseValue()
+            fields.append(Value.Field(key, value))
+            // The top-level object's members, with their places, when `parseDocumentMembers` asks for them.
+            if depth == 1, recorded != nil {
+                recorded?.append(
+                    Member(
+                        key: key, keyStart: keyStart, keyEnd: keyEnd, valueStart: valueStart, valueEnd: index,
+                        value: value))
+            }
             skipWhitespace()
             guard index < bytes.count else { throw fail("unexpected end of JSON") }
             if bytes[index] == UInt8(ascii: ",") {
@@ -220,48 +234,10 @@ struct JSONParser {
             index = 0
             return .value(try parseDocument())
         }
-        try enter()
-        index += 1
-        var members: [Member] = []
-        skipWhitespace()
-        if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
-            index += 1
-        } else {
-            while true {
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                    throw fail("expected a string key")
-                }
-                let keyStart = index
-                let key = try parseString()
-                let keyEnd = index
-                skipWhitespace()
-                guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw fail("expected `:`") }
-                index += 1
-                skipWhitespace()
-                let valueStart = index
-                let value = try parseValue()
-                members.append(
-                    Member(
-                        key: key, keyStart: keyStart, keyEnd: keyEnd, valueStart: valueStart, valueEnd: index,
-                        value: value))
-                skipWhitespace()
-                guard index < bytes.count else { throw fail("unexpected end of JSON") }
-                if bytes[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                if bytes[index] == UInt8(ascii: "}") {
-                    index += 1
-                    break
-                }
-                throw fail("expected `,` or `}`")
-            }
-        }
-        depth -= 1
-        skipWhitespace()
-        guard index == bytes.count else { throw fail("unexpected text after the JSON value") }
-        return .members(members)
+        recorded = []
+        defer { recorded = nil }
+        _ = try parseDocument()
+        return .members(recorded ?? [])
     }
 
     /// A document's top-level object as its members, or the document's value when it is not an object.
