@@ -256,7 +256,7 @@ public struct Pipeline: Sendable {
                         cookies: sharesCookies ? client.configuration.cookies : CookieJar(), secrets: secrets)
                 },
                 configuration: configuration,
-                connections: counted)
+                connections: counted, executors: client.taskExecutors)
             return await supervisor.supervise { await load.run(progress: progress, abort: abort) }
         }
     }

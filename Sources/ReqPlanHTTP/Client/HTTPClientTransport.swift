@@ -266,6 +266,13 @@ extension HTTPClientTransport {
     /// Connections reqplan's own client has opened so far (those of AsyncHTTPClient are not counted).
     package var connectionsOpened: UInt64 { own.opened.load(ordering: .relaxed) }
 
+    /// A task executor for each event loop of reqplan's own client: a task that prefers one sends its
+    /// requests from that loop's thread, on connections of that loop (`EventLoopTaskExecutor`). None for
+    /// AsyncHTTPClient, whose pool picks its own loops.
+    package var taskExecutors: [any TaskExecutor] {
+        configuration.client == .reqplan ? own.taskExecutors : []
+    }
+
     /// This transport's clients and connection pools, with a cookie jar of its own: the plans of a
     /// suite share connections, not cookies. With `secrets`, the secrets it learns (cookies received on
     /// redirects) go there: each iteration of a load keeps its own, so they do not pile up over millions.

@@ -42,7 +42,9 @@ extension ReqPlanClient {
         let maxBodySize = settings.maxBodySize
         let idleTimeout = TimeAmount(settings.idleTimeout)
         let plain = tlsContext == nil && endpoint.tunnel == nil
-        let loop = group.next()
+        // The loop asked from, when it is one of the group's: a task that runs there (`EventLoopTaskExecutor`)
+        // then sends and hears on its own thread.
+        let loop = group.any()
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(timeout)
             .channelOption(.socketOption(.tcp_nodelay), value: 1)

@@ -68,15 +68,24 @@ extension ReqPlanClient {
             body(&hosts[endpoint, default: Host()])
         }
 
-        /// A stream on the HTTP/2 connection, an idle connection, or leave to open one; nil when the
-        /// request must wait (the host is at its limit, or its protocol is being learnt).
-        mutating func lease(_ endpoint: Endpoint, limit: Int, mayUseHTTP2: Bool) -> Result<Lease?, ClientError> {
+        /// A stream on the HTTP/2 connection, an idle connection (one on `loop` first, the event loop the
+        /// request is made from, if any), or leave to open one; nil when the request must wait (the host is
+        /// at its limit, or its protocol is being learnt).
+        mutating func lease(
+            _ endpoint: Endpoint, limit: Int, mayUseHTTP2: Bool, on loop: (any EventLoop)? = nil
+        ) -> Result<Lease?, ClientError> {
             if isShutDown { return .failure(.cancelled) }
             return withHost(endpoint) { host in
                 if let http2 = host.http2 {
                     guard host.streamsInUse < host.streamLimit else { return .success(nil) }
                     host.streamsInUse += 1
                     return .success(.stream(http2))
+                }
+                // One on the loop asked from first (`EventLoopTaskExecutor`), else the last one freed.
+                if let loop, let index = host.idle.lastIndex(where: { $0.channel.eventLoop === loop }) {
+                    let connection = host.idle.remove(at: index)
+                    if connection.channel.isActive { return .success(.reuse(connection)) }
+                    host.open -= 1
                 }
                 while let connection = host.idle.popLast() {
                     if connection.channel.isActive { return .success(.reuse(connection)) }

@@ -122,6 +122,12 @@ final class ReqPlanClient: Sendable {
         self.group = group
     }
 
+    /// A task executor for each event loop of the client's group, for work that should run beside its
+    /// connections (`EventLoopTaskExecutor`).
+    var taskExecutors: [any TaskExecutor] {
+        group.makeIterator().map { EventLoopTaskExecutor($0) }
+    }
+
     /// Closes every idle connection; connections in use close when their exchange ends.
     func shutdown() async {
         let (channels, waiters) = pool.withLockedValue { $0.shutDown() }
@@ -245,8 +251,9 @@ final class ReqPlanClient: Sendable {
     {
         let mayUseHTTP2 = endpoint.tls && settings.offersHTTP2
         let lease: Lease
+        let loop = MultiThreadedEventLoopGroup.currentEventLoop
         if let granted = try pool.withLockedValue({
-            $0.lease(endpoint, limit: settings.connectionsPerHost, mayUseHTTP2: mayUseHTTP2)
+            $0.lease(endpoint, limit: settings.connectionsPerHost, mayUseHTTP2: mayUseHTTP2, on: loop)
         }).get() {
             lease = granted
         } else {

@@ -31,31 +31,62 @@ public struct Executor: Sendable {
     /// secret inputs and what the run learns (`Redactor`).
     let secretNet: Redactor
 
+    /// What every run of one plan with the same files shares: worked out once, then given to each run
+    /// (`reqplan load`'s iterations), which would otherwise walk the graph again every time.
+    public struct Layout: Sendable {
+        let graph: PlanGraph
+        /// The request builder of each plan instance (its `defaults`, its folder for relative files).
+        let builders: [RequestBuilder]
+        /// Nodes whose innermost for_each is a given loop (or `nil`: the plan).
+        let nodesByLoop: [NodeID?: [NodeID]]
+        /// Which names carry secrets in each plan instance, for what outputs show.
+        let secretFlows: [SecretFlow]
+
+        /// The layout of runs of `graph` whose relative files are read through `files`.
+        public init(graph: PlanGraph, files: FileAccess) {
+            self.graph = graph
+            self.builders = graph.instances.enumerated().map { index, instance in
+                let instanceFiles =
+                    index == 0
+                    ? files
+                    : instance.file.map {
+                        files.relative(to: URL(fileURLWithPath: $0).deletingLastPathComponent())
+                    } ?? files
+                return RequestBuilder(defaults: instance.plan.defaults, files: instanceFiles)
+            }
+            var byLoop: [NodeID?: [NodeID]] = [:]
+            for node in graph.nodes { byLoop[node.loop, default: []].append(node.nodeID) }
+            self.nodesByLoop = byLoop
+            self.secretFlows = SecretFlow.flows(of: graph)
+        }
+    }
+
     /// Creates an executor for one run.
     public init(
         graph: PlanGraph, transport: any Transport, inputs: RunInputs, configuration: RunConfiguration,
         observer: any ExecutionObserver = NoObserver()
     ) {
-        self.graph = graph
+        self.init(
+            layout: Layout(graph: graph, files: configuration.files), transport: transport, inputs: inputs,
+            configuration: configuration, observer: observer)
+    }
+
+    /// Creates an executor for one run of a plan laid out already; `configuration`'s files are the
+    /// layout's.
+    public init(
+        layout: Layout, transport: any Transport, inputs: RunInputs, configuration: RunConfiguration,
+        observer: any ExecutionObserver = NoObserver()
+    ) {
+        self.graph = layout.graph
         self.transport = transport
         self.inputs = inputs
         self.configuration = configuration
         self.observer = observer
-        self.builders = graph.instances.enumerated().map { index, instance in
-            let files =
-                index == 0
-                ? configuration.files
-                : instance.file.map {
-                    configuration.files.relative(to: URL(fileURLWithPath: $0).deletingLastPathComponent())
-                } ?? configuration.files
-            return RequestBuilder(defaults: instance.plan.defaults, files: files)
-        }
+        self.builders = layout.builders
         self.startInstant = ContinuousClock.now
         self.startDate = Date()
-        var byLoop: [NodeID?: [NodeID]] = [:]
-        for node in graph.nodes { byLoop[node.loop, default: []].append(node.nodeID) }
-        self.nodesByLoop = byLoop
-        self.secretFlows = SecretFlow.flows(of: graph)
+        self.nodesByLoop = layout.nodesByLoop
+        self.secretFlows = layout.secretFlows
         self.secretNet = Redactor(secrets: inputs.secrets, store: configuration.secrets)
     }
 
@@ -143,6 +174,10 @@ public struct Executor: Sendable {
     /// others and members that never started end `cancelled`.
     func runMembers(_ members: [NodeID], frame: Frame, scope: Scope) async -> [StepResult] {
         guard !members.isEmpty else { return [] }
+        // One member has no one to wait for in this scope, nor to cancel or be capped with: it runs in this
+        // task, with no task group, stream or child task (a one-request plan's whole run; `reqplan load`
+        // runs millions of them). It waits for its dependencies outside the scope itself (`runStep`).
+        if members.count == 1 { return [await runStep(members[0], frame: frame, scope: scope)] }
         enum Event: Sendable {
             case wake
             case failed(Int)

@@ -30,13 +30,19 @@ public struct LoadRun: Sendable {
     let description: (plan: String, target: String)
     /// The for_each steps of the plan, whose own end (all items) is not a run (`IterationRecorder`).
     let loops: Set<String>
+    /// Where iterations run, in turn (none: the global executor). The transport's event loops, so an
+    /// iteration sends and hears on one thread, with its connections (`HTTPClientTransport.taskExecutors`).
+    let executors: [any TaskExecutor]
+    /// The plan as every iteration runs it, worked out once (the files are those of every iteration's
+    /// settings, the first one's).
+    let layout: Executor.Layout
 
     /// A load of `graph`.
     public init(
         graph: PlanGraph, profile: LoadProfile, target: String, inputs: @escaping @Sendable (UInt64) -> RunInputs?,
         transport: @escaping @Sendable (SecretStore) -> any Transport,
         configuration: @escaping @Sendable (UInt64) -> RunConfiguration,
-        connections: (@Sendable () -> UInt64)? = nil
+        connections: (@Sendable () -> UInt64)? = nil, executors: [any TaskExecutor] = []
     ) {
         self.graph = graph
         self.profile = profile
@@ -44,6 +50,8 @@ public struct LoadRun: Sendable {
         self.transport = transport
         self.configuration = configuration
         self.connections = connections
+        self.executors = executors
+        self.layout = Executor.Layout(graph: graph, files: configuration(0).files)
         self.description = (graph.plan.source.path, target)
         self.loops = Set(graph.nodes.filter { $0.kind == .forEachRequest || $0.kind == .forEachGroup }.map(\.id))
     }
@@ -182,7 +190,7 @@ public struct LoadRun: Sendable {
                 let counted = due >= profile.warmUp
                 recorder.started(warmUp: !counted, late: late)
                 state.began()
-                group.addTask {
+                group.addTask(executorPreference: executor(index)) {
                     await self.iterate(
                         index, inputs: inputs, due: when, open: true, counted: counted, recorder: recorder)
                     state.ended()
@@ -240,7 +248,7 @@ public struct LoadRun: Sendable {
                 let want = users.users(at: elapsed)
                 pool.want(want)
                 for slot in 0..<want where pool.join(slot) {
-                    group.addTask { await user(slot) }
+                    group.addTask(executorPreference: executor(UInt64(slot))) { await user(slot) }
                 }
                 try? await Task.sleep(for: .milliseconds(100))
             }
@@ -248,6 +256,11 @@ public struct LoadRun: Sendable {
             // No iteration starts from here: the grace for those running begins (the group waits for them).
             state.endSchedule()
         }
+    }
+
+    /// The executor the `n`th iteration (open model) or user (closed) prefers, in turn; nil without any.
+    private func executor(_ n: UInt64) -> (any TaskExecutor)? {
+        executors.isEmpty ? nil : executors[Int(n % UInt64(executors.count))]
     }
 
     // MARK: One iteration
@@ -264,7 +277,7 @@ public struct LoadRun: Sendable {
         let observer = IterationRecorder(
             loops: loops, redactor: Redactor(secrets: inputs.secrets, store: settings.secrets))
         let executor = Executor(
-            graph: graph, transport: transport(settings.secrets), inputs: inputs, configuration: settings,
+            layout: layout, transport: transport(settings.secrets), inputs: inputs, configuration: settings,
             observer: observer)
         let result = await executor.run()
         let end = clock.now
