@@ -5,16 +5,20 @@
 enum CSVReader {
     /// Reads `source` as CSV, adding every problem to `problems`.
     /// - Returns: the file, or nil when it has problems (in `problems`).
-    static func read(_ source: SourceFile, problems: inout CappedDiagnostics) -> DataFile? {
+    /// - Parameter allowsNoRows: whether a header with no rows is read (a `for_each` over no items) rather than
+    ///   refused (the inputs of no iteration).
+    static func read(_ source: SourceFile, allowsNoRows: Bool = false, problems: inout CappedDiagnostics)
+        -> DataFile?
+    {
         let contiguous = source.text.utf8.withContiguousStorageIfAvailable { bytes in
             var scanner = Scanner(bytes: bytes, source: source)
-            return scanner.read(problems: &problems)
+            return scanner.read(allowsNoRows: allowsNoRows, problems: &problems)
         }
         if let contiguous { return contiguous }
         let bytes = Array(source.text.utf8)
         return bytes.withUnsafeBufferPointer { bytes in
             var scanner = Scanner(bytes: bytes, source: source)
-            return scanner.read(problems: &problems)
+            return scanner.read(allowsNoRows: allowsNoRows, problems: &problems)
         }
     }
 
@@ -80,7 +84,7 @@ enum CSVReader {
 
         // MARK: The file
 
-        mutating func read(problems: inout CappedDiagnostics) -> DataFile? {
+        mutating func read(allowsNoRows: Bool, problems: inout CappedDiagnostics) -> DataFile? {
             var header: [Located<String>]?
             var cells: [DataFile.Cell] = []
             var rowStarts = [0]
@@ -124,7 +128,7 @@ enum CSVReader {
                 rowStarts.append(cells.count)
                 rowLines.append(Int32(clamping: rowLine))
             }
-            if records == 0 {
+            if records == 0, !allowsNoRows || header == nil {
                 problems.append(DataFile.noRows(in: source, format: .csv, hasHeader: header != nil))
             }
             guard let header, problems.isEmpty else { return nil }
