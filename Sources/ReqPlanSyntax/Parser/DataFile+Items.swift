@@ -70,16 +70,10 @@ extension DataFile {
         var problems = CappedDiagnostics(limit: maxErrors)
         switch format {
         case .csv:
-            guard let file = CSVReader.read(source, allowsNoRows: true, problems: &problems), problems.isEmpty else {
+            guard let items = CSVReader.readItems(source, problems: &problems), problems.isEmpty else {
                 return .failure(ReadError(problems.diagnostics, source: source))
             }
-            let names = file.columns.map(\.value)
-            var values: [Value] = []
-            values.reserveCapacity(file.rowCount)
-            for row in 0..<file.rowCount {
-                values.append(.object(file.cells(ofRow: row).map { Value.Field(names[$0.column], $0.value) }))
-            }
-            return .success(Items(values: values, fields: names, format: .csv, path: source.path))
+            return .success(items)
         case .jsonLines:
             guard let items = JSONLinesReader.readItems(source, limits: limits, problems: &problems),
                 problems.isEmpty
