@@ -18,6 +18,8 @@ enum CSVReader {
             guard
                 let header = scanner.readRows(
                     allowsNoRows: true, problems: &problems,
+                    // At most a row a line: reserved once, rather than grown by doubling.
+                    header: { _, rest in objects.reserveCapacity(DataFile.lineCount(rest)) },
                     row: { names, fields, _ in
                         objects.append(.object(zip(names, fields).map { Value.Field($0.value, .string($1.value)) }))
                     }), problems.isEmpty
