@@ -71,7 +71,7 @@ import Testing
             return
         }
         #expect(registrations.first?["method"] == .string("workspace/didChangeWatchedFiles"))
-        #expect(watchers.first?["globPattern"] == .string("**/*.{yaml,yml,json}"))
+        #expect(watchers.first?["globPattern"] == .string("**/*.{yaml,yml,json,csv,jsonl,ndjson}"))
 
         client.notify("textDocument/didOpen", .document(project.uri("main.yaml"), version: 1, text: Project.main))
         #expect(await client.diagnostics(of: project.uri("main.yaml")) { $0.isEmpty } != nil)
@@ -86,6 +86,37 @@ import Testing
                     .list([.object([.init("uri", .string(project.uri("sub.yaml"))), .init("type", .int(2))])]))
             ]))
         #expect(await client.diagnostics(of: project.uri("main.yaml")) { !$0.isEmpty } != nil)
+        #expect(await client.end() == 1)
+    }
+
+    @Test func aForEachsDataFileIsReadAndCheckedAgainWhenItChanges() async throws {
+        let project = try Project()
+        defer { try? FileManager.default.removeItem(at: project.folder) }
+        let rows = project.folder.appendingPathComponent("rows.csv")
+        try "sku,name\na1,Anvil\n".write(to: rows, atomically: true, encoding: .utf8)
+        let main = """
+            reqplan: 1
+            steps:
+              create:
+                for_each: { file: rows.csv }
+                request: { url: "http://h/${{ item.sku }}" }
+
+            """
+        let client = TestClient()
+        _ = await client.initialize(watchesFiles: true)
+        client.notify("textDocument/didOpen", .document(project.uri("main.yaml"), version: 1, text: main))
+        #expect(await client.diagnostics(of: project.uri("main.yaml")) { $0.isEmpty } != nil)
+        // The column renamed on disk: `item.sku` names none now.
+        try "code,name\na1,Anvil\n".write(to: rows, atomically: true, encoding: .utf8)
+        client.notify(
+            "workspace/didChangeWatchedFiles",
+            .object([
+                .init(
+                    "changes",
+                    .list([.object([.init("uri", .string(project.uri("rows.csv"))), .init("type", .int(2))])]))
+            ]))
+        let seen = try #require(await client.diagnostics(of: project.uri("main.yaml")) { !$0.isEmpty })
+        #expect(seen.first?["code"] == .string("RP0212"), "\(seen)")
         #expect(await client.end() == 1)
     }
 }

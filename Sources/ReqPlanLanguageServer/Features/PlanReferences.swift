@@ -89,7 +89,7 @@ public struct PlanReferences {
         result += plan.outputs.flatMap(\.value.expressions)
         for step in plan.allSteps {
             if let condition = step.condition { result.append(condition) }
-            if case .forEach(let loop) = step.kind { result += loop.items.expressions }
+            if case .forEach(let loop) = step.kind { result += loop.itemExpressions }
             if let call = step.subPlan { result += call.expressions }
             if let request = step.request { result += request.expressions }
             result += step.expect?.expressions ?? []

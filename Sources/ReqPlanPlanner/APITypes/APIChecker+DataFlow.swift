@@ -39,7 +39,7 @@ extension APIChecker {
         if let condition = step.condition { expressions.append(condition) }
         expressions += step.expect?.expressions ?? []
         if let poll = step.poll { expressions.append(poll.until) }
-        if case .forEach(let loop) = step.kind { expressions += loop.items.expressions }
+        if case .forEach(let loop) = step.kind { expressions += loop.itemExpressions }
         if let call = step.subPlan { expressions += call.expressions }
         return expressions
     }
@@ -170,7 +170,8 @@ extension APIChecker {
             name = "`\(step.id.value)`"
             switch step.kind {
             case .forEach(let loop):
-                if case .list(let listed, _) = loop.items { itemCount = listed.count }
+                if case .list(let listed, _)? = loop.items { itemCount = listed.count }
+                if let rows = loop.file?.rows { itemCount = rows.values.count }
                 switch loop.body {
                 case .request: perItem = .item(of: step)
                 case .group(let steps): perItem = .members(steps.map { .step($0) })

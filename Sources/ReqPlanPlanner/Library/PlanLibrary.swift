@@ -48,7 +48,8 @@ public struct CheckedPlan: Sendable {
 ///
 /// Checking a file reads it, parses it, checks the files it names literally (`body_file`, multipart
 /// `file`, sub-plans: they exist and stay inside the boundary), checks its sub-plans first (recursively,
-/// reporting a cycle between files with the chain of files), then plans it with its sub-plans nested.
+/// reporting a cycle between files with the chain of files), reads the rows of its `for_each: { file: … }`
+/// data files into its steps, then plans it with its sub-plans nested.
 public final class PlanLibrary: Sendable {
     private struct Key: Hashable {
         var file: String
@@ -124,8 +125,9 @@ public final class PlanLibrary: Sendable {
             boundary: boundary ?? FileBoundary(planFile: file, outsideSetting: limits.outsideSetting), chain: [])
     }
 
-    /// Checks plan text that was not read from a file (tests, editors): sub-plans are read relative to the
-    /// folder of `source.path`; the other files it names (`body_file`, multipart `file`) are not checked.
+    /// Checks plan text that was not read from a file (tests, editors): sub-plans and the data files of
+    /// `for_each: { file: … }` are read relative to the folder of `source.path`; the other files it names
+    /// (`body_file`, multipart `file`) are not checked.
     public func check(_ source: SourceFile, limits: ParseLimits = ParseLimits(), boundary: FileBoundary? = nil)
         -> CheckedPlan
     {
@@ -299,6 +301,14 @@ public final class PlanLibrary: Sendable {
         let ownOperations = operations
         if context.checksFiles { diagnostics += literalFileDiagnostics(plan.allSteps, context) }
         diagnostics += subPlanDiagnostics
+        // The rows of `for_each: { file: … }`, read like a sub-plan whether or not the plan is on disk: without
+        // them there is nothing to run.
+        let itemFiles = readItemFiles(of: plan, context)
+        plan = itemFiles.plan
+        diagnostics += itemFiles.diagnostics
+        for source in itemFiles.sources where !sources.contains(where: { $0.path == source.path }) {
+            sources.append(source)
+        }
 
         var planned = Planner.plan(
             plan, file: context.file, subPlans: subPlans, limits: context.limits)

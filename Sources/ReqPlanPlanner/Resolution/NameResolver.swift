@@ -163,7 +163,7 @@ struct NameResolver {
 
         // The for_each list is evaluated outside the loop.
         if case .forEach(let loop) = step.kind {
-            for expression in loop.items.expressions { resolve(expression, in: outer) }
+            for expression in loop.itemExpressions { resolve(expression, in: outer) }
         }
 
         // The inputs a sub-plan is given are evaluated when the step starts, like its `if:`.
@@ -367,7 +367,11 @@ struct NameResolver {
         case "vars":
             resolveVarReference(reference, in: scope)
         default:
-            if scope.items.contains(where: { $0.name == root.value }) { return }
+            // The innermost item of that name: an inner item hides an outer one.
+            if let item = scope.items.last(where: { $0.name == root.value }) {
+                checkItemField(reference, of: item.loop)
+                return
+            }
             if let loop = allItemNames[root.value] {
                 diagnostics.error(
                     .itemOutOfScope,
@@ -395,6 +399,24 @@ struct NameResolver {
                     + (scope.items.isEmpty ? "" : " or " + scope.items.map { "`\($0.name)`" }.joined(separator: ", ")),
                 fix: fix)
         }
+    }
+
+    /// `item.FIELD` of an item that is a row of a data file whose rows are objects of known fields (a CSV
+    /// header's names; the keys of JSON Lines whose lines are all objects): `FIELD` MUST be one of them.
+    private mutating func checkItemField(_ reference: Reference, of loop: NodeID) {
+        guard case .forEach(let forEach) = nodes[loop].step.kind, let rows = forEach.file?.rows,
+            let fields = rows.fields, let field = reference.memberName(at: 0), !fields.contains(field.value)
+        else { return }
+        let noun = rows.format == .csv ? "column" : "key"
+        let suggestion = Suggestion.replacement(for: field.value, in: fields)
+        let listed = fields.prefix(10).map { "`\($0)`" }.joined(separator: ", ") + (fields.count > 10 ? ", …" : "")
+        diagnostics.error(
+            .unknownItemField,
+            "the rows of `\(forEach.file?.path.value ?? rows.path)` have no \(noun) `\(field.value)`",
+            at: field.range,
+            hint: suggestion?.hint
+                ?? (fields.isEmpty ? "its rows have no \(noun)s" : "its \(noun)s are \(listed)"),
+            fix: suggestion?.fix)
     }
 
     /// `response.FIELD`: the latest response of the step, readable in its `poll.until` only.

@@ -115,7 +115,7 @@ struct GraphPicture: Sendable {
             if let request = node.step.request {
                 detail = request.effectiveMethod.rawValue + " " + Self.withoutUserInformation(request.url.description)
             }
-            if case .forEach(let loop) = node.step.kind { detail = "for each \(loop.itemName.value) · " + detail }
+            if case .forEach(let loop) = node.step.kind { detail = "for each \(loop.loopLabel) · " + detail }
             if let call = node.step.subPlan { detail = call.file.value }
             return Node(
                 id: node.id, kind: node.step.kindName, wave: node.isUnit ? waves[node.nodeID] ?? 0 : nil,

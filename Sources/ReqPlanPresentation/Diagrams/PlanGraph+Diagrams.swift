@@ -15,7 +15,7 @@ extension PlanGraph {
                 text += "<br/>" + request.effectiveMethod.rawValue + " " + request.url.description
             }
             if case .forEach(let loop) = node.step.kind {
-                text += "<br/>for each " + loop.itemName.value
+                text += "<br/>for each " + loop.loopLabel
             }
             return "\"" + mermaidEscape(text) + "\""
         }
@@ -106,7 +106,7 @@ extension PlanGraph {
     }
 
     private func loopItemName(_ node: StepNode) -> String? {
-        if case .forEach(let loop) = node.step.kind { return loop.itemName.value }
+        if case .forEach(let loop) = node.step.kind { return loop.loopLabel }
         return nil
     }
 
@@ -130,5 +130,14 @@ extension PlanGraph {
         "\""
             + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
             .replacingOccurrences(of: "\n", with: "\\n") + "\""
+    }
+}
+
+extension ForEach {
+    /// What a diagram says the loop runs over: its item's name, and the data file its rows come from
+    /// (`product in data/products.csv`).
+    var loopLabel: String {
+        guard let file else { return itemName.value }
+        return itemName.value + " in " + file.path.value
     }
 }

@@ -40,7 +40,7 @@ extension SecretFlow {
                     }
                 }
                 for step in instance.plan.allSteps {
-                    if case .forEach(let loop) = step.kind, flow.carriesSecret(loop.items) {
+                    if case .forEach(let loop) = step.kind, let items = loop.items, flow.carriesSecret(items) {
                         flow.items.insert(loop.itemName.value)
                     }
                     guard let call = step.subPlan, let node = instance.index[step.id.value],

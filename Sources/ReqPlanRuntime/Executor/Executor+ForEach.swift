@@ -3,14 +3,26 @@ import ReqPlanPlanner
 import ReqPlanSyntax
 
 extension Executor {
-    /// The list a for_each iterates over.
+    /// The list a for_each iterates over: its list evaluated, or the rows of its data file (read when the plan
+    /// was checked, `PlanLibrary`).
     func forEachItems(_ loop: ForEach, context: EvaluationContext) throws(EvaluationError) -> [Value] {
-        let value = try ExpressionEvaluator.evaluate(loop.items, in: context)
+        let items: ValueTemplate
+        switch loop.source {
+        case .file(let file):
+            guard let rows = file.rows else {
+                throw EvaluationError(
+                    "the rows of `\(file.path.value)` were not read: the plan was not checked with its files",
+                    at: file.path.range)
+            }
+            return rows.values
+        case .list(let list): items = list
+        }
+        let value = try ExpressionEvaluator.evaluate(items, in: context)
         switch value {
         case .list(let items): return items
         case .null: return []
         default:
-            throw EvaluationError("`for_each` needs a list, got \(value.type.withArticle)", at: loop.items.range)
+            throw EvaluationError("`for_each` needs a list, got \(value.type.withArticle)", at: items.range)
         }
     }
 

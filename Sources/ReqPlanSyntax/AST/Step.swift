@@ -176,18 +176,86 @@ public struct SubPlanInput: Sendable {
 
 /// `for_each:` with its body.
 public struct ForEach: Sendable {
-    /// The list to iterate over (an expression or a literal list).
-    public var items: ValueTemplate
+    /// Where the items come from.
+    public var source: Source
     /// `as:` — the item's name inside the body (default `item`).
     public var itemName: Located<String>
     /// What runs once per item.
     public var body: Body
+
+    /// Creates a for_each.
+    public init(source: Source, itemName: Located<String>, body: Body) {
+        self.source = source
+        self.itemName = itemName
+        self.body = body
+    }
+
+    /// Where a for_each's items come from.
+    public enum Source: Sendable {
+        /// A list written in the plan (its elements may hold `${{ }}`), or exactly one `${{ }}` giving a list.
+        case list(ValueTemplate)
+        /// The rows of a data file: `for_each: { file: rows.csv }`.
+        case file(ItemsFile)
+    }
 
     /// What a for_each runs per item.
     public enum Body: Sendable {
         case request(RequestSpec)
         case group([Step])
     }
+
+    /// The list written in the plan; nil for the rows of a file.
+    public var items: ValueTemplate? {
+        if case .list(let items) = source { return items }
+        return nil
+    }
+
+    /// The data file whose rows are the items; nil for a list written in the plan.
+    public var file: ItemsFile? {
+        if case .file(let file) = source { return file }
+        return nil
+    }
+
+    /// Where the items are written: the list, or the `file:` mapping.
+    public var sourceRange: SourceRange {
+        switch source {
+        case .list(let items): items.range
+        case .file(let file): file.range
+        }
+    }
+
+    /// The expressions the items are computed from, evaluated once before the loop (none for a file).
+    public var itemExpressions: [Expression] { items?.expressions ?? [] }
+}
+
+/// `for_each: { file: PATH, format: csv | jsonl }`: the rows of a data file are the items, in the file's order.
+///
+/// The path is literal, relative to the file the step is written in; the planner's library (`PlanLibrary`)
+/// reads the file when it checks the plan, through `FileReader` as an input names it (inside the project), and
+/// keeps the rows here (`rows`), so `validate` reports the file's own problems and types the item, and every
+/// run (every iteration of a load) iterates over the same rows without reading the file again.
+public struct ItemsFile: Sendable {
+    /// `file:` — the data file, as written.
+    public var path: Located<String>
+    /// `format:` — when written; otherwise the file's extension says (`.csv`, `.jsonl`, `.ndjson`).
+    public var format: Located<DataFile.Format>?
+    /// The whole `for_each:` mapping.
+    public var range: SourceRange
+    /// The rows, once the file has been read; nil before (a plan parsed but not checked by a library).
+    public var rows: DataFile.Items?
+
+    /// Creates the source of a for_each's items.
+    public init(
+        path: Located<String>, format: Located<DataFile.Format>?, range: SourceRange, rows: DataFile.Items? = nil
+    ) {
+        self.path = path
+        self.format = format
+        self.range = range
+        self.rows = rows
+    }
+
+    /// The format to read the file as: `format:`, else the one its name says; nil when neither says one.
+    public var resolvedFormat: DataFile.Format? { format?.value ?? DataFile.Format(path: path.value) }
 }
 
 /// `retry:`. A class, so the many steps without one cost only a pointer.

@@ -6,15 +6,39 @@ enum CSVReader {
     /// Reads `source` as CSV, adding every problem to `problems`.
     /// - Returns: the file, or nil when it has problems (in `problems`).
     static func read(_ source: SourceFile, problems: inout CappedDiagnostics) -> DataFile? {
+        scan(source) { scanner in scanner.read(problems: &problems) }
+    }
+
+    /// Reads `source` (not empty) as the items of a `for_each`: each row an object of the header's names, built as
+    /// the row is read (no cells kept); a header with no rows is no item.
+    /// - Returns: the items, or nil when the file has problems (in `problems`).
+    static func readItems(_ source: SourceFile, problems: inout CappedDiagnostics) -> DataFile.Items? {
+        scan(source) { scanner -> DataFile.Items? in
+            var objects: [Value] = []
+            guard
+                let header = scanner.readRows(
+                    allowsNoRows: true, problems: &problems,
+                    // At most a row a line: reserved once, rather than grown by doubling.
+                    header: { _, rest in objects.reserveCapacity(DataFile.lineCount(rest)) },
+                    row: { names, fields, _ in
+                        objects.append(.object(zip(names, fields).map { Value.Field($0.value, .string($1.value)) }))
+                    }), problems.isEmpty
+            else { return nil }
+            return DataFile.Items(values: objects, fields: header.map(\.value), format: .csv, path: source.path)
+        }
+    }
+
+    /// Runs `body` with a scanner over the UTF-8 bytes of `source`.
+    private static func scan<T>(_ source: SourceFile, _ body: (inout Scanner) -> T) -> T {
         let contiguous = source.text.utf8.withContiguousStorageIfAvailable { bytes in
             var scanner = Scanner(bytes: bytes, source: source)
-            return scanner.read(problems: &problems)
+            return body(&scanner)
         }
         if let contiguous { return contiguous }
         let bytes = Array(source.text.utf8)
         return bytes.withUnsafeBufferPointer { bytes in
             var scanner = Scanner(bytes: bytes, source: source)
-            return scanner.read(problems: &problems)
+            return body(&scanner)
         }
     }
 
@@ -81,10 +105,43 @@ enum CSVReader {
         // MARK: The file
 
         mutating func read(problems: inout CappedDiagnostics) -> DataFile? {
-            var header: [Located<String>]?
             var cells: [DataFile.Cell] = []
             var rowStarts = [0]
             var rowLines: [Int32] = []
+            let header = readRows(
+                allowsNoRows: false, problems: &problems,
+                header: { names, rest in
+                    // At most a row a line, each a field a column (and a field takes a byte, its `,` or line break).
+                    let lines = DataFile.lineCount(rest)
+                    cells.reserveCapacity(DataFile.reservation(rows: lines, perRow: names.count, bound: rest.count + 1))
+                    rowStarts.reserveCapacity(lines + 1)
+                    rowLines.reserveCapacity(lines)
+                },
+                row: { _, fields, line in
+                    for (column, field) in fields.enumerated() {
+                        cells.append(DataFile.Cell(column: column, value: .string(field.value), range: field.range))
+                    }
+                    rowStarts.append(cells.count)
+                    rowLines.append(Int32(clamping: line))
+                })
+            guard let header, problems.isEmpty else { return nil }
+            return DataFile(
+                source: source, format: .csv, columns: header, cells: cells, rowStarts: rowStarts, rowLines: rowLines)
+        }
+
+        /// Reads the header, then hands each row of as many fields as the header has names to `row` (with the
+        /// header's names and the line it starts on); a row of more or fewer fields is a problem.
+        /// - Parameters:
+        ///   - allowsNoRows: whether a header with no rows is read (a `for_each` over no items) rather than refused
+        ///     (the inputs of no iteration).
+        ///   - header: called once the header is read, with its names and the bytes after it.
+        /// - Returns: the header, or nil when the file has none or the rest of it cannot be read.
+        mutating func readRows(
+            allowsNoRows: Bool, problems: inout CappedDiagnostics,
+            header headerRead: ([Located<String>], UnsafeBufferPointer<UInt8>) -> Void = { _, _ in },
+            row: ([Located<String>], [Field], Int) -> Void
+        ) -> [Located<String>]? {
+            var header: [Located<String>]?
             var records = 0
             var fields: [Field] = []
             while !atEnd {
@@ -100,13 +157,7 @@ enum CSVReader {
                 guard let names = header else {
                     let names = readHeader(fields, problems: &problems)
                     header = names
-                    // At most a row a line, each a field a column (and a field takes a byte, its `,` or line break).
-                    let rest = UnsafeBufferPointer(rebasing: bytes[index...])
-                    let lines = DataFile.lineCount(rest)
-                    cells.reserveCapacity(
-                        DataFile.reservation(rows: lines, perRow: names.count, bound: rest.count + 1))
-                    rowStarts.reserveCapacity(lines + 1)
-                    rowLines.reserveCapacity(lines)
+                    headerRead(names, UnsafeBufferPointer(rebasing: bytes[index...]))
                     continue
                 }
                 records += 1
@@ -118,18 +169,12 @@ enum CSVReader {
                     }
                     continue
                 }
-                for (column, field) in fields.enumerated() {
-                    cells.append(DataFile.Cell(column: column, value: .string(field.value), range: field.range))
-                }
-                rowStarts.append(cells.count)
-                rowLines.append(Int32(clamping: rowLine))
+                row(names, fields, rowLine)
             }
-            if records == 0 {
+            if records == 0, !allowsNoRows || header == nil {
                 problems.append(DataFile.noRows(in: source, format: .csv, hasHeader: header != nil))
             }
-            guard let header, problems.isEmpty else { return nil }
-            return DataFile(
-                source: source, format: .csv, columns: header, cells: cells, rowStarts: rowStarts, rowLines: rowLines)
+            return header
         }
 
         /// The header's names; an empty one, or one given twice, is a problem.

@@ -17,7 +17,44 @@ enum JSONLinesReader {
         _ bytes: UnsafeBufferPointer<UInt8>, source: SourceFile, limits: ParseLimits,
         problems: inout CappedDiagnostics
     ) -> DataFile? {
+        let lines = readLines(bytes, source: source, limits: limits, wholeValues: false, problems: &problems)
+        if lines.rowLines.isEmpty, problems.isEmpty {
+            problems.append(DataFile.noRows(in: source, format: .jsonLines, hasHeader: false))
+        }
+        guard problems.isEmpty else { return nil }
+        return DataFile(
+            source: source, format: .jsonLines, columns: lines.columns, cells: lines.cells,
+            rowStarts: lines.rowStarts, rowLines: lines.rowLines)
+    }
+
+    /// Reads `source` as the items of a `for_each`: each line that is not blank is one JSON value of any type, and
+    /// no line at all is no item.
+    /// - Returns: the items, or nil when the file has problems (in `problems`).
+    static func readItems(_ source: SourceFile, limits: ParseLimits, problems: inout CappedDiagnostics)
+        -> DataFile.Items?
+    {
+        func items(_ bytes: UnsafeBufferPointer<UInt8>, problems: inout CappedDiagnostics) -> DataFile.Items? {
+            let lines = readLines(bytes, source: source, limits: limits, wholeValues: true, problems: &problems)
+            guard problems.isEmpty else { return nil }
+            let values = lines.values ?? []
+            return DataFile.Items(
+                values: values, fields: lines.allObjects && !values.isEmpty ? lines.columns.map(\.value) : nil,
+                format: .jsonLines, path: source.path)
+        }
+        let contiguous = source.text.utf8.withContiguousStorageIfAvailable { items($0, problems: &problems) }
+        if let contiguous { return contiguous }
+        let bytes = Array(source.text.utf8)
+        return bytes.withUnsafeBufferPointer { items($0, problems: &problems) }
+    }
+
+    /// Reads every line of `bytes`: into cells (`wholeValues` false: each line an object of input values), or
+    /// into whole values (true: each line any JSON value, the items of a `for_each`).
+    private static func readLines(
+        _ bytes: UnsafeBufferPointer<UInt8>, source: SourceFile, limits: ParseLimits, wholeValues: Bool,
+        problems: inout CappedDiagnostics
+    ) -> Lines {
         var lines = Lines(source: source, limits: limits)
+        if wholeValues { lines.values = [] }
         // At most a row a line; the cells are reserved after the first row, as many a line as it has.
         let lineCount = DataFile.lineCount(bytes)
         lines.rowStarts.reserveCapacity(lineCount + 1)
@@ -40,13 +77,7 @@ enum JSONLinesReader {
                 && bytes[end + 1] == UInt8(ascii: "\n")
             index = end + (isCRLF ? 2 : 1)
         }
-        if lines.rowLines.isEmpty, problems.isEmpty {
-            problems.append(DataFile.noRows(in: source, format: .jsonLines, hasHeader: false))
-        }
-        guard problems.isEmpty else { return nil }
-        return DataFile(
-            source: source, format: .jsonLines, columns: lines.columns, cells: lines.cells,
-            rowStarts: lines.rowStarts, rowLines: lines.rowLines)
+        return lines
     }
 
     /// The rows read so far.
@@ -58,6 +89,11 @@ enum JSONLinesReader {
         var cells: [DataFile.Cell] = []
         var rowStarts = [0]
         var rowLines: [Int32] = []
+        /// Each row as a whole value, when lines are read as a `for_each`'s items (any JSON value a line);
+        /// nil when they are read into `cells`.
+        var values: [Value]?
+        /// Whether every row read as a whole value is an object.
+        var allObjects = true
 
         init(source: SourceFile, limits: ParseLimits) {
             self.source = source
@@ -96,6 +132,18 @@ enum JSONLinesReader {
                 switch try parser.parseDocumentMembers() {
                 case .members(let read): members = read
                 case .value(let value):
+                    if values != nil {
+                        let range = SourceRange(
+                            start: places.location(of: first), end: places.location(of: bytes.count))
+                        if let problem = valueProblem(value, at: range, topLevel: true) {
+                            problems.append(problem)
+                            return
+                        }
+                        values?.append(value)
+                        allObjects = false
+                        rowLines.append(Int32(clamping: line))
+                        return
+                    }
                     problems.append(
                         problem(
                             "this line is \(value.type.withArticle), not a JSON object",
@@ -153,18 +201,22 @@ enum JSONLinesReader {
                     columnIndex[member.key] = column
                     columns.append(Located(member.key, at: key))
                 }
-                cells.append(DataFile.Cell(column: column, value: member.value, range: value))
+                if values == nil {
+                    cells.append(DataFile.Cell(column: column, value: member.value, range: value))
+                }
             }
             guard !lineHasProblem else {
                 cells.removeSubrange(start...)
                 return
             }
+            values?.append(.object(members.map { Value.Field($0.key, $0.value) }))
             rowStarts.append(cells.count)
             rowLines.append(Int32(clamping: line))
         }
 
         /// RP0009 for a number JSON reads as infinite (`1e400`), RP0008 for a value nested past the limit.
-        private func valueProblem(_ value: Value, at range: SourceRange) -> Diagnostic? {
+        /// - Parameter topLevel: whether `value` is a whole line's (a `for_each` item), not a member of its object.
+        private func valueProblem(_ value: Value, at range: SourceRange, topLevel: Bool = false) -> Diagnostic? {
             // Most values are scalars: checked without walking them.
             switch value {
             case .double(let number) where number.isFinite: return nil
@@ -176,8 +228,8 @@ enum JSONLinesReader {
                     "the number \(pointer.isEmpty ? "" : "at `\(pointer)` ")is too large for a double", at: range,
                     hint: "numbers are read as 64-bit doubles (at most about 1.8e308), or as integers of any size")
             }
-            // The top-level object is the first level.
-            if let level = Self.levelPast(limits.maxDepth - 1, in: value) {
+            // The top-level object is the first level: a member's value starts at the second.
+            if let level = Self.levelPast(topLevel ? limits.maxDepth : limits.maxDepth - 1, in: value) {
                 return problem(
                     "the value nests lists and objects more than \(limits.maxDepth) levels deep", code: .nestedTooDeep,
                     at: range, hint: "level \(level + 1) is past the limit")

@@ -1,5 +1,7 @@
 extension PlanReader {
     static let stepKindKeys = ["request", "group", "sequence", "for_each", "plan"]
+    /// The keys of `for_each: { file: …, format: … }`.
+    static let itemsFileKeys = ["file", "format"]
     static let commonStepKeys = ["needs", "if", "description", "timeout", "cookies"]
     static let requestOnlyKeys = ["retry", "expect", "poll"]
     static let collectionOnlyKeys = ["concurrency", "on_failure"]
@@ -237,23 +239,11 @@ extension PlanReader {
         -> ForEach?
     {
         guard let itemsNode = fields.value("for_each") else { return nil }
-        var items = valueTemplate(itemsNode, "`for_each` of \(what)")
-        switch items {
-        case .template(let template) where template.singleExpression == nil:
-            diagnostics.error(
-                .wrongType, "`for_each` of \(what) must be a list or one `${{ }}` giving a list",
-                at: template.range, hint: "text around `${{ }}` makes a string, not a list")
-            items = nil
-        case .literal(let value, let range) where value.type != .list:
-            diagnostics.error(
-                .wrongType, "`for_each` of \(what) must be a list, found \(value.type.withArticle)",
-                at: range, hint: "write `for_each: ${{ inputs.name }}` or a YAML list")
-            items = nil
-        case .object(_, let range):
-            diagnostics.error(.wrongType, "`for_each` of \(what) must be a list, found a mapping", at: range)
-            items = nil
-        default:
-            break
+        var source: ForEach.Source?
+        if case .mapping = itemsNode {
+            source = readItemsFile(itemsNode, "`for_each` of \(what)").map(ForEach.Source.file)
+        } else {
+            source = readItemsList(itemsNode, what: what).map(ForEach.Source.list)
         }
         var itemName = Located("item", at: fields.key("for_each")?.range ?? range(itemsNode))
         // With a bad `as`, the body would be resolved under the wrong name: read it, but not the step.
@@ -278,8 +268,78 @@ extension PlanReader {
         } else {
             loopBody = .group(readMembers(body.value, in: "`group` of \(what)", key: body.key))
         }
-        guard let items, let loopBody, validItemName else { return nil }
-        return ForEach(items: items, itemName: itemName, body: loopBody)
+        guard let source, let loopBody, validItemName else { return nil }
+        return ForEach(source: source, itemName: itemName, body: loopBody)
+    }
+
+    /// The items of a for_each written in the plan: a YAML list, or exactly one `${{ }}` giving a list.
+    private mutating func readItemsList(_ itemsNode: YAMLNode, what: String) -> ValueTemplate? {
+        var items = valueTemplate(itemsNode, "`for_each` of \(what)")
+        switch items {
+        case .template(let template) where template.singleExpression == nil:
+            diagnostics.error(
+                .wrongType, "`for_each` of \(what) must be a list or one `${{ }}` giving a list",
+                at: template.range, hint: "text around `${{ }}` makes a string, not a list")
+            items = nil
+        case .literal(let value, let range) where value.type != .list:
+            diagnostics.error(
+                .wrongType, "`for_each` of \(what) must be a list, found \(value.type.withArticle)",
+                at: range, hint: "write `for_each: ${{ inputs.name }}` or a YAML list")
+            items = nil
+        case .object(_, let range):
+            diagnostics.error(.wrongType, "`for_each` of \(what) must be a list, found a mapping", at: range)
+            items = nil
+        default:
+            break
+        }
+        return items
+    }
+
+    /// `for_each: { file: PATH, format: csv | jsonl }`: the rows of a data file. The path is literal (the planner
+    /// reads the file before the run); `format` is needed when the name ends in neither `.csv` nor `.jsonl` or
+    /// `.ndjson`.
+    private mutating func readItemsFile(_ node: YAMLNode, _ what: String) -> ItemsFile? {
+        guard let fields = mapping(node, what) else { return nil }
+        checkKeys(fields, allowed: PlanReader.itemsFileKeys, in: what)
+        var format: Located<DataFile.Format>?
+        var formatIsValid = true
+        if let formatNode = fields.value("format") {
+            if let written = choice(formatNode, "`format` of \(what)", ItemsFileFormat.self) {
+                format = Located(written.value.format, at: written.range)
+            } else {
+                formatIsValid = false
+            }
+        }
+        guard let fileNode = fields.value("file") else {
+            diagnostics.error(
+                .missingKey, "\(what) has no `file`", at: range(node),
+                hint: "name the data file whose rows are the items: `for_each: { file: rows.csv }`")
+            return nil
+        }
+        guard let path = string(fileNode, "`file` of \(what)") else { return nil }
+        if Template.opensExpression(path.value) {
+            sawMalformedExpression = true
+            diagnostics.error(
+                .invalidExpression, "the data file of a for_each is a literal path; `${{ }}` is not evaluated here",
+                at: path.range, hint: "name the file itself, relative to this plan's file")
+            return nil
+        }
+        if path.value.isEmpty {
+            diagnostics.error(
+                .invalidValue, "the file of a for_each is empty", at: path.range,
+                hint: "name a `.csv` or `.jsonl` file, relative to this plan's file")
+            return nil
+        }
+        guard formatIsValid else { return nil }
+        if format == nil, DataFile.Format(path: path.value) == nil {
+            diagnostics.error(
+                .missingKey, "cannot tell the format of `\(path.value)` from its name, and \(what) has no `format`",
+                at: path.range,
+                hint: "add `format: csv` (a header row, then one row per item) or `format: jsonl` (one JSON value per "
+                    + "line), or name the file `.csv`, `.jsonl` or `.ndjson`")
+            return nil
+        }
+        return ItemsFile(path: path, format: format, range: range(node))
     }
 
     // MARK: Retry
@@ -318,5 +378,19 @@ extension PlanReader {
             backoff: backoff, maxBackoff: maxBackoff, on: on,
             unsafe: fields.value("unsafe").flatMap { bool($0, "`unsafe`") },
             range: fields.range)
+    }
+}
+
+/// The words `format:` of a for_each's data file takes.
+enum ItemsFileFormat: String, CaseIterable {
+    case csv
+    case jsonl
+
+    /// The data file format it names.
+    var format: DataFile.Format {
+        switch self {
+        case .csv: .csv
+        case .jsonl: .jsonLines
+        }
     }
 }

@@ -32,9 +32,34 @@ extension SchemaBuilder {
             ],
             "forEachItems": [
                 "description":
-                    "Runs the body (`request` or `group`) once per item: a YAML list (whose elements may hold `${{ }}`) or exactly one `${{ }}` giving a list (RP0102 otherwise). Evaluated once, when the step starts; it cannot read the item. Results keep the input order.",
-                "anyOf": [["type": "array", "items": Self.ref("value")], Self.ref("singleExpression")],
+                    "Runs the body (`request` or `group`) once per item: a YAML list (whose elements may hold `${{ }}`), exactly one `${{ }}` giving a list (RP0102 otherwise), or `{ file: PATH }`, the rows of a CSV or JSON Lines file. Evaluated once, when the step starts; it cannot read the item. Results keep the input order.",
+                "anyOf": [
+                    ["type": "array", "items": Self.ref("value")], Self.ref("singleExpression"), Self.ref("itemsFile"),
+                ],
             ],
+            "itemsFile": closedObject(
+                "`for_each` (a data file)",
+                [
+                    "description":
+                        "The rows of a data file are the items, in the file's order: `{ file: rows.csv }`. A CSV row is an object keyed by the header's names, its values text; a JSON Lines line is any JSON value. `reqplan validate` reads the file (inside the plan's project, under the plan size limit), reports its problems in it (RP0009) and checks `item.FIELD` against its columns (RP0212).",
+                    "type": "object",
+                    "required": ["file"],
+                ],
+                keys: PlanReader.itemsFileKeys,
+                properties: [
+                    "file": [
+                        "description":
+                            "The data file, relative to the file this step is written in; a literal path (no `${{ }}`, RP0210), not empty (RP0105). It must exist inside the plan's project (RP0601, RP0602).",
+                        "type": "string",
+                        "minLength": 1,
+                        "not": ["pattern": .string(Self.expressionStart)],
+                    ],
+                    "format": [
+                        "description":
+                            "`csv` (RFC 4180, a header row of field names) or `jsonl` (one JSON value per line). Needed when the file's name ends in neither `.csv` nor `.jsonl`/`.ndjson` (RP0103).",
+                        "enum": ["csv", "jsonl"],
+                    ],
+                ]),
             "itemName": [
                 "description": .string(
                     "The item's name inside the body (default `item`): a name, not "
