@@ -258,13 +258,13 @@ import Testing
 /// checked, and their `reqplan` commands run against the demo API; the merged reports must be those of
 /// the suite run on one machine, apart from timings.
 @Suite(.timeSensitive) struct ShardingExampleTests {
-    /// The fenced YAML blocks of docs/suites.md holding `marker`, as data (PyYAML, every document).
-    static func readmeYAML(containing marker: String) throws -> [Any] {
+    /// The fenced YAML block of `guide` (docs/suites.md by default) holding `marker`, as data (PyYAML, every
+    /// document).
+    static func readmeYAML(containing marker: String, in guide: String = "docs/suites.md") throws -> [Any] {
         let readme = try String(
-            contentsOf: CommandRunner.packageRoot.appendingPathComponent("docs/suites.md"), encoding: .utf8)
+            contentsOf: CommandRunner.packageRoot.appendingPathComponent(guide), encoding: .utf8)
         let blocks = readme.matches(of: #/```yaml\n(?<body>(?:.|\n)*?)```/#).map { String($0.body) }
-        let block = try #require(
-            blocks.first { $0.contains(marker) }, "docs/suites.md has no YAML block with \(marker)")
+        let block = try #require(blocks.first { $0.contains(marker) }, "\(guide) has no YAML block with \(marker)")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = [
