@@ -261,6 +261,30 @@ public struct Pipeline: Sendable {
         }
     }
 
+    /// Puts `text` (Prometheus text format) to the Pushgateway `push` names, over reqplan's HTTP client with
+    /// `transport`'s TLS and proxy settings, on a connection of its own: no cookie, no redirect, the answer
+    /// at most 1 MiB, the whole push within `push.timeout` (the connection's too).
+    /// - Throws: `MetricsPush.Failure`: the gateway unreachable, silent past the timeout, or refusing.
+    public func push(_ text: String, with push: MetricsPush, transport: HTTPClientTransport.Configuration)
+        async throws(MetricsPush.Failure)
+    {
+        var settings = transport
+        settings.client = .reqplan
+        settings.cookies = CookieJar()
+        settings.followRedirects = false
+        settings.connectionsPerHost = 1
+        settings.maxBodySize = 1 << 20
+        settings.requestTimeout = push.timeout
+        settings.connectTimeout = min(settings.connectTimeout, push.timeout)
+        do {
+            try await HTTPClientTransport.with(settings) { client in try await push.send(text, over: client) }
+        } catch let failure as MetricsPush.Failure {
+            throw failure
+        } catch {
+            throw MetricsPush.Failure("cannot push the figures to \(push.shownURL): \(error)")
+        }
+    }
+
     /// `transport` with its connections per host sized for `plans`, unless it says how many: as many as the
     /// largest concurrency limit asks (the run's `concurrency`, else each plan's own), at least 8; 64 for a
     /// plan without one; and no more than the process's open-file limit leaves room for (`OpenFiles`).

@@ -19,7 +19,7 @@ struct LoadCommand: AsyncParsableCommand {
             at the end. See docs/load.md. \
             Exit status: 0 every `slo:` limit met (or none declared); 1 a limit missed, or the load aborted \
             (--abort-on-fail); 2 the plan, its inputs or a setting is invalid (nothing is sent); 130 \
-            interrupted; 74 a report or an output could not be written.
+            interrupted; 74 a report or an output could not be written, or --push failed.
             """
     )
 
@@ -140,6 +140,8 @@ struct LoadCommand: AsyncParsableCommand {
             valueName: "kind:path"),
         transform: LoadCommand.parsedReport)
     var reports: [LoadReportDestination] = []
+
+    @OptionGroup var pushing: PushOptions
 
     @OptionGroup var reading: PlanReadingOptions
 
@@ -320,11 +322,12 @@ struct LoadCommand: AsyncParsableCommand {
         result.shard = shard.map { LoadResult.ShardPart(index: $0.index, count: $0.count) }
         let (missed, written) = Self.show(
             result, objectives: objectives, sources: prepared.graph.sources, reports: reports, color: color)
+        let pushed = await pushing.send(result, objectives: objectives, pipeline: pipeline, transport: transport)
         if InterruptSignals.interrupted { StandardStreams.exit(RunVerdict.interrupted.exitCode) }
         if missed || result.stopped?.hasPrefix("aborted") == true {
             StandardStreams.exit(RunVerdict.failed.exitCode)
         }
-        StandardStreams.exit(written ? 0 : StandardStreams.outputFailed)
+        StandardStreams.exit(written && pushed ? 0 : StandardStreams.outputFailed)
     }
 
     /// The plan with the inputs every iteration takes.

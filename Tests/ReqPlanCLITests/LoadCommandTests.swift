@@ -2,6 +2,12 @@ import Foundation
 import ReqPlanTestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `reqplan load` against nginx (Debian's, on loopback): both models start the iterations they should and
 /// count every step of each; each iteration has its own session cookie; the shards' JSON reports merge into
 /// one; the OpenMetrics report reads back in prometheus-client's parser; Ctrl-C and the grace after the end
@@ -173,6 +179,109 @@ import Testing
         #expect(parsed.output.contains("counter reqplan_load_iterations_total state=started 12"), "\(parsed.output)")
     }
 
+    /// `--push` puts the figures to a real Pushgateway: its `/metrics` then has the load's series, grouped
+    /// under job `reqplan`, the plan and the shard, with the values of the JSON report, and no input's value
+    /// (a secret's least of all) in any label.
+    @Test(ExternalServers.needed(.nginx, .pushgateway, .curl))
+    func theFiguresArePushedToAPushgateway() async throws {
+        let nginx = try await Nginx.shared()
+        let gateway = try await Pushgateway.start()
+        defer { gateway.stop() }
+        let plan = """
+            reqplan: 1
+            inputs:
+              token: { type: string, secret: true }
+              who: { type: string }
+            steps:
+              me:
+                request: { url: "\(nginx.plainURL)/json", headers: { X-Token: "${{ inputs.token }}", X-Who: "${{ inputs.who }}" } }
+                expect: { status: 200 }
+            slo:
+              - step: me
+                p99: 5s
+            """
+        let file = try CommandRunner.temporaryPlan(plan)
+        func shard(_ index: Int) async throws -> (CommandRunner.Output, URL) {
+            try await load(
+                file: file,
+                [
+                    "--users", "2", "--iterations", "12", "--shard", "\(index)/2", "--push", gateway.url + "/",
+                    "--input", "token=k3y9", "--input", "who=visible-input-value",
+                ])
+        }
+        let (output, path) = try await shard(1)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stderr.contains("pushed the figures to \(gateway.url)/metrics/job/reqplan/plan@base64/"))
+        let report = try Self.report(path)
+        let started = try #require(report["started"] as? Int)
+        #expect(started == 6, "half of 12")
+        let metrics = try runCommand("curl", ["-sS", "--max-time", "10", gateway.url + "/metrics"])
+        #expect(metrics.status == 0, "\(metrics.output)")
+        let planPath = try #require(report["plan"] as? String)
+        let group = "job=\"reqplan\",outcome=\"succeeded\",plan=\"\(planPath)\",shard=\"1-of-2\""
+        #expect(
+            metrics.output.contains("reqplan_load_runs_total{instance=\"\",\(group),step=\"me\",subject=\"step\"} 6"),
+            "\(metrics.output)")
+        #expect(
+            metrics.output.contains(
+                "reqplan_load_iterations_total{instance=\"\",job=\"reqplan\",plan=\"\(planPath)\",shard=\"1-of-2\","
+                    + "state=\"started\"} 6"), "\(metrics.output)")
+        #expect(metrics.output.contains("# TYPE reqplan_load_latency_seconds summary"), "\(metrics.output)")
+        #expect(
+            metrics.output.contains(
+                "reqplan_load_objective_met{instance=\"\",job=\"reqplan\",limit=\"p99 <= 5s\",plan=\"\(planPath)\","
+                    + "shard=\"1-of-2\",step=\"me\",subject=\"step\"} 1"), "\(metrics.output)")
+        #expect(!metrics.output.contains("k3y9") && !metrics.output.contains("visible-input-value"))
+
+        // The other shard, then the merge of both: the whole load pushed as the plan's group, without `shard`.
+        let (other, otherPath) = try await shard(2)
+        #expect(other.status == 0, "\(other.stdout)\(other.stderr)")
+        let merged = try await CommandRunner.run(
+            ["report", "merge", path.path, otherPath.path, "--push", gateway.url, "--push-timeout", "10s"],
+            within: .seconds(60))
+        #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+        let after = try runCommand("curl", ["-sS", "--max-time", "10", gateway.url + "/metrics"])
+        #expect(
+            after.output.contains(
+                "reqplan_load_iterations_total{instance=\"\",job=\"reqplan\",plan=\"\(planPath)\",state=\"started\"} 12"
+            ),
+            "\(after.output)")
+        #expect(after.output.contains("shard=\"2-of-2\""), "each shard keeps its own group")
+    }
+
+    /// A gateway that refuses connections, answers an error or never answers fails the push with exit 74 and
+    /// its reason, quickly (`--push-timeout`); the summary and the reports are written all the same.
+    @Test(ExternalServers.needed(.nginx, .pushgateway))
+    func aFailedPushIsExit74WithItsReason() async throws {
+        let nginx = try await Nginx.shared()
+        let gateway = try await Pushgateway.start()
+        defer { gateway.stop() }
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let plan = """
+            reqplan: 1
+            steps:
+              json:
+                request: { url: "\(nginx.plainURL)/json" }
+            """
+        let cases: [(url: String, says: String)] = [
+            ("http://user:pa55w0rd@127.0.0.1:1", "cannot push the figures to http://127.0.0.1:1/metrics/job/reqplan"),
+            (gateway.url + "/no/such/prefix", "refused the figures: status 404"),
+            ("http://127.0.0.1:\(silent.port)", "no answer within 1s"),
+        ]
+        for (url, says) in cases {
+            let started = ContinuousClock.now
+            let (output, path) = try await load(
+                plan, ["--users", "1", "--iterations", "2", "--push", url, "--push-timeout", "1s"])
+            #expect(ContinuousClock.now - started < .seconds(30), "\(url)")
+            #expect(output.status == 74, "\(url): \(output.stdout)\(output.stderr)")
+            #expect(output.stderr.contains(says), "\(url): \(output.stderr)")
+            #expect(!output.stderr.contains("pa55w0rd"), "credentials are never shown")
+            #expect(output.stdout.contains("iterations  2 in"), "the summary is written: \(output.stdout)")
+            #expect(FileManager.default.fileExists(atPath: path.path), "the reports are written")
+        }
+    }
+
     /// A server that never answers cannot hold a load: the grace after the end cancels the iterations still
     /// running (counted interrupted), and Ctrl-C ends it at once, each with the summary.
     @Test(ExternalServers.needed(.nginx))
@@ -292,6 +401,20 @@ import Testing
         (["--rate", "5/s", "--duration", "1s", "--report", "junit:x.xml"], "--report"),
         (["--rate", "5/s", "--duration", "1s", "--data-order", "random"], "--data"),
         (["--rate", "5/s", "--duration", "1s", "--data", "d.csv", "--data-seed", "7"], "--data-seed"),
+        (["--rate", "5/s", "--duration", "1s", "--push", "ftp://gateway:9091"], "--push"),
+        (["--rate", "5/s", "--duration", "1s", "--push", ""], "--push"),
+        (["--rate", "5/s", "--duration", "1s", "--push", "http://gateway:9091/?job=x"], "--push"),
+        (
+            ["--rate", "5/s", "--duration", "1s", "--push", "http://gw/" + String(repeating: "a", count: 5000)],
+            "--push"
+        ),
+        (["--rate", "5/s", "--duration", "1s", "--push", "http://gw\u{1B}]0;x\u{7}:9091"], "--push"),
+        (["--rate", "5/s", "--duration", "1s", "--push-timeout", "5s"], "--push-timeout"),
+        (["--rate", "5/s", "--duration", "1s", "--push", "http://gw:9091", "--push-timeout", "0s"], "--push-timeout"),
+        (
+            ["--rate", "5/s", "--duration", "1s", "--push", "http://gw:9091", "--push-timeout", "99999999999h"],
+            "--push-timeout"
+        ),
     ])
     func hostileSettingsAreUsageErrors(_ arguments: [String], _ named: String) async throws {
         let file = try CommandRunner.temporaryPlan(
@@ -305,5 +428,49 @@ import Testing
         #expect(output.status == 64, "\(arguments): \(output.stdout)\(output.stderr)")
         #expect(output.stderr.contains(named), "\(arguments): \(output.stderr)")
         #expect(!output.stdout.contains("iterations"), "nothing ran")
+    }
+}
+
+/// A socket that listens on loopback but never accepts: a connection to it opens (the kernel completes it)
+/// and a request sent on it is never answered.
+struct SilentListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw ServerError("socket() failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            Self.closeDescriptor(fd)
+            throw ServerError("bind() or listen() failed")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { Self.closeDescriptor(descriptor) }
+
+    private static func closeDescriptor(_ fd: Int32) {
+        #if canImport(Glibc)
+            _ = Glibc.close(fd)
+        #else
+            _ = Darwin.close(fd)
+        #endif
     }
 }
