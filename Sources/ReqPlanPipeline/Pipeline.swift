@@ -32,6 +32,9 @@ public struct Pipeline: Sendable {
         public var workflow: String?
         /// Whether a sequential Arazzo workflow runs by its data flow (`--parallel`).
         public var parallel: Bool
+        /// The step a plan file is narrowed to, with what it needs (`--scenario`, `PlanScenario`); `nil` for
+        /// whole plans.
+        public var scenario: String? = nil
         /// Credentials for the security schemes of the descriptions plans and Arazzo documents bind
         /// (`--credential`).
         public var credentials: CommandLineCredentials
@@ -89,7 +92,7 @@ public struct Pipeline: Sendable {
     ) -> PlanLibrary {
         PlanLibrary(
             apiLoader: descriptions, documentReader: arazzoReader, unsavedText: unsavedText, readCache: readCache,
-            apiCheckCache: apiCheckCache, commandLineCredentials: reading.credentials)
+            apiCheckCache: apiCheckCache, commandLineCredentials: reading.credentials, scenario: reading.scenario)
     }
 
     /// What reads Arazzo documents as plans, as this pipeline's settings say.

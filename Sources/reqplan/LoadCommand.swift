@@ -98,6 +98,12 @@ struct LoadCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Run only the step ID (at any depth; a group or sequence, typically) and the steps it needs, as "
+                + "each iteration.", valueName: "id"))
+    var scenario: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Take each iteration's inputs from a row of this file: CSV with a header row of input names (.csv) "
                 + "or one JSON object per line (.jsonl, .ndjson); a row's value wins over --input.",
             valueName: "file"))
@@ -177,6 +183,7 @@ struct LoadCommand: AsyncParsableCommand {
         if let connections, connections < 1 || connections > 100_000 {
             throw ValidationError("--connections must be from 1 to 100000")
         }
+        try RunCommand.checkScenario(scenario, suite: false)
     }
 
     /// The load's profile and how the report names what was asked, from the options.
@@ -273,9 +280,12 @@ struct LoadCommand: AsyncParsableCommand {
         await InterruptSignals.monitor { number in
             writeError("reqplan: \(number == SIGTERM ? "SIGTERM" : "SIGINT") received, stopping the load\n")
         }
-        let (profile, target) = try profile()
+        let (profile, asked) = try profile()
+        // What was asked names the scenario: the summary and the reports are of it, not of the whole plan.
+        let target = scenario.map { asked + ", scenario \(VisibleText.line($0))" } ?? asked
         let environment = ProcessInfo.processInfo.environment
-        let pipeline = try reading.pipeline()
+        let scenario = scenario
+        let pipeline = try reading.pipeline().reading { $0.scenario = scenario }
         let prepared: PlanRun.Prepared
         let inputs: @Sendable (UInt64) -> RunInputs?
         switch data.map({ prepareRows(from: $0, pipeline: pipeline, environment: environment) })
@@ -288,6 +298,7 @@ struct LoadCommand: AsyncParsableCommand {
         case .success(let ready):
             (prepared, inputs) = ready
         }
+        RunCommand.showScenarioNotes([prepared])
         var transport = try connection.transport(
             secrets: SecretStore(), cookieJar: nil, color: color, limits: reading.limits)
         if let connections { transport.connectionsPerHost = connections }

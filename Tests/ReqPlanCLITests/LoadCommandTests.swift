@@ -282,6 +282,119 @@ import Testing
         }
     }
 
+    /// A plan of three journeys: `browse`, and `checkout` (a sequence that needs `login` and reads `vars.who`,
+    /// which reads `profile`), and `admin`; outputs and `slo:` items of each.
+    static func journeysPlan(base: String) -> String {
+        """
+        reqplan: 1
+        defaults:
+          base_url: "\(base)"
+        vars:
+          who: ${{ steps.profile.status }}
+        steps:
+          login:
+            request: { method: POST, url: /login }
+          profile:
+            request: { url: /json }
+          browse:
+            group:
+              list: { request: { url: /json } }
+              item: { request: { url: /json } }
+          checkout:
+            needs: [login]
+            sequence:
+              cart: { request: { url: /me, headers: { X-Who: "${{ vars.who }}" } }, expect: { status: 200 } }
+              pay: { request: { url: /json } }
+              receipt: { request: { url: /json } }
+          admin:
+            group:
+              users: { request: { url: /json } }
+        outputs:
+          paid: ${{ steps.pay.status }}
+          listed: ${{ steps.list.status }}
+          asked: ${{ vars.who }}
+        slo:
+          - step: pay
+            p99: 5s
+          - step: admin
+            p99: 5s
+          - p99: 5s
+        """
+    }
+
+    /// `--scenario` runs the step and what it transitively needs, nothing else: in `load` (the report has only
+    /// those steps, the `slo:` of a step left out is dropped with a note) and in `run` (the same steps, the
+    /// outputs that read steps left out omitted); a member of a sequence takes the members before it.
+    @Test(ExternalServers.needed(.nginx))
+    func aScenarioRunsTheStepAndWhatItNeedsOnly() async throws {
+        let nginx = try await Nginx.shared()
+        let plan = try CommandRunner.temporaryPlan(Self.journeysPlan(base: nginx.plainURL))
+        let (loaded, path) = try await load(
+            file: plan, ["--scenario", "checkout", "--users", "1", "--iterations", "4"])
+        #expect(loaded.status == 0, "\(loaded.stdout)\(loaded.stderr)")
+        let report = try Self.report(path)
+        let ids = Set((report["steps"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        #expect(ids == ["login", "profile", "checkout", "cart", "pay", "receipt"], "\(ids)")
+        #expect(Self.runs(report["iteration"]) == (4, 0), "the session of `login` reaches `cart`: \(loaded.stdout)")
+        #expect(
+            loaded.stderr.contains("note: --scenario checkout: the `slo:` limits of step `admin`"), "\(loaded.stderr)")
+        #expect(loaded.stdout.contains("p99 of step `pay`") && !loaded.stdout.contains("step `admin`"))
+        #expect(loaded.stdout.contains("scenario checkout"), "the summary names it: \(loaded.stdout)")
+
+        let ran = try await CommandRunner.run(
+            ["run", plan.path, "--scenario", "pay", "--output", "json", "--progress", "none"],
+            environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(ran.status == 0, "\(ran.stdout)\(ran.stderr)")
+        let outputs = try #require(
+            try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any], "\(ran.stdout)")
+        #expect(Set(outputs.keys) == ["paid", "asked"], "`listed` reads `list`, left out: \(outputs)")
+        #expect(ran.stderr.contains("output `listed` reads steps it does not run"), "\(ran.stderr)")
+        #expect(!nginx.accessLog.isEmpty)
+    }
+
+    /// An id that names no step is RP0213 with a did-you-mean, exit 2 and nothing sent; one that is a
+    /// sub-plan's step, or is weird, is refused the same way, shown safely; an empty one is a usage error.
+    @Test(arguments: [
+        ("chekout", "did you mean `checkout`?"),
+        ("no such step \u{1B}]0;owned\u{7}", "^[]0;owned^G"),
+        ("checkout/cart", "RP0213"),
+    ])
+    func anUnknownScenarioIsLocatedWithADidYouMean(_ id: String, _ says: String) async throws {
+        let plan = try CommandRunner.temporaryPlan(Self.journeysPlan(base: "http://127.0.0.1:1"))
+        for command in ["run", "load"] {
+            let extra = command == "load" ? ["--users", "1", "--iterations", "1"] : []
+            let output = try await CommandRunner.run(
+                [command, plan.path, "--scenario", id] + extra, within: .seconds(30))
+            #expect(output.status == 2, "\(command): \(output.stdout)\(output.stderr)")
+            #expect(output.stderr.contains("error[RP0213]"), "\(command): \(output.stderr)")
+            #expect(output.stderr.contains(says), "\(command): \(output.stderr)")
+            #expect(!output.stderr.contains("\u{1B}]0;"), "no escape sequence reaches the terminal")
+        }
+        let empty = try await CommandRunner.run(["run", plan.path, "--scenario", ""], within: .seconds(30))
+        #expect(empty.status == 64 && empty.stderr.contains("--scenario"), "\(empty.stderr)")
+    }
+
+    /// `--workflow` selects one workflow of an Arazzo document for a load as for a run.
+    @Test(ExternalServers.needed(.connexion))
+    func aLoadRunsOneWorkflowOfAnArazzoDocument() async throws {
+        let mock = try await ConnexionMock.start(serving: ArazzoRunTests.petCouponsDescription)
+        defer { mock.stop() }
+        // The report goes to a folder of its own: the document is in the package's fixtures.
+        let path = try ExternalServers.makeTemporaryFolder("load-arazzo").appendingPathComponent("load.json")
+        let output = try await CommandRunner.run(
+            [
+                "load", ArazzoRunTests.petCoupons.path, "--workflow", "apply-coupon", "--server",
+                "pet-coupons=\(mock.url)", "--input", "my_pet_tags=dog", "--no-response-schema-check", "--users", "1",
+                "--iterations", "3", "--progress", "none", "--report", "json:\(path.path)",
+            ], environment: ["no_proxy": "*"], within: .seconds(120))
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let report = try Self.report(path)
+        #expect(Self.runs(report["iteration"]) == (3, 0), "\(output.stdout)")
+        let ids = (report["steps"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(ids.contains("find-pet") && ids.contains("find-coupons"), "\(ids)")
+        #expect(!ids.contains { $0.contains("buy-available-pet") }, "the other workflow does not run: \(ids)")
+    }
+
     /// A server that never answers cannot hold a load: the grace after the end cancels the iterations still
     /// running (counted interrupted), and Ctrl-C ends it at once, each with the summary.
     @Test(ExternalServers.needed(.nginx))

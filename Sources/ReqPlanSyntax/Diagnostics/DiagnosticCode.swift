@@ -111,6 +111,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let invalidExpression = DiagnosticCode("RP0210", "expression not allowed here")
     /// A reference into a step that cannot be addressed from here (inside another for_each).
     public static let unreachableStep = DiagnosticCode("RP0211", "step not addressable from here")
+    /// `--scenario ID` (of `run` and `load`) names no step of the plan.
+    public static let unknownScenario = DiagnosticCode("RP0213", "unknown scenario")
 
     // MARK: Dependencies
 
@@ -295,7 +297,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         invalidDuration, invalidStatus, invalidMethod, missingVersion, unsupportedVersion, invalidRegex,
         keyNotAllowed, emptyCollection, invalidXPath, invalidJSONPath, insecureTokenEndpoint, invalidPercentile,
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
-        undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep,
+        undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep, unknownScenario,
         unknownNeed, cycle, fileCycle, subPlansTooDeep, subPlansTooLarge,
         invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
         responseTooLarge, membersFailed, cancelled, controlCharacterInHeader, authorizationFailed, objectiveMissed,
