@@ -331,6 +331,7 @@ struct LoadCommand: AsyncParsableCommand {
                 return settings
             }, progress: { display.show($0) }, abort: abort, supervisor: SignalSupervisor())
         result.shard = shard.map { LoadResult.ShardPart(index: $0.index, count: $0.count) }
+        result.scenario = scenario
         let (missed, written) = Self.show(
             result, objectives: objectives, sources: prepared.graph.sources, reports: reports, color: color)
         let pushed = await pushing.send(result, objectives: objectives, pipeline: pipeline, transport: transport)

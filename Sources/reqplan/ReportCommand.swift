@@ -122,11 +122,14 @@ struct ReportCommand: ParsableCommand {
             }
             var objectives: [ServiceLevelObjective] = []
             var sources: [SourceFile] = []
-            let pipeline = try reading.pipeline()
+            // The plan as the load ran it: narrowed to its scenario, whose `slo:` leaves out the steps it did not run.
+            let scenario = result.scenario
+            let pipeline = try reading.pipeline().reading { $0.scenario = scenario }
             let validated = pipeline.validate(fileAt: result.plan)
             if let plan = validated.plan, validated.errorCount == 0 {
                 objectives = plan.slo
                 sources = validated.sources
+                for note in validated.graph?.scenario?.notes ?? [] { writeError("note: \(note)\n") }
             } else {
                 writeError("note: the plan `\(result.plan)` was not read, so its `slo:` limits were not checked\n")
             }

@@ -340,6 +340,11 @@ import Testing
             loaded.stderr.contains("note: --scenario checkout: the `slo:` limits of step `admin`"), "\(loaded.stderr)")
         #expect(loaded.stdout.contains("p99 of step `pay`") && !loaded.stdout.contains("step `admin`"))
         #expect(loaded.stdout.contains("scenario checkout"), "the summary names it: \(loaded.stdout)")
+        #expect(report["scenario"] as? String == "checkout")
+        // The merge checks the scenario's `slo:`: `admin`'s limit, of a step it did not run, is not missed.
+        let merged = try await CommandRunner.run(["report", "merge", path.path], within: .seconds(60))
+        #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+        #expect(merged.stderr.contains("the `slo:` limits of step `admin`"), "\(merged.stderr)")
 
         let ran = try await CommandRunner.run(
             ["run", plan.path, "--scenario", "pay", "--output", "json", "--progress", "none"],
