@@ -32,6 +32,9 @@ public struct Pipeline: Sendable {
         public var workflow: String?
         /// Whether a sequential Arazzo workflow runs by its data flow (`--parallel`).
         public var parallel: Bool
+        /// The step a plan file is narrowed to, with what it needs (`--scenario`, `PlanScenario`); `nil` for
+        /// whole plans.
+        public var scenario: String? = nil
         /// Credentials for the security schemes of the descriptions plans and Arazzo documents bind
         /// (`--credential`).
         public var credentials: CommandLineCredentials
@@ -89,7 +92,7 @@ public struct Pipeline: Sendable {
     ) -> PlanLibrary {
         PlanLibrary(
             apiLoader: descriptions, documentReader: arazzoReader, unsavedText: unsavedText, readCache: readCache,
-            apiCheckCache: apiCheckCache, commandLineCredentials: reading.credentials)
+            apiCheckCache: apiCheckCache, commandLineCredentials: reading.credentials, scenario: reading.scenario)
     }
 
     /// What reads Arazzo documents as plans, as this pipeline's settings say.
@@ -258,6 +261,30 @@ public struct Pipeline: Sendable {
                 configuration: configuration,
                 connections: counted, executors: client.taskExecutors)
             return await supervisor.supervise { await load.run(progress: progress, abort: abort) }
+        }
+    }
+
+    /// Puts `text` (Prometheus text format) to the Pushgateway `push` names, over reqplan's HTTP client with
+    /// `transport`'s TLS and proxy settings, on a connection of its own: no cookie, no redirect, the answer
+    /// at most 1 MiB, the whole push within `push.timeout` (the connection's too).
+    /// - Throws: `MetricsPush.Failure`: the gateway unreachable, silent past the timeout, or refusing.
+    public func push(_ text: String, with push: MetricsPush, transport: HTTPClientTransport.Configuration)
+        async throws(MetricsPush.Failure)
+    {
+        var settings = transport
+        settings.client = .reqplan
+        settings.cookies = CookieJar()
+        settings.followRedirects = false
+        settings.connectionsPerHost = 1
+        settings.maxBodySize = 1 << 20
+        settings.requestTimeout = push.timeout
+        settings.connectTimeout = min(settings.connectTimeout, push.timeout)
+        do {
+            try await HTTPClientTransport.with(settings) { client in try await push.send(text, over: client) }
+        } catch let failure as MetricsPush.Failure {
+            throw failure
+        } catch {
+            throw MetricsPush.Failure("cannot push the figures to \(push.shownURL): \(error)")
         }
     }
 

@@ -19,7 +19,7 @@ struct LoadCommand: AsyncParsableCommand {
             at the end. See docs/load.md. \
             Exit status: 0 every `slo:` limit met (or none declared); 1 a limit missed, or the load aborted \
             (--abort-on-fail); 2 the plan, its inputs or a setting is invalid (nothing is sent); 130 \
-            interrupted; 74 a report or an output could not be written.
+            interrupted; 74 a report or an output could not be written, or --push failed.
             """
     )
 
@@ -98,6 +98,12 @@ struct LoadCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
+            "Run only the step ID (at any depth; a group or sequence, typically) and the steps it needs, as "
+                + "each iteration.", valueName: "id"))
+    var scenario: String?
+
+    @Option(
+        help: ArgumentHelp(
             "Take each iteration's inputs from a row of this file: CSV with a header row of input names (.csv) "
                 + "or one JSON object per line (.jsonl, .ndjson); a row's value wins over --input.",
             valueName: "file"))
@@ -141,6 +147,8 @@ struct LoadCommand: AsyncParsableCommand {
         transform: LoadCommand.parsedReport)
     var reports: [LoadReportDestination] = []
 
+    @OptionGroup var pushing: PushOptions
+
     @OptionGroup var reading: PlanReadingOptions
 
     @OptionGroup var logging: LoggingOptions
@@ -175,6 +183,7 @@ struct LoadCommand: AsyncParsableCommand {
         if let connections, connections < 1 || connections > 100_000 {
             throw ValidationError("--connections must be from 1 to 100000")
         }
+        try RunCommand.checkScenario(scenario, suite: false)
     }
 
     /// The load's profile and how the report names what was asked, from the options.
@@ -271,9 +280,12 @@ struct LoadCommand: AsyncParsableCommand {
         await InterruptSignals.monitor { number in
             writeError("reqplan: \(number == SIGTERM ? "SIGTERM" : "SIGINT") received, stopping the load\n")
         }
-        let (profile, target) = try profile()
+        let (profile, asked) = try profile()
+        // What was asked names the scenario: the summary and the reports are of it, not of the whole plan.
+        let target = scenario.map { asked + ", scenario \(VisibleText.line($0))" } ?? asked
         let environment = ProcessInfo.processInfo.environment
-        let pipeline = try reading.pipeline()
+        let scenario = scenario
+        let pipeline = try reading.pipeline().reading { $0.scenario = scenario }
         let prepared: PlanRun.Prepared
         let inputs: @Sendable (UInt64) -> RunInputs?
         switch data.map({ prepareRows(from: $0, pipeline: pipeline, environment: environment) })
@@ -286,6 +298,7 @@ struct LoadCommand: AsyncParsableCommand {
         case .success(let ready):
             (prepared, inputs) = ready
         }
+        RunCommand.showScenarioNotes([prepared])
         var transport = try connection.transport(
             secrets: SecretStore(), cookieJar: nil, color: color, limits: reading.limits)
         if let connections { transport.connectionsPerHost = connections }
@@ -318,13 +331,15 @@ struct LoadCommand: AsyncParsableCommand {
                 return settings
             }, progress: { display.show($0) }, abort: abort, supervisor: SignalSupervisor())
         result.shard = shard.map { LoadResult.ShardPart(index: $0.index, count: $0.count) }
+        result.scenario = scenario
         let (missed, written) = Self.show(
             result, objectives: objectives, sources: prepared.graph.sources, reports: reports, color: color)
+        let pushed = await pushing.send(result, objectives: objectives, pipeline: pipeline, transport: transport)
         if InterruptSignals.interrupted { StandardStreams.exit(RunVerdict.interrupted.exitCode) }
         if missed || result.stopped?.hasPrefix("aborted") == true {
             StandardStreams.exit(RunVerdict.failed.exitCode)
         }
-        StandardStreams.exit(written ? 0 : StandardStreams.outputFailed)
+        StandardStreams.exit(written && pushed ? 0 : StandardStreams.outputFailed)
     }
 
     /// The plan with the inputs every iteration takes.

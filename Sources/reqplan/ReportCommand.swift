@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReqPlanHTTP
 import ReqPlanPresentation
 import ReqPlanRuntime
 import ReqPlanSyntax
@@ -11,7 +12,7 @@ struct ReportCommand: ParsableCommand {
         subcommands: [MergeCommand.self]
     )
 
-    struct MergeCommand: ParsableCommand {
+    struct MergeCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "merge",
             abstract:
@@ -26,7 +27,7 @@ struct ReportCommand: ParsableCommand {
                 add exactly, so the percentiles are those of one run of the whole load; the plan's `slo:` limits \
                 are checked again when the plan is at the path the reports name. \
                 Exit status: the worst of the merged plans' (0, 1, 130); for loads 1 when a `slo:` limit is \
-                missed; 2 when the reports cannot be merged.
+                missed; 2 when the reports cannot be merged; 74 when a report cannot be written or --push fails.
                 """
         )
 
@@ -40,6 +41,8 @@ struct ReportCommand: ParsableCommand {
                     + "openmetrics:PATH or html:PATH (repeatable).",
                 valueName: "kind:path"))
         var reports: [String] = []
+
+        @OptionGroup var pushing: PushOptions
 
         @OptionGroup var reading: PlanReadingOptions
 
@@ -67,7 +70,7 @@ struct ReportCommand: ParsableCommand {
             }
         }
 
-        func run() throws {
+        func run() async throws {
             var documents: [(path: String, text: String)] = []
             var unreadable: [Diagnostic] = []
             for file in files {
@@ -83,8 +86,11 @@ struct ReportCommand: ParsableCommand {
                 throw ExitCode(2)
             }
             if !documents.isEmpty, documents.allSatisfy({ LoadResult.isReport($0.text) }) {
-                try mergeLoads(documents, renderer: renderer)
+                try await mergeLoads(documents, renderer: renderer)
                 return
+            }
+            if pushing.push != nil {
+                throw ValidationError("--push is for the reports of loads: these are of runs")
             }
             let destinations = try reports.map(ReportDestination.parsedOption)
             let report: SuiteReport
@@ -103,7 +109,8 @@ struct ReportCommand: ParsableCommand {
 
         /// Merges the JSON reports of a load's shards: the summary of the whole load, its reports, and the
         /// plan's `slo:` checked again when the plan is where the reports say.
-        private func mergeLoads(_ documents: [(path: String, text: String)], renderer: DiagnosticRenderer) throws {
+        private func mergeLoads(_ documents: [(path: String, text: String)], renderer: DiagnosticRenderer) async throws
+        {
             let destinations = try reports.map(LoadCommand.parsedReport)
             let result: LoadResult
             switch LoadResult.merging(documents) {
@@ -115,17 +122,24 @@ struct ReportCommand: ParsableCommand {
             }
             var objectives: [ServiceLevelObjective] = []
             var sources: [SourceFile] = []
-            let validated = try reading.pipeline().validate(fileAt: result.plan)
+            // The plan as the load ran it: narrowed to its scenario, whose `slo:` leaves out the steps it did not run.
+            let scenario = result.scenario
+            let pipeline = try reading.pipeline().reading { $0.scenario = scenario }
+            let validated = pipeline.validate(fileAt: result.plan)
             if let plan = validated.plan, validated.errorCount == 0 {
                 objectives = plan.slo
                 sources = validated.sources
+                for note in validated.graph?.scenario?.notes ?? [] { writeError("note: \(note)\n") }
             } else {
                 writeError("note: the plan `\(result.plan)` was not read, so its `slo:` limits were not checked\n")
             }
             let (missed, written) = LoadCommand.show(
                 result, objectives: objectives, sources: sources, reports: destinations, color: color)
+            // The push goes out with reqplan's defaults: merge has no connection options.
+            let pushed = await pushing.send(
+                result, objectives: objectives, pipeline: pipeline, transport: HTTPClientTransport.Configuration())
             if missed { throw ExitCode(1) }
-            if !written { throw ExitCode(StandardStreams.outputFailed) }
+            if !written || !pushed { throw ExitCode(StandardStreams.outputFailed) }
         }
     }
 }

@@ -19,7 +19,8 @@ extension RunCommand {
         let total = files.files.count
         let part = shard
         if let part { files.files = part.select(files.files) }
-        let pipeline = try reading.pipeline()
+        let scenario = scenario
+        let pipeline = try reading.pipeline().reading { $0.scenario = scenario }
         let prepared: [PlanRun.Prepared]
         switch pipeline.prepare(
             files, overrides: inputs, inputsFile: values.inputsFile, environmentName: values.environmentName,
@@ -32,6 +33,7 @@ extension RunCommand {
         case .success(let value):
             prepared = value
         }
+        Self.showScenarioNotes(prepared)
         let secrets = SecretStore()
         let transportConfiguration = try connection.transport(
             secrets: secrets, cookieJar: cookieJar, color: color, limits: reading.limits)

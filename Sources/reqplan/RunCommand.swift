@@ -52,6 +52,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var values: InputsFileOptions
 
+    @Option(
+        help: ArgumentHelp(
+            "Run only the step ID (at any depth; a group or sequence, typically) and the steps it needs.",
+            valueName: "id"))
+    var scenario: String?
+
     @Option(help: "Most requests in flight at once (overrides the plan's `concurrency`).")
     var concurrency: Int?
 
@@ -117,6 +123,19 @@ struct RunCommand: AsyncParsableCommand {
             throw ValidationError(
                 "--cookie-jar `\(cookieJar)` takes one plan: each plan of a suite has a cookie jar of its own")
         }
+        try Self.checkScenario(scenario, suite: isSuite)
+    }
+
+    /// `--scenario` names a step: not empty, and of one plan.
+    static func checkScenario(_ scenario: String?, suite: Bool) throws {
+        guard let scenario else { return }
+        if scenario.isEmpty { throw ValidationError("--scenario needs the id of a step of the plan") }
+        if suite { throw ValidationError("--scenario takes one plan: a step id is of one plan") }
+    }
+
+    /// The notes of what `--scenario` left out, on standard error.
+    static func showScenarioNotes(_ prepared: [PlanRun.Prepared]) {
+        for note in prepared.flatMap({ $0.graph.scenario?.notes ?? [] }) { writeError("note: \(note)\n") }
     }
 
     /// Whether the command runs a suite: several paths, a folder, or a shard.

@@ -2,6 +2,12 @@ import Foundation
 import ReqPlanTestSupport
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `reqplan load` against nginx (Debian's, on loopback): both models start the iterations they should and
 /// count every step of each; each iteration has its own session cookie; the shards' JSON reports merge into
 /// one; the OpenMetrics report reads back in prometheus-client's parser; Ctrl-C and the grace after the end
@@ -173,6 +179,227 @@ import Testing
         #expect(parsed.output.contains("counter reqplan_load_iterations_total state=started 12"), "\(parsed.output)")
     }
 
+    /// `--push` puts the figures to a real Pushgateway: its `/metrics` then has the load's series, grouped
+    /// under job `reqplan`, the plan and the shard, with the values of the JSON report, and no input's value
+    /// (a secret's least of all) in any label.
+    @Test(ExternalServers.needed(.nginx, .pushgateway, .curl))
+    func theFiguresArePushedToAPushgateway() async throws {
+        let nginx = try await Nginx.shared()
+        let gateway = try await Pushgateway.start()
+        defer { gateway.stop() }
+        let plan = """
+            reqplan: 1
+            inputs:
+              token: { type: string, secret: true }
+              who: { type: string }
+            steps:
+              me:
+                request: { url: "\(nginx.plainURL)/json", headers: { X-Token: "${{ inputs.token }}", X-Who: "${{ inputs.who }}" } }
+                expect: { status: 200 }
+            slo:
+              - step: me
+                p99: 5s
+            """
+        let file = try CommandRunner.temporaryPlan(plan)
+        func shard(_ index: Int) async throws -> (CommandRunner.Output, URL) {
+            try await load(
+                file: file,
+                [
+                    "--users", "2", "--iterations", "12", "--shard", "\(index)/2", "--push", gateway.url + "/",
+                    "--input", "token=k3y9", "--input", "who=visible-input-value",
+                ])
+        }
+        let (output, path) = try await shard(1)
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        #expect(output.stderr.contains("pushed the figures to \(gateway.url)/metrics/job/reqplan/plan@base64/"))
+        let report = try Self.report(path)
+        let started = try #require(report["started"] as? Int)
+        #expect(started == 6, "half of 12")
+        let metrics = try runCommand("curl", ["-sS", "--max-time", "10", gateway.url + "/metrics"])
+        #expect(metrics.status == 0, "\(metrics.output)")
+        let planPath = try #require(report["plan"] as? String)
+        let group = "job=\"reqplan\",outcome=\"succeeded\",plan=\"\(planPath)\",shard=\"1-of-2\""
+        #expect(
+            metrics.output.contains("reqplan_load_runs_total{instance=\"\",\(group),step=\"me\",subject=\"step\"} 6"),
+            "\(metrics.output)")
+        #expect(
+            metrics.output.contains(
+                "reqplan_load_iterations_total{instance=\"\",job=\"reqplan\",plan=\"\(planPath)\",shard=\"1-of-2\","
+                    + "state=\"started\"} 6"), "\(metrics.output)")
+        #expect(metrics.output.contains("# TYPE reqplan_load_latency_seconds summary"), "\(metrics.output)")
+        #expect(
+            metrics.output.contains(
+                "reqplan_load_objective_met{instance=\"\",job=\"reqplan\",limit=\"p99 <= 5s\",plan=\"\(planPath)\","
+                    + "shard=\"1-of-2\",step=\"me\",subject=\"step\"} 1"), "\(metrics.output)")
+        #expect(!metrics.output.contains("k3y9") && !metrics.output.contains("visible-input-value"))
+
+        // The other shard, then the merge of both: the whole load pushed as the plan's group, without `shard`.
+        let (other, otherPath) = try await shard(2)
+        #expect(other.status == 0, "\(other.stdout)\(other.stderr)")
+        let merged = try await CommandRunner.run(
+            ["report", "merge", path.path, otherPath.path, "--push", gateway.url, "--push-timeout", "10s"],
+            within: .seconds(60))
+        #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+        let after = try runCommand("curl", ["-sS", "--max-time", "10", gateway.url + "/metrics"])
+        #expect(
+            after.output.contains(
+                "reqplan_load_iterations_total{instance=\"\",job=\"reqplan\",plan=\"\(planPath)\",state=\"started\"} 12"
+            ),
+            "\(after.output)")
+        #expect(after.output.contains("shard=\"2-of-2\""), "each shard keeps its own group")
+    }
+
+    /// A gateway that refuses connections, answers an error or never answers fails the push with exit 74 and
+    /// its reason, quickly (`--push-timeout`); the summary and the reports are written all the same.
+    @Test(ExternalServers.needed(.nginx, .pushgateway))
+    func aFailedPushIsExit74WithItsReason() async throws {
+        let nginx = try await Nginx.shared()
+        let gateway = try await Pushgateway.start()
+        defer { gateway.stop() }
+        let silent = try SilentListener()
+        defer { silent.close() }
+        let plan = """
+            reqplan: 1
+            steps:
+              json:
+                request: { url: "\(nginx.plainURL)/json" }
+            """
+        let cases: [(url: String, says: String)] = [
+            ("http://user:pa55w0rd@127.0.0.1:1", "cannot push the figures to http://127.0.0.1:1/metrics/job/reqplan"),
+            (gateway.url + "/no/such/prefix", "refused the figures: status 404"),
+            ("http://127.0.0.1:\(silent.port)", "no answer within 1s"),
+        ]
+        for (url, says) in cases {
+            let started = ContinuousClock.now
+            let (output, path) = try await load(
+                plan, ["--users", "1", "--iterations", "2", "--push", url, "--push-timeout", "1s"])
+            #expect(ContinuousClock.now - started < .seconds(30), "\(url)")
+            #expect(output.status == 74, "\(url): \(output.stdout)\(output.stderr)")
+            #expect(output.stderr.contains(says), "\(url): \(output.stderr)")
+            #expect(!output.stderr.contains("pa55w0rd"), "credentials are never shown")
+            #expect(output.stdout.contains("iterations  2 in"), "the summary is written: \(output.stdout)")
+            #expect(FileManager.default.fileExists(atPath: path.path), "the reports are written")
+        }
+    }
+
+    /// A plan of three journeys: `browse`, and `checkout` (a sequence that needs `login` and reads `vars.who`,
+    /// which reads `profile`), and `admin`; outputs and `slo:` items of each.
+    static func journeysPlan(base: String) -> String {
+        """
+        reqplan: 1
+        defaults:
+          base_url: "\(base)"
+        vars:
+          who: ${{ steps.profile.status }}
+        steps:
+          login:
+            request: { method: POST, url: /login }
+          profile:
+            request: { url: /json }
+          browse:
+            group:
+              list: { request: { url: /json } }
+              item: { request: { url: /json } }
+          checkout:
+            needs: [login]
+            sequence:
+              cart: { request: { url: /me, headers: { X-Who: "${{ vars.who }}" } }, expect: { status: 200 } }
+              pay: { request: { url: /json } }
+              receipt: { request: { url: /json } }
+          admin:
+            group:
+              users: { request: { url: /json } }
+        outputs:
+          paid: ${{ steps.pay.status }}
+          listed: ${{ steps.list.status }}
+          asked: ${{ vars.who }}
+        slo:
+          - step: pay
+            p99: 5s
+          - step: admin
+            p99: 5s
+          - p99: 5s
+        """
+    }
+
+    /// `--scenario` runs the step and what it transitively needs, nothing else: in `load` (the report has only
+    /// those steps, the `slo:` of a step left out is dropped with a note) and in `run` (the same steps, the
+    /// outputs that read steps left out omitted); a member of a sequence takes the members before it.
+    @Test(ExternalServers.needed(.nginx))
+    func aScenarioRunsTheStepAndWhatItNeedsOnly() async throws {
+        let nginx = try await Nginx.shared()
+        let plan = try CommandRunner.temporaryPlan(Self.journeysPlan(base: nginx.plainURL))
+        let (loaded, path) = try await load(
+            file: plan, ["--scenario", "checkout", "--users", "1", "--iterations", "4"])
+        #expect(loaded.status == 0, "\(loaded.stdout)\(loaded.stderr)")
+        let report = try Self.report(path)
+        let ids = Set((report["steps"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String })
+        #expect(ids == ["login", "profile", "checkout", "cart", "pay", "receipt"], "\(ids)")
+        #expect(Self.runs(report["iteration"]) == (4, 0), "the session of `login` reaches `cart`: \(loaded.stdout)")
+        #expect(
+            loaded.stderr.contains("note: --scenario checkout: the `slo:` limits of step `admin`"), "\(loaded.stderr)")
+        #expect(loaded.stdout.contains("p99 of step `pay`") && !loaded.stdout.contains("step `admin`"))
+        #expect(loaded.stdout.contains("scenario checkout"), "the summary names it: \(loaded.stdout)")
+        #expect(report["scenario"] as? String == "checkout")
+        // The merge checks the scenario's `slo:`: `admin`'s limit, of a step it did not run, is not missed.
+        let merged = try await CommandRunner.run(["report", "merge", path.path], within: .seconds(60))
+        #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+        #expect(merged.stderr.contains("the `slo:` limits of step `admin`"), "\(merged.stderr)")
+
+        let ran = try await CommandRunner.run(
+            ["run", plan.path, "--scenario", "pay", "--output", "json", "--progress", "none"],
+            environment: ["no_proxy": "*"], within: .seconds(60))
+        #expect(ran.status == 0, "\(ran.stdout)\(ran.stderr)")
+        let outputs = try #require(
+            try JSONSerialization.jsonObject(with: Data(ran.stdout.utf8)) as? [String: Any], "\(ran.stdout)")
+        #expect(Set(outputs.keys) == ["paid", "asked"], "`listed` reads `list`, left out: \(outputs)")
+        #expect(ran.stderr.contains("output `listed` reads steps it does not run"), "\(ran.stderr)")
+        #expect(!nginx.accessLog.isEmpty)
+    }
+
+    /// An id that names no step is RP0213 with a did-you-mean, exit 2 and nothing sent; one that is a
+    /// sub-plan's step, or is weird, is refused the same way, shown safely; an empty one is a usage error.
+    @Test(arguments: [
+        ("chekout", "did you mean `checkout`?"),
+        ("no such step \u{1B}]0;owned\u{7}", "^[]0;owned^G"),
+        ("checkout/cart", "RP0213"),
+    ])
+    func anUnknownScenarioIsLocatedWithADidYouMean(_ id: String, _ says: String) async throws {
+        let plan = try CommandRunner.temporaryPlan(Self.journeysPlan(base: "http://127.0.0.1:1"))
+        for command in ["run", "load"] {
+            let extra = command == "load" ? ["--users", "1", "--iterations", "1"] : []
+            let output = try await CommandRunner.run(
+                [command, plan.path, "--scenario", id] + extra, within: .seconds(30))
+            #expect(output.status == 2, "\(command): \(output.stdout)\(output.stderr)")
+            #expect(output.stderr.contains("error[RP0213]"), "\(command): \(output.stderr)")
+            #expect(output.stderr.contains(says), "\(command): \(output.stderr)")
+            #expect(!output.stderr.contains("\u{1B}]0;"), "no escape sequence reaches the terminal")
+        }
+        let empty = try await CommandRunner.run(["run", plan.path, "--scenario", ""], within: .seconds(30))
+        #expect(empty.status == 64 && empty.stderr.contains("--scenario"), "\(empty.stderr)")
+    }
+
+    /// `--workflow` selects one workflow of an Arazzo document for a load as for a run.
+    @Test(ExternalServers.needed(.connexion))
+    func aLoadRunsOneWorkflowOfAnArazzoDocument() async throws {
+        let mock = try await ConnexionMock.start(serving: ArazzoRunTests.petCouponsDescription)
+        defer { mock.stop() }
+        // The report goes to a folder of its own: the document is in the package's fixtures.
+        let path = try ExternalServers.makeTemporaryFolder("load-arazzo").appendingPathComponent("load.json")
+        let output = try await CommandRunner.run(
+            [
+                "load", ArazzoRunTests.petCoupons.path, "--workflow", "apply-coupon", "--server",
+                "pet-coupons=\(mock.url)", "--input", "my_pet_tags=dog", "--no-response-schema-check", "--users", "1",
+                "--iterations", "3", "--progress", "none", "--report", "json:\(path.path)",
+            ], environment: ["no_proxy": "*"], within: .seconds(120))
+        #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+        let report = try Self.report(path)
+        #expect(Self.runs(report["iteration"]) == (3, 0), "\(output.stdout)")
+        let ids = (report["steps"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+        #expect(ids.contains("find-pet") && ids.contains("find-coupons"), "\(ids)")
+        #expect(!ids.contains { $0.contains("buy-available-pet") }, "the other workflow does not run: \(ids)")
+    }
+
     /// A server that never answers cannot hold a load: the grace after the end cancels the iterations still
     /// running (counted interrupted), and Ctrl-C ends it at once, each with the summary.
     @Test(ExternalServers.needed(.nginx))
@@ -292,6 +519,20 @@ import Testing
         (["--rate", "5/s", "--duration", "1s", "--report", "junit:x.xml"], "--report"),
         (["--rate", "5/s", "--duration", "1s", "--data-order", "random"], "--data"),
         (["--rate", "5/s", "--duration", "1s", "--data", "d.csv", "--data-seed", "7"], "--data-seed"),
+        (["--rate", "5/s", "--duration", "1s", "--push", "ftp://gateway:9091"], "--push"),
+        (["--rate", "5/s", "--duration", "1s", "--push", ""], "--push"),
+        (["--rate", "5/s", "--duration", "1s", "--push", "http://gateway:9091/?job=x"], "--push"),
+        (
+            ["--rate", "5/s", "--duration", "1s", "--push", "http://gw/" + String(repeating: "a", count: 5000)],
+            "--push"
+        ),
+        (["--rate", "5/s", "--duration", "1s", "--push", "http://gw\u{1B}]0;x\u{7}:9091"], "--push"),
+        (["--rate", "5/s", "--duration", "1s", "--push-timeout", "5s"], "--push-timeout"),
+        (["--rate", "5/s", "--duration", "1s", "--push", "http://gw:9091", "--push-timeout", "0s"], "--push-timeout"),
+        (
+            ["--rate", "5/s", "--duration", "1s", "--push", "http://gw:9091", "--push-timeout", "99999999999h"],
+            "--push-timeout"
+        ),
     ])
     func hostileSettingsAreUsageErrors(_ arguments: [String], _ named: String) async throws {
         let file = try CommandRunner.temporaryPlan(
@@ -305,5 +546,49 @@ import Testing
         #expect(output.status == 64, "\(arguments): \(output.stdout)\(output.stderr)")
         #expect(output.stderr.contains(named), "\(arguments): \(output.stderr)")
         #expect(!output.stdout.contains("iterations"), "nothing ran")
+    }
+}
+
+/// A socket that listens on loopback but never accepts: a connection to it opens (the kernel completes it)
+/// and a request sent on it is never answered.
+struct SilentListener {
+    let descriptor: Int32
+    let port: Int
+
+    init() throws {
+        #if canImport(Glibc)
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+            let fd = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard fd >= 0 else { throw ServerError("socket() failed") }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 16) == 0 else {
+            Self.closeDescriptor(fd)
+            throw ServerError("bind() or listen() failed")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        descriptor = fd
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    func close() { Self.closeDescriptor(descriptor) }
+
+    private static func closeDescriptor(_ fd: Int32) {
+        #if canImport(Glibc)
+            _ = Glibc.close(fd)
+        #else
+            _ = Darwin.close(fd)
+        #endif
     }
 }

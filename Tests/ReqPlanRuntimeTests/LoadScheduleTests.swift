@@ -145,6 +145,11 @@ struct LoadScheduleTests {
         var other = parts[1]
         other.plan = "q.yaml"
         #expect(LoadResult.mergeProblem([parts[0], other, parts[2]])?.hasPrefix("results of different plans") == true)
+        var narrowed = parts[1]
+        narrowed.scenario = "checkout"
+        #expect(
+            LoadResult.mergeProblem([parts[0], narrowed, parts[2]])
+                == "results of different scenarios: the whole plan and scenario `checkout`")
     }
 
     /// A result's JSON form reads back equal, and forms that would hold too much are refused.
@@ -162,6 +167,7 @@ struct LoadScheduleTests {
                 max: 3_000_000)
         ]
         result.connections = 4
+        result.scenario = "checkout"
         let data = try JSONEncoder().encode(result)
         let read = try JSONDecoder().decode(LoadResult.self, from: data)
         #expect(read == result)

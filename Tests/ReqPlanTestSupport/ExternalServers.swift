@@ -10,8 +10,8 @@ import Testing
 
 /// Third-party programs the tests run as real servers on loopback: nginx (plain HTTP, HTTPS
 /// with a test CA and HTTP/2, client certificates, a session API), tinyproxy (a forward proxy
-/// whose log shows each request) and httpbin (under gunicorn), with certificates made by the
-/// openssl command.
+/// whose log shows each request), httpbin (under gunicorn) and the Prometheus Pushgateway, with
+/// certificates made by the openssl command.
 ///
 /// Each server gets free loopback ports and its configuration in a fresh temporary folder, is
 /// waited for on its port (never a sleep) and is stopped when the test process exits, however
@@ -51,12 +51,14 @@ public enum ExternalServers {
         case authlib
         /// PyPI `prometheus-client`, whose OpenMetrics parser reads `reqplan load --report openmetrics:` back.
         case prometheusClient = "prometheus-client"
+        /// The Prometheus Pushgateway (Debian `prometheus-pushgateway`), which `reqplan load --push` puts to.
+        case pushgateway = "prometheus-pushgateway"
 
         /// What a skipped test calls it.
         public var name: String {
             switch self {
             case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer, .moto, .botocore, .authlib,
-                .prometheusClient:
+                .prometheusClient, .pushgateway:
                 rawValue
             case .browser: "a browser (Chromium, its driver and selenium)"
             case .pytestLSP: "pytest-lsp"
@@ -69,7 +71,7 @@ public enum ExternalServers {
         public var howToGet: String {
             switch self {
             case .nginx: "apt-get install nginx libnginx-mod-http-echo"
-            case .tinyproxy, .openssl, .curl, .neovim: "apt-get install \(rawValue)"
+            case .tinyproxy, .openssl, .curl, .neovim, .pushgateway: "apt-get install \(rawValue)"
             case .httpbin: "python3 -m pip install httpbin gunicorn"
             case .connexion: "python3 -m pip install 'connexion[flask,uvicorn,swagger-ui]'"
             case .haralyzer: "python3 -m pip install haralyzer"
@@ -97,7 +99,7 @@ public enum ExternalServers {
             case .botocore: ["botocore"]
             case .authlib: ["authlib", "flask", "cryptography"]
             case .prometheusClient: ["prometheus_client"]
-            case .nginx, .tinyproxy, .openssl, .curl, .neovim: []
+            case .nginx, .tinyproxy, .openssl, .curl, .neovim, .pushgateway: []
             }
         }
     }
@@ -142,7 +144,7 @@ public enum ExternalServers {
     /// findable by `python3` (one `python3` for all of them, once per process).
     static func seemsInstalled(_ tool: Tool) -> Bool {
         switch tool {
-        case .nginx, .tinyproxy, .openssl, .curl: return executable(tool.rawValue) != nil
+        case .nginx, .tinyproxy, .openssl, .curl, .pushgateway: return executable(tool.rawValue) != nil
         case .neovim: return executable("nvim") != nil
         case .browser:
             return FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
@@ -178,7 +180,7 @@ public enum ExternalServers {
                     && FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
             case .neovim:
                 found = executable("nvim") != nil
-            case .nginx, .tinyproxy, .openssl, .curl:
+            case .nginx, .tinyproxy, .openssl, .curl, .pushgateway:
                 found = executable(tool.rawValue) != nil
             case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore, .authlib,
                 .prometheusClient:

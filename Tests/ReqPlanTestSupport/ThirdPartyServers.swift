@@ -383,3 +383,39 @@ public final class Httpbin: Sendable {
     /// Stops it.
     public func stop() { process.stop() }
 }
+
+// MARK: - Pushgateway
+
+/// The Prometheus Pushgateway (Debian's `prometheus-pushgateway`) on loopback, keeping what is pushed in
+/// memory: `GET /metrics` shows every group's series with their grouping labels.
+public final class Pushgateway: Sendable {
+    public let process: ServerProcess
+    public let port: Int
+
+    /// `http://127.0.0.1:<port>`
+    public var url: String { "http://127.0.0.1:\(port)" }
+
+    /// Starts a new Pushgateway (one per test: what one test pushes is not another's).
+    public static func start() async throws -> Pushgateway {
+        try ExternalServers.require(.pushgateway)
+        guard let program = ExternalServers.executable(ExternalServers.Tool.pushgateway.rawValue) else {
+            throw ServerError("prometheus-pushgateway is not installed")
+        }
+        return try await startWithFreePorts(1) { ports in
+            let folder = try ExternalServers.makeTemporaryFolder("pushgateway")
+            let process = try await ServerProcess.start(
+                name: "pushgateway", program: program,
+                arguments: ["--web.listen-address=127.0.0.1:\(ports[0])", "--log.level=warn"],
+                folder: folder, ports: ports)
+            return Pushgateway(process: process, port: ports[0])
+        }
+    }
+
+    private init(process: ServerProcess, port: Int) {
+        self.process = process
+        self.port = port
+    }
+
+    /// Stops it.
+    public func stop() { process.stop() }
+}

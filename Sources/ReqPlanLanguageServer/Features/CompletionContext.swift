@@ -4,7 +4,7 @@
 public enum CompletionContext: Sendable, Equatable {
     /// A key of the mapping at `path`; `present` are the keys the mapping has already.
     case key(path: [SchemaOutline.PathElement], present: Set<String>)
-    /// A step id: in `needs:`, or after `steps.` in an expression.
+    /// A step id: in `needs:`, as an `slo:` item's `step:`, or after `steps.` in an expression.
     case stepID
     /// A field of the result of step `step`, after `steps.ID.` in an expression.
     case resultField(step: String)
@@ -43,6 +43,8 @@ public enum CompletionContext: Sendable, Equatable {
         {
             return (.stepID, wordStart)
         }
+        // The value of an `slo:` item's `step:`.
+        if Self.isObjectiveStep(before, line: position.line, in: lines) { return (.stepID, wordStart) }
         // Otherwise only a key at the start of its line (after spaces and `- ` markers) is completed.
         var dashes: [Int] = []
         var column = 0
@@ -63,6 +65,33 @@ public enum CompletionContext: Sendable, Equatable {
         let path = parents + dashes.map { _ in SchemaOutline.PathElement.item }
         let present = dashes.isEmpty ? Self.siblingKeys(of: position.line, column: column, in: lines) : []
         return (.key(path: path, present: present), wordStart)
+    }
+
+    /// Whether `before` (a line up to the word being written) is the start of an `slo:` item's `step:` value:
+    /// `  - step: ` or, under an item, `    step: ` (an opening quote may follow).
+    static func isObjectiveStep(
+        _ before: Substring.UnicodeScalarView, line: Int, in lines: [Substring.UnicodeScalarView]
+    ) -> Bool {
+        var dashes: [Int] = []
+        var column = 0
+        var index = before.startIndex
+        while index < before.endIndex, before[index] == " " || before[index] == "-" {
+            let next = before.index(after: index)
+            if before[index] == "-" {
+                guard next < before.endIndex, before[next] == " " else { return false }
+                dashes.append(column)
+            }
+            column += 1
+            index = next
+        }
+        let rest = String(String.UnicodeScalarView(before[index...]))
+        guard rest.hasPrefix("step:") else { return false }
+        let value = rest.dropFirst(5)
+        guard value.first == " ", ["", "\"", "'"].contains(value.trimmingPrefix(while: { $0 == " " })) else {
+            return false
+        }
+        let path = parents(of: line, column: dashes.first ?? column, in: lines) + dashes.map { _ in .item }
+        return path == [.key("slo"), .item]
     }
 
     // MARK: Lines

@@ -4,8 +4,8 @@ import ReqPlanSyntax
 /// Where a plan names its steps, inputs and vars: each name's declaration and every place that reads it
 /// (`textDocument/references`; `textDocument/definition` of `inputs.x`, `vars.x` and a sub-plan's `file:`).
 ///
-/// Every place comes from the plan's AST: step ids, `needs:` entries and declarations where the parser read
-/// them, and `steps.X`, `inputs.X`, `vars.X` where the expression parser read them, in every expression of
+/// Every place comes from the plan's AST: step ids, `needs:` entries, `slo:` items' `step:` and declarations
+/// where the parser read them, and `steps.X`, `inputs.X`, `vars.X` where the expression parser read them, in every expression of
 /// the plan (the ones the planner resolves: URLs, headers, bodies, conditions, `for_each` lists, a sub-plan's
 /// inputs, expectations, `poll.until`, vars, outputs, defaults). No second parser reads the text.
 public struct PlanReferences {
@@ -14,6 +14,15 @@ public struct PlanReferences {
         case step
         case input
         case variable
+
+        /// What messages call it.
+        var noun: String {
+            switch self {
+            case .step: "step"
+            case .input: "input"
+            case .variable: "var"
+            }
+        }
     }
 
     /// One place where a step, an input or a var is named.
@@ -50,6 +59,10 @@ public struct PlanReferences {
         for variable in plan.vars { add(.variable, variable.name, declaration: true) }
         for step in steps {
             for need in step.needs { add(.step, need) }
+        }
+        // `slo:` items name their step as `needs:` does.
+        for objective in plan.slo {
+            if case .step(let name) = objective.subject { add(.step, name) }
         }
         for expression in Self.expressions(of: plan) {
             for reference in expression.references {
@@ -133,6 +146,32 @@ public struct PlanReferences {
         guard let file = subPlanFile(at: position) else { return nil }
         let start = TextPosition(line: 0, character: 0)
         return Location(uri: DocumentURI(filePath: file), range: TextRange(start: start, end: start))
+    }
+
+    /// The edits that rename what `position` names (a step, an input or a var) to `newName`: its declaration
+    /// and every place that reads it, `needs:` and `slo:` included.
+    /// - Returns: the ranges to replace with `newName`, in document order; empty where nothing is named.
+    /// - Throws: why `newName` cannot be the name: not a name (`[A-Za-z_][A-Za-z0-9_-]*`), or the name of
+    ///   another step, input or var of the same kind.
+    public func renaming(at position: TextPosition, to newName: String) throws(RenameProblem) -> [TextRange] {
+        guard let target = occurrence(at: position) else { return [] }
+        guard Plan.isValidName(newName) else {
+            throw RenameProblem(
+                message: "`\(VisibleText.line(newName))` is not a name: names start with a letter or `_` and contain "
+                    + "letters, digits, `_` and `-`")
+        }
+        if newName != target.name,
+            occurrences.contains(where: { $0.isDeclaration && $0.kind == target.kind && $0.name == newName })
+        {
+            throw RenameProblem(message: "the plan has a \(target.kind.noun) `\(newName)` already")
+        }
+        return references(at: position, includeDeclaration: true)
+    }
+
+    /// Why a rename cannot be made.
+    public struct RenameProblem: Error, Sendable {
+        /// The reason, for the editor to show.
+        public var message: String
     }
 
     /// The LSP `Location`s of `references(at:includeDeclaration:)` in the plan's document `uri`.

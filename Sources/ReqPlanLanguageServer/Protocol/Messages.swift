@@ -200,6 +200,7 @@ struct InitializeResult: EncodableResult {
                     .init("hoverProvider", .bool(true)),
                     .init("definitionProvider", .bool(true)),
                     .init("referencesProvider", .bool(true)),
+                    .init("renameProvider", .object([.init("prepareProvider", .bool(true))])),
                     .init("documentSymbolProvider", .bool(true)),
                     .init(
                         "codeActionProvider",
@@ -437,6 +438,34 @@ struct ReferencesRequest: PositionRequest {
         place = try TextDocumentPosition(params: params, name: Self.name)
         includeDeclaration = params["context"]?["includeDeclaration"] == .bool(true)
     }
+}
+
+/// `textDocument/rename`: the step, input or var at a place renamed wherever the document names it.
+struct RenameRequest: PositionRequest {
+    static let method = "textDocument/rename"
+    /// A `WorkspaceEdit`, or `null` where nothing is named.
+    typealias Result = Value
+
+    var place: TextDocumentPosition
+    /// The name to give it.
+    var newName: String
+
+    init(params: Value) throws(ResponseError) {
+        place = try TextDocumentPosition(params: params, name: Self.name)
+        guard case .string(let name)? = params["newName"] else {
+            throw ResponseError(.invalidParams, "`rename` needs `newName`, a string")
+        }
+        newName = name
+    }
+}
+
+/// `textDocument/prepareRename`: whether a step, input or var is named at a place, and its range.
+struct PrepareRenameRequest: PlaceRequest {
+    static let method = "textDocument/prepareRename"
+    /// The `Range` of the name, or `null`.
+    typealias Result = Value
+
+    var place: TextDocumentPosition
 }
 
 /// `textDocument/hover`.

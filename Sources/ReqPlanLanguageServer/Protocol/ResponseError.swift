@@ -19,6 +19,8 @@ public struct ResponseError: Error, Sendable, Equatable {
         case requestCancelled = -32800
         /// The document changed after the request was made, so its answer would be stale.
         case contentModified = -32801
+        /// The request was understood but cannot be done (a rename to a name that is not one, or is taken).
+        case requestFailed = -32803
     }
 
     /// The code.

@@ -204,6 +204,10 @@ public final class LanguageServer: Sendable {
             return try definition(DefinitionRequest(params: params), changesBefore: changesBefore).value
         case (.running, ReferencesRequest.method):
             return try references(ReferencesRequest(params: params), changesBefore: changesBefore).value
+        case (.running, RenameRequest.method):
+            return try rename(RenameRequest(params: params), changesBefore: changesBefore).value
+        case (.running, PrepareRenameRequest.method):
+            return try prepareRename(PrepareRenameRequest(params: params), changesBefore: changesBefore).value
         case (.running, HoverRequest.method):
             return try hover(HoverRequest(params: params), changesBefore: changesBefore).value
         case (.running, CodeActionRequest.method):
@@ -259,6 +263,34 @@ public final class LanguageServer: Sendable {
             PlanReferences(plan: $0).referenceLocations(
                 at: request.position, includeDeclaration: request.includeDeclaration, uri: uri)
         } ?? []
+    }
+
+    /// `textDocument/rename`: every place the document names the step, input or var at the position (its id,
+    /// `needs:`, `slo:`, expressions), as one `WorkspaceEdit`; `null` where nothing is named.
+    private func rename(_ request: RenameRequest, changesBefore: Int) throws(ResponseError) -> RenameRequest.Result {
+        let (uri, document) = try requestedDocument(request, changesBefore: changesBefore)
+        guard let plan = plan(of: uri, document) else { return .null }
+        let ranges: [TextRange]
+        do {
+            ranges = try PlanReferences(plan: plan).renaming(at: request.position, to: request.newName)
+        } catch {
+            throw ResponseError(.requestFailed, error.message)
+        }
+        guard !ranges.isEmpty else { return .null }
+        let edits = ranges.map { Value.object([.init("range", $0.value), .init("newText", .string(request.newName))]) }
+        return .object([.init("changes", .object([.init(uri.text, .list(edits))]))])
+    }
+
+    /// `textDocument/prepareRename`: the range of the name at the position, when it is a step's, an input's or
+    /// a var's.
+    private func prepareRename(_ request: PrepareRenameRequest, changesBefore: Int) throws(ResponseError)
+        -> PrepareRenameRequest.Result
+    {
+        let (uri, document) = try requestedDocument(request, changesBefore: changesBefore)
+        return plan(of: uri, document).flatMap {
+            PlanReferences(plan: $0).occurrence(at: request.position)?.range.value
+        }
+            ?? .null
     }
 
     /// `textDocument/hover`: an API's part, else the plan's.

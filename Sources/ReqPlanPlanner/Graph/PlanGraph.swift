@@ -55,6 +55,8 @@ public struct PlanGraph: Sendable {
     /// The operation of each request step bound to an API description (`openapi:`), by the step's path
     /// (`login/token` for a sub-plan's step).
     public internal(set) var apiOperations: [String: BoundOperation] = [:]
+    /// The scenario the plan was narrowed to (`--scenario`), with what it left out; `nil` for a whole plan.
+    public internal(set) var scenario: PlanScenario? = nil
 
     /// The node of a step id (a sub-plan's step by its path, `login/token`).
     public func node(_ id: String) -> StepNode? {

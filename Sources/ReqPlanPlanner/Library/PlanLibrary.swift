@@ -78,6 +78,8 @@ public final class PlanLibrary: Sendable {
     /// Credentials for the security schemes of the descriptions plans bind, from the command line
     /// (`--credential`): they replace a binding's own `credentials:` for the same scheme.
     let commandLineCredentials: CommandLineCredentials
+    /// The step a file checked by `check(fileAt:)` is narrowed to (`--scenario`, `PlanScenario`); `nil`: all.
+    let scenario: String?
 
     /// An empty library.
     /// - Parameters:
@@ -93,12 +95,16 @@ public final class PlanLibrary: Sendable {
     ///   - apiCheckCache: what earlier libraries' API checks found for each step of plans read with
     ///     `readCache`, kept to check again only the steps that changed and those that read them.
     ///   - commandLineCredentials: credentials for the descriptions' security schemes (`--credential`).
+    ///   - scenario: the step id the plans checked by `check(fileAt:)` are narrowed to, with what it needs
+    ///     (`--scenario`; `PlanScenario`); `nil` for whole plans.
     public init(
         apiLoader: (any APIDescriptionLoader)? = nil, documentReader: (any PlanDocumentReader)? = nil,
         unsavedText: (@Sendable (String) -> String?)? = nil, readCache: PlanReadCache? = nil,
-        apiCheckCache: APICheckCache? = nil, commandLineCredentials: CommandLineCredentials = CommandLineCredentials()
+        apiCheckCache: APICheckCache? = nil, commandLineCredentials: CommandLineCredentials = CommandLineCredentials(),
+        scenario: String? = nil
     ) {
         self.commandLineCredentials = commandLineCredentials
+        self.scenario = scenario
         self.apiLoader = apiLoader
         self.documentReader = documentReader
         self.unsavedText = unsavedText
@@ -120,9 +126,32 @@ public final class PlanLibrary: Sendable {
         boundary: FileBoundary? = nil
     ) -> CheckedPlan {
         let file = URL(fileURLWithPath: path).standardizedFileURL.resolvingSymlinksInPath().path
-        return check(
-            file: file, display: displayPath ?? path, limits: limits,
-            boundary: boundary ?? FileBoundary(planFile: file, outsideSetting: limits.outsideSetting), chain: [])
+        let display = displayPath ?? path
+        let boundary = boundary ?? FileBoundary(planFile: file, outsideSetting: limits.outsideSetting)
+        let checked = check(file: file, display: display, limits: limits, boundary: boundary, chain: [])
+        guard let scenario, let graph = checked.graph else { return checked }
+        switch graph.scenario(scenario) {
+        case .failure(let unknown):
+            return CheckedPlan(
+                path: checked.path, file: checked.file, source: checked.source, plan: checked.plan, graph: nil,
+                diagnostics: checked.diagnostics + [unknown], sources: checked.sources,
+                includedFiles: checked.includedFiles, involvesCycle: checked.involvesCycle)
+        case .success(let selection):
+            // The plan checked again with only the scenario's steps: the whole plan's warnings stand (those of
+            // the narrowed one, an input only a step left out reads, would only puzzle), its errors would too.
+            let narrowed = check(
+                file: file, display: display, limits: limits, boundary: boundary, chain: [], keeping: selection)
+            let errors = narrowed.diagnostics.filter { $0.severity == .error }
+            var narrowedGraph = narrowed.graph
+            narrowedGraph?.scenario = selection
+            var result = CheckedPlan(
+                path: checked.path, file: checked.file, source: checked.source, plan: narrowed.plan,
+                graph: errors.isEmpty ? narrowedGraph : nil, diagnostics: checked.diagnostics + errors,
+                sources: checked.sources, includedFiles: checked.includedFiles, involvesCycle: checked.involvesCycle)
+            result.apis = checked.apis
+            result.operations = checked.operations
+            return result
+        }
     }
 
     /// Checks plan text that was not read from a file (tests, editors): sub-plans and the data files of
@@ -171,6 +200,8 @@ public final class PlanLibrary: Sendable {
         var checksFiles: Bool
         /// The plan of the document checked, for a document that holds several (`PlanDocumentReader`).
         var entry: String? = nil
+        /// The scenario its steps are narrowed to (`--scenario`), for the file given only.
+        var keeping: PlanScenario? = nil
 
         /// The file and entry, as the chain of files being checked names it.
         var identity: String { (file ?? display) + (entry.map { "#" + $0 } ?? "") }
@@ -178,16 +209,17 @@ public final class PlanLibrary: Sendable {
 
     private func check(
         file: String, entry: String? = nil, display: String, limits: ParseLimits, boundary: FileBoundary,
-        chain: [Link]
+        chain: [Link], keeping scenario: PlanScenario? = nil
     ) -> CheckedPlan {
         let key = Key(file: file, entry: entry, boundary: boundary, limits: limits)
         let depthKey = Key(file: file, entry: entry, boundary: boundary, limits: limits, depth: chain.count)
-        if let cached = cache.withLock({ $0[key] ?? $0[depthKey] }) { return cached }
+        // A scenario's plan is another plan than the file's: neither taken from the cache nor kept in it.
+        if scenario == nil, let cached = cache.withLock({ $0[key] ?? $0[depthKey] }) { return cached }
         reads.add(1, ordering: .relaxed)
         let context = Context(
             file: file, display: display,
             folder: URL(fileURLWithPath: file).deletingLastPathComponent(), limits: limits,
-            boundary: boundary, chain: chain, checksFiles: true, entry: entry)
+            boundary: boundary, chain: chain, checksFiles: true, entry: entry, keeping: scenario)
         let parsed: ParseResult
         // An editor's unsaved text, unless larger than a file may be (the file is then read, and refused).
         if let text = unsavedText?(file), text.utf8.count <= limits.maxFileSize {
@@ -202,7 +234,7 @@ public final class PlanLibrary: Sendable {
             }
         }
         let checked = assemble(parsed, context)
-        if !checked.involvesCycle {
+        if scenario == nil, !checked.involvesCycle {
             let kept = checked.reachesDepthLimit ? depthKey : key
             cache.withLock { cache in
                 if cache[kept] == nil { cache[kept] = checked }
@@ -220,6 +252,7 @@ public final class PlanLibrary: Sendable {
                 involvesCycle: false)
         }
         var plan = parsedPlan
+        if let scenario = context.keeping { plan = plan.keeping(scenario) }
         // Sub-plans first: their outputs' types are part of this plan's API checks.
         var subPlans: [String: IncludedPlan] = [:]
         var subPlanOutputs: [String: [String: FlowType]] = [:]

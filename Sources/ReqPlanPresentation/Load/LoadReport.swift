@@ -94,13 +94,31 @@ extension LoadResult {
         }
     }
 
+    /// The text formats the metrics are written in: the same families, samples and labels in each.
+    public enum MetricsFormat: Sendable {
+        /// OpenMetrics 1.0 (`--report openmetrics:`): a counter's family is named without `_total`, and the
+        /// text ends with `# EOF`.
+        case openMetrics
+        /// The Prometheus text format 0.0.4, the one a Pushgateway takes (`--push`): a counter's `# TYPE` and
+        /// `# HELP` name its samples (`_total`), and there is no `# EOF` (which 0.0.4 reads as a comment, but
+        /// OpenMetrics' other lines it would refuse).
+        case prometheusText
+    }
+
     /// OpenMetrics text (the Prometheus exposition format's standard): counters of iterations, runs, requests
     /// and bytes, and a summary of latency quantiles, for the iteration and for each step (label `step`).
     public func openMetrics(outcomes: [ObjectiveOutcome]) -> String {
+        metrics(outcomes: outcomes, format: .openMetrics)
+    }
+
+    /// The metrics of `openMetrics(outcomes:)` in `format`.
+    public func metrics(outcomes: [ObjectiveOutcome], format: MetricsFormat) -> String {
         var out = ""
         let subjects = [("", iteration)] + steps.map { ($0.id, $0.figures) }
         func family(_ name: String, _ type: String, _ help: String) {
-            out += "# TYPE \(name) \(type)\n# HELP \(name) \(help)\n"
+            // OpenMetrics names a counter's family without the `_total` its samples have; 0.0.4 by the samples.
+            let named = format == .prometheusText && type == "counter" ? name + "_total" : name
+            out += "# TYPE \(named) \(type)\n# HELP \(named) \(help)\n"
         }
         func labels(_ step: String, _ extra: [(String, String)] = []) -> String {
             let pairs = (step.isEmpty ? [("subject", "iteration")] : [("subject", "step"), ("step", step)]) + extra
@@ -145,7 +163,7 @@ extension LoadResult {
                 out += "reqplan_load_objective_met\(labels(step, [("limit", limit)])) \(outcome.met ? 1 : 0)\n"
             }
         }
-        out += "# EOF\n"
+        if format == .openMetrics { out += "# EOF\n" }
         return out
     }
 

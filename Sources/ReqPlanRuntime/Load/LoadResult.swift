@@ -53,6 +53,9 @@ public struct LoadResult: Sendable, Equatable {
     /// The part of a sharded load this result is (`--shard K/N`): K and N; `nil` for a whole load, and for
     /// the merge of all the shards.
     public var shard: ShardPart?
+    /// The step the iterations ran with what it needs (`--scenario`); `nil` for the whole plan. The merge
+    /// checks the `slo:` of the same scenario.
+    public var scenario: String?
 
     /// Part K of N of a load.
     public struct ShardPart: Sendable, Equatable, Codable {
@@ -141,6 +144,10 @@ public struct LoadResult: Sendable, Equatable {
         if let other = results.first(where: { $0.plan != first.plan }) {
             return "results of different plans: `\(first.plan)` and `\(other.plan)`"
         }
+        if let other = results.first(where: { $0.scenario != first.scenario }) {
+            func named(_ scenario: String?) -> String { scenario.map { "scenario `\($0)`" } ?? "the whole plan" }
+            return "results of different scenarios: \(named(first.scenario)) and \(named(other.scenario))"
+        }
         let parts = results.compactMap(\.shard)
         guard !parts.isEmpty else { return nil }
         guard parts.count == results.count else { return "the shards of a load mixed with a whole load" }
@@ -185,7 +192,7 @@ extension LoadResult: Codable {
         case format = "reqplan_load", plan, model, target
         case startedAt = "started_at", elapsedSeconds = "elapsed_s", measuredSeconds = "measured_s"
         case iteration, steps, started, warmUp = "warm_up", late, dropped, interrupted
-        case startDelay = "start_delay", connections, series, stopped, shards, shard
+        case startDelay = "start_delay", connections, series, stopped, shards, shard, scenario
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -210,6 +217,7 @@ extension LoadResult: Codable {
         try container.encodeIfPresent(stopped, forKey: .stopped)
         try container.encode(shards, forKey: .shards)
         try container.encodeIfPresent(shard, forKey: .shard)
+        try container.encodeIfPresent(scenario, forKey: .scenario)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -242,6 +250,7 @@ extension LoadResult: Codable {
         shards = try container.decode(Int.self, forKey: .shards)
         try Self.require((1...100_000).contains(shards), .shards, container, "`shards` is not from 1 to 100000")
         shard = try container.decodeIfPresent(ShardPart.self, forKey: .shard)
+        scenario = try container.decodeIfPresent(String.self, forKey: .scenario)
         if let shard {
             try Self.require(
                 (1...100_000).contains(shard.count) && (1...shard.count).contains(shard.index), .shard, container,

@@ -113,6 +113,8 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     public static let unreachableStep = DiagnosticCode("RP0211", "step not addressable from here")
     /// `item.F` where the item is a row of a data file (`for_each: { file: … }`) whose rows have no field `F`.
     public static let unknownItemField = DiagnosticCode("RP0212", "unknown field of a data file's rows")
+    /// `--scenario ID` (of `run` and `load`) names no step of the plan.
+    public static let unknownScenario = DiagnosticCode("RP0213", "unknown scenario")
 
     // MARK: Dependencies
 
@@ -298,6 +300,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         keyNotAllowed, emptyCollection, invalidXPath, invalidJSONPath, insecureTokenEndpoint, invalidPercentile,
         malformedExpression, unknownRoot, unknownStep, unknownInput, unknownFunction, invalidCall,
         undeclaredEnv, itemOutOfScope, unknownField, invalidExpression, unreachableStep, unknownItemField,
+        unknownScenario,
         unknownNeed, cycle, fileCycle, subPlansTooDeep, subPlansTooLarge,
         invalidInput, missingInput, invalidRunSetting, requestFailed, timedOut, expectationFailed, runtimeEvaluation,
         responseTooLarge, membersFailed, cancelled, controlCharacterInHeader, authorizationFailed, objectiveMissed,
