@@ -252,7 +252,7 @@ struct LoadCommand: AsyncParsableCommand {
         if let length { target += " for \(PlanDuration(milliseconds: Int(length.milliseconds)))" }
         if let iterations { target += ", at most \(iterations) iterations" }
         var profile = LoadProfile(model: model, iterations: iterations)
-        if let warm = try parsedDuration(warmUp, "--warm-up") {
+        if let warm = try parsedDuration(warmUp, "--warm-up", allowZero: true), warm > .zero {
             if let total = profile.duration, warm >= total {
                 throw ValidationError("--warm-up `\(warmUp ?? "")` is as long as the load: nothing would be counted")
             }

@@ -1,4 +1,5 @@
 import Foundation
+import ReqPlanDemoAPI
 import ReqPlanTestSupport
 import Testing
 
@@ -7,7 +8,8 @@ import Testing
 /// the rate, duration and warm-up are the test's), then the merge step of each: the merged figures are
 /// those of every shard added up, and each shard took its own part.
 @Suite(.timeSensitive) struct LoadExampleTests {
-    /// A command line of the guide with the load's size made small (`--rate`, `--duration`, `--warm-up`).
+    /// A command line of the guide with the load's size made small (`--rate`, `--duration`, `--warm-up`; none
+    /// of the guide's arguments holds a space).
     static func shortened(_ line: String) -> String {
         line.replacing(#/--rate [^ ]+/#, with: "--rate 20/s")
             .replacing(#/--duration [^ ]+/#, with: "--duration 1s")
@@ -83,7 +85,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: folder) }
         try await DemoAPI.withServer { base in
             for index in 0..<completions {
-                let podArgs = Self.shortened(args.joined(separator: "\u{1}")).split(separator: "\u{1}").map {
+                let podArgs = Self.shortened(args.joined(separator: " ")).split(separator: " ").map {
                     String($0).replacingOccurrences(of: "$(JOB_COMPLETION_INDEX)", with: "\(index)")
                         .replacingOccurrences(of: "/reports/", with: folder.path + "/")
                         .replacing(#/base_url=http:.*/#, with: "base_url=\(base)")
@@ -96,7 +98,8 @@ import Testing
         }
         let reports = (0..<completions).map { "\(folder.path)/load-\($0).json" }
         let merged = try await CommandRunner.run(
-            ["report", "merge"] + reports + ["--report", "json:\(folder.path)/load.json"], in: CommandRunner.packageRoot,
+            ["report", "merge"] + reports + ["--report", "json:\(folder.path)/load.json"],
+            in: CommandRunner.packageRoot,
             within: .seconds(60))
         #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
         try Self.expectMerged(shards: Array(0..<completions), named: { "load-\($0).json" }, in: folder)
