@@ -44,18 +44,8 @@ extension DataFile {
         atPath path: String, shownAs shown: String? = nil, format: Format, limits: ParseLimits,
         origin: FileReader.Origin, maxErrors: Int = 20
     ) -> Result<Items, ReadError> {
-        let name = shown ?? path
-        switch FileReader.text(
-            atPath: path, origin: origin, limit: limits.maxFileSize, what: "the data file", shownAs: name)
-        {
-        case .failure(let failure):
-            var diagnostic = Diagnostic.error(
-                failure.isTooLarge ? .fileTooLarge : .unreadableFile, failure.text, at: nil,
-                hint: failure.isTooLarge ? limits.tooLargeHint(splitting: "the data file") : failure.hint)
-            diagnostic.file = name
-            return .failure(ReadError([diagnostic], source: nil))
-        case .success(let text):
-            return parseItems(SourceFile(path: name, text: text), format: format, limits: limits, maxErrors: maxErrors)
+        source(atPath: path, shownAs: shown ?? path, limits: limits, origin: origin).flatMap {
+            parseItems($0, format: format, limits: limits, maxErrors: maxErrors)
         }
     }
 

@@ -185,6 +185,16 @@ public struct DataFile: Sendable {
             diagnostic.file = name
             return .failure(ReadError([diagnostic], source: nil))
         }
+        return source(atPath: path, shownAs: name, limits: limits, origin: origin).flatMap {
+            parse($0, format: format, limits: limits, maxErrors: maxErrors)
+        }
+    }
+
+    /// The text of the data file at `path` (shown as `name`), read through the one file reader, or why it
+    /// cannot be read (RP0001, RP0004), located at the file.
+    static func source(atPath path: String, shownAs name: String, limits: ParseLimits, origin: FileReader.Origin)
+        -> Result<SourceFile, ReadError>
+    {
         switch FileReader.text(
             atPath: path, origin: origin, limit: limits.maxFileSize, what: "the data file", shownAs: name)
         {
@@ -195,7 +205,7 @@ public struct DataFile: Sendable {
             diagnostic.file = name
             return .failure(ReadError([diagnostic], source: nil))
         case .success(let text):
-            return parse(SourceFile(path: name, text: text), format: format, limits: limits, maxErrors: maxErrors)
+            return .success(SourceFile(path: name, text: text))
         }
     }
 
