@@ -2,12 +2,6 @@ import Foundation
 import ReqPlanTestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// `reqplan load` against nginx (Debian's, on loopback): both models start the iterations they should and
 /// count every step of each; each iteration has its own session cookie; the shards' JSON reports merge into
 /// one; the OpenMetrics report reads back in prometheus-client's parser; Ctrl-C and the grace after the end
@@ -256,7 +250,7 @@ import Testing
         let nginx = try await Nginx.shared()
         let gateway = try await Pushgateway.start()
         defer { gateway.stop() }
-        let silent = try SilentListener()
+        let silent = try SilentPort(connecting: true)
         defer { silent.close() }
         let plan = """
             reqplan: 1
@@ -546,49 +540,5 @@ import Testing
         #expect(output.status == 64, "\(arguments): \(output.stdout)\(output.stderr)")
         #expect(output.stderr.contains(named), "\(arguments): \(output.stderr)")
         #expect(!output.stdout.contains("iterations"), "nothing ran")
-    }
-}
-
-/// A socket that listens on loopback but never accepts: a connection to it opens (the kernel completes it)
-/// and a request sent on it is never answered.
-struct SilentListener {
-    let descriptor: Int32
-    let port: Int
-
-    init() throws {
-        #if canImport(Glibc)
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-            let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
-        guard fd >= 0 else { throw ServerError("socket() failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = UInt32(0x7F00_0001).bigEndian
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0, listen(fd, 16) == 0 else {
-            Self.closeDescriptor(fd)
-            throw ServerError("bind() or listen() failed")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        descriptor = fd
-        port = Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    func close() { Self.closeDescriptor(descriptor) }
-
-    private static func closeDescriptor(_ fd: Int32) {
-        #if canImport(Glibc)
-            _ = Glibc.close(fd)
-        #else
-            _ = Darwin.close(fd)
-        #endif
     }
 }

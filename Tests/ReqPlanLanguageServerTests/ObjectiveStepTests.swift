@@ -73,6 +73,17 @@ import Testing
         #expect(try references.renaming(at: position(of: "p95", line: 8), to: "x").isEmpty, "nothing named there")
     }
 
+    /// `marked` without its `|`, and the position the `|` marks.
+    static func cursor(in marked: String) throws -> (text: String, position: TextPosition) {
+        let lines = marked.split(separator: "\n", omittingEmptySubsequences: false)
+        let line = try #require(lines.firstIndex { $0.contains("|") })
+        let column = try #require(lines[line].range(of: "|")).lowerBound
+        return (
+            marked.replacingOccurrences(of: "|", with: ""),
+            TextPosition(line: line, character: lines[line][..<column].utf16.count)
+        )
+    }
+
     @Test(arguments: [
         "slo:\n  - step: |\n",
         "slo:\n  - step: ch|\n",
@@ -80,11 +91,7 @@ import Testing
         "slo:\n  - p99: 2s\n    step: \"ch|\n",
     ])
     func aStepIDIsCompletedAsAnSLOItemsStep(marked: String) throws {
-        let text = marked.replacingOccurrences(of: "|", with: "")
-        let lines = marked.split(separator: "\n", omittingEmptySubsequences: false)
-        let line = try #require(lines.firstIndex { $0.contains("|") })
-        let column = try #require(lines[line].range(of: "|")).lowerBound
-        let position = TextPosition(line: line, character: lines[line][..<column].utf16.count)
+        let (text, position) = try Self.cursor(in: marked)
         #expect(CompletionContext.at(position, in: text)?.0 == .stepID)
     }
 
@@ -95,11 +102,7 @@ import Testing
         "other:\n  - step: |\n",
     ])
     func aStepKeyElsewhereIsNotAStepID(marked: String) throws {
-        let text = marked.replacingOccurrences(of: "|", with: "")
-        let lines = marked.split(separator: "\n", omittingEmptySubsequences: false)
-        let line = try #require(lines.firstIndex { $0.contains("|") })
-        let column = try #require(lines[line].range(of: "|")).lowerBound
-        let position = TextPosition(line: line, character: lines[line][..<column].utf16.count)
+        let (text, position) = try Self.cursor(in: marked)
         #expect(CompletionContext.at(position, in: text)?.0 != .stepID)
     }
 

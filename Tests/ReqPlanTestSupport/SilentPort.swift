@@ -8,7 +8,9 @@ import Foundation
 /// A loopback port that never answers a connection attempt, like a host that drops SYNs: a
 /// listening socket with a backlog of 0 whose accept queue is filled by connections nobody
 /// accepts, so the kernel drops every further SYN and a client's connect waits until its own
-/// timeout. Closed by `close()`.
+/// timeout. With `connecting`, a server that hangs after the handshake instead: connections
+/// complete (the kernel queues them; nobody accepts them) and a request sent on one is never
+/// answered. Closed by `close()`.
 public final class SilentPort: @unchecked Sendable {
     /// Why the port could not be made.
     public struct Failure: Error, CustomStringConvertible {
@@ -21,7 +23,7 @@ public final class SilentPort: @unchecked Sendable {
     /// The connections that fill the queue.
     private var fillers: [CInt] = []
 
-    public init() throws {
+    public init(connecting: Bool = false) throws {
         let listener = socket(AF_INET, Self.streamType, 0)
         self.listener = listener
         guard listener >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
@@ -32,7 +34,7 @@ public final class SilentPort: @unchecked Sendable {
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { address in
-                bind(listener, address, length) == 0 && listen(listener, 0) == 0
+                bind(listener, address, length) == 0 && listen(listener, connecting ? 16 : 0) == 0
                     && getsockname(listener, address, &length) == 0
             }
         }
@@ -41,6 +43,7 @@ public final class SilentPort: @unchecked Sendable {
             throw Failure(description: "bind/listen: \(String(cString: strerror(errno)))")
         }
         port = Int(UInt16(bigEndian: address.sin_port))
+        if connecting { return }
         // Connect until a connection no longer completes: the queue is full from then on.
         for _ in 0..<16 {
             let filler = socket(AF_INET, Self.streamType, 0)
