@@ -13,6 +13,8 @@ let package = Package(
         .library(name: "ReqPlanRuntime", targets: ["ReqPlanRuntime"]),
         .library(name: "ReqPlanPresentation", targets: ["ReqPlanPresentation"]),
         .library(name: "ReqPlanLanguageServer", targets: ["ReqPlanLanguageServer"]),
+        // `reqplan import`: curl command lines and HAR files read into plans, with the data flow found.
+        .library(name: "ReqPlanImport", targets: ["ReqPlanImport"]),
         // The library for embedders: one import to load, validate and run a plan.
         .library(name: "ReqPlan", targets: ["ReqPlan"]),
         // The demo API, for `Examples/` and programs that try reqplan out against it.
@@ -81,6 +83,12 @@ let package = Package(
             dependencies: [
                 "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath",
             ]
+        ),
+        // `reqplan import`: other tools' requests (curl command lines, HAR files) read into an `ImportedPlan`,
+        // the data flow between them found, and written as plan text. No networking, no runtime.
+        .target(
+            name: "ReqPlanImport",
+            dependencies: ["ReqPlanSyntax"]
         ),
         // What crosses a transport, without one: the `Transport` protocol, `PreparedRequest`,
         // `TransportResponse`, `TransportError`, the URL of a request, redirects, cookies and the cookie file,
@@ -194,6 +202,7 @@ let package = Package(
                 "ReqPlanDemoAPI",
                 "ReqPlanPipeline",
                 "ReqPlanLanguageServer",
+                "ReqPlanImport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -322,6 +331,12 @@ let package = Package(
                 // The bundler's tests read the bundled document as Yams' nodes.
                 .product(name: "Yams", package: "Yams"),
             ]
+        ),
+        // The importers: the golden corpus of `Tests/Fixtures/import/<format>/`, each plan written checked clean
+        // under `--strict` by the planner, and hostile inputs.
+        .testTarget(
+            name: "ReqPlanImportTests",
+            dependencies: ["ReqPlanImport", "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanTestSupport"]
         ),
         .testTarget(
             name: "ReqPlanArazzoTests",

@@ -43,14 +43,15 @@ STRING_BLOCK = re.compile(r'#*"""[\s\S]*?"""#*')
 NETWORKING = re.compile(r"^(NIO\w*|AsyncHTTPClient|FoundationNetworking|Hummingbird\w*)$")
 MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI", "ReqPlanTestSupport"}
 # The stages before the runtime, and the later stages their test targets may not import.
-EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanHTTP"}
+EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanImport",
+               "ReqPlanHTTP"}
 LATER_STAGES = {"ReqPlanRuntime", "ReqPlanPresentation", "ReqPlanPipeline", "ReqPlan", "reqplan"}
 # Targets that check plans without running them, and the modules that run plans, which they may not import.
 CHECK_ONLY = {"ReqPlanLanguageServer"}
 RUNNING = {"ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanURLSession", "ReqPlan", "ReqPlanDemoAPI"}
 # Targets that link no networking at all, through any dependency.
 LINK_NO_NETWORKING = {"ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanTransport", "ReqPlanRuntime", "ReqPlanPresentation",
-                      "ReqPlanLanguageServer", "ReqPlanOpenAPI", "ReqPlanArazzo"}
+                      "ReqPlanLanguageServer", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanImport"}
 
 
 def linked_networking(package: dict, name: str) -> list:

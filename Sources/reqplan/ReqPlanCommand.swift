@@ -11,7 +11,7 @@ struct ReqPlanCommand: AsyncParsableCommand {
             ValidateCommand.self, FixCommand.self, RunCommand.self, LoadCommand.self, PlanCommand.self,
             GraphCommand.self,
             DemoCommand.self,
-            SchemaCommand.self, ReportCommand.self, CoverageCommand.self, LSPCommand.self,
+            SchemaCommand.self, ReportCommand.self, CoverageCommand.self, LSPCommand.self, ImportCommand.self,
         ]
     )
 

@@ -3,7 +3,8 @@
 /// Codes never change meaning once published; grammar.md lists them all.
 /// Ranges: `RP00xx` files and YAML, `RP01xx` plan structure, `RP02xx` expressions,
 /// `RP03xx` dependencies, `RP05xx` run errors, `RP06xx` sub-plans, files named in a plan and vars,
-/// `RP07xx` polling and suites, `RP08xx` API descriptions, `RP09xx` warnings, `RP10xx` Arazzo workflows.
+/// `RP07xx` polling and suites, `RP08xx` API descriptions, `RP09xx` warnings, `RP10xx` Arazzo workflows,
+/// `RP14xx` `reqplan import`.
 public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Comparable {
     /// The code as printed, such as `RP0101`.
     public let rawValue: String
@@ -291,6 +292,24 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// diagnostic's fix writes that form.
     public static let otherRunnersShorthand = DiagnosticCode("RP1014", "another runner's shorthand")
 
+    // MARK: Import (`reqplan import`, docs/import.md)
+
+    /// A source `reqplan import` cannot read as its format: a HAR file that is not JSON or not a HAR log, a
+    /// curl command line whose quotes are not closed.
+    public static let importSourceMalformed = DiagnosticCode("RP1401", "import source cannot be read")
+    /// A shell construct whose value only a shell would know: `$(…)`, backticks.
+    public static let importShellConstruct = DiagnosticCode("RP1402", "shell construct not supported")
+    /// **Warning:** a curl option the importer does not know or does not convert; the command is imported
+    /// without it.
+    public static let importOptionNotConverted = DiagnosticCode("RP1403", "option not converted")
+    /// **Warning:** a setting with no form in a plan (`-k`, `--cacert`, a proxy, a cookie jar): said in a
+    /// comment of the plan and here, never dropped silently.
+    public static let importSettingNotConverted = DiagnosticCode("RP1404", "setting not converted")
+    /// No request to import: no curl command in the file, no entry left in the HAR log.
+    public static let importNothing = DiagnosticCode("RP1405", "nothing to import")
+    /// A URL that curl would expand into several (`{a,b}`, `[1-3]`) without `-g`/`--globoff`.
+    public static let importURLGlob = DiagnosticCode("RP1406", "URL globbing not supported")
+
     /// Every code, in order, for documentation.
     public static let all: [DiagnosticCode] = [
         unreadableFile, yamlSyntax, duplicateKey, fileTooLarge, aliasExpansion, unsupportedYAML, notAPlan,
@@ -316,5 +335,7 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         arazzoVersion, arazzoUnsupported, unknownSourceDescription, invalidRuntimeExpression, expressionOutOfPlace,
         unknownArazzoStep, unknownArazzoOutput, unknownWorkflow, forwardReference, arazzoCycle,
         invalidArazzoParameter, invalidCriterion, duplicateArazzoID, otherRunnersShorthand,
+        importSourceMalformed, importShellConstruct, importOptionNotConverted, importSettingNotConverted,
+        importNothing, importURLGlob,
     ]
 }

@@ -1,0 +1,317 @@
+import ReqPlanSyntax
+
+/// Finds where a value a request sends first came from an earlier response, and writes a reference to it
+/// (`${{ steps.create.body.id }}`) in place of the literal, with the evidence as a comment.
+///
+/// **The rule.** A value of a response is a *source* when it is
+/// - a JSON value of its body (`body.id`, `body.items[0].id`, `body['a b']`): a string, or an integer;
+/// - its `Location` header (`headers.location`), or a cookie it sets (`cookies.NAME`);
+///
+/// and it is not trivial: a string of 8 characters or more, or of 4 or more with a digit; an integer of
+/// 3 digits or more; or any non-empty string or integer at a field named like an identifier or a
+/// credential (`id`, `…_id`, `…Id`, `uuid`, `key`, `token`, `…_token`, `session…`). Booleans, null,
+/// decimals, and a value that some request sent at or before that response (the client knew it: a user
+/// name echoed back) are never sources. The first response a value appears in is its source.
+///
+/// A later request's value is replaced when it is *whole* equal to a source: a URL path segment, the whole
+/// URL (or its path and query) equal to a `Location`, a query, form or JSON body value, a header value, the
+/// credential after `Bearer ` or `Token `, a cookie's value. A cookie the source set is sent by the
+/// run's cookie jar: its pair is left out of the `Cookie` header. A request header the HAR hides (`***`,
+/// as `reqplan run --report har:` writes `Authorization`) is the token of the latest response with a
+/// field named like a token, when there is one.
+struct DataFlowFinder {
+    private let entries: [HAREntry]
+    private(set) var diagnostics: [Diagnostic] = []
+    private var sources: [String: Source] = [:]
+    private var sent: Set<String> = []
+    private var setCookies: [String: Source] = [:]
+    private var latestToken: Source?
+
+    /// Where a value was found.
+    struct Source {
+        var step: String
+        var path: String
+        var field: String
+        var secret: Bool
+    }
+
+    private let file: String?
+
+    /// A finder over `entries`, in the order they ran; warnings name `file`.
+    init(entries: [HAREntry], file: String?) {
+        self.entries = entries
+        self.file = file
+    }
+
+    mutating func link(_ plan: inout ImportedPlan) {
+        for index in plan.steps.indices {
+            var step = plan.steps[index]
+            for value in Self.sentValues(of: step) { sent.insert(value) }
+            rewrite(&step)
+            plan.steps[index] = step
+            learn(from: entries[index], id: step.id)
+        }
+    }
+
+    // MARK: - Sources
+
+    private mutating func learn(from entry: HAREntry, id: String) {
+        for header in entry.responseHeaders {
+            let name = header.name.lowercased()
+            if name == "location", !header.value.isEmpty {
+                add(header.value, Source(step: id, path: "headers.location", field: "location", secret: false), force: true)
+            } else if name == "set-cookie" {
+                let pair = header.value.prefix { $0 != ";" }
+                guard let equals = pair.firstIndex(of: "=") else { continue }
+                let cookie = String(pair[..<equals]).trimmingCharacters(in: .whitespaces)
+                let value = String(pair[pair.index(after: equals)...])
+                let source = Source(
+                    step: id, path: "cookies" + Self.component(cookie), field: cookie, secret: value.count >= 8)
+                if setCookies[cookie] == nil { setCookies[cookie] = source }
+                add(value, source, force: false)
+            }
+        }
+        guard let body = entry.responseBody else { return }
+        // Breadth-first without recursion; a HAR's bodies may nest 512 levels.
+        var pending: [(Value, String, String)] = [(body, "body", "")]
+        var visited = 0
+        while !pending.isEmpty, visited < 100_000 {
+            let (value, path, field) = pending.removeFirst()
+            visited += 1
+            switch value {
+            case .object(let fields):
+                for member in fields { pending.append((member.value, path + Self.component(member.key), member.key)) }
+            case .list(let items):
+                for (position, item) in items.enumerated().prefix(1000) {
+                    pending.append((item, path + "[\(position)]", field))
+                }
+            case .string(let text):
+                let source = Source(step: id, path: path, field: field, secret: Credentials.isSecretName(field))
+                if source.secret, text == "***" || text.count >= 8 { latestToken = source }
+                add(text, source, force: false)
+            case .int, .largeInt:
+                add(Self.text(of: value), Source(step: id, path: path, field: field, secret: false), force: false)
+            default:
+                break
+            }
+        }
+    }
+
+    private mutating func add(_ value: String, _ source: Source, force: Bool) {
+        guard sources[value] == nil, !sent.contains(value), force || Self.isLinkable(value, field: source.field) else {
+            return
+        }
+        sources[value] = source
+    }
+
+    /// The rule for a value worth a reference (see the type's documentation).
+    static func isLinkable(_ value: String, field: String) -> Bool {
+        guard !value.isEmpty, value != "***", value != "true", value != "false", value != "null" else { return false }
+        let isInteger = Value.integer(fromDecimal: value) != nil
+        let digits = value.filter(\.isNumber).count
+        if isIdentifierName(field) || Credentials.isSecretName(field) { return true }
+        if isInteger { return value.count - (value.hasPrefix("-") ? 1 : 0) >= 3 }
+        return value.count >= 8 || (value.count >= 4 && digits > 0)
+    }
+
+    private static func isIdentifierName(_ field: String) -> Bool {
+        let lower = field.lowercased()
+        return lower == "id" || lower.hasSuffix("_id") || lower.hasSuffix("-id") || field.hasSuffix("Id")
+            || field.hasSuffix("ID") || lower == "uuid" || lower == "guid" || lower.hasPrefix("session")
+    }
+
+    // MARK: - Requests
+
+    private mutating func rewrite(_ step: inout ImportedStep) {
+        var evidence: [String] = []
+        // The whole URL, from a `Location`.
+        if let url = step.url.literal {
+            let path = URLParts(url).path
+            if let source = sources[url] ?? sources[path], source.path == "headers.location" {
+                step.url = .reference(.step(source.step, source.path))
+                evidence.append(note(source, "the URL"))
+            } else {
+                step.url = linkPath(url, evidence: &evidence)
+            }
+        }
+        for index in step.query.indices {
+            step.query[index].value = link(step.query[index].value, "the query parameter `\(step.query[index].name)`", &evidence)
+        }
+        var headers: [Pair] = []
+        for header in step.headers {
+            var header = header
+            let name = header.name.lowercased()
+            if name == "cookie" {
+                guard let cookies = linkCookies(header.value, &evidence) else { continue }
+                header.value = cookies
+            } else if header.value.literal == "***" {
+                guard let token = latestToken else {
+                    warnHidden(header.name, step: step.id)
+                    headers.append(header)
+                    continue
+                }
+                if name == "authorization" {
+                    step.auth = .bearer(.reference(.step(token.step, token.path)))
+                } else {
+                    headers.append(Pair(header.name, .reference(.step(token.step, token.path))))
+                }
+                evidence.append(
+                    "the HAR hides `\(header.name)` (`***`): taken as the token `steps.\(token.step).\(token.path)`")
+                continue
+            } else if let value = header.value.literal, let space = value.firstIndex(of: " "),
+                ["bearer", "token"].contains(value[..<space].lowercased())
+            {
+                let credential = String(value[value.index(after: space)...])
+                if let source = sources[credential] {
+                    header.value = PlanText(String(value[...space])) + .reference(.step(source.step, source.path))
+                    evidence.append(note(source, "the `\(header.name)` credential"))
+                }
+            } else {
+                header.value = link(header.value, "the header `\(header.name)`", &evidence)
+            }
+            headers.append(header)
+        }
+        step.headers = headers
+        switch step.body {
+        case .json(let value)?: step.body = .json(link(value, &evidence))
+        case .form(let fields)?:
+            step.body = .form(fields.map { Pair($0.name, link($0.value, "the form field `\($0.name)`", &evidence)) })
+        default: break
+        }
+        step.comments += evidence
+    }
+
+    private mutating func warnHidden(_ name: String, step: String) {
+        var diagnostic = Diagnostic.warning(
+            .importSettingNotConverted,
+            "the HAR hides the header `\(name)` of step `\(step)` (`***`) and no earlier response has a token",
+            at: nil, hint: "the plan reads it from a secret input; give its value when it runs")
+        diagnostic.file = file
+        diagnostics.append(diagnostic)
+    }
+
+    private func link(_ text: PlanText, _ place: String, _ evidence: inout [String]) -> PlanText {
+        guard let value = text.literal, let source = sources[value] else { return text }
+        evidence.append(note(source, place))
+        return .reference(.step(source.step, source.path))
+    }
+
+    private func linkPath(_ url: String, evidence: inout [String]) -> PlanText {
+        let parts = URLParts(url)
+        var pieces: [PlanText.Piece] = [.literal(parts.origin)]
+        for segment in parts.path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
+            pieces.append(.literal("/"))
+            let decoded = FormFields.decode(String(segment), plusIsSpace: false)
+            if let source = sources[decoded], !segment.isEmpty {
+                pieces.append(.reference(.step(source.step, source.path)))
+                evidence.append(note(source, "a segment of the URL's path"))
+            } else {
+                pieces.append(.literal(String(segment)))
+            }
+        }
+        return PlanText(pieces: Self.joined(pieces))
+    }
+
+    private func link(_ value: PlanValue, _ evidence: inout [String]) -> PlanValue {
+        switch value {
+        case .text(let text): return .text(link(text, "a value of the JSON body", &evidence))
+        case .number(let digits):
+            guard let source = sources[digits] else { return value }
+            evidence.append(note(source, "a number of the JSON body"))
+            return .text(.reference(.step(source.step, source.path)))
+        case .list(let items): return .list(items.map { link($0, &evidence) })
+        case .object(let members): return .object(members.map { .init($0.key, link($0.value, &evidence)) })
+        default: return value
+        }
+    }
+
+    /// A `Cookie` header without the cookies an earlier response set (the run's jar sends them), its other
+    /// values linked; `nil` when none is left.
+    private func linkCookies(_ text: PlanText, _ evidence: inout [String]) -> PlanText? {
+        guard let value = text.literal else { return text }
+        var pieces: [PlanText.Piece] = []
+        for pair in value.split(separator: ";") {
+            let trimmed = pair.trimmingCharacters(in: .whitespaces)
+            let name = String(trimmed.prefix { $0 != "=" })
+            if let source = setCookies[name] {
+                evidence.append("the cookie `\(name)` is sent by the run's cookie jar, from the response of `\(source.step)`")
+                continue
+            }
+            if !pieces.isEmpty { pieces.append(.literal("; ")) }
+            let cookieValue = String(trimmed.dropFirst(name.count + 1))
+            if trimmed.contains("="), let source = sources[cookieValue] {
+                pieces.append(.literal(name + "="))
+                pieces.append(.reference(.step(source.step, source.path)))
+                evidence.append(note(source, "the cookie `\(name)`"))
+            } else {
+                pieces.append(.literal(trimmed))
+            }
+        }
+        return pieces.isEmpty ? nil : PlanText(pieces: Self.joined(pieces))
+    }
+
+    private func note(_ source: Source, _ place: String) -> String {
+        "data flow: \(place) is `steps.\(source.step).\(source.path)`, first seen in the response of `\(source.step)`"
+    }
+
+    // MARK: - Helpers
+
+    /// Every literal value a step sends, for the rule that a value the client sent first is no source.
+    private static func sentValues(of step: ImportedStep) -> [String] {
+        var values: [String] = []
+        if let url = step.url.literal {
+            values += URLParts(url).path.split(separator: "/").map { FormFields.decode(String($0), plusIsSpace: false) }
+        }
+        values += step.query.compactMap(\.value.literal) + step.headers.compactMap(\.value.literal)
+        switch step.body {
+        case .json(let value)?:
+            var pending = [value]
+            while let next = pending.popLast() {
+                switch next {
+                case .text(let text): if let literal = text.literal { values.append(literal) }
+                case .number(let digits): values.append(digits)
+                case .list(let items): pending += items
+                case .object(let members): pending += members.map(\.value)
+                default: break
+                }
+            }
+        case .form(let fields)?: values += fields.compactMap(\.value.literal)
+        case .raw(let text)?: if let literal = text.literal { values.append(literal) }
+        default: break
+        }
+        return values
+    }
+
+    /// `.name` when the key is a name of the language, else `['key']`.
+    static func component(_ key: String) -> String {
+        let isName =
+            key.unicodeScalars.first.map { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) } == true
+            && key.unicodeScalars.allSatisfy {
+                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+            }
+        return isName ? "." + key : "['" + key.replacingOccurrences(of: "'", with: "''") + "']"
+    }
+
+    private static func text(of value: Value) -> String {
+        switch value {
+        case .int(let number): String(number)
+        case .largeInt(let digits): digits
+        default: ""
+        }
+    }
+
+    private static func joined(_ pieces: [PlanText.Piece]) -> [PlanText.Piece] {
+        var result: [PlanText.Piece] = []
+        for piece in pieces {
+            if case .literal(let text) = piece {
+                if text.isEmpty { continue }
+                if case .literal(let last)? = result.last {
+                    result[result.count - 1] = .literal(last + text)
+                    continue
+                }
+            }
+            result.append(piece)
+        }
+        return result
+    }
+}

@@ -1,0 +1,109 @@
+import ReqPlanSyntax
+
+/// The formats `reqplan import` reads.
+public enum ImportFormat: String, Sendable, CaseIterable {
+    /// curl command lines: a script, a README snippet, a terminal session.
+    case curl
+    /// HAR 1.2: a browser's network panel saved, or `reqplan run --report har:`.
+    case har
+}
+
+/// What an import does beyond its format's rules.
+public struct ImportOptions: Sendable {
+    /// Keep requests for images, fonts, style sheets and scripts in a HAR (left out by default).
+    public var includeStatic = false
+
+    /// The defaults: static assets left out.
+    public init(includeStatic: Bool = false) {
+        self.includeStatic = includeStatic
+    }
+}
+
+/// The plan an import wrote, and what it has to say: errors (then no plan) and warnings (what was not
+/// converted), each located in its source file.
+public struct ImportResult: Sendable {
+    /// The plan text, when there was no error.
+    public var text: String?
+    /// Every diagnostic, in the order found.
+    public var diagnostics: [Diagnostic]
+    /// The sources read, for the renderer's excerpts.
+    public var sources: [SourceFile]
+
+    /// Whether an error stopped the import.
+    public var failed: Bool { text == nil }
+}
+
+/// `reqplan import`: reads each source in its format, finds the data flow between the requests, and
+/// writes one plan of them all, in the order given. The stages: reader (per format) → `ImportedPlan` →
+/// data flow (`DataFlowFinder`, HAR) → credentials (`Credentials`) → `PlanWriter`.
+public enum Importer {
+    /// The most bytes a source may hold (a HAR of a long session is large).
+    public static let maxSourceSize = 512 * 1024 * 1024
+
+    /// Reads the file at `path` (`-` for standard input) through `FileReader`, as the user named it.
+    /// - Returns: the source, or a diagnostic (RP0001, RP0004) naming it.
+    public static func readSource(atPath path: String) -> Result<SourceFile, Diagnostic> {
+        let shown = path == "-" ? "<stdin>" : path
+        let read = FileReader.text(
+            atPath: path == "-" ? "/dev/stdin" : path, origin: .user, limit: maxSourceSize, what: "`\(shown)`",
+            shownAs: shown)
+        switch read {
+        case .success(let text): return .success(SourceFile(path: shown, text: text))
+        case .failure(let failure):
+            var diagnostic = Diagnostic.error(
+                failure.isTooLarge ? .fileTooLarge : .unreadableFile, failure.text, at: nil, hint: failure.hint)
+            diagnostic.file = shown
+            return .failure(diagnostic)
+        }
+    }
+
+    /// The plan of `sources`, read as `format`.
+    public static func importPlan(_ format: ImportFormat, from sources: [SourceFile], options: ImportOptions = ImportOptions())
+        -> ImportResult
+    {
+        var diagnostics: [Diagnostic] = []
+        var plan = ImportedPlan(origin: sources.map(\.path).joined(separator: ", "))
+        var harEntries: [HAREntry] = []
+        for source in sources {
+            switch format {
+            case .curl:
+                var reader = CurlReader(source, inputs: plan.inputs)
+                reader.read()
+                diagnostics += reader.diagnostics.diagnostics
+                plan.steps += reader.plan.steps
+                plan.inputs = reader.plan.inputs
+            case .har:
+                var reader = HARReader(source, options: options)
+                reader.read()
+                diagnostics += reader.diagnostics.diagnostics
+                harEntries += reader.entries
+                plan.notes += reader.notes
+            }
+        }
+        if format == .har && !diagnostics.contains(where: { $0.severity == .error }) {
+            plan.steps = harEntries.map(\.step)
+            StepNaming.name(&plan)
+            var finder = DataFlowFinder(entries: harEntries, file: sources.first?.path)
+            finder.link(&plan)
+            diagnostics += finder.diagnostics
+        } else {
+            StepNaming.name(&plan)
+        }
+        for index in plan.steps.indices {
+            Credentials.protect(&plan.steps[index], inputs: &plan.inputs)
+            HeaderCheck.check(&plan.steps[index], diagnostics: &diagnostics, file: sources.first?.path)
+        }
+        if plan.steps.isEmpty && !diagnostics.contains(where: { $0.severity == .error }) {
+            var diagnostic = Diagnostic.error(
+                .importNothing, "no request to import", at: nil,
+                hint: format == .har ? "static assets are left out unless `--include-static` is given" : nil)
+            diagnostic.file = sources.first?.path
+            diagnostics.append(diagnostic)
+        }
+        guard !diagnostics.contains(where: { $0.severity == .error }) else {
+            return ImportResult(text: nil, diagnostics: diagnostics, sources: sources)
+        }
+        return ImportResult(
+            text: PlanWriter.text(of: plan, format: format.rawValue), diagnostics: diagnostics, sources: sources)
+    }
+}

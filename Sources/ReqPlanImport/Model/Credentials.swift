@@ -1,0 +1,91 @@
+import Foundation
+import ReqPlanSyntax
+
+/// Credentials found in imported requests become `auth:` and secret inputs, never literals in the plan:
+/// `Authorization: Bearer …` is `auth: { bearer }`, `Authorization: Basic …` is `auth: { basic }` (the user
+/// name an input with its default, the password a secret input), any other `Authorization`, a header named
+/// like a credential (`X-Api-Key`, `X-Auth-Token`, …) and a cookie value of 8 characters or more a secret
+/// input. A value the data-flow finder already turned into a reference stays one.
+enum Credentials {
+    /// Whether a name (a shell variable, a header, a cookie, a JSON field) names a credential.
+    static func isSecretName(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return ["token", "secret", "password", "passwd", "apikey", "api-key", "api_key", "auth", "session", "credential"]
+            .contains { lower.contains($0) } || lower == "key" || lower.hasSuffix("-key") || lower.hasSuffix("_key")
+    }
+
+    /// Rewrites the credentials of `step`'s headers; each secret is one input however many steps send it.
+    static func protect(_ step: inout ImportedStep, inputs: inout InputTable) {
+        var kept: [Pair] = []
+        for header in step.headers {
+            let name = header.name.lowercased()
+            guard let value = header.value.literal else {
+                kept.append(header)
+                continue
+            }
+            // A header of its own wins over `-u` and `--oauth2-bearer`, as with curl.
+            if name == "authorization", let auth = authorization(value, inputs: &inputs) {
+                step.auth = auth
+            } else if name == "cookie" {
+                kept.append(Pair(header.name, cookies(value, inputs: &inputs)))
+            } else if name == "authorization" || name == "proxy-authorization" || isSecretName(name), !value.isEmpty {
+                if name == "authorization" { step.auth = nil }
+                let input = inputs.input(
+                    for: value, named: name, secret: true, description: "the `\(header.name)` header sent")
+                kept.append(Pair(header.name, .reference(.input(input))))
+            } else {
+                kept.append(header)
+            }
+        }
+        step.headers = kept
+    }
+
+    /// `auth:` for an `Authorization` value of the Bearer or Basic scheme.
+    private static func authorization(_ value: String, inputs: inout InputTable) -> ImportedAuth? {
+        let parts = value.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2 else { return nil }
+        let credential = parts[1].trimmingCharacters(in: .whitespaces)
+        switch parts[0].lowercased() {
+        case "bearer" where !credential.isEmpty:
+            let input = inputs.input(
+                for: credential, named: "token", secret: true, description: "the bearer token sent")
+            return .bearer(.reference(.input(input)))
+        case "basic":
+            guard let data = Data(base64Encoded: credential), let pair = String(data: data, encoding: .utf8),
+                let colon = pair.firstIndex(of: ":")
+            else { return nil }
+            return basic(user: String(pair[..<colon]), password: String(pair[pair.index(after: colon)...]), inputs: &inputs)
+        default:
+            return nil
+        }
+    }
+
+    /// `auth: { basic }` of a user name (an input with its default) and a password (a secret input).
+    static func basic(user: String, password: String, inputs: inout InputTable, digest: Bool = false) -> ImportedAuth {
+        let username = inputs.input(for: user, named: "username", secret: false, description: "the user name sent")
+        let secret = inputs.input(for: password, named: "password", secret: true, description: "the password sent")
+        let pair = (PlanText.reference(.input(username)), PlanText.reference(.input(secret)))
+        return digest ? .digest(username: pair.0, password: pair.1) : .basic(username: pair.0, password: pair.1)
+    }
+
+    /// A `Cookie` header's value with each value of 8 characters or more a secret input named after its cookie
+    /// (shorter ones, such as `lang=en`, are preferences and stay).
+    private static func cookies(_ value: String, inputs: inout InputTable) -> PlanText {
+        var pieces: [PlanText.Piece] = []
+        for (index, pair) in value.split(separator: ";").enumerated() {
+            let trimmed = pair.trimmingCharacters(in: .whitespaces)
+            pieces.append(.literal(index == 0 ? "" : "; "))
+            guard let equals = trimmed.firstIndex(of: "="), trimmed.distance(from: equals, to: trimmed.endIndex) > 8 else {
+                pieces.append(.literal(trimmed))
+                continue
+            }
+            let name = String(trimmed[..<equals])
+            let input = inputs.input(
+                for: String(trimmed[trimmed.index(after: equals)...]), named: name, secret: true,
+                description: "the cookie `\(name)` sent")
+            pieces.append(.literal(name + "="))
+            pieces.append(.reference(.input(input)))
+        }
+        return PlanText(pieces: pieces.filter { $0 != .literal("") })
+    }
+}

@@ -1,0 +1,181 @@
+import ReqPlanSyntax
+
+/// What an importer read, before it is written as plan text: requests in source order, the inputs they
+/// read, and what was not converted. The boundary between the format readers and `PlanWriter`.
+public struct ImportedPlan: Sendable {
+    /// Where the requests came from, for the plan's first comment (`curl commands from api.sh`).
+    public var origin: String
+    /// What the plan's first comments say: what was left out of the source as a whole.
+    public var notes: [String] = []
+    /// The requests, in the order the source ran them.
+    public var steps: [ImportedStep]
+    /// Inputs the requests read (credentials, shell variables), in the order first read.
+    public var inputs: InputTable
+    /// Whether the source ran its requests one after another (a shell script, a browser session): the writer
+    /// keeps that order with `needs` where nothing in the data orders two steps.
+    public var ranInOrder: Bool
+
+    /// A plan of `steps`.
+    public init(origin: String, steps: [ImportedStep] = [], inputs: InputTable = InputTable(), ranInOrder: Bool = true) {
+        self.origin = origin
+        self.steps = steps
+        self.inputs = inputs
+        self.ranInOrder = ranInOrder
+    }
+}
+
+/// One request of an imported plan.
+public struct ImportedStep: Sendable {
+    /// The step's id, once `StepNaming` has given it one.
+    public var id = ""
+    /// A name the source gives the request (a Postman item's name), preferred over its path for the id.
+    public var name: String?
+    /// `GET`, `POST`, …
+    public var method: String
+    /// The URL with its query string, as the source wrote it.
+    public var url: PlanText
+    /// Query parameters taken out of the URL or given apart (`-G -d`), in order.
+    public var query: [Pair] = []
+    /// Request headers, in order, as the source sent them.
+    public var headers: [Pair] = []
+    /// The body, when there is one.
+    public var body: ImportedBody?
+    /// The credentials, when the source gave them apart from the headers (`-u`, `--oauth2-bearer`).
+    public var auth: ImportedAuth?
+    /// `false` when the source did not follow redirects (curl without `-L`); `nil` leaves the default.
+    public var followRedirects: Bool?
+    /// The time limit of each attempt (`30s`, `2500ms`), when the source gave one.
+    public var timeout: String?
+    /// Comments written above the step: what was not converted, where a reference's value came from.
+    public var comments: [String] = []
+
+    /// A request.
+    public init(method: String, url: PlanText) {
+        self.method = method
+        self.url = url
+    }
+
+    /// The value of the header `name` (ignoring case), if the request has it.
+    public func header(_ name: String) -> PlanText? {
+        headers.last { $0.name.lowercased() == name.lowercased() }?.value
+    }
+}
+
+/// A name and a text value: a header, a query parameter, a form field.
+public struct Pair: Sendable, Hashable {
+    public var name: String
+    public var value: PlanText
+    /// A pair.
+    public init(_ name: String, _ value: PlanText) {
+        self.name = name
+        self.value = value
+    }
+}
+
+/// The body of an imported request.
+public enum ImportedBody: Sendable {
+    /// JSON, written as `json:`.
+    case json(PlanValue)
+    /// `application/x-www-form-urlencoded`, written as `form:`.
+    case form([Pair])
+    /// `multipart/form-data`, written as `multipart:`.
+    case multipart([MultipartPart])
+    /// Text sent as it is, written as `body:`.
+    case raw(PlanText)
+    /// The bytes of a file, written as `body_file:` (a path the importer does not read).
+    case file(PlanText)
+}
+
+/// One part of a multipart body.
+public struct MultipartPart: Sendable {
+    public var name: String
+    /// A text field's value; `nil` for a file.
+    public var value: PlanText?
+    /// The path of a file part.
+    public var file: PlanText?
+    public var contentType: String?
+    public var filename: String?
+
+    /// A part.
+    public init(name: String, value: PlanText? = nil, file: PlanText? = nil, contentType: String? = nil, filename: String? = nil) {
+        self.name = name
+        self.value = value
+        self.file = file
+        self.contentType = contentType
+        self.filename = filename
+    }
+}
+
+/// Credentials of an imported request.
+public enum ImportedAuth: Sendable, Hashable {
+    case basic(username: PlanText, password: PlanText)
+    case bearer(PlanText)
+    case digest(username: PlanText, password: PlanText)
+}
+
+/// An input of the imported plan.
+public struct ImportedInput: Sendable, Hashable {
+    public var name: String
+    /// The default, when the value may be written in the plan (never for a secret).
+    public var defaultValue: String?
+    public var secret: Bool
+    /// The environment variable the value comes from (a shell variable of a curl command).
+    public var environment: String?
+    /// Where the value came from, for the input's `description`.
+    public var description: String?
+}
+
+/// The inputs of an imported plan: one per value, however many requests send it.
+public struct InputTable: Sendable {
+    /// The inputs, in the order first asked for.
+    public private(set) var inputs: [ImportedInput] = []
+    private var byValue: [String: String] = [:]
+
+    /// An empty table.
+    public init() {}
+
+    /// The name of the input that stands for `value`: the one already made for that value, else a new one
+    /// named `name` (or `name_2`, … when taken).
+    /// - Parameters:
+    ///   - value: the value found in the source (a secret is never written in the plan).
+    ///   - name: the name wanted; made a valid input name.
+    ///   - secret: whether the value is a credential (`secret: true`, no default).
+    ///   - description: where the value was found.
+    /// - Returns: the input's name.
+    public mutating func input(for value: String, named name: String, secret: Bool, description: String?) -> String {
+        let key = (secret ? "s:" : "p:") + value
+        if let existing = byValue[key] { return existing }
+        let base = StepNaming.identifier(name, fallback: "value").replacingOccurrences(of: "-", with: "_")
+        var candidate = base
+        var number = 2
+        while inputs.contains(where: { $0.name == candidate }) {
+            candidate = "\(base)_\(number)"
+            number += 1
+        }
+        inputs.append(
+            ImportedInput(
+                name: candidate, defaultValue: secret ? nil : value, secret: secret, description: description))
+        byValue[key] = candidate
+        return candidate
+    }
+
+    /// The name of the input that stands for the shell variable `variable`: read from that environment
+    /// variable as the shell read it, `value` as its default when the script set one and it is no secret.
+    public mutating func input(forVariable variable: String, value: String?, secret: Bool) -> String {
+        let key = "$" + variable
+        if let existing = byValue[key] { return existing }
+        let base = StepNaming.identifier(variable, fallback: "value").replacingOccurrences(of: "-", with: "_")
+        var candidate = base
+        var number = 2
+        while inputs.contains(where: { $0.name == candidate }) {
+            candidate = "\(base)_\(number)"
+            number += 1
+        }
+        inputs.append(
+            ImportedInput(
+                name: candidate, defaultValue: secret ? nil : value, secret: secret, environment: variable,
+                description: "the shell variable $\(variable)"))
+        byValue[key] = candidate
+        return candidate
+    }
+}

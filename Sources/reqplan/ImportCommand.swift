@@ -1,0 +1,84 @@
+import ArgumentParser
+import Foundation
+import ReqPlanImport
+import ReqPlanSyntax
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct ImportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Write a plan from curl command lines or a HAR file, with the data flow between the requests found.",
+        discussion: """
+            FORMAT is `curl` (command lines: a script, a README snippet) or `har` (HAR 1.2: a browser's network \
+            panel, or `reqplan run --report har:`). What is not converted is said on standard error and in \
+            comments of the plan. See docs/import.md.
+            """
+    )
+
+    @Argument(help: "The source format: curl or har.")
+    var format: String
+
+    @Argument(help: "Files to read, in order (`-` for standard input).")
+    var files: [String]
+
+    @Option(name: .shortAndLong, help: "Write the plan to this file (whole or not at all) instead of standard output.")
+    var output: String?
+
+    @Flag(help: "HAR: keep requests for images, fonts, style sheets and scripts.")
+    var includeStatic = false
+
+    @Option(help: "Color: auto, always or never.")
+    var color: ColorChoice = .auto
+
+    func run() throws {
+        guard let format = ImportFormat(rawValue: format.lowercased()) else {
+            throw ValidationError(
+                "unknown format `\(format)`; one of: \(ImportFormat.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        if let output, let clash = files.first(where: { Self.sameFile($0, output) }) {
+            throw ValidationError("`-o \(output)` is the input `\(clash)`: it would be overwritten")
+        }
+        var sources: [SourceFile] = []
+        var failures: [Diagnostic] = []
+        for file in files {
+            switch Importer.readSource(atPath: file) {
+            case .success(let source): sources.append(source)
+            case .failure(let diagnostic): failures.append(diagnostic)
+            }
+        }
+        let renderer = { (result: [SourceFile]) in
+            DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: result)
+        }
+        guard failures.isEmpty else {
+            writeError(renderer(sources).text(failures) + "\n")
+            throw ExitCode(1)
+        }
+        let result = Importer.importPlan(format, from: sources, options: ImportOptions(includeStatic: includeStatic))
+        if !result.diagnostics.isEmpty { writeError(renderer(result.sources).text(result.diagnostics) + "\n") }
+        guard let text = result.text else { throw ExitCode(1) }
+        guard let output else {
+            write(text)
+            return
+        }
+        do {
+            try OutputFile.write(text, toPath: output, creatingFolders: false)
+        } catch {
+            writeError("error: cannot write `\(output)`: \(error.reason)\n")
+            throw ExitCode(74)
+        }
+    }
+
+    /// Whether `path` and `other` name one file (the same inode), or the same path when neither exists yet.
+    private static func sameFile(_ path: String, _ other: String) -> Bool {
+        guard path != "-" else { return false }
+        var first = stat()
+        var second = stat()
+        if stat(path, &first) == 0 && stat(other, &second) == 0 {
+            return first.st_dev == second.st_dev && first.st_ino == second.st_ino
+        }
+        return URL(fileURLWithPath: path).standardizedFileURL == URL(fileURLWithPath: other).standardizedFileURL
+    }
+}
