@@ -58,7 +58,9 @@ public enum Importer {
     }
 
     /// The plan of `sources`, read as `format`.
-    public static func importPlan(_ format: ImportFormat, from sources: [SourceFile], options: ImportOptions = ImportOptions())
+    public static func importPlan(
+        _ format: ImportFormat, from sources: [SourceFile], options: ImportOptions = ImportOptions()
+    )
         -> ImportResult
     {
         var diagnostics: [Diagnostic] = []

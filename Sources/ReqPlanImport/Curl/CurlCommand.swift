@@ -69,19 +69,22 @@ struct CurlCommand {
                     letters = letters.dropFirst()
                     guard let (option, takesValue) = CurlOption.short(letter) else {
                         reader.warn(
-                            .importOptionNotConverted, "curl option `-\(letter)` is not known to the importer; left out",
+                            .importOptionNotConverted,
+                            "curl option `-\(letter)` is not known to the importer; left out",
                             at: word.range)
                         continue
                     }
                     if takesValue {
                         if !letters.isEmpty {
-                            let rest = ShellWord(pieces: Self.rest(of: word, after: shown.count - letters.count), range: word.range)
+                            let rest = ShellWord(
+                                pieces: Self.rest(of: word, after: shown.count - letters.count), range: word.range)
                             options.append((option, "-\(letter)", rest))
                         } else if index < words.count {
                             options.append((option, "-\(letter)", words[index]))
                             index += 1
                         } else {
-                            reader.warn(.importOptionNotConverted, "`-\(letter)` has no value; left out", at: word.range)
+                            reader.warn(
+                                .importOptionNotConverted, "`-\(letter)` has no value; left out", at: word.range)
                         }
                         break
                     }
@@ -127,7 +130,9 @@ struct CurlCommand {
         switch option {
         case .request:
             guard let method = value?.text?.uppercased(), !method.isEmpty else {
-                reader.warn(.importOptionNotConverted, "the method must be written out, not a variable; left out", at: valueRange)
+                reader.warn(
+                    .importOptionNotConverted, "the method must be written out, not a variable; left out",
+                    at: valueRange)
                 return
             }
             self.method = (method, valueRange)
@@ -148,30 +153,38 @@ struct CurlCommand {
             digest = false
         case .unsupportedAuth:
             reader.warn(
-                .importSettingNotConverted, "`\(name)` authentication has no form in a plan; the request goes without it",
+                .importSettingNotConverted,
+                "`\(name)` authentication has no form in a plan; the request goes without it",
                 at: range, hint: "a plan has basic, digest, bearer, OAuth 2.0, API keys and AWS SigV4 (docs/auth.md)")
             comments.append("not converted: curl \(name)")
         case .oauth2Bearer:
             guard let value else { return }
             let token: PlanText
-            if let text = value.text { token = reader.secret(text, named: "token", at: valueRange) } else { token = reader.text(value) }
+            if let text = value.text {
+                token = reader.secret(text, named: "token", at: valueRange)
+            } else {
+                token = reader.text(value)
+            }
             auth = .bearer(token)
         case .cookie:
             guard let value else { return }
             if let text = value.text, !text.contains("=") {
                 notConverted(
-                    "`\(name) \(text)` reads cookies from a file", run: "reqplan run --cookie-jar \(text)", at: range, &reader)
+                    "`\(name) \(text)` reads cookies from a file", run: "reqplan run --cookie-jar \(text)", at: range,
+                    &reader)
             } else {
                 headers.append(Pair("Cookie", reader.text(value)))
             }
         case .cookieJar:
-            notConverted("`\(name)` saves the cookies to a file", run: "reqplan run --cookie-jar FILE", at: range, &reader)
+            notConverted(
+                "`\(name)` saves the cookies to a file", run: "reqplan run --cookie-jar FILE", at: range, &reader)
         case .location:
             follow = name != "--no-"
         case .insecure:
             notConverted("`\(name)` turns off certificate checks", run: "reqplan run --insecure", at: range, &reader)
         case .cacert:
-            notConverted("`\(name)` names the certificate authorities", run: "reqplan run --cacert FILE", at: range, &reader)
+            notConverted(
+                "`\(name)` names the certificate authorities", run: "reqplan run --cacert FILE", at: range, &reader)
         case .cert, .key:
             notConverted(
                 "`\(name)` gives a client certificate", run: "reqplan run --cert FILE --key FILE", at: range, &reader)
@@ -222,12 +235,17 @@ struct CurlCommand {
 
     private mutating func header(_ value: ShellWord, _ reader: inout CurlReader) {
         let text = reader.text(value)
-        guard case .literal(let first)? = text.pieces.first, let colon = first.firstIndex(where: { $0 == ":" || $0 == ";" })
+        guard case .literal(let first)? = text.pieces.first,
+            let colon = first.firstIndex(where: { $0 == ":" || $0 == ";" })
         else {
             if value.text?.hasPrefix("@") == true {
-                reader.warn(.importOptionNotConverted, "headers read from a file (`-H @file`) are not read; left out", at: value.range)
+                reader.warn(
+                    .importOptionNotConverted, "headers read from a file (`-H @file`) are not read; left out",
+                    at: value.range)
             } else {
-                reader.warn(.importOptionNotConverted, "`\(value.shown)` is not a header (`Name: value`); left out", at: value.range)
+                reader.warn(
+                    .importOptionNotConverted, "`\(value.shown)` is not a header (`Name: value`); left out",
+                    at: value.range)
             }
             return
         }
@@ -253,7 +271,8 @@ struct CurlCommand {
             return
         }
         let name = String(first[..<equals])
-        let content = PlanText(pieces: [.literal(String(first[first.index(after: equals)...]))] + text.pieces.dropFirst())
+        let content = PlanText(
+            pieces: [.literal(String(first[first.index(after: equals)...]))] + text.pieces.dropFirst())
         guard !literal, let raw = content.literal, raw.hasPrefix("@") || raw.hasPrefix("<") else {
             parts.append(MultipartPart(name: name, value: content.trimmedEmpty))
             return
@@ -287,10 +306,13 @@ struct CurlCommand {
         let body = self.body(&reader)
         for word in urls {
             let raw = word.shown
-            if !globoff, let glob = raw.firstIndex(where: { "{}[]".contains($0) }), !raw.hasPrefix("http://[") && !raw.hasPrefix("https://[") || raw[glob] != "[" {
+            if !globoff, let glob = raw.firstIndex(where: { "{}[]".contains($0) }),
+                !raw.hasPrefix("http://[") && !raw.hasPrefix("https://[") || raw[glob] != "["
+            {
                 reader.error(
                     .importURLGlob, "curl would expand `\(raw)` into several URLs (`{a,b}`, `[1-3]`)",
-                    at: word.range, hint: "write one command per URL, or add `--globoff` if the brackets are part of it")
+                    at: word.range, hint: "write one command per URL, or add `--globoff` if the brackets are part of it"
+                )
                 continue
             }
             var url = reader.text(word)
@@ -298,7 +320,8 @@ struct CurlCommand {
                 !first.lowercased().hasPrefix("https://")
             {
                 if first.contains("://") {
-                    reader.warn(.importOptionNotConverted, "`\(raw)` is not an http or https URL; left out", at: word.range)
+                    reader.warn(
+                        .importOptionNotConverted, "`\(raw)` is not an http or https URL; left out", at: word.range)
                     continue
                 }
                 url.pieces[0] = .literal("http://" + first)
@@ -313,7 +336,9 @@ struct CurlCommand {
             if let user, let credentials = user.text {
                 step.auth = credentialsAuth(credentials, &reader, at: user.range)
             } else if let user {
-                reader.warn(.importOptionNotConverted, "`-u` with a shell variable is not split into user and password; left out", at: user.range)
+                reader.warn(
+                    .importOptionNotConverted,
+                    "`-u` with a shell variable is not split into user and password; left out", at: user.range)
             } else if let userInfo {
                 step.auth = credentialsAuth(userInfo, &reader, at: word.range)
             }
@@ -323,7 +348,9 @@ struct CurlCommand {
             case .body(let body, let contentType):
                 step.body = body
                 if case .json = body {
-                    step.headers.removeAll { $0.name.lowercased() == "content-type" && $0.value.literal == "application/json" }
+                    step.headers.removeAll {
+                        $0.name.lowercased() == "content-type" && $0.value.literal == "application/json"
+                    }
                 }
                 if let contentType, step.header("content-type") == nil {
                     step.headers.append(Pair("Content-Type", PlanText(contentType)))
@@ -338,8 +365,10 @@ struct CurlCommand {
             }
             guard Self.methods.contains(step.method) else {
                 reader.warn(
-                    .importOptionNotConverted, "the method `\(step.method)` is not one a plan sends; the request is left out",
-                    at: method?.1 ?? word.range, hint: "a plan sends GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS and TRACE")
+                    .importOptionNotConverted,
+                    "the method `\(step.method)` is not one a plan sends; the request is left out",
+                    at: method?.1 ?? word.range,
+                    hint: "a plan sends GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS and TRACE")
                 continue
             }
             reader.add(step)
@@ -348,7 +377,9 @@ struct CurlCommand {
 
     static let methods: Set<String> = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS", "TRACE"]
 
-    private func credentialsAuth(_ credentials: String, _ reader: inout CurlReader, at range: SourceRange) -> ImportedAuth {
+    private func credentialsAuth(_ credentials: String, _ reader: inout CurlReader, at range: SourceRange)
+        -> ImportedAuth
+    {
         let colon = credentials.firstIndex(of: ":")
         let user = String(credentials[..<(colon ?? credentials.endIndex)])
         let password = colon.map { String(credentials[credentials.index(after: $0)...]) } ?? ""
@@ -363,7 +394,8 @@ struct CurlCommand {
     /// Takes `user:password@` out of a literal URL.
     private func takeUserInfo(_ url: inout PlanText) -> String? {
         guard case .literal(let text)? = url.pieces.first, let scheme = text.range(of: "://") else { return nil }
-        let authorityEnd = text[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
+        let authorityEnd =
+            text[scheme.upperBound...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? text.endIndex
         guard let at = text[scheme.upperBound..<authorityEnd].lastIndex(of: "@") else { return nil }
         let info = String(text[scheme.upperBound..<at]).removingPercentEncodingSafely
         url.pieces[0] = .literal(String(text[..<scheme.upperBound]) + String(text[text.index(after: at)...]))
@@ -379,7 +411,9 @@ struct CurlCommand {
     private func body(_ reader: inout CurlReader) -> Body? {
         if !parts.isEmpty {
             if !data.isEmpty || !json.isEmpty {
-                reader.warn(.importOptionNotConverted, "`-F` and `-d` together: curl refuses that; the `-d` data is left out", at: start)
+                reader.warn(
+                    .importOptionNotConverted, "`-F` and `-d` together: curl refuses that; the `-d` data is left out",
+                    at: start)
             }
             return .body(.multipart(parts), contentType: nil)
         }
@@ -392,7 +426,8 @@ struct CurlCommand {
                 let input = reader.plain(String(text.dropFirst()), named: "data_file")
                 reader.warn(
                     .importOptionNotConverted, "`\(text)` sends a file's content, which the importer does not read",
-                    at: word.1.range, hint: "the plan sends the file named by the input `\(input.templateText)` as the body")
+                    at: word.1.range,
+                    hint: "the plan sends the file named by the input `\(input.templateText)` as the body")
                 return .body(.file(input), contentType: nil)
             }
             var text = reader.text(word.1)
@@ -440,7 +475,9 @@ extension PlanText {
     /// The text without leading and trailing blanks in its literal ends.
     var trimmed: PlanText {
         var pieces = self.pieces
-        if case .literal(let first)? = pieces.first { pieces[0] = .literal(String(first.drop { $0 == " " || $0 == "\t" })) }
+        if case .literal(let first)? = pieces.first {
+            pieces[0] = .literal(String(first.drop { $0 == " " || $0 == "\t" }))
+        }
         if case .literal(let last)? = pieces.last {
             var text = last
             while text.last == " " || text.last == "\t" { text.removeLast() }

@@ -142,7 +142,8 @@ struct ShellSplitter {
             let scalar = scalars[index]
             switch scalar {
             case " ", "\t", "\n", "\r", ";", "&", "|", "<", ">":
-                return .success(ShellWord(pieces: pieces, range: SourceRange(start: start, end: location), quoted: quoted))
+                return .success(
+                    ShellWord(pieces: pieces, range: SourceRange(start: start, end: location), quoted: quoted))
             case "\\":
                 if peek(1) == "\n" {
                     advance(2)
@@ -181,7 +182,8 @@ struct ShellSplitter {
                     case "$":
                         switch dollar(quoted: true) {
                         case .failure(let error): return .failure(error)
-                        case .success(let piece): if case .text(let text) = piece { append(text) } else { pieces.append(piece) }
+                        case .success(let piece):
+                            if case .text(let text) = piece { append(text) } else { pieces.append(piece) }
                         }
                     case "`":
                         return .failure(substitution(at: location, "`…`"))
@@ -274,7 +276,8 @@ struct ShellSplitter {
             case "r": text += "\r"
             case "a": text += "\u{07}"
             case "b": text += "\u{08}"
-            case "e", "E": text += "\u{1B}"
+            // ESC, from a shell's text: it reaches no terminal unescaped (the plan writer escapes it).
+            case "e", "E": text.unicodeScalars.append(Unicode.Scalar(UInt8(27)))
             case "f": text += "\u{0C}"
             case "v": text += "\u{0B}"
             case "x": text += code(maxDigits: 2, radix: 16)
@@ -347,7 +350,8 @@ struct ShellSplitter {
 
     /// A shell variable name: `[A-Za-z_][A-Za-z0-9_]*`.
     static func isName(_ text: String) -> Bool {
-        guard let first = text.unicodeScalars.first, first == "_" || (isLetterOrDigit(first) && !(first >= "0" && first <= "9"))
+        guard let first = text.unicodeScalars.first,
+            first == "_" || (isLetterOrDigit(first) && !(first >= "0" && first <= "9"))
         else { return false }
         return text.unicodeScalars.allSatisfy { $0 == "_" || isLetterOrDigit($0) }
     }

@@ -59,7 +59,9 @@ struct DataFlowFinder {
         for header in entry.responseHeaders {
             let name = header.name.lowercased()
             if name == "location", !header.value.isEmpty {
-                add(header.value, Source(step: id, path: "headers.location", field: "location", secret: false), force: true)
+                add(
+                    header.value, Source(step: id, path: "headers.location", field: "location", secret: false),
+                    force: true)
             } else if name == "set-cookie" {
                 let pair = header.value.prefix { $0 != ";" }
                 guard let equals = pair.firstIndex(of: "=") else { continue }
@@ -135,7 +137,8 @@ struct DataFlowFinder {
             }
         }
         for index in step.query.indices {
-            step.query[index].value = link(step.query[index].value, "the query parameter `\(step.query[index].name)`", &evidence)
+            step.query[index].value = link(
+                step.query[index].value, "the query parameter `\(step.query[index].name)`", &evidence)
         }
         var headers: [Pair] = []
         for header in step.headers {
@@ -234,7 +237,8 @@ struct DataFlowFinder {
             let trimmed = pair.trimmingCharacters(in: .whitespaces)
             let name = String(trimmed.prefix { $0 != "=" })
             if let source = setCookies[name] {
-                evidence.append("the cookie `\(name)` is sent by the run's cookie jar, from the response of `\(source.step)`")
+                evidence.append(
+                    "the cookie `\(name)` is sent by the run's cookie jar, from the response of `\(source.step)`")
                 continue
             }
             if !pieces.isEmpty { pieces.append(.literal("; ")) }

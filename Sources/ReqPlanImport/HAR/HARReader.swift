@@ -61,7 +61,8 @@ struct HARReader {
                 let url = request["url"]?.stringValue
             else {
                 diagnostics.warning(
-                    .importOptionNotConverted, "entry \(number) of `log.entries` has no request method and URL; left out",
+                    .importOptionNotConverted,
+                    "entry \(number) of `log.entries` has no request method and URL; left out",
                     at: nil)
                 continue
             }
@@ -75,7 +76,8 @@ struct HARReader {
             // reqplan's own HAR: a retried step's attempts after the first.
             if let step = entry["_step"]?.stringValue {
                 let item = entry["_item"]
-                if let last = lastAttempt, last.step == step, last.item == item, (entry["_attempt"]?.intValue ?? 1) > 1 {
+                if let last = lastAttempt, last.step == step, last.item == item, (entry["_attempt"]?.intValue ?? 1) > 1
+                {
                     continue
                 }
                 lastAttempt = (step, item)
@@ -87,12 +89,14 @@ struct HARReader {
             }
             guard CurlCommand.methods.contains(method.uppercased()) else {
                 diagnostics.warning(
-                    .importOptionNotConverted, "the method `\(method)` is not one a plan sends; the request is left out",
+                    .importOptionNotConverted,
+                    "the method `\(method)` is not one a plan sends; the request is left out",
                     at: range)
                 continue
             }
             if let previous, (300..<400).contains(previous.status), let location = previous.location,
-                url == location || url.hasSuffix(location), method.uppercased() == "GET" || method.uppercased() == "HEAD"
+                url == location || url.hasSuffix(location),
+                method.uppercased() == "GET" || method.uppercased() == "HEAD"
             {
                 leftOut["a redirect the previous request follows", default: 0] += 1
                 continue
@@ -134,7 +138,8 @@ struct HARReader {
         let text = postData["text"]?.stringValue ?? ""
         if postData["_encoding"]?.stringValue != nil || postData["encoding"]?.stringValue != nil {
             diagnostics.warning(
-                .importSettingNotConverted, "the body of `\(step.method)` is bytes, which a plan cannot write; left out",
+                .importSettingNotConverted,
+                "the body of `\(step.method)` is bytes, which a plan cannot write; left out",
                 at: range, hint: "save the bytes to a file and send it with `body_file:`")
             step.comments.append("not converted: a binary body")
             return
@@ -145,7 +150,8 @@ struct HARReader {
                     guard let name = param["name"]?.stringValue else { return nil }
                     if let file = param["fileName"]?.stringValue {
                         return MultipartPart(
-                            name: name, file: PlanText(file), contentType: param["contentType"]?.stringValue, filename: file)
+                            name: name, file: PlanText(file), contentType: param["contentType"]?.stringValue,
+                            filename: file)
                     }
                     return MultipartPart(name: name, value: PlanText(param["value"]?.stringValue ?? ""))
                 })
@@ -155,7 +161,9 @@ struct HARReader {
         guard !text.isEmpty else { return }
         if mimeType.contains("json"), let value = JSONBody.value(of: PlanText(text)) {
             step.body = .json(value)
-            if mimeType.hasPrefix("application/json") { step.headers.removeAll { $0.name.lowercased() == "content-type" } }
+            if mimeType.hasPrefix("application/json") {
+                step.headers.removeAll { $0.name.lowercased() == "content-type" }
+            }
         } else if mimeType.hasPrefix("application/x-www-form-urlencoded"), FormFields.isForm(PlanText(text)) {
             step.body = .form(FormFields.pairs(of: PlanText(text)))
             step.headers.removeAll { $0.name.lowercased() == "content-type" }
@@ -181,7 +189,9 @@ struct HARReader {
     private static func jsonBody(_ content: Value?) -> Value? {
         guard let content, var text = content["text"]?.stringValue, !text.isEmpty else { return nil }
         if content["encoding"]?.stringValue == "base64" {
-            guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8) else { return nil }
+            guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8) else {
+                return nil
+            }
             text = decoded
         }
         let mimeType = content["mimeType"]?.stringValue?.lowercased() ?? ""

@@ -10,8 +10,10 @@ enum Credentials {
     /// Whether a name (a shell variable, a header, a cookie, a JSON field) names a credential.
     static func isSecretName(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return ["token", "secret", "password", "passwd", "apikey", "api-key", "api_key", "auth", "session", "credential"]
-            .contains { lower.contains($0) } || lower == "key" || lower.hasSuffix("-key") || lower.hasSuffix("_key")
+        return [
+            "token", "secret", "password", "passwd", "apikey", "api-key", "api_key", "auth", "session", "credential",
+        ]
+        .contains { lower.contains($0) } || lower == "key" || lower.hasSuffix("-key") || lower.hasSuffix("_key")
     }
 
     /// Rewrites the credentials of `step`'s headers; each secret is one input however many steps send it.
@@ -38,6 +40,44 @@ enum Credentials {
             }
         }
         step.headers = kept
+        switch step.body {
+        case .form(let fields)?:
+            step.body = .form(
+                fields.map { field in
+                    guard isSecretName(field.name), let value = field.value.literal, !value.isEmpty else {
+                        return field
+                    }
+                    return Pair(field.name, secret(value, named: field.name, inputs: &inputs))
+                })
+        case .json(let value)?:
+            step.body = .json(protect(value, inputs: &inputs))
+        default:
+            break
+        }
+    }
+
+    /// A JSON body whose string members named like credentials (`password`, `token`, …) are secret inputs.
+    private static func protect(_ value: PlanValue, inputs: inout InputTable) -> PlanValue {
+        switch value {
+        case .list(let items):
+            return .list(items.map { protect($0, inputs: &inputs) })
+        case .object(let members):
+            return .object(
+                members.map { member in
+                    if isSecretName(member.key), case .text(let text) = member.value, let literal = text.literal,
+                        !literal.isEmpty
+                    {
+                        return PlanValue.Member(member.key, .text(secret(literal, named: member.key, inputs: &inputs)))
+                    }
+                    return PlanValue.Member(member.key, protect(member.value, inputs: &inputs))
+                })
+        default:
+            return value
+        }
+    }
+
+    private static func secret(_ value: String, named name: String, inputs: inout InputTable) -> PlanText {
+        .reference(.input(inputs.input(for: value, named: name, secret: true, description: "the `\(name)` sent")))
     }
 
     /// `auth:` for an `Authorization` value of the Bearer or Basic scheme.
@@ -54,7 +94,8 @@ enum Credentials {
             guard let data = Data(base64Encoded: credential), let pair = String(data: data, encoding: .utf8),
                 let colon = pair.firstIndex(of: ":")
             else { return nil }
-            return basic(user: String(pair[..<colon]), password: String(pair[pair.index(after: colon)...]), inputs: &inputs)
+            return basic(
+                user: String(pair[..<colon]), password: String(pair[pair.index(after: colon)...]), inputs: &inputs)
         default:
             return nil
         }
@@ -75,7 +116,8 @@ enum Credentials {
         for (index, pair) in value.split(separator: ";").enumerated() {
             let trimmed = pair.trimmingCharacters(in: .whitespaces)
             pieces.append(.literal(index == 0 ? "" : "; "))
-            guard let equals = trimmed.firstIndex(of: "="), trimmed.distance(from: equals, to: trimmed.endIndex) > 8 else {
+            guard let equals = trimmed.firstIndex(of: "="), trimmed.distance(from: equals, to: trimmed.endIndex) > 8
+            else {
                 pieces.append(.literal(trimmed))
                 continue
             }

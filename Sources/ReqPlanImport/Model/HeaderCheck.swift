@@ -42,7 +42,8 @@ enum HeaderCheck {
             !name.isEmpty
             && name.unicodeScalars.allSatisfy { scalar in
                 scalar.isASCII
-                    && ((scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9")
+                    && ((scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z")
+                        || (scalar >= "0" && scalar <= "9")
                         || token.unicodeScalars.contains(scalar))
             }
         if !isToken { return "is not a valid header name" }

@@ -16,7 +16,8 @@ public struct ImportedPlan: Sendable {
     public var ranInOrder: Bool
 
     /// A plan of `steps`.
-    public init(origin: String, steps: [ImportedStep] = [], inputs: InputTable = InputTable(), ranInOrder: Bool = true) {
+    public init(origin: String, steps: [ImportedStep] = [], inputs: InputTable = InputTable(), ranInOrder: Bool = true)
+    {
         self.origin = origin
         self.steps = steps
         self.inputs = inputs
@@ -97,7 +98,9 @@ public struct MultipartPart: Sendable {
     public var filename: String?
 
     /// A part.
-    public init(name: String, value: PlanText? = nil, file: PlanText? = nil, contentType: String? = nil, filename: String? = nil) {
+    public init(
+        name: String, value: PlanText? = nil, file: PlanText? = nil, contentType: String? = nil, filename: String? = nil
+    ) {
         self.name = name
         self.value = value
         self.file = file

@@ -3,7 +3,7 @@ import ReqPlanSyntax
 /// Writes an `ImportedPlan` as plan text (grammar.md §4–§6) a person reads and `reqplan validate --strict`
 /// accepts: the most used origin as the input `base_url` (others as `base_url_2`, …), headers every request
 /// sends as `defaults.headers`, the same credentials of every request as `defaults.auth`, the source's order
-/// kept with `needs` on each step that reads no earlier step, and comments above a step saying what was not
+/// kept with a `needs` of the request before each one that does not read that request already, and comments above a step saying what was not
 /// converted and where each reference's value was found.
 public enum PlanWriter {
     /// The plan text of `plan`, whose steps have their ids (`StepNaming`).
@@ -12,7 +12,8 @@ public enum PlanWriter {
         let origins = OriginInputs(plan: &plan)
         var out = Lines()
         let count = plan.steps.count
-        out.comment("Written by `reqplan import \(format)` from \(plan.origin): \(count) request\(count == 1 ? "" : "s").")
+        out.comment(
+            "Written by `reqplan import \(format)` from \(plan.origin): \(count) request\(count == 1 ? "" : "s").")
         for note in plan.notes { out.comment(note) }
         out.line("reqplan: 1")
         let defaults = sharedDefaults(&plan)
@@ -24,7 +25,9 @@ public enum PlanWriter {
         let inputs = plan.inputs.inputs.filter { read.contains("inputs.\($0.name)") }
         if !inputs.isEmpty {
             out.line("inputs:")
-            for input in inputs.filter({ $0.name.hasPrefix("base_url") }) + inputs.filter({ !$0.name.hasPrefix("base_url") }) {
+            for input in inputs.filter({ $0.name.hasPrefix("base_url") })
+                + inputs.filter({ !$0.name.hasPrefix("base_url") })
+            {
                 out.line("  \(input.name):")
                 if let value = input.defaultValue { out.line("    default: \(YAMLText.quoted(value))") }
                 if let variable = input.environment { out.line("    env: \(variable)") }
@@ -42,7 +45,9 @@ public enum PlanWriter {
             if origins.primary != nil { out.line("  base_url: \(text(.reference(.input("base_url"))))") }
             if !defaults.headers.isEmpty {
                 out.line("  headers:")
-                for header in defaults.headers { out.line("    \(YAMLText.scalar(header.name)): \(text(header.value))") }
+                for header in defaults.headers {
+                    out.line("    \(YAMLText.scalar(header.name)): \(text(header.value))")
+                }
             }
             if let auth = defaults.auth { write(auth, indent: 2, to: &out) }
         }
@@ -51,7 +56,8 @@ public enum PlanWriter {
             for comment in step.comments { out.comment(comment, indent: 2) }
             out.line("  \(step.id):")
             let reads = Set(allReferences(of: step).compactMap(\.step))
-            if plan.ranInOrder, index > 0, reads.isEmpty {
+            // The source's order: after the request before it, unless it reads that request already.
+            if plan.ranInOrder, index > 0, !reads.contains(plan.steps[index - 1].id) {
                 out.line("    needs: \(plan.steps[index - 1].id)")
             }
             write(step, to: &out)
@@ -276,14 +282,16 @@ public enum PlanWriter {
 
     /// Every reference a step writes, in its URL, query, headers, body and credentials.
     static func allReferences(of step: ImportedStep) -> [Reference] {
-        var found = step.url.references + step.query.flatMap(\.value.references)
+        var found =
+            step.url.references + step.query.flatMap(\.value.references)
             + step.headers.flatMap(\.value.references)
         if let auth = step.auth { found += references(of: auth) }
         switch step.body {
         case nil: break
         case .json(let value)?: found += value.references
         case .form(let fields)?: found += fields.flatMap(\.value.references)
-        case .multipart(let parts)?: found += parts.flatMap { ($0.value?.references ?? []) + ($0.file?.references ?? []) }
+        case .multipart(let parts)?:
+            found += parts.flatMap { ($0.value?.references ?? []) + ($0.file?.references ?? []) }
         case .raw(let text)?, .file(let text)?: found += text.references
         }
         return found
@@ -354,7 +362,8 @@ extension PlanValue {
             var pieces: [PlanText.Piece] = []
             for piece in text.pieces {
                 switch piece {
-                case .literal(let part): pieces.append(.literal(String(Value.string(part).jsonText().dropFirst().dropLast())))
+                case .literal(let part):
+                    pieces.append(.literal(String(Value.string(part).jsonText().dropFirst().dropLast())))
                 case .reference: pieces.append(piece)
                 }
             }

@@ -57,7 +57,9 @@ enum YAMLText {
     private static func isPlainSafe(_ text: String) -> Bool {
         guard let first = text.unicodeScalars.first, !specialWords.contains(text.lowercased()) else { return false }
         guard first.isASCIILetter || first == "_" || first == "/" else { return false }
-        return text.unicodeScalars.allSatisfy { $0.isASCIILetter || $0.isASCIIDigit || "_-./".unicodeScalars.contains($0) }
+        return text.unicodeScalars.allSatisfy {
+            $0.isASCIILetter || $0.isASCIIDigit || "_-./".unicodeScalars.contains($0)
+        }
     }
 
     private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {

@@ -1,0 +1,1 @@
+curl --insecure -X GET http://localhost:28139

@@ -1,0 +1,1 @@
+curl --head localhost:28139/page
