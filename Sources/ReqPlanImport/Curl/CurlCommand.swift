@@ -42,6 +42,13 @@ struct CurlCommand {
                 optionsEnded = true
                 continue
             }
+            if shown == "--next" || shown == "-:" {
+                // curl's separator of requests in one command: what came before is one, and the options start
+                // again (`-L`, `-k` and the like are per request too in curl).
+                finish(&reader)
+                self = CurlCommand(words: words, at: word.range)
+                continue
+            }
             var options: [(CurlOption, String, attached: ShellWord?)] = []
             if shown.hasPrefix("--") {
                 let name = String(shown.dropFirst(2))

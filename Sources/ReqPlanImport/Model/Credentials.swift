@@ -22,7 +22,14 @@ enum Credentials {
         for header in step.headers {
             let name = header.name.lowercased()
             guard let value = header.value.literal else {
-                kept.append(header)
+                // `Authorization: Bearer $TOKEN`: the token is already an input.
+                if name == "authorization", case .literal(let scheme)? = header.value.pieces.first,
+                    scheme.lowercased() == "bearer ", header.value.pieces.count > 1
+                {
+                    step.auth = .bearer(PlanText(pieces: Array(header.value.pieces.dropFirst())))
+                } else {
+                    kept.append(header)
+                }
                 continue
             }
             // A header of its own wins over `-u` and `--oauth2-bearer`, as with curl.

@@ -146,7 +146,23 @@ public struct InputTable: Sendable {
     ///   - description: where the value was found.
     /// - Returns: the input's name.
     public mutating func input(for value: String, named name: String, secret: Bool, description: String?) -> String {
-        let key = (secret ? "s:" : "p:") + value
+        add(
+            key: (secret ? "s:" : "p:") + value, named: name,
+            ImportedInput(name: "", defaultValue: secret ? nil : value, secret: secret, description: description))
+    }
+
+    /// The name of the input that stands for the shell variable `variable`: read from that environment
+    /// variable as the shell read it, `value` as its default when the script set one and it is no secret.
+    public mutating func input(forVariable variable: String, value: String?, secret: Bool) -> String {
+        add(
+            key: "$" + variable, named: variable,
+            ImportedInput(
+                name: "", defaultValue: secret ? nil : value, secret: secret, environment: variable,
+                description: "the shell variable $\(variable)"))
+    }
+
+    /// The input already made for `key`, else `input` under `name` made a valid, unused input name.
+    private mutating func add(key: String, named name: String, _ input: ImportedInput) -> String {
         if let existing = byValue[key] { return existing }
         let base = StepNaming.identifier(name, fallback: "value").replacingOccurrences(of: "-", with: "_")
         var candidate = base
@@ -155,29 +171,9 @@ public struct InputTable: Sendable {
             candidate = "\(base)_\(number)"
             number += 1
         }
-        inputs.append(
-            ImportedInput(
-                name: candidate, defaultValue: secret ? nil : value, secret: secret, description: description))
-        byValue[key] = candidate
-        return candidate
-    }
-
-    /// The name of the input that stands for the shell variable `variable`: read from that environment
-    /// variable as the shell read it, `value` as its default when the script set one and it is no secret.
-    public mutating func input(forVariable variable: String, value: String?, secret: Bool) -> String {
-        let key = "$" + variable
-        if let existing = byValue[key] { return existing }
-        let base = StepNaming.identifier(variable, fallback: "value").replacingOccurrences(of: "-", with: "_")
-        var candidate = base
-        var number = 2
-        while inputs.contains(where: { $0.name == candidate }) {
-            candidate = "\(base)_\(number)"
-            number += 1
-        }
-        inputs.append(
-            ImportedInput(
-                name: candidate, defaultValue: secret ? nil : value, secret: secret, environment: variable,
-                description: "the shell variable $\(variable)"))
+        var input = input
+        input.name = candidate
+        inputs.append(input)
         byValue[key] = candidate
         return candidate
     }
