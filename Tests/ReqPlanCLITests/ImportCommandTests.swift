@@ -68,6 +68,40 @@ import Testing
         }
     }
 
+    /// The same session, run by a page's script in headless Chromium and saved as the browser's HAR
+    /// (`scripts/record-browser-har.py`): nothing redacted, browser headers, a favicon.
+    @Test(ExternalServers.needed(.browser))
+    func aChromiumSessionSavedAsHARImportsAndRunsAgainstAFreshServer() async throws {
+        let folder = TestFolders.unique("import-browser")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let har = folder.appendingPathComponent("browser.har")
+        let script = CommandRunner.packageRoot.appendingPathComponent("scripts/record-browser-har.py")
+        let plan = try CommandRunner.temporaryPlan(Self.session, name: "first.yaml")
+        let recorded = try await DemoAPI.withServer { base in
+            // An item made first: the browser's is not the first a fresh server gives.
+            let first = try await CommandRunner.run(
+                ["run", plan.path, "--input", "base_url=\(base)"], within: .seconds(60))
+            #expect(first.status == 0, "\(first.stderr)")
+            return try runCommand("python3", [script.path, base, har.path])
+        }
+        #expect(recorded.status == 0, "\(recorded.output)")
+        let imported = folder.appendingPathComponent("browser.yaml")
+        let result = try await CommandRunner.run(
+            ["import", "har", har.path, "-o", imported.path], within: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: imported, encoding: .utf8)
+        #expect(!text.contains("rp.alice."), "a token was copied: \(text)")
+        #expect(text.contains("bearer: \"${{ steps.post_login.body.token }}\""), "\(text)")
+        #expect(text.contains("url: \"${{ steps.post_items.headers.location }}\""), "\(text)")
+        let validate = try await CommandRunner.run(["validate", "--strict", imported.path], within: .seconds(60))
+        #expect(validate.status == 0, "\(validate.stdout)")
+        try await DemoAPI.withServer { base in
+            let run = try await CommandRunner.run(
+                ["run", imported.path, "--input", "base_url=\(base)"], within: .seconds(60))
+            #expect(run.status == 0, "\(run.stderr)")
+        }
+    }
+
     @Test func outputIsWrittenWholeAndNeverOverTheInput() async throws {
         let script = try CommandRunner.temporaryPlan("curl https://h.example/a\n", name: "commands.sh")
         let refused = try await CommandRunner.run(

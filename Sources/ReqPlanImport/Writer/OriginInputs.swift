@@ -24,6 +24,20 @@ struct OriginInputs {
                 for: origin, named: "base_url", secret: false, description: "where the requests were sent")
         }
         for index in plan.steps.indices {
+            // `Origin` and `Referer` name the origin too (a browser's): they follow the input.
+            for header in plan.steps[index].headers.indices {
+                guard case .literal(let value)? = plan.steps[index].headers[header].value.pieces.first,
+                    let origin = order.first(where: { value.hasPrefix($0) }), let name = names[origin],
+                    value.count == origin.count || value.dropFirst(origin.count).first == "/"
+                else { continue }
+                let rest = plan.steps[index].headers[header].value.pieces.dropFirst()
+                plan.steps[index].headers[header].value = PlanText(
+                    pieces: [.reference(.input(name))]
+                        + (value.count > origin.count ? [.literal(String(value.dropFirst(origin.count)))] : [])
+                        + rest)
+            }
+        }
+        for index in plan.steps.indices {
             guard let origin = Self.origin(of: plan.steps[index].url), let name = names[origin],
                 case .literal(let text)? = plan.steps[index].url.pieces.first
             else { continue }
