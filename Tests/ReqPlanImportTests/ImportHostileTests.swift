@@ -142,6 +142,12 @@ import Yams
         #expect(isValid(text), "\(text)")
     }
 
+    @Test func aShellVariableNamedBaseURLLeavesTheOriginsInputAnotherName() throws {
+        let text = try #require(importing(.curl, "curl \"$BASE_URL/a\"\ncurl https://h.example/b").text)
+        #expect(text.contains("base_url: \"${{ inputs.base_url_2 }}\""), "\(text)")
+        #expect(isValid(text), "\(text)")
+    }
+
     @Test func urlGlobbingIsRefusedUnlessGloboff() throws {
         let refused = importing(.curl, "curl 'https://h.example/{a,b}/[1-3]'")
         #expect(refused.failed && refused.diagnostics.first?.code == .importURLGlob)

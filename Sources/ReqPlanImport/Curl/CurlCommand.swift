@@ -365,7 +365,12 @@ struct CurlCommand {
             case nil: break
             }
             step.method = method?.0 ?? (head ? "HEAD" : (upload != nil ? "PUT" : (step.body != nil ? "POST" : "GET")))
-            if let upload {
+            if let upload, upload.text == "-" || upload.text == "." {
+                reader.warn(
+                    .importOptionNotConverted, "`-T \(upload.shown)` uploads standard input, which a plan cannot read",
+                    at: upload.range, hint: "save it to a file: the plan sends a file with `body_file:`")
+                step.comments.append("not converted: `-T \(upload.shown)` uploaded standard input")
+            } else if let upload {
                 let input = reader.plain(upload.text ?? upload.shown, named: "upload_file")
                 step.body = .file(input)
                 step.comments.append("`-T` uploads a file: its path is the input `\(input.templateText)`")

@@ -7,7 +7,9 @@ public enum StepNaming {
         var taken: Set<String> = []
         for index in plan.steps.indices {
             let step = plan.steps[index]
-            let base = identifier(step.name ?? derivedName(step), fallback: step.method.lowercased())
+            let base =
+                step.name.map { identifier($0, fallback: step.method.lowercased(), keepingCase: true) }
+                ?? identifier(derivedName(step), fallback: step.method.lowercased())
             var id = base
             var number = 2
             while taken.contains(id) {
@@ -20,11 +22,14 @@ public enum StepNaming {
     }
 
     /// `text` as a name of the language (`[A-Za-z_][A-Za-z0-9_-]*`): other characters become `_`, runs of
-    /// them one, at most 48 characters; `fallback` when nothing is left.
-    public static func identifier(_ text: String, fallback: String) -> String {
+    /// them one, at most 48 characters, in lower case unless `keepingCase` (a name the source gave, such as
+    /// a reqplan step's id); `fallback` when nothing is left.
+    public static func identifier(_ text: String, fallback: String, keepingCase: Bool = false) -> String {
         var name = ""
-        for scalar in text.lowercased().unicodeScalars {
-            let keep = (scalar >= "a" && scalar <= "z") || (scalar >= "0" && scalar <= "9") || scalar == "-"
+        for scalar in (keepingCase ? text : text.lowercased()).unicodeScalars {
+            let keep =
+                (scalar >= "a" && scalar <= "z") || (scalar >= "A" && scalar <= "Z") || (scalar >= "0" && scalar <= "9")
+                || scalar == "-"
             if keep {
                 name.unicodeScalars.append(scalar)
             } else if !name.hasSuffix("_") {

@@ -5,6 +5,8 @@
 struct OriginInputs {
     /// The origin of `base_url`, when a URL has one.
     private(set) var primary: String?
+    /// The input `defaults.base_url` reads: `base_url`, unless a shell variable took that name.
+    private(set) var primaryInput = "base_url"
 
     init(plan: inout ImportedPlan) {
         var counts: [String: Int] = [:]
@@ -23,6 +25,7 @@ struct OriginInputs {
             names[origin] = plan.inputs.input(
                 for: origin, named: "base_url", secret: false, description: "where the requests were sent")
         }
+        primaryInput = names[primary] ?? primaryInput
         for index in plan.steps.indices {
             // `Origin` and `Referer` name the origin too (a browser's): they follow the input.
             for header in plan.steps[index].headers.indices {

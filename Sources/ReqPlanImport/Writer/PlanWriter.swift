@@ -21,7 +21,7 @@ public enum PlanWriter {
         var read = Set(plan.steps.flatMap(allReferences(of:)).map(\.expression))
         read.formUnion(defaults.headers.flatMap(\.value.references).map(\.expression))
         if let auth = defaults.auth { read.formUnion(references(of: auth).map(\.expression)) }
-        if origins.primary != nil { read.insert("inputs.base_url") }
+        if origins.primary != nil { read.insert("inputs.\(origins.primaryInput)") }
         let inputs = plan.inputs.inputs.filter { read.contains("inputs.\($0.name)") }
         if !inputs.isEmpty {
             out.line("inputs:")
@@ -42,7 +42,9 @@ public enum PlanWriter {
         }
         if origins.primary != nil || !defaults.headers.isEmpty || defaults.auth != nil {
             out.line("defaults:")
-            if origins.primary != nil { out.line("  base_url: \(text(.reference(.input("base_url"))))") }
+            if origins.primary != nil {
+                out.line("  base_url: \(text(.reference(.input(origins.primaryInput))))")
+            }
             if !defaults.headers.isEmpty {
                 out.line("  headers:")
                 for header in defaults.headers {
