@@ -242,6 +242,11 @@ struct CurlCommand {
 
     private mutating func header(_ value: ShellWord, _ reader: inout CurlReader) {
         let text = reader.text(value)
+        if let problem = HeaderCheck.problem(in: text) {
+            reader.warn(.importOptionNotConverted, "the header `\(value.shown)` \(problem); left out", at: value.range)
+            comments.append("not converted: a header that \(problem)")
+            return
+        }
         guard case .literal(let first)? = text.pieces.first,
             let colon = first.firstIndex(where: { $0 == ":" || $0 == ";" })
         else {

@@ -76,15 +76,17 @@ struct DataFlowFinder {
         guard let body = entry.responseBody else { return }
         // Breadth-first without recursion; a HAR's bodies may nest 512 levels.
         var pending: [(Value, String, String)] = [(body, "body", "")]
-        var visited = 0
-        while !pending.isEmpty, visited < 100_000 {
-            let (value, path, field) = pending.removeFirst()
-            visited += 1
+        var next = 0
+        while next < pending.count, next < 100_000 {
+            let (value, path, field) = pending[next]
+            next += 1
             switch value {
             case .object(let fields):
-                for member in fields { pending.append((member.value, path + Self.component(member.key), member.key)) }
+                for member in fields where pending.count < 100_000 {
+                    pending.append((member.value, path + Self.component(member.key), member.key))
+                }
             case .list(let items):
-                for (position, item) in items.enumerated().prefix(1000) {
+                for (position, item) in items.enumerated().prefix(1000) where pending.count < 100_000 {
                     pending.append((item, path + "[\(position)]", field))
                 }
             case .string(let text):

@@ -36,6 +36,16 @@ enum HeaderCheck {
         }
     }
 
+    /// Why a header line written as `text` (`Name: value`) cannot be sent, if it cannot.
+    static func problem(in text: PlanText) -> String? {
+        let literal = text.pieces.compactMap { piece -> String? in
+            if case .literal(let part) = piece { return part }
+            return nil
+        }
+        guard literal.contains(where: { $0.unicodeScalars.contains(where: isControl) }) else { return nil }
+        return "has a control character, which cannot go in a header line"
+    }
+
     private static func problem(name: String, value: PlanText) -> String? {
         let token = "!#$%&'*+-.^_`|~"
         let isToken =
