@@ -56,6 +56,32 @@ import Yams
         #expect(json["key: with # marks"] as? String == "v")
     }
 
+    /// Strings drawn from YAML's and the template's syntax, controls, separators and astral characters: each
+    /// reads back from the plan as itself (by Yams), and the plan is valid. (No U+FEFF: Yams drops one that
+    /// starts a scalar, written `\uFEFF`; reqplan's reader keeps it, and PyYAML too.)
+    @Test func randomStringsOfSyntaxCharactersReadBackAsThemselves() throws {
+        let pool = Array(
+            ":#*&!-?|>'\"%@`{}[],$ \t\n\r\u{0}\u{7}\u{1B}\u{7F}\u{85}\u{A0}\u{2028}\u{202E}é🎲aZ09.~^"
+                .unicodeScalars)
+        var generator = SeededGenerator(seed: 42)
+        var strings: [String] = []
+        for _ in 0..<300 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...12, using: &generator) {
+                text.unicodeScalars.append(pool[Int.random(in: 0..<pool.count, using: &generator)])
+            }
+            strings.append(text)
+        }
+        let body = Value.object(strings.enumerated().map { .init("k\($0.offset)", .string($0.element)) }).jsonText()
+        let curl = "curl --json '\(body.replacingOccurrences(of: "'", with: "'\\''"))' https://h.example/x"
+        let text = try #require(importing(.curl, curl).text)
+        #expect(isValid(text))
+        let json = try jsonBody(text)
+        for (index, value) in strings.enumerated() where !value.contains("\u{0}") && !value.contains("${{") {
+            #expect(json["k\(index)"] as? String == value, "k\(index): \(value.debugDescription)")
+        }
+    }
+
     @Test func aHARNestedDeeperThanTheReaderAllowsIsRefusedWithItsPlace() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let result = importing(.har, "{\"log\": {\"entries\": \(deep)}}")

@@ -341,6 +341,10 @@ struct CurlCommand {
             var step = ImportedStep(method: "GET", url: url)
             let userInfo = takeUserInfo(&step.url)
             step.headers = headers
+            if !json.isEmpty, step.header("accept") == nil {
+                // `--json` asks for JSON too, as curl does.
+                step.headers.append(Pair("Accept", PlanText("application/json")))
+            }
             step.comments = ["curl at \(reader.sourcePath):\(word.range.start.line)"] + comments
             step.followRedirects = follow ? nil : false
             step.timeout = timeout
