@@ -82,6 +82,18 @@ import Yams
         }
     }
 
+    @Test func nestedListsAndObjectsReadBackAsTheJSONSent() throws {
+        let body = """
+            {"a": [[1, [2, []]], {"b": [{"c": {}, "d": [{"e": null}]}]}, [], {}], "f": {"g": [true, false, "x"]}}
+            """
+        let text = try #require(importing(.curl, "curl --json '\(body)' https://h.example/x").text)
+        #expect(isValid(text))
+        let read = try JSONSerialization.data(withJSONObject: try jsonBody(text), options: [.sortedKeys])
+        let sent = try JSONSerialization.data(
+            withJSONObject: try JSONSerialization.jsonObject(with: Data(body.utf8)), options: [.sortedKeys])
+        #expect(String(decoding: read, as: UTF8.self) == String(decoding: sent, as: UTF8.self), "\(text)")
+    }
+
     @Test func aHARNestedDeeperThanTheReaderAllowsIsRefusedWithItsPlace() {
         let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let result = importing(.har, "{\"log\": {\"entries\": \(deep)}}")

@@ -202,14 +202,16 @@ public enum PlanWriter {
     /// A list or object as YAML block lines, without recursion (a JSON body may nest 512 levels).
     private static func writeBlock(_ value: PlanValue, indent: Int, to out: inout Lines) {
         enum Work {
-            case container(PlanValue, Int)
+            /// A list or object at `indent`; its first line starts with `lead` (`- ` of the list it is in) when
+            /// there is one.
+            case container(PlanValue, indent: Int, lead: String?)
             case line(String)
         }
-        var work: [Work] = [.container(value, indent)]
+        var work: [Work] = [.container(value, indent: indent, lead: nil)]
         while let next = work.popLast() {
             switch next {
             case .line(let line): out.line(line)
-            case .container(let container, let indent):
+            case .container(let container, let indent, let lead):
                 let pad = String(repeating: " ", count: indent)
                 var items: [Work] = []
                 let entries: [(String, PlanValue)]
@@ -218,17 +220,21 @@ public enum PlanWriter {
                 case .object(let members): entries = members.map { (YAMLText.scalar($0.key) + ":", $0.value) }
                 default: entries = []
                 }
-                for (lead, element) in entries {
+                for (key, element) in entries {
+                    let start = items.isEmpty ? (lead ?? pad) : pad
                     switch element {
+                    case .object(let inner) where !inner.isEmpty && key == "- ":
+                        // `- name: value`: the object's first key on the list item's line.
+                        items.append(.container(element, indent: indent + 2, lead: start + "- "))
                     case .list(let inner) where !inner.isEmpty:
-                        items.append(.line(pad + lead.trimmingSuffixSpace()))
-                        items.append(.container(element, indent + 2))
+                        items.append(.line(start + key.trimmingSuffixSpace()))
+                        items.append(.container(element, indent: indent + 2, lead: nil))
                     case .object(let inner) where !inner.isEmpty:
-                        items.append(.line(pad + lead.trimmingSuffixSpace()))
-                        items.append(.container(element, indent + 2))
+                        items.append(.line(start + key.trimmingSuffixSpace()))
+                        items.append(.container(element, indent: indent + 2, lead: nil))
                     default:
-                        let separator = lead.hasSuffix(" ") ? "" : " "
-                        items.append(.line(pad + lead + separator + scalarText(element)))
+                        let separator = key.hasSuffix(" ") ? "" : " "
+                        items.append(.line(start + key + separator + scalarText(element)))
                     }
                 }
                 work.append(contentsOf: items.reversed())
