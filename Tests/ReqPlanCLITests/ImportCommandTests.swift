@@ -48,17 +48,22 @@ import Testing
             return try String(contentsOf: har, encoding: .utf8)
         }
         let id = try #require(recorded.firstMatch(of: /"Location",\s*"value"\s*:\s*"\/items\/([0-9]+)"/)?.output.1)
-        let imported = folder.appendingPathComponent("imported.yaml")
-        let result = try await CommandRunner.run(
-            ["import", "har", har.path, "-o", imported.path], within: .seconds(60))
-        #expect(result.status == 0, "\(result.stderr)")
-        let text = try String(contentsOf: imported, encoding: .utf8)
+        let text = try await Self.importedRunningAgainstAFreshServer(har)
         // Comments say which request each step was; the plan's values copy nothing.
         let values = text.split(separator: "\n").filter { !$0.trimmingPrefix(while: { $0 == " " }).hasPrefix("#") }
             .joined(separator: "\n")
         #expect(!values.contains("/items/\(id)") && !values.contains(": \(id)"), "\(text)")
         #expect(!text.contains("rp.alice."), "a token was copied: \(text)")
         #expect(text.contains("${{ steps.login.body.token }}") && text.contains("steps.create."))
+    }
+
+    /// The plan `reqplan import har HAR -o …` writes, once it has validated under `--strict` and run green
+    /// against a demo API started for it.
+    static func importedRunningAgainstAFreshServer(_ har: URL) async throws -> String {
+        let imported = har.deletingPathExtension().appendingPathExtension("yaml")
+        let result = try await CommandRunner.run(
+            ["import", "har", har.path, "-o", imported.path], within: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
         let validate = try await CommandRunner.run(["validate", "--strict", imported.path], within: .seconds(60))
         #expect(validate.status == 0, "\(validate.stdout)")
         try await DemoAPI.withServer { base in
@@ -66,6 +71,7 @@ import Testing
                 ["run", imported.path, "--input", "base_url=\(base)"], within: .seconds(60))
             #expect(run.status == 0, "\(run.stderr)")
         }
+        return try String(contentsOf: imported, encoding: .utf8)
     }
 
     /// The same session, run by a page's script in headless Chromium and saved as the browser's HAR
@@ -85,21 +91,10 @@ import Testing
             return try runCommand("python3", [script.path, base, har.path])
         }
         #expect(recorded.status == 0, "\(recorded.output)")
-        let imported = folder.appendingPathComponent("browser.yaml")
-        let result = try await CommandRunner.run(
-            ["import", "har", har.path, "-o", imported.path], within: .seconds(60))
-        #expect(result.status == 0, "\(result.stderr)")
-        let text = try String(contentsOf: imported, encoding: .utf8)
+        let text = try await Self.importedRunningAgainstAFreshServer(har)
         #expect(!text.contains("rp.alice."), "a token was copied: \(text)")
         #expect(text.contains("bearer: \"${{ steps.post_login.body.token }}\""), "\(text)")
         #expect(text.contains("url: \"${{ steps.post_items.headers.location }}\""), "\(text)")
-        let validate = try await CommandRunner.run(["validate", "--strict", imported.path], within: .seconds(60))
-        #expect(validate.status == 0, "\(validate.stdout)")
-        try await DemoAPI.withServer { base in
-            let run = try await CommandRunner.run(
-                ["run", imported.path, "--input", "base_url=\(base)"], within: .seconds(60))
-            #expect(run.status == 0, "\(run.stderr)")
-        }
     }
 
     @Test func outputIsWrittenWholeAndNeverOverTheInput() async throws {
