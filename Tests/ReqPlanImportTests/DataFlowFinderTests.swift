@@ -108,6 +108,14 @@ import Testing
         #expect(!text.contains("needs:"), "\(text)")
     }
 
+    @Test func aCookieHeaderTheHARHidesIsLeftToTheJar() throws {
+        let text = try plan([
+            Exchange(method: "POST", url: "https://h.example/session", body: "{}"),
+            Exchange(url: "https://h.example/home", headers: [("Cookie", "***")]),
+        ])
+        #expect(!text.contains("Cookie:") && text.contains("the run's cookie jar sends what the responses set"))
+    }
+
     @Test func aLocationIsTheNextRequestsURL() throws {
         let text = try plan([
             Exchange(

@@ -146,7 +146,11 @@ struct DataFlowFinder {
         for header in step.headers {
             var header = header
             let name = header.name.lowercased()
-            if name == "cookie" {
+            if name == "cookie" && header.value.literal == "***" {
+                // reqplan's own HAR hides every `Cookie`: the cookies came from the responses, as the jar's will.
+                evidence.append("the HAR hides `Cookie` (`***`): the run's cookie jar sends what the responses set")
+                continue
+            } else if name == "cookie" {
                 guard let cookies = linkCookies(header.value, &evidence) else { continue }
                 header.value = cookies
             } else if header.value.literal == "***" {
