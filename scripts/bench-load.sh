@@ -8,7 +8,7 @@
 #             hey, locust (FastHttpUser, --processes 2) and `reqplan load --users CONNECTIONS` (closed model);
 #             requests per second of each.
 #   rate      the open model at 5000 iterations/s for 30 s against a server that answers in 50 ms
-#             (nginx echo_sleep): achieved rate, and p50/p99 against the 50 ms the server takes.
+#             (nginx echo_sleep): achieved rate, and p50/p99 beside the times nginx itself logged for them.
 #   omission  1000/s against a 10 ms server, nginx stopped (SIGSTOP) for 1 s in the middle: the open model's
 #             p99 beside the closed model's (10 users, the same rate while the server answers), as wrk2's
 #             README shows it.
@@ -84,9 +84,18 @@ PY
 
 rate() {
   echo "== rate accuracy: open model, 5000/s for 30s, a 50 ms server"
+  : > "$WORK/delay50.log"
   "$R" load "$PLANS/delay50.yaml" --rate 5000/s --duration 30s --progress none --report "json:$WORK/rate.json" \
     | sed -n '2,4p'
-  figures "$WORK/rate.json"
+  printf 'reqplan: '; figures "$WORK/rate.json"
+  sleep 1.5 # nginx flushes its log buffer every second
+  printf 'nginx:   '; python3 - "$WORK/delay50.log" <<'PY'
+import sys
+# The time nginx took for each request, from its first byte read to its last byte sent (ms resolution).
+times = sorted(float(line) for line in open(sys.argv[1]) if line.strip())
+pct = lambda p: times[min(len(times) - 1, int(len(times) * p / 100))] * 1000
+print(f"runs {len(times)} p50 {pct(50):.2f} ms p99 {pct(99):.2f} ms p99.9 {pct(99.9):.2f} ms max {times[-1] * 1000:.2f} ms")
+PY
 }
 
 omission() {

@@ -3,7 +3,9 @@
 # removed when the script exits. It serves the folder's www/ (a 60-byte JSON file, small.json) and, with
 # the echo module, /delay/10, /delay/20 and /delay/50 (echo_sleep) over:
 #   PLAIN (default 18180): plain HTTP;  H2 (18443): HTTPS with HTTP/2;  H1S (18444): HTTPS with HTTP/1.1
-# with a certificate for 127.0.0.1 from a test CA ($WORK/ca.pem). TLS holds the reqplan options that
+# with a certificate for 127.0.0.1 from a test CA ($WORK/ca.pem). nginx logs the time it took for each
+# /delay/50 request, in seconds with millisecond digits, to $WORK/delay50.log: the server's own view of
+# that distribution, which scripts/bench-load.sh's rate section compares with reqplan's. TLS holds the reqplan options that
 # trust that CA (--cacert when the build has it, else --insecure).
 PLAIN=${PLAIN_PORT:-18180}
 H2=${H2_PORT:-18443}
@@ -32,6 +34,7 @@ error_log $WORK/error.log warn;
 events { worker_connections 4096; }
 http {
   access_log off;
+  log_format request_time '\$request_time';
   client_body_temp_path $WORK/tmp; proxy_temp_path $WORK/tmp; fastcgi_temp_path $WORK/tmp;
   uwsgi_temp_path $WORK/tmp; scgi_temp_path $WORK/tmp;
   keepalive_requests 1000000;
@@ -44,7 +47,10 @@ http {
     root $WORK/www;
     location = /delay/10 { echo_sleep 0.010; echo '{"ok":true}'; }
     location = /delay/20 { echo_sleep 0.020; echo '{"ok":true}'; }
-    location = /delay/50 { echo_sleep 0.050; echo '{"ok":true}'; }
+    location = /delay/50 {
+      echo_sleep 0.050; echo '{"ok":true}';
+      access_log $WORK/delay50.log request_time buffer=256k flush=1s;
+    }
   }
   server {
     listen 127.0.0.1:$H1S ssl;

@@ -94,9 +94,16 @@ public enum PlanRun {
         let declared = Set(graph.plan.inputs.map(\.name.value))
         let fileValues = file.filter { declared.contains($0.key) }
         if ignoreUndeclared { pairs.removeAll { !declared.contains($0.name) } }
+        // Under `--scenario`, an input that only steps left out read needs no value: unset, it is null.
+        var plan = graph.plan
+        if graph.scenario != nil {
+            let read = Set(graph.inputsRead).union(plan.inputsReadWhereNotEvaluated)
+            for index in plan.inputs.indices where !read.contains(plan.inputs[index].name.value) {
+                plan.inputs[index].required = Located(false, at: plan.inputs[index].name.range)
+            }
+        }
         switch InputResolver.resolve(
-            plan: graph.plan, overrides: pairs, file: fileValues, environment: environment,
-            naming: naming)
+            plan: plan, overrides: pairs, file: fileValues, environment: environment, naming: naming)
         {
         case .failure(let errors):
             return .failure(PreparationError(diagnostics: errors.diagnostics, sources: report.sources))

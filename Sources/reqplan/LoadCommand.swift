@@ -305,6 +305,7 @@ struct LoadCommand: AsyncParsableCommand {
         let command = self
         let logger = logging.logger(label: "reqplan.executor")
         let sharedTokens = TokenCache<OAuthGrant>()
+        let ownTokens = !command.shareTokens && prepared.graph.usesOAuth2
         let base = connection.runConfiguration(
             for: prepared, concurrency: concurrency, reading: reading, secrets: SecretStore(), tokens: sharedTokens,
             logger: logger)
@@ -327,7 +328,8 @@ struct LoadCommand: AsyncParsableCommand {
                 // (a walk up its folders) every iteration took a seventh of a small load's time.
                 var settings = base
                 settings.secrets = SecretStore()
-                settings.tokens = command.shareTokens ? sharedTokens : TokenCache<OAuthGrant>()
+                // A plan with no OAuth 2.0 grant never reads the cache: no need for one per iteration.
+                if ownTokens { settings.tokens = TokenCache<OAuthGrant>() }
                 return settings
             }, progress: { display.show($0) }, abort: abort, supervisor: SignalSupervisor())
         result.shard = shard.map { LoadResult.ShardPart(index: $0.index, count: $0.count) }

@@ -373,6 +373,35 @@ import Testing
         #expect(empty.status == 64 && empty.stderr.contains("--scenario"), "\(empty.stderr)")
     }
 
+    /// An input that only steps the scenario leaves out read needs no value: `required`, and unset, it stops
+    /// neither `run` nor `load` of a scenario without them; a scenario that reads it still asks for it.
+    @Test func anInputOnlyALeftOutStepReadsIsNotAskedFor() async throws {
+        let plan = try CommandRunner.temporaryPlan(
+            """
+            reqplan: 1
+            inputs:
+              admin_token: { type: string, secret: true, required: true }
+              user: { type: string }
+            defaults: { base_url: "http://127.0.0.1:1" }
+            steps:
+              login: { request: { method: POST, url: "/login?u=${{ inputs.user }}" } }
+              admin: { request: { url: /admin, auth: { bearer: "${{ inputs.admin_token }}" } } }
+            """)
+        for command in ["run", "load"] {
+            let extra = command == "load" ? ["--users", "1", "--iterations", "1"] : []
+            let login = try await CommandRunner.run(
+                [command, plan.path, "--scenario", "login", "--input", "user=ann", "--progress", "none"] + extra,
+                within: .seconds(60))
+            #expect(login.status == 1, "\(command): the request fails, no input is missing: \(login.stderr)")
+            #expect(!login.stderr.contains("admin_token"), "\(command): \(login.stderr)")
+            let admin = try await CommandRunner.run(
+                [command, plan.path, "--scenario", "admin", "--progress", "none"] + extra, within: .seconds(60))
+            #expect(admin.status == 2, "\(command): \(admin.stderr)")
+            #expect(admin.stderr.contains("input `admin_token` has no value"), "\(command): \(admin.stderr)")
+            #expect(!admin.stderr.contains("input `user`"), "\(command): `user` is read by `login` only")
+        }
+    }
+
     /// `--workflow` selects one workflow of an Arazzo document for a load as for a run.
     @Test(ExternalServers.needed(.connexion))
     func aLoadRunsOneWorkflowOfAnArazzoDocument() async throws {

@@ -576,3 +576,36 @@ private struct CookieSettingTransport: Transport {
         #expect(fromFile.values["price"] == .list([]))
     }
 }
+
+@Suite struct RepeatedBuildTests {
+    /// A builder keeps the last URL it parsed, for a load's iterations: a builder asked for URLs in turn (an
+    /// input per iteration) must give each its own, credentials and all, and never the one before.
+    @Test func aBuilderUsedAgainGivesEachURLItsOwnParse() throws {
+        let graph = try makeGraph(
+            planHeader + """
+                inputs: { target: { type: string } }
+                steps:
+                  a:
+                    request: { url: "${{ inputs.target }}" }
+                """)
+        let node = try #require(graph.node("a"))
+        let spec = try #require(node.step.request)
+        let builder = RequestBuilder(
+            defaults: graph.plan.defaults,
+            files: FileAccess(planDirectory: URL(fileURLWithPath: NSTemporaryDirectory())))
+        let targets = [
+            "http://one.example/a?x=1", "http://one.example/a?x=1", "https://u:p@two.example:8443/b",
+            "http://one.example/a?x=1", "http://[::1]:8080/c",
+        ]
+        for target in targets {
+            let context = EvaluationContext(inputs: ["target": .string(target)], environment: [:], step: { _ in nil })
+            let request = try builder.build(spec, in: context)
+            let fresh = try RequestURL(parsing: target)
+            #expect(request.url == fresh)
+        }
+        // A URL that cannot be sent is refused every time, not taken from the last good parse.
+        let bad = EvaluationContext(inputs: ["target": .string("ftp://x/")], environment: [:], step: { _ in nil })
+        #expect(throws: EvaluationError.self) { try builder.build(spec, in: bad) }
+        #expect(throws: EvaluationError.self) { try builder.build(spec, in: bad) }
+    }
+}

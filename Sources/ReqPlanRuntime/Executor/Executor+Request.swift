@@ -25,6 +25,35 @@ extension Executor {
         }
     }
 
+    /// What a request step's node settles for all its requests, in every run of the plan: its plan's
+    /// `defaults` applied to its `retry`, `expect` and `timeout`, and what the graph says of it. Worked out
+    /// once per node when the plan is laid out (`Layout`), not once per request.
+    struct RequestSettings: Sendable {
+        let retry: EffectiveRetry
+        let expectation: Expectation?
+        /// Each attempt's deadline (`timeout`, else `defaults.timeout`); nil: the transport's.
+        let timeout: Duration?
+        let retention: Retention
+        let usesCookies: Bool
+        /// Whether the body is parsed, whatever the run's schema checks: something reads it.
+        let readsBody: Bool
+
+        init(_ node: StepNode, in graph: PlanGraph) {
+            let defaults = graph.plan(of: node.nodeID).defaults
+            retry = EffectiveRetry(node.step.retry?.merged(over: defaults.retry) ?? defaults.retry)
+            expectation = node.step.expect?.merged(over: defaults.expect) ?? defaults.expect
+            timeout = (node.step.timeout ?? defaults.timeout)?.value.duration
+            retention = graph.retention(of: node.nodeID)
+            usesCookies = graph.usesCookies(node.nodeID)
+            readsBody = retention.body || expectation?.body != nil || expectation?.conditions.isEmpty == false
+        }
+
+        /// The settings of each node of `graph` that sends requests, by `NodeID`.
+        static func all(in graph: PlanGraph) -> [RequestSettings?] {
+            graph.nodes.map { $0.kind.isUnit ? RequestSettings($0, in: graph) : nil }
+        }
+    }
+
     /// Everything a request step needs across its attempts (and polls).
     struct RequestRun: Sendable {
         let node: StepNode
@@ -84,17 +113,17 @@ extension Executor {
         result.itemIndex = itemIndex
         var prepared: PreparedRequest
         var credentials: (credentials: SentCredentials, range: SourceRange)?
-        let defaults = graph.plan(of: node.nodeID).defaults
+        let settings = requestSettings[node.nodeID] ?? RequestSettings(node, in: graph)
         // Building evaluates the request's expressions, which may search an earlier response: within the
         // attempt's time, as judging its response is.
-        let timeout = (node.step.timeout ?? defaults.timeout)?.value.duration
+        let timeout = settings.timeout
         let buildStart = ContinuousClock.now
         let limits = Self.evaluationLimits(timeout: timeout, from: buildStart)
         do {
             let builder = builders[node.instance]
             (prepared, credentials) = try EvaluationLimits.$current.withValue(limits) {
                 let prepared = try builder.build(
-                    spec, in: context, usesCookies: graph.usesCookies(node.nodeID), secrets: configuration.secrets)
+                    spec, in: context, usesCookies: settings.usesCookies, secrets: configuration.secrets)
                 let credentials = try builder.sentCredentials(for: spec, in: context, secrets: configuration.secrets)
                 return (
                     prepared,
@@ -118,21 +147,16 @@ extension Executor {
         result.method = prepared.method.rawValue
         result.url = prepared.shownURL
 
-        let retry = EffectiveRetry(node.step.retry?.merged(over: defaults.retry) ?? defaults.retry)
-        let expectation = node.step.expect?.merged(over: defaults.expect) ?? defaults.expect
-        let retention = graph.retention(of: node.nodeID)
         let responseCheck = configuration.checksResponseSchemas ? graph.apiOperations[node.id] : nil
-        let decodes =
-            retention.body || expectation?.body != nil || expectation?.conditions.isEmpty == false
-            || responseCheck != nil
+        let decodes = settings.readsBody || responseCheck != nil
         // A body nothing reads (no expression, matcher, schema check or poll) is not held: only its start,
         // which the verbose log and reports show.
         if !decodes && node.step.poll == nil { prepared.keepsResponseBody = Self.unreadBodyExcerpt }
         var run = RequestRun(
-            node: node, prepared: prepared, scope: scope, itemIndex: itemIndex, context: context, retry: retry,
-            timeout: (node.step.timeout ?? defaults.timeout)?.value.duration, expectation: expectation,
-            mayRetry: prepared.method.isIdempotent || retry.unsafe, retention: retention, retryWait: retryWait,
-            responseCheck: responseCheck)
+            node: node, prepared: prepared, scope: scope, itemIndex: itemIndex, context: context,
+            retry: settings.retry, timeout: timeout, expectation: settings.expectation,
+            mayRetry: prepared.method.isIdempotent || settings.retry.unsafe, retention: settings.retention,
+            retryWait: retryWait, responseCheck: responseCheck)
         run.credentials = credentials
         if let poll = node.step.poll { return await runPolling(run, poll, result: result) }
         _ = await exchange(run, result: &result, decodingBody: decodes) { response, body, problem, duration in
@@ -167,9 +191,7 @@ extension Executor {
     /// attempt to tell a timeout from another failure.
     static func evaluationLimits(timeout: Duration?, from start: ContinuousClock.Instant) -> EvaluationLimits {
         let length = timeout ?? defaultAttemptTimeout
-        var limits = EvaluationLimits.current.ending(
-            by: start.advanced(by: length),
-            name: "the attempt's timeout of \(PlanDuration(milliseconds: Int(length.milliseconds)))")
+        var limits = EvaluationLimits.current.ending(attemptFrom: start, after: length)
         limits.stops = EvaluationStops()
         return limits
     }

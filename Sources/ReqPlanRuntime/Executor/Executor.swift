@@ -27,6 +27,8 @@ public struct Executor: Sendable {
     let nodesByLoop: [NodeID?: [NodeID]]
     /// Which names carry secrets in each plan instance, for what outputs show.
     let secretFlows: [SecretFlow]
+    /// Each request node's settings, by `NodeID` (nil for other nodes).
+    let requestSettings: [RequestSettings?]
     /// The textual net for what cannot be traced (values a server sent, a library's error text): the
     /// secret inputs and what the run learns (`Redactor`).
     let secretNet: Redactor
@@ -41,6 +43,8 @@ public struct Executor: Sendable {
         let nodesByLoop: [NodeID?: [NodeID]]
         /// Which names carry secrets in each plan instance, for what outputs show.
         let secretFlows: [SecretFlow]
+        /// Each request node's settings, by `NodeID` (nil for other nodes).
+        let requestSettings: [RequestSettings?]
 
         /// The layout of runs of `graph` whose relative files are read through `files`.
         public init(graph: PlanGraph, files: FileAccess) {
@@ -58,6 +62,7 @@ public struct Executor: Sendable {
             for node in graph.nodes { byLoop[node.loop, default: []].append(node.nodeID) }
             self.nodesByLoop = byLoop
             self.secretFlows = SecretFlow.flows(of: graph)
+            self.requestSettings = RequestSettings.all(in: graph)
         }
     }
 
@@ -87,6 +92,7 @@ public struct Executor: Sendable {
         self.startDate = Date()
         self.nodesByLoop = layout.nodesByLoop
         self.secretFlows = layout.secretFlows
+        self.requestSettings = layout.requestSettings
         self.secretNet = Redactor(secrets: inputs.secrets, store: configuration.secrets)
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import ReqPlanTransport
 import ReqPlanSyntax
+import Synchronization
 
 /// Where request files (`multipart` file parts, `body_file`) may be read from: the plan's project, or its
 /// folder (`FileBoundary`).
@@ -70,6 +71,8 @@ public struct RequestBuilder: Sendable {
     public let files: FileAccess
     /// Sent unless the plan sets its own.
     public var userAgent = "reqplan/0.1"
+    /// The last URL this builder parsed: a load's iterations send the same URLs over and over.
+    private let lastURL = LastParsedURL()
 
     public init(defaults: RequestDefaults, files: FileAccess) {
         self.defaults = defaults
@@ -105,8 +108,13 @@ public struct RequestBuilder: Sendable {
             text = Self.join(baseText, text)
         }
         // Query: defaults first, the request's own values replace parameters of the same name.
-        let ownNames = Set(spec.query.map(\.name.value))
-        let parameters = defaults.query.filter { !ownNames.contains($0.name.value) } + spec.query
+        let parameters: [QueryParameter]
+        if defaults.query.isEmpty {
+            parameters = spec.query
+        } else {
+            let ownNames = Set(spec.query.map(\.name.value))
+            parameters = defaults.query.filter { !ownNames.contains($0.name.value) } + spec.query
+        }
         if !parameters.isEmpty {
             let query = try Self.encodedPairs(parameters, in: context, encode: URLEncoding.percentEncode)
             let unqueried = text
@@ -143,7 +151,7 @@ public struct RequestBuilder: Sendable {
         // The URL is parsed once, here; every hop reads it (`RequestURL`).
         let url: RequestURL
         do {
-            url = try RequestURL(parsing: text)
+            url = try lastURL.parsing(text)
         } catch {
             throw EvaluationError(Self.problem(error, shownURL ?? text), at: spec.url.range)
         }
@@ -164,10 +172,17 @@ public struct RequestBuilder: Sendable {
         var headers: [HeaderField] = []
         var shownHeaders: [HeaderField] = []
         var headersShownDiffer = false
-        var own = Set(spec.headers.map { $0.name.value.lowercased() })
-        if let written = spec.auth?.value.headerName { own.insert(written) }
-        for key in spec.additionalKeys where key.place.value == .header { own.insert(key.name.value.lowercased()) }
-        let templates = defaults.headers.filter { !own.contains($0.name.value.lowercased()) } + spec.headers
+        let templates: [Header]
+        if defaults.headers.isEmpty {
+            templates = spec.headers
+        } else {
+            var own = Set(spec.headers.map { $0.name.value.lowercased() })
+            if let written = spec.auth?.value.headerName { own.insert(written) }
+            for key in spec.additionalKeys where key.place.value == .header {
+                own.insert(key.name.value.lowercased())
+            }
+            templates = defaults.headers.filter { !own.contains($0.name.value.lowercased()) } + spec.headers
+        }
         for header in templates {
             let (value, shown) = try ExpressionEvaluator.render(header.value, in: context)
             try Self.checkHeaderLine(value, "header `\(header.name.value)`", at: header.value.range)
@@ -483,5 +498,20 @@ public struct RequestBuilder: Sendable {
     /// A quoted-string parameter's content (`checkHeaderLine` has refused control characters).
     private static func quoteParameter(_ text: String) -> String {
         text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+    }
+}
+
+/// The last text parsed as a URL, with its parse, shared by every copy of one `RequestBuilder` (and so by
+/// the runs of a load): a text is parsed again only when it differs from the last one.
+private final class LastParsedURL: Sendable {
+    private let last = Mutex<(text: String, url: RequestURL)?>(nil)
+
+    /// `RequestURL(parsing: text)`, from the last parse when that was of the same text.
+    /// - Throws: `RequestURL.Problem`, as `RequestURL(parsing:)` does.
+    func parsing(_ text: String) throws(RequestURL.Problem) -> RequestURL {
+        if let known = last.withLock({ $0 }), known.text == text { return known.url }
+        let url = try RequestURL(parsing: text)
+        last.withLock { $0 = (text, url) }
+        return url
     }
 }

@@ -19,7 +19,22 @@ public struct EvaluationLimits: Sendable {
     /// timeout.
     public var deadline: ContinuousClock.Instant?
     /// What `deadline` is, in messages (`the attempt's timeout of 5s`).
-    public var deadlineName: String
+    public var deadlineName: String {
+        get {
+            switch name {
+            case .text(let text): text
+            case .attemptTimeout(let length):
+                "the attempt's timeout of \(PlanDuration(milliseconds: Int(clamping: length.milliseconds)))"
+            }
+        }
+        set { name = .text(newValue) }
+    }
+    /// `deadlineName`, worked out when a message needs it: every request attempt sets one, and few are read.
+    private var name: DeadlineName
+    private enum DeadlineName: Sendable {
+        case text(String)
+        case attemptTimeout(Duration)
+    }
     /// Where the first evaluation stopped under these limits is recorded, for the runtime to tell a timeout
     /// or a cancellation from any other failure of the expression that holds it; nil: not recorded.
     public var stops: EvaluationStops?
@@ -32,7 +47,7 @@ public struct EvaluationLimits: Sendable {
         self.maxSteps = maxSteps
         self.maxDuration = maxDuration
         self.deadline = deadline
-        self.deadlineName = deadlineName
+        self.name = .text(deadlineName)
     }
 
     /// The limits of the evaluations of the current task.
@@ -41,10 +56,20 @@ public struct EvaluationLimits: Sendable {
     /// These limits with `deadline` moved to `end` if that is earlier (an enclosing step's timeout, then an
     /// attempt's), named `name` in messages.
     public func ending(by end: ContinuousClock.Instant, name: String) -> EvaluationLimits {
+        ending(by: end, named: .text(name))
+    }
+
+    /// These limits with `deadline` moved to the end of an attempt that starts at `start` and may take
+    /// `length`, if that is earlier, named in messages as the attempt's timeout.
+    public func ending(attemptFrom start: ContinuousClock.Instant, after length: Duration) -> EvaluationLimits {
+        ending(by: start.advanced(by: length), named: .attemptTimeout(length))
+    }
+
+    private func ending(by end: ContinuousClock.Instant, named name: DeadlineName) -> EvaluationLimits {
         var limits = self
         if deadline.map({ end < $0 }) ?? true {
             limits.deadline = end
-            limits.deadlineName = name
+            limits.name = name
         }
         return limits
     }
