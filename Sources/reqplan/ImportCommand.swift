@@ -59,20 +59,11 @@ struct ImportCommand: ParsableCommand {
         let result = Importer.importPlan(format, from: sources, options: ImportOptions(includeStatic: includeStatic))
         if !result.diagnostics.isEmpty { writeError(renderer(result.sources).text(result.diagnostics) + "\n") }
         guard let text = result.text else { throw ExitCode(1) }
-        guard let output else {
-            write(text)
-            return
-        }
-        do {
-            try OutputFile.write(text, toPath: output, creatingFolders: false)
-        } catch {
-            writeError("error: cannot write `\(output)`: \(error.reason)\n")
-            throw ExitCode(74)
-        }
+        try CommandOutput.write(text, to: output)
     }
 
     /// Whether `path` and `other` name one file (the same inode), or the same path when neither exists yet.
-    private static func sameFile(_ path: String, _ other: String) -> Bool {
+    static func sameFile(_ path: String, _ other: String) -> Bool {
         guard path != "-" else { return false }
         var first = stat()
         var second = stat()

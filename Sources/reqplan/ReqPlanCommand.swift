@@ -12,6 +12,7 @@ struct ReqPlanCommand: AsyncParsableCommand {
             GraphCommand.self,
             DemoCommand.self,
             SchemaCommand.self, ReportCommand.self, CoverageCommand.self, LSPCommand.self, ImportCommand.self,
+            ExportCommand.self,
         ]
     )
 

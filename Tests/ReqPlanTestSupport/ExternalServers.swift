@@ -53,12 +53,14 @@ public enum ExternalServers {
         case prometheusClient = "prometheus-client"
         /// The Prometheus Pushgateway (Debian `prometheus-pushgateway`), which `reqplan load --push` puts to.
         case pushgateway = "prometheus-pushgateway"
+        /// PyPI `arazzo-runner` (Jentic's): another Arazzo runner, which runs what `reqplan export arazzo` writes.
+        case arazzoRunner = "arazzo-runner"
 
         /// What a skipped test calls it.
         public var name: String {
             switch self {
             case .nginx, .tinyproxy, .openssl, .curl, .httpbin, .connexion, .haralyzer, .moto, .botocore, .authlib,
-                .prometheusClient, .pushgateway:
+                .prometheusClient, .pushgateway, .arazzoRunner:
                 rawValue
             case .browser: "a browser (Chromium, its driver and selenium)"
             case .pytestLSP: "pytest-lsp"
@@ -82,6 +84,7 @@ public enum ExternalServers {
             case .botocore: "python3 -m pip install botocore"
             case .authlib: "python3 -m pip install authlib flask"
             case .prometheusClient: "python3 -m pip install prometheus-client"
+            case .arazzoRunner: "python3 -m pip install 'arazzo-runner==0.9.6'"
             }
         }
 
@@ -99,6 +102,7 @@ public enum ExternalServers {
             case .botocore: ["botocore"]
             case .authlib: ["authlib", "flask", "cryptography"]
             case .prometheusClient: ["prometheus_client"]
+            case .arazzoRunner: ["arazzo_runner"]
             case .nginx, .tinyproxy, .openssl, .curl, .neovim, .pushgateway: []
             }
         }
@@ -150,7 +154,7 @@ public enum ExternalServers {
             return FileManager.default.isExecutableFile(atPath: "/usr/bin/chromedriver")
                 && !missingPythonModules.contains("selenium")
         case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore, .authlib,
-            .prometheusClient:
+            .prometheusClient, .arazzoRunner:
             return tool.pythonModules.allSatisfy { !missingPythonModules.contains($0) }
         }
     }
@@ -183,7 +187,7 @@ public enum ExternalServers {
             case .nginx, .tinyproxy, .openssl, .curl, .pushgateway:
                 found = executable(tool.rawValue) != nil
             case .httpbin, .connexion, .haralyzer, .pytestLSP, .oauthProvider, .moto, .botocore, .authlib,
-                .prometheusClient:
+                .prometheusClient, .arazzoRunner:
                 let modules = tool.pythonModules.joined(separator: ", ")
                 found = (try? runCommand("python3", ["-c", "import \(modules)"]).status) == 0
             }

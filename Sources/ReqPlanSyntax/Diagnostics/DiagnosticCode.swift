@@ -310,6 +310,15 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
     /// A URL that curl would expand into several (`{a,b}`, `[1-3]`) without `-g`/`--globoff`.
     public static let importURLGlob = DiagnosticCode("RP1406", "URL globbing not supported")
 
+    // MARK: Export (`reqplan export arazzo`, docs/import.md)
+
+    /// A construct of the plan with no Arazzo form (a request not bound to an operation, `for_each`, `poll`,
+    /// a sub-plan, `if:`, credentials, `retry`, a matcher Arazzo's criteria cannot say): nothing is written.
+    public static let exportNoArazzoForm = DiagnosticCode("RP1450", "no Arazzo form")
+    /// An expression Arazzo's runtime expressions cannot say (an operator, a function, `vars`, `env`, a
+    /// wildcard), or a literal Arazzo would read as one (`$inputs.x` as text).
+    public static let exportExpressionNoArazzoForm = DiagnosticCode("RP1451", "no Arazzo runtime expression")
+
     /// Every code, in order, for documentation.
     public static let all: [DiagnosticCode] = [
         unreadableFile, yamlSyntax, duplicateKey, fileTooLarge, aliasExpansion, unsupportedYAML, notAPlan,
@@ -337,5 +346,6 @@ public struct DiagnosticCode: Hashable, Sendable, CustomStringConvertible, Compa
         invalidArazzoParameter, invalidCriterion, duplicateArazzoID, otherRunnersShorthand,
         importSourceMalformed, importShellConstruct, importOptionNotConverted, importSettingNotConverted,
         importNothing, importURLGlob,
+        exportNoArazzoForm, exportExpressionNoArazzoForm,
     ]
 }

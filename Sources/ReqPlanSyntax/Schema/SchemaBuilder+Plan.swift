@@ -304,7 +304,7 @@ extension SchemaBuilder {
     /// `ValueType`), and no `default` when `required: true`.
     private mutating func inputDeclaration() -> SchemaJSON {
         let defaultOfType: [SchemaJSON] = ValueType.allCases.map { type in
-            let json = Self.jsonType(type)
+            let json = type.jsonSchemaType
             return [
                 "if": ["required": ["type", "default"], "properties": ["type": ["const": .string(type.rawValue)]]],
                 "then": ["properties": ["default": ["type": json == "null" ? ["null"] : [.string(json), "null"]]]],
@@ -357,17 +357,5 @@ extension SchemaBuilder {
                         ]
                     ] + defaultOfType)
             ])
-    }
-
-    /// The JSON Schema type of a value of the language's type.
-    static func jsonType(_ type: ValueType) -> String {
-        switch type {
-        case .string: "string"
-        case .number: "number"
-        case .boolean: "boolean"
-        case .list: "array"
-        case .object: "object"
-        case .null: "null"
-        }
     }
 }

@@ -147,6 +147,18 @@ public enum ValueType: String, Sendable, Hashable, CaseIterable, CustomStringCon
     case string, number, boolean, list, object, null
     public var description: String { rawValue }
 
+    /// The JSON Schema type of a value of this type (`list` is `array`).
+    public var jsonSchemaType: String {
+        switch self {
+        case .string: "string"
+        case .number: "number"
+        case .boolean: "boolean"
+        case .list: "array"
+        case .object: "object"
+        case .null: "null"
+        }
+    }
+
     /// "a string", "an object", for messages.
     public var withArticle: String {
         switch self {

@@ -1,19 +1,17 @@
-import ReqPlanSyntax
-
 /// Scalars and comments as YAML text that reads back as the same value, whatever the value holds.
 ///
 /// A value is written plain only when it is made of letters, digits and `_ - . /` and starts with a
 /// letter, `_` or `/`, and YAML 1.1 or 1.2 would not read it as anything but text (`yes`, `null`, `on`); every
 /// other value is double-quoted, with every character that could end the line, be taken for syntax or
 /// change the terminal escaped (`\n`, `\0`, `\x1B`, `\u2028`).
-enum YAMLText {
+public enum YAMLText {
     /// `text` as a YAML scalar that reads back as the string `text`.
-    static func scalar(_ text: String) -> String {
+    public static func scalar(_ text: String) -> String {
         isPlainSafe(text) ? text : quoted(text)
     }
 
     /// `text` double-quoted, escaped.
-    static func quoted(_ text: String) -> String {
+    public static func quoted(_ text: String) -> String {
         var output = "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -35,7 +33,7 @@ enum YAMLText {
 
     /// A comment line's text: on one line, every control and invisible character shown as an escape, so no
     /// value in a comment can end it or reach a terminal that shows the plan.
-    static func comment(_ text: String) -> String {
+    public static func comment(_ text: String) -> String {
         var output = ""
         for scalar in text.unicodeScalars {
             if scalar == "\t" {
@@ -80,26 +78,4 @@ enum YAMLText {
 extension Unicode.Scalar {
     fileprivate var isASCIILetter: Bool { (self >= "a" && self <= "z") || (self >= "A" && self <= "Z") }
     fileprivate var isASCIIDigit: Bool { self >= "0" && self <= "9" }
-}
-
-extension PlanText {
-    /// The text as a template of the language: literal `${{` written `${{ '${{' }}`, references in `${{ }}`.
-    var templateText: String {
-        var output = ""
-        var literal = ""
-        func flush() {
-            output += literal.replacingOccurrences(of: "${{", with: "${{ '${{' }}")
-            literal = ""
-        }
-        for piece in pieces {
-            switch piece {
-            case .literal(let text): literal += text
-            case .reference(let reference):
-                flush()
-                output += "${{ \(reference.expression) }}"
-            }
-        }
-        flush()
-        return output
-    }
 }
