@@ -197,6 +197,81 @@ import Testing
         #expect(text.contains(#"status: "${{ placed""#), "\(text)")
     }
 
+    @Test func criteriaBodiesAndTemplatesTakeTheFormsArazzoHasAndReadBackInReqplan() async throws {
+        let plan = try Self.planBesideTheDescription(
+            """
+            reqplan: 1
+            inputs:
+              base_url: { default: "http://127.0.0.1:1" }
+              token: { secret: true }
+              pet: { type: number, default: 7 }
+            openapi:
+              pets: { file: pet-coupons.openapi.yaml, base_url: "${{ inputs.base_url }}" }
+            defaults:
+              headers: { X-Trace: "run-${{ inputs.pet }}" }
+            steps:
+              rename:
+                request:
+                  operation: pets.updatePetWithForm
+                  path: { petId: "${{ inputs.pet }}" }
+                  headers: { X-Token: "Bearer ${{ inputs.token }}" }
+                expect:
+                  status: [200, 4xx]
+                  headers: { content-type: { matches: "^application/json" }, x-kind: { equals: "a.b" } }
+              fetch:
+                request: { operation: pets.getPetById, path: { petId: "${{ inputs.pet }}" } }
+                expect: { status: 200, body: { name: { matches: "^(doggie|cat)" } } }
+              missing:
+                request: { operation: pets.getPetById, path: { petId: "${{ steps.fetch.body.id }}" } }
+                expect: { status: 4xx }
+            outputs:
+              status: ${{ steps.missing.status }}
+              kind: ${{ steps.rename.headers.x-kind }}
+            """, name: "criteria.yaml")
+        let document = plan.deletingLastPathComponent().appendingPathComponent("criteria.arazzo.yaml")
+        let result = try await CommandRunner.run(
+            ["export", "arazzo", plan.path, "-o", document.path], within: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        for expected in [
+            #"- condition: "$statusCode == 200 || ($statusCode >= 400 && $statusCode < 500)""#,
+            #"- condition: "$statusCode >= 400 && $statusCode < 500""#,
+            #"- context: "$response.header.content-type""#, #"condition: "^application/json""#,
+            #"condition: "^a\\.b$""#, #"- context: "$response.body#/name""#,
+            #"value: "Bearer {$inputs.token}""#, #"value: "run-{$inputs.pet}""#,
+            #"x-kind: "$response.header.x-kind""#, #"status: "$steps.missing.outputs.status""#,
+            #"kind: "$steps.rename.outputs.x-kind""#,
+            "format: password",
+        ] {
+            #expect(text.contains(expected), "\(expected) not in:\n\(text)")
+        }
+        let validate = try await CommandRunner.run(["validate", document.path], within: .seconds(60))
+        #expect(validate.status == 0 && !validate.stdout.contains("error["), "\(validate.stdout)")
+    }
+
+    @Test func aPlanWithErrorsOrAnOutputThatIsThePlanWritesNothing() async throws {
+        let plan = try Self.planBesideTheDescription(
+            """
+            reqplan: 1
+            openapi:
+              pets: { file: pet-coupons.openapi.yaml, base_url: "http://127.0.0.1:1" }
+            steps:
+              a:
+                request: { operation: pets.noSuchOperation }
+            """, name: "broken.yaml")
+        let document = plan.deletingLastPathComponent().appendingPathComponent("broken.arazzo.yaml")
+        let broken = try await CommandRunner.run(
+            ["export", "arazzo", plan.path, "-o", document.path], within: .seconds(60))
+        #expect(broken.status == 1 && broken.stderr.contains("error[RP0802]"), "\(broken.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: document.path))
+        let before = try String(contentsOf: plan, encoding: .utf8)
+        let clash = try await CommandRunner.run(["export", "arazzo", plan.path, "-o", plan.path], within: .seconds(60))
+        #expect(clash.status == 64, "\(clash.stderr)")
+        #expect(try String(contentsOf: plan, encoding: .utf8) == before)
+        let format = try await CommandRunner.run(["export", "postman", plan.path], within: .seconds(60))
+        #expect(format.status == 64 && format.stderr.contains("one of: arazzo"), "\(format.stderr)")
+    }
+
     @Test func aPlanOfTenThousandStepsExportsInLinearTime() async throws {
         var text = """
             reqplan: 1

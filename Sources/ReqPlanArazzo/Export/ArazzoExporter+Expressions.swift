@@ -72,7 +72,7 @@ extension ArazzoExporter {
 
     /// A plan expression as an Arazzo runtime expression: `inputs.NAME` is `$inputs.NAME`, and what a step
     /// reads of another (`steps.X.body.a[0]`, `steps.X.status`, `steps.X.headers.NAME`) is an output of
-    /// step X (`a_0: $response.body#/a/0`) read as `$steps.X.outputs.a_0`. Anything else (operators, calls,
+    /// step X (`a: $response.body#/a/0`) read as `$steps.X.outputs.a`. Anything else (operators, calls,
     /// `vars`, `env`, other result fields, wildcards) is refused.
     mutating func runtime(_ expression: Expression) -> String? {
         guard let reference = expression.reference else {
@@ -98,7 +98,7 @@ extension ArazzoExporter {
             case "status" where rest.isEmpty: output = ("status", "$statusCode")
             case "headers":
                 if rest.count == 1, case .member(let header) = rest[0] {
-                    output = (Self.outputName([.member("header"), .member(header)]), "$response.header." + header)
+                    output = (Self.outputName([.member(header)]), "$response.header." + header)
                 } else {
                     output = nil
                 }
