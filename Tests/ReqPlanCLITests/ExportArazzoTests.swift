@@ -272,6 +272,33 @@ import Testing
         #expect(format.status == 64 && format.stderr.contains("one of: arazzo"), "\(format.stderr)")
     }
 
+    @Test func aDeepPayloadAndTwoDescriptionsAreWrittenWithoutRecursionAndQualified() async throws {
+        let depth = 400
+        let deep = String(repeating: "{ \"a\": ", count: depth) + "1" + String(repeating: " }", count: depth)
+        let plan = try Self.planBesideTheDescription(
+            """
+            reqplan: 1
+            openapi:
+              store: { file: pet-coupons.openapi.yaml, base_url: "http://127.0.0.1:1" }
+              pets: { file: pet-coupons.openapi.yaml, base_url: "http://127.0.0.1:1" }
+            steps:
+              order:
+                request: { operation: store.placeOrder, json: { quantity: 1, extra: \(deep) } }
+              pet:
+                request: { operation: pets.getPetById, path: { petId: "${{ steps.order.body.petId }}" } }
+            """, name: "deep.yaml")
+        let document = plan.deletingLastPathComponent().appendingPathComponent("deep.arazzo.yaml")
+        let result = try await CommandRunner.run(
+            ["export", "arazzo", plan.path, "-o", document.path], within: .seconds(60))
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: document, encoding: .utf8)
+        #expect(text.contains("operationId: \"$sourceDescriptions.store.placeOrder\""), "\(text)")
+        #expect(text.contains("operationId: \"$sourceDescriptions.pets.getPetById\""), "\(text)")
+        #expect(text.contains(String(repeating: " ", count: 2 * depth) + "a: 1"), "\(text.suffix(3000))")
+        let validate = try await CommandRunner.run(["validate", document.path], within: .seconds(60))
+        #expect(validate.status == 0 && !validate.stdout.contains("error["), "\(validate.stdout)")
+    }
+
     @Test func aPlanOfTenThousandStepsExportsInLinearTime() async throws {
         var text = """
             reqplan: 1
