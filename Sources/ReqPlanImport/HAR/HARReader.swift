@@ -9,8 +9,11 @@ struct HAREntry: Sendable {
     var status: Int
     /// The response's headers, in order.
     var responseHeaders: [(name: String, value: String)]
-    /// The response's body, when it is JSON.
-    var responseBody: Value?
+    /// The response's body as text, when it may be JSON: parsed by the data-flow finder one entry at a time,
+    /// so a long session's bodies are never all held parsed at once.
+    var responseText: String?
+    /// The response's body, when it is JSON (parsed now).
+    var responseBody: Value? { responseText.flatMap { try? Value.parseJSON($0) } }
     /// Where the entry is in the file, for warnings.
     var range: SourceRange?
 }
@@ -124,7 +127,7 @@ struct HARReader {
             entries.append(
                 HAREntry(
                     step: step, status: status, responseHeaders: responseHeaders,
-                    responseBody: Self.jsonBody(response?["content"]), range: range))
+                    responseText: Self.jsonText(response?["content"]), range: range))
         }
     }
 
@@ -225,8 +228,9 @@ struct HARReader {
         }
     }
 
-    /// The response body, when it is JSON (by its MIME type, or text that parses as a JSON object or list).
-    private static func jsonBody(_ content: Value?) -> Value? {
+    /// The response body's text, when it may be JSON (by its MIME type, or text that starts as a JSON object or
+    /// list).
+    private static func jsonText(_ content: Value?) -> String? {
         guard let content, var text = content["text"]?.stringValue, !text.isEmpty else { return nil }
         if content["encoding"]?.stringValue == "base64" {
             guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8) else {
@@ -236,7 +240,7 @@ struct HARReader {
         }
         let mimeType = content["mimeType"]?.stringValue?.lowercased() ?? ""
         guard mimeType.contains("json") || text.hasPrefix("{") || text.hasPrefix("[") else { return nil }
-        return try? Value.parseJSON(text)
+        return text
     }
 
     private static let clientHeaders: Set<String> = [
