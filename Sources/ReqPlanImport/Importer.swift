@@ -66,6 +66,7 @@ public enum Importer {
         var diagnostics: [Diagnostic] = []
         var plan = ImportedPlan(origin: sources.map(\.path).joined(separator: ", "))
         var harEntries: [HAREntry] = []
+        var staticAssetsLeftOut = 0
         for source in sources {
             switch format {
             case .curl:
@@ -75,11 +76,13 @@ public enum Importer {
                 plan.steps += reader.plan.steps
                 plan.inputs = reader.plan.inputs
             case .har:
-                var reader = HARReader(source, options: options)
+                var reader = HARReader(source, options: options, inputs: plan.inputs)
                 reader.read()
+                plan.inputs = reader.inputs
                 diagnostics += reader.diagnostics.diagnostics
                 harEntries += reader.entries
                 plan.notes += reader.notes
+                staticAssetsLeftOut += reader.staticAssetsLeftOut
             }
         }
         if format == .har && !diagnostics.contains(where: { $0.severity == .error }) {
@@ -98,7 +101,9 @@ public enum Importer {
         if plan.steps.isEmpty && !diagnostics.contains(where: { $0.severity == .error }) {
             var diagnostic = Diagnostic.error(
                 .importNothing, "no request to import", at: nil,
-                hint: format == .har ? "static assets are left out unless `--include-static` is given" : nil)
+                hint: staticAssetsLeftOut > 0
+                    ? "\(staticAssetsLeftOut) request\(staticAssetsLeftOut == 1 ? " is" : "s are") for static assets, "
+                        + "left out unless `--include-static` is given" : nil)
             diagnostic.file = sources.first?.path
             diagnostics.append(diagnostic)
         }

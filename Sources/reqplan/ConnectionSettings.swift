@@ -11,8 +11,7 @@ import ReqPlanTransport
 /// The options of how requests are sent, shared by `run` and `load`: TLS, redirects, timeouts, proxies, the
 /// HTTP client, the response size limit and checks, and the `authorization_code` grant's browser.
 struct ConnectionSettings: ParsableArguments {
-    @Flag(help: "Do not verify TLS certificates (dangerous).")
-    var insecure = false
+    @OptionGroup var trust: TrustOptions
 
     @Option(
         name: .customLong("connect-timeout"),
@@ -23,31 +22,6 @@ struct ConnectionSettings: ParsableArguments {
         name: .customLong("no-follow-redirects"),
         help: "Return 3xx responses as they are, unless a request says `follow_redirects: true`.")
     var noFollowRedirects = false
-
-    @Option(
-        help: ArgumentHelp(
-            "Send requests through this HTTP proxy, [http://][user:password@]host[:port] "
-                + "('' for none); overrides HTTP_PROXY, HTTPS_PROXY and ALL_PROXY.", valueName: "url"))
-    var proxy: String?
-
-    @Option(
-        name: .customLong("noproxy"),
-        help: ArgumentHelp(
-            "Hosts reached without the proxy: names, domains, addresses and CIDR networks, "
-                + "comma-separated ('*' for all); overrides NO_PROXY.", valueName: "list"))
-    var noProxy: String?
-
-    @Option(
-        help: ArgumentHelp(
-            "Trust the CA certificates of this PEM file instead of the system's.",
-            valueName: "file"))
-    var cacert: String?
-
-    @Option(help: ArgumentHelp("Client certificate (PEM) for servers that ask for one.", valueName: "file"))
-    var cert: String?
-
-    @Option(help: ArgumentHelp("Private key (unencrypted PEM) of --cert, if not in its file.", valueName: "file"))
-    var key: String?
 
     @Option(
         name: .customLong("http-client"),
@@ -95,9 +69,7 @@ struct ConnectionSettings: ParsableArguments {
     func transport(secrets: SecretStore, cookieJar: String?, color: ColorChoice, limits: ParseLimits) throws
         -> HTTPClientTransport.Configuration
     {
-        if insecure { writeError("warning: TLS certificate verification is OFF (--insecure)\n") }
         var transportConfiguration = HTTPClientTransport.Configuration()
-        transportConfiguration.verifyCertificates = !insecure
         transportConfiguration.followRedirects = !noFollowRedirects
         transportConfiguration.client = httpClient
         if let timeout = connectTimeout.flatMap({ try? PlanDuration.parse($0) }) {
@@ -105,16 +77,7 @@ struct ConnectionSettings: ParsableArguments {
         }
         transportConfiguration.maxBodySize = maxResponseSize
         transportConfiguration.secrets = secrets
-        do {
-            try transportConfiguration.apply(
-                ConnectionOptions(
-                    cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
-                    certificateFile: cert, keyFile: key, names: .commandLine, limits: limits),
-                environment: ProcessInfo.processInfo.environment)
-        } catch {
-            writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")
-            throw ExitCode(RunVerdict.invalid.exitCode)
-        }
+        try trust.apply(to: &transportConfiguration, cookieJar: cookieJar, color: color, limits: limits)
         return transportConfiguration
     }
 
@@ -146,3 +109,59 @@ struct ConnectionSettings: ParsableArguments {
 }
 
 extension HTTPClientTransport.Client: ExpressibleByArgument {}
+
+/// Whom a connection trusts and goes through: TLS verification and certificates, proxies. Shared by the
+/// commands that send requests (`run`, `load`, through `ConnectionSettings`) and `report merge`, whose
+/// `--push` sends the figures.
+struct TrustOptions: ParsableArguments {
+    @Flag(help: "Do not verify TLS certificates (dangerous).")
+    var insecure = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Send requests through this HTTP proxy, [http://][user:password@]host[:port] "
+                + "('' for none); overrides HTTP_PROXY, HTTPS_PROXY and ALL_PROXY.", valueName: "url"))
+    var proxy: String?
+
+    @Option(
+        name: .customLong("noproxy"),
+        help: ArgumentHelp(
+            "Hosts reached without the proxy: names, domains, addresses and CIDR networks, "
+                + "comma-separated ('*' for all); overrides NO_PROXY.", valueName: "list"))
+    var noProxy: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "Trust the CA certificates of this PEM file instead of the system's.",
+            valueName: "file"))
+    var cacert: String?
+
+    @Option(help: ArgumentHelp("Client certificate (PEM) for servers that ask for one.", valueName: "file"))
+    var cert: String?
+
+    @Option(help: ArgumentHelp("Private key (unencrypted PEM) of --cert, if not in its file.", valueName: "file"))
+    var key: String?
+
+    /// Whether any of these options was given.
+    var isGiven: Bool { insecure || proxy != nil || noProxy != nil || cacert != nil || cert != nil || key != nil }
+
+    /// Applies these options (and a cookie jar file, for runs) to `configuration`; `--insecure` is announced.
+    /// - Throws: exit code 2, after printing why, when a cookie, proxy or TLS setting cannot be used.
+    func apply(
+        to configuration: inout HTTPClientTransport.Configuration, cookieJar: String? = nil, color: ColorChoice,
+        limits: ParseLimits
+    ) throws {
+        if insecure { writeError("warning: TLS certificate verification is OFF (--insecure)\n") }
+        configuration.verifyCertificates = !insecure
+        do {
+            try configuration.apply(
+                ConnectionOptions(
+                    cookieJar: cookieJar, proxy: proxy, noProxy: noProxy, caFile: cacert,
+                    certificateFile: cert, keyFile: key, names: .commandLine, limits: limits),
+                environment: ProcessInfo.processInfo.environment)
+        } catch {
+            writeError(DiagnosticRenderer(colors: color.enabled, files: error.sources).text(error.diagnostics) + "\n")
+            throw ExitCode(RunVerdict.invalid.exitCode)
+        }
+    }
+}

@@ -44,6 +44,9 @@ struct ReportCommand: ParsableCommand {
 
         @OptionGroup var pushing: PushOptions
 
+        /// How `--push` reaches the gateway (TLS, proxies), as `run` and `load` reach servers.
+        @OptionGroup var trust: TrustOptions
+
         @OptionGroup var reading: PlanReadingOptions
 
         @Flag(help: "Print only the plans that did not pass, their failures and the totals.")
@@ -57,6 +60,9 @@ struct ReportCommand: ParsableCommand {
 
         func validate() throws {
             if files.isEmpty { throw ValidationError("give the JSON reports to merge") }
+            if trust.isGiven && pushing.push == nil {
+                throw ValidationError("--insecure, --proxy, --noproxy, --cacert, --cert and --key are for --push")
+            }
             for text in reports where (try? ReportDestination(parsing: text)) == nil {
                 // A load's report kind; `run` checks it is one when it knows what it merges.
                 _ = try LoadCommand.parsedReport(text)
@@ -135,9 +141,12 @@ struct ReportCommand: ParsableCommand {
             }
             let (missed, written) = LoadCommand.show(
                 result, objectives: objectives, sources: sources, reports: destinations, color: color)
-            // The push goes out with reqplan's defaults: merge has no connection options.
-            let pushed = await pushing.send(
-                result, objectives: objectives, pipeline: pipeline, transport: HTTPClientTransport.Configuration())
+            // The push goes out as the load's would: through `--proxy`, trusting `--cacert` (with no cookies).
+            var transport = HTTPClientTransport.Configuration()
+            if pushing.push != nil {
+                try trust.apply(to: &transport, color: color, limits: reading.limits)
+            }
+            let pushed = await pushing.send(result, objectives: objectives, pipeline: pipeline, transport: transport)
             if missed { throw ExitCode(1) }
             if !written || !pushed { throw ExitCode(StandardStreams.outputFailed) }
         }

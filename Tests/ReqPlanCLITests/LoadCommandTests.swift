@@ -176,7 +176,7 @@ import Testing
     /// `--push` puts the figures to a real Pushgateway: its `/metrics` then has the load's series, grouped
     /// under job `reqplan`, the plan and the shard, with the values of the JSON report, and no input's value
     /// (a secret's least of all) in any label.
-    @Test(ExternalServers.needed(.nginx, .pushgateway, .curl))
+    @Test(ExternalServers.needed(.nginx, .pushgateway, .curl, .tinyproxy))
     func theFiguresArePushedToAPushgateway() async throws {
         let nginx = try await Nginx.shared()
         let gateway = try await Pushgateway.start()
@@ -227,13 +227,26 @@ import Testing
                     + "shard=\"1-of-2\",step=\"me\",subject=\"step\"} 1"), "\(metrics.output)")
         #expect(!metrics.output.contains("k3y9") && !metrics.output.contains("visible-input-value"))
 
-        // The other shard, then the merge of both: the whole load pushed as the plan's group, without `shard`.
+        // The other shard, then the merge of both: the whole load pushed as the plan's group, without `shard`,
+        // through a forward proxy (`--proxy`, as a CI runner behind one would).
         let (other, otherPath) = try await shard(2)
         #expect(other.status == 0, "\(other.stdout)\(other.stderr)")
+        let proxy = try await Tinyproxy.start()
+        defer { proxy.stop() }
         let merged = try await CommandRunner.run(
-            ["report", "merge", path.path, otherPath.path, "--push", gateway.url, "--push-timeout", "10s"],
-            within: .seconds(60))
+            [
+                "report", "merge", path.path, otherPath.path, "--push", gateway.url, "--push-timeout", "10s",
+                "--proxy", proxy.url,
+            ],
+            environment: ["NO_PROXY": "", "no_proxy": ""], within: .seconds(60))
         #expect(merged.status == 0, "\(merged.stdout)\(merged.stderr)")
+        #expect(
+            proxy.requests.contains { $0.hasPrefix("PUT \(gateway.url)/metrics/job/reqplan/plan@base64/") },
+            "\(proxy.requests)")
+        // Without `--push`, the connection options have nothing to apply to: refused.
+        let idle = try await CommandRunner.run(
+            ["report", "merge", path.path, otherPath.path, "--proxy", proxy.url], within: .seconds(60))
+        #expect(idle.status == 64 && idle.stderr.contains("for --push"), "\(idle.stderr)")
         let after = try runCommand("curl", ["-sS", "--max-time", "10", gateway.url + "/metrics"])
         #expect(
             after.output.contains(

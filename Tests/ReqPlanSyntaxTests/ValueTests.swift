@@ -32,6 +32,22 @@ import Testing
 }
 
 @Suite struct JSONTests {
+    /// Strings without an escape are taken whole, the others byte by byte from the first escape: both read
+    /// the same text, and a control character or an open string is refused where it is.
+    @Test func stringsWithAndWithoutEscapesReadAlike() throws {
+        let long = String(repeating: "é-x", count: 400)
+        #expect(try Value.parseJSON("[\"\(long)\"]") == .list([.string(long)]))
+        #expect(try Value.parseJSON("\"\(long)\\n\\u00e9\\ud83c\\udfb2\"") == .string(long + "\né🎲"))
+        #expect(try Value.parseJSON("{\"\": \"\"}") == .object([.init("", .string(""))]))
+        for (text, offset) in [("\"ab\u{1}c\"", 3), ("\"ab\\n\u{1}\"", 5)] {
+            #expect(throws: JSONParseError(message: "control character in string", offset: offset)) {
+                try Value.parseJSON(text)
+            }
+        }
+        #expect(throws: JSONParseError.self) { try Value.parseJSON("\"abc") }
+        #expect(throws: JSONParseError.self) { try Value.parseJSON("\"abc\\") }
+    }
+
     @Test func roundTripKeepsKeyOrderAndIntegers() throws {
         let text = #"{"z":1,"a":[true,null,2.5,"x\n"],"id":9007199254740993}"#
         let value = try Value.parseJSON(text)

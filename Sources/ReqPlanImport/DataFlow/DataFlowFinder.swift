@@ -26,6 +26,9 @@ struct DataFlowFinder {
     private var sent: Set<String> = []
     private var setCookies: [String: Source] = [:]
     private var latestToken: Source?
+    private var secretNames: [String: Bool] = [:]
+    /// Every value a request sends that `rewrite` may look up; nil: not worked out (every value is learnt).
+    private var wanted: Set<String>?
 
     /// Where a value was found.
     struct Source {
@@ -44,9 +47,13 @@ struct DataFlowFinder {
     }
 
     mutating func link(_ plan: inout ImportedPlan) {
+        // A response's body values are learnt only when some request sends them (the rewrite's lookups are
+        // all among these): a long session's bodies hold far more values than its requests ever send back.
+        let sentByStep = plan.steps.map(Self.sentValues(of:))
+        wanted = Set(sentByStep.joined()).union(plan.steps.flatMap(Self.headerParts(of:)))
         for index in plan.steps.indices {
             var step = plan.steps[index]
-            for value in Self.sentValues(of: step) { sent.insert(value) }
+            for value in sentByStep[index] { sent.insert(value) }
             rewrite(&step)
             plan.steps[index] = step
             learn(from: entries[index], id: step.id)
@@ -74,48 +81,92 @@ struct DataFlowFinder {
             }
         }
         guard let body = entry.responseBody else { return }
-        // Breadth-first without recursion; a HAR's bodies may nest 512 levels.
-        var pending: [(Value, String, String)] = [(body, "body", "")]
+        // Breadth-first without recursion; a HAR's bodies may nest 512 levels. A value's path is written out
+        // only when the value is kept as a source: each pending value knows its parent and its step from it.
+        enum Step {
+            case root
+            case member(String)
+            case index(Int)
+        }
+        var pending: [(value: Value, parent: Int, step: Step, field: String)] = [(body, -1, .root, "")]
+        func path(of position: Int) -> String {
+            var steps: [String] = []
+            var current = position
+            while current >= 0 {
+                switch pending[current].step {
+                case .root: steps.append("body")
+                case .member(let key): steps.append(Self.component(key))
+                case .index(let index): steps.append("[\(index)]")
+                }
+                current = pending[current].parent
+            }
+            return steps.reversed().joined()
+        }
         var next = 0
         while next < pending.count, next < 100_000 {
-            let (value, path, field) = pending[next]
+            let position = next
+            let (value, _, _, field) = pending[position]
             next += 1
             switch value {
             case .object(let fields):
                 for member in fields where pending.count < 100_000 {
-                    pending.append((member.value, path + Self.component(member.key), member.key))
+                    pending.append((member.value, position, .member(member.key), member.key))
                 }
             case .list(let items):
-                for (position, item) in items.enumerated().prefix(1000) where pending.count < 100_000 {
-                    pending.append((item, path + "[\(position)]", field))
+                for (index, item) in items.enumerated().prefix(1000) where pending.count < 100_000 {
+                    pending.append((item, position, .index(index), field))
                 }
             case .string(let text):
-                let source = Source(step: id, path: path, field: field, secret: Credentials.isSecretName(field))
-                if source.secret, text == "***" || text.count >= 8 { latestToken = source }
+                let secret = isSecretName(field)
+                let token = secret && (text == "***" || text.count >= 8)
+                guard token || isNew(text, field: field, secretName: secret) else { continue }
+                let source = Source(step: id, path: path(of: position), field: field, secret: secret)
+                if token { latestToken = source }
                 add(text, source, force: false)
             case .int, .largeInt:
-                add(Self.text(of: value), Source(step: id, path: path, field: field, secret: false), force: false)
+                let text = Self.text(of: value)
+                guard isNew(text, field: field, secretName: isSecretName(field)) else { continue }
+                add(text, Source(step: id, path: path(of: position), field: field, secret: false), force: false)
             default:
                 break
             }
         }
     }
 
+    /// Whether `value` would be kept as a new source (`add`'s test, before its path is written), and some
+    /// request sends it.
+    private mutating func isNew(_ value: String, field: String, secretName: Bool) -> Bool {
+        wanted?.contains(value) != false && sources[value] == nil && !sent.contains(value)
+            && Self.isLinkable(value, field: field, secretName: secretName)
+    }
+
+    /// `Credentials.isSecretName`, remembered: a long session's bodies repeat a few field names.
+    private mutating func isSecretName(_ field: String) -> Bool {
+        if let known = secretNames[field] { return known }
+        let secret = Credentials.isSecretName(field)
+        if secretNames.count < 10_000 { secretNames[field] = secret }
+        return secret
+    }
+
     private mutating func add(_ value: String, _ source: Source, force: Bool) {
-        guard sources[value] == nil, !sent.contains(value), force || Self.isLinkable(value, field: source.field) else {
+        guard sources[value] == nil, !sent.contains(value),
+            force || Self.isLinkable(value, field: source.field, secretName: isSecretName(source.field))
+        else {
             return
         }
         sources[value] = source
     }
 
     /// The rule for a value worth a reference (see the type's documentation).
-    static func isLinkable(_ value: String, field: String) -> Bool {
+    /// - Parameter secretName: whether `field` is named like a credential (`Credentials.isSecretName`).
+    static func isLinkable(_ value: String, field: String, secretName: Bool) -> Bool {
         guard !value.isEmpty, value != "***", value != "true", value != "false", value != "null" else { return false }
         let isInteger = Value.integer(fromDecimal: value) != nil
-        let digits = value.filter(\.isNumber).count
-        if isIdentifierName(field) || Credentials.isSecretName(field) { return true }
-        if isInteger { return value.count - (value.hasPrefix("-") ? 1 : 0) >= 3 }
-        return value.count >= 8 || (value.count >= 4 && digits > 0)
+        let digits = value.utf8.count { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        if isIdentifierName(field) || secretName { return true }
+        let length = value.count
+        if isInteger { return length - (value.hasPrefix("-") ? 1 : 0) >= 3 }
+        return length >= 8 || (length >= 4 && digits > 0)
     }
 
     private static func isIdentifierName(_ field: String) -> Bool {
@@ -267,6 +318,23 @@ struct DataFlowFinder {
     // MARK: - Helpers
 
     /// Every literal value a step sends, for the rule that a value the client sent first is no source.
+    /// The values of `step`'s headers that `rewrite` may look up among the sources beside those it sends
+    /// whole (`sentValues`): the credential after a scheme, and each `name=value` pair's value.
+    private static func headerParts(of step: ImportedStep) -> [String] {
+        var values: [String] = []
+        for header in step.headers {
+            guard let value = header.value.literal else { continue }
+            if let space = value.firstIndex(of: " ") { values.append(String(value[value.index(after: space)...])) }
+            for pair in value.split(separator: ";") {
+                let trimmed = pair.trimmingCharacters(in: .whitespaces)
+                if let equals = trimmed.firstIndex(of: "=") {
+                    values.append(String(trimmed[trimmed.index(after: equals)...]))
+                }
+            }
+        }
+        return values
+    }
+
     private static func sentValues(of step: ImportedStep) -> [String] {
         var values: [String] = []
         if let url = step.url.literal {
@@ -294,10 +362,15 @@ struct DataFlowFinder {
 
     /// `.name` when the key is a name of the language, else `['key']`.
     static func component(_ key: String) -> String {
+        func isLetter(_ byte: UInt8) -> Bool {
+            (byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z"))
+                || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z"))
+        }
         let isName =
-            key.unicodeScalars.first.map { $0 == "_" || ($0.isASCII && $0.properties.isAlphabetic) } == true
-            && key.unicodeScalars.allSatisfy {
-                $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "_" || $0 == "-")
+            key.utf8.first.map { $0 == UInt8(ascii: "_") || isLetter($0) } == true
+            && key.utf8.allSatisfy {
+                isLetter($0) || ($0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9")) || $0 == UInt8(ascii: "_")
+                    || $0 == UInt8(ascii: "-")
             }
         return isName ? "." + key : "['" + key.replacingOccurrences(of: "'", with: "''") + "']"
     }

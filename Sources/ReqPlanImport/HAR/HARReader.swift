@@ -9,8 +9,11 @@ struct HAREntry: Sendable {
     var status: Int
     /// The response's headers, in order.
     var responseHeaders: [(name: String, value: String)]
-    /// The response's body, when it is JSON.
-    var responseBody: Value?
+    /// The response's body as text, when it may be JSON: parsed by the data-flow finder one entry at a time,
+    /// so a long session's bodies are never all held parsed at once.
+    var responseText: String?
+    /// The response's body, when it is JSON (parsed now).
+    var responseBody: Value? { responseText.flatMap { try? Value.parseJSON($0) } }
     /// Where the entry is in the file, for warnings.
     var range: SourceRange?
 }
@@ -29,10 +32,14 @@ struct HARReader {
     private(set) var diagnostics: DiagnosticCollector
     private(set) var entries: [HAREntry] = []
     private var leftOut: [String: Int] = [:]
+    /// The plan's inputs, with those this file adds (the files its multipart parts send).
+    private(set) var inputs: InputTable
 
-    init(_ source: SourceFile, options: ImportOptions) {
+    /// A reader of `source`, adding to the inputs of the files read before it.
+    init(_ source: SourceFile, options: ImportOptions, inputs: InputTable) {
         self.source = source
         self.options = options
+        self.inputs = inputs
         diagnostics = DiagnosticCollector(file: source.path)
     }
 
@@ -47,10 +54,11 @@ struct HARReader {
                 hint: "a HAR file is the JSON a browser's network panel saves (Save all as HAR)")
             return
         }
-        guard case .list(let list)? = root["log"]?["entries"] else {
+        guard let list = Self.entries(of: root) else {
             diagnostics.error(
                 .importSourceMalformed, "`\(source.path)` is not a HAR log: it has no `log.entries` list",
-                at: SourceRange(at: SourceLocation(line: 1, column: 1)))
+                at: SourceRange(at: SourceLocation(line: 1, column: 1)),
+                hint: "a HAR log, a list of its entries, one entry or one request are read")
             return
         }
         var searchFrom = SourceLocation(line: 1, column: 1)
@@ -62,7 +70,7 @@ struct HARReader {
             else {
                 diagnostics.warning(
                     .importOptionNotConverted,
-                    "entry \(number) of `log.entries` has no request method and URL; left out",
+                    "entry \(number) of the HAR has no request method and URL; left out",
                     at: nil)
                 continue
             }
@@ -103,7 +111,7 @@ struct HARReader {
             }
             let mimeType = response?["content"]?["mimeType"]?.stringValue ?? ""
             if !options.includeStatic && Self.isStatic(url: url, mimeType: mimeType) {
-                leftOut["static assets (--include-static keeps them)", default: 0] += 1
+                leftOut[Self.staticAssets, default: 0] += 1
                 continue
             }
             var step = ImportedStep(method: method.uppercased(), url: PlanText(""))
@@ -119,9 +127,28 @@ struct HARReader {
             entries.append(
                 HAREntry(
                     step: step, status: status, responseHeaders: responseHeaders,
-                    responseBody: Self.jsonBody(response?["content"]), range: range))
+                    responseText: Self.jsonText(response?["content"]), range: range))
         }
     }
+
+    /// The entries of `root`: a HAR log's `log.entries`, or what tools copy of one (a browser's "Copy as HAR"
+    /// of one request, Insomnia's and haralyzer's inputs): a list of entries, one entry (`request`,
+    /// `response`), or one request (`method`, `url`) with no response. Nil when `root` is none of them.
+    static func entries(of root: Value) -> [Value]? {
+        if case .list(let list)? = root["log"]?["entries"] { return list }
+        if root["log"] != nil { return nil }
+        if case .list(let list) = root, list.allSatisfy({ $0["request"] != nil }) { return list }
+        if root["request"] != nil { return [root] }
+        if root["method"]?.stringValue != nil, root["url"]?.stringValue != nil {
+            return [.object([.init("request", root)])]
+        }
+        return nil
+    }
+
+    private static let staticAssets = "static assets (--include-static keeps them)"
+
+    /// How many requests for static assets were left out.
+    var staticAssetsLeftOut: Int { leftOut[Self.staticAssets] ?? 0 }
 
     /// What was left out, for the plan's first comments: `3 entries left out: static assets …`.
     var notes: [String] {
@@ -144,14 +171,30 @@ struct HARReader {
             step.comments.append("not converted: a binary body")
             return
         }
-        if mimeType.hasPrefix("multipart/form-data"), case .list(let params)? = postData["params"] {
+        // `params` without `text` (HAR 1.2 allows either): multipart when the MIME type says so or a part is
+        // a file, else a form; Insomnia's and some browsers' HARs give only `params`.
+        let params: [Value] = if case .list(let list)? = postData["params"] { list } else { [] }
+        let hasFile = params.contains { $0["fileName"]?.stringValue != nil }
+        if !params.isEmpty, text.isEmpty, !mimeType.hasPrefix("multipart/form-data"), !hasFile {
+            step.body = .form(
+                params.compactMap { param in
+                    param["name"]?.stringValue.map { Pair($0, PlanText(param["value"]?.stringValue ?? "")) }
+                })
+            step.headers.removeAll { $0.name.lowercased() == "content-type" }
+            return
+        }
+        if mimeType.hasPrefix("multipart/form-data") || (hasFile && text.isEmpty), !params.isEmpty {
             step.body = .multipart(
                 params.compactMap { param in
                     guard let name = param["name"]?.stringValue else { return nil }
                     if let file = param["fileName"]?.stringValue {
+                        // The file is named by an input whose default is the path the HAR gives (as curl's
+                        // `-F name=@file`): the run checks where it may read, the importer reads nothing.
+                        let input = inputs.input(for: file, named: "file", secret: false, description: nil)
                         return MultipartPart(
-                            name: name, file: PlanText(file), contentType: param["contentType"]?.stringValue,
-                            filename: file)
+                            name: name, file: .reference(.input(input)),
+                            contentType: param["contentType"]?.stringValue,
+                            filename: String(file.split(separator: "/").last ?? Substring(file)))
                     }
                     return MultipartPart(name: name, value: PlanText(param["value"]?.stringValue ?? ""))
                 })
@@ -185,8 +228,9 @@ struct HARReader {
         }
     }
 
-    /// The response body, when it is JSON (by its MIME type, or text that parses as a JSON object or list).
-    private static func jsonBody(_ content: Value?) -> Value? {
+    /// The response body's text, when it may be JSON (by its MIME type, or text that starts as a JSON object or
+    /// list).
+    private static func jsonText(_ content: Value?) -> String? {
         guard let content, var text = content["text"]?.stringValue, !text.isEmpty else { return nil }
         if content["encoding"]?.stringValue == "base64" {
             guard let data = Data(base64Encoded: text), let decoded = String(data: data, encoding: .utf8) else {
@@ -196,7 +240,7 @@ struct HARReader {
         }
         let mimeType = content["mimeType"]?.stringValue?.lowercased() ?? ""
         guard mimeType.contains("json") || text.hasPrefix("{") || text.hasPrefix("[") else { return nil }
-        return try? Value.parseJSON(text)
+        return text
     }
 
     private static let clientHeaders: Set<String> = [

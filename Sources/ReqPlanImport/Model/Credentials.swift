@@ -10,11 +10,20 @@ enum Credentials {
     /// Whether a name (a shell variable, a header, a cookie, a JSON field) names a credential.
     static func isSecretName(_ name: String) -> Bool {
         let lower = name.lowercased()
-        return [
-            "token", "secret", "password", "passwd", "apikey", "api-key", "api_key", "auth", "session", "credential",
-        ]
-        .contains { lower.contains($0) } || lower == "key" || lower.hasSuffix("-key") || lower.hasSuffix("_key")
+        // Searched in UTF-8 bytes, not through Foundation's `range(of:)` or the standard library's generic
+        // `firstRange(of:)`: a long HAR asks for every header and every field of every response body.
+        let bytes = Array(lower.utf8)
+        return secretWords.contains { word in
+            guard bytes.count >= word.count else { return false }
+            return (0...(bytes.count - word.count)).contains { start in
+                bytes[start] == word[0] && bytes[start..<(start + word.count)].elementsEqual(word)
+            }
+        } || lower == "key" || lower.hasSuffix("-key") || lower.hasSuffix("_key")
     }
+
+    private static let secretWords: [[UInt8]] = [
+        "token", "secret", "password", "passwd", "apikey", "api-key", "api_key", "auth", "session", "credential",
+    ].map { Array($0.utf8) }
 
     /// Rewrites the credentials of `step`'s headers; each secret is one input however many steps send it.
     static func protect(_ step: inout ImportedStep, inputs: inout InputTable) {

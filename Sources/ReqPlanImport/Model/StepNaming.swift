@@ -5,17 +5,21 @@ public enum StepNaming {
     /// Gives every step of `plan` its id.
     public static func name(_ plan: inout ImportedPlan) {
         var taken: Set<String> = []
+        // The next number to try after each base: a session of 2,000 `get_items` numbers each in one step,
+        // not by trying every number taken before it.
+        var next: [String: Int] = [:]
         for index in plan.steps.indices {
             let step = plan.steps[index]
             let base =
                 step.name.map { identifier($0, fallback: step.method.lowercased(), keepingCase: true) }
                 ?? identifier(derivedName(step), fallback: step.method.lowercased())
             var id = base
-            var number = 2
+            var number = next[base] ?? 2
             while taken.contains(id) {
                 id = "\(base)_\(number)"
                 number += 1
             }
+            if id != base { next[base] = number }
             taken.insert(id)
             plan.steps[index].id = id
         }
@@ -63,7 +67,7 @@ public enum StepNaming {
     /// or a mix of letters and digits such as `a1b2c3d4`.
     static func looksLikeID(_ segment: String) -> Bool {
         if segment.contains("\u{1}") || segment.isEmpty { return true }
-        let digits = segment.filter(\.isNumber).count
+        let digits = segment.utf8.count { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         if digits == segment.count { return true }
         if segment.count >= 16 && segment.allSatisfy({ $0.isHexDigit || $0 == "-" }) { return true }
         return digits >= 3 && digits * 3 >= segment.count
@@ -72,6 +76,25 @@ public enum StepNaming {
 
 /// The parts of a URL as text: `scheme://authority`, the path, and the query after `?` (without it).
 struct URLParts {
+    /// Where `://` is in `url`, if it is.
+    private static func schemeEnd(of url: String) -> Range<String.Index>? {
+        let utf8 = url.utf8
+        var index = utf8.startIndex
+        while index != utf8.endIndex {
+            if utf8[index] == UInt8(ascii: ":") {
+                let slash1 = utf8.index(after: index)
+                if slash1 != utf8.endIndex, utf8[slash1] == UInt8(ascii: "/") {
+                    let slash2 = utf8.index(after: slash1)
+                    if slash2 != utf8.endIndex, utf8[slash2] == UInt8(ascii: "/") {
+                        return index..<utf8.index(after: slash2)
+                    }
+                }
+            }
+            index = utf8.index(after: index)
+        }
+        return nil
+    }
+
     /// `https://api.example.com:8443`, or empty for a URL without a scheme.
     var origin: String
     /// From the first `/` after the authority to `?` or `#`.
@@ -81,7 +104,9 @@ struct URLParts {
 
     init(_ url: String) {
         var rest = Substring(url)
-        if let schemeEnd = url.range(of: "://") {
+        // `://` found in the text's UTF-8, not through Foundation's `range(of:)`: every request of a long HAR
+        // asks, several times.
+        if let schemeEnd = Self.schemeEnd(of: url) {
             let authorityStart = schemeEnd.upperBound
             let authorityEnd = url[authorityStart...].firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? url.endIndex
             origin = String(url[..<authorityEnd])

@@ -275,7 +275,18 @@ struct JSONParser {
 
     private mutating func parseString() throws(JSONParseError) -> String {
         index += 1
-        var result: [UInt8] = []
+        // Most strings have no escape: up to the closing quote, their bytes are the string's, taken at once.
+        let start = index
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: "\"") {
+                index += 1
+                return String(decoding: bytes[start..<(index - 1)], as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") || byte < 0x20 { break }
+            index += 1
+        }
+        var result = Array(bytes[start..<index])
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
