@@ -6,6 +6,10 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case curl
     /// HAR 1.2: a browser's network panel saved, or `reqplan run --report har:`.
     case har
+    /// Postman Collection v2.0 or v2.1, with environment files (`values`) for its variables.
+    case postman
+    /// Insomnia export v4, JSON or YAML.
+    case insomnia
 }
 
 /// What an import does beyond its format's rules.
@@ -66,20 +70,26 @@ public enum Importer {
         var diagnostics: [Diagnostic] = []
         var plan = ImportedPlan(origin: sources.map(\.path).joined(separator: ", "))
         var harEntries: [HAREntry] = []
+        if format == .postman {
+            var reader = PostmanReader(inputs: plan.inputs)
+            reader.read(sources)
+            diagnostics += reader.diagnostics
+            plan.append(reader.plan)
+        }
         for source in sources {
             switch format {
             case .curl:
-                var reader = CurlReader(source, inputs: plan.inputs)
-                reader.read()
-                diagnostics += reader.diagnostics.diagnostics
-                plan.steps += reader.plan.steps
-                plan.inputs = reader.plan.inputs
+                read(CurlReader.self, source, into: &plan, diagnostics: &diagnostics)
             case .har:
                 var reader = HARReader(source, options: options)
                 reader.read()
                 diagnostics += reader.diagnostics.diagnostics
                 harEntries += reader.entries
                 plan.notes += reader.notes
+            case .insomnia:
+                read(InsomniaReader.self, source, into: &plan, diagnostics: &diagnostics)
+            case .postman:
+                break
             }
         }
         if format == .har && !diagnostics.contains(where: { $0.severity == .error }) {
@@ -108,4 +118,25 @@ public enum Importer {
         return ImportResult(
             text: PlanWriter.text(of: plan, format: format.rawValue), diagnostics: diagnostics, sources: sources)
     }
+
+    /// Reads `source` with a reader of one file, its requests after those of `plan`.
+    private static func read<Reader: SourceReader>(
+        _: Reader.Type, _ source: SourceFile, into plan: inout ImportedPlan, diagnostics: inout [Diagnostic]
+    ) {
+        var reader = Reader(source, inputs: plan.inputs)
+        reader.read()
+        diagnostics += reader.diagnostics.diagnostics
+        plan.append(reader.plan)
+    }
 }
+
+/// A reader of one source file that carries on the inputs of the files before it.
+protocol SourceReader {
+    init(_ source: SourceFile, inputs: InputTable)
+    mutating func read()
+    var diagnostics: DiagnosticCollector { get }
+    var plan: ImportedPlan { get }
+}
+
+extension CurlReader: SourceReader {}
+extension InsomniaReader: SourceReader {}

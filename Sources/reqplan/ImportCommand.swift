@@ -10,15 +10,16 @@ import ReqPlanSyntax
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Write a plan from curl command lines or a HAR file, with the data flow between the requests found.",
+        abstract: "Write a plan from curl command lines, a HAR file or a collection, with the data flow found.",
         discussion: """
             FORMAT is `curl` (command lines: a script, a README snippet) or `har` (HAR 1.2: a browser's network \
-            panel, or `reqplan run --report har:`). What is not converted is said on standard error and in \
+            panel, or `reqplan run --report har:`) `postman` (a Collection v2.0 or v2.1, with environment files \
+            for its variables) or `insomnia` (an export v4, JSON or YAML). What is not converted is said on standard error and in \
             comments of the plan. See docs/import.md.
             """
     )
 
-    @Argument(help: "The source format: curl or har.")
+    @Argument(help: "The source format: curl, har, postman or insomnia.")
     var format: String
 
     @Argument(help: "Files to read, in order (`-` for standard input).")

@@ -114,6 +114,8 @@ public enum ImportedAuth: Sendable, Hashable {
     case basic(username: PlanText, password: PlanText)
     case bearer(PlanText)
     case digest(username: PlanText, password: PlanText)
+    /// Another scheme of the language's `auth:` (`oauth2`, `aws_sigv4`, `api_key`), written key by key.
+    case scheme(String, [Pair])
 }
 
 /// An input of the imported plan.
@@ -159,6 +161,16 @@ public struct InputTable: Sendable {
             ImportedInput(
                 name: "", defaultValue: secret ? nil : value, secret: secret, environment: variable,
                 description: "the shell variable $\(variable)"))
+    }
+
+    /// The name of the input that stands for the source's variable `variable` (a Postman `{{name}}`),
+    /// `value` its default unless it is a secret or there is none (then the run asks for it).
+    public mutating func input(forSourceVariable variable: String, value: String?, secret: Bool, description: String?)
+        -> String
+    {
+        add(
+            key: "{{" + variable, named: variable,
+            ImportedInput(name: "", defaultValue: secret ? nil : value, secret: secret, description: description))
     }
 
     /// The input already made for `key`, else `input` under `name` made a valid, unused input name.

@@ -138,6 +138,9 @@ public enum PlanWriter {
             out.line(pad + "  digest:")
             out.line(pad + "    username: \(text(username))")
             out.line(pad + "    password: \(text(password))")
+        case .scheme(let scheme, let fields):
+            out.line(pad + "  \(scheme):")
+            for field in fields { out.line(pad + "    \(YAMLText.scalar(field.name)): \(text(field.value))") }
         }
     }
 
@@ -285,6 +288,7 @@ public enum PlanWriter {
         case .basic(let username, let password), .digest(let username, let password):
             username.references + password.references
         case .bearer(let token): token.references
+        case .scheme(_, let fields): fields.flatMap(\.value.references)
         }
     }
 
@@ -315,7 +319,8 @@ struct Lines {
     }
 
     mutating func comment(_ comment: String, indent: Int = 0) {
-        text += String(repeating: " ", count: indent) + "# " + YAMLText.comment(comment) + "\n"
+        text +=
+            String(repeating: " ", count: indent) + (comment.isEmpty ? "#" : "# " + YAMLText.comment(comment)) + "\n"
     }
 }
 
