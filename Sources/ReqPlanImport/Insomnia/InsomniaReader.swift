@@ -108,7 +108,8 @@ struct InsomniaReader {
                     hint: "checks of the response are written as `expect:` (grammar.md §8)")
             }
         }
-        // Depth first, without recursion.
+        // Depth first, without recursion; a group is walked once, whatever its `parentId`s loop through.
+        var walked: Set<String> = [id]
         var stack: [(items: ArraySlice<Value>, path: [String], auth: Value?)] = [(members[...], [], nil)]
         while var frame = stack.popLast() {
             guard let resource = frame.items.popFirst() else { continue }
@@ -119,6 +120,7 @@ struct InsomniaReader {
                 addVariables(resource["environment"], origin: "the folder `\(name)`")
                 let auth = resource["authentication"].flatMap { isSet($0) ? $0 : nil } ?? frame.auth
                 let groupID = resource["_id"]?.stringValue ?? ""
+                guard walked.insert(groupID).inserted else { continue }
                 stack.append(((children[groupID] ?? [])[...], frame.path + [name], auth))
                 let scripts = self.scripts(of: resource, what: "the folder `\(name)`")
                 if !scripts.isEmpty { plan.notes += scripts }
