@@ -10,6 +10,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case postman
     /// Insomnia export v4, JSON or YAML.
     case insomnia
+    /// A Bruno collection folder: `bruno.json`, `.bru` files, `environments/`.
+    case bruno
 }
 
 /// What an import does beyond its format's rules.
@@ -75,6 +77,12 @@ public enum Importer {
             reader.read(sources)
             diagnostics += reader.diagnostics
             plan.append(reader.plan)
+        } else if format == .bruno {
+            var reader = BrunoReader(inputs: plan.inputs)
+            reader.read(sources)
+            diagnostics += reader.diagnostics
+            plan.append(reader.plan)
+            plan.origin = reader.plan.origin
         }
         for source in sources {
             switch format {
@@ -88,7 +96,7 @@ public enum Importer {
                 plan.notes += reader.notes
             case .insomnia:
                 read(InsomniaReader.self, source, into: &plan, diagnostics: &diagnostics)
-            case .postman:
+            case .postman, .bruno:
                 break
             }
         }

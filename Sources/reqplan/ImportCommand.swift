@@ -14,12 +14,12 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             FORMAT is `curl` (command lines: a script, a README snippet) or `har` (HAR 1.2: a browser's network \
             panel, or `reqplan run --report har:`) `postman` (a Collection v2.0 or v2.1, with environment files \
-            for its variables) or `insomnia` (an export v4, JSON or YAML). What is not converted is said on standard error and in \
+            for its variables), `insomnia` (an export v4, JSON or YAML) or `bruno` (a collection's folder). What is not converted is said on standard error and in \
             comments of the plan. See docs/import.md.
             """
     )
 
-    @Argument(help: "The source format: curl, har, postman or insomnia.")
+    @Argument(help: "The source format: curl, har, postman, insomnia or bruno.")
     var format: String
 
     @Argument(help: "Files to read, in order (`-` for standard input).")
@@ -45,6 +45,13 @@ struct ImportCommand: ParsableCommand {
         var sources: [SourceFile] = []
         var failures: [Diagnostic] = []
         for file in files {
+            if format == .bruno {
+                // A collection is a folder: its files, read within it.
+                let folder = CollectionFolder.read(atPath: file)
+                sources += folder.sources
+                failures += folder.diagnostics
+                continue
+            }
             switch Importer.readSource(atPath: file) {
             case .success(let source): sources.append(source)
             case .failure(let diagnostic): failures.append(diagnostic)

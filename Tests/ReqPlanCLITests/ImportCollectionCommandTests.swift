@@ -18,6 +18,7 @@ import Testing
             ],
             ["postman", "postman/newman-sample-collection.postman_collection.json"],
             ["insomnia", "insomnia/reqplan-httpbin-session.insomnia.yaml"],
+            ["bruno", "bruno/reqplan-httpbin"],
         ])
     func anImportedCollectionRunsGreenAgainstHttpbin(_ arguments: [String]) async throws {
         let httpbin = try await Httpbin.shared()

@@ -19,6 +19,12 @@ struct ImportCorpusTests {
     static func cases(_ format: ImportFormat) -> [String] {
         let folder = fixtures.appendingPathComponent(format.rawValue)
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        if format == .bruno {
+            // A Bruno collection is a folder holding `bruno.json`.
+            return files.filter {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0 + "/bruno.json").path)
+            }.sorted().map { "bruno/" + $0 }
+        }
         return files.filter { suffix(of: $0, format) != nil }.sorted().map { format.rawValue + "/" + $0 }
     }
 
@@ -37,6 +43,11 @@ struct ImportCorpusTests {
     /// The files a case imports: its input, and beside a Postman collection its environment
     /// (`NAME.postman_environment.json`), when there is one.
     static func sources(of name: String) throws -> [SourceFile] {
+        if name.hasPrefix("bruno/") {
+            let read = CollectionFolder.read(atPath: fixtures.appendingPathComponent(name).path)
+            let prefix = fixtures.path + "/"
+            return read.sources.map { SourceFile(path: String($0.path.dropFirst(prefix.count)), text: $0.text) }
+        }
         var names = [name]
         if name.hasSuffix(".postman_collection.json") {
             let environment = name.replacingOccurrences(
@@ -55,6 +66,7 @@ struct ImportCorpusTests {
         #expect(Self.cases(.har).count >= 2)
         #expect(Self.cases(.postman).count >= 15)
         #expect(Self.cases(.insomnia).count >= 10)
+        #expect(Self.cases(.bruno).count >= 2)
     }
 
     @Test("imported plan", arguments: allCases)

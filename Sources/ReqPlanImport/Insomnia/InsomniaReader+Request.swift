@@ -149,9 +149,7 @@ extension InsomniaReader: CollectionReading {
                 hint: key == "afterResponseScript"
                     ? "checks of the response are written as `expect:` (grammar.md §8)" : nil)
             comments.append("not converted: the \(kind) of \(what):")
-            let shown = lines.prefix(200).reversed().drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }.reversed()
-            comments += shown.map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "" : "  " + $0 }
-            if lines.count > 200 { comments.append("  … \(lines.count - 200) more lines") }
+            comments += Self.scriptComments(lines)
         }
         return comments
     }

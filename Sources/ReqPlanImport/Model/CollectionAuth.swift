@@ -140,3 +140,12 @@ extension CollectionReading {
             || ["http://127.0.0.1", "http://localhost", "http://[::1]"].contains { url.hasPrefix($0) }
     }
 }
+
+extension CollectionReading {
+    /// A script's lines as comments below its heading: indented, at most 200, blank lines at its end left out.
+    static func scriptComments(_ lines: [String]) -> [String] {
+        let shown = lines.prefix(200).reversed().drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }.reversed()
+        let comments = shown.map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "" : "  " + $0 }
+        return comments + (lines.count > 200 ? ["  … \(lines.count - 200) more lines"] : [])
+    }
+}

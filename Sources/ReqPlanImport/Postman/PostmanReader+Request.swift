@@ -145,9 +145,7 @@ extension PostmanReader {
                 at: range ?? locate(key: "event"),
                 hint: listen == "test" ? "checks of the response are written as `expect:` (grammar.md §8)" : nil)
             comments.append("not converted: the \(kind) of \(what):")
-            let shown = lines.prefix(200).reversed().drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }.reversed()
-            comments += shown.map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? "" : "  " + $0 }
-            if lines.count > shown.count { comments.append("  … \(lines.count - shown.count) more lines") }
+            comments += Self.scriptComments(lines)
         }
         return comments
     }
