@@ -12,6 +12,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case insomnia
     /// A Bruno collection folder: `bruno.json`, `.bru` files, `environments/`.
     case bruno
+    /// Hurl files: entries, captures and asserts.
+    case hurl
 }
 
 /// What an import does beyond its format's rules.
@@ -96,6 +98,8 @@ public enum Importer {
                 plan.notes += reader.notes
             case .insomnia:
                 read(InsomniaReader.self, source, into: &plan, diagnostics: &diagnostics)
+            case .hurl:
+                read(HurlReader.self, source, into: &plan, diagnostics: &diagnostics)
             case .postman, .bruno:
                 break
             }

@@ -14,12 +14,12 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             FORMAT is `curl` (command lines: a script, a README snippet) or `har` (HAR 1.2: a browser's network \
             panel, or `reqplan run --report har:`) `postman` (a Collection v2.0 or v2.1, with environment files \
-            for its variables), `insomnia` (an export v4, JSON or YAML) or `bruno` (a collection's folder). What is not converted is said on standard error and in \
+            for its variables), `insomnia` (an export v4, JSON or YAML), `bruno` (a collection's folder) or `hurl` (`.hurl` files). What is not converted is said on standard error and in \
             comments of the plan. See docs/import.md.
             """
     )
 
-    @Argument(help: "The source format: curl, har, postman, insomnia or bruno.")
+    @Argument(help: "The source format: curl, har, postman, insomnia, bruno or hurl.")
     var format: String
 
     @Argument(help: "Files to read, in order (`-` for standard input).")

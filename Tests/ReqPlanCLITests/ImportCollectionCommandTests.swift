@@ -19,6 +19,7 @@ import Testing
             ["postman", "postman/newman-sample-collection.postman_collection.json"],
             ["insomnia", "insomnia/reqplan-httpbin-session.insomnia.yaml"],
             ["bruno", "bruno/reqplan-httpbin"],
+            ["hurl", "hurl/reqplan-httpbin-session.hurl"],
         ])
     func anImportedCollectionRunsGreenAgainstHttpbin(_ arguments: [String]) async throws {
         let httpbin = try await Httpbin.shared()

@@ -35,7 +35,7 @@ struct ImportCorpusTests {
 
     static let suffixes: [ImportFormat: [String]] = [
         .curl: [".sh"], .har: [".har"], .postman: [".postman_collection.json"],
-        .insomnia: [".insomnia.yaml", ".insomnia.json"],
+        .insomnia: [".insomnia.yaml", ".insomnia.json"], .hurl: [".hurl"],
     ]
 
     static let allCases = ImportFormat.allCases.flatMap(cases)
@@ -67,6 +67,7 @@ struct ImportCorpusTests {
         #expect(Self.cases(.postman).count >= 15)
         #expect(Self.cases(.insomnia).count >= 10)
         #expect(Self.cases(.bruno).count >= 2)
+        #expect(Self.cases(.hurl).count >= 8)
     }
 
     @Test("imported plan", arguments: allCases)

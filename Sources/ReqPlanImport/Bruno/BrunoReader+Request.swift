@@ -178,20 +178,7 @@ extension BrunoReader {
                 step.comments.append("not converted: the assert `\(entry.key): \(entry.value)`")
                 continue
             }
-            var added = false
-            if path == "status" {
-                if case .equals(.number(let digits)) = matcher, let status = Int(digits), (100...599).contains(status),
-                    step.expect.status.isEmpty
-                {
-                    step.expect.status.append(status)
-                    added = true
-                }
-            } else if path.hasPrefix("headers.") {
-                added = step.expect.add(matcher, at: String(path.dropFirst(8)), header: true)
-            } else {
-                let body = path == "body" ? "$" : String(path.dropFirst(path.hasPrefix("body.") ? 5 : 4))
-                added = step.expect.add(matcher, at: body)
-            }
+            let added = step.expect.add(matcher, atResult: path)
             if !added {
                 warning(
                     .importSettingNotConverted,

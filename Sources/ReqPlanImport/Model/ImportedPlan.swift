@@ -98,6 +98,22 @@ public struct ImportedExpect: Sendable {
         return true
     }
 
+    /// Adds a check of a result path (`status`, `headers.name`, `body`, `body.a.b[0]`): a status it equals, or a
+    /// header's or a body path's matcher (merged as `add(_:at:header:)` does).
+    /// - Returns: `false` when the check cannot be written: a status that is not one number, or that contradicts
+    ///   one already asked for; a second `equals` of one value.
+    public mutating func add(_ matcher: ImportedMatcher, atResult path: String) -> Bool {
+        if path == "status" {
+            guard case .equals(.number(let digits)) = matcher, let code = Int(digits), (100...599).contains(code),
+                status.isEmpty || status == [code]
+            else { return false }
+            status = [code]
+            return true
+        }
+        if path.hasPrefix("headers.") { return add(matcher, at: String(path.dropFirst(8)), header: true) }
+        return add(matcher, at: path == "body" ? "$" : String(path.dropFirst(path.hasPrefix("body.") ? 5 : 4)))
+    }
+
     private static func checks(_ matcher: ImportedMatcher) -> [PlanValue.Member] {
         switch matcher {
         case .equals(let value): [PlanValue.Member("equals", value)]
