@@ -25,6 +25,7 @@ extension BrunoReader {
         }
         addVariables(file, origin: "`\(name)`")
         var raw = block["url"] ?? ""
+        guard hasURL(raw, of: name, at: range) else { return nil }
         let mark = raw.firstIndex(of: "?")
         var query: [Pair] = []
         if let queryBlock = file.block("params:query") {

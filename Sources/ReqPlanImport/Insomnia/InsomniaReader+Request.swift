@@ -22,6 +22,7 @@ extension InsomniaReader: CollectionReading {
             return nil
         }
         var raw = resource["url"]?.stringValue ?? ""
+        guard hasURL(raw, of: name, at: range) else { return nil }
         var query: [Pair] = []
         if let mark = raw.firstIndex(of: "?"), !raw[mark...].contains("{%") {
             query = FormFields.pairs(of: PlanText(String(raw[raw.index(after: mark)...]))).map {

@@ -142,6 +142,14 @@ extension CollectionReading {
 }
 
 extension CollectionReading {
+    /// Whether a request has a URL to send; one without (a tool's "New Request" never filled in) is left out,
+    /// with warning RP1403.
+    mutating func hasURL(_ url: String, of name: String, at range: SourceRange?) -> Bool {
+        guard url.trimmingCharacters(in: .whitespaces).isEmpty else { return true }
+        warning(.importOptionNotConverted, "the request `\(name)` has no URL; left out", at: range, hint: nil)
+        return false
+    }
+
     /// A script's lines as comments below its heading: indented, at most 200, blank lines at its end left out.
     static func scriptComments(_ lines: [String]) -> [String] {
         let shown = lines.prefix(200).reversed().drop { $0.trimmingCharacters(in: .whitespaces).isEmpty }.reversed()

@@ -146,8 +146,13 @@ struct PostmanReader: CollectionReading {
                 "the method `\(method)` of `\(name)` is not one a plan sends; the request is left out", at: range)
             return nil
         }
+        let url = request["url"] ?? .string("")
+        guard
+            hasURL(
+                url.stringValue ?? url["raw"]?.stringValue ?? (url["host"] == nil ? "" : "host"), of: name, at: range)
+        else { return nil }
         var query: [Pair] = []
-        var step = ImportedStep(method: method, url: url(of: request["url"] ?? .string(""), query: &query))
+        var step = ImportedStep(method: method, url: self.url(of: url, query: &query))
         step.query = query
         step.headers = headers(of: request["header"])
         body(of: request["body"], into: &step, at: range)
