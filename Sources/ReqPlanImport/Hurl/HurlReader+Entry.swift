@@ -36,8 +36,10 @@ extension HurlReader {
                 section = String(code.dropFirst().dropLast())
                 continue
             }
-            if !["Captures", "Asserts"].contains(section), let body = bodyStart(code) {
+            // A body may follow any section: no capture or assert starts as a body does.
+            if let body = bodyStart(code) {
                 readBody(body, response: inResponse, into: &step, at: number)
+                if inResponse { section = "response body" }
                 continue
             }
             let (key, value) = Self.keyValue(code)
