@@ -134,32 +134,7 @@ extension HurlReader {
 
     /// The words of a capture or assert: `"…"` strings (escapes kept) and `/…/` patterns whole.
     static func tokens(_ line: String) -> [String] {
-        var tokens: [String] = []
-        var current = ""
-        var quote: Character?
-        var escaped = false
-        for character in line {
-            if let open = quote {
-                current.append(character)
-                if escaped {
-                    escaped = false
-                } else if character == "\\" {
-                    escaped = true
-                } else if character == open {
-                    quote = nil
-                }
-            } else if character == "\"" || (character == "/" && current.isEmpty) {
-                quote = character
-                current.append(character)
-            } else if character == " " {
-                if !current.isEmpty { tokens.append(current) }
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { tokens.append(current) }
-        return tokens
+        QuotedWords(quotesAtStart: ["/"]).split(line)
     }
 
     /// `"a\"b"` as `a"b`, `/x/` as `x`; other text as it is.

@@ -193,23 +193,7 @@ extension InsomniaReader: CollectionReading {
 
     /// `response 'body', 'req_1', 'b64::JC5pZA==::46b'` as its words, quotes removed.
     private static func arguments(of tag: String) -> [String] {
-        var words: [String] = []
-        var current = ""
-        var quote: Character?
-        for character in tag {
-            if let open = quote {
-                if character == open { quote = nil } else { current.append(character) }
-            } else if character == "'" || character == "\"" {
-                quote = character
-            } else if character == " " || character == "," {
-                if !current.isEmpty { words.append(current) }
-                current = ""
-            } else {
-                current.append(character)
-            }
-        }
-        if !current.isEmpty { words.append(current) }
-        return words
+        QuotedWords(quotes: ["'", "\""], separators: [" ", ","], keepingQuotes: false).split(tag)
     }
 
     /// The result path a `{% response %}` reads: `body` with a simple JSONPath (`$.id`, `$.items[0].id`), or
