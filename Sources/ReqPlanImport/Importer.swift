@@ -6,6 +6,14 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case curl
     /// HAR 1.2: a browser's network panel saved, or `reqplan run --report har:`.
     case har
+    /// Postman Collection v2.0 or v2.1, with environment files (`values`) for its variables.
+    case postman
+    /// Insomnia export v4, JSON or YAML.
+    case insomnia
+    /// A Bruno collection folder: `bruno.json`, `.bru` files, `environments/`.
+    case bruno
+    /// Hurl files: entries, captures and asserts.
+    case hurl
 }
 
 /// What an import does beyond its format's rules.
@@ -67,14 +75,22 @@ public enum Importer {
         var plan = ImportedPlan(origin: sources.map(\.path).joined(separator: ", "))
         var harEntries: [HAREntry] = []
         var staticAssetsLeftOut = 0
+        if format == .postman {
+            var reader = PostmanReader(inputs: plan.inputs)
+            reader.read(sources)
+            diagnostics += reader.diagnostics
+            plan.append(reader.plan)
+        } else if format == .bruno {
+            var reader = BrunoReader(inputs: plan.inputs)
+            reader.read(sources)
+            diagnostics += reader.diagnostics
+            plan.append(reader.plan)
+            plan.origin = reader.plan.origin
+        }
         for source in sources {
             switch format {
             case .curl:
-                var reader = CurlReader(source, inputs: plan.inputs)
-                reader.read()
-                diagnostics += reader.diagnostics.diagnostics
-                plan.steps += reader.plan.steps
-                plan.inputs = reader.plan.inputs
+                read(CurlReader.self, source, into: &plan, diagnostics: &diagnostics)
             case .har:
                 var reader = HARReader(source, options: options, inputs: plan.inputs)
                 reader.read()
@@ -83,6 +99,12 @@ public enum Importer {
                 harEntries += reader.entries
                 plan.notes += reader.notes
                 staticAssetsLeftOut += reader.staticAssetsLeftOut
+            case .insomnia:
+                read(InsomniaReader.self, source, into: &plan, diagnostics: &diagnostics)
+            case .hurl:
+                read(HurlReader.self, source, into: &plan, diagnostics: &diagnostics)
+            case .postman, .bruno:
+                break
             }
         }
         if format == .har && !diagnostics.contains(where: { $0.severity == .error }) {
@@ -113,4 +135,25 @@ public enum Importer {
         return ImportResult(
             text: PlanWriter.text(of: plan, format: format.rawValue), diagnostics: diagnostics, sources: sources)
     }
+
+    /// Reads `source` with a reader of one file, its requests after those of `plan`.
+    private static func read<Reader: SourceReader>(
+        _: Reader.Type, _ source: SourceFile, into plan: inout ImportedPlan, diagnostics: inout [Diagnostic]
+    ) {
+        var reader = Reader(source, inputs: plan.inputs)
+        reader.read()
+        diagnostics += reader.diagnostics.diagnostics
+        plan.append(reader.plan)
+    }
 }
+
+/// A reader of one source file that carries on the inputs of the files before it.
+protocol SourceReader {
+    init(_ source: SourceFile, inputs: InputTable)
+    mutating func read()
+    var diagnostics: DiagnosticCollector { get }
+    var plan: ImportedPlan { get }
+}
+
+extension CurlReader: SourceReader {}
+extension InsomniaReader: SourceReader {}

@@ -10,15 +10,16 @@ import ReqPlanSyntax
 struct ImportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
-        abstract: "Write a plan from curl command lines or a HAR file, with the data flow between the requests found.",
+        abstract: "Write a plan from curl command lines, a HAR file or a collection, with the data flow found.",
         discussion: """
             FORMAT is `curl` (command lines: a script, a README snippet) or `har` (HAR 1.2: a browser's network \
-            panel, or `reqplan run --report har:`). What is not converted is said on standard error and in \
+            panel, or `reqplan run --report har:`) `postman` (a Collection v2.0 or v2.1, with environment files \
+            for its variables), `insomnia` (an export v4, JSON or YAML), `bruno` (a collection's folder) or `hurl` (`.hurl` files). What is not converted is said on standard error and in \
             comments of the plan. See docs/import.md.
             """
     )
 
-    @Argument(help: "The source format: curl or har.")
+    @Argument(help: "The source format: curl, har, postman, insomnia, bruno or hurl.")
     var format: String
 
     @Argument(help: "Files to read, in order (`-` for standard input).")
@@ -44,6 +45,13 @@ struct ImportCommand: ParsableCommand {
         var sources: [SourceFile] = []
         var failures: [Diagnostic] = []
         for file in files {
+            if format == .bruno {
+                // A collection is a folder: its files, read within it.
+                let folder = CollectionFolder.read(atPath: file)
+                sources += folder.sources
+                failures += folder.diagnostics
+                continue
+            }
             switch Importer.readSource(atPath: file) {
             case .success(let source): sources.append(source)
             case .failure(let diagnostic): failures.append(diagnostic)

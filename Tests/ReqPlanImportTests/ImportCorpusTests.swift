@@ -15,30 +15,69 @@ struct ImportCorpusTests {
     static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Fixtures/import")
 
-    /// The inputs of a format: `curl/*.sh`, `har/*.har`, sorted.
+    /// The inputs of a format: `curl/*.sh`, `har/*.har`, `postman/*.postman_collection.json`, sorted.
     static func cases(_ format: ImportFormat) -> [String] {
-        let suffix = format == .curl ? ".sh" : ".har"
         let folder = fixtures.appendingPathComponent(format.rawValue)
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
-        return files.filter { $0.hasSuffix(suffix) }.sorted().map { format.rawValue + "/" + $0 }
+        if format == .bruno {
+            // A Bruno collection is a folder holding `bruno.json`.
+            return files.filter {
+                FileManager.default.fileExists(atPath: folder.appendingPathComponent($0 + "/bruno.json").path)
+            }.sorted().map { "bruno/" + $0 }
+        }
+        return files.filter { suffix(of: $0, format) != nil }.sorted().map { format.rawValue + "/" + $0 }
     }
 
-    static let allCases = cases(.curl) + cases(.har)
+    /// The suffix of `name` that makes it an input of `format`, if it has one.
+    static func suffix(of name: String, _ format: ImportFormat) -> String? {
+        suffixes[format, default: []].first { name.hasSuffix($0) }
+    }
+
+    static let suffixes: [ImportFormat: [String]] = [
+        .curl: [".sh"], .har: [".har"], .postman: [".postman_collection.json"],
+        .insomnia: [".insomnia.yaml", ".insomnia.json"], .hurl: [".hurl"],
+    ]
+
+    static let allCases = ImportFormat.allCases.flatMap(cases)
+
+    /// The files a case imports: its input, and beside a Postman collection its environment
+    /// (`NAME.postman_environment.json`), when there is one.
+    static func sources(of name: String) throws -> [SourceFile] {
+        if name.hasPrefix("bruno/") {
+            let read = CollectionFolder.read(atPath: fixtures.appendingPathComponent(name).path)
+            let prefix = fixtures.path + "/"
+            return read.sources.map { SourceFile(path: String($0.path.dropFirst(prefix.count)), text: $0.text) }
+        }
+        var names = [name]
+        if name.hasSuffix(".postman_collection.json") {
+            let environment = name.replacingOccurrences(
+                of: ".postman_collection.json", with: ".postman_environment.json")
+            if FileManager.default.fileExists(atPath: fixtures.appendingPathComponent(environment).path) {
+                names.append(environment)
+            }
+        }
+        return try names.map { name in
+            SourceFile(path: name, text: try String(contentsOf: fixtures.appendingPathComponent(name), encoding: .utf8))
+        }
+    }
 
     @Test func theCorpusHasCasesOfEachFormat() {
         #expect(Self.cases(.curl).count >= 15)
         #expect(Self.cases(.har).count >= 2)
+        #expect(Self.cases(.postman).count >= 15)
+        #expect(Self.cases(.insomnia).count >= 10)
+        #expect(Self.cases(.bruno).count >= 2)
+        #expect(Self.cases(.hurl).count >= 8)
     }
 
     @Test("imported plan", arguments: allCases)
     func importedPlanMatchesItsGoldenAndValidatesStrictly(_ name: String) throws {
         let format = try #require(ImportFormat(rawValue: String(name.prefix { $0 != "/" })))
         let file = Self.fixtures.appendingPathComponent(name)
-        let source = SourceFile(path: name, text: try String(contentsOf: file, encoding: .utf8))
-        let result = Importer.importPlan(format, from: [source])
+        let result = Importer.importPlan(format, from: try Self.sources(of: name))
         let warnings = DiagnosticRenderer(colors: false, files: result.sources).text(result.diagnostics)
         let text = try #require(result.text, "\(warnings)")
-        let stem = file.deletingPathExtension()
+        let stem = URL(fileURLWithPath: String(file.path.dropLast((Self.suffix(of: name, format) ?? "").count)))
         try Golden.check(text, against: stem.appendingPathExtension("plan.yaml"))
         try Golden.check(warnings, against: stem.appendingPathExtension("warnings"))
         let report = PlanValidator.validate(SourceFile(path: stem.lastPathComponent + ".plan.yaml", text: text))

@@ -49,6 +49,8 @@ public struct ImportedStep: Sendable {
     public var timeout: String?
     /// Comments written above the step: what was not converted, where a reference's value came from.
     public var comments: [String] = []
+    /// The checks of the response the source made (Bruno's `assert`, Hurl's asserts), as `expect:`.
+    public var expect = ImportedExpect()
 
     /// A request.
     public init(method: String, url: PlanText) {
@@ -60,6 +62,71 @@ public struct ImportedStep: Sendable {
     public func header(_ name: String) -> PlanText? {
         headers.last { $0.name.lowercased() == name.lowercased() }?.value
     }
+}
+
+/// The checks of a response (grammar.md §8): statuses, and matchers of headers and body paths in order.
+public struct ImportedExpect: Sendable {
+    /// The statuses one of which the response must have; empty: the default (`2xx`).
+    public var status: [Int] = []
+    /// Header name and matcher.
+    public var headers: [(name: String, matcher: ImportedMatcher)] = []
+    /// Body path (`$`, `data.items[0].id`) and matcher.
+    public var body: [(path: String, matcher: ImportedMatcher)] = []
+
+    /// No check.
+    public init() {}
+
+    /// Whether there is nothing to write.
+    public var isEmpty: Bool { status.isEmpty && headers.isEmpty && body.isEmpty }
+
+    /// Adds a check of the body path `path` (of the header `path` when `header`), merged with the checks of
+    /// that path already made (a plan writes a path once).
+    /// - Returns: `false` when it asks what a check of that path already asks (two `equals`): not added.
+    public mutating func add(_ matcher: ImportedMatcher, at path: String, header: Bool = false) -> Bool {
+        let existing =
+            header
+            ? headers.firstIndex { $0.name.lowercased() == path.lowercased() } : body.firstIndex { $0.path == path }
+        guard let index = existing else {
+            if header { headers.append((path, matcher)) } else { body.append((path, matcher)) }
+            return true
+        }
+        let earlier = Self.checks(header ? headers[index].matcher : body[index].matcher)
+        // The same check twice (`eq foo` and `eq 'foo'`) is one.
+        let merged = earlier + Self.checks(matcher).filter { !earlier.contains($0) }
+        guard Set(merged.map(\.key)).count == merged.count else { return false }
+        if header { headers[index].matcher = .checks(merged) } else { body[index].matcher = .checks(merged) }
+        return true
+    }
+
+    /// Adds a check of a result path (`status`, `headers.name`, `body`, `body.a.b[0]`): a status it equals, or a
+    /// header's or a body path's matcher (merged as `add(_:at:header:)` does).
+    /// - Returns: `false` when the check cannot be written: a status that is not one number, or that contradicts
+    ///   one already asked for; a second `equals` of one value.
+    public mutating func add(_ matcher: ImportedMatcher, atResult path: String) -> Bool {
+        if path == "status" {
+            guard case .equals(.number(let digits)) = matcher, let code = Int(digits), (100...599).contains(code),
+                status.isEmpty || status == [code]
+            else { return false }
+            status = [code]
+            return true
+        }
+        if path.hasPrefix("headers.") { return add(matcher, at: String(path.dropFirst(8)), header: true) }
+        return add(matcher, at: path == "body" ? "$" : String(path.dropFirst(path.hasPrefix("body.") ? 5 : 4)))
+    }
+
+    private static func checks(_ matcher: ImportedMatcher) -> [PlanValue.Member] {
+        switch matcher {
+        case .equals(let value): [PlanValue.Member("equals", value)]
+        case .checks(let members): members
+        }
+    }
+}
+
+/// A matcher of grammar.md §8.1: a value it equals, or checks (`exists`, `matches`, `contains`, `length`,
+/// `type`) that must all hold.
+public enum ImportedMatcher: Sendable {
+    case equals(PlanValue)
+    case checks([PlanValue.Member])
 }
 
 /// A name and a text value: a header, a query parameter, a form field.
@@ -114,6 +181,8 @@ public enum ImportedAuth: Sendable, Hashable {
     case basic(username: PlanText, password: PlanText)
     case bearer(PlanText)
     case digest(username: PlanText, password: PlanText)
+    /// Another scheme of the language's `auth:` (`oauth2`, `aws_sigv4`, `api_key`), written key by key.
+    case scheme(String, [Pair])
 }
 
 /// An input of the imported plan.
@@ -159,6 +228,16 @@ public struct InputTable: Sendable {
             ImportedInput(
                 name: "", defaultValue: secret ? nil : value, secret: secret, environment: variable,
                 description: "the shell variable $\(variable)"))
+    }
+
+    /// The name of the input that stands for the source's variable `variable` (a Postman `{{name}}`),
+    /// `value` its default unless it is a secret or there is none (then the run asks for it).
+    public mutating func input(forSourceVariable variable: String, value: String?, secret: Bool, description: String?)
+        -> String
+    {
+        add(
+            key: "{{" + variable, named: variable,
+            ImportedInput(name: "", defaultValue: secret ? nil : value, secret: secret, description: description))
     }
 
     /// The input already made for `key`, else `input` under `name` made a valid, unused input name.

@@ -109,6 +109,43 @@ public enum PlanWriter {
         if let auth = step.auth { write(auth, indent: 6, to: &out) }
         if let follow = step.followRedirects { out.line("      follow_redirects: \(follow)") }
         if let timeout = step.timeout { out.line("    timeout: \(timeout)") }
+        write(step.expect, to: &out)
+    }
+
+    private static func write(_ expect: ImportedExpect, to out: inout Lines) {
+        guard !expect.isEmpty else { return }
+        out.line("    expect:")
+        if expect.status.count == 1, let status = expect.status.first {
+            out.line("      status: \(status)")
+        } else if !expect.status.isEmpty {
+            out.line("      status: [" + expect.status.map(String.init).joined(separator: ", ") + "]")
+        }
+        let groups: [(String, [(String, ImportedMatcher)])] = [
+            ("headers", expect.headers.map { ($0.name, $0.matcher) }),
+            ("body", expect.body.map { ($0.path, $0.matcher) }),
+        ]
+        for (key, checks) in groups where !checks.isEmpty {
+            out.line("      \(key):")
+            for (name, matcher) in checks {
+                let value: PlanValue
+                switch matcher {
+                case .equals(let equal):
+                    // A mapping would read as checks: `equals:` says it is a value.
+                    if case .object = equal {
+                        value = .object([PlanValue.Member("equals", equal)])
+                    } else {
+                        value = equal
+                    }
+                case .checks(let members): value = .object(members)
+                }
+                if let inline = inline(value) {
+                    out.line("        \(YAMLText.scalar(name)): " + inline)
+                } else {
+                    out.line("        \(YAMLText.scalar(name)):")
+                    writeBlock(value, indent: 10, to: &out)
+                }
+            }
+        }
     }
 
     private static func write(_ part: MultipartPart, to out: inout Lines) {
@@ -138,6 +175,9 @@ public enum PlanWriter {
             out.line(pad + "  digest:")
             out.line(pad + "    username: \(text(username))")
             out.line(pad + "    password: \(text(password))")
+        case .scheme(let scheme, let fields):
+            out.line(pad + "  \(scheme):")
+            for field in fields { out.line(pad + "    \(YAMLText.scalar(field.name)): \(text(field.value))") }
         }
     }
 
@@ -285,6 +325,7 @@ public enum PlanWriter {
         case .basic(let username, let password), .digest(let username, let password):
             username.references + password.references
         case .bearer(let token): token.references
+        case .scheme(_, let fields): fields.flatMap(\.value.references)
         }
     }
 
@@ -302,6 +343,12 @@ public enum PlanWriter {
             found += parts.flatMap { ($0.value?.references ?? []) + ($0.file?.references ?? []) }
         case .raw(let text)?, .file(let text)?: found += text.references
         }
+        for matcher in step.expect.headers.map(\.matcher) + step.expect.body.map(\.matcher) {
+            switch matcher {
+            case .equals(let value): found += value.references
+            case .checks(let members): found += PlanValue.object(members).references
+            }
+        }
         return found
     }
 }
@@ -315,7 +362,8 @@ struct Lines {
     }
 
     mutating func comment(_ comment: String, indent: Int = 0) {
-        text += String(repeating: " ", count: indent) + "# " + YAMLText.comment(comment) + "\n"
+        text +=
+            String(repeating: " ", count: indent) + (comment.isEmpty ? "#" : "# " + YAMLText.comment(comment)) + "\n"
     }
 }
 

@@ -1,0 +1,63 @@
+import Foundation
+import ReqPlanImport
+import ReqPlanPlanner
+import ReqPlanSyntax
+import Testing
+
+/// `reqplan import hurl`: captures as data flow, asserts as `expect:`, and HOSTILE.md's classes as they apply
+/// to a `.hurl` file (escape sequences, huge numbers, many entries, deep JSON).
+@Suite struct HurlImportTests {
+    private func importing(_ text: String) -> ImportResult {
+        Importer.importPlan(.hurl, from: [SourceFile(path: "t.hurl", text: text)])
+    }
+
+    private func isValid(_ text: String) -> Bool {
+        let report = PlanValidator.validate(SourceFile(path: "plan.yaml", text: text))
+        return PlanValidator.checkRunValues([report], inputs: [], environment: [:]).allSatisfy {
+            $0.isValid(strict: true)
+        }
+    }
+
+    @Test func aCaptureIsReadByLaterRequestsAndAssertsBecomeExpect() throws {
+        let plan = try #require(
+            importing(
+                """
+                POST http://h.example/items
+                {"name": "a"}
+                HTTP 201
+                [Captures]
+                id: jsonpath "$.items[0]['id']"
+                where: header "Location"
+                [Asserts]
+                jsonpath "$.items" count == 1
+                jsonpath "$.name" == "a"
+                jsonpath "$.missing" not exists
+                header "Content-Type" startsWith "application/json"
+
+                GET http://h.example/items/{{id}}
+                X-From: {{where}}
+                HTTP 200
+                """
+            ).text)
+        #expect(plan.contains("url: \"/items/${{ steps.post_items.body.items[0]['id'] }}\""), "\(plan)")
+        #expect(plan.contains("X-From: \"${{ steps.post_items.headers.location }}\""))
+        #expect(plan.contains("status: 201") && plan.contains("length: 1") && plan.contains("exists: false"))
+        #expect(plan.contains("matches: \"^application/json\""))
+        #expect(isValid(plan), "\(plan)")
+    }
+
+    @Test func escapeSequencesHugeNumbersAndManyEntriesStayInert() throws {
+        var text = "GET http://h.example/x\u{1B}[2J\nX-Evil: \u{1B}]0;owned\u{07}\nHTTP 200\n[Asserts]\n"
+        text += "jsonpath \"$.n\" == 99999999999999999999999\nbogus \u{1B}[8m\n\n"
+        text +=
+            "POST http://h.example/n\n{\"id\": 18446744073709551615, \"deep\": "
+            + String(repeating: "[", count: 100) + String(repeating: "]", count: 100) + "}\nHTTP 200\n\n"
+        for index in 0..<2000 { text += "GET http://h.example/items/\(index)\nHTTP 200\n\n" }
+        let result = importing(text)
+        let plan = try #require(result.text)
+        let shown = DiagnosticRenderer(colors: false, files: result.sources).text(result.diagnostics)
+        #expect(!shown.contains("\u{1B}") && !plan.contains("\u{1B}"), "\(shown)")
+        #expect(plan.contains("\"n\": 99999999999999999999999") && plan.contains("id: 18446744073709551615"))
+        #expect(isValid(plan))
+    }
+}
