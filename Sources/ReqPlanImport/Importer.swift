@@ -129,11 +129,23 @@ public enum Importer {
             diagnostic.file = sources.first?.path
             diagnostics.append(diagnostic)
         }
+        // What a source names (a request, a header, a variable) is in these messages: shown as a terminal shows
+        // it safely. The renderer's last net keeps color sequences (its own), which a collection's names may hold.
+        let shown = diagnostics.map(Self.shownSafely)
         guard !diagnostics.contains(where: { $0.severity == .error }) else {
-            return ImportResult(text: nil, diagnostics: diagnostics, sources: sources)
+            return ImportResult(text: nil, diagnostics: shown, sources: sources)
         }
         return ImportResult(
-            text: PlanWriter.text(of: plan, format: format.rawValue), diagnostics: diagnostics, sources: sources)
+            text: PlanWriter.text(of: plan, format: format.rawValue), diagnostics: shown, sources: sources)
+    }
+
+    /// `diagnostic` with its message, notes and hint as `VisibleText.line` shows them.
+    static func shownSafely(_ diagnostic: Diagnostic) -> Diagnostic {
+        var shown = diagnostic
+        shown.message = VisibleText.line(diagnostic.message)
+        shown.hint = diagnostic.hint.map(VisibleText.line)
+        for index in shown.notes.indices { shown.notes[index].message = VisibleText.line(shown.notes[index].message) }
+        return shown
     }
 
     /// Reads `source` with a reader of one file, its requests after those of `plan`.

@@ -130,6 +130,24 @@ import Yams
         #expect(!shown.unicodeScalars.contains("\u{1B}") && !shown.unicodeScalars.contains("\u{07}"))
     }
 
+    /// A name a collection gives (a header, a request) reaches a warning as text, even a color sequence
+    /// (`ESC[8m` hides what follows), which the renderer's last net would keep as one of its own.
+    @Test(arguments: [ImportFormat.postman, .har])
+    func aColorSequenceInANameIsShownInTheWarning(_ format: ImportFormat) throws {
+        let request =
+            #"{"method": "GET", "url": "https://h.example/a", "header": [{"key": "X\u001b[8m", "value": "v"}], "#
+            + #""headers": [{"name": "X\u001b[8m", "value": "v"}]}"#
+        let text =
+            format == .postman
+            ? #"{"info": {"name": "c", "schema": "https://schema.getpostman.com/json/collection/v2.1.0/collection.json"}, "item": [{"name": "a", "request": "#
+                + request + "}]}"
+            : request
+        let result = importing(format, text)
+        let shown = DiagnosticRenderer(colors: true, files: result.sources).text(result.diagnostics)
+        #expect(shown.contains("X^[[8m"), "\(shown)")
+        #expect(!VisibleText.keepingOwnEscapes(shown).contains("\u{1B}[8m"))
+    }
+
     @Test func aControlCharacterInAHeaderLeavesTheHeaderOutWithAWarning() throws {
         let result = importing(.curl, "curl -H $'X-Evil: a\\r\\nInjected: 1' https://h.example/")
         let text = try #require(result.text)
