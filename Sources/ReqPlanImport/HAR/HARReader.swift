@@ -61,7 +61,7 @@ struct HARReader {
                 hint: "a HAR log, a list of its entries, one entry or one request are read")
             return
         }
-        var searchFrom = SourceLocation(line: 1, column: 1)
+        var searchFrom = source.start
         var lastAttempt: (step: String, item: Value?)?
         var previous: (status: Int, location: String?)?
         for (number, entry) in list.enumerated() {
@@ -274,13 +274,14 @@ struct HARReader {
     // MARK: - Places
 
     /// Where the entry's URL is written, searching on from the previous entry's.
-    private func locate(_ url: String, from start: inout SourceLocation) -> SourceRange? {
-        // A minified HAR is one long line, searched again for each entry: not worth it past a few megabytes.
+    private func locate(_ url: String, from start: inout SourceFile.Mark) -> SourceRange? {
+        // Searched on from the previous entry's URL (linear in the file, minified or not); past a few megabytes
+        // the places are not worth the time.
         guard source.text.utf8.count <= 4 * 1024 * 1024 else { return nil }
         let needle = Value.string(url).jsonText()
-        guard let found = source.find(needle, from: start, maxLines: source.lineCount + 1) else { return nil }
-        start = found.advanced(by: 1)
-        return SourceRange(start: found, length: needle.unicodeScalars.count)
+        guard let found = source.find(needle, after: start) else { return nil }
+        start = source.mark(after: found)
+        return SourceRange(start: found.location, length: needle.unicodeScalars.count)
     }
 
     /// The line and column of the byte at `offset` of `text` (columns in Unicode scalars).

@@ -205,18 +205,16 @@ struct InsomniaReader {
     /// start 10,000 times.
     func located(_ text: String) -> SourceRange? {
         guard source.text.utf8.count <= 4 * 1024 * 1024 else { return nil }
-        let first = SourceLocation(line: 1, column: 1)
-        let last = lastFound.location
         guard
-            let found = (last == first ? nil : source.find(text, from: last, maxLines: source.lineCount + 1))
-                ?? source.find(text, from: first, maxLines: source.lineCount + 1)
+            let found = lastFound.mark.flatMap({ source.find(text, after: $0) })
+                ?? source.find(text, after: source.start)
         else { return nil }
-        lastFound.location = found
-        return SourceRange(start: found, length: text.unicodeScalars.count)
+        lastFound.mark = found
+        return SourceRange(start: found.location, length: text.unicodeScalars.count)
     }
 }
 
 /// Where the last text an Insomnia reader looked for was found.
 final class LastFound {
-    var location = SourceLocation(line: 1, column: 1)
+    var mark: SourceFile.Mark?
 }

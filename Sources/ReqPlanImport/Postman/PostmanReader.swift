@@ -19,7 +19,7 @@ struct PostmanReader: CollectionReading {
     private var collector = DiagnosticCollector(file: nil)
     private var source = SourceFile(path: "", text: "")
     /// Where the search for the next item's name starts.
-    private var cursor = SourceLocation(line: 1, column: 1)
+    private var cursor = SourceFile(path: "", text: "").start
 
     init(inputs: InputTable) {
         plan = ImportedPlan(origin: "", inputs: inputs)
@@ -264,7 +264,7 @@ struct PostmanReader: CollectionReading {
     private mutating func begin(_ source: SourceFile) {
         self.source = source
         collector = DiagnosticCollector(file: source.path)
-        cursor = SourceLocation(line: 1, column: 1)
+        cursor = source.start
     }
 
     private mutating func finish() {
@@ -286,9 +286,9 @@ struct PostmanReader: CollectionReading {
     private mutating func locate(name: String) -> SourceRange? {
         guard source.text.utf8.count <= 4 * 1024 * 1024 else { return nil }
         let needle = Value.string(name).jsonText()
-        guard let found = source.find(needle, from: cursor, maxLines: source.lineCount + 1) else { return nil }
-        cursor = found.advanced(by: 1)
-        return SourceRange(start: found, length: needle.unicodeScalars.count)
+        guard let found = source.find(needle, after: cursor) else { return nil }
+        cursor = source.mark(after: found)
+        return SourceRange(start: found.location, length: needle.unicodeScalars.count)
     }
 
     /// Where `"key"` is first written.
@@ -299,10 +299,9 @@ struct PostmanReader: CollectionReading {
     /// Where `text` is first written at or after the current item.
     func locate(text: String) -> SourceRange? {
         guard source.text.utf8.count <= 4 * 1024 * 1024,
-            let found = source.find(text, from: cursor, maxLines: source.lineCount + 1)
-                ?? source.find(text, from: SourceLocation(line: 1, column: 1), maxLines: source.lineCount + 1)
+            let found = source.find(text, after: cursor) ?? source.find(text, after: source.start)
         else { return nil }
-        return SourceRange(start: found, length: text.unicodeScalars.count)
+        return SourceRange(start: found.location, length: text.unicodeScalars.count)
     }
 
     /// Later `{{name}}` reads `path` of the step at `index`.

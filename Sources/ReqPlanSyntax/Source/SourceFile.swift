@@ -179,6 +179,47 @@ public struct SourceFile: Sendable {
         return nil
     }
 
+    /// A place in the text: its line and column, and its index in `text`, so that a search can go on from it
+    /// without counting from the start of its line (`find(_:after:)`).
+    public struct Mark: Sendable {
+        /// Its line and column (in Unicode scalars).
+        public let location: SourceLocation
+        let index: String.Index
+    }
+
+    /// The start of the text.
+    public var start: Mark { Mark(location: SourceLocation(line: 1, column: 1), index: text.startIndex) }
+
+    /// The place one Unicode scalar after `mark` (a search for the next of several on from one found).
+    public func mark(after mark: Mark) -> Mark {
+        guard mark.index < text.endIndex else { return mark }
+        return Mark(location: mark.location.advanced(by: 1), index: text.unicodeScalars.index(after: mark.index))
+    }
+
+    /// Finds `needle` at or after `mark`, on its line or a later one.
+    /// - Returns: where its first Unicode scalar is, or `nil`.
+    /// - Complexity: O(*d* + log *n*): the bytes searched, and the lines (plus, for a match on a later line, its
+    ///   column). A run of searches on from each other is linear in the text, minified one-line files too.
+    public func find(_ needle: String, after mark: Mark) -> Mark? {
+        guard !needle.isEmpty, !needle.contains("\n"), !needle.contains("\r") else { return nil }
+        let utf8 = text.utf8
+        guard mark.index <= utf8.endIndex, let match = Self.firstMatch(of: Array(needle.utf8), in: utf8[mark.index...])
+        else { return nil }
+        // The line of the match: the last that starts at or before it.
+        var low = 0
+        var high = lineRanges.count - 1
+        while low < high {
+            let middle = (low + high + 1) / 2
+            if lineRanges[middle].lowerBound <= match { low = middle } else { high = middle - 1 }
+        }
+        let line = low + 1
+        func scalars(_ from: String.Index) -> Int { utf8[from..<match].count { $0 & 0xC0 != 0x80 } }
+        let column =
+            line == mark.location.line && mark.index >= lineRanges[low].lowerBound
+            ? mark.location.column + scalars(mark.index) : 1 + scalars(lineRanges[low].lowerBound)
+        return Mark(location: SourceLocation(line: line, column: column), index: match)
+    }
+
     /// Where `pattern` first starts in `bytes`.
     private static func firstMatch(of pattern: [UInt8], in bytes: Substring.UTF8View) -> String.Index? {
         guard let first = pattern.first, bytes.count >= pattern.count else { return nil }
