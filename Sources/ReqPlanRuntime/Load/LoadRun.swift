@@ -183,7 +183,7 @@ public struct LoadRun: Sendable {
                 }
                 guard let inputs = inputs(n) else {
                     limiter.release()
-                    recorder.stop(because: "the data ran out after \(n) iterations")
+                    recorder.stop(because: "the data ran out")
                     break
                 }
                 let index = n
@@ -228,7 +228,9 @@ public struct LoadRun: Sendable {
                     return
                 }
                 guard let inputs = inputs(ticket) else {
-                    recorder.stop(because: "the data ran out after \(ticket) iterations")
+                    // No count here: users take tickets and rows in different orders, so the ticket that found no
+                    // row is not how many took one (the summary's iterations line says that).
+                    recorder.stop(because: "the data ran out")
                     pool.end()
                     return
                 }
