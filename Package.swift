@@ -84,11 +84,12 @@ let package = Package(
                 "ReqPlanPlanner", "ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath",
             ]
         ),
-        // `reqplan import`: other tools' requests (curl command lines, HAR files) read into an `ImportedPlan`,
-        // the data flow between them found, and written as plan text. No networking, no runtime.
+        // `reqplan import`: other tools' requests (curl command lines, HAR files, collections) read into an
+        // `ImportedPlan`, the data flow between them found, and written as plan text; starter plans from an API
+        // description (the planner's `APIDescription`, read by `ReqPlanOpenAPI`). No networking, no runtime.
         .target(
             name: "ReqPlanImport",
-            dependencies: ["ReqPlanSyntax"]
+            dependencies: ["ReqPlanSyntax", "ReqPlanPlanner"]
         ),
         // What crosses a transport, without one: the `Transport` protocol, `PreparedRequest`,
         // `TransportResponse`, `TransportError`, the URL of a request, redirects, cookies and the cookie file,
@@ -150,7 +151,7 @@ let package = Package(
             name: "ReqPlanPipeline",
             dependencies: [
                 "ReqPlanSyntax", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanRuntime", "ReqPlanHTTP",
-                "ReqPlanTransport",
+                "ReqPlanTransport", "ReqPlanImport",
             ]
         ),
         // The library façade (`import ReqPlan`): load, validate and run a plan (or an Arazzo workflow, bound to
@@ -249,7 +250,7 @@ let package = Package(
             name: "ReqPlanGoldenTests",
             dependencies: [
                 "ReqPlanPresentation", "ReqPlanArazzo", "ReqPlanOpenAPI", "ReqPlanPlanner", "ReqPlanSyntax",
-                "ReqPlanTestSupport",
+                "ReqPlanTestSupport", "ReqPlanImport", "ReqPlanPipeline",
             ]
         ),
         // Test doubles shared by the runtime and report tests, plan files in a temporary folder, the ways a

@@ -9,6 +9,9 @@ struct OpenAPIConversion {
     /// The document's security, read from its nodes (OpenAPIKit decodes the document without it); none
     /// when nil.
     var security: DescriptionSecurity? = nil
+    /// Whether to read what plans written from the description need and checks do not: examples of
+    /// parameters, request bodies and schemas, `format`, `tags` and responses' `links`.
+    var samples = false
 
     func description() throws -> APIDescription {
         var operations: [APIOperation] = []
@@ -28,11 +31,12 @@ struct OpenAPIConversion {
                         !own.contains { $0.name == parameter.name && $0.location == parameter.location }
                     }
                 let method = endpoint.method.rawValue.uppercased()
-                operations.append(
-                    APIOperation(
-                        id: operation.operationId, method: method, path: path.rawValue, parameters: merged,
-                        requestBody: requestBody(operation.requestBody), responses: responses(operation.responses),
-                        summary: operation.summary, security: securityByOperation[method + " " + path.rawValue]))
+                var converted = APIOperation(
+                    id: operation.operationId, method: method, path: path.rawValue, parameters: merged,
+                    requestBody: requestBody(operation.requestBody), responses: responses(operation.responses),
+                    summary: operation.summary, security: securityByOperation[method + " " + path.rawValue])
+                if samples { converted.tags = operation.tags ?? [] }
+                operations.append(converted)
             }
         }
         var schemas: [String: APISchema] = [:]
@@ -62,18 +66,22 @@ struct OpenAPIConversion {
             case .cookie: location = .cookie
             }
             var schema: APISchema?
+            var example: Value?
             switch parameter.schemaOrContent {
             case .a(let context):
                 switch context.schema {
                 case .a(let reference): schema = referenced(reference.jsonReference)
                 case .b(let inline): schema = convert(inline)
                 }
+                if samples { example = context.example.map(Self.value) ?? firstExample(context.examples) }
             case .b(let content):
-                schema = media(content).first { $0.isJSON }?.schema
+                let json = media(content, examples: samples).first { $0.isJSON }
+                schema = json?.schema
+                example = json?.examples.first
             }
             return APIParameter(
                 name: parameter.name, location: location, required: parameter.required || location == .path,
-                schema: schema)
+                schema: schema, example: example)
         }
     }
 
@@ -81,7 +89,7 @@ struct OpenAPIConversion {
         _ either: Either<OpenAPI.Reference<OpenAPI.Request>, OpenAPI.Request>?
     ) -> APIRequestBody? {
         guard let either, let request = document.components[either] else { return nil }
-        return APIRequestBody(required: request.required, content: media(request.content))
+        return APIRequestBody(required: request.required, content: media(request.content, examples: samples))
     }
 
     private func responses(_ map: OpenAPI.Response.Map) -> [APIResponse] {
@@ -93,8 +101,43 @@ struct OpenAPIConversion {
             case .status(let number): status = .code(number)
             case .range(let range): status = .range(Int(range.rawValue.prefix(1)) ?? 0)
             }
-            return APIResponse(status: status, content: media(response.content, examples: true))
+            return APIResponse(
+                status: status, content: media(response.content, examples: true),
+                links: samples ? links(response.links) : [])
         }
+    }
+
+    /// A response's links, those that cannot be found left out.
+    private func links(_ map: OpenAPI.Link.Map) -> [APILink] {
+        func value(_ either: Either<OpenAPI.RuntimeExpression, AnyCodable>) -> APILink.Value {
+            switch either {
+            case .a(let expression): .expression(expression.rawValue)
+            case .b(let constant): .constant(Self.value(constant))
+            }
+        }
+        return map.compactMap { name, either -> APILink? in
+            guard let link = document.components[either] else { return nil }
+            var operationID: String?
+            var reference: String?
+            switch link.operation {
+            case .a(let url): reference = url.absoluteString
+            case .b(let id): operationID = id
+            }
+            return APILink(
+                name: name, operationID: operationID, operationReference: reference,
+                parameters: link.parameters.map { (name: $0.key, value: value($0.value)) },
+                requestBody: link.requestBody.map(value))
+        }
+    }
+
+    /// The first of a parameter's `examples` that has a value.
+    private func firstExample(_ examples: OpenAPI.Example.Map?) -> Value? {
+        for (_, example) in examples ?? [:] {
+            if let example = document.components[example], let value = example.dataOrLegacyValue {
+                return Self.value(value)
+            }
+        }
+        return nil
     }
 
     /// The media types of a body; with `examples`, a JSON one's examples too (responses: what they show
@@ -104,7 +147,7 @@ struct OpenAPIConversion {
             guard let content = document.components[either] else { return nil }
             let name = type.typeAndSubtype.lowercased()
             var values: [Value] = []
-            if examples, APIMediaType.isJSON(name) {
+            if examples, APIMediaType.isJSON(name) || samples {
                 if let example = content.example { values.append(Self.value(example)) }
                 for (_, example) in content.examples ?? [:] {
                     guard let example = document.components[example], let value = example.dataOrLegacyValue else {
@@ -126,8 +169,17 @@ struct OpenAPIConversion {
         return APISchema(reference: name)
     }
 
-    /// One JSON Schema, with references kept by name (so recursive schemas stay finite).
+    /// One JSON Schema, with references kept by name (so recursive schemas stay finite); with `samples`, its
+    /// example (`examples`' first, else `default`) and `format`.
     func convert(_ schema: JSONSchema) -> APISchema {
+        let shape = convertShape(schema)
+        guard samples else { return shape }
+        let core = schema.coreContext
+        return shape.with(
+            example: (core.examples.first ?? core.defaultValue).map(Self.value), format: core.formatString)
+    }
+
+    private func convertShape(_ schema: JSONSchema) -> APISchema {
         let core = schema.coreContext
         let enumValues = core.allowedValues.map { $0.map(Self.value) }
         let description = core.description

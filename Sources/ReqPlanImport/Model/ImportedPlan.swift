@@ -14,6 +14,10 @@ public struct ImportedPlan: Sendable {
     /// Whether the source ran its requests one after another (a shell script, a browser session): the writer
     /// keeps that order with `needs` where nothing in the data orders two steps.
     public var ranInOrder: Bool
+    /// The API descriptions the plan binds (`openapi:`), for plans written from one.
+    public var apis: [ImportedAPI] = []
+    /// `defaults.base_url` when the steps' URLs do not say it (`operation:` requests).
+    public var baseURL: PlanText?
 
     /// A plan of `steps`.
     public init(origin: String, steps: [ImportedStep] = [], inputs: InputTable = InputTable(), ranInOrder: Bool = true)
@@ -51,6 +55,12 @@ public struct ImportedStep: Sendable {
     public var comments: [String] = []
     /// The checks of the response the source made (Bruno's `assert`, Hurl's asserts), as `expect:`.
     public var expect = ImportedExpect()
+    /// The operation it is bound to (`API.operationId`), written `operation:` in place of the method and URL.
+    public var operation: String?
+    /// Values of the operation's path parameters (`path:`), with `operation`: typed, as the schema reads them.
+    public var pathParameters: [PlanValue.Member] = []
+    /// Steps it runs after though it reads nothing of them (a `DELETE` after the requests on its resource).
+    public var needs: [String] = []
 
     /// A request.
     public init(method: String, url: PlanText) {
@@ -62,6 +72,31 @@ public struct ImportedStep: Sendable {
     public func header(_ name: String) -> PlanText? {
         headers.last { $0.name.lowercased() == name.lowercased() }?.value
     }
+}
+
+/// An API description an imported plan binds (`openapi:`), with what its security schemes are given.
+public struct ImportedAPI: Sendable {
+    /// The name requests use (`petstore` of `petstore.showPetById`).
+    public var name: String
+    /// The description's path, relative to the plan's folder.
+    public var file: String
+    /// Scheme name → its credentials: a key or token (`text`), or fields (`username`, `client_id`, …).
+    public var credentials: [(scheme: String, value: ImportedCredential)] = []
+
+    /// A binding of `file` as `name`.
+    public init(name: String, file: String) {
+        self.name = name
+        self.file = file
+    }
+}
+
+/// What one security scheme of a bound description is given (grammar.md §6.9, "Credentials from the
+/// description").
+public enum ImportedCredential: Sendable {
+    /// An API key or a bearer token.
+    case text(PlanText)
+    /// `{ username, password }`, an OAuth 2.0 client, …
+    case fields([Pair])
 }
 
 /// The checks of a response (grammar.md §8): statuses, and matchers of headers and body paths in order.

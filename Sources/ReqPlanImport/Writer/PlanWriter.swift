@@ -22,6 +22,15 @@ public enum PlanWriter {
         read.formUnion(defaults.headers.flatMap(\.value.references).map(\.expression))
         if let auth = defaults.auth { read.formUnion(references(of: auth).map(\.expression)) }
         if origins.primary != nil { read.insert("inputs.\(origins.primaryInput)") }
+        read.formUnion((plan.baseURL?.references ?? []).map(\.expression))
+        for api in plan.apis {
+            for (_, credential) in api.credentials {
+                switch credential {
+                case .text(let text): read.formUnion(text.references.map(\.expression))
+                case .fields(let fields): read.formUnion(fields.flatMap(\.value.references).map(\.expression))
+                }
+            }
+        }
         let inputs = plan.inputs.inputs.filter { read.contains("inputs.\($0.name)") }
         if !inputs.isEmpty {
             out.line("inputs:")
@@ -40,11 +49,11 @@ public enum PlanWriter {
                 }
             }
         }
-        if origins.primary != nil || !defaults.headers.isEmpty || defaults.auth != nil {
+        write(plan.apis, to: &out)
+        let baseURL = origins.primary != nil ? .reference(.input(origins.primaryInput)) : plan.baseURL
+        if baseURL != nil || !defaults.headers.isEmpty || defaults.auth != nil {
             out.line("defaults:")
-            if origins.primary != nil {
-                out.line("  base_url: \(text(.reference(.input(origins.primaryInput))))")
-            }
+            if let baseURL { out.line("  base_url: \(text(baseURL))") }
             if !defaults.headers.isEmpty {
                 out.line("  headers:")
                 for header in defaults.headers {
@@ -61,6 +70,8 @@ public enum PlanWriter {
             // The source's order: after the request before it, unless it reads that request already.
             if plan.ranInOrder, index > 0, !reads.contains(plan.steps[index - 1].id) {
                 out.line("    needs: \(plan.steps[index - 1].id)")
+            } else if !step.needs.isEmpty {
+                out.line("    needs: [\(step.needs.joined(separator: ", "))]")
             }
             write(step, to: &out)
         }
@@ -71,8 +82,18 @@ public enum PlanWriter {
 
     private static func write(_ step: ImportedStep, to out: inout Lines) {
         out.line("    request:")
-        if step.method != "GET" { out.line("      method: \(step.method)") }
-        out.line("      url: \(text(step.url))")
+        if let operation = step.operation {
+            out.line("      operation: \(YAMLText.scalar(operation))")
+            if !step.pathParameters.isEmpty {
+                out.line("      path:")
+                for parameter in step.pathParameters {
+                    out.line("        \(YAMLText.scalar(parameter.key)): \(inline(parameter.value) ?? "null")")
+                }
+            }
+        } else {
+            if step.method != "GET" { out.line("      method: \(step.method)") }
+            out.line("      url: \(text(step.url))")
+        }
         if !step.query.isEmpty {
             out.line("      query:")
             write(grouped(step.query), indent: 8, to: &out)
@@ -110,6 +131,29 @@ public enum PlanWriter {
         if let follow = step.followRedirects { out.line("      follow_redirects: \(follow)") }
         if let timeout = step.timeout { out.line("    timeout: \(timeout)") }
         write(step.expect, to: &out)
+    }
+
+    /// `openapi:`: each description bound, with its credentials.
+    private static func write(_ apis: [ImportedAPI], to out: inout Lines) {
+        guard !apis.isEmpty else { return }
+        out.line("openapi:")
+        for api in apis {
+            guard !api.credentials.isEmpty else {
+                out.line("  \(api.name): \(YAMLText.scalar(api.file))")
+                continue
+            }
+            out.line("  \(api.name):")
+            out.line("    file: \(YAMLText.scalar(api.file))")
+            out.line("    credentials:")
+            for (scheme, credential) in api.credentials {
+                switch credential {
+                case .text(let value): out.line("      \(YAMLText.scalar(scheme)): \(text(value))")
+                case .fields(let fields):
+                    out.line("      \(YAMLText.scalar(scheme)):")
+                    for field in fields { out.line("        \(YAMLText.scalar(field.name)): \(text(field.value))") }
+                }
+            }
+        }
     }
 
     private static func write(_ expect: ImportedExpect, to out: inout Lines) {
@@ -332,8 +376,8 @@ public enum PlanWriter {
     /// Every reference a step writes, in its URL, query, headers, body and credentials.
     static func allReferences(of step: ImportedStep) -> [Reference] {
         var found =
-            step.url.references + step.query.flatMap(\.value.references)
-            + step.headers.flatMap(\.value.references)
+            step.url.references + PlanValue.object(step.pathParameters).references
+            + step.query.flatMap(\.value.references) + step.headers.flatMap(\.value.references)
         if let auth = step.auth { found += references(of: auth) }
         switch step.body {
         case nil: break

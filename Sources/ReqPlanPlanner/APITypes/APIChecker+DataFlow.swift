@@ -228,6 +228,23 @@ extension APIChecker {
         return walk(path, at: range, from: step, bound, what: what, ranges: ranges, schema: 0)
     }
 
+    /// How many components of `path`, from the first, a successful response is sure to have: the longest
+    /// prefix of a body path checked with `exists: true` (`$[0].id` assures `[0]` and `[0].id`).
+    static func assuredDepth(of path: [PathComponent], by checks: [BodyExpectation]) -> Int {
+        var depth = 0
+        for check in checks where check.matcher.exists?.value == true {
+            let checked = check.path.value
+            var common = 0
+            while common < min(checked.count, path.count), checked[common] == path[common],
+                checked[common] != .wildcard
+            {
+                common += 1
+            }
+            depth = max(depth, common)
+        }
+        return depth
+    }
+
     /// `walk` through the `index`-th schema of the responses the step succeeds on.
     private mutating func walk(
         _ path: [PathComponent], at range: SourceRange, from step: Step, _ bound: BoundOperation, what: String,
@@ -246,8 +263,12 @@ extension APIChecker {
         var absent: String?
         var wrapped = false
         let source = "the response of `\(bound.label)`"
+        let assured = Self.assuredDepth(of: path, by: (step.expect ?? plan.defaults.expect)?.body ?? [])
         for (index, component) in path.enumerated() {
             let componentRange = index < ranges.count ? ranges[index] : range
+            // A member the step's own `expect.body` checks with `exists: true` (or one above it) is there
+            // whenever the step succeeded: not absent, though the schema does not require it.
+            let absentBefore = absent
             switch component {
             case .member(let name):
                 defer { examples = examples.compactMap { $0[name] } }
@@ -317,6 +338,7 @@ extension APIChecker {
                 wrapped = true
                 current = items
             }
+            if index < assured { absent = absentBefore }
             if table.isNullable(current), table.types(of: current) != nil, absent == nil {
                 absent = "\(what) may be null in \(source)"
             }

@@ -175,6 +175,13 @@ extension APIChecker {
         if types.contains(.integer) || types.contains(.number), let number = Int(text) { return .int(number) }
         if types.contains(.number), let number = Double(text) { return .double(number) }
         if types.contains(.boolean), text == "true" || text == "false" { return .bool(text == "true") }
+        // An object or a list travels as its JSON text (a multipart part's default encoding, a parameter
+        // with `content: application/json`).
+        if types.contains(.object) || types.contains(.array), text.first == "{" || text.first == "[",
+            let value = try? Value.parseJSON(bytes: Array(text.utf8))
+        {
+            return value
+        }
         return .string(text)
     }
 

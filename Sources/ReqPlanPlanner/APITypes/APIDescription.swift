@@ -111,6 +111,8 @@ public struct APIOperation: Sendable {
     /// Its own security requirements (`security`): any one is enough, `[]` asks for none; `nil` when it
     /// gives none and the document's apply (`APIDescription.security(of:)`).
     public var security: [APISecurityRequirement]?
+    /// `tags`, in order (read with examples: `APIOperation`'s users that write plans group by them).
+    public var tags: [String] = []
 
     /// Creates an operation.
     public init(
@@ -198,13 +200,16 @@ public struct APIParameter: Sendable {
     public var required: Bool
     /// Its schema, when declared.
     public var schema: APISchema?
+    /// A value the document shows for it (`example`, the first of `examples`), when examples are read.
+    public var example: Value?
 
     /// Creates a parameter.
-    public init(name: String, location: Location, required: Bool, schema: APISchema?) {
+    public init(name: String, location: Location, required: Bool, schema: APISchema?, example: Value? = nil) {
         self.name = name
         self.location = location
         self.required = required
         self.schema = schema
+        self.example = example
     }
 }
 
@@ -228,8 +233,8 @@ public struct APIMediaType: Sendable {
     public var type: String
     /// The schema, when declared.
     public var schema: APISchema?
-    /// The description's examples of it (`example`, and each of `examples`), for responses: a field an
-    /// example shows is never reported as unknown.
+    /// The description's examples of it (`example`, and each of `examples`): for responses, a field an
+    /// example shows is never reported as unknown; for request bodies, read only when examples are.
     public var examples: [Value]
 
     /// Creates a media type.
@@ -266,11 +271,15 @@ public struct APIResponse: Sendable {
     public var status: APIStatus?
     /// Media type → schema.
     public var content: [APIMediaType]
+    /// Its `links`, in document order, when examples are read: how a value of this response feeds another
+    /// operation.
+    public var links: [APILink]
 
     /// Creates a response.
-    public init(status: APIStatus?, content: [APIMediaType]) {
+    public init(status: APIStatus?, content: [APIMediaType], links: [APILink] = []) {
         self.status = status
         self.content = content
+        self.links = links
     }
 
     /// The schema of its JSON content, when it declares one.

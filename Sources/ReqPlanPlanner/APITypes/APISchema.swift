@@ -80,13 +80,19 @@ public final class APISchema: Sendable {
     public let reference: String?
     /// `description`, when the document gives one (for editors: completion and hover show it).
     public let description: String?
+    /// A value the document shows for it (`example`, the first of `examples`, else `default`), for plans
+    /// written from the description (`reqplan import openapi`); read only when the loader is asked to.
+    public let example: Value?
+    /// `format` of a string or number (`date-time`, `uuid`, `int64`), read with `example`.
+    public let format: String?
 
     /// Creates a schema.
     public init(
         types: Set<APIType>? = nil, properties: [(name: String, schema: APISchema)] = [], required: Set<String> = [],
         additionalProperties: AdditionalProperties = .unspecified, items: APISchema? = nil,
         enumValues: [Value]? = nil, pattern: String? = nil, allOf: [APISchema] = [], anyOf: [APISchema] = [],
-        oneOf: [APISchema] = [], reference: String? = nil, description: String? = nil
+        oneOf: [APISchema] = [], reference: String? = nil, description: String? = nil, example: Value? = nil,
+        format: String? = nil
     ) {
         self.types = types
         self.properties = properties
@@ -105,6 +111,17 @@ public final class APISchema: Sendable {
         self.oneOf = oneOf
         self.reference = reference
         self.description = description
+        self.example = example
+        self.format = format
+    }
+
+    /// This schema with `example` and `format` (a copy; the schema itself is shared).
+    public func with(example: Value?, format: String?) -> APISchema {
+        guard example != nil || format != nil else { return self }
+        return APISchema(
+            types: types, properties: properties, required: required, additionalProperties: additionalProperties,
+            items: items, enumValues: enumValues, pattern: pattern, allOf: allOf, anyOf: anyOf, oneOf: oneOf,
+            reference: reference, description: description, example: example, format: format)
     }
 
     /// A schema that allows anything.
