@@ -14,7 +14,7 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             FORMAT is `curl` (command lines: a script, a README snippet) or `har` (HAR 1.2: a browser's network \
             panel, or `reqplan run --report har:`) `postman` (a Collection v2.0 or v2.1, with environment files \
-            for its variables), `insomnia` (an export v4, JSON or YAML), `bruno` (a collection's folder) or `hurl` (`.hurl` files). What is not converted is said on standard error and in \
+            for its variables), `insomnia` (an export v4, JSON or YAML), `bruno` (a collection's folder, of `.bru` files or OpenCollection YAML, or one `.yml` file of a whole collection) or `hurl` (`.hurl` files). What is not converted is said on standard error and in \
             comments of the plan. See docs/import.md.
             """
     )
