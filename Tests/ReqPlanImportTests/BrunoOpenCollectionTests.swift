@@ -41,110 +41,113 @@ import Testing
     @Test func aCollectionInYAMLGivesThePlanItsBruFormGives() throws {
         let bru = try Self.folder([
             "bruno.json": "{\"version\": \"1\", \"name\": \"c\", \"type\": \"collection\"}",
-            "collection.bru": "headers {\n  X-C: 1\n}\n\nauth {\n  mode: bearer\n}\n\nauth:bearer {\n  token: {{tok}}\n}\n",
+            "collection.bru":
+                "headers {\n  X-C: 1\n}\n\nauth {\n  mode: bearer\n}\n\nauth:bearer {\n  token: {{tok}}\n}\n",
             "create.bru": """
-                meta {
-                  name: create
-                  seq: 1
-                }
+            meta {
+              name: create
+              seq: 1
+            }
 
-                post {
-                  url: http://h.example/items?x=1
-                  body: json
-                  auth: inherit
-                }
+            post {
+              url: http://h.example/items?x=1
+              body: json
+              auth: inherit
+            }
 
-                params:query {
-                  x: 1
-                  ~y: 2
-                }
+            params:query {
+              x: 1
+              ~y: 2
+            }
 
-                headers {
-                  X-A: a
-                }
+            headers {
+              X-A: a
+            }
 
-                body:json {
-                  {"name": "{{name}}", "n": 18446744073709551615}
-                }
+            body:json {
+              {"name": "{{name}}", "n": 18446744073709551615}
+            }
 
-                vars:pre-request {
-                  name: widget
-                }
+            vars:pre-request {
+              name: widget
+            }
 
-                vars:post-response {
-                  id: res.body.id
-                }
+            vars:post-response {
+              id: res.body.id
+            }
 
-                assert {
-                  res.status: eq 201
-                  res.body.id: isNumber
-                  res.body.tags: length 2
-                  res.responseTime: lt 200
-                }
+            assert {
+              res.status: eq 201
+              res.body.id: isNumber
+              res.body.tags: length 2
+              res.responseTime: lt 200
+            }
 
-                tests {
-                  test("ok", () => {});
-                }
-                """,
+            tests {
+              test("ok", () => {});
+            }
+            """,
             "b/folder.bru": "meta {\n  name: b\n  seq: 1\n}\n",
-            "b/read.bru": "meta {\n  name: read\n  seq: 1\n}\n\nget {\n  url: http://h.example/items/{{id}}\n  auth: none\n}\n",
+            "b/read.bru":
+                "meta {\n  name: read\n  seq: 1\n}\n\nget {\n  url: http://h.example/items/{{id}}\n  auth: none\n}\n",
         ])
         let yaml = try Self.folder([
             "opencollection.yml": """
-                opencollection: 1.0.0
-                info:
-                  name: c
-                request:
-                  headers:
-                    - name: X-C
-                      value: "1"
-                  auth:
-                    type: bearer
-                    token: "{{tok}}"
-                """,
+            opencollection: 1.0.0
+            info:
+              name: c
+            request:
+              headers:
+                - name: X-C
+                  value: "1"
+              auth:
+                type: bearer
+                token: "{{tok}}"
+            """,
             "create.yml": """
-                info:
-                  name: create
-                  type: http
-                  seq: 1
-                http:
-                  method: POST
-                  url: http://h.example/items?x=1
-                  params:
-                    - name: x
-                      value: "1"
-                      type: query
-                    - name: y
-                      value: "2"
-                      type: query
-                      disabled: true
-                  headers:
-                    - name: X-A
-                      value: a
-                  body:
-                    type: json
-                    data: '{"name": "{{name}}", "n": 18446744073709551615}'
-                  auth: inherit
-                runtime:
-                  variables:
-                    - name: name
-                      value: widget
-                  actions:
-                    - type: set-variable
-                      phase: after-response
-                      selector: { expression: res.body.id, method: jsonq }
-                      variable: { name: id, scope: runtime }
-                  assertions:
-                    - { expression: res.status, operator: eq, value: "201" }
-                    - { expression: res.body.id, operator: isNumber }
-                    - { expression: res.body.tags, operator: length, value: "2" }
-                    - { expression: res.responseTime, operator: lt, value: "200" }
-                  scripts:
-                    - type: tests
-                      code: test("ok", () => {});
-                """,
+            info:
+              name: create
+              type: http
+              seq: 1
+            http:
+              method: POST
+              url: http://h.example/items?x=1
+              params:
+                - name: x
+                  value: "1"
+                  type: query
+                - name: y
+                  value: "2"
+                  type: query
+                  disabled: true
+              headers:
+                - name: X-A
+                  value: a
+              body:
+                type: json
+                data: '{"name": "{{name}}", "n": 18446744073709551615}'
+              auth: inherit
+            runtime:
+              variables:
+                - name: name
+                  value: widget
+              actions:
+                - type: set-variable
+                  phase: after-response
+                  selector: { expression: res.body.id, method: jsonq }
+                  variable: { name: id, scope: runtime }
+              assertions:
+                - { expression: res.status, operator: eq, value: "201" }
+                - { expression: res.body.id, operator: isNumber }
+                - { expression: res.body.tags, operator: length, value: "2" }
+                - { expression: res.responseTime, operator: lt, value: "200" }
+              scripts:
+                - type: tests
+                  code: test("ok", () => {});
+            """,
             "b/folder.yml": "info:\n  name: b\n  type: folder\n  seq: 1\n",
-            "b/read.yml": "info:\n  name: read\n  type: http\n  seq: 1\nhttp:\n  method: GET\n  url: http://h.example/items/{{id}}\n",
+            "b/read.yml":
+                "info:\n  name: read\n  type: http\n  seq: 1\nhttp:\n  method: GET\n  url: http://h.example/items/{{id}}\n",
         ])
         let fromBru = Self.importing(bru.path)
         let fromYAML = Self.importing(yaml.path)
@@ -161,36 +164,37 @@ import Testing
     @Test func aWholeCollectionInOneFileKeepsItsFoldersOrderAndEnvironment() throws {
         let root = try Self.folder([
             "export.yml": """
-                opencollection: 1.0.0
-                info: { name: one }
-                config:
-                  environments:
-                    - name: dev
-                      variables:
-                        - { name: host, value: "https://dev.example" }
-                        - { name: key, secret: true }
+            opencollection: 1.0.0
+            info: { name: one }
+            config:
+              environments:
+                - name: dev
+                  variables:
+                    - { name: host, value: "https://dev.example" }
+                    - { name: key, secret: true }
+            items:
+              - info: { name: last, type: http, seq: 9 }
+                http: { method: DELETE, url: "{{host}}/last" }
+              - info: { name: admin, type: folder, seq: 1 }
+                request:
+                  auth: { type: apikey, key: X-Key, value: "{{key}}", placement: header }
                 items:
-                  - info: { name: last, type: http, seq: 9 }
-                    http: { method: DELETE, url: "{{host}}/last" }
-                  - info: { name: admin, type: folder, seq: 1 }
-                    request:
-                      auth: { type: apikey, key: X-Key, value: "{{key}}", placement: header }
-                    items:
-                      - info: { name: users, type: http, seq: 2 }
-                        http: { method: GET, url: "{{host}}/users", auth: inherit }
-                      - info: { name: login, type: http, seq: 1 }
-                        http:
-                          method: POST
-                          url: "{{host}}/login"
-                          body: { type: xml, data: "<login/>" }
-                  - info: { name: first, type: http, seq: 1 }
-                    http: { method: GET, url: "{{host}}/first" }
-                """
+                  - info: { name: users, type: http, seq: 2 }
+                    http: { method: GET, url: "{{host}}/users", auth: inherit }
+                  - info: { name: login, type: http, seq: 1 }
+                    http:
+                      method: POST
+                      url: "{{host}}/login"
+                      body: { type: xml, data: "<login/>" }
+              - info: { name: first, type: http, seq: 1 }
+                http: { method: GET, url: "{{host}}/first" }
+            """
         ])
         let result = Self.importing(root.appendingPathComponent("export.yml").path)
         let plan = try #require(result.text, "\(result.diagnostics)")
         let order = ["first:", "last:", "login:", "users:"].map { plan.range(of: "\n  \($0)")?.lowerBound }
-        #expect(order.allSatisfy { $0 != nil } && order == order.sorted { ($0 ?? plan.endIndex) < ($1 ?? plan.endIndex) })
+        #expect(
+            order.allSatisfy { $0 != nil } && order == order.sorted { ($0 ?? plan.endIndex) < ($1 ?? plan.endIndex) })
         #expect(plan.contains("# folder: admin") && plan.contains("X-Key") && plan.contains("application/xml"))
         #expect(plan.contains("default: \"https://dev.example\""), "\(plan)")
         #expect(plan.contains("secret: true"))
@@ -201,51 +205,51 @@ import Testing
         let root = try Self.folder([
             "opencollection.yml": "opencollection: 1.0.0\n",
             "oauth.yml": """
-                info: { name: oauth, type: http, seq: 1 }
-                http:
-                  method: GET
-                  url: https://h.example/me
-                  auth:
-                    type: oauth2
-                    flow: client_credentials
-                    accessTokenUrl: https://h.example/token
-                    credentials: { clientId: app, clientSecret: "{{secret}}", placement: body }
-                    scope: read
-                """,
+            info: { name: oauth, type: http, seq: 1 }
+            http:
+              method: GET
+              url: https://h.example/me
+              auth:
+                type: oauth2
+                flow: client_credentials
+                accessTokenUrl: https://h.example/token
+                credentials: { clientId: app, clientSecret: "{{secret}}", placement: body }
+                scope: read
+            """,
             "aws.yml": """
-                info: { name: aws, type: http, seq: 2 }
-                http:
-                  method: PUT
-                  url: https://h.example/bucket
-                  auth: { type: awsv4, accessKeyId: AKID, secretAccessKey: shh, region: eu-west-1, service: s3 }
-                  body:
-                    - title: unused
-                      body: { type: text, data: first }
-                    - title: chosen
-                      selected: true
-                      body: { type: text, data: second }
-                """,
+            info: { name: aws, type: http, seq: 2 }
+            http:
+              method: PUT
+              url: https://h.example/bucket
+              auth: { type: awsv4, accessKeyId: AKID, secretAccessKey: shh, region: eu-west-1, service: s3 }
+              body:
+                - title: unused
+                  body: { type: text, data: first }
+                - title: chosen
+                  selected: true
+                  body: { type: text, data: second }
+            """,
             "ntlm.yml": """
-                info: { name: ntlm, type: http, seq: 3 }
-                http:
-                  method: POST
-                  url: https://h.example/upload
-                  auth: { type: ntlm, username: u, password: p }
-                  body:
-                    type: multipart-form
-                    data:
-                      - { name: file, type: file, value: [a.png, b.png], contentType: image/png }
-                      - { name: note, type: text, value: hi }
-                """,
+            info: { name: ntlm, type: http, seq: 3 }
+            http:
+              method: POST
+              url: https://h.example/upload
+              auth: { type: ntlm, username: u, password: p }
+              body:
+                type: multipart-form
+                data:
+                  - { name: file, type: file, value: [a.png, b.png], contentType: image/png }
+                  - { name: note, type: text, value: hi }
+            """,
             "raw.yml": """
-                info: { name: raw, type: http, seq: 4 }
-                http:
-                  method: POST
-                  url: https://h.example/raw
-                  body:
-                    type: file
-                    data: [{ filePath: x.bin, contentType: application/octet-stream, selected: true }]
-                """,
+            info: { name: raw, type: http, seq: 4 }
+            http:
+              method: POST
+              url: https://h.example/raw
+              body:
+                type: file
+                data: [{ filePath: x.bin, contentType: application/octet-stream, selected: true }]
+            """,
         ])
         let result = Self.importing(root.path)
         let plan = try #require(result.text, "\(result.diagnostics)")
@@ -256,7 +260,8 @@ import Testing
         let ntlm = try #require(result.diagnostics.first { $0.message.contains("`ntlm` auth") })
         #expect(ntlm.code == .importSettingNotConverted && ntlm.file?.hasSuffix("ntlm.yml") == true)
         #expect(ntlm.range?.start.line == 3)
-        #expect(result.diagnostics.contains { $0.message.contains("mode `file`") && $0.file?.hasSuffix("raw.yml") == true })
+        #expect(
+            result.diagnostics.contains { $0.message.contains("mode `file`") && $0.file?.hasSuffix("raw.yml") == true })
         #expect(Self.isValid(plan), "\(plan)")
     }
 

@@ -15,13 +15,17 @@ extension ImportHostileTests {
 
     /// 100,000 levels of flow lists, 600 of block lists (deeper ones pass the size limit first).
     @Test(arguments: [
-        "opencollection: 1.0.0\nitems: " + String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000),
-        "opencollection: 1.0.0\nitems:\n" + (0..<600).map { String(repeating: "  ", count: $0) + "- items:\n" }.joined(),
+        "opencollection: 1.0.0\nitems: " + String(repeating: "[", count: 100_000)
+            + String(repeating: "]", count: 100_000),
+        "opencollection: 1.0.0\nitems:\n"
+            + (0..<600).map { String(repeating: "  ", count: $0) + "- items:\n" }.joined(),
     ])
     func anOpenCollectionNestedDeeperThanTheReaderAllowsIsRefusedWithItsPlace(_ text: String) throws {
         let result = try Self.openCollection(["export.yml": text], only: "export.yml")
         #expect(result.failed)
-        let refused = result.diagnostics.map { "\($0.code.rawValue) \($0.file ?? "") \($0.range.map { "\($0.start.line)" } ?? "")" }
+        let refused = result.diagnostics.map {
+            "\($0.code.rawValue) \($0.file ?? "") \($0.range.map { "\($0.start.line)" } ?? "")"
+        }
         // libyaml stops past 1,000 levels (RP0002), the reader past 512 (RP0008): either way located, never a crash.
         #expect(
             refused.contains {
@@ -31,7 +35,11 @@ extension ImportHostileTests {
 
     @Test func anOpenCollectionAliasBombIsRefused() throws {
         var text = "opencollection: 1.0.0\nlol0: &l0 [x, x, x, x, x, x, x, x, x, x]\n"
-        for level in 1...9 { text += "lol\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ", ") + "]\n" }
+        for level in 1...9 {
+            text +=
+                "lol\(level): &l\(level) [" + Array(repeating: "*l\(level - 1)", count: 10).joined(separator: ", ")
+                + "]\n"
+        }
         let result = try Self.openCollection(["opencollection.yml": text])
         #expect(result.failed && result.diagnostics.contains { $0.code == .aliasExpansion && $0.range != nil })
     }
@@ -64,15 +72,15 @@ extension ImportHostileTests {
         let result = try Self.openCollection([
             "opencollection.yml": "opencollection: 1.0.0\ninfo:\n  name: \"c\\e[2J\"\n",
             "x.yml": """
-                info: { name: "evil\\e]0;owned\\a", type: http }
-                http:
-                  method: GET
-                  url: http://h.example/x
-                  headers: [{ name: X-Evil, value: "a\\e[8mb" }]
-                runtime:
-                  scripts: [{ type: before-request, code: "console.log('\\e]52;c;aGk=\\a')" }]
-                  assertions: [{ expression: "res.body.\\e[2J", operator: eq, value: "1" }]
-                """,
+            info: { name: "evil\\e]0;owned\\a", type: http }
+            http:
+              method: GET
+              url: http://h.example/x
+              headers: [{ name: X-Evil, value: "a\\e[8mb" }]
+            runtime:
+              scripts: [{ type: before-request, code: "console.log('\\e]52;c;aGk=\\a')" }]
+              assertions: [{ expression: "res.body.\\e[2J", operator: eq, value: "1" }]
+            """,
         ])
         let plan = try #require(result.text)
         let shown = DiagnosticRenderer(colors: false, files: result.sources).text(result.diagnostics)
@@ -86,13 +94,13 @@ extension ImportHostileTests {
         let result = try Self.openCollection([
             "opencollection.yml": "opencollection: 1.0.0\n",
             "x.yml": """
-                info: { name: x, type: http }
-                http:
-                  method: POST
-                  url: "http://h.example/${{ env.HOME }}"
-                  headers: [{ name: X-T, value: "${{ inputs.token }}" }, { name: X-U, value: "${{ env.HOME" }]
-                  body: { type: json, data: '{"a": "${{ steps.x.body"}' }
-                """,
+            info: { name: x, type: http }
+            http:
+              method: POST
+              url: "http://h.example/${{ env.HOME }}"
+              headers: [{ name: X-T, value: "${{ inputs.token }}" }, { name: X-U, value: "${{ env.HOME" }]
+              body: { type: json, data: '{"a": "${{ steps.x.body"}' }
+            """,
         ])
         let text = try #require(result.text)
         #expect(!text.contains("${{ env.HOME }}") && !text.contains("${{ inputs.token }}"), "\(text)")
@@ -110,7 +118,9 @@ extension ImportHostileTests {
         try Data([0x69, 0x6E, 0x66, 0x6F, 0x3A, 0x20, 0xE9, 0x0A]).write(to: root.appendingPathComponent("latin1.yml"))
         let read = CollectionFolder.read(atPath: root.path)
         let refused = try #require(read.diagnostics.first)
-        #expect(refused.code == .unreadableFile && refused.message.contains("not UTF-8") && refused.file?.hasSuffix("latin1.yml") == true)
+        #expect(
+            refused.code == .unreadableFile && refused.message.contains("not UTF-8")
+                && refused.file?.hasSuffix("latin1.yml") == true)
         #expect(read.sources.count == 2)
     }
 }

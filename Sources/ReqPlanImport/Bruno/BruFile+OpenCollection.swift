@@ -161,7 +161,9 @@ private struct OpenCollectionBlocks {
         var entries: [BruFile.Entry] = []
         // OAuth 2.0 keeps its client in `credentials` (`placement`: where the client sends them) and the user in
         // `resourceOwner`.
-        let client = (node["credentials"]?.entries ?? []).map { ($0.key.text == "placement" ? "credentials_placement" : $0.key.text, $0.value) }
+        let client = (node["credentials"]?.entries ?? []).map {
+            ($0.key.text == "placement" ? "credentials_placement" : $0.key.text, $0.value)
+        }
         let fields = (node.entries + (node["resourceOwner"]?.entries ?? [])).map { ($0.key.text, $0.value) } + client
         for case (let name?, let value) in fields where name != "type" {
             guard var text = value.text else { continue }

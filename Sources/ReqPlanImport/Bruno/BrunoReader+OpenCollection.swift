@@ -113,7 +113,8 @@ extension BrunoReader {
                 kind.isEmpty
                     ? "`\(item["info"]?["name"]?.text ?? name)` is not an OpenCollection request (no `info.type`); left out"
                     : "`\(item["info"]?["name"]?.text ?? name)` is an item of type `\(kind)`, not a request; left out",
-                at: source.range(of: item), hint: "a request file has `info: { type: http }` and `http: { method, url }`")
+                at: source.range(of: item),
+                hint: "a request file has `info: { type: http }` and `http: { method, url }`")
             finish()
         }
     }
