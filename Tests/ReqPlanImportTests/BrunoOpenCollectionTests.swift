@@ -2,44 +2,18 @@ import Foundation
 import ReqPlanImport
 import ReqPlanPlanner
 import ReqPlanSyntax
-import ReqPlanTestSupport
 import Testing
 
 /// `reqplan import bruno` of a collection saved as OpenCollection YAML: the same plan as its `.bru` form, one
 /// file of a whole collection, credentials and bodies of each kind, and its files read within the folder.
 @Suite struct BrunoOpenCollectionTests {
-    static func folder(_ files: [String: String]) throws -> URL {
-        let root = TestFolders.unique("opencollection")
-        for (path, text) in files {
-            let file = root.appendingPathComponent(path)
-            try FileManager.default.createDirectory(
-                at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try text.write(to: file, atomically: true, encoding: .utf8)
-        }
-        return root
-    }
-
-    static func importing(_ path: String) -> ImportResult {
-        let read = CollectionFolder.read(atPath: path)
-        var result = Importer.importPlan(.bruno, from: read.sources)
-        result.diagnostics = read.diagnostics + result.diagnostics
-        return result
-    }
-
-    static func isValid(_ text: String) -> Bool {
-        let report = PlanValidator.validate(SourceFile(path: "plan.yaml", text: text))
-        return PlanValidator.checkRunValues([report], inputs: [], environment: [:]).allSatisfy {
-            $0.isValid(strict: true)
-        }
-    }
-
     /// The plan from its first key: the comments before name where it was read from.
     private static func body(_ plan: String) -> Substring {
         plan[(plan.range(of: "reqplan: 1")?.lowerBound ?? plan.startIndex)...]
     }
 
     @Test func aCollectionInYAMLGivesThePlanItsBruFormGives() throws {
-        let bru = try Self.folder([
+        let bru = try BrunoImportTests.folder([
             "bruno.json": "{\"version\": \"1\", \"name\": \"c\", \"type\": \"collection\"}",
             "collection.bru":
                 "headers {\n  X-C: 1\n}\n\nauth {\n  mode: bearer\n}\n\nauth:bearer {\n  token: {{tok}}\n}\n",
@@ -91,7 +65,7 @@ import Testing
             "b/read.bru":
                 "meta {\n  name: read\n  seq: 1\n}\n\nget {\n  url: http://h.example/items/{{id}}\n  auth: none\n}\n",
         ])
-        let yaml = try Self.folder([
+        let yaml = try BrunoImportTests.folder([
             "opencollection.yml": """
             opencollection: 1.0.0
             info:
@@ -149,12 +123,12 @@ import Testing
             "b/read.yml":
                 "info:\n  name: read\n  type: http\n  seq: 1\nhttp:\n  method: GET\n  url: http://h.example/items/{{id}}\n",
         ])
-        let fromBru = Self.importing(bru.path)
-        let fromYAML = Self.importing(yaml.path)
+        let fromBru = BrunoImportTests.importing(bru.path)
+        let fromYAML = BrunoImportTests.importing(yaml.path)
         let plan = try #require(fromYAML.text, "\(fromYAML.diagnostics)")
         #expect(Self.body(plan) == Self.body(try #require(fromBru.text)), "\(plan)")
         #expect(plan.contains("steps.create.body.id") && plan.contains("18446744073709551615"), "\(plan)")
-        #expect(Self.isValid(plan), "\(plan)")
+        #expect(BrunoImportTests.isValid(plan), "\(plan)")
         // The same warnings, each located in the YAML file where what it names is written.
         #expect(fromYAML.diagnostics.map(\.message) == fromBru.diagnostics.map(\.message))
         let responseTime = try #require(fromYAML.diagnostics.first { $0.message.contains("responseTime") })
@@ -162,7 +136,7 @@ import Testing
     }
 
     @Test func aWholeCollectionInOneFileKeepsItsFoldersOrderAndEnvironment() throws {
-        let root = try Self.folder([
+        let root = try BrunoImportTests.folder([
             "export.yml": """
             opencollection: 1.0.0
             info: { name: one }
@@ -190,7 +164,7 @@ import Testing
                 http: { method: GET, url: "{{host}}/first" }
             """
         ])
-        let result = Self.importing(root.appendingPathComponent("export.yml").path)
+        let result = BrunoImportTests.importing(root.appendingPathComponent("export.yml").path)
         let plan = try #require(result.text, "\(result.diagnostics)")
         let order = ["first:", "last:", "login:", "users:"].map { plan.range(of: "\n  \($0)")?.lowerBound }
         #expect(
@@ -198,11 +172,11 @@ import Testing
         #expect(plan.contains("# folder: admin") && plan.contains("X-Key") && plan.contains("application/xml"))
         #expect(plan.contains("default: \"https://dev.example\""), "\(plan)")
         #expect(plan.contains("secret: true"))
-        #expect(Self.isValid(plan), "\(plan)")
+        #expect(BrunoImportTests.isValid(plan), "\(plan)")
     }
 
     @Test func credentialsAndBodiesOfEachKindAreConvertedOrWarnedOfAtTheirLine() throws {
-        let root = try Self.folder([
+        let root = try BrunoImportTests.folder([
             "opencollection.yml": "opencollection: 1.0.0\n",
             "oauth.yml": """
             info: { name: oauth, type: http, seq: 1 }
@@ -251,7 +225,7 @@ import Testing
                 data: [{ filePath: x.bin, contentType: application/octet-stream, selected: true }]
             """,
         ])
-        let result = Self.importing(root.path)
+        let result = BrunoImportTests.importing(root.path)
         let plan = try #require(result.text, "\(result.diagnostics)")
         #expect(plan.contains("oauth2:") && plan.contains("client_auth: client_secret_post"), "\(plan)")
         #expect(plan.contains("aws_sigv4:") && plan.contains("region: eu-west-1") && plan.contains("second"))
@@ -262,18 +236,18 @@ import Testing
         #expect(ntlm.range?.start.line == 3)
         #expect(
             result.diagnostics.contains { $0.message.contains("mode `file`") && $0.file?.hasSuffix("raw.yml") == true })
-        #expect(Self.isValid(plan), "\(plan)")
+        #expect(BrunoImportTests.isValid(plan), "\(plan)")
     }
 
     @Test func theRootFileNamesItsFolderAndAFolderOfBothSyntaxesIsReadAsYAML() throws {
-        let root = try Self.folder([
+        let root = try BrunoImportTests.folder([
             "bruno.json": "{\"version\": \"1\", \"name\": \"c\", \"type\": \"collection\"}",
             "old.bru": "meta {\n  name: old\n  seq: 1\n}\n\nget {\n  url: http://h.example/old\n}\n",
             "opencollection.yml": "opencollection: 1.0.0\ninfo:\n  name: c\n",
             "new.yml": "info: { name: new, type: http }\nhttp: { method: GET, url: http://h.example/new }\n",
             "notes.yml": "title: not a request\n",
         ])
-        let result = Self.importing(root.appendingPathComponent("opencollection.yml").path)
+        let result = BrunoImportTests.importing(root.appendingPathComponent("opencollection.yml").path)
         let plan = try #require(result.text, "\(result.diagnostics)")
         #expect(plan.contains("/new") && !plan.contains("/old"), "\(plan)")
         let notes = try #require(result.diagnostics.first { $0.file?.hasSuffix("notes.yml") == true })
@@ -281,11 +255,11 @@ import Testing
     }
 
     @Test func aYAMLLinkOutOfTheCollectionIsRefusedAndNotRead() throws {
-        let root = try Self.folder([
+        let root = try BrunoImportTests.folder([
             "opencollection.yml": "opencollection: 1.0.0\n",
             "a.yml": "info: { name: a, type: http }\nhttp: { method: GET, url: http://h.example/a }\n",
         ])
-        let outside = try Self.folder([
+        let outside = try BrunoImportTests.folder([
             "secret.yml": "info: { name: secret, type: http }\nhttp: { method: GET, url: http://h.example/secret }\n"
         ])
         try FileManager.default.createSymbolicLink(
@@ -302,11 +276,11 @@ import Testing
     }
 
     @Test func aRequestFileThatIsNotYAMLIsAnErrorAtItsLine() throws {
-        let root = try Self.folder([
+        let root = try BrunoImportTests.folder([
             "opencollection.yml": "opencollection: 1.0.0\n",
             "bad.yml": "info:\n  name: bad\nhttp: [unclosed\n",
         ])
-        let result = Self.importing(root.path)
+        let result = BrunoImportTests.importing(root.path)
         #expect(result.failed)
         let error = try #require(result.diagnostics.first { $0.severity == .error })
         #expect(error.code == .yamlSyntax && error.file?.hasSuffix("bad.yml") == true && error.range != nil)

@@ -9,8 +9,8 @@ import Yams
 extension ImportHostileTests {
     /// The import of a collection folder of `files`, or of its file `only` (a whole collection in one file).
     private static func openCollection(_ files: [String: String], only: String? = nil) throws -> ImportResult {
-        let root = try BrunoOpenCollectionTests.folder(files)
-        return BrunoOpenCollectionTests.importing(only.map { root.appendingPathComponent($0).path } ?? root.path)
+        let root = try BrunoImportTests.folder(files)
+        return BrunoImportTests.importing(only.map { root.appendingPathComponent($0).path } ?? root.path)
     }
 
     /// 100,000 levels of flow lists, 600 of block lists (deeper ones pass the size limit first).
@@ -113,7 +113,7 @@ extension ImportHostileTests {
     }
 
     @Test func anOpenCollectionFileThatIsNotUTF8IsRefusedAtItsByte() throws {
-        let root = try BrunoOpenCollectionTests.folder(["opencollection.yml": "opencollection: 1.0.0\n"])
+        let root = try BrunoImportTests.folder(["opencollection.yml": "opencollection: 1.0.0\n"])
         try Data("info: { name: caf\u{E9} }\n".utf8.map { $0 }).write(to: root.appendingPathComponent("ok.yml"))
         try Data([0x69, 0x6E, 0x66, 0x6F, 0x3A, 0x20, 0xE9, 0x0A]).write(to: root.appendingPathComponent("latin1.yml"))
         let read = CollectionFolder.read(atPath: root.path)
