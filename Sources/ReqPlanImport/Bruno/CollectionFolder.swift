@@ -10,19 +10,20 @@ public enum CollectionFolder {
 
     /// The collection files under `path` (`.bru` and `bruno.json`; or, in a folder with `opencollection.yml`,
     /// `.yml` files; at any depth, hidden folders and `node_modules` left out), in path order, each named
-    /// `path/relative`; and what was refused. `path` may name the folder's `opencollection.yml`, or a file that
-    /// is a whole collection (Bruno's OpenCollection export): that file alone is read.
+    /// `path/relative`; and what was refused. `path` may name the folder's `opencollection.yml` or `bruno.json`, or
+    /// a file that is a whole collection (Bruno's OpenCollection export): that file alone is read.
     public static func read(atPath path: String) -> (sources: [SourceFile], diagnostics: [Diagnostic]) {
         var shown = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: shown, isDirectory: &isFolder), !isFolder.boolValue {
-            guard shown == "opencollection.yml" || shown.hasSuffix("/opencollection.yml") else {
+            let name = String(shown.split(separator: "/").last ?? "")
+            guard name == "opencollection.yml" || name == "bruno.json" else {
                 switch Importer.readSource(atPath: shown) {
                 case .success(let source): return ([source], [])
                 case .failure(let diagnostic): return ([], [diagnostic])
                 }
             }
-            shown = shown == "opencollection.yml" ? "." : String(shown.dropLast("/opencollection.yml".count))
+            shown = shown == name ? "." : shown == "/" + name ? "/" : String(shown.dropLast(name.count + 1))
         }
         let folder = URL(fileURLWithPath: shown, isDirectory: true)
         // One syntax per collection: a folder of `.yml` files is not also read for `.bru` files, nor the other way.
