@@ -10,7 +10,8 @@ public enum ImportFormat: String, Sendable, CaseIterable {
     case postman
     /// Insomnia export v4, JSON or YAML.
     case insomnia
-    /// A Bruno collection folder: `bruno.json`, `.bru` files, `environments/`.
+    /// A Bruno collection folder: `bruno.json`, `.bru` files, `environments/`; or OpenCollection YAML
+    /// (`opencollection.yml` and `.yml` files, or one file of a whole collection).
     case bruno
     /// Hurl files: entries, captures and asserts.
     case hurl

@@ -15,10 +15,11 @@ struct ImportCommand: ParsableCommand {
         discussion: """
             FORMAT is `curl` (command lines: a script, a README snippet) or `har` (HAR 1.2: a browser's network \
             panel, or `reqplan run --report har:`) `postman` (a Collection v2.0 or v2.1, with environment files \
-            for its variables), `insomnia` (an export v4, JSON or YAML), `bruno` (a collection's folder), `hurl` \
-            (`.hurl` files) or `openapi` (an OpenAPI 3.x or Swagger 2.0 description: a starter plan of its \
-            operations, bound with `operation:`, with `--by tag` a plan per tag in the folder `-o` names). What \
-            is not converted is said on standard error and in comments of the plan. See docs/import.md.
+            for its variables), `insomnia` (an export v4, JSON or YAML), `bruno` (a collection's folder, of `.bru` \
+            files or OpenCollection YAML, or one `.yml` file of a whole collection), `hurl` (`.hurl` files) or \
+            `openapi` (an OpenAPI 3.x or Swagger 2.0 description: a starter plan of its operations, bound with \
+            `operation:`, with `--by tag` a plan per tag in the folder `-o` names). What is not converted is said \
+            on standard error and in comments of the plan. See docs/import.md.
             """
     )
 

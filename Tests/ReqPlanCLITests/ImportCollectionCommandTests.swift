@@ -2,7 +2,7 @@ import Foundation
 import ReqPlanTestSupport
 import Testing
 
-/// `reqplan import postman|insomnia` end to end: a collection imports to a plan that validates under
+/// `reqplan import postman|insomnia|bruno|hurl` end to end: a collection imports to a plan that validates under
 /// `--strict` and runs green against a local httpbin, the token one answer gave read by the next request
 /// (data flow from a Postman test script, an Insomnia `{% response %}` tag), not copied.
 @Suite(.timeSensitive) struct ImportCollectionCommandTests {
@@ -19,6 +19,7 @@ import Testing
             ["postman", "postman/newman-sample-collection.postman_collection.json"],
             ["insomnia", "insomnia/reqplan-httpbin-session.insomnia.yaml"],
             ["bruno", "bruno/reqplan-httpbin"],
+            ["bruno", "opencollection/reqplan-httpbin"],
             ["hurl", "hurl/reqplan-httpbin-session.hurl"],
         ])
     func anImportedCollectionRunsGreenAgainstHttpbin(_ arguments: [String]) async throws {

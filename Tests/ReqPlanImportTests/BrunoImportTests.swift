@@ -7,7 +7,8 @@ import Testing
 /// `reqplan import bruno`: the folder read within its root (a `.bru` link out of it refused), requests in
 /// `seq` order, `vars:post-response` as data flow, asserts as `expect:`, and escape sequences in names.
 @Suite struct BrunoImportTests {
-    private func folder(_ files: [String: String]) throws -> URL {
+    /// A collection folder of `files` (relative paths and their text), in a folder of its own.
+    static func folder(_ files: [String: String]) throws -> URL {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("bruno-\(UUID().uuidString)")
         for (path, text) in files {
             let file = root.appendingPathComponent(path)
@@ -18,14 +19,17 @@ import Testing
         return root
     }
 
-    private func importing(_ root: URL) -> ImportResult {
-        let read = CollectionFolder.read(atPath: root.path)
+    /// The import of the collection at `path` (a folder, or a file of a whole collection), with what reading
+    /// its files refused.
+    static func importing(_ path: String) -> ImportResult {
+        let read = CollectionFolder.read(atPath: path)
         var result = Importer.importPlan(.bruno, from: read.sources)
         result.diagnostics = read.diagnostics + result.diagnostics
         return result
     }
 
-    private func isValid(_ text: String) -> Bool {
+    /// Whether a plan written is valid under `validate --strict`.
+    static func isValid(_ text: String) -> Bool {
         let report = PlanValidator.validate(SourceFile(path: "plan.yaml", text: text))
         return PlanValidator.checkRunValues([report], inputs: [], environment: [:]).allSatisfy {
             $0.isValid(strict: true)
@@ -38,11 +42,11 @@ import Testing
     }
 
     @Test func aBruLinkOutOfTheCollectionIsRefusedAndNotRead() throws {
-        let root = try folder([
+        let root = try Self.folder([
             "bruno.json": "{\"version\": \"1\", \"name\": \"c\", \"type\": \"collection\"}",
             "a.bru": Self.request("a", seq: 1, url: "http://h.example/a"),
         ])
-        let outside = try folder(["secret.bru": Self.request("secret", seq: 2, url: "http://h.example/secret")])
+        let outside = try Self.folder(["secret.bru": Self.request("secret", seq: 2, url: "http://h.example/secret")])
         try FileManager.default.createSymbolicLink(
             atPath: root.appendingPathComponent("b.bru").path,
             withDestinationPath: outside.appendingPathComponent("secret.bru").path)
@@ -55,7 +59,7 @@ import Testing
     }
 
     @Test func requestsRunInSeqOrderAndAVariableSetFromTheResponseIsReadFromThatStep() throws {
-        let root = try folder([
+        let root = try Self.folder([
             "bruno.json": "{\"version\": \"1\", \"name\": \"c\", \"type\": \"collection\"}",
             "second.bru": Self.request("read", seq: 2, url: "http://h.example/items/{{id}}"),
             "first.bru": Self.request(
@@ -64,13 +68,13 @@ import Testing
                     "\nvars:post-response {\n  id: res.body.items[0].id\n}\n\nassert {\n  res.status: eq 201\n  res.body.items: length 1\n  res.body.items: isArray\n}\n"
             ),
         ])
-        let plan = try #require(importing(root).text)
+        let plan = try #require(Self.importing(root.path).text)
         #expect(plan.contains("url: \"/items/${{ steps.create.body.items[0].id }}\""), "\(plan)")
         #expect(
             plan.range(of: "create:")?.lowerBound ?? plan.endIndex < plan.range(of: "read:")?.lowerBound
                 ?? plan.startIndex)
         #expect(plan.contains("status: 201") && plan.contains("length: 1") && plan.contains("type: list"), "\(plan)")
-        #expect(isValid(plan), "\(plan)")
+        #expect(Self.isValid(plan), "\(plan)")
     }
 
     @Test func escapeSequencesAndDeepFoldersStayInert() throws {
@@ -82,16 +86,17 @@ import Testing
         ]
         files[Array(repeating: "d", count: 200).joined(separator: "/") + "/deep.bru"] = Self.request(
             "deep", seq: 1, url: "http://h.example/deep")
-        let result = importing(try folder(files))
+        let result = Self.importing(try Self.folder(files).path)
         let plan = try #require(result.text)
         let shown = DiagnosticRenderer(colors: false, files: result.sources).text(result.diagnostics)
         #expect(!shown.contains("\u{1B}") && !plan.contains("\u{1B}"), "\(shown)")
         #expect(plan.contains("url: /deep") && shown.contains("script:pre-request"))
-        #expect(isValid(plan), "\(plan)")
+        #expect(Self.isValid(plan), "\(plan)")
     }
 
     @Test func aFolderWithoutBrunoJSONIsRefused() throws {
-        let result = importing(try folder(["a.bru": Self.request("a", seq: 1, url: "http://h.example/a")]))
+        let result = Self.importing(
+            try Self.folder(["a.bru": Self.request("a", seq: 1, url: "http://h.example/a")]).path)
         #expect(result.failed && result.diagnostics.contains { $0.code == .importSourceMalformed })
     }
 }

@@ -20,10 +20,17 @@ struct ImportCorpusTests {
         let folder = fixtures.appendingPathComponent(format.rawValue)
         let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         if format == .bruno {
-            // A Bruno collection is a folder holding `bruno.json`.
+            // A Bruno collection is a folder holding `bruno.json`; one saved as OpenCollection YAML is a folder
+            // holding `opencollection.yml` (in `opencollection/`), or one `.yml` file of it all.
+            let openCollection = fixtures.appendingPathComponent("opencollection")
+            let yaml = ((try? FileManager.default.contentsOfDirectory(atPath: openCollection.path)) ?? []).filter {
+                $0.hasSuffix(".yml")
+                    || FileManager.default.fileExists(
+                        atPath: openCollection.appendingPathComponent($0 + "/opencollection.yml").path)
+            }
             return files.filter {
                 FileManager.default.fileExists(atPath: folder.appendingPathComponent($0 + "/bruno.json").path)
-            }.sorted().map { "bruno/" + $0 }
+            }.sorted().map { "bruno/" + $0 } + yaml.sorted().map { "opencollection/" + $0 }
         }
         return files.filter { suffix(of: $0, format) != nil }.sorted().map { format.rawValue + "/" + $0 }
     }
@@ -35,15 +42,20 @@ struct ImportCorpusTests {
 
     static let suffixes: [ImportFormat: [String]] = [
         .curl: [".sh"], .har: [".har"], .postman: [".postman_collection.json"],
-        .insomnia: [".insomnia.yaml", ".insomnia.json"], .hurl: [".hurl"],
+        .insomnia: [".insomnia.yaml", ".insomnia.json"], .hurl: [".hurl"], .bruno: [".yml"],
     ]
+
+    /// The format of a case: its folder's, OpenCollection YAML being Bruno's.
+    static func format(of name: String) -> ImportFormat? {
+        name.hasPrefix("opencollection/") ? .bruno : ImportFormat(rawValue: String(name.prefix { $0 != "/" }))
+    }
 
     static let allCases = ImportFormat.allCases.flatMap(cases)
 
     /// The files a case imports: its input, and beside a Postman collection its environment
     /// (`NAME.postman_environment.json`), when there is one.
     static func sources(of name: String) throws -> [SourceFile] {
-        if name.hasPrefix("bruno/") {
+        if name.hasPrefix("bruno/") || name.hasPrefix("opencollection/") {
             let read = CollectionFolder.read(atPath: fixtures.appendingPathComponent(name).path)
             let prefix = fixtures.path + "/"
             return read.sources.map { SourceFile(path: String($0.path.dropFirst(prefix.count)), text: $0.text) }
@@ -66,13 +78,14 @@ struct ImportCorpusTests {
         #expect(Self.cases(.har).count >= 2)
         #expect(Self.cases(.postman).count >= 15)
         #expect(Self.cases(.insomnia).count >= 10)
-        #expect(Self.cases(.bruno).count >= 2)
+        #expect(Self.cases(.bruno).filter { $0.hasPrefix("bruno/") }.count >= 2)
+        #expect(Self.cases(.bruno).filter { $0.hasPrefix("opencollection/") }.count >= 5)
         #expect(Self.cases(.hurl).count >= 8)
     }
 
     @Test("imported plan", arguments: allCases)
     func importedPlanMatchesItsGoldenAndValidatesStrictly(_ name: String) throws {
-        let format = try #require(ImportFormat(rawValue: String(name.prefix { $0 != "/" })))
+        let format = try #require(Self.format(of: name))
         let file = Self.fixtures.appendingPathComponent(name)
         let result = Importer.importPlan(format, from: try Self.sources(of: name))
         let warnings = DiagnosticRenderer(colors: false, files: result.sources).text(result.diagnostics)

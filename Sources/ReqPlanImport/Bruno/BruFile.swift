@@ -3,6 +3,9 @@ import ReqPlanSyntax
 /// A `.bru` file of a Bruno collection, as blocks: `name {` … `}` of `key: value` lines (`~key` disabled,
 /// `@annotations` before a key, `'''` multi-line values), of text (`body:json`, `script:*`, `tests`, `docs`:
 /// the lines between, two spaces of indent removed), or `name [` … `]` of names (`vars:secret`).
+///
+/// It is also what an OpenCollection YAML file says, in the blocks Bruno writes for it (`BruFile+OpenCollection`):
+/// both syntaxes of one collection model read by the same `BrunoReader`.
 struct BruFile {
     /// One `key: value` line of a dictionary block.
     struct Entry {
@@ -10,6 +13,8 @@ struct BruFile {
         var value: String
         var enabled: Bool
         var line: Int
+        /// Where the entry starts on its line (a `.bru` entry is indented two spaces).
+        var column = 3
     }
 
     /// One block.
@@ -19,6 +24,7 @@ struct BruFile {
         /// The text of a text block, or the names of a list block one a line.
         var text: String = ""
         var line: Int
+        var column = 1
 
         /// The value of the enabled `key`, if any.
         subscript(key: String) -> String? {
@@ -27,6 +33,11 @@ struct BruFile {
     }
 
     private(set) var blocks: [Block] = []
+
+    /// A file of `blocks`, as another syntax gives them.
+    init(blocks: [Block]) {
+        self.blocks = blocks
+    }
 
     /// Text blocks: their lines are kept as written.
     static func isText(_ name: String) -> Bool {

@@ -9,13 +9,14 @@ extension BrunoReader {
     mutating func request(_ file: BruFile, source: SourceFile, inherited: [BruFile]) -> ImportedStep? {
         let name = file.block("meta")?["name"] ?? String(source.path.split(separator: "/").last ?? "")
         guard let block = file.blocks.first(where: { Self.methods.contains($0.name) }) else {
+            let meta = file.block("meta")
             warning(
                 .importOptionNotConverted,
                 "`\(name)` has no HTTP request (a gRPC or WebSocket one is not read); left out",
-                at: SourceRange(at: SourceLocation(line: 1, column: 1)), hint: nil)
+                at: SourceRange(at: SourceLocation(line: meta?.line ?? 1, column: meta?.column ?? 1)), hint: nil)
             return nil
         }
-        let range = SourceRange(at: SourceLocation(line: block.line, column: 1))
+        let range = SourceRange(at: SourceLocation(line: block.line, column: block.column))
         let method = block.name.uppercased()
         guard CurlCommand.methods.contains(method) else {
             warning(
@@ -174,7 +175,7 @@ extension BrunoReader {
                 warning(
                     .importSettingNotConverted,
                     "the assert `\(entry.key): \(entry.value.prefix(80))` has no matcher in a plan; not converted",
-                    at: SourceRange(at: SourceLocation(line: entry.line, column: 3)),
+                    at: SourceRange(at: SourceLocation(line: entry.line, column: entry.column)),
                     hint: "`expect:` has equals, exists, matches, type, contains and length (grammar.md §8.1)")
                 step.comments.append("not converted: the assert `\(entry.key): \(entry.value)`")
                 continue
@@ -184,7 +185,7 @@ extension BrunoReader {
                 warning(
                     .importSettingNotConverted,
                     "the assert `\(entry.key): \(entry.value.prefix(80))` repeats a check of the same value; not converted",
-                    at: SourceRange(at: SourceLocation(line: entry.line, column: 3)), hint: nil)
+                    at: SourceRange(at: SourceLocation(line: entry.line, column: entry.column)), hint: nil)
                 step.comments.append("not converted: the assert `\(entry.key): \(entry.value)`")
             }
         }
@@ -244,7 +245,7 @@ extension BrunoReader {
             warning(
                 .importSettingNotConverted,
                 "the \(kind) of \(what) \(block.name == "tests" ? "are" : "is") not converted",
-                at: SourceRange(at: SourceLocation(line: block.line, column: 1)),
+                at: SourceRange(at: SourceLocation(line: block.line, column: block.column)),
                 hint: block.name == "tests" ? "checks of the response are written as `expect:` (grammar.md §8)" : nil)
             comments.append("not converted: the \(kind) of \(what):")
             comments += Self.scriptComments(lines)

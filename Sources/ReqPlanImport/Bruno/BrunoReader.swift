@@ -1,7 +1,8 @@
 import ReqPlanSyntax
 
 /// Reads a Bruno collection folder (`bruno.json` at its root, `.bru` files, `environments/*.bru`) into one
-/// plan.
+/// plan; or one saved as OpenCollection YAML (`opencollection.yml` at its root, `.yml` files, or one file of it
+/// all: `BrunoReader+OpenCollection`), whose files say the same in other words.
 ///
 /// A folder's requests run in their `seq` order, then its subfolders (by their `folder.bru` `seq`, then name),
 /// as Bruno's runner sends them, so each request is one step after the one before. `collection.bru` and each
@@ -10,7 +11,7 @@ import ReqPlanSyntax
 /// that reads the response (`id: res.body.id`) makes later `{{id}}` a reference to that step; `assert` lines
 /// become `expect:` where the language has the matcher. Scripts and tests are kept as comments.
 struct BrunoReader: CollectionReading {
-    private(set) var diagnostics: [Diagnostic] = []
+    var diagnostics: [Diagnostic] = []
     var plan: ImportedPlan
     var variables = TemplateVariables()
     let tool = "Bruno"
@@ -22,23 +23,34 @@ struct BrunoReader: CollectionReading {
         plan = ImportedPlan(origin: "", inputs: inputs)
     }
 
-    /// A folder of the collection: its `folder.bru` and what is in it.
-    private struct Folder {
+    /// A folder of the collection: its settings (`folder.bru`, `collection.bru`; `folder.yml`, `opencollection.yml`)
+    /// and what is in it.
+    struct Folder {
         var path: String
         var settings: BruFile?
+        /// The file the settings are written in, for their diagnostics.
+        var settingsFile = ""
         var requests: [(source: SourceFile, file: BruFile)] = []
+        /// The paths of its subfolders.
         var folders: [String] = []
     }
 
-    /// Reads the collection whose files are `sources` (paths under one root folder, `bruno.json` among them).
+    /// Reads the collection whose files are `sources`: paths under one root folder, `bruno.json` or
+    /// `opencollection.yml` among them, or one OpenCollection YAML file of a whole collection.
     mutating func read(_ sources: [SourceFile]) {
-        guard
-            let manifest = sources.filter({ $0.path.hasSuffix("bruno.json") }).min(by: { $0.path.count < $1.path.count }
-            )
-        else {
+        if let manifest = Self.manifest("opencollection.yml", in: sources) {
+            readOpenCollection(sources, manifest: manifest)
+            return
+        }
+        guard let manifest = Self.manifest("bruno.json", in: sources) else {
+            if sources.count == 1, let only = sources.first, Self.isOpenCollectionFile(only) {
+                readOpenCollection(only)
+                return
+            }
             var diagnostic = Diagnostic.error(
-                .importSourceMalformed, "no `bruno.json`: this is not a Bruno collection folder", at: nil,
-                hint: "give the folder that holds the collection's `bruno.json`")
+                .importSourceMalformed,
+                "no `bruno.json` or `opencollection.yml`: this is not a Bruno collection folder", at: nil,
+                hint: "give the folder that holds the collection's `bruno.json` or `opencollection.yml`")
             diagnostic.file = sources.first?.path
             diagnostics.append(diagnostic)
             return
@@ -61,17 +73,10 @@ struct BrunoReader: CollectionReading {
                 environments.append((String(parts[1].dropLast(4)), file))
                 continue
             }
-            var parent = ""
-            for part in parts.dropLast() {
-                let path = parent.isEmpty ? part : parent + "/" + part
-                if folders[path] == nil {
-                    folders[path] = Folder(path: path)
-                    folders[parent, default: Folder(path: parent)].folders.append(path)
-                }
-                parent = path
-            }
+            Self.addFolders(parts.dropLast(), to: &folders)
             if parts.last == "folder.bru" || (parts.last == "collection.bru" && folder.isEmpty) {
                 folders[folder, default: Folder(path: folder)].settings = file
+                folders[folder, default: Folder(path: folder)].settingsFile = source.path
             } else {
                 folders[folder, default: Folder(path: folder)].requests.append((source, file))
             }
@@ -80,7 +85,27 @@ struct BrunoReader: CollectionReading {
         walk(folders)
     }
 
-    private mutating func readEnvironments(_ environments: [(name: String, file: BruFile)]) {
+    /// Adds the folders of a file's path (`a`, `a/b` of `a/b/c.bru`) that `folders` has not yet, each one a
+    /// subfolder of the one before.
+    static func addFolders(_ parts: ArraySlice<String>, to folders: inout [String: Folder]) {
+        var parent = ""
+        for part in parts {
+            let path = parent.isEmpty ? part : parent + "/" + part
+            if folders[path] == nil {
+                folders[path] = Folder(path: path)
+                folders[parent, default: Folder(path: parent)].folders.append(path)
+            }
+            parent = path
+        }
+    }
+
+    /// The file named `name` nearest the root among `sources` (`bruno.json`, `api/bruno.json`).
+    private static func manifest(_ name: String, in sources: [SourceFile]) -> SourceFile? {
+        sources.filter { $0.path == name || $0.path.hasSuffix("/" + name) }.min { $0.path.count < $1.path.count }
+    }
+
+    /// The variables of the one environment, when there is one (`vars`, the names `vars:secret` lists).
+    mutating func readEnvironments(_ environments: [(name: String, file: BruFile)]) {
         // One environment is the one the requests were written for; of several, none is chosen.
         guard environments.count == 1, let only = environments.first else {
             if !environments.isEmpty {
@@ -101,8 +126,9 @@ struct BrunoReader: CollectionReading {
         }
     }
 
-    /// The requests in Bruno's order: a folder's by `seq`, then its subfolders, depth first, without recursion.
-    private mutating func walk(_ folders: [String: Folder]) {
+    /// The requests in Bruno's order: a folder's by `seq` (then file, then place in the file), then its
+    /// subfolders, depth first, without recursion.
+    mutating func walk(_ folders: [String: Folder]) {
         var stack: [(folder: String, inherited: [BruFile])] = [("", [])]
         var walked: Set<String> = []
         while let (path, inherited) = stack.popLast() {
@@ -110,15 +136,16 @@ struct BrunoReader: CollectionReading {
             let chain = inherited + (folder.settings.map { [$0] } ?? [])
             if let settings = folder.settings {
                 let what = path.isEmpty ? "the collection" : "the folder `\(path)`"
-                begin(root + (path.isEmpty ? "collection.bru" : path + "/folder.bru"))
+                begin(folder.settingsFile)
                 plan.notes += scripts(of: settings, what: what)
                 addVariables(settings, origin: what)
                 finish()
             }
-            let requests = folder.requests.sorted { first, second in
-                let (a, b) = (Self.sequence(first.file), Self.sequence(second.file))
-                return a != b ? a < b : first.source.path < second.source.path
-            }
+            let requests = folder.requests.enumerated().sorted { first, second in
+                let (a, b) = (Self.sequence(first.element.file), Self.sequence(second.element.file))
+                let (pathA, pathB) = (first.element.source.path, second.element.source.path)
+                return a != b ? a < b : pathA != pathB ? pathA < pathB : first.offset < second.offset
+            }.map(\.element)
             for (source, file) in requests {
                 begin(source.path)
                 if var step = request(file, source: source, inherited: chain) {
@@ -161,7 +188,7 @@ struct BrunoReader: CollectionReading {
                 warning(
                     .importSettingNotConverted,
                     "the variable `\(entry.key)` is set from `\(entry.value.prefix(80))`, which is not converted",
-                    at: SourceRange(at: SourceLocation(line: entry.line, column: 3)), hint: nil)
+                    at: SourceRange(at: SourceLocation(line: entry.line, column: entry.column)), hint: nil)
             }
         }
     }
@@ -181,11 +208,11 @@ struct BrunoReader: CollectionReading {
 
     // MARK: - Diagnostics
 
-    private mutating func begin(_ path: String) {
+    mutating func begin(_ path: String) {
         collector = DiagnosticCollector(file: path)
     }
 
-    private mutating func finish() {
+    mutating func finish() {
         diagnostics += collector.diagnostics
         collector = DiagnosticCollector(file: nil)
     }

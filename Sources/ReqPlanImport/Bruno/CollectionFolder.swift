@@ -1,18 +1,34 @@
 import Foundation
 import ReqPlanSyntax
 
-/// The files of a collection kept as a folder (Bruno: `bruno.json` and `.bru` files), read through
-/// `FileReader` within the folder: a link that leads out of it, or to something that is not a file, is refused
-/// (RP0602, RP0601) and nothing behind it is read.
+/// The files of a collection kept as a folder (Bruno: `bruno.json` and `.bru` files, or `opencollection.yml` and
+/// `.yml` files), read through `FileReader` within the folder: a link that leads out of it, or to something that
+/// is not a file, is refused (RP0602, RP0601) and nothing behind it is read.
 public enum CollectionFolder {
     /// The most files a collection folder may hold.
     public static let maxFiles = 10_000
 
-    /// The collection files under `path` (`.bru` and `bruno.json`, at any depth, hidden folders and
-    /// `node_modules` left out), in path order, each named `path/relative`; and what was refused.
+    /// The collection files under `path` (`.bru` and `bruno.json`; or, in a folder with `opencollection.yml`,
+    /// `.yml` files; at any depth, hidden folders and `node_modules` left out), in path order, each named
+    /// `path/relative`; and what was refused. `path` may name the folder's `opencollection.yml` or `bruno.json`, or
+    /// a file that is a whole collection (Bruno's OpenCollection export): that file alone is read.
     public static func read(atPath path: String) -> (sources: [SourceFile], diagnostics: [Diagnostic]) {
-        let shown = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        var shown = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: shown, isDirectory: &isFolder), !isFolder.boolValue {
+            let name = String(shown.split(separator: "/").last ?? "")
+            guard name == "opencollection.yml" || name == "bruno.json" else {
+                switch Importer.readSource(atPath: shown) {
+                case .success(let source): return ([source], [])
+                case .failure(let diagnostic): return ([], [diagnostic])
+                }
+            }
+            shown = shown == name ? "." : shown == "/" + name ? "/" : String(shown.dropLast(name.count + 1))
+        }
         let folder = URL(fileURLWithPath: shown, isDirectory: true)
+        // One syntax per collection: a folder of `.yml` files is not also read for `.bru` files, nor the other way.
+        let isOpenCollection = FileManager.default.fileExists(atPath: shown + "/opencollection.yml")
+        let (manifest, suffix) = isOpenCollection ? ("opencollection.yml", ".yml") : ("bruno.json", ".bru")
         let boundary = FileBoundary(root: folder)
         var sources: [SourceFile] = []
         var refused: [Diagnostic] = []
@@ -31,7 +47,7 @@ public enum CollectionFolder {
                     pending.append(inside)
                     continue
                 }
-                guard name.hasSuffix(".bru") || name == "bruno.json", type == .typeRegular || type == .typeSymbolicLink
+                guard name.hasSuffix(suffix) || name == manifest, type == .typeRegular || type == .typeSymbolicLink
                 else { continue }
                 guard sources.count < maxFiles else {
                     refused.append(
