@@ -421,6 +421,13 @@ if Context.environment["REQPLAN_FUZZ"] != nil {
             dependencies: ["CFuzzerDriver", "ReqPlanRuntime", "ReqPlanPlanner", "ReqPlanSyntax"],
             path: "Fuzz/DataFile"
         ),
+        // What `reqplan import` reads (curl, HAR, Postman, Insomnia, Hurl, OpenCollection, OpenAPI), imported,
+        // and the plan it writes read back.
+        .executableTarget(
+            name: "fuzz-import",
+            dependencies: ["CFuzzerDriver", "ReqPlanImport", "ReqPlanPipeline", "ReqPlanPlanner", "ReqPlanSyntax"],
+            path: "Fuzz/Import"
+        ),
         // JSON reports, as `reqplan report merge` reads them, merged and rendered.
         .executableTarget(
             name: "fuzz-report-merge",

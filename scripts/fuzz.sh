@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target and runs it (FUZZING.md).
 #
-#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: plan | http1-response | lsp | report-merge | xpath | arazzo | jsonpath | inputs | data; SECONDS: 600 by default
+#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: plan | http1-response | lsp | report-merge | xpath | arazzo | jsonpath | inputs | data | import; SECONDS: 600 by default
 #
 # The target is built with AddressSanitizer and libFuzzer in its own scratch folder (.build-fuzz), only
 # when REQPLAN_FUZZ is set (Package.swift declares the fuzz targets only then). It runs at the lowest
@@ -15,14 +15,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${1:?usage: scripts/fuzz.sh plan|http1-response|lsp|report-merge|xpath|arazzo|jsonpath|inputs|data [SECONDS]}"
+target="${1:?usage: scripts/fuzz.sh plan|http1-response|lsp|report-merge|xpath|arazzo|jsonpath|inputs|data|import [SECONDS]}"
 seconds="${2:-600}"
 seeds=("Fuzz/seeds/$target")
 case "$target" in
     plan) seeds+=(plans Tests/Corpus/invalid Fuzz/seeds/plan-expressions) ;;
     arazzo) seeds+=(Tests/Fixtures/arazzo/golden Tests/Fixtures/arazzo/examples) ;;
-    http1-response | lsp | report-merge | xpath | jsonpath | inputs | data) ;;
-    *) echo "unknown target: $target (plan, http1-response, lsp, report-merge, xpath, arazzo, jsonpath, inputs or data)" >&2; exit 2 ;;
+    http1-response | lsp | report-merge | xpath | jsonpath | inputs | data | import) ;;
+    *) echo "unknown target: $target (plan, http1-response, lsp, report-merge, xpath, arazzo, jsonpath, inputs, data or import)" >&2; exit 2 ;;
 esac
 
 # `-sanitize=fuzzer` would link libFuzzer's own `main`, which clashes with the one SwiftPM gives an
@@ -52,7 +52,7 @@ export SWIFT_BACKTRACE=enable=no
 # compiled patterns (jsonpath's `match()`/`search()` through NSRegularExpression). Neither grows with the
 # inputs (FUZZING.md, "Leaks"); a leak that did would show as `-rss_limit_mb` being reached.
 case "$target" in
-    arazzo | jsonpath) export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" ;;
+    arazzo | jsonpath | import) export ASAN_OPTIONS="detect_leaks=0${ASAN_OPTIONS:+:$ASAN_OPTIONS}" ;;
 esac
 exec "${time_command[@]}" nice -n "${FUZZ_NICE:-19}" ".build-fuzz/debug/fuzz-$target" \
     -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \

@@ -18,6 +18,24 @@ import Testing
         }
     }
 
+    /// Found by the `import` fuzz target: a check of a header no header can be named (`}`) was written into
+    /// `expect.headers`, and the plan did not read back (RP0106).
+    @Test func aCheckOfAHeaderNoHeaderCanBeNamedIsLeftOutWithAWarning() throws {
+        let result = importing(
+            """
+            GET http://localhost:8000/a
+            HTTP 200
+            }: x
+            X-Ok: yes
+            """)
+        let text = try #require(result.text)
+        #expect(isValid(text), "\(text)")
+        #expect(text.contains("X-Ok: \"yes\""), "\(text)")
+        #expect(!text.contains("\"}\":"))
+        #expect(text.contains("# not converted: the check of the header `}` is not a valid header name"))
+        #expect(result.diagnostics.contains { $0.code == .importSettingNotConverted && $0.message.contains("`}`") })
+    }
+
     @Test func aCaptureIsReadByLaterRequestsAndAssertsBecomeExpect() throws {
         let plan = try #require(
             importing(

@@ -19,6 +19,17 @@ enum HeaderCheck {
             }
         }
         step.headers = kept
+        // A check of a response header whose name no header can have (a Hurl `header "}"`) reads nothing.
+        step.expect.headers = step.expect.headers.filter { check in
+            guard let problem = problem(name: check.name, value: PlanText("")) else { return true }
+            var diagnostic = Diagnostic.warning(
+                .importSettingNotConverted,
+                "the check of the header `\(check.name)` of step `\(step.id)` \(problem); left out", at: nil)
+            diagnostic.file = file
+            diagnostics.append(diagnostic)
+            step.comments.append("not converted: the check of the header `\(check.name)` \(problem)")
+            return false
+        }
         if case .multipart(let parts)? = step.body {
             let sendable = parts.filter { part in
                 let texts = [part.name, part.contentType ?? "", part.filename ?? ""]
@@ -46,7 +57,7 @@ enum HeaderCheck {
         return "has a control character, which cannot go in a header line"
     }
 
-    private static func problem(name: String, value: PlanText) -> String? {
+    static func problem(name: String, value: PlanText) -> String? {
         let token = "!#$%&'*+-.^_`|~"
         let isToken =
             !name.isEmpty

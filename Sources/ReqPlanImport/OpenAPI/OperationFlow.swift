@@ -32,6 +32,12 @@ struct OperationFlow {
     private var reads: [Set<Int>]
     private var state: [Visit]
     private enum Visit { case new, resolving, done }
+    /// The links of the responses each step succeeds with, by the step they target: `(giver, link)`.
+    private var linksTo: [Int: [(giver: Int, link: APILink)]] = [:]
+    /// The step of each method and path (`POST /pets`).
+    private var byLabel: [String: Int] = [:]
+    /// The steps whose success response declares a top-level field of each name, in order.
+    private var givers: [String: [Int]] = [:]
 
     private var table: APISchemaTable { description.schemas }
 
@@ -67,6 +73,7 @@ struct OperationFlow {
             plan.steps.append(step)
         }
         StepNaming.name(&plan)
+        index()
         for index in operations.indices { resolve(index) }
         for index in operations.indices { fill(index) }
         orderDeletes()
@@ -82,26 +89,49 @@ struct OperationFlow {
 
     // MARK: - Path parameters from other steps
 
+    /// The indexes `resolve` looks steps up in, each built in one pass: a description of thousands of
+    /// operations imports in time linear in them.
+    private mutating func index() {
+        var byID: [String: Int] = [:]
+        for (position, operation) in operations.enumerated() {
+            if let id = operation.id, byID[id] == nil { byID[id] = position }
+            if byLabel[operation.label] == nil { byLabel[operation.label] = position }
+        }
+        for (giver, operation) in operations.enumerated() where operation.method != "DELETE" {
+            let responses = operation.responses(matching: [.classOf(2)])
+            for link in responses.flatMap(\.links) {
+                let target: Int?
+                if let id = link.operationID {
+                    target = byID[id]
+                } else {
+                    target = operations.indices.first { link.targets(operations[$0]) }
+                }
+                if let target { linksTo[target, default: []].append((giver, link)) }
+            }
+            if let schema = responses.lazy.compactMap(\.jsonSchema).first {
+                for property in samples.properties(of: schema).all where givers[property.name]?.last != giver {
+                    givers[property.name, default: []].append(giver)
+                }
+            }
+        }
+    }
+
     private mutating func resolve(_ index: Int) {
         guard state[index] == .new else { return }
         state[index] = .resolving
         defer { state[index] = .done }
         let operation = operations[index]
         let pathNames = operation.pathParameterNames
-        for (giver, other) in operations.enumerated() where giver != index && other.method != "DELETE" {
-            for response in other.responses(matching: [.classOf(2)]) {
-                for link in response.links where link.targets(operation) {
-                    for (written, value) in link.parameters {
-                        let name = Self.parameterName(written)
-                        let parameter = operation.parameters.first { $0.name == name }
-                        let isPath = pathNames.contains(name)
-                        guard isPath ? pathValues[index][name] == nil : linkedValues[index][name] == nil,
-                            isPath || parameter != nil,
-                            let text = linkedText(value, from: giver, into: parameter?.schema, for: index)
-                        else { continue }
-                        if isPath { pathValues[index][name] = text } else { linkedValues[index][name] = text }
-                    }
-                }
+        for (giver, link) in linksTo[index] ?? [] where giver != index {
+            for (written, value) in link.parameters {
+                let name = Self.parameterName(written)
+                let parameter = operation.parameters.first { $0.name == name }
+                let isPath = pathNames.contains(name)
+                guard isPath ? pathValues[index][name] == nil : linkedValues[index][name] == nil,
+                    isPath || parameter != nil,
+                    let text = linkedText(value, from: giver, into: parameter?.schema, for: index)
+                else { continue }
+                if isPath { pathValues[index][name] = text } else { linkedValues[index][name] = text }
             }
         }
         for name in pathNames where pathValues[index][name] == nil {
@@ -163,20 +193,17 @@ struct OperationFlow {
         let collection = segments[..<position].joined(separator: "/")
         let endsInID = name.lowercased().hasSuffix("id")
         let fields = endsInID && name != "id" ? [name, "id"] : [name]
-        if let create = operations.indices.first(where: {
-            operations[$0].method == "POST" && operations[$0].path == collection
-        }) {
+        if let create = byLabel["POST " + collection] {
             for field in fields {
                 if let text = reference(to: [.member(field)], of: create, into: schema, for: index) { return text }
             }
         }
-        for giver in operations.indices where giver < index && operations[giver].method != "DELETE" {
+        for giver in givers[name] ?? [] {
+            guard giver < index else { break }
             guard !operations[giver].pathParameterNames.contains(name) else { continue }
             if let text = reference(to: [.member(name)], of: giver, into: schema, for: index) { return text }
         }
-        if let list = operations.indices.first(where: {
-            operations[$0].method == "GET" && operations[$0].path == collection
-        }) {
+        if let list = byLabel["GET " + collection] {
             for field in fields {
                 if let text = reference(to: [.index(0), .member(field)], of: list, into: schema, for: index) {
                     return text
@@ -316,10 +343,20 @@ struct OperationFlow {
             case .query:
                 for value in queryValues(parameter, linked: linked) { step.query.append(Pair(parameter.name, value)) }
             case .header:
-                step.headers.append(
-                    Pair(
-                        parameter.name,
-                        linked ?? samples.text(parameter.schema, named: parameter.name, example: parameter.example)))
+                var value =
+                    linked ?? samples.text(parameter.schema, named: parameter.name, example: parameter.example)
+                // An example a header cannot carry (a control character) becomes an input to give: the header
+                // is required, so leaving it out would not validate.
+                if HeaderCheck.problem(name: parameter.name, value: PlanText("")) == nil,
+                    HeaderCheck.problem(name: parameter.name, value: value) != nil
+                {
+                    value = .reference(
+                        .input(
+                            samples.inputs.input(
+                                forSourceVariable: parameter.name, value: nil, secret: false,
+                                description: "the header `\(parameter.name)`: the description's example cannot be sent")))
+                }
+                step.headers.append(Pair(parameter.name, value))
             case .cookie:
                 step.comments.append("not converted: the cookie `\(parameter.name)` it requires")
             case .path:
@@ -391,15 +428,29 @@ struct OperationFlow {
 
     /// Each `DELETE` runs after the other requests on its path and below it.
     private mutating func orderDeletes() {
+        // The steps by path, sorted: those on a path and below it are one run from the path on.
+        let sorted = operations.indices.sorted { (operations[$0].path, $0) < (operations[$1].path, $1) }
+        let paths = sorted.map { operations[$0].path }
         for (index, operation) in operations.enumerated() where operation.method == "DELETE" {
-            for (other, candidate) in operations.enumerated() where other != index && !reads[index].contains(other) {
-                guard candidate.path == operation.path || candidate.path.hasPrefix(operation.path + "/") else {
-                    continue
-                }
-                // A `DELETE` of the same path as another is left concurrent: neither is below the other.
-                guard candidate.method != "DELETE" || candidate.path != operation.path else { continue }
-                plan.steps[index].needs.append(plan.steps[other].id)
+            var low = 0
+            var high = paths.count
+            while low < high {
+                let middle = (low + high) / 2
+                if paths[middle] < operation.path { low = middle + 1 } else { high = middle }
             }
+            var below: [Int] = []
+            for position in low..<paths.count {
+                let path = paths[position]
+                guard path.hasPrefix(operation.path) else { break }
+                guard path == operation.path || path.dropFirst(operation.path.count).first == "/" else { continue }
+                let other = sorted[position]
+                // A `DELETE` of the same path as another is left concurrent: neither is below the other.
+                guard other != index, !reads[index].contains(other),
+                    operations[other].method != "DELETE" || path != operation.path
+                else { continue }
+                below.append(other)
+            }
+            plan.steps[index].needs += below.sorted().map { plan.steps[$0].id }
         }
     }
 
