@@ -354,7 +354,8 @@ struct OperationFlow {
                         .input(
                             samples.inputs.input(
                                 forSourceVariable: parameter.name, value: nil, secret: false,
-                                description: "the header `\(parameter.name)`: the description's example cannot be sent")))
+                                description: "the header `\(parameter.name)`: the description's example cannot be sent")
+                        ))
                 }
                 step.headers.append(Pair(parameter.name, value))
             case .cookie:
