@@ -18,6 +18,26 @@ import Testing
         }
     }
 
+    /// Found by the `import` fuzz target: a method Hurl sends and a plan does not (`PROPFIND`, a misspelling)
+    /// was written, and the plan did not validate (RP0110).
+    @Test func aMethodAPlanDoesNotSendLeavesItsRequestOutWithAWarning() throws {
+        let result = importing(
+            """
+            DELMTE http://localhost:8000/a
+            HTTP 204
+
+            GET http://localhost:8000/b
+            """)
+        let text = try #require(result.text)
+        #expect(isValid(text), "\(text)")
+        #expect(!text.contains("DELMTE\n") && text.contains("url: /b"), "\(text)")
+        #expect(
+            result.diagnostics.contains {
+                $0.code == .importOptionNotConverted && $0.message.contains("`DELMTE` is not one a plan sends")
+                    && $0.range?.start.line == 1
+            })
+    }
+
     /// Found by the `import` fuzz target: a check of a header no header can be named (`}`) was written into
     /// `expect.headers`, and the plan did not read back (RP0106).
     @Test func aCheckOfAHeaderNoHeaderCanBeNamedIsLeftOutWithAWarning() throws {

@@ -94,6 +94,13 @@ extension HurlReader {
             }
         }
         step.comments.insert("\(method) \(url.prefix(200)) (line \(line) of `\(source.path)`)", at: 0)
+        // Hurl sends any method in capitals (`PROPFIND`); a plan, those of grammar.md §6.1.
+        guard CurlCommand.methods.contains(method) else {
+            warning(
+                .importOptionNotConverted, "the method `\(method)` is not one a plan sends; the request is left out",
+                at: place(line), hint: "a plan sends " + CurlCommand.methods.sorted().joined(separator: ", "))
+            return
+        }
         plan.steps.append(step)
         for capture in captures {
             self.capture(capture.name, capture.query, step: plan.steps.count - 1, at: capture.line)

@@ -24,8 +24,6 @@ struct HurlReader: SourceReader, CollectionReading {
         }
     }
 
-    static let methods = CurlCommand.methods.union(["CONNECT", "PROPFIND", "MKCOL", "COPY", "MOVE", "LOCK", "UNLOCK"])
-
     mutating func read() {
         while let (method, url, line) = nextRequestLine() {
             readEntry(method: method, url: url, line: line)
