@@ -67,4 +67,43 @@ import Testing
             github.contains(
                 "note: `user` is declared here (shared/login.yaml:3)%0Anote: included from app.yaml:12:19%0A"))
     }
+
+    /// A diagnostic far into one long line (a minified JSON file is one line).
+    static func farIntoALongLine(hiding secret: String? = nil) -> String {
+        var padding = String(repeating: "{\"k\":\"v\"},", count: 10_000)
+        if let secret { padding += secret }
+        let text = padding + "\"target\":1" + String(repeating: ",\"z\":0", count: 10_000)
+        let column = padding.unicodeScalars.count + 1
+        var diagnostic = Diagnostic.warning(
+            .importSettingNotConverted, "not converted",
+            at: SourceRange(start: SourceLocation(line: 1, column: column), length: 8))
+        diagnostic.file = "min.json"
+        var renderer = DiagnosticRenderer(files: [SourceFile(path: "min.json", text: text)])
+        if let secret { renderer.hiding = [secret] }
+        return renderer.text(diagnostic)
+    }
+
+    @Test func aLongLineIsShownAsAWindowAroundTheCaret() throws {
+        let text = Self.farIntoALongLine()
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(text.count < 600, "\(text)")
+        let source = try #require(lines.first { $0.hasPrefix("1 | ") })
+        let caret = try #require(lines.first { $0.contains("^") })
+        #expect(source.hasPrefix("1 | …") && source.hasSuffix("…"), "\(source)")
+        #expect(source.unicodeScalars.count <= DiagnosticRenderer.excerptWidth + 8)
+        // The caret stands under the text it points at.
+        let start = try #require(caret.firstIndex(of: "^"))
+        let offset = caret.distance(from: caret.startIndex, to: start)
+        let pointed = source.dropFirst(offset).prefix(8)
+        #expect(pointed == "\"target\"", "\(text)")
+        #expect(caret.filter { $0 == "^" }.count == 8)
+    }
+
+    @Test func aWindowThatStartsInsideAHiddenTextShowsNoneOfIt() {
+        // The hidden text ends just before the caret: the window starts inside or before it, and shows
+        // `***` or nothing of it, never its characters.
+        let secret = String(repeating: "s3cr3t-", count: 12)
+        let text = Self.farIntoALongLine(hiding: secret)
+        #expect(!text.contains("s3cr3t"), "\(text)")
+    }
 }

@@ -92,31 +92,49 @@ public struct DiagnosticRenderer: Sendable {
         guard let written = source?.line(range.start.line) else { return out }
         // Shown as `VisibleText` shows it, tabs kept, each hidden text as `***`; the caret counts what each
         // character became (a hidden text's first character `***`, the others nothing).
-        var line = String.UnicodeScalarView()
-        var widths: [Int] = []
+        var pieces: [String] = []
         let hidden = hiddenScalars(in: written)
         for (index, scalar) in written.unicodeScalars.enumerated() {
-            let shown: String
             switch hidden[index] {
-            case .start: shown = "***"
-            case .inside: shown = ""
-            case nil: shown = scalar == "\t" ? "\t" : VisibleText.line(String(scalar))
+            case .start: pieces.append("***")
+            case .inside: pieces.append("")
+            case nil: pieces.append(scalar == "\t" ? "\t" : VisibleText.line(String(scalar)))
             }
-            line.append(contentsOf: shown.unicodeScalars)
-            widths.append(shown.unicodeScalars.count)
         }
+        let widths = pieces.map(\.unicodeScalars.count)
         let number = String(range.start.line)
         let numberPad = String(repeating: " ", count: pad.count - number.count)
         let scalars = Array(written.unicodeScalars)
-        // Keep tabs so the caret lines up under tab-indented text.
         let startIndex = min(max(0, range.start.column - 1), scalars.count)
-        var prefix = ""
-        for (scalar, shown) in zip(scalars[..<startIndex], widths) {
-            prefix += scalar == "\t" ? "\t" : String(repeating: " ", count: shown)
-        }
         let endColumn = range.end.line == range.start.line ? range.end.column : scalars.count + 1
         let endIndex = min(max(startIndex, endColumn - 1), scalars.count)
-        let width = max(1, widths[startIndex..<endIndex].reduce(0, +))
+        // A long line (a minified JSON file is one) is shown as a window around the caret, its cut ends as
+        // `…`, as rustc shows one: a file's every diagnostic would otherwise print the whole file again.
+        var window = 0..<scalars.count
+        if widths.reduce(0, +) > Self.excerptWidth {
+            var low = startIndex
+            var used = 0
+            while low > 0, used + widths[low - 1] <= Self.excerptWidth / 3 {
+                low -= 1
+                used += widths[low]
+            }
+            var high = startIndex
+            while high < scalars.count, used + widths[high] <= Self.excerptWidth {
+                used += widths[high]
+                high += 1
+            }
+            window = low..<max(high, min(startIndex + 1, scalars.count))
+        }
+        let cutBefore = window.lowerBound > 0
+        let cutAfter = window.upperBound < scalars.count
+        let line = (cutBefore ? "…" : "") + pieces[window].joined() + (cutAfter ? "…" : "")
+        // Keep tabs so the caret lines up under tab-indented text.
+        var prefix = cutBefore ? " " : ""
+        for position in window.lowerBound..<max(window.lowerBound, startIndex) {
+            prefix += scalars[position] == "\t" ? "\t" : String(repeating: " ", count: widths[position])
+        }
+        let shownEnd = min(endIndex, window.upperBound)
+        let width = max(1, startIndex < shownEnd ? widths[startIndex..<shownEnd].reduce(0, +) : 0)
         out += pad + style(" |", blue) + "\n"
         out += numberPad + style(number + " |", blue) + (line.isEmpty ? "" : " " + String(line)) + "\n"
         out += pad + style(" |", blue) + " " + prefix + style(String(repeating: "^", count: width), caretColor)
@@ -125,6 +143,9 @@ public struct DiagnosticRenderer: Sendable {
         out += pad + style(" |", blue) + "\n"
         return out
     }
+
+    /// The most columns of a source line an excerpt shows (a longer line is shown around the caret).
+    static let excerptWidth = 160
 
     /// `text` as a message shows it: control characters shown, hidden texts as `***`.
     private func shown(_ text: String) -> String {
