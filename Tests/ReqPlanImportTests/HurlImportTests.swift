@@ -18,6 +18,26 @@ import Testing
         }
     }
 
+    /// Found by the `import` fuzz target: a JSONPath that is no body path of a plan (`$.errors[]id.0`) was
+    /// written as one, and the plan did not read back (RP0201).
+    @Test func aJSONPathThatIsNoBodyPathIsNotConverted() throws {
+        let result = importing(
+            """
+            GET http://localhost:8000/a
+            HTTP 200
+            [Asserts]
+            jsonpath "$.errors[]id.0" == "error1"
+            jsonpath "$.errors[0].id" == "error2"
+            jsonpath "$['a-b'][-1]" == 3
+            """)
+        let text = try #require(result.text)
+        #expect(isValid(text), "\(text)")
+        #expect(!text.contains("\"errors[]id.0\":"), "\(text)")
+        #expect(text.contains("# not converted: the assert `jsonpath \"$.errors[]id.0\" == \"error1\"`"))
+        #expect(text.contains("errors[0].id"), "\(text)")
+        #expect(text.contains("['a-b'][-1]"), "\(text)")
+    }
+
     /// Found by the `import` fuzz target: a method Hurl sends and a plan does not (`PROPFIND`, a misspelling)
     /// was written, and the plan did not validate (RP0110).
     @Test func aMethodAPlanDoesNotSendLeavesItsRequestOutWithAWarning() throws {

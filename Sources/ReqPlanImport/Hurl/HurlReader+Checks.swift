@@ -122,10 +122,11 @@ extension HurlReader {
         case "jsonpath"? where tokens.count > 1:
             let query = unquoted(tokens[1])
             guard query.hasPrefix("$"), query.count <= 200 else { return nil }
-            let path = query.dropFirst()
-            let allowed = path.allSatisfy { $0.isLetter || $0.isNumber || "._[]'-".contains($0) }
-            guard allowed, !path.contains(".."), !path.contains("[*]"),
-                path.isEmpty || path.hasPrefix(".") || path.hasPrefix("[")
+            // `$.[0]` is `$[0]` in JSONPath.
+            let path = query.dropFirst().replacingOccurrences(of: ".[", with: "[")
+            // Members (`.name`), indexes (`[0]`, `[-1]`) and quoted keys (`['a-b']`), as a plan's body paths
+            // are written (grammar.md §8.1); anything else (`[]`, `.0`, a filter) is not converted.
+            guard path.wholeMatch(of: /(\.[A-Za-z_][A-Za-z0-9_-]*|\[-?[0-9]+\]|\['[^'\\]*'\])*/) != nil
             else { return nil }
             return "body" + path
         default: return nil
