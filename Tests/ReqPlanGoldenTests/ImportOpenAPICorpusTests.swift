@@ -31,6 +31,8 @@ struct ImportOpenAPICorpusTests {
     static let realCases: [String: Int] = [
         "openapi/real/box/openapi.json": 100, "openapi/real/discord/openapi.json": 150,
         "openapi/real/openai/openapi.yaml": 150, "openapi/real/mistral/openapi.yaml": 80,
+        // Resources in envelopes: `{ data: { gid } }` (Asana), `{ issue: { id } }` at `/issues.{format}` (Redmine).
+        "openapi/real/asana/asana_oas.yaml": 150, "openapi/real/redmine/openapi.yaml": 40,
     ]
 
     /// The plan of the description at `path` (relative to the fixtures), as written beside it, and the

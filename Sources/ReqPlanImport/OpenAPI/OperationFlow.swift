@@ -9,7 +9,9 @@ import ReqPlanSyntax
 ///    object with a field of the parameter's name, or `id` (for a name ending in `id`), else
 /// 3. an earlier operation's response has a field of exactly that name (`userId` of a login), else
 /// 4. a `GET` on the collection answers a list whose items have such a field (`body[0].id`),
-/// and only when the field's type fits the parameter's. A field the response may leave out is made sure
+/// and only when the field's type fits the parameter's (a field may be the id alone, `id` of `petId`, and in an
+/// envelope: `data`, or the resource's name). A JSON body's top-level field that names a resource by id
+/// (`petId`) is read from the `POST` that creates it, or an earlier response with a field of that name. A field the response may leave out is made sure
 /// of with `expect: { body: { id: { exists: true } } }` on the step that answers it. A step never reads
 /// itself or a step that reads it; a `DELETE` gives nothing, and runs after every other request on its path
 /// (`needs`). Otherwise a value is the description's example, or one made from the schema.
@@ -34,10 +36,14 @@ struct OperationFlow {
     private enum Visit { case new, resolving, done }
     /// The links of the responses each step succeeds with, by the step they target: `(giver, link)`.
     private var linksTo: [Int: [(giver: Int, link: APILink)]] = [:]
-    /// The step of each method and path (`POST /pets`).
+    /// The step of each method and path (`POST /pets`), a path's format suffix left out (`/issues.{format}`
+    /// is `/issues`, as Redmine's paths are written).
     private var byLabel: [String: Int] = [:]
     /// The steps whose success response declares a top-level field of each name, in order.
     private var givers: [String: [Int]] = [:]
+    /// The `POST` that creates each kind of resource, by its collection's last segment in lower case, with
+    /// and without a plural `s` (`POST /pets`: `pets` and `pet`).
+    private var creates: [String: Int] = [:]
 
     private var table: APISchemaTable { description.schemas }
 
@@ -95,7 +101,8 @@ struct OperationFlow {
         var byID: [String: Int] = [:]
         for (position, operation) in operations.enumerated() {
             if let id = operation.id, byID[id] == nil { byID[id] = position }
-            if byLabel[operation.label] == nil { byLabel[operation.label] = position }
+            let label = operation.method + " " + Self.withoutFormat(operation.path)
+            if byLabel[label] == nil { byLabel[label] = position }
         }
         for (giver, operation) in operations.enumerated() where operation.method != "DELETE" {
             let responses = operation.responses(matching: [.classOf(2)])
@@ -107,6 +114,12 @@ struct OperationFlow {
                     target = operations.indices.first { link.targets(operations[$0]) }
                 }
                 if let target { linksTo[target, default: []].append((giver, link)) }
+            }
+            if operation.method == "POST", let last = operation.path.split(separator: "/").last, !last.contains("{") {
+                let name = last.lowercased()
+                for key in [name, name.hasSuffix("s") ? String(name.dropLast()) : name] where creates[key] == nil {
+                    creates[key] = giver
+                }
             }
             if let schema = responses.lazy.compactMap(\.jsonSchema).first {
                 for property in samples.properties(of: schema).all where givers[property.name]?.last != giver {
@@ -191,11 +204,21 @@ struct OperationFlow {
         let segments = operation.path.split(separator: "/", omittingEmptySubsequences: false)
         guard let position = segments.firstIndex(where: { $0.contains("{\(name)}") }) else { return nil }
         let collection = segments[..<position].joined(separator: "/")
-        let endsInID = name.lowercased().hasSuffix("id")
-        let fields = endsInID && name != "id" ? [name, "id"] : [name]
+        let fields = Self.idFields(of: name)
+        // A response may hold the resource in an envelope: `{ data: { gid } }` (Asana's), or named after it
+        // (`{ issue: { id } }` for `/issues`, Redmine's).
+        var envelopes: [[PathComponent]] = [[], [.member("data")]]
+        if let last = collection.split(separator: "/").last, !last.contains("{") {
+            let singular = last.hasSuffix("s") ? String(last.dropLast()) : String(last)
+            envelopes.append([.member(singular)])
+        }
         if let create = byLabel["POST " + collection] {
-            for field in fields {
-                if let text = reference(to: [.member(field)], of: create, into: schema, for: index) { return text }
+            for envelope in envelopes {
+                for field in fields {
+                    if let text = reference(to: envelope + [.member(field)], of: create, into: schema, for: index) {
+                        return text
+                    }
+                }
             }
         }
         for giver in givers[name] ?? [] {
@@ -204,13 +227,34 @@ struct OperationFlow {
             if let text = reference(to: [.member(name)], of: giver, into: schema, for: index) { return text }
         }
         if let list = byLabel["GET " + collection] {
-            for field in fields {
-                if let text = reference(to: [.index(0), .member(field)], of: list, into: schema, for: index) {
-                    return text
+            for envelope in envelopes {
+                for field in fields {
+                    let path = envelope + [.index(0), .member(field)]
+                    if let text = reference(to: path, of: list, into: schema, for: index) { return text }
                 }
             }
         }
         return nil
+    }
+
+    /// `path` without a format suffix on its last segment: `/issues.{format}` → `/issues`.
+    static func withoutFormat(_ path: String) -> String {
+        guard path.hasSuffix("}"), let dot = path.lastIndex(of: "."), let open = path.lastIndex(of: "{"),
+            path.index(after: dot) == open, !path[..<dot].hasSuffix("}"), !path[dot...].contains("/")
+        else { return path }
+        return String(path[..<dot])
+    }
+
+    /// The fields that may give a parameter named `name`: itself, and for a name of an id the id alone
+    /// (`petId`: `id`; `task_gid`: `gid`; `user-id`: `id`).
+    static func idFields(of name: String) -> [String] {
+        let lower = name.lowercased()
+        guard lower != "id", lower.hasSuffix("id") else { return [name] }
+        if let separator = name.lastIndex(where: { $0 == "_" || $0 == "-" }) {
+            let last = String(name[name.index(after: separator)...])
+            if !last.isEmpty, last.lowercased().hasSuffix("id") { return [name, last] }
+        }
+        return [name, "id"]
     }
 
     /// `steps.G.body…` of `path` when `giver` may be read from `index` and its response declares the path
@@ -369,8 +413,43 @@ struct OperationFlow {
                 "optional query parameters: " + leftOut.prefix(12).joined(separator: ", ")
                     + (leftOut.count > 12 ? ", …" : ""))
         }
-        if let body = operation.requestBody { fillBody(body, of: &step, operation: operation) }
+        if let body = operation.requestBody { fillBody(body, of: &step, operation: operation, index: index) }
         plan.steps[index] = step
+    }
+
+    /// A JSON body's top-level fields that name another resource by id (`petId`, `owner_id`) read from the
+    /// step that creates it (`POST /pets`, its response's `id`), or from an earlier response with a field of
+    /// that name; the description's example otherwise.
+    private mutating func linkedFields(of value: PlanValue, schema: APISchema?, for index: Int) -> PlanValue {
+        guard case .object(let members) = value, let schema else { return value }
+        let properties = samples.properties(of: schema).all
+        var linked = members
+        for (position, member) in members.enumerated() {
+            let name = member.key
+            let lower = name.lowercased()
+            guard lower != "id", lower.hasSuffix("id"),
+                let property = properties.first(where: { $0.name == name })?.schema
+            else { continue }
+            var resource = lower.dropLast(2)
+            while resource.last == "_" || resource.last == "-" { resource = resource.dropLast() }
+            var text: PlanText?
+            if let create = creates[String(resource)] {
+                text =
+                    reference(to: [.member(name)], of: create, into: property, for: index)
+                    ?? reference(to: [.member("id")], of: create, into: property, for: index)
+            }
+            if text == nil {
+                for giver in givers[name] ?? [] {
+                    guard giver < index else { break }
+                    if let found = reference(to: [.member(name)], of: giver, into: property, for: index) {
+                        text = found
+                        break
+                    }
+                }
+            }
+            if let text { linked[position].value = .text(text) }
+        }
+        return .object(linked)
     }
 
     /// A query parameter's values: a list's items as repeated parameters.
@@ -382,7 +461,9 @@ struct OperationFlow {
     }
 
     /// The body in the first media type of JSON, a form, multipart, else the first declared.
-    private mutating func fillBody(_ body: APIRequestBody, of step: inout ImportedStep, operation: APIOperation) {
+    private mutating func fillBody(
+        _ body: APIRequestBody, of step: inout ImportedStep, operation: APIOperation, index: Int
+    ) {
         let form = "application/x-www-form-urlencoded"
         let multipart = "multipart/form-data"
         guard
@@ -391,7 +472,7 @@ struct OperationFlow {
         else { return }
         let value = samples.value(media.schema, named: "body", example: media.examples.first)
         if media.isJSON {
-            step.body = .json(value)
+            step.body = .json(linkedFields(of: value, schema: media.schema, for: index))
             return
         }
         if media.type == form || media.type == multipart, case .object(let members) = value {
