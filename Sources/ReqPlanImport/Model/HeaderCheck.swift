@@ -5,46 +5,38 @@ import ReqPlanSyntax
 /// header is left out, with a warning and a comment, rather than written into a plan that would not validate.
 enum HeaderCheck {
     static func check(_ step: inout ImportedStep, diagnostics: inout [Diagnostic], file: String?) {
-        var kept: [Pair] = []
-        for header in step.headers {
-            if let problem = problem(name: header.name, value: header.value) {
-                var diagnostic = Diagnostic.warning(
-                    .importOptionNotConverted,
-                    "the header `\(header.name)` of step `\(step.id)` \(problem); left out", at: nil)
-                diagnostic.file = file
-                diagnostics.append(diagnostic)
-                step.comments.append("not converted: the header `\(header.name)` \(problem)")
-            } else {
-                kept.append(header)
-            }
+        let id = step.id
+        var comments: [String] = []
+        /// Says what is left out: a warning located in the source file, and a comment above the step.
+        func leaveOut(_ code: DiagnosticCode, _ what: String, because problem: String) {
+            var diagnostic = Diagnostic.warning(code, "\(what) of step `\(id)` \(problem); left out", at: nil)
+            diagnostic.file = file
+            diagnostics.append(diagnostic)
+            comments.append("not converted: \(what) \(problem)")
         }
-        step.headers = kept
+        step.headers = step.headers.filter { header in
+            guard let problem = problem(name: header.name, value: header.value) else { return true }
+            leaveOut(.importOptionNotConverted, "the header `\(header.name)`", because: problem)
+            return false
+        }
         // A check of a response header whose name no header can have (a Hurl `header "}"`) reads nothing.
         step.expect.headers = step.expect.headers.filter { check in
             guard let problem = problem(name: check.name, value: PlanText("")) else { return true }
-            var diagnostic = Diagnostic.warning(
-                .importSettingNotConverted,
-                "the check of the header `\(check.name)` of step `\(step.id)` \(problem); left out", at: nil)
-            diagnostic.file = file
-            diagnostics.append(diagnostic)
-            step.comments.append("not converted: the check of the header `\(check.name)` \(problem)")
+            leaveOut(.importSettingNotConverted, "the check of the header `\(check.name)`", because: problem)
             return false
         }
         if case .multipart(let parts)? = step.body {
-            let sendable = parts.filter { part in
-                let texts = [part.name, part.contentType ?? "", part.filename ?? ""]
-                guard texts.contains(where: { $0.unicodeScalars.contains(where: isControl) }) else { return true }
-                var diagnostic = Diagnostic.warning(
-                    .importOptionNotConverted,
-                    "a multipart part of step `\(step.id)` has a control character in its name or type; left out",
-                    at: nil)
-                diagnostic.file = file
-                diagnostics.append(diagnostic)
-                step.comments.append("not converted: a multipart part with a control character in its name or type")
-                return false
-            }
-            step.body = .multipart(sendable)
+            step.body = .multipart(
+                parts.filter { part in
+                    let texts = [part.name, part.contentType ?? "", part.filename ?? ""]
+                    guard texts.contains(where: { $0.unicodeScalars.contains(where: isControl) }) else { return true }
+                    leaveOut(
+                        .importOptionNotConverted, "a multipart part",
+                        because: "has a control character in its name or type")
+                    return false
+                })
         }
+        step.comments += comments
     }
 
     /// Why a header line written as `text` (`Name: value`) cannot be sent, if it cannot.
