@@ -18,6 +18,25 @@ import Testing
         }
     }
 
+    /// Found by the `import` fuzz target: a query parameter named by 8 KB of text was written as a YAML key,
+    /// which libyaml reads only up to 1,024 characters, and the plan did not read back (RP0002).
+    @Test func aNameLongerThanAYAMLKeyMayBeIsLeftOutAndAJSONBodyWithOneIsSentAsText() throws {
+        let long = String(repeating: "k\\\"", count: 700)
+        let result = importing(
+            """
+            POST http://localhost:8000/a?\(long)=1&short=2
+            {"\(long)": 1, "ok": 2}
+            """)
+        let text = try #require(result.text)
+        #expect(isValid(text), "\(text.prefix(3_000))")
+        #expect(text.contains("short: \"2\""), "\(text.prefix(3_000))")
+        #expect(text.contains("      body: \"{"), "\(text.prefix(3_000))")
+        #expect(
+            result.diagnostics.contains {
+                $0.code == .importOptionNotConverted && $0.message.hasPrefix("a query parameter of step")
+            })
+    }
+
     /// Found by the `import` fuzz target: a JSONPath that is no body path of a plan (`$.errors[]id.0`) was
     /// written as one, and the plan did not read back (RP0201).
     @Test func aJSONPathThatIsNoBodyPathIsNotConverted() throws {

@@ -25,9 +25,40 @@ enum HeaderCheck {
             leaveOut(.importSettingNotConverted, "the check of the header `\(check.name)`", because: problem)
             return false
         }
+        // A name longer than a YAML key may be (`PlanWriter.maxKeyLength`: a fuzzed query name of 8 KB) cannot
+        // be written as one.
+        func tooLong(_ name: String) -> Bool { PlanWriter.isTooLongForAKey(name) }
+        let because = "is longer than a plan's key may be (\(PlanWriter.maxKeyLength) characters as written)"
+        step.query = step.query.filter { pair in
+            guard tooLong(pair.name) else { return true }
+            leaveOut(.importOptionNotConverted, "a query parameter", because: because)
+            return false
+        }
+        step.expect.body = step.expect.body.filter { check in
+            guard tooLong(check.path) else { return true }
+            leaveOut(.importSettingNotConverted, "a check of the body", because: because)
+            return false
+        }
+        step.pathParameters = step.pathParameters.filter { parameter in
+            guard tooLong(parameter.key) else { return true }
+            leaveOut(.importOptionNotConverted, "a path parameter", because: because)
+            return false
+        }
+        if case .form(let fields)? = step.body {
+            step.body = .form(
+                fields.filter { field in
+                    guard tooLong(field.name) else { return true }
+                    leaveOut(.importOptionNotConverted, "a form field", because: because)
+                    return false
+                })
+        }
         if case .multipart(let parts)? = step.body {
             step.body = .multipart(
                 parts.filter { part in
+                    if tooLong(part.name) {
+                        leaveOut(.importOptionNotConverted, "a multipart part", because: because)
+                        return false
+                    }
                     let texts = [part.name, part.contentType ?? "", part.filename ?? ""]
                     guard texts.contains(where: { $0.unicodeScalars.contains(where: isControl) }) else { return true }
                     leaveOut(
@@ -60,6 +91,7 @@ enum HeaderCheck {
                         || token.unicodeScalars.contains(scalar))
             }
         if !isToken { return "is not a valid header name" }
+        if PlanWriter.isTooLongForAKey(name) { return "is longer than a plan's key may be" }
         let literal = value.pieces.compactMap { piece -> String? in
             if case .literal(let text) = piece { return text }
             return nil

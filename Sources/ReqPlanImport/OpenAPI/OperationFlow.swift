@@ -560,7 +560,7 @@ struct OperationFlow {
         }
         var bearerOnly: [String: PlanText] = [:]
         for name in asked {
-            guard let scheme = description.securitySchemes[name] else { continue }
+            guard let scheme = description.securitySchemes[name], !PlanWriter.isTooLongForAKey(name) else { continue }
             switch credential(for: scheme) {
             case .given(let credential)?: binding.credentials.append((name, credential))
             case .bearerOnRequests(let token)?: bearerOnly[name] = token

@@ -6,6 +6,16 @@ import ReqPlanSyntax
 /// kept with a `needs` of the request before each one that does not read that request already, and comments above a step saying what was not
 /// converted and where each reference's value was found.
 public enum PlanWriter {
+    /// The longest key written (in characters, as YAML counts them, quotes and escapes included): libyaml reads
+    /// a key of a mapping written `key: value` only up to 1,024 characters. What would need a longer one is left
+    /// out before the plan is written (`HeaderCheck`), or, in a JSON body, written as `body:`.
+    static let maxKeyLength = 1_000
+
+    /// Whether `name`, written as a key (quoted and escaped as YAML needs), is longer than `maxKeyLength`.
+    static func isTooLongForAKey(_ name: String) -> Bool {
+        name.unicodeScalars.count > maxKeyLength / 6 && YAMLText.scalar(name).unicodeScalars.count > maxKeyLength
+    }
+
     /// The plan text of `plan`, whose steps have their ids (`StepNaming`).
     public static func text(of plan: ImportedPlan, format: String) -> String {
         var plan = plan
@@ -433,14 +443,19 @@ extension PlanValue {
         return found
     }
 
-    /// Whether a key holds `${{`, which `json:` cannot write (RP0210): such a body is written as `body:`.
+    /// Whether a key holds `${{`, which `json:` cannot write (RP0210), or is longer than a YAML key may be
+    /// (`PlanWriter.maxKeyLength`): such a body is written as `body:`.
     var hasExpressionKey: Bool {
         var pending = [self]
         while let value = pending.popLast() {
             switch value {
             case .list(let items): pending += items
             case .object(let members):
-                if members.contains(where: { $0.key.contains("${{") }) { return true }
+                if members.contains(where: {
+                    $0.key.contains("${{") || PlanWriter.isTooLongForAKey($0.key)
+                }) {
+                    return true
+                }
                 pending += members.map(\.value)
             default: break
             }
