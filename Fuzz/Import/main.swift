@@ -34,7 +34,8 @@ func isSyntaxError(_ diagnostic: Diagnostic) -> Bool {
 
 func checkPlan(_ text: String, at path: String, pipeline: Pipeline?, allErrors: Bool) {
     let source = SourceFile(path: path, text: text)
-    let report = pipeline?.validate(source) ?? PlanValidator.validate(source, limits: limits)
+    // Read back under the limits a plan has (8 MiB), not the input's: 64 KiB of a source may write a larger plan.
+    let report = pipeline?.validate(source) ?? PlanValidator.validate(source)
     let wrong = report.diagnostics.filter { allErrors ? $0.severity == .error : isSyntaxError($0) }
     if let first = wrong.first {
         let shown = DiagnosticRenderer(colors: false, files: report.sources).text(first)
