@@ -18,6 +18,22 @@ import Testing
         }
     }
 
+    /// Found by the `import` fuzz target: `[BasicAuth]` beside an `Authorization` header wrote both `auth` and
+    /// the header, which a plan refuses (RP0104).
+    @Test func basicAuthBesideAnAuthorizationHeaderIsWrittenOnce() throws {
+        let result = importing(
+            """
+            GET http://localhost:8000/a
+            Authorization: Bearer abc
+            [BasicAuth]
+            bob: secret
+            """)
+        let text = try #require(result.text)
+        #expect(isValid(text), "\(text)")
+        #expect(text.contains("      auth:"), "\(text)")
+        #expect(!text.contains("Authorization:"), "\(text)")
+    }
+
     /// Found by the `import` fuzz target: a query parameter named by 8 KB of text was written as a YAML key,
     /// which libyaml reads only up to 1,024 characters, and the plan did not read back (RP0002).
     @Test func aNameLongerThanAYAMLKeyMayBeIsLeftOutAndAJSONBodyWithOneIsSentAsText() throws {

@@ -14,7 +14,15 @@ enum HeaderCheck {
             diagnostics.append(diagnostic)
             comments.append("not converted: \(what) \(problem)")
         }
+        let hasAuth = step.auth != nil
         step.headers = step.headers.filter { header in
+            // A plan gives credentials once (RP0104): a Hurl `[BasicAuth]` beside an `Authorization` header.
+            if hasAuth, header.name.lowercased() == "authorization" {
+                leaveOut(
+                    .importSettingNotConverted, "the header `\(header.name)`",
+                    because: "is written as the request's `auth`, which a plan gives once")
+                return false
+            }
             guard let problem = problem(name: header.name, value: header.value) else { return true }
             leaveOut(.importOptionNotConverted, "the header `\(header.name)`", because: problem)
             return false
