@@ -37,28 +37,25 @@ enum HeaderCheck {
         // be written as one.
         func tooLong(_ name: String) -> Bool { PlanWriter.isTooLongForAKey(name) }
         let because = "is longer than a plan's key may be (\(PlanWriter.maxKeyLength) characters as written)"
-        step.query = step.query.filter { pair in
-            guard tooLong(pair.name) else { return true }
-            leaveOut(.importOptionNotConverted, "a query parameter", because: because)
-            return false
+        /// `items` without those whose name is too long, each left out said.
+        func keepingShortNames<Item>(
+            _ items: [Item], _ code: DiagnosticCode, _ what: String, name: (Item) -> String
+        ) -> [Item] {
+            items.filter { item in
+                guard tooLong(name(item)) else { return true }
+                leaveOut(code, what, because: because)
+                return false
+            }
         }
-        step.expect.body = step.expect.body.filter { check in
-            guard tooLong(check.path) else { return true }
-            leaveOut(.importSettingNotConverted, "a check of the body", because: because)
-            return false
+        step.query = keepingShortNames(step.query, .importOptionNotConverted, "a query parameter") { $0.name }
+        step.expect.body = keepingShortNames(step.expect.body, .importSettingNotConverted, "a check of the body") {
+            $0.path
         }
-        step.pathParameters = step.pathParameters.filter { parameter in
-            guard tooLong(parameter.key) else { return true }
-            leaveOut(.importOptionNotConverted, "a path parameter", because: because)
-            return false
+        step.pathParameters = keepingShortNames(step.pathParameters, .importOptionNotConverted, "a path parameter") {
+            $0.key
         }
         if case .form(let fields)? = step.body {
-            step.body = .form(
-                fields.filter { field in
-                    guard tooLong(field.name) else { return true }
-                    leaveOut(.importOptionNotConverted, "a form field", because: because)
-                    return false
-                })
+            step.body = .form(keepingShortNames(fields, .importOptionNotConverted, "a form field") { $0.name })
         }
         if case .multipart(let parts)? = step.body {
             step.body = .multipart(
