@@ -229,13 +229,15 @@ public struct Pipeline: Sendable {
     /// - Parameters:
     ///   - target: what was asked, as the report names it (`500/s for 30s`).
     ///   - inputs: iteration `n`'s inputs; `nil` ends the load (a data file ran out).
+    ///   - inputsVary: whether `inputs` may differ from one iteration to the next (rows of a data file); if not,
+    ///     a plan of one request is built once for every iteration (`LoadRun`).
     ///   - configuration: iteration `n`'s run settings.
     ///   - progress, abort: as `LoadRun.run`'s.
     /// - Throws: an error of the transport's setup (a trust store that cannot be read).
     public func executeLoad(
         _ prepared: PlanRun.Prepared, profile: LoadProfile, target: String,
-        inputs: @escaping @Sendable (UInt64) -> RunInputs?, transport: HTTPClientTransport.Configuration,
-        configuration: @escaping @Sendable (UInt64) -> RunConfiguration,
+        inputs: @escaping @Sendable (UInt64) -> RunInputs?, inputsVary: Bool = true,
+        transport: HTTPClientTransport.Configuration, configuration: @escaping @Sendable (UInt64) -> RunConfiguration,
         progress: (@Sendable (LoadRun.Progress) -> Void)? = nil,
         abort: (@Sendable (LoadResult) -> String?)? = nil, supervisor: any RunSupervisor = UnsupervisedRun()
     ) async throws -> LoadResult {
@@ -259,7 +261,7 @@ public struct Pipeline: Sendable {
                         cookies: sharesCookies ? client.configuration.cookies : CookieJar(), secrets: secrets)
                 },
                 configuration: configuration,
-                connections: counted, executors: client.taskExecutors)
+                connections: counted, executors: client.taskExecutors, inputsVary: inputsVary)
             return await supervisor.supervise { await load.run(progress: progress, abort: abort) }
         }
     }

@@ -322,7 +322,7 @@ struct LoadCommand: AsyncParsableCommand {
                 ObjectiveCheck.check(objectives, against: result).first { !$0.met && $0.measured != nil }?.summary
             } : nil
         var result = try await pipeline.executeLoad(
-            prepared, profile: profile, target: target, inputs: inputs, transport: transport,
+            prepared, profile: profile, target: target, inputs: inputs, inputsVary: data != nil, transport: transport,
             configuration: { _ in
                 // Each iteration's own secrets and tokens in the settings made once: finding the plan's project
                 // (a walk up its folders) every iteration took a seventh of a small load's time.

@@ -109,6 +109,44 @@ import Testing
         #expect(Self.runs(try Self.report(sharedPath)["iteration"]) == (10, 0))
     }
 
+    /// A plan of one request is built once for every iteration (`Executor.buildLone`), and each iteration still
+    /// sends and judges it as `run` does: its redirect followed with the cookie its own hop set, and a failure
+    /// worded alike, hiding what the build learnt (a password of `auth`, which each iteration's own secrets
+    /// store starts from).
+    @Test(ExternalServers.needed(.nginx))
+    func aPlanOfOneRequestIsBuiltOnceAndJudgedInEveryIteration() async throws {
+        let nginx = try await Nginx.shared()
+        let redirected = """
+            reqplan: 1
+            steps:
+              go:
+                request: { url: "\(nginx.plainURL)/login-and-go" }
+                expect: { status: 200, body: { user: alice } }
+            """
+        let (followed, followedPath) = try await load(redirected, ["--users", "2", "--iterations", "20"])
+        #expect(followed.status == 0, "\(followed.stdout)\(followed.stderr)")
+        #expect(Self.runs(try Self.report(followedPath)["iteration"]) == (20, 0), "\(followed.stdout)")
+
+        let password = "pass-word-9876"
+        let judged = """
+            reqplan: 1
+            steps:
+              get:
+                request:
+                  url: "\(nginx.plainURL)/json"
+                  auth: { basic: { username: ann, password: "\(password)" } }
+                expect: { status: 200, body: { server: "\(password)" } }
+            """
+        let (failed, failedPath) = try await load(judged, ["--users", "2", "--iterations", "10"])
+        #expect(Self.runs(try Self.report(failedPath)["iteration"]) == (10, 10))
+        let reason = #"expected body `server` to equal "***", got "nginx""#
+        #expect(failed.stdout.contains("`get` ×10: expectation: \(reason)"), "\(failed.stdout)")
+        #expect(!failed.stdout.contains(password) && !failed.stderr.contains(password), "\(failed.stdout)")
+        let run = try await CommandRunner.run(
+            ["run", try CommandRunner.temporaryPlan(judged).path], environment: ["no_proxy": "*"])
+        #expect(run.status == 1 && run.stdout.contains(reason), "as `run` words it: \(run.stdout)")
+    }
+
     /// Three shards of a load, run side by side, merge into one result of the whole: counts add up, and the
     /// merge refuses a missing shard.
     @Test(ExternalServers.needed(.nginx))

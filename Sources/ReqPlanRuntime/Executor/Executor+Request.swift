@@ -60,7 +60,8 @@ extension Executor {
         let prepared: PreparedRequest
         let scope: Scope
         let itemIndex: Int?
-        let context: EvaluationContext
+        /// What its expressions see (a run of a request built once gets its own executor's net: `Executor.runLone`).
+        var context: EvaluationContext
         let retry: EffectiveRetry
         /// Each attempt's deadline (`timeout`, else `defaults.timeout`); nil: the transport's.
         let timeout: Duration?
@@ -109,6 +110,37 @@ extension Executor {
         _ node: StepNode, _ spec: RequestSpec, frame: Frame, scope: Scope, itemIndex: Int?, context: EvaluationContext,
         retryWait: (@Sendable (Bool) -> Void)? = nil
     ) async -> StepResult {
+        switch await buildRequest(
+            node, spec, scope: scope, itemIndex: itemIndex, context: context, retryWait: retryWait)
+        {
+        case .failure(let ended):
+            return ended.result
+        case .success(let built):
+            return await runBuilt(built)
+        }
+    }
+
+    /// A request built, with everything its exchanges need: what `runBuilt` sends. `reqplan load` builds a
+    /// plan's one request once and runs it in every iteration (`Layout.loneRequest`).
+    struct BuiltRequest: Sendable {
+        var run: RequestRun
+        /// Whether the body is parsed (something reads it, or its schema is checked).
+        let decodes: Bool
+        /// The step's result before its first attempt (its method and URL).
+        let result: StepResult
+    }
+
+    /// The result of a request that could not be built (failed, or cancelled while building).
+    struct UnbuiltRequest: Error {
+        let result: StepResult
+    }
+
+    /// Builds the request of `node` in `context`: its expressions evaluated, its files read, its credentials
+    /// and settings worked out.
+    func buildRequest(
+        _ node: StepNode, _ spec: RequestSpec, scope: Scope, itemIndex: Int?, context: EvaluationContext,
+        retryWait: (@Sendable (Bool) -> Void)? = nil
+    ) async -> Result<BuiltRequest, UnbuiltRequest> {
         var result = StepResult(id: node.id, state: .succeeded)
         result.itemIndex = itemIndex
         var prepared: PreparedRequest
@@ -133,16 +165,16 @@ extension Executor {
         } catch let error as EvaluationError {
             let enclosing = await Self.endedByEnclosingTimeout(limits, ownTimeout: timeout, from: buildStart)
             if enclosing || error.kind == .cancelled || Task.isCancelled {
-                return cancelled(result, scope: scope, node: node, started: false)
+                return .failure(UnbuiltRequest(result: cancelled(result, scope: scope, node: node, started: false)))
             }
             result.state = .failed
             // Located where the request went wrong (a header, a value, a file), not only at its step.
             result.reason = StepReason(error.kind, secretNet.redact(error.message), at: error.range)
-            return result
+            return .failure(UnbuiltRequest(result: result))
         } catch {
             result.state = .failed
             result.reason = StepReason(.evaluation, secretNet.redact("\(error)"))
-            return result
+            return .failure(UnbuiltRequest(result: result))
         }
         result.method = prepared.method.rawValue
         result.url = prepared.shownURL
@@ -158,8 +190,16 @@ extension Executor {
             mayRetry: prepared.method.isIdempotent || settings.retry.unsafe, retention: settings.retention,
             retryWait: retryWait, responseCheck: responseCheck)
         run.credentials = credentials
-        if let poll = node.step.poll { return await runPolling(run, poll, result: result) }
-        _ = await exchange(run, result: &result, decodingBody: decodes) { response, body, problem, duration in
+        return .success(BuiltRequest(run: run, decodes: decodes, result: result))
+    }
+
+    /// Sends a built request with its retries (or polls it), checks the expectations, and keeps what later
+    /// steps read.
+    func runBuilt(_ built: BuiltRequest) async -> StepResult {
+        var result = built.result
+        let run = built.run
+        if let poll = run.node.step.poll { return await runPolling(run, poll, result: result) }
+        _ = await exchange(run, result: &result, decodingBody: built.decodes) { response, body, problem, duration in
             self.verdict(on: response, body: body, bodyProblem: problem, duration: duration, of: run)
         }
         return result

@@ -29,6 +29,8 @@ public struct Executor: Sendable {
     let secretFlows: [SecretFlow]
     /// Each request node's settings, by `NodeID` (nil for other nodes).
     let requestSettings: [RequestSettings?]
+    /// The plan's one step, when it is a request and the plan nothing else (`Layout.loneRequest`).
+    let loneRequest: NodeID?
     /// The textual net for what cannot be traced (values a server sent, a library's error text): the
     /// secret inputs and what the run learns (`Redactor`).
     let secretNet: Redactor
@@ -45,6 +47,8 @@ public struct Executor: Sendable {
         let secretFlows: [SecretFlow]
         /// Each request node's settings, by `NodeID` (nil for other nodes).
         let requestSettings: [RequestSettings?]
+        /// The plan's one step, when it is a request and the plan nothing else (`Executor.buildLone`).
+        let loneRequest: NodeID?
 
         /// The layout of runs of `graph` whose relative files are read through `files`.
         public init(graph: PlanGraph, files: FileAccess) {
@@ -63,6 +67,7 @@ public struct Executor: Sendable {
             self.nodesByLoop = byLoop
             self.secretFlows = SecretFlow.flows(of: graph)
             self.requestSettings = RequestSettings.all(in: graph)
+            self.loneRequest = Self.loneRequest(in: graph)
         }
     }
 
@@ -93,6 +98,7 @@ public struct Executor: Sendable {
         self.nodesByLoop = layout.nodesByLoop
         self.secretFlows = layout.secretFlows
         self.requestSettings = layout.requestSettings
+        self.loneRequest = layout.loneRequest
         self.secretNet = Redactor(secrets: inputs.secrets, store: configuration.secrets)
     }
 

@@ -36,13 +36,18 @@ public struct LoadRun: Sendable {
     /// The plan as every iteration runs it, worked out once (the files are those of every iteration's
     /// settings, the first one's).
     let layout: Executor.Layout
+    /// Whether iterations may get different inputs (rows of a data file): if not, a plan of one request is
+    /// built once for them all (`Executor.buildLone`).
+    let inputsVary: Bool
+    /// The plan's one request, built once, when it is one (set as the load starts).
+    private var lone: Executor.LoneRequest?
 
     /// A load of `graph`.
     public init(
         graph: PlanGraph, profile: LoadProfile, target: String, inputs: @escaping @Sendable (UInt64) -> RunInputs?,
         transport: @escaping @Sendable (SecretStore) -> any Transport,
         configuration: @escaping @Sendable (UInt64) -> RunConfiguration,
-        connections: (@Sendable () -> UInt64)? = nil, executors: [any TaskExecutor] = []
+        connections: (@Sendable () -> UInt64)? = nil, executors: [any TaskExecutor] = [], inputsVary: Bool = true
     ) {
         self.graph = graph
         self.profile = profile
@@ -51,6 +56,7 @@ public struct LoadRun: Sendable {
         self.configuration = configuration
         self.connections = connections
         self.executors = executors
+        self.inputsVary = inputsVary
         self.layout = Executor.Layout(graph: graph, files: configuration(0).files)
         self.description = (graph.plan.source.path, target)
         self.loops = Set(graph.nodes.filter { $0.kind == .forEachRequest || $0.kind == .forEachGroup }.map(\.id))
@@ -94,9 +100,16 @@ public struct LoadRun: Sendable {
         }
         let warmUp = profile.warmUp
         let grace = profile.grace
-        await withTaskGroup(of: Event.self) { group in
+        var load = self
+        if !inputsVary, layout.loneRequest != nil, let inputs = inputs(0) {
+            let settings = configuration(0)
+            load.lone = await Executor(
+                layout: layout, transport: transport(settings.secrets), inputs: inputs, configuration: settings
+            ).buildLone()
+        }
+        await withTaskGroup(of: Event.self) { [load] group in
             group.addTask {
-                await self.drive(recorder: recorder, state: state, start: start)
+                await load.drive(recorder: recorder, state: state, start: start)
                 return .finished
             }
             var next = start + .seconds(1)
@@ -275,13 +288,14 @@ public struct LoadRun: Sendable {
     ) async {
         let clock = ContinuousClock()
         let began = clock.now
-        let settings = configuration(index)
+        var settings = configuration(index)
+        if let lone { settings.secrets = SecretStore(copying: lone.secrets) }
         let observer = IterationRecorder(
             loops: loops, redactor: Redactor(secrets: inputs.secrets, store: settings.secrets))
         let executor = Executor(
             layout: layout, transport: transport(settings.secrets), inputs: inputs, configuration: settings,
             observer: observer)
-        let result = await executor.run()
+        let result = if let lone { await executor.runLone(lone) } else { await executor.run() }
         let end = clock.now
         let failedStep = result.order.lazy.compactMap { result.results[$0] }.first { $0.state == .failed }
         recorder.record(

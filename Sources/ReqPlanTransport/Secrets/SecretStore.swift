@@ -13,10 +13,18 @@ public final class SecretStore: Sendable {
         var hidden: [String] = []
     }
 
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
     /// An empty store.
-    public init() {}
+    public init() {
+        state = Mutex(State())
+    }
+
+    /// A store holding what `other` holds now, to learn more on its own (what the net hides is copied, not
+    /// worked out again).
+    public init(copying other: SecretStore) {
+        state = Mutex(other.state.withLock { $0 })
+    }
 
     /// Adds a secret (empty ones are ignored).
     public func add(_ secret: String) {
