@@ -109,12 +109,15 @@ import Testing
         #expect(Self.runs(try Self.report(sharedPath)["iteration"]) == (10, 0))
     }
 
-    /// A plan of one request is built once for every iteration (`Executor.buildLone`), and each iteration still
-    /// sends and judges it as `run` does: its redirect followed with the cookie its own hop set, and a failure
-    /// worded alike, hiding what the build learnt (a password of `auth`, which each iteration's own secrets
-    /// store starts from).
+    /// A plan of one request is built once for every iteration (`Executor.buildLone`), and each user of the closed
+    /// model sends it again and again on a connection of its own (`RequestRepeater`). Each iteration still ends
+    /// as `run` ends it: a redirect followed with the cookie its own hop set (handed back to the transport with
+    /// the response that came, never sent twice: nginx's `/login-and-go` answers every call), a refused
+    /// connection and a timeout worded alike, and a failure judged on the body hiding what the build learnt (a
+    /// password of `auth`, which each iteration's own secrets store starts from). Four users on two event loops
+    /// and 200 iterations: a user's connection is often on another loop than its task.
     @Test(ExternalServers.needed(.nginx))
-    func aPlanOfOneRequestIsBuiltOnceAndJudgedInEveryIteration() async throws {
+    func aPlanOfOneRequestIsBuiltOnceAndEveryIterationEndsAsARunDoes() async throws {
         let nginx = try await Nginx.shared()
         let redirected = """
             reqplan: 1
@@ -123,9 +126,35 @@ import Testing
                 request: { url: "\(nginx.plainURL)/login-and-go" }
                 expect: { status: 200, body: { user: alice } }
             """
-        let (followed, followedPath) = try await load(redirected, ["--users", "2", "--iterations", "20"])
+        let (followed, followedPath) = try await load(redirected, ["--users", "4", "--iterations", "200"])
         #expect(followed.status == 0, "\(followed.stdout)\(followed.stderr)")
-        #expect(Self.runs(try Self.report(followedPath)["iteration"]) == (20, 0), "\(followed.stdout)")
+        let report = try Self.report(followedPath)
+        #expect(Self.runs(report["iteration"]) == (200, 0), "\(followed.stdout)")
+        #expect(followed.stdout.contains("requests    200 "), "one request per iteration: \(followed.stdout)")
+
+        /// The reason `load` gives for every one of `count` iterations of `plan`, and `run`'s of one run.
+        func reasons(_ plan: String, count: Int) async throws -> (load: String, run: String) {
+            let (loaded, _) = try await load(plan, ["--users", "2", "--iterations", "\(count)"])
+            let line = loaded.stdout.split(separator: "\n").first { $0.contains("`get` ×\(count): ") }
+            let ran = try await CommandRunner.run(
+                ["run", try CommandRunner.temporaryPlan(plan).path], environment: ["no_proxy": "*"])
+            #expect(ran.status == 1, "\(ran.stdout)")
+            return (line.map(String.init) ?? loaded.stdout, ran.stdout)
+        }
+        let refused = try await reasons(
+            "reqplan: 1\nsteps:\n  get: { request: { url: \"http://127.0.0.1:1/x\" } }", count: 6)
+        #expect(refused.load.hasSuffix("transport: connection to 127.0.0.1:1 refused"), "\(refused.load)")
+        #expect(refused.run.contains("connection to 127.0.0.1:1 refused"), "\(refused.run)")
+        if nginx.hasEcho {
+            let slow = try await reasons(
+                "reqplan: 1\nsteps:\n  get: { request: { url: \"\(nginx.plainURL)/delay/2\" }, timeout: 50ms }",
+                count: 4)
+            let message = "request to \(URL(string: nginx.plainURL)?.host ?? ""):"
+            #expect(
+                slow.load.contains("timeout: \(message)") && slow.load.hasSuffix("timed out after 50ms"), "\(slow.load)"
+            )
+            #expect(slow.run.contains("timed out after 50ms"), "\(slow.run)")
+        }
 
         let password = "pass-word-9876"
         let judged = """

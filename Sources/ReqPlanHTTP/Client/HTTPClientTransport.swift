@@ -170,36 +170,10 @@ public struct HTTPClientTransport: Transport {
         proxy: ProxyServer? = nil
     ) async throws(TransportError) -> TransportResponse {
         let url = request.url
-        var head = HTTPRequestHead(
-            version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: url.target)
-        head.headers.reserveCapacity(request.headers.count + 3)
-        if request.header("host") == nil { head.headers.add(name: "Host", value: url.authority) }
-        try RequestFraming.add(request, to: &head.headers)
-        if !head.headers.contains(name: "accept-encoding") {
-            head.headers.add(name: "Accept-Encoding", value: ResponseDecompression.acceptEncoding)
-        }
-        var outgoing = ReqPlanClient.Request(
-            endpoint: ReqPlanClient.Endpoint(host: url.host, port: url.port, tls: url.isHTTPS), head: head,
-            body: request.body,
-            idempotent: request.method.isIdempotent, keep: request.keepsResponseBody ?? .max)
+        var outgoing = try ownClientRequest(request)
         if let proxy { Self.throughProxy(&outgoing, url: url, proxy: proxy) }
         do {
-            let response = try await own.execute(outgoing, deadline: deadline)
-            var transported = TransportResponse(
-                status: Int(response.head.status.code),
-                headers: response.head.headers.map { HeaderField($0.name, $0.value) },
-                body: response.body, size: response.size)
-            let version = response.head.version
-            transported.httpVersion = "HTTP/\(version.major).\(version.minor)"
-            let phases = response.phases
-            // The hop's start and total are the transport's (`RequestHops`); the phases the client's.
-            transported.timing = ExchangeTiming(
-                start: .now, total: .zero,
-                phases: ExchangeTiming.Phases(
-                    blocked: Duration(phases.blocked), connect: phases.connect.map(Duration.init),
-                    tls: phases.tls.map(Duration.init), send: Duration(phases.send), wait: Duration(phases.wait),
-                    receive: Duration(phases.receive)))
-            return transported
+            return Self.transportResponse(try await own.execute(outgoing, deadline: deadline))
         } catch {
             if let proxy, let failure = proxyFailure(error, proxy: proxy, url: url) { throw failure }
             switch error {
@@ -218,6 +192,43 @@ public struct HTTPClientTransport: Transport {
                 throw await diagnosingReset(failure, url: url, host: request.host, deadline: deadline)
             }
         }
+    }
+
+    /// `request` as reqplan's client sends it: its head with `Host`, the framing (`RequestFraming`) and
+    /// `Accept-Encoding`.
+    func ownClientRequest(_ request: PreparedRequest) throws(TransportError) -> ReqPlanClient.Request {
+        let url = request.url
+        var head = HTTPRequestHead(
+            version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: url.target)
+        head.headers.reserveCapacity(request.headers.count + 3)
+        if request.header("host") == nil { head.headers.add(name: "Host", value: url.authority) }
+        try RequestFraming.add(request, to: &head.headers)
+        if !head.headers.contains(name: "accept-encoding") {
+            head.headers.add(name: "Accept-Encoding", value: ResponseDecompression.acceptEncoding)
+        }
+        return ReqPlanClient.Request(
+            endpoint: ReqPlanClient.Endpoint(host: url.host, port: url.port, tls: url.isHTTPS), head: head,
+            body: request.body,
+            idempotent: request.method.isIdempotent, keep: request.keepsResponseBody ?? .max)
+    }
+
+    /// A response of reqplan's client as the transport gives it.
+    static func transportResponse(_ response: ReqPlanClient.Response) -> TransportResponse {
+        var transported = TransportResponse(
+            status: Int(response.head.status.code),
+            headers: response.head.headers.map { HeaderField($0.name, $0.value) },
+            body: response.body, size: response.size)
+        let version = response.head.version
+        transported.httpVersion = "HTTP/\(version.major).\(version.minor)"
+        let phases = response.phases
+        // The hop's start and total are the transport's (`RequestHops`); the phases the client's.
+        transported.timing = ExchangeTiming(
+            start: .now, total: .zero,
+            phases: ExchangeTiming.Phases(
+                blocked: Duration(phases.blocked), connect: phases.connect.map(Duration.init),
+                tls: phases.tls.map(Duration.init), send: Duration(phases.send), wait: Duration(phases.wait),
+                receive: Duration(phases.receive)))
+        return transported
     }
 
     /// `failure`, or what TLS says it was: a TLS 1.3 server checks a client certificate only after the

@@ -246,7 +246,7 @@ final class ReqPlanClient: Sendable {
     /// A connection for `endpoint`: one from the pool, a stream on its HTTP/2 connection, or a new
     /// one (within the per-host limit, waiting for a free one by `deadline` otherwise). `reused` when
     /// it was not opened for this request; `opening`, how long opening it took, when it was.
-    private func acquire(_ endpoint: Endpoint, deadline: NIODeadline?) async throws(ClientError)
+    func acquire(_ endpoint: Endpoint, deadline: NIODeadline?) async throws(ClientError)
         -> (Connection, reused: Bool, opening: Opening?)
     {
         let mayUseHTTP2 = endpoint.tls && settings.offersHTTP2
@@ -351,7 +351,7 @@ final class ReqPlanClient: Sendable {
         }
     }
 
-    private func release(_ connection: HTTP1Connection, of endpoint: Endpoint, reusable: Bool) {
+    func release(_ connection: HTTP1Connection, of endpoint: Endpoint, reusable: Bool) {
         let keep = reusable && connection.channel.isActive
         if !keep { connection.channel.close(promise: nil) }
         guard let (waiter, lease) = pool.withLockedValue({ $0.release(connection, of: endpoint, kept: keep) }) else {

@@ -13,6 +13,13 @@ extension Executor {
     /// (tokens, signatures, digests), cookies, retries, timeouts.
     public struct LoneRequest: Sendable {
         let built: BuiltRequest
+
+        /// Whether its runs may send it again and again on a connection of their own, judging each response as
+        /// it comes (`RepeatingTransport`): its one attempt gets no credentials made as it is sent, no retry,
+        /// no poll.
+        var repeatable: Bool {
+            built.run.credentials == nil && built.run.retry.attempts <= 1 && built.run.node.step.poll == nil
+        }
         /// What building it learnt (the credentials it sends, in every form the net hides): each run starts
         /// its own store from a copy.
         public let secrets: SecretStore
@@ -56,6 +63,25 @@ extension Executor {
             interrupted: Task.isCancelled, timedOut: false, duration: now(), startedAt: startDate)
         run.secrets = configuration.secrets.all
         return run
+    }
+
+    /// What the only attempt of a run of `lone` makes of `response`, when judging it reads no more than its
+    /// status and time (no header or body, no schema): `verdict` itself, as `runLone` would call it. Nil when it
+    /// reads more, for `runLone` to judge under its evaluation limits.
+    func judgeLone(_ lone: LoneRequest, response: TransportResponse, duration: Duration) -> LoneVerdict? {
+        let run = lone.built.run
+        guard !lone.built.decodes, run.expectation?.headers == nil else { return nil }
+        switch verdict(on: response, body: .null, bodyProblem: nil, duration: duration, of: run) {
+        case .succeeded: return .succeeded
+        case .failed(let reason, _, _, _, _): return .failed(reason)
+        case .pending: return nil
+        }
+    }
+
+    /// How an attempt judged by `judgeLone` ended.
+    enum LoneVerdict {
+        case succeeded
+        case failed(StepReason)
     }
 
     /// The scope of a plan's one request: no limit holds a request alone in its run, and no timeout or

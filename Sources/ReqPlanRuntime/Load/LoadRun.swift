@@ -41,6 +41,8 @@ public struct LoadRun: Sendable {
     let inputsVary: Bool
     /// The plan's one request, built once, when it is one (set as the load starts).
     private var lone: Executor.LoneRequest?
+    /// The executor that built `lone`, which judges its responses as they come (`repeatingUser`).
+    private var judge: Executor?
 
     /// A load of `graph`.
     public init(
@@ -103,9 +105,10 @@ public struct LoadRun: Sendable {
         var load = self
         if !inputsVary, layout.loneRequest != nil, let inputs = inputs(0) {
             let settings = configuration(0)
-            load.lone = await Executor(
-                layout: layout, transport: transport(settings.secrets), inputs: inputs, configuration: settings
-            ).buildLone()
+            let builder = Executor(
+                layout: layout, transport: transport(settings.secrets), inputs: inputs, configuration: settings)
+            load.lone = await builder.buildLone()
+            load.judge = builder
         }
         await withTaskGroup(of: Event.self) { [load] group in
             group.addTask {
@@ -234,6 +237,10 @@ public struct LoadRun: Sendable {
         let cap = profile.iterations
         @Sendable func user(_ slot: Int) async {
             defer { pool.leave(slot) }
+            if think == .zero, let repeater = repeater() {
+                return await repeatingUser(
+                    slot, repeater, pool: pool, recorder: recorder, state: state, start: start)
+            }
             while !Task.isCancelled, !pool.ending, !state.stopped, slot < pool.wanted {
                 let ticket = pool.takeTicket()
                 if let cap, ticket >= cap {
@@ -273,6 +280,102 @@ public struct LoadRun: Sendable {
         }
     }
 
+    /// A repeater of the plan's one request, when the load may send it again and again on a connection of a
+    /// user's own (`Executor.LoneRequest.repeatable`), with no cookie jar shared between iterations, over a
+    /// transport that can (`RepeatingTransport`).
+    private func repeater() -> (any RequestRepeater)? {
+        guard let lone, lone.repeatable, !profile.sharesCookies,
+            let repeating = transport(SecretStore()) as? any RepeatingTransport
+        else { return nil }
+        return repeating.repeating(lone.built.run.prepared, timeout: lone.built.run.timeout)
+    }
+
+    /// A user of the closed model whose iterations are the plan's one request sent again and again on a
+    /// connection of its own (`RequestRepeater`): each response is judged as it comes, on the connection's
+    /// thread, as `Executor.runLone` judges it (`Executor.judgeLone`), and recorded as `iterate` records it. A
+    /// response or failure that needs more (a redirect, a cookie, a body to read) goes on in `iterate` with what
+    /// came, so no request is sent twice.
+    private func repeatingUser(
+        _ slot: Int, _ repeater: any RequestRepeater, pool: UserPool, recorder: LoadRecorder, state: LoadState,
+        start: ContinuousClock.Instant
+    ) async {
+        guard let lone, let judge else { return }
+        struct Current {
+            var ticket: UInt64
+            var began: ContinuousClock.Instant
+            var counted: Bool
+        }
+        let clock = ContinuousClock()
+        let current = Mutex<Current?>(nil)
+        let cap = profile.iterations
+        let warmUp = profile.warmUp
+        let id = lone.built.run.node.id
+        let words = IterationRecorder(loops: [], redactor: judge.secretNet)
+        while !Task.isCancelled {
+            let end = await repeater.run {
+                guard !pool.ending, !state.stopped, slot < pool.wanted else { return false }
+                let ticket = pool.takeTicket()
+                if let cap, ticket >= cap {
+                    pool.end()
+                    return false
+                }
+                let began = clock.now
+                let counted = began - start >= warmUp
+                recorder.started(warmUp: !counted, late: false)
+                state.began()
+                current.withLock { $0 = Current(ticket: ticket, began: began, counted: counted) }
+                return true
+            } finished: { response in
+                guard let now = current.withLock({ $0 }) else { return .handOff }
+                let latency = clock.now - now.began
+                guard let verdict = judge.judgeLone(lone, response: response, duration: latency) else {
+                    return .handOff
+                }
+                var reason: String?
+                if case .failed(let why) = verdict { reason = words.reasonText(why) }
+                recorder.record(
+                    IterationSample(
+                        latency: latency, startDelay: nil, failed: reason != nil, interrupted: false,
+                        counted: now.counted, reason: reason.map { "`\(id)` \($0)" },
+                        steps: [
+                            IterationSample.Step(
+                                id: id, latency: latency, failed: reason != nil, requests: 1, bytes: response.size,
+                                reason: reason)
+                        ]))
+                current.withLock { $0 = nil }
+                state.ended()
+                return .again
+            }
+            let first: Result<TransportResponse, TransportError>?
+            switch end {
+            case .stopped:
+                return
+            case .connectionEnded:
+                continue
+            case .handOff(let response):
+                first = .success(response)
+            case .failed(let failure):
+                first = .failure(failure)
+            case .unsent:
+                first = nil
+            case .cancelled:
+                guard let now = current.withLock({ $0 }) else { return }
+                recorder.record(
+                    IterationSample(
+                        latency: clock.now - now.began, startDelay: nil, failed: false, interrupted: true,
+                        counted: now.counted, reason: nil, steps: []))
+                state.ended()
+                return
+            }
+            guard let now = current.withLock({ $0 }), let inputs = inputs(now.ticket) else { return }
+            current.withLock { $0 = nil }
+            await iterate(
+                now.ticket, inputs: inputs, due: now.began, open: false, counted: now.counted, recorder: recorder,
+                first: first)
+            state.ended()
+        }
+    }
+
     /// The executor the `n`th iteration (open model) or user (closed) prefers, in turn; nil without any.
     private func executor(_ n: UInt64) -> (any TaskExecutor)? {
         executors.isEmpty ? nil : executors[Int(n % UInt64(executors.count))]
@@ -282,19 +385,24 @@ public struct LoadRun: Sendable {
 
     /// Runs iteration `index` and records it. Its latency is measured from `due` (the open model's intended
     /// start) or from its start (closed).
+    /// - Parameter first: the first hop's response or failure, when a repeater got it already
+    ///   (`repeatingUser`): the iteration goes on from it; the iteration began at `due`, then.
     private func iterate(
         _ index: UInt64, inputs: RunInputs, due: ContinuousClock.Instant, open: Bool, counted: Bool,
-        recorder: LoadRecorder
+        recorder: LoadRecorder, first: Result<TransportResponse, TransportError>?? = nil
     ) async {
         let clock = ContinuousClock()
-        let began = clock.now
+        let began = first == nil ? clock.now : due
         var settings = configuration(index)
         if let lone { settings.secrets = SecretStore(copying: lone.secrets) }
         let observer = IterationRecorder(
             loops: loops, redactor: Redactor(secrets: inputs.secrets, store: settings.secrets))
+        var transport = transport(settings.secrets)
+        if case .some(.some(let first)) = first, let repeating = transport as? any RepeatingTransport {
+            transport = repeating.continuing(after: first)
+        }
         let executor = Executor(
-            layout: layout, transport: transport(settings.secrets), inputs: inputs, configuration: settings,
-            observer: observer)
+            layout: layout, transport: transport, inputs: inputs, configuration: settings, observer: observer)
         let result = if let lone { await executor.runLone(lone) } else { await executor.run() }
         let end = clock.now
         let failedStep = result.order.lazy.compactMap { result.results[$0] }.first { $0.state == .failed }

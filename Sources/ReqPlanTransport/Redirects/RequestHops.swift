@@ -59,6 +59,13 @@ package struct RequestHops: Sendable {
         }
     }
 
+    /// Whether a response to the first hop of `request` needs more hops, or cookies kept: a redirect to follow,
+    /// or a `Set-Cookie`. A `RequestRepeater` takes the other responses as they are.
+    package func goesOn(after response: TransportResponse, of request: PreparedRequest) -> Bool {
+        if response.headers.contains(where: { $0.name.equalsIgnoringCase("set-cookie") }) { return true }
+        return (request.followRedirects ?? followRedirects) && Redirect.request(following: response, of: request) != nil
+    }
+
     /// `request` as it goes on the wire: the jar's cookies for its URL merged into its `Cookie`
     /// header. The request's own pairs come first and win: a jar cookie whose name the request
     /// already sets is left out. Costs nothing more than a check while the jar is empty. What outputs show

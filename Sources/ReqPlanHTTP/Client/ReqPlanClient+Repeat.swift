@@ -1,0 +1,205 @@
+import NIOCore
+import NIOHTTP1
+import ReqPlanTransport
+import Synchronization
+
+extension HTTPClientTransport: RepeatingTransport {
+    /// A repeater of `request` over reqplan's client, when it is plain HTTP sent directly (no TLS, no proxy), by
+    /// a method a client may send again when a kept-alive connection closes before reading it, and no cookie of
+    /// the jar goes with it.
+    package func repeating(_ request: PreparedRequest, timeout: Duration?) -> (any RequestRepeater)? {
+        guard configuration.client == .reqplan, !request.url.isHTTPS, proxy(for: request) == nil,
+            request.method.isIdempotent, !request.usesCookies || configuration.cookies.isEmpty,
+            let outgoing = try? ownClientRequest(request)
+        else { return nil }
+        return OwnClientRepeater(
+            transport: self, prepared: request, request: outgoing, timeout: timeout ?? configuration.requestTimeout)
+    }
+
+    package func continuing(after first: Result<TransportResponse, TransportError>) -> any Transport {
+        ContinuingTransport(base: self, first: first)
+    }
+}
+
+/// A transport whose first hop is answered already (`RepeatingTransport.continuing(after:)`).
+struct ContinuingTransport: Transport {
+    let base: HTTPClientTransport
+    let first: Result<TransportResponse, TransportError>
+
+    func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
+        let timeout = timeout ?? base.configuration.requestTimeout
+        let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) }
+        var answered = false
+        return try await base.hops.send(request) { hop async throws(TransportError) in
+            guard answered else {
+                answered = true
+                return try first.get()
+            }
+            return try await base.sendOnce(hop, deadline: deadline, timeout: timeout)
+        }
+    }
+}
+
+/// Sends one request again and again on one HTTP/1.1 connection of reqplan's client, through the same
+/// pipeline (`ExchangeHandler`: the deadline, the size limit, decompression) and with the same failure wording
+/// as `HTTPClientTransport.sendWithOwnClient`; only the task switch of each request is left out. A response
+/// with a redirect to follow or a cookie to keep goes back to the transport (`RepeatEnd.handOff`).
+struct OwnClientRepeater: RequestRepeater {
+    let transport: HTTPClientTransport
+    let prepared: PreparedRequest
+    let request: ReqPlanClient.Request
+    /// Each exchange's deadline, from when it is written.
+    let timeout: Duration?
+
+    func run(start: @escaping @Sendable () -> Bool, finished: @escaping @Sendable (TransportResponse) -> RepeatStep)
+        async -> RepeatEnd
+    {
+        guard start() else { return .stopped }
+        let client = transport.own
+        let connection: ReqPlanClient.HTTP1Connection
+        let reused: Bool
+        do {
+            let (leased, wasReused, _) = try await client.acquire(
+                request.endpoint, deadline: timeout.map { NIODeadline.now() + TimeAmount($0) })
+            guard case .http1(let http1) = leased else {
+                // Plain HTTP is never HTTP/2; should a stream come, the transport sends the request.
+                if case .http2(let http2) = leased {
+                    client.pool.withLockedValue { $0.streamEnded(on: http2, of: request.endpoint) }?
+                        .resume(.success(.stream(http2)))
+                }
+                return .unsent
+            }
+            (connection, reused) = (http1, wasReused)
+        } catch {
+            if case .cancelled = error { return .cancelled }
+            return .failed(TransportError.classify(error, transport.failureContext(prepared, timeout: timeout)))
+        }
+        let driver = RepeatDriver(
+            repeater: self, connection: connection, reused: reused, start: start, finished: finished)
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                connection.channel.eventLoop.execute { driver.begin(continuation) }
+            }
+        } onCancel: {
+            driver.cancel()
+        }
+    }
+}
+
+/// The exchanges of one `OwnClientRepeater.run`, one after another on its connection's event loop.
+private final class RepeatDriver: Sendable {
+    private let repeater: OwnClientRepeater
+    private let connection: ReqPlanClient.HTTP1Connection
+    private let start: @Sendable () -> Bool
+    private let finished: @Sendable (TransportResponse) -> RepeatStep
+    /// The request's body, made once.
+    private let body: ByteBuffer?
+    private let cancelled = Atomic<Bool>(false)
+    /// Whether the connection carried an exchange before this run.
+    private let reusedBefore: Bool
+    /// What changes as exchanges go: whether the connection carried one already, and where the end goes.
+    /// Touched on the connection's event loop only, made there by `begin` (the run's task may be elsewhere).
+    private let state: NIOLoopBoundBox<State?>
+
+    private final class State {
+        var reused: Bool
+        /// Whether the connection was given back: nothing of this run may touch it then.
+        var ended = false
+        var continuation: CheckedContinuation<RepeatEnd, Never>?
+        init(reused: Bool) { self.reused = reused }
+    }
+
+    init(
+        repeater: OwnClientRepeater, connection: ReqPlanClient.HTTP1Connection, reused: Bool,
+        start: @escaping @Sendable () -> Bool, finished: @escaping @Sendable (TransportResponse) -> RepeatStep
+    ) {
+        self.repeater = repeater
+        self.connection = connection
+        self.start = start
+        self.finished = finished
+        body = repeater.request.body.map { ByteBuffer(bytes: $0) }
+        reusedBefore = reused
+        state = .makeEmptyBox(valueType: State.self, eventLoop: connection.channel.eventLoop)
+    }
+
+    /// Sends the first exchange (`start` said yes already); `continuation` gets the end. On the event loop.
+    func begin(_ continuation: CheckedContinuation<RepeatEnd, Never>) {
+        let begun = State(reused: reusedBefore)
+        begun.continuation = continuation
+        state.value = begun
+        send()
+    }
+
+    /// Ends the exchange on its way, or the next one before it goes. On the event loop, where the run ends: once
+    /// it has, the connection may carry another run's exchange.
+    func cancel() {
+        cancelled.store(true, ordering: .relaxed)
+        let channel = connection.channel
+        channel.eventLoop.execute { [self] in
+            // Not begun: `send` sees the flag.
+            guard let state = state.value, !state.ended else { return }
+            channel.triggerUserOutboundEvent(ExchangeHandler.Cancel(), promise: nil)
+        }
+    }
+
+    private func send() {
+        guard !cancelled.load(ordering: .relaxed) else { return end(.cancelled, reusable: false) }
+        let channel = connection.channel
+        let request = repeater.request
+        let promise = channel.eventLoop.makePromise(of: ReqPlanClient.Response.self)
+        let exchange = Exchange(
+            head: request.head, body: body, deadline: repeater.timeout.map { NIODeadline.now() + TimeAmount($0) },
+            keep: request.keep, promise: promise)
+        // As `ReqPlanClient.exchange`: a write to a channel that closed meanwhile never reached the handler.
+        channel.writeAndFlush(exchange).whenFailure { [handler = connection.handler] _ in
+            promise.fail(
+                handler.value.tlsFailure.map(ReqPlanClient.ClientError.tls) ?? ReqPlanClient.ClientError.unprocessed)
+        }
+        promise.futureResult.whenComplete { result in self.handle(result) }
+    }
+
+    private func handle(_ result: Result<ReqPlanClient.Response, any Error>) {
+        guard let state = state.value else { return }
+        switch result {
+        case .success(let response):
+            let keepAlive = response.head.isKeepAlive
+            let transported = HTTPClientTransport.transportResponse(response)
+            state.reused = true
+            if repeater.transport.hops.goesOn(after: transported, of: repeater.prepared) {
+                return end(.handOff(transported), reusable: keepAlive)
+            }
+            switch finished(transported) {
+            case .handOff:
+                end(.handOff(transported), reusable: keepAlive)
+            case .again:
+                guard keepAlive else { return end(.connectionEnded, reusable: false) }
+                guard start() else { return end(.stopped, reusable: true) }
+                send()
+            }
+        case .failure(let error):
+            // As `ReqPlanClient.execute` decides: what the server did not process goes again, the rest fails.
+            let failure = ReqPlanClient.ClientError(error)
+            switch failure {
+            case .cancelled:
+                end(.cancelled, reusable: false)
+            case .unprocessed:
+                end(.unsent, reusable: false)
+            case .closed(early: true) where state.reused && repeater.request.idempotent:
+                end(.unsent, reusable: false)
+            default:
+                let context = repeater.transport.failureContext(repeater.prepared, timeout: repeater.timeout)
+                end(.failed(TransportError.classify(failure, context)), reusable: false)
+            }
+        }
+    }
+
+    /// Gives the connection back (kept when `reusable` and still open) and `outcome` to the waiting task.
+    private func end(_ outcome: RepeatEnd, reusable: Bool) {
+        guard let state = state.value, !state.ended else { return }
+        state.ended = true
+        repeater.transport.own.release(connection, of: repeater.request.endpoint, reusable: reusable)
+        let continuation = state.continuation
+        state.continuation = nil
+        continuation?.resume(returning: outcome)
+    }
+}
