@@ -131,6 +131,13 @@ import Testing
         let report = try Self.report(followedPath)
         #expect(Self.runs(report["iteration"]) == (200, 0), "\(followed.stdout)")
         #expect(followed.stdout.contains("requests    200 "), "one request per iteration: \(followed.stdout)")
+        let posted = """
+            reqplan: 1
+            steps:
+              post: { request: { method: POST, url: "\(nginx.plainURL)/json", json: { n: 1 } }, expect: { status: 200 } }
+            """
+        let (sent, sentPath) = try await load(posted, ["--users", "3", "--iterations", "90"])
+        #expect(Self.runs(try Self.report(sentPath)["iteration"]) == (90, 0), "\(sent.stdout)\(sent.stderr)")
 
         /// The reason `load` gives for every one of `count` iterations of `plan`, and `run`'s of one run.
         func reasons(_ plan: String, count: Int) async throws -> (load: String, run: String) {

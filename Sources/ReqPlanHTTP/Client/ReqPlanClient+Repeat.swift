@@ -4,12 +4,11 @@ import ReqPlanTransport
 import Synchronization
 
 extension HTTPClientTransport: RepeatingTransport {
-    /// A repeater of `request` over reqplan's client, when it is plain HTTP sent directly (no TLS, no proxy), by
-    /// a method a client may send again when a kept-alive connection closes before reading it, and no cookie of
-    /// the jar goes with it.
+    /// A repeater of `request` over reqplan's client, when it is plain HTTP sent directly (no TLS, no proxy) and
+    /// no cookie of the jar goes with it.
     package func repeating(_ request: PreparedRequest, timeout: Duration?) -> (any RequestRepeater)? {
         guard configuration.client == .reqplan, !request.url.isHTTPS, proxy(for: request) == nil,
-            request.method.isIdempotent, !request.usesCookies || configuration.cookies.isEmpty,
+            !request.usesCookies || configuration.cookies.isEmpty,
             let outgoing = try? ownClientRequest(request)
         else { return nil }
         return OwnClientRepeater(
@@ -146,15 +145,19 @@ private final class RepeatDriver: Sendable {
         guard !cancelled.load(ordering: .relaxed) else { return end(.cancelled, reusable: false) }
         let channel = connection.channel
         let request = repeater.request
+        // As `ReqPlanClient.exchange`: a write to a channel that closed meanwhile would never reach the handler.
+        // On the channel's event loop, an open channel's pipeline takes the write at once.
+        guard channel.isActive else {
+            return handle(
+                .failure(
+                    connection.handler.value.tlsFailure.map(ReqPlanClient.ClientError.tls)
+                        ?? ReqPlanClient.ClientError.unprocessed))
+        }
         let promise = channel.eventLoop.makePromise(of: ReqPlanClient.Response.self)
         let exchange = Exchange(
             head: request.head, body: body, deadline: repeater.timeout.map { NIODeadline.now() + TimeAmount($0) },
             keep: request.keep, promise: promise)
-        // As `ReqPlanClient.exchange`: a write to a channel that closed meanwhile never reached the handler.
-        channel.writeAndFlush(exchange).whenFailure { [handler = connection.handler] _ in
-            promise.fail(
-                handler.value.tlsFailure.map(ReqPlanClient.ClientError.tls) ?? ReqPlanClient.ClientError.unprocessed)
-        }
+        channel.writeAndFlush(exchange, promise: nil)
         promise.futureResult.whenComplete { result in self.handle(result) }
     }
 

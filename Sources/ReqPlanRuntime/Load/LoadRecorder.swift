@@ -76,6 +76,10 @@ final class LoadRecorder: Sendable {
     }
 
     private let state: Mutex<State>
+    /// Iterations started, started in the warm-up, and started late (`started`; `snapshot` adds them in).
+    private let startedCount = Atomic<UInt64>(0)
+    private let warmUpCount = Atomic<UInt64>(0)
+    private let lateCount = Atomic<UInt64>(0)
 
     /// A recorder whose steps are listed in `order` (the plan's), whatever order they first end in.
     init(result: LoadResult, order: [String]) {
@@ -89,13 +93,11 @@ final class LoadRecorder: Sendable {
         state = Mutex(State(result: result, stepIndex: index))
     }
 
-    /// An iteration started.
+    /// An iteration started (counted apart from the figures: no lock for it).
     func started(warmUp: Bool, late: Bool) {
-        state.withLock { state in
-            state.result.started &+= 1
-            if warmUp { state.result.warmUp &+= 1 }
-            if late { state.result.late &+= 1 }
-        }
+        startedCount.add(1, ordering: .relaxed)
+        if warmUp { warmUpCount.add(1, ordering: .relaxed) }
+        if late { lateCount.add(1, ordering: .relaxed) }
     }
 
     /// Adds an iteration's figures.
@@ -169,6 +171,9 @@ final class LoadRecorder: Sendable {
     func snapshot(elapsed: Duration, warmUp: Duration) -> LoadResult {
         state.withLock { state in
             var result = state.result
+            result.started &+= startedCount.load(ordering: .relaxed)
+            result.warmUp &+= warmUpCount.load(ordering: .relaxed)
+            result.late &+= lateCount.load(ordering: .relaxed)
             result.elapsed = elapsed
             result.measured = max(elapsed - warmUp, .zero)
             result.steps.removeAll { $0.figures.runs == 0 }
