@@ -66,6 +66,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// When the exchange was written, its last byte went out, and its response's first byte came.
     private var writeStart = NIODeadline.uptimeNanoseconds(0)
     private var sentAt: NIODeadline?
+    /// Whether `sentAt` is when the next flush returns (a request whose body fits the socket's buffer).
+    private var sentOnFlush = false
+    /// The largest body whose request is taken as sent when its flush returns.
+    private static let sentOnFlushLimit = 16 << 10
     private var firstByteAt: NIODeadline?
 
     /// The handler of an HTTP/1.1 connection.
@@ -135,11 +139,27 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
         context.write(wrapOutboundOut(.head(exchange.head)), promise: headWritten)
         if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
-        let endWritten = context.eventLoop.makePromise(of: Void.self)
-        endWritten.futureResult.assumeIsolated().whenSuccess { [self] in sentAt = .now() }
-        context.write(wrapOutboundOut(.end(nil)), promise: endWritten)
+        // When the last byte went out: a small request goes out whole in the flush that follows (`flush`), a larger
+        // one may wait for the socket, and is told by its last write's promise (a promise per request costs about
+        // a tenth of a small request's CPU in `reqplan load`).
+        if (exchange.body?.readableBytes ?? 0) > Self.sentOnFlushLimit {
+            let endWritten = context.eventLoop.makePromise(of: Void.self)
+            endWritten.futureResult.assumeIsolated().whenSuccess { [self] in sentAt = .now() }
+            context.write(wrapOutboundOut(.end(nil)), promise: endWritten)
+        } else {
+            sentOnFlush = true
+            context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        }
         // The exchange reached the handler: its outcome goes to its own promise from here on.
         promise?.succeed()
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        context.flush()
+        if sentOnFlush {
+            sentOnFlush = false
+            sentAt = .now()
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
