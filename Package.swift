@@ -208,10 +208,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // Benchmarks of the executor's own overhead (`swift run -c release reqplan-bench scheduler`).
+        // Benchmarks of the executor's own overhead (`swift run -c release reqplan-bench scheduler`), and the floor
+        // of an HTTP/1.1 client over SwiftNIO on this machine (`reqplan-bench nio-floor`).
         .executableTarget(
             name: "reqplan-bench",
-            dependencies: ["ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanPlanner", "ReqPlanSyntax"],
+            dependencies: [
+                "ReqPlanRuntime", "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanPlanner", "ReqPlanSyntax",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
             path: "Sources/ReqPlanBench"
         ),
         .testTarget(

@@ -2,7 +2,8 @@
 # reqplan load beside the load tools people run, against nginx on loopback (BENCHMARKS.md, "Load").
 #
 # Usage: scripts/bench-load.sh [ceiling|rate|omission|memory|journey|shards]...   (default: all but memory)
-#   R=path/to/reqplan (default .build/release/reqplan), SECONDS_CEILING (20), CONNECTIONS (64).
+#   R=path/to/reqplan (default .build/release/reqplan), SECONDS_CEILING (20), CONNECTIONS (64);
+#   B=path/to/reqplan-bench adds the floor of a bare SwiftNIO client to `ceiling` (`reqplan-bench nio-floor`).
 #
 #   ceiling   GET of a 60-byte body, CONNECTIONS connections, SECONDS_CEILING s: wrk (-t1 and -t2, the best),
 #             hey, locust (FastHttpUser, --processes 2) and `reqplan load --users CONNECTIONS` (closed model);
@@ -80,6 +81,10 @@ PY
   printf 'reqplan load  '
   "$R" load "$PLANS/small.yaml" --users "$CONNECTIONS" --duration "${SECONDS_CEILING}s" --progress none \
     | awk '/^requests/ {gsub("[(/s),]", "", $3); print $3 " req/s"}'
+  if [ -n "${B:-}" ]; then # the floor of a bare SwiftNIO client (needs the default port)
+    printf 'nio floor     '
+    "$B" nio-floor "$CONNECTIONS" "$SECONDS_CEILING" | awk '{gsub("[(/s)]", "", $6); print $6 " req/s"}'
+  fi
 }
 
 rate() {

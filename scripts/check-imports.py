@@ -41,7 +41,8 @@ IMPORT = re.compile(r"^\s*(?:@[\w()]+\s+)*import\s+(?:(?:struct|class|enum|proto
 STRING_BLOCK = re.compile(r'#*"""[\s\S]*?"""#*')
 # Networking modules, and the targets that may import them.
 NETWORKING = re.compile(r"^(NIO\w*|AsyncHTTPClient|FoundationNetworking|Hummingbird\w*)$")
-MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI", "ReqPlanTestSupport"}
+# reqplan-bench measures the floor of a bare SwiftNIO client beside `reqplan load` (Sources/ReqPlanBench/NIOFloor.swift).
+MAY_NETWORK = {"ReqPlanHTTP", "ReqPlanURLSession", "ReqPlanDemoAPI", "ReqPlanTestSupport", "reqplan-bench"}
 # The stages before the runtime, and the later stages their test targets may not import.
 EARLY_STAGES = {"ReqPlanSyntax", "ReqPlanXPath", "ReqPlanJSONPath", "ReqPlanPlanner", "ReqPlanOpenAPI", "ReqPlanArazzo", "ReqPlanImport",
                "ReqPlanHTTP"}

@@ -4,6 +4,8 @@
 //   swift run -c release reqplan-bench scheduler 100000
 //
 // Prints, per shape and size: wall time, time per step, and peak resident memory.
+//
+//   swift run -c release reqplan-bench nio-floor 64 10      (NIOFloor.swift: an HTTP/1.1 client over SwiftNIO, bare)
 import Foundation
 import ReqPlanHTTP
 import ReqPlanTransport
@@ -81,6 +83,13 @@ func runScheduler(shape: String, steps: Int) async -> (planning: Duration, runni
 }
 
 let arguments = CommandLine.arguments.dropFirst()
+if arguments.first == "nio-floor" {
+    let numbers = arguments.dropFirst().compactMap { Int($0) }
+    try await runNIOFloor(
+        connections: numbers.first ?? 64, seconds: numbers.dropFirst().first ?? 10,
+        writePromises: arguments.contains("--write-promises"))
+    exit(0)
+}
 if arguments.first == "sizes" {
     print(
         "Step \(MemoryLayout<Step>.size), StepNode \(MemoryLayout<StepNode>.size), RequestSpec \(MemoryLayout<RequestSpec>.size), StepResult \(MemoryLayout<StepResult>.size), RetryPolicy? \(MemoryLayout<RetryPolicy?>.size), Expectation? \(MemoryLayout<Expectation?>.size), Template \(MemoryLayout<Template>.size), SourceRange \(MemoryLayout<SourceRange>.size)"
@@ -88,7 +97,9 @@ if arguments.first == "sizes" {
     exit(0)
 }
 guard arguments.first == "scheduler" else {
-    print("usage: reqplan-bench scheduler [STEPS] [independent|chain]")
+    print(
+        "usage: reqplan-bench scheduler [STEPS] [independent|chain] | nio-floor [CONNECTIONS] [SECONDS] [--write-promises]"
+    )
     exit(64)
 }
 let steps = arguments.dropFirst().first.flatMap(Int.init) ?? 100_000
