@@ -161,6 +161,18 @@ import Testing
                 slow.load.contains("timeout: \(message)") && slow.load.hasSuffix("timed out after 50ms"), "\(slow.load)"
             )
             #expect(slow.run.contains("timed out after 50ms"), "\(slow.run)")
+            // A status met but a time limit missed: judged as it comes, worded by the run's own checker (the time
+            // taken differs from one iteration to the next).
+            let plan =
+                "reqplan: 1\nsteps:\n  get:\n    request: { url: \"\(nginx.plainURL)/delay/0.1\" }\n"
+                + "    expect: { status: 200, max_duration: 10ms }"
+            let (late, _) = try await load(plan, ["--users", "2", "--iterations", "4"])
+            let said = "expectation: expected a response within 10ms, took "
+            #expect(late.stdout.contains("4 failed") && late.stdout.contains("`get` ×"), "\(late.stdout)")
+            #expect(late.stdout.contains(said), "\(late.stdout)")
+            let ran = try await CommandRunner.run(
+                ["run", try CommandRunner.temporaryPlan(plan).path], environment: ["no_proxy": "*"])
+            #expect(ran.stdout.contains(said.dropFirst("expectation: ".count)), "\(ran.stdout)")
         }
 
         let password = "pass-word-9876"
