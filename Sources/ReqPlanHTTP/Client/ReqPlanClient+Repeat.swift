@@ -15,19 +15,24 @@ extension HTTPClientTransport: RepeatingTransport {
             transport: self, prepared: request, request: outgoing, timeout: timeout ?? configuration.requestTimeout)
     }
 
-    package func continuing(after first: Result<TransportResponse, TransportError>) -> any Transport {
-        ContinuingTransport(base: self, first: first)
+    package func continuing(after first: Result<TransportResponse, TransportError>, sent: ContinuousClock.Instant)
+        -> any Transport
+    {
+        ContinuingTransport(base: self, first: first, sent: sent)
     }
 }
 
-/// A transport whose first hop is answered already (`RepeatingTransport.continuing(after:)`).
+/// A transport whose first hop is answered already (`RepeatingTransport.continuing(after:sent:)`): the hops
+/// after it get what is left of the deadline that began when the first went out, as `send`'s hops do.
 struct ContinuingTransport: Transport {
     let base: HTTPClientTransport
     let first: Result<TransportResponse, TransportError>
+    let sent: ContinuousClock.Instant
 
     func send(_ request: PreparedRequest, timeout: Duration?) async throws(TransportError) -> TransportResponse {
         let timeout = timeout ?? base.configuration.requestTimeout
-        let deadline = timeout.map { NIODeadline.now() + TimeAmount($0) }
+        let spent = ContinuousClock.now - sent
+        let deadline = timeout.map { NIODeadline.now() + TimeAmount(max($0 - spent, .zero)) }
         var answered = false
         return try await base.hops.send(request) { hop async throws(TransportError) in
             guard answered else {

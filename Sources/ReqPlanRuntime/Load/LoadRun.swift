@@ -399,7 +399,7 @@ public struct LoadRun: Sendable {
             loops: loops, redactor: Redactor(secrets: inputs.secrets, store: settings.secrets))
         var transport = transport(settings.secrets)
         if case .some(.some(let first)) = first, let repeating = transport as? any RepeatingTransport {
-            transport = repeating.continuing(after: first)
+            transport = repeating.continuing(after: first, sent: due)
         }
         let executor = Executor(
             layout: layout, transport: transport, inputs: inputs, configuration: settings, observer: observer)
