@@ -190,9 +190,7 @@ private final class RepeatDriver: Sendable {
             switch failure {
             case .cancelled:
                 end(.cancelled, reusable: false)
-            case .unprocessed:
-                end(.unsent, reusable: false)
-            case .closed(early: true) where state.reused && repeater.request.idempotent:
+            case _ where failure.goesAgain(onReused: state.reused, idempotent: repeater.request.idempotent):
                 end(.unsent, reusable: false)
             default:
                 let context = repeater.transport.failureContext(repeater.prepared, timeout: repeater.timeout)

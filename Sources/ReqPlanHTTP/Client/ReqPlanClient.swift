@@ -103,6 +103,17 @@ final class ReqPlanClient: Sendable {
         /// written; the codec's error says which.
         case invalid(any Error)
 
+        /// Whether a request that failed so goes again on another connection: one the server did not process,
+        /// whatever its method, and an idempotent one whose kept-alive (`reused`) connection closed before any
+        /// byte of the response came. Anything else: the server may have acted on it.
+        func goesAgain(onReused reused: Bool, idempotent: Bool) -> Bool {
+            switch self {
+            case .unprocessed: true
+            case .closed(early: true): reused && idempotent
+            default: false
+            }
+        }
+
         /// `error` itself when it is one, else `.invalid(error)`.
         init(_ error: any Error) {
             self = error as? ClientError ?? .invalid(error)
@@ -180,9 +191,7 @@ final class ReqPlanClient: Sendable {
                 return response
             } catch {
                 switch error {
-                case .unprocessed where attemptsLeft > 0:
-                    continue
-                case .closed(early: true) where reused && request.idempotent && attemptsLeft > 0:
+                case _ where attemptsLeft > 0 && error.goesAgain(onReused: reused, idempotent: request.idempotent):
                     continue
                 case .unprocessed:
                     throw .closed(early: true)

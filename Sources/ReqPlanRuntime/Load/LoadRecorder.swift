@@ -21,6 +21,9 @@ struct IterationSample: Sendable {
     var counted: Bool
     var reason: String?
     var steps: [Step]
+
+    /// The iteration's reason when step `id` failed for `reason` (as `IterationRecorder.reasonText` keeps it).
+    static func reason(step id: String, _ reason: String) -> String { "`\(id)` \(reason)" }
 }
 
 /// Gathers the runs of one iteration's steps (an `ExecutionObserver`): each request, group and sequence once,

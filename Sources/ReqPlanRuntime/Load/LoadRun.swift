@@ -336,7 +336,7 @@ public struct LoadRun: Sendable {
                 recorder.record(
                     IterationSample(
                         latency: latency, startDelay: nil, failed: reason != nil, interrupted: false,
-                        counted: now.counted, reason: reason.map { "`\(id)` \($0)" },
+                        counted: now.counted, reason: reason.map { IterationSample.reason(step: id, $0) },
                         steps: [
                             IterationSample.Step(
                                 id: id, latency: latency, failed: reason != nil, requests: 1, bytes: response.size,
@@ -411,7 +411,7 @@ public struct LoadRun: Sendable {
                 latency: end - (open ? due : began), startDelay: open ? began - due : nil,
                 failed: result.verdict == .failed, interrupted: result.interrupted, counted: counted,
                 reason: failedStep.map { step in
-                    step.reason.map { "`\(step.id)` \(observer.reasonText($0))" } ?? "`\(step.id)` failed"
+                    IterationSample.reason(step: step.id, step.reason.map { observer.reasonText($0) } ?? "failed")
                 } ?? (result.timedOut ? "timeout: the plan timed out" : nil),
                 steps: observer.take()))
     }
