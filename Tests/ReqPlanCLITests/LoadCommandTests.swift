@@ -143,7 +143,7 @@ import Testing
         func reasons(_ plan: String, count: Int) async throws -> (load: String, run: String) {
             let (loaded, _) = try await load(plan, ["--users", "2", "--iterations", "\(count)"])
             let line = loaded.stdout.split(separator: "\n").first { $0.contains("`get` ×\(count): ") }
-            let ran = try await CommandRunner.run(
+            let ran = try CommandRunner.run(
                 ["run", try CommandRunner.temporaryPlan(plan).path], environment: ["no_proxy": "*"])
             #expect(ran.status == 1, "\(ran.stdout)")
             return (line.map(String.init) ?? loaded.stdout, ran.stdout)
@@ -161,6 +161,13 @@ import Testing
                 slow.load.contains("timeout: \(message)") && slow.load.hasSuffix("timed out after 50ms"), "\(slow.load)"
             )
             #expect(slow.run.contains("timed out after 50ms"), "\(slow.run)")
+            // A redirect handed back by the repeater: its next hop gets what is left of the request's deadline,
+            // so two hops of 150 ms miss a timeout of 250 ms, as in a run.
+            let hops = try await reasons(
+                "reqplan: 1\nsteps:\n  get: { request: { url: \"\(nginx.plainURL)/slow-redirect/0.15\" }, timeout: 250ms }",
+                count: 2)
+            #expect(hops.load.hasSuffix("timed out after 250ms"), "\(hops.load)")
+            #expect(hops.run.contains("timed out after 250ms"), "\(hops.run)")
             // A status met but a time limit missed: judged as it comes, worded by the run's own checker (the time
             // taken differs from one iteration to the next).
             let plan =
@@ -170,7 +177,7 @@ import Testing
             let said = "expectation: expected a response within 10ms, took "
             #expect(late.stdout.contains("4 failed") && late.stdout.contains("`get` ×"), "\(late.stdout)")
             #expect(late.stdout.contains(said), "\(late.stdout)")
-            let ran = try await CommandRunner.run(
+            let ran = try CommandRunner.run(
                 ["run", try CommandRunner.temporaryPlan(plan).path], environment: ["no_proxy": "*"])
             #expect(ran.stdout.contains(said.dropFirst("expectation: ".count)), "\(ran.stdout)")
         }
@@ -190,7 +197,7 @@ import Testing
         let reason = #"expected body `server` to equal "***", got "nginx""#
         #expect(failed.stdout.contains("`get` ×10: expectation: \(reason)"), "\(failed.stdout)")
         #expect(!failed.stdout.contains(password) && !failed.stderr.contains(password), "\(failed.stdout)")
-        let run = try await CommandRunner.run(
+        let run = try CommandRunner.run(
             ["run", try CommandRunner.temporaryPlan(judged).path], environment: ["no_proxy": "*"])
         #expect(run.status == 1 && run.stdout.contains(reason), "as `run` words it: \(run.stdout)")
     }

@@ -36,6 +36,7 @@ func startWithFreePorts<Server>(_ count: Int, _ start: ([Int]) async throws -> S
 /// - `GET /logout`: deletes the cookie (`Max-Age=0`), 204;
 /// - `GET /repeated`: two `X-Multi` headers (`a`, `b`) and two cookies (`first=1`, `second=2`);
 /// - `GET /delay/SECONDS` (when the echo module is installed): waits, then `{"ok":true}`;
+///   `GET /slow-redirect/SECONDS` waits, then redirects (302) to `/delay/SECONDS`;
 /// - `GET /files/NAME`: the file `NAME` of `filesFolder`, as `application/octet-stream` (a test
 ///   writes it there first; a sparse file serves a large body without using the disk).
 ///
@@ -165,6 +166,12 @@ public final class Nginx: Sendable {
                 ? """
 
                         location ~ ^/delay/(?<seconds>[0-9.]+)$ { echo_sleep $seconds; echo '{"ok":true}'; }
+                        location ~ ^/slow-redirect/(?<seconds>[0-9.]+)$ {
+                            echo_status 302;
+                            add_header Location /delay/$seconds;
+                            echo_sleep $seconds;
+                            echo '{}';
+                        }
                 """ : "")
         let simple = { (port: Int, pair: TestCertificates.Pair) in
             """
