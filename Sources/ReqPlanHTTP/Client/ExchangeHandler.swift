@@ -12,7 +12,42 @@ struct Exchange: Sendable {
     var deadline: NIODeadline?
     /// How many bytes of the response body to keep (the rest is counted, not held).
     var keep: Int
-    var promise: EventLoopPromise<ReqPlanClient.Response>
+    var answer: ExchangeAnswer
+
+    init(
+        head: HTTPRequestHead, body: ByteBuffer?, deadline: NIODeadline?, keep: Int,
+        promise: EventLoopPromise<ReqPlanClient.Response>
+    ) {
+        self.init(head: head, body: body, deadline: deadline, keep: keep, answer: .promise(promise))
+    }
+
+    init(head: HTTPRequestHead, body: ByteBuffer?, deadline: NIODeadline?, keep: Int, answer: ExchangeAnswer) {
+        self.head = head
+        self.body = body
+        self.deadline = deadline
+        self.keep = keep
+        self.answer = answer
+    }
+}
+
+/// Where an exchange's outcome goes, once: a promise (a task waits on it), or a sink on the connection's
+/// event loop that takes it at once (`reqplan load`'s repeater, which sends the next request from there and so
+/// makes no promise per request).
+enum ExchangeAnswer: Sendable {
+    case promise(EventLoopPromise<ReqPlanClient.Response>)
+    case sink(any ExchangeSink)
+
+    func give(_ result: Result<ReqPlanClient.Response, any Error>) {
+        switch self {
+        case .promise(let promise): promise.completeWith(result)
+        case .sink(let sink): sink.answered(result)
+        }
+    }
+}
+
+/// Takes the outcome of an exchange, on the connection's event loop (`ExchangeAnswer.sink`).
+protocol ExchangeSink: AnyObject, Sendable {
+    func answered(_ result: Result<ReqPlanClient.Response, any Error>)
 }
 
 /// The last handler of an HTTP/1.1 connection, or of an HTTP/2 stream (behind NIOHTTP2's
@@ -39,6 +74,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private let idleTimeout: TimeAmount?
     /// The HTTP/2 connection a stream belongs to (its GOAWAY tells which streams it did not process).
     private let connection: HTTP2ConnectionHandler?
+    /// Whether this is an HTTP/1.1 connection with nothing under NIO's codec: a write then fails only when the
+    /// connection is closed, and no handler (as TLS's, once it is closed) drops it without closing.
+    private let plain: Bool
     /// Whether the request's head went out (an HTTP/2 stream's may wait for the server's stream limit).
     private var headSent = false
     /// The TLS failure the connection met, if it did: after the handshake, a TLS 1.3 server checks a
@@ -46,7 +84,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// connection's).
     var tlsFailure: (any Error)? { ownTLSFailure ?? connection?.tlsFailure }
     private var ownTLSFailure: (any Error)?
-    private var promise: EventLoopPromise<ReqPlanClient.Response>?
+    /// Where the exchange on its way answers; nil between exchanges.
+    private var promise: ExchangeAnswer?
     /// The exchange's deadline, while there is one.
     private var deadline: NIODeadline?
     /// Since when the connection has been idle, between exchanges.
@@ -68,15 +107,19 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var sentAt: NIODeadline?
     /// Whether `sentAt` is when the next flush returns (a request whose body fits the socket's buffer).
     private var sentOnFlush = false
+    /// Whether that flush is under way: the connection closing during it means the request's bytes could not be
+    /// written (`channelInactive`).
+    private var flushingRequest = false
     /// The largest body whose request is taken as sent when its flush returns.
     private static let sentOnFlushLimit = 16 << 10
     private var firstByteAt: NIODeadline?
 
-    /// The handler of an HTTP/1.1 connection.
-    init(maxBodySize: Int, idleTimeout: TimeAmount) {
+    /// The handler of an HTTP/1.1 connection, `plain` when no TLS is under it.
+    init(maxBodySize: Int, idleTimeout: TimeAmount, plain: Bool) {
         self.maxBodySize = maxBodySize
         self.idleTimeout = idleTimeout
         self.connection = nil
+        self.plain = plain
     }
 
     /// The handler of a stream of `connection`.
@@ -84,17 +127,19 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.maxBodySize = maxBodySize
         self.idleTimeout = nil
         self.connection = connection
+        self.plain = false
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         let exchange = unwrapOutboundIn(data)
         guard self.promise == nil else {
             // One request at a time; the pool never does this.
-            exchange.promise.fail(ReqPlanClient.ClientError.invalid(ChannelError.inappropriateOperationForState))
+            exchange.answer.give(
+                .failure(ReqPlanClient.ClientError.invalid(ChannelError.inappropriateOperationForState)))
             promise?.fail(ChannelError.inappropriateOperationForState)
             return
         }
-        self.promise = exchange.promise
+        self.promise = exchange.answer
         writeStart = .now()
         sentAt = nil
         firstByteAt = nil
@@ -110,17 +155,48 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 setTimer(context: context, due: deadline)
             }
         }
-        // A write fails when the connection closed meanwhile (nothing of the response came), or
-        // when NIO refuses a header (the transport checks them first).
         headSent = false
+        let bodySize = exchange.body?.readableBytes ?? 0
+        // When the last byte went out: a small request goes out whole in the flush that follows (`flush`), a larger
+        // one may wait for the socket, and is told by its last write's promise (a promise per request costs about
+        // a tenth of a small request's CPU in `reqplan load`).
+        let small = bodySize <= Self.sentOnFlushLimit
+        if plain, small {
+            // A small request on a plain HTTP/1.1 connection: its writes can fail only when the connection is
+            // closed, which is told without a promise. Closed already (before the pipeline's handlers were
+            // removed), it was not sent; closed by the flush that writes it (`flushingRequest`), its bytes could not
+            // go out. (NIO's header check, should it refuse one, says so in `errorCaught`.)
+            guard context.channel.isActive else {
+                promise?.fail(ChannelError.ioOnClosedChannel)
+                return finish(context: context, .failure(tlsFailure.map(ReqPlanClient.ClientError.tls) ?? .unprocessed))
+            }
+            context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
+        } else {
+            context.write(wrapOutboundOut(.head(exchange.head)), promise: headWrittenPromise(context: context))
+        }
+        if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
+        if small {
+            sentOnFlush = true
+            context.write(wrapOutboundOut(.end(nil)), promise: nil)
+        } else {
+            let endWritten = context.eventLoop.makePromise(of: Void.self)
+            endWritten.futureResult.assumeIsolated().whenSuccess { [self] in sentAt = .now() }
+            context.write(wrapOutboundOut(.end(nil)), promise: endWritten)
+        }
+        // The exchange reached the handler: its outcome goes to its own promise from here on.
+        promise?.succeed()
+    }
+
+    /// A promise for the write of a request's head, which tells whether it went out: it fails when the
+    /// connection (or stream) closed first, when an HTTP/2 server said GOAWAY before the stream could start, or
+    /// when NIO refuses a header (the transport checks them first).
+    private func headWrittenPromise(context: ChannelHandlerContext) -> EventLoopPromise<Void> {
         let headWritten = context.eventLoop.makePromise(of: Void.self)
         headWritten.futureResult.assumeIsolated().whenComplete { [self] result in
             guard case .failure(let error) = result else {
                 headSent = true
                 return
             }
-            // Not sent at all: the connection (or stream) closed first, or an HTTP/2 server said
-            // GOAWAY before the stream could start.
             let unsent =
                 switch error {
                 case is ChannelError, is IOError, is NIOHTTP2Errors.StreamClosed,
@@ -137,29 +213,16 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                         ? ReqPlanClient.ClientError.unprocessed
                         : ReqPlanClient.ClientError.invalid(error)))
         }
-        context.write(wrapOutboundOut(.head(exchange.head)), promise: headWritten)
-        if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }
-        // When the last byte went out: a small request goes out whole in the flush that follows (`flush`), a larger
-        // one may wait for the socket, and is told by its last write's promise (a promise per request costs about
-        // a tenth of a small request's CPU in `reqplan load`).
-        if (exchange.body?.readableBytes ?? 0) > Self.sentOnFlushLimit {
-            let endWritten = context.eventLoop.makePromise(of: Void.self)
-            endWritten.futureResult.assumeIsolated().whenSuccess { [self] in sentAt = .now() }
-            context.write(wrapOutboundOut(.end(nil)), promise: endWritten)
-        } else {
-            sentOnFlush = true
-            context.write(wrapOutboundOut(.end(nil)), promise: nil)
-        }
-        // The exchange reached the handler: its outcome goes to its own promise from here on.
-        promise?.succeed()
+        return headWritten
     }
 
     func flush(context: ChannelHandlerContext) {
+        guard sentOnFlush else { return context.flush() }
+        sentOnFlush = false
+        flushingRequest = true
         context.flush()
-        if sentOnFlush {
-            sentOnFlush = false
-            sentAt = .now()
-        }
+        flushingRequest = false
+        sentAt = .now()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -197,8 +260,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         // An HTTP/2 stream whose head never left (held back by the server's stream limit) when the
-        // connection closed was not sent.
-        let unsent = connection != nil && !headSent
+        // connection closed was not sent; nor was an HTTP/1.1 request whose flush closed the connection.
+        let unsent = connection != nil ? !headSent : plain && flushingRequest && !receivedAny
         let failure: ReqPlanClient.ClientError
         if let tls = tlsFailure {
             failure = .tls(tls)
@@ -275,7 +338,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 setTimer(context: context, due: now + idleTimeout)
             }
         }
-        promise.completeWith(result)
+        promise.give(result)
     }
 
     /// Makes the timer fire by `due`: moved only when it would fire later (or not at all).

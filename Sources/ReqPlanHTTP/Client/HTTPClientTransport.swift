@@ -218,8 +218,14 @@ public struct HTTPClientTransport: Transport {
             status: Int(response.head.status.code),
             headers: response.head.headers.map { HeaderField($0.name, $0.value) },
             body: response.body, size: response.size)
-        let version = response.head.version
-        transported.httpVersion = "HTTP/\(version.major).\(version.minor)"
+        // The usual versions' names are made once, not per response (a load reads millions).
+        transported.httpVersion =
+            switch response.head.version {
+            case .http1_1: "HTTP/1.1"
+            case .http2: "HTTP/2.0"
+            case .http1_0: "HTTP/1.0"
+            case let version: "HTTP/\(version.major).\(version.minor)"
+            }
         let phases = response.phases
         // The hop's start and total are the transport's (`RequestHops`); the phases the client's.
         transported.timing = ExchangeTiming(

@@ -50,7 +50,9 @@ extension ReqPlanClient {
             .channelOption(.socketOption(.tcp_nodelay), value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if plain { try Self.addHTTP1(to: channel, maxBodySize: maxBodySize, idleTimeout: idleTimeout) }
+                    if plain {
+                        try Self.addHTTP1(to: channel, maxBodySize: maxBodySize, idleTimeout: idleTimeout, plain: true)
+                    }
                 }
             }
         let host = endpoint.tunnel?.host ?? endpoint.host
@@ -104,12 +106,12 @@ extension ReqPlanClient {
         return (connection, Opening(connect: end - start, tls: tls))
     }
 
-    /// The handlers of an HTTP/1.1 connection, after TLS if any.
-    static func addHTTP1(to channel: any Channel, maxBodySize: Int, idleTimeout: TimeAmount) throws {
+    /// The handlers of an HTTP/1.1 connection, after TLS if any (`plain` when there is none).
+    static func addHTTP1(to channel: any Channel, maxBodySize: Int, idleTimeout: TimeAmount, plain: Bool) throws {
         let pipeline = channel.pipeline.syncOperations
         try pipeline.addHTTPClientHandlers()
         try pipeline.addHandler(ResponseDecompression())
-        try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize, idleTimeout: idleTimeout))
+        try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize, idleTimeout: idleTimeout, plain: plain))
     }
 
     /// The steps after TCP, on the connection's event loop.
@@ -196,7 +198,8 @@ extension ReqPlanClient {
                     }
                 case .success:
                     do {
-                        try ReqPlanClient.addHTTP1(to: channel, maxBodySize: maxBodySize, idleTimeout: idleTimeout)
+                        try ReqPlanClient.addHTTP1(
+                            to: channel, maxBodySize: maxBodySize, idleTimeout: idleTimeout, plain: false)
                         ready.succeed(.http1(try HTTP1Connection(channel)))
                     } catch {
                         ready.fail(ClientError.invalid(error))

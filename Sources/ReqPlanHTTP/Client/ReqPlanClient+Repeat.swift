@@ -90,8 +90,9 @@ struct OwnClientRepeater: RequestRepeater {
     }
 }
 
-/// The exchanges of one `OwnClientRepeater.run`, one after another on its connection's event loop.
-private final class RepeatDriver: Sendable {
+/// The exchanges of one `OwnClientRepeater.run`, one after another on its connection's event loop: each
+/// outcome comes straight from the connection's handler (`ExchangeSink`), which sends the next request.
+private final class RepeatDriver: ExchangeSink {
     private let repeater: OwnClientRepeater
     private let connection: ReqPlanClient.HTTP1Connection
     private let start: @Sendable () -> Bool
@@ -153,20 +154,18 @@ private final class RepeatDriver: Sendable {
         // As `ReqPlanClient.exchange`: a write to a channel that closed meanwhile would never reach the handler.
         // On the channel's event loop, an open channel's pipeline takes the write at once.
         guard channel.isActive else {
-            return handle(
+            return answered(
                 .failure(
                     connection.handler.value.tlsFailure.map(ReqPlanClient.ClientError.tls)
                         ?? ReqPlanClient.ClientError.unprocessed))
         }
-        let promise = channel.eventLoop.makePromise(of: ReqPlanClient.Response.self)
         let exchange = Exchange(
             head: request.head, body: body, deadline: repeater.timeout.map { NIODeadline.now() + TimeAmount($0) },
-            keep: request.keep, promise: promise)
+            keep: request.keep, answer: .sink(self))
         channel.writeAndFlush(exchange, promise: nil)
-        promise.futureResult.whenComplete { result in self.handle(result) }
     }
 
-    private func handle(_ result: Result<ReqPlanClient.Response, any Error>) {
+    func answered(_ result: Result<ReqPlanClient.Response, any Error>) {
         guard let state = state.value else { return }
         switch result {
         case .success(let response):

@@ -185,7 +185,9 @@ public struct LoadRun: Sendable {
                 guard let due = schedule.offset(of: n) else { break }
                 let when = start + due
                 if clock.now < when {
-                    try? await Task.sleep(until: when, clock: .continuous)
+                    // No tolerance: without one, the sleep may end up to a millisecond late (Dispatch's least leeway),
+                    // and every iteration's latency, measured from when it was due, would carry that lag.
+                    try? await Task.sleep(until: when, tolerance: .zero, clock: .continuous)
                     continue
                 }
                 var late = false
