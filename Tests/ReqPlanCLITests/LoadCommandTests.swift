@@ -138,10 +138,19 @@ import Testing
             """
         let (sent, sentPath) = try await load(posted, ["--users", "3", "--iterations", "90"])
         #expect(Self.runs(try Self.report(sentPath)["iteration"]) == (90, 0), "\(sent.stdout)\(sent.stderr)")
+        // The open model's lanes: the same iterations, started on a schedule.
+        let (scheduled, scheduledPath) = try await load(redirected, ["--rate", "400/s", "--iterations", "100"])
+        #expect(scheduled.status == 0, "\(scheduled.stdout)\(scheduled.stderr)")
+        #expect(Self.runs(try Self.report(scheduledPath)["iteration"]) == (100, 0), "\(scheduled.stdout)")
+        #expect(scheduled.stdout.contains("requests    100 "), "one request per iteration: \(scheduled.stdout)")
+        let (scheduledPosts, postsPath) = try await load(posted, ["--rate", "400/s", "--iterations", "60"])
+        #expect(Self.runs(try Self.report(postsPath)["iteration"]) == (60, 0), "\(scheduledPosts.stdout)")
 
         /// The reason `load` gives for every one of `count` iterations of `plan`, and `run`'s of one run.
-        func reasons(_ plan: String, count: Int) async throws -> (load: String, run: String) {
-            let (loaded, _) = try await load(plan, ["--users", "2", "--iterations", "\(count)"])
+        func reasons(_ plan: String, count: Int, model: [String] = ["--users", "2"]) async throws
+            -> (load: String, run: String)
+        {
+            let (loaded, _) = try await load(plan, model + ["--iterations", "\(count)"])
             let line = loaded.stdout.split(separator: "\n").first { $0.contains("`get` ×\(count): ") }
             let ran = try CommandRunner.run(
                 ["run", try CommandRunner.temporaryPlan(plan).path], environment: ["no_proxy": "*"])
@@ -152,6 +161,10 @@ import Testing
             "reqplan: 1\nsteps:\n  get: { request: { url: \"http://127.0.0.1:1/x\" } }", count: 6)
         #expect(refused.load.hasSuffix("transport: connection to 127.0.0.1:1 refused"), "\(refused.load)")
         #expect(refused.run.contains("connection to 127.0.0.1:1 refused"), "\(refused.run)")
+        let refusedOnSchedule = try await reasons(
+            "reqplan: 1\nsteps:\n  get: { request: { url: \"http://127.0.0.1:1/x\" } }", count: 6,
+            model: ["--rate", "100/s"])
+        #expect(refusedOnSchedule.load == refused.load, "\(refusedOnSchedule.load)")
         if nginx.hasEcho {
             let slow = try await reasons(
                 "reqplan: 1\nsteps:\n  get: { request: { url: \"\(nginx.plainURL)/delay/2\" }, timeout: 50ms }",
@@ -167,6 +180,10 @@ import Testing
                 "reqplan: 1\nsteps:\n  get: { request: { url: \"\(nginx.plainURL)/slow-redirect/0.15\" }, timeout: 250ms }",
                 count: 2)
             #expect(hops.load.hasSuffix("timed out after 250ms"), "\(hops.load)")
+            let hopsOnSchedule = try await reasons(
+                "reqplan: 1\nsteps:\n  get: { request: { url: \"\(nginx.plainURL)/slow-redirect/0.15\" }, timeout: 250ms }",
+                count: 2, model: ["--rate", "20/s"])
+            #expect(hopsOnSchedule.load.hasSuffix("timed out after 250ms"), "\(hopsOnSchedule.load)")
             #expect(hops.run.contains("timed out after 250ms"), "\(hops.run)")
             // A status met but a time limit missed: judged as it comes, worded by the run's own checker (the time
             // taken differs from one iteration to the next).

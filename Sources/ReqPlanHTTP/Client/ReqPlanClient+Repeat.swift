@@ -55,10 +55,16 @@ struct OwnClientRepeater: RequestRepeater {
     /// Each exchange's deadline, from when it is written.
     let timeout: Duration?
 
-    func run(start: @escaping @Sendable () -> Bool, finished: @escaping @Sendable (TransportResponse) -> RepeatStep)
-        async -> RepeatEnd
-    {
-        guard start() else { return .stopped }
+    func run(
+        start: @escaping @Sendable (any RepeatWaker) -> RepeatStart,
+        finished: @escaping @Sendable (TransportResponse) -> RepeatStep
+    ) async -> RepeatEnd {
+        let waker = RepeatDriverWaker()
+        let first = start(waker)
+        if case .stop = first { return .stopped }
+        // Waiting from the start, nothing is on its way: a connection that cannot be had ends the run with nothing
+        // to report (`start`, asked again by whoever runs the next one, says what is due).
+        let sending = if case .send = first { true } else { false }
         let client = transport.own
         let connection: ReqPlanClient.HTTP1Connection
         let reused: Bool
@@ -71,21 +77,62 @@ struct OwnClientRepeater: RequestRepeater {
                     client.pool.withLockedValue { $0.streamEnded(on: http2, of: request.endpoint) }?
                         .resume(.success(.stream(http2)))
                 }
-                return .unsent
+                waker.ended()
+                return sending ? .unsent : .stopped
             }
             (connection, reused) = (http1, wasReused)
         } catch {
+            waker.ended()
+            guard sending else { return .stopped }
             if case .cancelled = error { return .cancelled }
             return .failed(TransportError.classify(error, transport.failureContext(prepared, timeout: timeout)))
         }
         let driver = RepeatDriver(
-            repeater: self, connection: connection, reused: reused, start: start, finished: finished)
+            repeater: self, connection: connection, reused: reused, waker: waker, start: start, finished: finished)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
-                connection.channel.eventLoop.execute { driver.begin(continuation) }
+                connection.channel.eventLoop.execute { driver.begin(continuation, sending: sending) }
             }
         } onCancel: {
             driver.cancel()
+        }
+    }
+}
+
+/// The waker `OwnClientRepeater.run` gives `start`: it reaches the run's driver once there is one, and keeps a
+/// wake that comes before.
+private final class RepeatDriverWaker: RepeatWaker {
+    private struct State {
+        var driver: RepeatDriver?
+        var woken = false
+        var ended = false
+    }
+    private let state = Mutex(State())
+
+    func wake() -> Bool {
+        let driver: RepeatDriver? = state.withLock { state in
+            guard !state.ended else { return nil }
+            if state.driver == nil { state.woken = true }
+            return state.driver
+        }
+        driver?.wake()
+        return state.withLock { !$0.ended }
+    }
+
+    /// Reaches `driver` from now on. - Returns: whether a wake came before.
+    func attach(_ driver: RepeatDriver) -> Bool {
+        state.withLock { state in
+            state.driver = driver
+            defer { state.woken = false }
+            return state.woken
+        }
+    }
+
+    /// The run ended: a wake from now on is refused.
+    func ended() {
+        state.withLock { state in
+            state.ended = true
+            state.driver = nil
         }
     }
 }
@@ -95,7 +142,8 @@ struct OwnClientRepeater: RequestRepeater {
 private final class RepeatDriver: ExchangeSink {
     private let repeater: OwnClientRepeater
     private let connection: ReqPlanClient.HTTP1Connection
-    private let start: @Sendable () -> Bool
+    private let waker: RepeatDriverWaker
+    private let start: @Sendable (any RepeatWaker) -> RepeatStart
     private let finished: @Sendable (TransportResponse) -> RepeatStep
     /// The request's body, made once.
     private let body: ByteBuffer?
@@ -108,6 +156,8 @@ private final class RepeatDriver: ExchangeSink {
 
     private final class State {
         var reused: Bool
+        /// Whether `start` said to wait, and nothing has woken the run since.
+        var waiting = false
         /// Whether the connection was given back: nothing of this run may touch it then.
         var ended = false
         var continuation: CheckedContinuation<RepeatEnd, Never>?
@@ -116,10 +166,12 @@ private final class RepeatDriver: ExchangeSink {
 
     init(
         repeater: OwnClientRepeater, connection: ReqPlanClient.HTTP1Connection, reused: Bool,
-        start: @escaping @Sendable () -> Bool, finished: @escaping @Sendable (TransportResponse) -> RepeatStep
+        waker: RepeatDriverWaker, start: @escaping @Sendable (any RepeatWaker) -> RepeatStart,
+        finished: @escaping @Sendable (TransportResponse) -> RepeatStep
     ) {
         self.repeater = repeater
         self.connection = connection
+        self.waker = waker
         self.start = start
         self.finished = finished
         body = repeater.request.body.map { ByteBuffer(bytes: $0) }
@@ -127,23 +179,53 @@ private final class RepeatDriver: ExchangeSink {
         state = .makeEmptyBox(valueType: State.self, eventLoop: connection.channel.eventLoop)
     }
 
-    /// Sends the first exchange (`start` said yes already); `continuation` gets the end. On the event loop.
-    func begin(_ continuation: CheckedContinuation<RepeatEnd, Never>) {
+    /// Sends the first exchange (`start` said to already, `sending`) or waits to be woken; `continuation` gets
+    /// the end. On the event loop.
+    func begin(_ continuation: CheckedContinuation<RepeatEnd, Never>, sending: Bool) {
         let begun = State(reused: reusedBefore)
         begun.continuation = continuation
         state.value = begun
-        send()
+        let woken = waker.attach(self)
+        if sending {
+            send()
+        } else if cancelled.load(ordering: .relaxed) {
+            end(.stopped, reusable: true)
+        } else if woken {
+            ask()
+        } else {
+            begun.waiting = true
+        }
     }
 
-    /// Ends the exchange on its way, or the next one before it goes. On the event loop, where the run ends: once
-    /// it has, the connection may carry another run's exchange.
+    /// Asks `start` again if the run is waiting. From any thread.
+    func wake() {
+        connection.channel.eventLoop.execute { [self] in
+            guard let state = state.value, state.waiting, !state.ended else { return }
+            state.waiting = false
+            ask()
+        }
+    }
+
+    /// Ends the exchange on its way, or the next one before it goes, or the wait. On the event loop, where the run
+    /// ends: once it has, the connection may carry another run's exchange.
     func cancel() {
         cancelled.store(true, ordering: .relaxed)
         let channel = connection.channel
         channel.eventLoop.execute { [self] in
-            // Not begun: `send` sees the flag.
+            // Not begun: `begin` and `send` see the flag.
             guard let state = state.value, !state.ended else { return }
+            if state.waiting { return end(.stopped, reusable: true) }
             channel.triggerUserOutboundEvent(ExchangeHandler.Cancel(), promise: nil)
+        }
+    }
+
+    /// Sends the next exchange, waits, or stops, as `start` says. On the event loop.
+    private func ask() {
+        guard !cancelled.load(ordering: .relaxed) else { return end(.stopped, reusable: true) }
+        switch start(waker) {
+        case .send: send()
+        case .wait: state.value?.waiting = true
+        case .stop: end(.stopped, reusable: true)
         }
     }
 
@@ -180,8 +262,7 @@ private final class RepeatDriver: ExchangeSink {
                 end(.handOff(transported), reusable: keepAlive)
             case .again:
                 guard keepAlive else { return end(.connectionEnded, reusable: false) }
-                guard start() else { return end(.stopped, reusable: true) }
-                send()
+                ask()
             }
         case .failure(let error):
             // As `ReqPlanClient.execute` decides: what the server did not process goes again, the rest fails.
@@ -202,6 +283,8 @@ private final class RepeatDriver: ExchangeSink {
     private func end(_ outcome: RepeatEnd, reusable: Bool) {
         guard let state = state.value, !state.ended else { return }
         state.ended = true
+        state.waiting = false
+        waker.ended()
         repeater.transport.own.release(connection, of: repeater.request.endpoint, reusable: reusable)
         let continuation = state.continuation
         state.continuation = nil

@@ -179,6 +179,9 @@ public struct LoadRun: Sendable {
         let limiter = AsyncLimiter(limit: profile.maxInFlight)
         let clock = ContinuousClock()
         var n: UInt64 = 0
+        // A plan of one request that can be sent again and again goes on lanes: connections that each carry one
+        // iteration at a time, with no task per iteration (`lane`).
+        let lanes = repeater().map(OpenLanes.init)
         await withDiscardingTaskGroup { group in
             while !Task.isCancelled, !state.stopped {
                 if let cap = profile.iterations, n >= cap { break }
@@ -208,14 +211,23 @@ public struct LoadRun: Sendable {
                 let counted = due >= profile.warmUp
                 recorder.started(warmUp: !counted, late: late)
                 state.began()
-                group.addTask(executorPreference: executor(index)) {
-                    await self.iterate(
-                        index, inputs: inputs, due: when, open: true, counted: counted, recorder: recorder)
-                    state.ended()
-                    limiter.release()
+                if let lanes {
+                    if lanes.offer(OpenLanes.Due(ticket: index, due: when, counted: counted)) {
+                        group.addTask(executorPreference: executor(index)) {
+                            await self.lane(lanes, limiter: limiter, recorder: recorder, state: state)
+                        }
+                    }
+                } else {
+                    group.addTask(executorPreference: executor(index)) {
+                        await self.iterate(
+                            index, inputs: inputs, due: when, open: true, counted: counted, recorder: recorder)
+                        state.ended()
+                        limiter.release()
+                    }
                 }
                 n += 1
             }
+            lanes?.close()
             // Iterations due by now (or by the schedule's end) that never started.
             if recorder.stopReason == nil, !Task.isCancelled {
                 let window = min(clock.now - start, schedule.duration ?? clock.now - start)
@@ -225,6 +237,14 @@ public struct LoadRun: Sendable {
             }
             // No iteration starts from here: the grace for those running begins (the group waits for them).
             state.endSchedule()
+        }
+        // Iterations due that no lane took before the load was cancelled.
+        for due in lanes?.untaken() ?? [] {
+            recorder.record(
+                IterationSample(
+                    latency: clock.now - due.due, startDelay: nil, failed: false, interrupted: true,
+                    counted: due.counted, reason: nil, steps: []))
+            state.ended()
         }
     }
 
@@ -293,65 +313,123 @@ public struct LoadRun: Sendable {
     }
 
     /// A user of the closed model whose iterations are the plan's one request sent again and again on a
-    /// connection of its own (`RequestRepeater`): each response is judged as it comes, on the connection's
-    /// thread, as `Executor.runLone` judges it (`Executor.judgeLone`), and recorded as `iterate` records it. A
-    /// response or failure that needs more (a redirect, a cookie, a body to read) goes on in `iterate` with what
-    /// came, so no request is sent twice.
+    /// connection of its own (`repeating`).
     private func repeatingUser(
         _ slot: Int, _ repeater: any RequestRepeater, pool: UserPool, recorder: LoadRecorder, state: LoadState,
         start: ContinuousClock.Instant
     ) async {
-        guard let lone, let judge else { return }
-        struct Current {
-            var ticket: UInt64
-            var began: ContinuousClock.Instant
-            var counted: Bool
-        }
         let clock = ContinuousClock()
-        let current = Mutex<Current?>(nil)
         let cap = profile.iterations
         let warmUp = profile.warmUp
+        await repeating(repeater, open: false, recorder: recorder) { _ in
+            guard !pool.ending, !state.stopped, slot < pool.wanted else { return .stop }
+            let ticket = pool.takeTicket()
+            if let cap, ticket >= cap {
+                pool.end()
+                return .stop
+            }
+            let began = clock.now
+            let counted = began - start >= warmUp
+            recorder.started(warmUp: !counted, late: false)
+            state.began()
+            return .run(RepeatedIteration(ticket: ticket, due: began, began: began, counted: counted))
+        } ended: {
+            state.ended()
+        } goesOn: {
+            false
+        }
+    }
+
+    /// A lane of the open model: a connection of its own that carries the iterations due (`OpenLanes`), one at a
+    /// time, waiting between them (`repeating`).
+    private func lane(_ lanes: OpenLanes, limiter: AsyncLimiter, recorder: LoadRecorder, state: LoadState) async {
+        let clock = ContinuousClock()
+        await repeating(lanes.repeater, open: true, recorder: recorder) { waker in
+            switch lanes.take(waker) {
+            case .due(let due):
+                return .run(
+                    RepeatedIteration(ticket: due.ticket, due: due.due, began: clock.now, counted: due.counted))
+            case .wait: return .wait
+            case .stop: return .stop
+            }
+        } ended: {
+            state.ended()
+            limiter.release()
+        } goesOn: {
+            lanes.hasDue
+        }
+    }
+
+    /// An iteration of a repeated request: its ticket, when it was due (the open model's intended start; the closed
+    /// model's start), when it began, and whether it counts (after the warm-up).
+    private struct RepeatedIteration: Sendable {
+        var ticket: UInt64
+        var due: ContinuousClock.Instant
+        var began: ContinuousClock.Instant
+        var counted: Bool
+    }
+
+    /// What a repeated request does next (`repeating`).
+    private enum RepeatNext: Sendable {
+        case run(RepeatedIteration)
+        case wait
+        case stop
+    }
+
+    /// Sends the plan's one request again and again with `repeater`, for the iterations `next` gives (waiting for
+    /// its waker when it says to), until it says to stop, or the task is cancelled. Each response is judged as it
+    /// comes, on the connection's thread, as `Executor.runLone` judges it (`Executor.judgeLone`), and recorded as
+    /// `iterate` records it: the iteration's latency from when it was due, the step's from when it began. A
+    /// response or failure that needs more (a redirect, a cookie, a body to read) goes on in `iterate` with what
+    /// came, so no request is sent twice. `ended` is called as each iteration ends; `goesOn`, when `next` said to
+    /// stop, whether to ask again (on a new connection).
+    private func repeating(
+        _ repeater: any RequestRepeater, open: Bool, recorder: LoadRecorder,
+        next: @escaping @Sendable (any RepeatWaker) -> RepeatNext, ended: @escaping @Sendable () -> Void,
+        goesOn: @Sendable () -> Bool
+    ) async {
+        guard let lone, let judge else { return }
+        let clock = ContinuousClock()
+        let current = Mutex<RepeatedIteration?>(nil)
         let id = lone.built.run.node.id
         let words = IterationRecorder(loops: [], redactor: judge.secretNet)
         while !Task.isCancelled {
-            let end = await repeater.run {
-                guard !pool.ending, !state.stopped, slot < pool.wanted else { return false }
-                let ticket = pool.takeTicket()
-                if let cap, ticket >= cap {
-                    pool.end()
-                    return false
+            let end = await repeater.run { waker in
+                switch next(waker) {
+                case .run(let iteration):
+                    current.withLock { $0 = iteration }
+                    return .send
+                case .wait: return .wait
+                case .stop: return .stop
                 }
-                let began = clock.now
-                let counted = began - start >= warmUp
-                recorder.started(warmUp: !counted, late: false)
-                state.began()
-                current.withLock { $0 = Current(ticket: ticket, began: began, counted: counted) }
-                return true
             } finished: { response in
                 guard let now = current.withLock({ $0 }) else { return .handOff }
-                let latency = clock.now - now.began
-                guard let verdict = judge.judgeLone(lone, response: response, duration: latency) else {
+                let end = clock.now
+                let took = end - now.began
+                guard let verdict = judge.judgeLone(lone, response: response, duration: took) else {
                     return .handOff
                 }
                 var reason: String?
                 if case .failed(let why) = verdict { reason = words.reasonText(why) }
                 recorder.record(
                     IterationSample(
-                        latency: latency, startDelay: nil, failed: reason != nil, interrupted: false,
-                        counted: now.counted, reason: reason.map { IterationSample.reason(step: id, $0) },
+                        latency: end - now.due, startDelay: open ? now.began - now.due : nil, failed: reason != nil,
+                        interrupted: false, counted: now.counted,
+                        reason: reason.map { IterationSample.reason(step: id, $0) },
                         steps: [
                             IterationSample.Step(
-                                id: id, latency: latency, failed: reason != nil, requests: 1, bytes: response.size,
+                                id: id, latency: took, failed: reason != nil, requests: 1, bytes: response.size,
                                 reason: reason)
                         ]))
                 current.withLock { $0 = nil }
-                state.ended()
+                ended()
                 return .again
             }
             let first: Result<TransportResponse, TransportError>?
             switch end {
             case .stopped:
-                return
+                guard goesOn() else { return }
+                continue
             case .connectionEnded:
                 continue
             case .handOff(let response):
@@ -364,17 +442,17 @@ public struct LoadRun: Sendable {
                 guard let now = current.withLock({ $0 }) else { return }
                 recorder.record(
                     IterationSample(
-                        latency: clock.now - now.began, startDelay: nil, failed: false, interrupted: true,
-                        counted: now.counted, reason: nil, steps: []))
-                state.ended()
+                        latency: clock.now - now.due, startDelay: open ? now.began - now.due : nil, failed: false,
+                        interrupted: true, counted: now.counted, reason: nil, steps: []))
+                ended()
                 return
             }
             guard let now = current.withLock({ $0 }), let inputs = inputs(now.ticket) else { return }
             current.withLock { $0 = nil }
             await iterate(
-                now.ticket, inputs: inputs, due: now.began, open: false, counted: now.counted, recorder: recorder,
-                first: first)
-            state.ended()
+                now.ticket, inputs: inputs, due: now.due, began: first == nil ? nil : now.began, open: open,
+                counted: now.counted, recorder: recorder, first: first)
+            ended()
         }
     }
 
@@ -387,21 +465,23 @@ public struct LoadRun: Sendable {
 
     /// Runs iteration `index` and records it. Its latency is measured from `due` (the open model's intended
     /// start) or from its start (closed).
-    /// - Parameter first: the first hop's response or failure, when a repeater got it already
-    ///   (`repeatingUser`): the iteration goes on from it; the iteration began at `due`, then.
+    /// - Parameters:
+    ///   - began: when the iteration began, if before now (`repeating`: its request went out then).
+    ///   - first: the first hop's response or failure, when a repeater got it already (`repeating`): the
+    ///     iteration goes on from it.
     private func iterate(
-        _ index: UInt64, inputs: RunInputs, due: ContinuousClock.Instant, open: Bool, counted: Bool,
-        recorder: LoadRecorder, first: Result<TransportResponse, TransportError>?? = nil
+        _ index: UInt64, inputs: RunInputs, due: ContinuousClock.Instant, began: ContinuousClock.Instant? = nil,
+        open: Bool, counted: Bool, recorder: LoadRecorder, first: Result<TransportResponse, TransportError>?? = nil
     ) async {
         let clock = ContinuousClock()
-        let began = first == nil ? clock.now : due
+        let began = began ?? clock.now
         var settings = configuration(index)
         if let lone { settings.secrets = SecretStore(copying: lone.secrets) }
         let observer = IterationRecorder(
             loops: loops, redactor: Redactor(secrets: inputs.secrets, store: settings.secrets))
         var transport = transport(settings.secrets)
         if case .some(.some(let first)) = first, let repeating = transport as? any RepeatingTransport {
-            transport = repeating.continuing(after: first, sent: due)
+            transport = repeating.continuing(after: first, sent: began)
         }
         let executor = Executor(
             layout: layout, transport: transport, inputs: inputs, configuration: settings, observer: observer)
@@ -416,6 +496,83 @@ public struct LoadRun: Sendable {
                     IterationSample.reason(step: step.id, step.reason.map { observer.reasonText($0) } ?? "failed")
                 } ?? (result.timedOut ? "timeout: the plan timed out" : nil),
                 steps: observer.take()))
+    }
+}
+
+/// The open model's lanes (`LoadRun.lane`): the iterations due that no lane has taken yet, in order, and the lanes
+/// waiting for one. An iteration that comes due wakes a waiting lane, or, with none, starts a new one.
+private final class OpenLanes: Sendable {
+    /// An iteration due.
+    struct Due: Sendable {
+        var ticket: UInt64
+        var due: ContinuousClock.Instant
+        var counted: Bool
+    }
+
+    /// What a lane does next.
+    enum Take {
+        case due(Due)
+        case wait
+        case stop
+    }
+
+    private struct State {
+        var queue: [Due] = []
+        /// Where `queue` starts (taken ones are dropped in batches).
+        var head = 0
+        var waiting: [any RepeatWaker] = []
+        var closed = false
+    }
+
+    /// The repeater every lane runs.
+    let repeater: any RequestRepeater
+    private let state = Mutex(State())
+
+    init(_ repeater: any RequestRepeater) { self.repeater = repeater }
+
+    /// Whether an iteration is due that no lane has taken.
+    var hasDue: Bool { state.withLock { $0.head < $0.queue.count } }
+
+    /// The next iteration due for a lane; else the lane waits for `waker`, or stops once no more come.
+    func take(_ waker: any RepeatWaker) -> Take {
+        state.withLock { state in
+            if state.head < state.queue.count {
+                let due = state.queue[state.head]
+                state.head += 1
+                if state.head == state.queue.count {
+                    state.queue.removeAll(keepingCapacity: true)
+                    state.head = 0
+                }
+                return .due(due)
+            }
+            if state.closed { return .stop }
+            state.waiting.append(waker)
+            return .wait
+        }
+    }
+
+    /// Queues `due` and wakes a waiting lane. - Returns: whether a new lane must be started (none was waiting).
+    func offer(_ due: Due) -> Bool {
+        state.withLock { $0.queue.append(due) }
+        while let waker = state.withLock({ $0.waiting.popLast() }) {
+            if waker.wake() { return false }
+        }
+        return true
+    }
+
+    /// No more iterations come: the waiting lanes take what is due, then stop, as the others do.
+    func close() {
+        let waiting = state.withLock { state in
+            state.closed = true
+            defer { state.waiting = [] }
+            return state.waiting
+        }
+        for waker in waiting { _ = waker.wake() }
+    }
+
+    /// The iterations due that no lane took: none once the lanes ended, unless they were cancelled.
+    func untaken() -> [Due] {
+        state.withLock { Array($0.queue[$0.head...]) }
     }
 }
 

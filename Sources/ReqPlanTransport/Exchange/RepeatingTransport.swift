@@ -18,15 +18,36 @@ package protocol RepeatingTransport: Transport {
 package protocol RequestRepeater: Sendable {
     /// Sends the request each time `start` says so, and gives each response that ends an exchange to
     /// `finished` (on the connection's thread; neither is called again before the other returns), until one of
-    /// them says to stop, or a response or failure needs the whole transport.
+    /// them says to stop, or a response or failure needs the whole transport. When `start` says to wait, the
+    /// connection is kept idle until the waker it was given is woken, and `start` is asked again then.
     /// - Returns: why it stopped.
-    func run(start: @escaping @Sendable () -> Bool, finished: @escaping @Sendable (TransportResponse) -> RepeatStep)
-        async -> RepeatEnd
+    func run(
+        start: @escaping @Sendable (any RepeatWaker) -> RepeatStart,
+        finished: @escaping @Sendable (TransportResponse) -> RepeatStep
+    ) async -> RepeatEnd
+}
+
+/// Wakes a `RequestRepeater.run` whose `start` said `.wait`: `start` is asked again, on the connection's
+/// thread. A wake that comes while the repeater is still getting its connection is kept for when it has it;
+/// waking one that is not waiting does nothing.
+package protocol RepeatWaker: AnyObject, Sendable {
+    /// - Returns: false when the run has ended (nothing will ask `start` for this wake).
+    func wake() -> Bool
+}
+
+/// What `RequestRepeater.run` does when `start` is asked.
+package enum RepeatStart: Sendable {
+    /// Sends the request now.
+    case send
+    /// Keeps the connection and waits to be woken (`RepeatWaker`).
+    case wait
+    /// Stops (`RepeatEnd.stopped`).
+    case stop
 }
 
 /// What `RequestRepeater.run` does after a response.
 package enum RepeatStep: Sendable {
-    /// Sends the request again (after asking `start`).
+    /// Goes on: `start` is asked again.
     case again
     /// Ends with `.handOff(response)`: the response needs more than the plain path gives.
     case handOff
@@ -34,7 +55,7 @@ package enum RepeatStep: Sendable {
 
 /// Why `RequestRepeater.run` stopped.
 package enum RepeatEnd: Sendable {
-    /// `start` said no.
+    /// `start` said to stop, or the task was cancelled while it was waiting to be woken.
     case stopped
     /// The server closed the connection after a response `finished` took: run again for a new one.
     case connectionEnded
