@@ -565,6 +565,14 @@ import Testing
         #expect(graced.status == 0, "\(graced.stdout)\(graced.stderr)")
         #expect(graced.stdout.contains("were cancelled"), "\(graced.stdout)")
         #expect(try Self.report(path)["interrupted"] as? Int == 5)
+        // With the cap on iterations in flight reached, waiting for a slot ends with the schedule too.
+        let capped = ContinuousClock.now
+        let (held, heldPath) = try await load(
+            slow, ["--rate", "10/s", "--duration", "1s", "--grace", "1s", "--max-in-flight", "2"])
+        #expect(ContinuousClock.now - capped < .seconds(20), "the schedule's end, not the 30 s delay, ended it")
+        #expect(held.stdout.contains("were cancelled"), "\(held.stdout)")
+        let heldReport = try Self.report(heldPath)
+        #expect(heldReport["interrupted"] as? Int == 2 && heldReport["dropped"] as? Int == 8, "\(held.stdout)")
 
         let file = try CommandRunner.temporaryPlan(slow)
         let running = try CommandRunner.start(
