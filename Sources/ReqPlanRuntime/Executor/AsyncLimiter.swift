@@ -63,6 +63,25 @@ final class AsyncLimiter: Sendable {
         }
     }
 
+    /// Takes a slot, waiting until `deadline` at most (none: as `acquire()`). Returns `false` if the deadline
+    /// came first or the task was cancelled.
+    func acquire(by deadline: ContinuousClock.Instant?) async -> Bool {
+        guard let deadline else { return await acquire() }
+        return await withTaskGroup(of: Bool?.self) { group in
+            group.addTask { await self.acquire() }
+            group.addTask {
+                try? await Task.sleep(until: deadline, clock: .continuous)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            if let first { return first }
+            // The deadline came first: the wait is cancelled, and a slot it got meanwhile is given back.
+            if await group.next() == true { release() }
+            return false
+        }
+    }
+
     /// Gives a slot back, handing it to the longest waiter if any.
     func release() {
         let next = state.withLock { state -> CheckedContinuation<Bool, Never>? in

@@ -198,7 +198,7 @@ public struct LoadRun: Sendable {
                     late = true
                     // Waiting for a slot ends with the schedule: a server that never answers must not hold the load
                     // past its duration and grace (the iterations due meanwhile count as dropped).
-                    guard await Self.acquire(limiter, by: schedule.duration.map { start + $0 }) else { break }
+                    guard await limiter.acquire(by: schedule.duration.map { start + $0 }) else { break }
                     if let end = schedule.duration, clock.now - start >= end {
                         limiter.release()
                         break
@@ -247,25 +247,6 @@ public struct LoadRun: Sendable {
                     latency: clock.now - due.due, startDelay: nil, failed: false, interrupted: true,
                     counted: due.counted, reason: nil, steps: []))
             state.ended()
-        }
-    }
-
-    /// Takes a slot of `limiter`, waiting until `deadline` at most (or until cancelled).
-    /// - Returns: whether it got one.
-    private static func acquire(_ limiter: AsyncLimiter, by deadline: ContinuousClock.Instant?) async -> Bool {
-        guard let deadline else { return await limiter.acquire() }
-        return await withTaskGroup(of: Bool?.self) { group in
-            group.addTask { await limiter.acquire() }
-            group.addTask {
-                try? await Task.sleep(until: deadline, clock: .continuous)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            if let first { return first }
-            // The deadline came first: the wait is cancelled, and a slot it got meanwhile is given back.
-            if await group.next() == true { limiter.release() }
-            return false
         }
     }
 
