@@ -63,6 +63,8 @@ import Testing
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)\n\(browser.seen)")
         #expect(result.stderr.contains("To authorize the run, open this address in a browser"), "\(result.stderr)")
         #expect(Self.address(in: result.stderr) != nil, "\(result.stderr)")
+        // The run may end before the browser has read the page its listener answered with.
+        #expect(await browser.waitUntilEnded(), "\(browser.seen)")
         #expect(browser.seen.contains("page: reqplan: the authorization was received"), "\(browser.seen)")
         // One sign-in and one token for the 20 requests. (The authorization endpoint is asked twice for it: before
         // the sign-in, which sends the browser to the login page, and after, from it.)
@@ -191,6 +193,7 @@ import Testing
         #expect(
             result.stderr.contains("no token for `auth`: the authorization was refused: access_denied"),
             "\(result.stderr)\n\(browser.seen)")
+        #expect(await browser.waitUntilEnded(), "\(browser.seen)")
         #expect(
             browser.seen.contains("page: reqplan: the authorization was refused (access_denied)"), "\(browser.seen)")
         #expect(provider.log.components(separatedBy: "POST /o/token/").count == 1, "\(provider.log)")

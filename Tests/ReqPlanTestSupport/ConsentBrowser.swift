@@ -5,7 +5,10 @@ import Foundation
 /// django-oauth-toolkit's login page as `DjangoOAuthProvider.user`, and clicks Authorize (`allow`) or Cancel
 /// (`deny`) on its consent page. It writes what it saw to its log: `signed in`, `consent`, the text of the page
 /// the run's listener answered with (`page: reqplan: …`), and the redirect's `state` and `code` (`state=…`,
-/// `code=…`), for a test to check the run shows neither.
+/// `code=…`), for a test to check the run shows neither, and last `ended`, once the browser has quit.
+///
+/// The run the browser serves may end before the driver has read the page the run answered with: a test waits
+/// for `ended` (`waitUntilEnded`) before it reads what the driver saw.
 public struct ConsentBrowser: Sendable {
     public enum Choice: String, Sendable { case allow, deny }
 
@@ -59,6 +62,16 @@ public struct ConsentBrowser: Sendable {
         }
     }
 
+    /// Waits until the driver has logged `ended` (at most `limit`): whether it did.
+    public func waitUntilEnded(within limit: Duration = .seconds(120)) async -> Bool {
+        let deadline = ContinuousClock.now + limit
+        while ContinuousClock.now < deadline {
+            if seen.split(separator: "\n").contains("ended") { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
     /// What the driver logged so far.
     public var seen: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
@@ -108,5 +121,6 @@ public struct ConsentBrowser: Sendable {
             sys.exit(1)
         finally:
             driver.quit()
+            log.write("ended\n")
         """#
 }
