@@ -11,7 +11,9 @@ import Testing
 /// The `ReqPlan` library as an embedder uses it: one import, typed inputs and outputs, progress events,
 /// Swift cancellation, errors by kind; against the demo API on loopback.
 @Suite(.serialized, .timeSensitive) struct LibraryTests {
-    /// A plan with inputs, a for_each, a polled job and outputs of several types.
+    /// A plan with inputs, a for_each, a polled job and outputs of several types. The job ends at its second poll;
+    /// the polls' timeout is only a bound, wide enough for a machine busy with other work (at 10 s, a loaded run
+    /// of the suite once saw the first poll answered after it).
     static let plan = """
         reqplan: 1
         inputs:
@@ -27,7 +29,7 @@ import Testing
           job: { request: { method: POST, url: /jobs, json: { polls: 2 } }, expect: { status: 202 } }
           wait:
             request: { url: "${{ steps.job.headers.location }}" }
-            poll: { until: "${{ response.body.state != 'running' }}", every: 10ms, timeout: 10s }
+            poll: { until: "${{ response.body.state != 'running' }}", every: 10ms, timeout: 60s }
         outputs:
           token: ${{ steps.login.body.token }}
           count: ${{ length(steps.items.results) }}

@@ -81,7 +81,10 @@ import Testing
                 """)
         try await HTTPClientTransport.with(.init()) { transport in
             let result = try await Self.run(yaml, over: transport, tokens: TokenCache())
-            #expect(result.results["me"]?.state == .succeeded, "\(String(describing: result.results["me"]?.reason))")
+            let failed = (result.results["me"]?.children ?? []).filter { $0.state != .succeeded }.map {
+                "#\($0.itemIndex ?? -1): \(String(describing: $0.reason)) \($0.attempts)"
+            }
+            #expect(result.results["me"]?.state == .succeeded, "\(failed)")
         }
         #expect(Self.count(Self.tokenGranted, in: provider) == 1)
         #expect(Self.count("\"GET /api/me HTTP/1.1\" 200", in: provider) == 1000)
