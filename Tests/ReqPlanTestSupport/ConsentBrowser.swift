@@ -66,7 +66,7 @@ public struct ConsentBrowser: Sendable {
     public func waitUntilEnded(within limit: Duration = .seconds(120)) async -> Bool {
         let deadline = ContinuousClock.now + limit
         while ContinuousClock.now < deadline {
-            if seen.split(separator: "\n").contains("ended") { return true }
+            if lines.contains("ended") { return true }
             try? await Task.sleep(for: .milliseconds(100))
         }
         return false
@@ -75,9 +75,12 @@ public struct ConsentBrowser: Sendable {
     /// What the driver logged so far.
     public var seen: String { (try? String(contentsOf: log, encoding: .utf8)) ?? "" }
 
+    /// `seen`, a line each.
+    private var lines: [Substring] { seen.split(separator: "\n") }
+
     /// The value of `name=` the driver logged (`state`, `code`), if any.
     public func logged(_ name: String) -> String? {
-        seen.split(separator: "\n").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+        lines.first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
     }
 
     private static let driver = #"""
