@@ -190,6 +190,11 @@ public final class DjangoOAuthProvider: Sendable {
             name="reqplan web", client_id=\(pythonString(confidentialCodeClient.id)),
             client_secret=\(pythonString(confidentialCodeClient.secret)), client_type=Application.CLIENT_CONFIDENTIAL,
             authorization_grant_type=Application.GRANT_AUTHORIZATION_CODE, redirect_uris=\(pythonString(publicCodeClient.redirectURI)))
+        # Django's development server listens with a backlog of 10: the tests open up to 64 connections at
+        # once, and each connection beyond the backlog waited for the kernel to resend its SYN (1 s, then 3 s,
+        # 7 s, 15 s), past the client's 10 s connect timeout on a loaded machine. A production server's backlog.
+        from django.core.servers import basehttp
+        basehttp.WSGIServer.request_queue_size = 1024
         call_command("runserver", "127.0.0.1:" + sys.argv[1], use_reloader=False, use_threading=True)
         """
 
