@@ -1,14 +1,18 @@
 import Dispatch
 import Foundation
+import ReqPlanPresentation
 import ReqPlanRuntime
+import ReqPlanSyntax
 import Synchronization
 
 /// Turns SIGINT and SIGTERM into cancellation of the run.
 ///
 /// `reqplan run` calls `monitor()` first thing, so from then on a signal is never the default action
 /// (the process dying mid-way): one that arrives while the plan is still being read makes the run
-/// start cancelled (nothing is sent), one during the run cancels it, and one while the summary
-/// and reports are written lets them finish. In every case the run ends with exit status 130.
+/// start cancelled (nothing is sent), or ends the wait when a file the user named is a pipe or a FIFO
+/// whose writer has not finished (`FileReader.endWaits(when:)`); one during the run cancels it, and one
+/// while the summary and reports are written lets them finish. In every case the run ends with exit
+/// status 130.
 ///
 /// Signal handling is the command line's: the runtime and the `ReqPlan` library never change how the
 /// host process handles a signal.
@@ -29,6 +33,12 @@ enum InterruptSignals {
     /// Whether SIGINT or SIGTERM has arrived since `monitor()`.
     static var interrupted: Bool { state.withLock { $0.interrupted } }
 
+    /// The exit status of a command whose plan could not be prepared: 130 when a signal came first (it may
+    /// have ended the wait for a pipe the user named, which the diagnostics then report), 2 otherwise.
+    static var unpreparedExitCode: Int32 {
+        interrupted ? RunVerdict.interrupted.exitCode : RunVerdict.invalid.exitCode
+    }
+
     /// From now on SIGINT and SIGTERM are recorded (and cancel the run in progress) instead of
     /// ending the process. Call once, early, from the main task; later calls do nothing.
     ///
@@ -47,6 +57,9 @@ enum InterruptSignals {
         let sources = state.withLock { state -> [any DispatchSourceSignal] in
             guard !state.monitoring else { return [] }
             state.monitoring = true
+            // A signal no longer ends the process, so it ends a wait for a pipe or a FIFO the user named
+            // (`reqplan run <(slow command)`, a FIFO whose writer never comes): the reader gives up at once.
+            FileReader.endWaits { interrupted }
             state.onFirstSignal = onFirstSignal
             state.sources = [SIGINT, SIGTERM].map { number in
                 #if canImport(Darwin)

@@ -294,7 +294,7 @@ struct LoadCommand: AsyncParsableCommand {
         case .failure(let failure):
             let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)
             writeError(renderer.text(failure.diagnostics) + "\n")
-            throw ExitCode(RunVerdict.invalid.exitCode)
+            throw ExitCode(InterruptSignals.unpreparedExitCode)
         case .success(let ready):
             (prepared, inputs) = ready
         }

@@ -29,7 +29,7 @@ extension RunCommand {
         case .failure(let failure):
             let renderer = DiagnosticRenderer(colors: color.enabled(for: STDERR_FILENO), files: failure.sources)
             writeError(renderer.text(failure.diagnostics) + "\n")
-            throw ExitCode(RunVerdict.invalid.exitCode)
+            throw ExitCode(InterruptSignals.unpreparedExitCode)
         case .success(let value):
             prepared = value
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import ReqPlanTestSupport
 import Testing
 
@@ -140,6 +141,63 @@ import Testing
             return
         }
         #expect(failure.text == "cannot read `fifo.yaml`: it is a named pipe (FIFO), not a regular file")
+    }
+
+    /// Runs `body` on a thread of its own: the reads below block the thread they run on, so what releases them
+    /// (the writer, the cancellation) must not wait for a thread of the concurrency pool they may all be holding.
+    private func onThreadOfItsOwn(_ body: @escaping @Sendable () -> Void) {
+        Thread { body() }.start()
+    }
+
+    /// A FIFO the user names is read as `cat` reads it: the open does not wait for the writer, the reads do, and
+    /// what a writer that comes late sends in pieces is read whole.
+    @Test func aFIFOTheUserNamesIsReadWholeFromAWriterThatComesLate() async throws {
+        let (project, _) = try project()
+        let fifo = project.appendingPathComponent("late.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        onThreadOfItsOwn {
+            usleep(300_000)
+            let writer = open(fifo, O_WRONLY)
+            guard writer >= 0 else { return }
+            for piece in ["reqplan: 1\n", "steps: {}\n"] {
+                _ = piece.withCString { write(writer, $0, strlen($0)) }
+                usleep(200_000)
+            }
+            close(writer)
+        }
+        let read = await Task.detached {
+            FileReader.text(atPath: fifo, origin: .user, limit: 100, what: "the file", shownAs: "late.fifo")
+        }.value
+        #expect(read == .success("reqplan: 1\nsteps: {}\n"))
+    }
+
+    /// A wait for a FIFO's writer that never comes ends when the reading task is cancelled (the command line also
+    /// ends it on SIGINT and SIGTERM, `endWaits(when:)`): it used to block in `open(2)`, which nothing ended.
+    @Test(.timeLimit(.minutes(1)), arguments: [false, true])
+    func aWaitForAFIFOEndsWhenItsTaskIsCancelled(writerComes: Bool) async throws {
+        let (project, _) = try project()
+        let fifo = project.appendingPathComponent("never.fifo").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let reading = Task.detached {
+            FileReader.bytes(atPath: fifo, origin: .user, limit: 100, what: "the file", shownAs: "never.fifo")
+        }
+        let released = Mutex(false)
+        onThreadOfItsOwn {
+            // With a writer that opens it and sends part of the file, the wait is for the rest.
+            let writer = writerComes ? open(fifo, O_WRONLY) : -1
+            if writer >= 0 { _ = "reqplan: 1\n".withCString { write(writer, $0, strlen($0)) } }
+            usleep(300_000)
+            reading.cancel()
+            while !released.withLock({ $0 }) { usleep(10_000) }
+            if writer >= 0 { close(writer) }
+        }
+        let read = await reading.value
+        released.withLock { $0 = true }
+        #expect(
+            read
+                == .failure(
+                    FileReader.ReadError(.interrupted, "cannot read `never.fifo`: the wait for its end was interrupted")
+                ))
     }
 
     @Test func devicesAndFoldersAreRefused() throws {

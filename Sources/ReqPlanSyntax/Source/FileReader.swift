@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -18,7 +19,10 @@ import Foundation
 ///   with a plain reason, never opened in a way that blocks;
 /// - **the user** (the command line, a program's own call) names any file they can read, a pipe or a
 ///   process substitution (`--inputs-file <(vault read …)`) too, read as `cat` reads it (a FIFO waits for
-///   its writer); a folder is still refused.
+///   its writer); a folder is still refused. On Linux, a wait for a pipe, a FIFO or a terminal ends when the task
+///   reading is cancelled or `endWaits(when:)`'s condition holds (the command line's: SIGINT or SIGTERM
+///   arrived), checked ten times a second: its writer may never come, and the signals that would otherwise
+///   end the process are the command line's to handle.
 ///
 /// Either way the file is read under a size limit (one byte past it is refused without reading the rest),
 /// and text is UTF-8: a byte order mark is dropped, UTF-16 and bytes that are not UTF-8 are refused, naming
@@ -41,7 +45,7 @@ public enum FileReader {
         /// not a new case that breaks a caller's exhaustive `switch` (callers switch with a `default`).
         public struct Kind: Sendable, Hashable {
             private enum Base: Sendable, Hashable {
-                case missing, outside, notRegularFile, unreadable, tooLarge, notUTF8
+                case missing, outside, notRegularFile, unreadable, tooLarge, notUTF8, interrupted
             }
 
             private let base: Base
@@ -60,6 +64,8 @@ public enum FileReader {
             public static let tooLarge = Kind(.tooLarge)
             /// Not UTF-8 text (when read as text).
             public static let notUTF8 = Kind(.notUTF8)
+            /// The wait for a pipe, a FIFO or a terminal ended before its end of file (see `endWaits(when:)`).
+            public static let interrupted = Kind(.interrupted)
         }
 
         public var kind: Kind
@@ -93,9 +99,10 @@ public enum FileReader {
     {
         let name = shown ?? path
         let opened: Int32
+        let waits: Bool
         switch open(path, origin: origin, name: name) {
         case .failure(let failure): return .failure(failure)
-        case .success(let descriptor): opened = descriptor
+        case .success(let descriptor): (opened, waits) = descriptor
         }
         defer { close(opened) }
         // Read one byte past the limit, so a huge file (or `/dev/zero` named by the user) is refused without
@@ -104,10 +111,14 @@ public enum FileReader {
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while bytes.count <= limit {
+            if waits, !waitForInput(opened) {
+                return .failure(
+                    ReadError(.interrupted, "cannot read `\(name)`: the wait for its end was interrupted"))
+            }
             let count = chunk.withUnsafeMutableBytes { systemRead(opened, $0.baseAddress, $0.count) }
             if count == 0 { break }
             if count < 0 {
-                if errno == EINTR { continue }
+                if errno == EINTR || (waits && errno == EAGAIN) { continue }
                 return .failure(ReadError(.unreadable, "cannot read `\(name)`: \(String(cString: strerror(errno)))"))
             }
             bytes.append(contentsOf: chunk[..<count])
@@ -194,6 +205,41 @@ public enum FileReader {
         return String(validating: bytes[index..<index + length], as: UTF8.self) == nil ? 0 : length
     }
 
+    // MARK: Waiting
+
+    #if os(Linux)
+        /// Whether a pipe, a FIFO or a terminal the user named is read without blocking, each read waiting in
+        /// `poll(2)`. On Linux, `poll(2)` of a FIFO opened before its writer waits for that writer (no end of file
+        /// is reported until a writer has come and gone), and `/dev/stdin` opens a description of its own, so
+        /// `O_NONBLOCK` changes nothing for the shell. Elsewhere (Darwin's `/dev/stdin` shares the shell's
+        /// description) the file is read blocking, as before, and only a signal's default action ends the wait.
+        private static let readsWaitInPoll = true
+    #else
+        private static let readsWaitInPoll = false
+    #endif
+
+    /// The condition `endWaits(when:)` set: when it holds, a wait for input ends.
+    private static let waitsEnd = Mutex<(@Sendable () -> Bool)?>(nil)
+
+    /// From now on a wait for a pipe, a FIFO or a terminal the user named also ends when `condition` holds
+    /// (as well as when the reading task is cancelled). The command line's `InterruptSignals` sets it to "SIGINT
+    /// or SIGTERM arrived", so Ctrl-C ends `reqplan run <(slow command)` while it waits, as it ends `cat`.
+    public static func endWaits(when condition: @escaping @Sendable () -> Bool) {
+        waitsEnd.withLock { $0 = condition }
+    }
+
+    /// Waits until `descriptor` (not a regular file) has input or its end; false when the wait was ended first
+    /// (the task cancelled, or `endWaits(when:)`'s condition), checked every 100 ms.
+    private static func waitForInput(_ descriptor: Int32) -> Bool {
+        var request = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        while true {
+            let ready = poll(&request, 1, 100)
+            if ready > 0 || (ready < 0 && errno != EINTR) { return true }  // a failure is the read's to report
+            let cancelled = withUnsafeCurrentTask { $0?.isCancelled ?? false }
+            if cancelled || waitsEnd.withLock({ $0?() ?? false }) { return false }
+        }
+    }
+
     // MARK: Opening
 
     /// Opens `path` with `flags` and reads its status from the descriptor: what was opened, not what the path
@@ -211,14 +257,18 @@ public enum FileReader {
     }
 
     /// Opens the file for reading, after the checks its origin calls for.
-    private static func open(_ path: String, origin: Origin, name: String) -> Result<Int32, ReadError> {
+    /// - Returns: the descriptor, and whether reading it may wait (not a regular file: it is then non-blocking,
+    ///   and each read waits in `waitForInput`).
+    private static func open(_ path: String, origin: Origin, name: String) -> Result<(Int32, waits: Bool), ReadError> {
         switch origin {
         case .user:
             // Opened as named, links followed; a FIFO the user names is read as `cat` reads it, waiting for
-            // its writer (a script that feeds `--inputs-file` through one; Ctrl-C still ends the wait).
+            // its writer (a script that feeds `--inputs-file` through one). `O_NONBLOCK` keeps `open(2)` of a
+            // FIFO from waiting for that writer where nothing could end the wait: the reads wait instead, in
+            // `waitForInput` (see `readsWaitInPoll`).
             let descriptor: Int32
             let status: stat
-            switch openAndStat(path, O_RDONLY | O_CLOEXEC, name: name) {
+            switch openAndStat(path, O_RDONLY | O_CLOEXEC | (readsWaitInPoll ? O_NONBLOCK : 0), name: name) {
             case .failure(let failure): return .failure(failure)
             case .success(let opened): (descriptor, status) = opened
             }
@@ -226,7 +276,11 @@ public enum FileReader {
                 close(descriptor)
                 return .failure(ReadError(.notRegularFile, "cannot read `\(name)`: it is a folder, not a file"))
             }
-            return .success(descriptor)
+            if fileType(status) == S_IFREG || !readsWaitInPoll {
+                _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
+                return .success((descriptor, waits: false))
+            }
+            return .success((descriptor, waits: true))
         case .input(let boundary):
             let resolved: String
             switch realPath(path, name: name) {
@@ -256,7 +310,7 @@ public enum FileReader {
                     ReadError(.notRegularFile, "cannot read `\(name)`: it is \(kind(of: status)), not a regular file"))
             }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
-            return .success(descriptor)
+            return .success((descriptor, waits: false))
         }
     }
 
