@@ -354,15 +354,8 @@ import Testing
               b: { request: { url: /b } }
             """)
         let fifo = file.deletingLastPathComponent().appendingPathComponent("inputs.fifo").path
-        #expect(mkfifo(fifo, 0o600) == 0)
-        let running = try CommandRunner.start(["run", file.path, "--inputs-file", fifo, "--quiet"])
-        let writer = await running.openForWriting(fifo)
-        try #require(writer >= 0, "reqplan never opened the inputs file")
-        defer { close(writer) }
-        kill(running.pid, signalNumber)
-        let result = await running.finish(within: .seconds(60))
-        #expect(!result.killedAfterTimeout && !result.uncaughtSignal, "\(result)")
-        #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
+        let result = try await Self.signalled(
+            signalNumber, waitingFor: fifo, ["run", file.path, "--inputs-file", fifo, "--quiet"])
         #expect(
             result.stderr.contains("error[RP0001]: cannot read `\(fifo)`: the wait for its end was interrupted"),
             "\(result.stderr)")
@@ -373,16 +366,27 @@ import Testing
     @Test(.timeLimit(.minutes(15)))
     func aSignalEndsTheLoadsWaitForAPlanThatNeverComes() async throws {
         let fifo = try CommandRunner.temporaryPlan("").deletingLastPathComponent().appendingPathComponent("plan.fifo")
-        #expect(mkfifo(fifo.path, 0o600) == 0)
-        let running = try CommandRunner.start(["load", fifo.path, "--users", "1", "--duration", "1s"])
-        let writer = await running.openForWriting(fifo.path)
-        try #require(writer >= 0, "reqplan never opened the plan")
+        let result = try await Self.signalled(
+            SIGTERM, waitingFor: fifo.path, ["load", fifo.path, "--users", "1", "--duration", "1s"])
+        #expect(result.stderr.contains("the wait for its end was interrupted"), "\(result.stderr)")
+    }
+
+    /// Runs reqplan with `arguments`, one of which names `fifo` (made here), opens the FIFO's writing end once
+    /// reqplan has opened it and never writes, sends `signalNumber`, and returns what reqplan printed once it has
+    /// exited 130 by itself (a failed expectation otherwise).
+    static func signalled(_ signalNumber: Int32, waitingFor fifo: String, _ arguments: [String]) async throws
+        -> CommandRunner.Output
+    {
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let running = try CommandRunner.start(arguments)
+        let writer = await running.openForWriting(fifo)
+        try #require(writer >= 0, "reqplan never opened \(fifo)")
         defer { close(writer) }
-        kill(running.pid, SIGTERM)
+        kill(running.pid, signalNumber)
         let result = await running.finish(within: .seconds(60))
         #expect(!result.killedAfterTimeout && !result.uncaughtSignal, "\(result)")
         #expect(result.status == 130, "\(result.stdout)\(result.stderr)")
-        #expect(result.stderr.contains("the wait for its end was interrupted"), "\(result.stderr)")
+        return result
     }
 
     @Test func inputsFileCanBeAPipe() async throws {
