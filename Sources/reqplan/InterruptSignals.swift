@@ -58,7 +58,7 @@ enum InterruptSignals {
             guard !state.monitoring else { return [] }
             state.monitoring = true
             // A signal no longer ends the process, so it ends a wait for a pipe or a FIFO the user named
-            // (`reqplan run <(slow command)`, a FIFO whose writer never comes): the reader gives up at once.
+            // (`reqplan run <(slow command)`, a FIFO whose writer never comes): the reader gives up within 0.1 s.
             FileReader.endWaits { interrupted }
             state.onFirstSignal = onFirstSignal
             state.sources = [SIGINT, SIGTERM].map { number in
