@@ -434,6 +434,13 @@ if Context.environment["REQPLAN_FUZZ"] != nil {
             dependencies: ["CFuzzerDriver", "ReqPlanImport", "ReqPlanPipeline", "ReqPlanPlanner", "ReqPlanSyntax"],
             path: "Fuzz/Import"
         ),
+        // What a server or a browser sends the authentication flows: Digest challenges, OAuth 2.0 token answers,
+        // the authorization code's redirect; and requests signed with AWS Signature Version 4.
+        .executableTarget(
+            name: "fuzz-auth",
+            dependencies: ["CFuzzerDriver", "ReqPlanRuntime", "ReqPlanSyntax", "ReqPlanTransport"],
+            path: "Fuzz/Auth"
+        ),
         // JSON reports, as `reqplan report merge` reads them, merged and rendered.
         .executableTarget(
             name: "fuzz-report-merge",

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target and runs it (FUZZING.md).
 #
-#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: plan | http1-response | lsp | report-merge | xpath | arazzo | jsonpath | inputs | data | import; SECONDS: 600 by default
+#   scripts/fuzz.sh TARGET [SECONDS]     TARGET: plan | http1-response | lsp | report-merge | xpath | arazzo | jsonpath | inputs | data | import | auth; SECONDS: 600 by default
 #
 # The target is built with AddressSanitizer and libFuzzer in its own scratch folder (.build-fuzz), only
 # when REQPLAN_FUZZ is set (Package.swift declares the fuzz targets only then). It runs at the lowest
@@ -15,14 +15,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-target="${1:?usage: scripts/fuzz.sh plan|http1-response|lsp|report-merge|xpath|arazzo|jsonpath|inputs|data|import [SECONDS]}"
+target="${1:?usage: scripts/fuzz.sh plan|http1-response|lsp|report-merge|xpath|arazzo|jsonpath|inputs|data|import|auth [SECONDS]}"
 seconds="${2:-600}"
 seeds=("Fuzz/seeds/$target")
 case "$target" in
     plan) seeds+=(plans Tests/Corpus/invalid Fuzz/seeds/plan-expressions) ;;
     arazzo) seeds+=(Tests/Fixtures/arazzo/golden Tests/Fixtures/arazzo/examples) ;;
-    http1-response | lsp | report-merge | xpath | jsonpath | inputs | data | import) ;;
-    *) echo "unknown target: $target (plan, http1-response, lsp, report-merge, xpath, arazzo, jsonpath, inputs, data or import)" >&2; exit 2 ;;
+    http1-response | lsp | report-merge | xpath | jsonpath | inputs | data | import | auth) ;;
+    *) echo "unknown target: $target (plan, http1-response, lsp, report-merge, xpath, arazzo, jsonpath, inputs, data, import or auth)" >&2; exit 2 ;;
 esac
 
 # `-sanitize=fuzzer` would link libFuzzer's own `main`, which clashes with the one SwiftPM gives an
