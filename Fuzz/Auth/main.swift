@@ -29,9 +29,10 @@ func failIf(_ condition: Bool, _ message: @autoclosure () -> String) {
     if condition { fatalError(message()) }
 }
 
-/// Whether `text` holds a C0 control but tab, DEL or a C1 control: what a one-line message never may.
+/// Whether `text` holds what a header line cannot (a C0 control but tab, DEL) or a C1 control: what a one-line
+/// message never may.
 func hasLineControl(_ text: String) -> Bool {
-    text.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\t") || (0x7F...0x9F).contains($0.value) }
+    HeaderLine.forbiddenCharacter(in: text) != nil || text.unicodeScalars.contains { (0x80...0x9F).contains($0.value) }
 }
 
 func digest(_ text: String) {
@@ -110,7 +111,7 @@ func redirect(_ text: String) {
         case .refused(let error, let description):
             failIf(method != "GET", "a refusal taken from a \(method)")
             let page = AuthorizationCode.page(200, "refused (\(OAuthGrant.printable(error, limit: 64)))", ends: true)
-            failIf(hasLineControl(page.text.dropLast().description), "the page quotes a control character")
+            failIf(hasLineControl(String(page.text.dropLast())), "the page quotes a control character")
             if let description {
                 failIf(hasLineControl(OAuthGrant.printable(description, limit: 200)), "a description with a control")
             }
