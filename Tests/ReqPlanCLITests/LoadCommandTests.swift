@@ -221,6 +221,54 @@ import Testing
 
     /// Three shards of a load, run side by side, merge into one result of the whole: counts add up, and the
     /// merge refuses a missing shard.
+    /// Over TLS a plan of one request goes on HTTP/1.1 connections of the load's own, as over plain HTTP: every
+    /// iteration is sent once and judged, in both models; a server that answers in HTTP/2 gets the iterations on the
+    /// streams of one connection; and a failure is worded as `reqplan run` words it, TLS diagnosis included (a TLS 1.3
+    /// server that wants a client certificate resets the connection after the handshake).
+    @Test(ExternalServers.needed(.nginx, .openssl))
+    func overTLSIterationsAreSentOnceAndFailuresWordedAsARunWordsThem() async throws {
+        let nginx = try await Nginx.shared()
+        let certificates = nginx.certificates
+        let trust = ["--cacert", certificates.ca.path]
+        // nginx answers 400 without the client certificate.
+        let client = ["--cert", certificates.client.certificate.path, "--key", certificates.client.key.path]
+        let http1 = """
+            reqplan: 1
+            steps:
+              get:
+                request: { url: "\(nginx.mtlsURL)/" }
+                expect: { status: 200 }
+            """
+        let http2 = """
+            reqplan: 1
+            steps:
+              get: { request: { url: "\(nginx.tlsURL)/json" }, expect: { status: 200 } }
+            """
+        for (plan, connections) in [(http1, "3 connections opened"), (http2, "1 connections opened")] {
+            for model in [["--users", "3"], ["--rate", "300/s"]] {
+                let (output, path) = try await load(plan, model + ["--iterations", "90"] + trust + client)
+                #expect(output.status == 0, "\(output.stdout)\(output.stderr)")
+                #expect(Self.runs(try Self.report(path)["iteration"]) == (90, 0), "\(output.stdout)")
+                #expect(output.stdout.contains("requests    90 "), "one request per iteration: \(output.stdout)")
+                if model[0] == "--users" {
+                    #expect(output.stdout.contains(connections), "\(output.stdout)")
+                }
+            }
+        }
+
+        let strict = try await HandshakeClientCertificateServer.start()
+        defer { strict.stop() }
+        let refused = "reqplan: 1\nsteps:\n  get: { request: { url: \"\(strict.url)/\" } }"
+        let (loaded, _) = try await load(refused, ["--users", "1", "--iterations", "2"] + trust)
+        let reason = "127.0.0.1:\(strict.port) wants a TLS client certificate, and none was given"
+        #expect(loaded.status == 0, "with no `slo:`, failures are figures")
+        #expect(loaded.stdout.contains("`get` ×2: transport: ") && loaded.stdout.contains(reason), "\(loaded.stdout)")
+        let ran = try await CommandRunner.run(
+            ["run", try CommandRunner.temporaryPlan(refused).path] + trust, environment: ["no_proxy": "*"],
+            within: .seconds(120))
+        #expect(ran.status == 1 && ran.stdout.contains(reason), "as `run` words it: \(ran.stdout)")
+    }
+
     @Test(ExternalServers.needed(.nginx))
     func theShardsOfALoadMergeIntoTheWhole() async throws {
         let nginx = try await Nginx.shared()

@@ -1,5 +1,6 @@
 import Foundation
 import ReqPlanSyntax
+import ReqPlanTransport
 import Testing
 
 @testable import ReqPlanRuntime
@@ -254,5 +255,34 @@ struct LoadScheduleTests {
         #expect(outcomes[4].summary == "max of step `never`: it never ran")
         #expect(outcomes[1].diagnostic(file: "p.yaml")?.code == .objectiveMissed)
         #expect(outcomes[0].diagnostic(file: "p.yaml") == nil)
+    }
+}
+
+/// The open model's lanes (`OpenLanes`), with a stand-in repeater that is never run: these are scheduling
+/// properties only, the lanes' own bookkeeping.
+struct OpenLanesTests {
+    /// Never run: `offer` and `connected` do not touch the repeater.
+    private struct NeverRunRepeaterStandIn: RequestRepeater {
+        var repeats: Bool { true }
+        func run(
+            start: @escaping @Sendable (any RepeatWaker) -> RepeatStart, connected: @escaping @Sendable () -> Void,
+            finished: @escaping @Sendable (TransportResponse) -> RepeatStep
+        ) async -> RepeatEnd { .stopped }
+    }
+
+    /// With no lane waiting, each iteration due starts a lane, until `maxConnecting` of them are opening their
+    /// connection: the iterations due after that wait in the queue, and a lane that connects makes room for one more.
+    @Test func lanesOpeningAConnectionAreCappedAndWhatIsDueWaitsForThem() {
+        let lanes = OpenLanes(NeverRunRepeaterStandIn())
+        let now = ContinuousClock.now
+        let started = (0..<100).filter { n in
+            lanes.offer(OpenLanes.Due(ticket: UInt64(n), due: now, counted: true))
+        }
+        #expect(started.count == OpenLanes.maxConnecting)
+        #expect(lanes.hasDue && lanes.untaken().count == 100, "nothing due is dropped")
+        lanes.connected()
+        #expect(lanes.offer(OpenLanes.Due(ticket: 100, due: now, counted: true)))
+        #expect(!lanes.offer(OpenLanes.Due(ticket: 101, due: now, counted: true)))
+        #expect(lanes.untaken().map(\.ticket) == Array(0...101), "in the order they came due")
     }
 }

@@ -175,22 +175,30 @@ public struct HTTPClientTransport: Transport {
         do {
             return Self.transportResponse(try await own.execute(outgoing, deadline: deadline))
         } catch {
-            if let proxy, let failure = proxyFailure(error, proxy: proxy, url: url) { throw failure }
-            switch error {
-            case .tls(let cause) where TLSDiagnosis.isTLSFailure(cause):
-                // The diagnosis shakes hands with the server directly, which a proxy may not allow.
-                if proxy != nil { throw .tls(request.host, .unknown) }
-                throw await .tls(
-                    request.host,
-                    diagnose(
-                        cause, host: url.host, port: url.port,
-                        deadline: deadline),
-                    names: configuration.settingNames)
-            default:
-                let failure = TransportError.classify(error, failureContext(request, timeout: timeout))
-                guard proxy == nil else { throw failure }
-                throw await diagnosingReset(failure, url: url, host: request.host, deadline: deadline)
-            }
+            throw await ownClientFailure(error, of: request, deadline: deadline, timeout: timeout, proxy: proxy)
+        }
+    }
+
+    /// A failure of reqplan's client in sending `request`, worded as the transport words it: through a proxy, as
+    /// the proxy's; a TLS failure diagnosed by a handshake of its own; a reset over TLS as `diagnosingReset`
+    /// says. `sendWithOwnClient` and `reqplan load`'s repeater (`OwnClientRepeater`) both word theirs here.
+    func ownClientFailure(
+        _ error: ReqPlanClient.ClientError, of request: PreparedRequest, deadline: NIODeadline?, timeout: Duration?,
+        proxy: ProxyServer?
+    ) async -> TransportError {
+        let url = request.url
+        if let proxy, let failure = proxyFailure(error, proxy: proxy, url: url) { return failure }
+        switch error {
+        case .tls(let cause) where TLSDiagnosis.isTLSFailure(cause):
+            // The diagnosis shakes hands with the server directly, which a proxy may not allow.
+            if proxy != nil { return .tls(request.host, .unknown) }
+            return await .tls(
+                request.host, diagnose(cause, host: url.host, port: url.port, deadline: deadline),
+                names: configuration.settingNames)
+        default:
+            let failure = TransportError.classify(error, failureContext(request, timeout: timeout))
+            guard proxy == nil else { return failure }
+            return await diagnosingReset(failure, url: url, host: request.host, deadline: deadline)
         }
     }
 

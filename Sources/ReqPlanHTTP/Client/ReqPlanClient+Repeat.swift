@@ -4,15 +4,17 @@ import ReqPlanTransport
 import Synchronization
 
 extension HTTPClientTransport: RepeatingTransport {
-    /// A repeater of `request` over reqplan's client, when it is plain HTTP sent directly (no TLS, no proxy) and
-    /// no cookie of the jar goes with it.
+    /// A repeater of `request` over reqplan's client, when it is sent directly (no proxy) and no cookie of the jar
+    /// goes with it. Over TLS it repeats on HTTP/1.1 connections; a server that answers in HTTP/2 gets each request
+    /// from the whole transport (`RepeatEnd.unsent`), on the streams of its connection.
     package func repeating(_ request: PreparedRequest, timeout: Duration?) -> (any RequestRepeater)? {
-        guard configuration.client == .reqplan, !request.url.isHTTPS, proxy(for: request) == nil,
+        guard configuration.client == .reqplan, proxy(for: request) == nil,
             !request.usesCookies || configuration.cookies.isEmpty,
             let outgoing = try? ownClientRequest(request)
         else { return nil }
         return OwnClientRepeater(
-            transport: self, prepared: request, request: outgoing, timeout: timeout ?? configuration.requestTimeout)
+            transport: self, prepared: request, request: outgoing, timeout: timeout ?? configuration.requestTimeout,
+            endpoint: RepeatedEndpoint())
     }
 
     package func continuing(after first: Result<TransportResponse, TransportError>, sent: ContinuousClock.Instant)
@@ -44,19 +46,26 @@ struct ContinuingTransport: Transport {
     }
 }
 
-/// Sends one request again and again on one HTTP/1.1 connection of reqplan's client, through the same
-/// pipeline (`ExchangeHandler`: the deadline, the size limit, decompression) and with the same failure wording
-/// as `HTTPClientTransport.sendWithOwnClient`; only the task switch of each request is left out. A response
-/// with a redirect to follow or a cookie to keep goes back to the transport (`RepeatEnd.handOff`).
+/// Sends one request again and again on one HTTP/1.1 connection of reqplan's client, plain or over TLS, through
+/// the same pipeline (`ExchangeHandler`: the deadline, the size limit, decompression) and with the same failure
+/// wording as `HTTPClientTransport.sendWithOwnClient` (`ownClientFailure`, TLS diagnoses included); only the task
+/// switch of each request is left out. A response with a redirect to follow or a cookie to keep goes back to the
+/// transport (`RepeatEnd.handOff`), and so does every request to a server that answers in HTTP/2
+/// (`RepeatEnd.unsent`).
 struct OwnClientRepeater: RequestRepeater {
     let transport: HTTPClientTransport
     let prepared: PreparedRequest
     let request: ReqPlanClient.Request
     /// Each exchange's deadline, from when it is written.
     let timeout: Duration?
+    /// What the runs learned of the server, shared by all of them.
+    let endpoint: RepeatedEndpoint
+
+    var repeats: Bool { !endpoint.speaksHTTP2 }
 
     func run(
         start: @escaping @Sendable (any RepeatWaker) -> RepeatStart,
+        connected: @escaping @Sendable () -> Void,
         finished: @escaping @Sendable (TransportResponse) -> RepeatStep
     ) async -> RepeatEnd {
         let waker = RepeatDriverWaker()
@@ -65,6 +74,11 @@ struct OwnClientRepeater: RequestRepeater {
         // Waiting from the start, nothing is on its way: a connection that cannot be had ends the run with nothing
         // to report (`start`, asked again by whoever runs the next one, says what is due).
         let sending = if case .send = first { true } else { false }
+        // A server that answered in HTTP/2: the transport sends each request on its connection's streams.
+        if endpoint.speaksHTTP2 {
+            waker.ended()
+            return sending ? .unsent : .stopped
+        }
         let client = transport.own
         let connection: ReqPlanClient.HTTP1Connection
         let reused: Bool
@@ -72,8 +86,10 @@ struct OwnClientRepeater: RequestRepeater {
             let (leased, wasReused, _) = try await client.acquire(
                 request.endpoint, deadline: timeout.map { NIODeadline.now() + TimeAmount($0) })
             guard case .http1(let http1) = leased else {
-                // Plain HTTP is never HTTP/2; should a stream come, the transport sends the request.
+                // An HTTP/2 stream (over TLS, as the server chose): the transport sends the request, now and from
+                // now on.
                 if case .http2(let http2) = leased {
+                    endpoint.answeredInHTTP2()
                     client.pool.withLockedValue { $0.streamEnded(on: http2, of: request.endpoint) }?
                         .resume(.success(.stream(http2)))
                 }
@@ -81,22 +97,53 @@ struct OwnClientRepeater: RequestRepeater {
                 return sending ? .unsent : .stopped
             }
             (connection, reused) = (http1, wasReused)
+            connected()
         } catch {
             waker.ended()
             guard sending else { return .stopped }
             if case .cancelled = error { return .cancelled }
-            return .failed(TransportError.classify(error, transport.failureContext(prepared, timeout: timeout)))
+            return .failed(await failure(error))
         }
         let driver = RepeatDriver(
             repeater: self, connection: connection, reused: reused, waker: waker, start: start, finished: finished)
-        return await withTaskCancellationHandler {
+        let end = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 connection.channel.eventLoop.execute { driver.begin(continuation, sending: sending) }
             }
         } onCancel: {
             driver.cancel()
         }
+        switch end {
+        case .ended(let end): return end
+        case .failed(let error): return .failed(await failure(error))
+        }
     }
+
+    /// `error`, worded as the transport words a failure of the request (over TLS, diagnosed by a handshake of its
+    /// own), within the request's timeout from now.
+    private func failure(_ error: ReqPlanClient.ClientError) async -> TransportError {
+        await transport.ownClientFailure(
+            error, of: prepared, deadline: timeout.map { NIODeadline.now() + TimeAmount($0) }, timeout: timeout,
+            proxy: nil)
+    }
+}
+
+/// What the runs of an `OwnClientRepeater` learned of its server: whether it answers in HTTP/2.
+final class RepeatedEndpoint: Sendable {
+    private let http2 = Atomic<Bool>(false)
+
+    /// Whether a connection to the server came as HTTP/2.
+    var speaksHTTP2: Bool { http2.load(ordering: .relaxed) }
+
+    /// A connection to the server came as HTTP/2.
+    func answeredInHTTP2() { http2.store(true, ordering: .relaxed) }
+}
+
+/// How a `RepeatDriver` ended: as `RequestRepeater.run` ends, or with a failure of the exchange on its way, which the
+/// run words (`OwnClientRepeater.failure`: over TLS that may take a handshake, off the event loop).
+private enum DriverEnd: Sendable {
+    case ended(RepeatEnd)
+    case failed(ReqPlanClient.ClientError)
 }
 
 /// The waker `OwnClientRepeater.run` gives `start`: it reaches the run's driver once there is one, and keeps a
@@ -160,7 +207,7 @@ private final class RepeatDriver: ExchangeSink {
         var waiting = false
         /// Whether the connection was given back: nothing of this run may touch it then.
         var ended = false
-        var continuation: CheckedContinuation<RepeatEnd, Never>?
+        var continuation: CheckedContinuation<DriverEnd, Never>?
         init(reused: Bool) { self.reused = reused }
     }
 
@@ -181,7 +228,7 @@ private final class RepeatDriver: ExchangeSink {
 
     /// Sends the first exchange (`start` said to already, `sending`) or waits to be woken; `continuation` gets
     /// the end. On the event loop.
-    func begin(_ continuation: CheckedContinuation<RepeatEnd, Never>, sending: Bool) {
+    func begin(_ continuation: CheckedContinuation<DriverEnd, Never>, sending: Bool) {
         let begun = State(reused: reusedBefore)
         begun.continuation = continuation
         state.value = begun
@@ -273,14 +320,22 @@ private final class RepeatDriver: ExchangeSink {
             case _ where failure.goesAgain(onReused: state.reused, idempotent: repeater.request.idempotent):
                 end(.unsent, reusable: false)
             default:
-                let context = repeater.transport.failureContext(repeater.prepared, timeout: repeater.timeout)
-                end(.failed(TransportError.classify(failure, context)), reusable: false)
+                end(failed: failure)
             }
         }
     }
 
     /// Gives the connection back (kept when `reusable` and still open) and `outcome` to the waiting task.
     private func end(_ outcome: RepeatEnd, reusable: Bool) {
+        finish(.ended(outcome), reusable: reusable)
+    }
+
+    /// Gives the connection back (closed) and `failure` to the waiting task, which words it.
+    private func end(failed failure: ReqPlanClient.ClientError) {
+        finish(.failed(failure), reusable: false)
+    }
+
+    private func finish(_ outcome: DriverEnd, reusable: Bool) {
         guard let state = state.value, !state.ended else { return }
         state.ended = true
         state.waiting = false

@@ -213,7 +213,9 @@ public struct LoadRun: Sendable {
                 let counted = due >= profile.warmUp
                 recorder.started(warmUp: !counted, late: late)
                 state.began()
-                if let lanes {
+                // Once the server answered in HTTP/2, a task per iteration: its requests share the streams of one
+                // connection, which lanes of their own would only wait for one at a time.
+                if let lanes, lanes.repeater.repeats {
                     if lanes.offer(OpenLanes.Due(ticket: index, due: when, counted: counted)) {
                         group.addTask(executorPreference: executor(index)) {
                             await self.lane(lanes, limiter: limiter, recorder: recorder, state: state)
@@ -323,7 +325,7 @@ public struct LoadRun: Sendable {
         let clock = ContinuousClock()
         let cap = profile.iterations
         let warmUp = profile.warmUp
-        await repeating(repeater, open: false, recorder: recorder) { _ in
+        await repeating(repeater, open: false, recorder: recorder, connected: {}) { _ in
             guard !pool.ending, !state.stopped, slot < pool.wanted else { return .stop }
             let ticket = pool.takeTicket()
             if let cap, ticket >= cap {
@@ -346,7 +348,12 @@ public struct LoadRun: Sendable {
     /// time, waiting between them (`repeating`).
     private func lane(_ lanes: OpenLanes, limiter: AsyncLimiter, recorder: LoadRecorder, state: LoadState) async {
         let clock = ContinuousClock()
-        await repeating(lanes.repeater, open: true, recorder: recorder) { waker in
+        // Counted among the lanes without a connection (`OpenLanes.offer`) until its first one is made.
+        let connecting = Atomic<Bool>(true)
+        defer { if connecting.exchange(false, ordering: .relaxed) { lanes.connected() } }
+        await repeating(lanes.repeater, open: true, recorder: recorder) {
+            if connecting.exchange(false, ordering: .relaxed) { lanes.connected() }
+        } next: { waker in
             switch lanes.take(waker) {
             case .due(let due):
                 return .run(
@@ -383,10 +390,12 @@ public struct LoadRun: Sendable {
     /// comes, on the connection's thread, as `Executor.runLone` judges it (`Executor.judgeLone`), and recorded as
     /// `iterate` records it: the iteration's latency from when it was due, the step's from when it began. A
     /// response or failure that needs more (a redirect, a cookie, a body to read) goes on in `iterate` with what
-    /// came, so no request is sent twice. `ended` is called as each iteration ends; `goesOn`, when `next` said to
-    /// stop, whether to ask again (on a new connection).
+    /// came, so no request is sent twice. `connected` is called as a run of the repeater gets its connection,
+    /// `ended` as each iteration ends, and `goesOn`, when `next` said to stop, says whether to ask again (on a new
+    /// connection).
     private func repeating(
         _ repeater: any RequestRepeater, open: Bool, recorder: LoadRecorder,
+        connected: @escaping @Sendable () -> Void,
         next: @escaping @Sendable (any RepeatWaker) -> RepeatNext, ended: @escaping @Sendable () -> Void,
         goesOn: @Sendable () -> Bool
     ) async {
@@ -404,6 +413,8 @@ public struct LoadRun: Sendable {
                 case .wait: return .wait
                 case .stop: return .stop
                 }
+            } connected: {
+                connected()
             } finished: { response in
                 guard let now = current.withLock({ $0 }) else { return .handOff }
                 let end = clock.now
@@ -502,8 +513,9 @@ public struct LoadRun: Sendable {
 }
 
 /// The open model's lanes (`LoadRun.lane`): the iterations due that no lane has taken yet, in order, and the lanes
-/// waiting for one. An iteration that comes due wakes a waiting lane, or, with none, starts a new one.
-private final class OpenLanes: Sendable {
+/// waiting for one. An iteration that comes due wakes a waiting lane, or, with none, starts a new one (at most
+/// `maxConnecting` opening their connection at once).
+final class OpenLanes: Sendable {
     /// An iteration due.
     struct Due: Sendable {
         var ticket: UInt64
@@ -524,7 +536,15 @@ private final class OpenLanes: Sendable {
         var head = 0
         var waiting: [any RepeatWaker] = []
         var closed = false
+        /// Lanes started that have no connection yet.
+        var connecting = 0
     }
+
+    /// The most lanes opening their first connection at once. Over TLS each opening is a handshake: a schedule
+    /// that outran them would otherwise open a lane, and so a handshake, for every iteration due meanwhile, until
+    /// the machine could finish none of them (BENCHMARKS.md, "Over TLS"). The iterations due meanwhile wait in the
+    /// queue, and their latency is still measured from when they were due.
+    static let maxConnecting = 64
 
     /// The repeater every lane runs.
     let repeater: any RequestRepeater
@@ -553,13 +573,24 @@ private final class OpenLanes: Sendable {
         }
     }
 
-    /// Queues `due` and wakes a waiting lane. - Returns: whether a new lane must be started (none was waiting).
+    /// Queues `due` and wakes a waiting lane. - Returns: whether a new lane must be started: none was waiting,
+    /// and fewer than `maxConnecting` are opening their connection (each takes what is due once it has it, and
+    /// calls `connected` then, or when it ends without one).
     func offer(_ due: Due) -> Bool {
         state.withLock { $0.queue.append(due) }
         while let waker = state.withLock({ $0.waiting.popLast() }) {
             if waker.wake() { return false }
         }
-        return true
+        return state.withLock { state in
+            guard state.connecting < Self.maxConnecting else { return false }
+            state.connecting += 1
+            return true
+        }
+    }
+
+    /// A lane `offer` started has its connection, or ended without one.
+    func connected() {
+        state.withLock { $0.connecting -= 1 }
     }
 
     /// No more iterations come: the waiting lanes take what is due, then stop, as the others do.

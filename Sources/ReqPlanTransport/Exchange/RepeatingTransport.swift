@@ -3,8 +3,8 @@
 /// one request (`LoadRun`). Whatever the plain path does not cover goes back to the whole transport without
 /// the request being sent twice (`continuing(after:sent:)`).
 package protocol RepeatingTransport: Transport {
-    /// A repeater of `request`, or nil when it cannot go on the plain path (TLS, a proxy, another client, a
-    /// method that may not be sent again after a closed connection).
+    /// A repeater of `request`, or nil when it cannot go on the plain path (a proxy, another client, cookies of
+    /// the jar to send).
     func repeating(_ request: PreparedRequest, timeout: Duration?) -> (any RequestRepeater)?
 
     /// This transport, whose first hop of the next request is `first` (a response or a failure already
@@ -16,13 +16,20 @@ package protocol RepeatingTransport: Transport {
 
 /// Sends one request again and again on a connection of its own (`RepeatingTransport.repeating`).
 package protocol RequestRepeater: Sendable {
+    /// Whether a run repeats the request on a connection of its own: false once the server has answered in HTTP/2,
+    /// whose requests each go through the whole transport (every run then ends `.unsent` at once).
+    var repeats: Bool { get }
+
     /// Sends the request each time `start` says so, and gives each response that ends an exchange to
     /// `finished` (on the connection's thread; neither is called again before the other returns), until one of
     /// them says to stop, or a response or failure needs the whole transport. When `start` says to wait, the
     /// connection is kept idle until the waker it was given is woken, and `start` is asked again then.
+    /// `connected` is called once the run has its connection, before its first exchange goes (never when it
+    /// cannot have one).
     /// - Returns: why it stopped.
     func run(
         start: @escaping @Sendable (any RepeatWaker) -> RepeatStart,
+        connected: @escaping @Sendable () -> Void,
         finished: @escaping @Sendable (TransportResponse) -> RepeatStep
     ) async -> RepeatEnd
 }
