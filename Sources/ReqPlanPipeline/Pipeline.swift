@@ -225,7 +225,8 @@ public struct Pipeline: Sendable {
     /// Runs `prepared` as a load (`reqplan load`) over one HTTP transport built from `transport`: every
     /// iteration shares its connections, and has a cookie jar of its own unless `profile.sharesCookies`.
     /// Unless the transport says how many, connections per host are as many as iterations may be in flight
-    /// (users, or the cap of the open model), at least 8 and within the open-file limit.
+    /// (users, or the cap of the open model), at least 8 and within the open-file limit. Each event loop has a
+    /// pool of its own, with its share of them (`HTTPClientTransport.Configuration.poolPerEventLoop`).
     /// - Parameters:
     ///   - target: what was asked, as the report names it (`500/s for 30s`).
     ///   - inputs: iteration `n`'s inputs; `nil` ends the load (a data file ran out).
@@ -250,6 +251,9 @@ public struct Pipeline: Sendable {
             }
             sized.connectionsPerHost = min(max(8, wanted), OpenFiles.connectionBudget ?? .max)
         }
+        // Iterations run on the event loops in turn (`LoadRun.executors`): each sends on its loop's connections,
+        // and an HTTP/2 server gets one connection per loop rather than one for the whole load.
+        sized.poolPerEventLoop = true
         let sharesCookies = profile.sharesCookies
         return try await HTTPClientTransport.with(sized) { client in
             let counted: (@Sendable () -> UInt64)? =

@@ -68,7 +68,8 @@ struct LoadCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "Connections per host (default: the users, or --max-in-flight; within the open-file limit).",
+            "Connections per host, shared out among the event loops (default: the users, or --max-in-flight;"
+                + " within the open-file limit).",
             valueName: "n"))
     var connections: Int?
 

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 import ReqPlanTransport
 
@@ -66,6 +67,11 @@ public struct HTTPClientTransport: Transport {
         /// Whether HTTP/2 is offered to `https://` servers (ALPN `h2`, then `http/1.1`); false:
         /// HTTP/1.1 only, as `curl --http1.1`. Plain `http://` is always HTTP/1.1.
         public var offersHTTP2 = true
+        /// Whether each event loop keeps a pool of its own (`reqplan load`): a request sent from an event loop's
+        /// thread goes on that loop's connections, so an HTTP/2 server gets a connection per loop and every core
+        /// carries streams, as h2load's `-c` does. The connections per host are shared out among the loops; with
+        /// fewer than there are loops, or false, one pool serves them all (one HTTP/2 connection per host).
+        public var poolPerEventLoop = false
         /// How failure messages name the settings that fix them (`--cacert`, `--insecure` on the
         /// command line); `apply(_:environment:)` takes them from its options.
         public var settingNames = ConnectionOptions.SettingNames()
@@ -84,8 +90,11 @@ public struct HTTPClientTransport: Transport {
         case asyncHTTPClient = "asynchttpclient"
     }
 
-    /// reqplan's own client (also used by the AsyncHTTPClient path to ask a proxy why it refused `CONNECT`).
-    let own: ReqPlanClient
+    /// reqplan's own clients: one, or one per event loop (`Configuration.poolPerEventLoop`).
+    let clients: OwnClients
+    /// reqplan's own client (also used by the AsyncHTTPClient path to ask a proxy why it refused `CONNECT`): the
+    /// pool of the event loop this runs on, when each loop has its own.
+    var own: ReqPlanClient { clients.current }
     /// AsyncHTTPClient, made on first use, when the run chose it.
     let library: AsyncHTTPClientPath
     package let configuration: Configuration
@@ -94,16 +103,17 @@ public struct HTTPClientTransport: Transport {
     public static func with<Result: Sendable>(
         _ configuration: Configuration, _ body: (HTTPClientTransport) async throws -> Result
     ) async throws -> Result {
-        let own = ReqPlanClient(
+        let clients = OwnClients(
             settings: .init(
                 connectTimeout: configuration.connectTimeout,
                 maxBodySize: min(configuration.maxBodySize, Int(UInt32.max)),
                 connectionsPerHost: configuration.connectionsPerHost ?? Configuration.defaultConnectionsPerHost,
                 idleTimeout: configuration.idleTimeout,
                 tls: configuration.tlsConfiguration,
-                offersHTTP2: configuration.offersHTTP2))
+                offersHTTP2: configuration.offersHTTP2),
+            perLoop: configuration.poolPerEventLoop)
         let transport = HTTPClientTransport(
-            own: own, library: AsyncHTTPClientPath(configuration),
+            clients: clients, library: AsyncHTTPClientPath(configuration),
             configuration: configuration)
         do {
             let result = try await body(transport)
@@ -116,7 +126,7 @@ public struct HTTPClientTransport: Transport {
     }
 
     func shutdown() async {
-        await own.shutdown()
+        for client in clients.all { await client.shutdown() }
         await library.shutdown()
     }
 
@@ -289,13 +299,13 @@ extension TimeAmount {
 
 extension HTTPClientTransport {
     /// Connections reqplan's own client has opened so far (those of AsyncHTTPClient are not counted).
-    package var connectionsOpened: UInt64 { own.opened.load(ordering: .relaxed) }
+    package var connectionsOpened: UInt64 { clients.all.reduce(0) { $0 + $1.opened.load(ordering: .relaxed) } }
 
     /// A task executor for each event loop of reqplan's own client: a task that prefers one sends its
     /// requests from that loop's thread, on connections of that loop (`EventLoopTaskExecutor`). None for
     /// AsyncHTTPClient, whose pool picks its own loops.
     package var taskExecutors: [any TaskExecutor] {
-        configuration.client == .reqplan ? own.taskExecutors : []
+        configuration.client == .reqplan ? clients.all.flatMap(\.taskExecutors) : []
     }
 
     /// This transport's clients and connection pools, with a cookie jar of its own: the plans of a
@@ -305,6 +315,36 @@ extension HTTPClientTransport {
         var settings = configuration
         settings.cookies = cookies
         if let secrets { settings.secrets = secrets }
-        return HTTPClientTransport(own: own, library: library, configuration: settings)
+        return HTTPClientTransport(clients: clients, library: library, configuration: settings)
+    }
+}
+
+/// reqplan's own client of a transport: one over every event loop, or one per event loop (each with its share of
+/// the connections per host), chosen by the thread a request is sent from.
+struct OwnClients: Sendable {
+    /// The clients; with more than one, the `n`th has the group's `n`th loop alone.
+    let all: [ReqPlanClient]
+
+    /// One client over the singleton group's loops; with `perLoop`, one per loop, when the connections per host
+    /// are enough for a share each (at least one).
+    init(settings: ReqPlanClient.Settings, perLoop: Bool) {
+        let group = MultiThreadedEventLoopGroup.singleton
+        let loops = Array(group.makeIterator())
+        guard perLoop, loops.count > 1, settings.connectionsPerHost >= loops.count else {
+            all = [ReqPlanClient(settings: settings, group: group)]
+            return
+        }
+        let total = settings.connectionsPerHost
+        all = loops.enumerated().map { index, loop in
+            var share = settings
+            share.connectionsPerHost = total / loops.count + (index < total % loops.count ? 1 : 0)
+            return ReqPlanClient(settings: share, group: loop)
+        }
+    }
+
+    /// The client of the event loop this runs on, else the first.
+    var current: ReqPlanClient {
+        guard all.count > 1, let loop = MultiThreadedEventLoopGroup.currentEventLoop else { return all[0] }
+        return all.first { $0.group === loop } ?? all[0]
     }
 }

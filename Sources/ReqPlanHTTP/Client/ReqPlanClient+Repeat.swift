@@ -79,6 +79,7 @@ struct OwnClientRepeater: RequestRepeater {
             waker.ended()
             return sending ? .unsent : .stopped
         }
+        // The pool of the event loop this lane runs on, when each loop has its own (`poolPerEventLoop`).
         let client = transport.own
         let connection: ReqPlanClient.HTTP1Connection
         let reused: Bool
@@ -105,7 +106,8 @@ struct OwnClientRepeater: RequestRepeater {
             return .failed(await failure(error))
         }
         let driver = RepeatDriver(
-            repeater: self, connection: connection, reused: reused, waker: waker, start: start, finished: finished)
+            repeater: self, client: client, connection: connection, reused: reused, waker: waker, start: start,
+            finished: finished)
         let end = await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 connection.channel.eventLoop.execute { driver.begin(continuation, sending: sending) }
@@ -188,6 +190,8 @@ private final class RepeatDriverWaker: RepeatWaker {
 /// outcome comes straight from the connection's handler (`ExchangeSink`), which sends the next request.
 private final class RepeatDriver: ExchangeSink {
     private let repeater: OwnClientRepeater
+    /// The client whose pool lent the connection, and gets it back.
+    private let client: ReqPlanClient
     private let connection: ReqPlanClient.HTTP1Connection
     private let waker: RepeatDriverWaker
     private let start: @Sendable (any RepeatWaker) -> RepeatStart
@@ -212,11 +216,12 @@ private final class RepeatDriver: ExchangeSink {
     }
 
     init(
-        repeater: OwnClientRepeater, connection: ReqPlanClient.HTTP1Connection, reused: Bool,
-        waker: RepeatDriverWaker, start: @escaping @Sendable (any RepeatWaker) -> RepeatStart,
+        repeater: OwnClientRepeater, client: ReqPlanClient, connection: ReqPlanClient.HTTP1Connection,
+        reused: Bool, waker: RepeatDriverWaker, start: @escaping @Sendable (any RepeatWaker) -> RepeatStart,
         finished: @escaping @Sendable (TransportResponse) -> RepeatStep
     ) {
         self.repeater = repeater
+        self.client = client
         self.connection = connection
         self.waker = waker
         self.start = start
@@ -340,7 +345,7 @@ private final class RepeatDriver: ExchangeSink {
         state.ended = true
         state.waiting = false
         waker.ended()
-        repeater.transport.own.release(connection, of: repeater.request.endpoint, reusable: reusable)
+        client.release(connection, of: repeater.request.endpoint, reusable: reusable)
         let continuation = state.continuation
         state.continuation = nil
         continuation?.resume(returning: outcome)
