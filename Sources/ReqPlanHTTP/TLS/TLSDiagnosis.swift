@@ -89,7 +89,11 @@ package enum TLSDiagnosis {
             host: host, port: port, configuration: anyCertificate, acceptingAnyCertificate: true,
             timeout: connectTimeout, deadline: deadline, group: group)
         guard let lenient else { return .unknown }
-        guard let chain = lenient.serverCertificates else { return .handshakeFailed }
+        // No certificate: the server refused the handshake (a TLS alert), or closed the connection, which says
+        // nothing of TLS (a server shedding load closes connections too).
+        guard let chain = lenient.serverCertificates else {
+            return lenient.ending == .refused ? .handshakeFailed : .unknown
+        }
         let now = time(nil)
         for certificate in chain {
             if now > certificate.notValidAfter {
@@ -112,7 +116,7 @@ package enum TLSDiagnosis {
         if strict.askedForCertificate {
             return clientCertificateGiven ? .clientCertificateRefused : .clientCertificateWanted
         }
-        if !strict.completed { return .untrusted }
+        if strict.ending == .refused { return .untrusted }
         return .unknown
     }
 
@@ -145,8 +149,17 @@ package enum TLSDiagnosis {
         var serverCertificates: [NIOSSLCertificate]?
         /// Whether the server asked for a client certificate.
         var askedForCertificate: Bool
-        /// Whether the handshake completed.
-        var completed: Bool
+        /// How the handshake ended.
+        var ending: Ending
+    }
+
+    /// How a probe's handshake ended.
+    enum Ending {
+        case completed
+        /// With a TLS failure: an alert from the server, or the client's own refusal (its verification).
+        case refused
+        /// The connection closed or failed before the handshake ended, with no TLS failure.
+        case closed
     }
 
     /// Shakes hands with `host`:`port` and closes the connection; nil when it cannot connect or
@@ -171,7 +184,7 @@ package enum TLSDiagnosis {
             return nil
         }
         let loop = group.next()
-        let finished = loop.makePromise(of: Bool.self)
+        let finished = loop.makePromise(of: Ending.self)
         let bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(timeout)
             .channelInitializer { channel in
@@ -201,39 +214,43 @@ package enum TLSDiagnosis {
             connected.whenSuccess { $0.close(promise: nil) }
         }
         do {
-            let completed = try await withTaskCancellationHandler {
+            let ending = try await withTaskCancellationHandler {
                 try await finished.futureResult.get()
             } onCancel: {
                 finished.fail(CancellationError())
             }
             return Outcome(
-                serverCertificates: record.serverCertificates, askedForCertificate: record.asked,
-                completed: completed)
+                serverCertificates: record.serverCertificates, askedForCertificate: record.asked, ending: ending)
         } catch {
             return nil
         }
     }
 
-    /// Answers `finished` with whether the handshake completed, at its first outcome.
+    /// Answers `finished` with how the handshake ended, at its first outcome.
     private final class HandshakeWatcher: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
-        let finished: EventLoopPromise<Bool>
+        let finished: EventLoopPromise<Ending>
 
-        init(finished: EventLoopPromise<Bool>) {
+        init(finished: EventLoopPromise<Ending>) {
             self.finished = finished
         }
 
         func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-            if case .handshakeCompleted = event as? TLSUserEvent { finished.succeed(true) }
+            if case .handshakeCompleted = event as? TLSUserEvent { finished.succeed(.completed) }
             context.fireUserInboundEventTriggered(event)
         }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            finished.succeed(false)
+            // NIOSSL words a close before the handshake ended as a handshake failure (`eofDuringHandshake`).
+            if case NIOSSLError.handshakeFailed(.sslError(let stack)) = error, !stack.contains(.eofDuringHandshake) {
+                finished.succeed(.refused)
+            } else {
+                finished.succeed(.closed)
+            }
         }
 
         func channelInactive(context: ChannelHandlerContext) {
-            finished.succeed(false)
+            finished.succeed(.closed)
             context.fireChannelInactive()
         }
     }

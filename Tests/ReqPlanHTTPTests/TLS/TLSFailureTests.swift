@@ -207,6 +207,20 @@ import Testing
         #expect(TransportError.tls("h", cause).message == "h did not accept the TLS client certificate")
     }
 
+    /// A server that closes the diagnosis's own connection without a word of TLS (as one shedding load does) says
+    /// nothing of TLS versions or ciphers: the cause is unknown, not "no TLS version or cipher suite in common".
+    @Test func aProbeClosedWithoutATLSAlertLeavesTheCauseUnknown() async throws {
+        // Answers the probe's ClientHello with nothing, and closes.
+        let cause = try await RawServer.with("") { base in
+            let port = try #require(URL(string: base)?.port)
+            return await TLSDiagnosis.cause(
+                of: NIOSSLError.handshakeFailed(.sslError([])), host: "127.0.0.1", port: port,
+                configuration: .makeClientConfiguration(), connectTimeout: .seconds(30),
+                group: MultiThreadedEventLoopGroup.singleton)
+        }
+        #expect(cause == .unknown)
+    }
+
     @Test(TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases)
     func noCipherInCommonIsAHandshakeFailure(_ client: HTTPClientTransport.Client) async throws {
         let error = try await TLSTestServer.with(
