@@ -325,7 +325,8 @@ private final class RepeatDriver: ExchangeSink {
             case _ where failure.goesAgain(onReused: state.reused, idempotent: repeater.request.idempotent):
                 end(.unsent, reusable: false)
             default:
-                end(failed: failure)
+                // The connection closes; the waiting task words the failure.
+                finish(.failed(failure), reusable: false)
             }
         }
     }
@@ -333,11 +334,6 @@ private final class RepeatDriver: ExchangeSink {
     /// Gives the connection back (kept when `reusable` and still open) and `outcome` to the waiting task.
     private func end(_ outcome: RepeatEnd, reusable: Bool) {
         finish(.ended(outcome), reusable: reusable)
-    }
-
-    /// Gives the connection back (closed) and `failure` to the waiting task, which words it.
-    private func end(failed failure: ReqPlanClient.ClientError) {
-        finish(.failed(failure), reusable: false)
     }
 
     private func finish(_ outcome: DriverEnd, reusable: Bool) {

@@ -350,10 +350,10 @@ public struct LoadRun: Sendable {
         let clock = ContinuousClock()
         // Counted among the lanes without a connection (`OpenLanes.offer`) until its first one is made.
         let connecting = Atomic<Bool>(true)
-        defer { if connecting.exchange(false, ordering: .relaxed) { lanes.connected() } }
-        await repeating(lanes.repeater, open: true, recorder: recorder) {
-            if connecting.exchange(false, ordering: .relaxed) { lanes.connected() }
-        } next: { waker in
+        // Once: when the connection is made, or when the lane ends without one.
+        let release: @Sendable () -> Void = { if connecting.exchange(false, ordering: .relaxed) { lanes.connected() } }
+        defer { release() }
+        await repeating(lanes.repeater, open: true, recorder: recorder, connected: release) { waker in
             switch lanes.take(waker) {
             case .due(let due):
                 return .run(
