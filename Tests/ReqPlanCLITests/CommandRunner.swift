@@ -207,10 +207,12 @@ extension CommandRunner {
         return Running(process: process, output: output, stderrSoFar: stderrSoFar)
     }
 
-    /// Runs `reqplan arguments…` to the end without blocking a thread of the concurrency pool.
+    /// Runs `reqplan arguments…` to the end without blocking a thread of the concurrency pool (a test that waited
+    /// on a child process in a thread of that pool's two would hold up every other test's awaits meanwhile). Past
+    /// `limit` the child is killed (`Output.killedAfterTimeout`).
     static func run(
         _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-        executable: URL? = nil, standardOutput: FileHandle? = nil, within limit: Duration
+        executable: URL? = nil, standardOutput: FileHandle? = nil, within limit: Duration = .seconds(300)
     ) async throws -> Output {
         try await start(
             arguments, in: directory, environment: environment, executable: executable,
