@@ -219,6 +219,11 @@ extension TransportError {
                 "\(host) did not accept the TLS client certificate"
             case .handshakeFailed:
                 "the TLS handshake with \(host) failed: no TLS version or cipher suite in common"
+            case .notTLS(plainHTTP: true):
+                "\(host) answered in plain HTTP, not TLS: the URL may want `http://`, or the port of the server's TLS "
+                    + "listener"
+            case .notTLS(plainHTTP: false):
+                "\(host) did not answer in TLS: is the port another protocol's?"
             case .handshakeTimedOut:
                 "the TLS handshake with \(host) timed out"
             case .unknown:

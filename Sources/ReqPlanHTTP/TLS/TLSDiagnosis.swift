@@ -8,7 +8,7 @@ import ReqPlanTransport
 
 /// Why a TLS connection failed, in words a person knows: unknown issuer, expired, not yet valid,
 /// host name mismatch (and a certificate without subject alternative names), a client certificate
-/// wanted or refused, no TLS version or cipher in common.
+/// wanted or refused, no TLS version or cipher in common, not a TLS server (plain HTTP, or another protocol).
 ///
 /// NIOSSL tells only the host name mismatch apart by type (`NIOSSLExtraError.failedToValidateHostname`).
 /// Every certificate BoringSSL rejects (untrusted, expired, not yet valid) fails the handshake with the
@@ -17,7 +17,9 @@ import ReqPlanTransport
 /// most twice, and tells the causes apart by what each handshake does, never by error text:
 ///
 /// 1. a handshake that accepts any server certificate and keeps it: one that fails before the server
-///    sent a certificate means no TLS version or cipher in common (or not a TLS server); a certificate
+///    sent a certificate means not a TLS server, when the server's first bytes are not a TLS record (plain
+///    HTTP told apart: an `https://` URL for an `http://` server), else no TLS version or cipher in common
+///    when the server refused with a TLS alert, else nothing known (it closed the connection); a certificate
 ///    out of its validity dates is expired or not yet valid;
 /// 2. a handshake with the run's own verification, offering a certificate whose key only records that
 ///    the server asked for it (the key signs nothing, so the handshake stops there). A client verifies
@@ -46,6 +48,9 @@ package enum TLSDiagnosis {
         case clientCertificateRefused
         /// The handshake failed before any certificate: no TLS version or cipher in common.
         case handshakeFailed
+        /// The server answered the handshake with something other than TLS: plain HTTP (`plainHTTP`; an
+        /// `https://` URL for an `http://` server, or the port of its plain listener), or another protocol.
+        case notTLS(plainHTTP: Bool)
         /// The TLS handshake did not end in time.
         case handshakeTimedOut
         /// A TLS failure whose cause the probes could not tell.
@@ -89,10 +94,14 @@ package enum TLSDiagnosis {
             host: host, port: port, configuration: anyCertificate, acceptingAnyCertificate: true,
             timeout: connectTimeout, deadline: deadline, group: group)
         guard let lenient else { return .unknown }
-        // No certificate: the server refused the handshake (a TLS alert), or closed the connection, which says
-        // nothing of TLS (a server shedding load closes connections too).
+        // No certificate: the server answered in another protocol, refused the handshake (a TLS alert), or closed
+        // the connection, which says nothing of TLS (a server shedding load closes connections too).
         guard let chain = lenient.serverCertificates else {
-            return lenient.ending == .refused ? .handshakeFailed : .unknown
+            switch lenient.answer {
+            case .plainHTTP: return .notTLS(plainHTTP: true)
+            case .other: return .notTLS(plainHTTP: false)
+            case .tls, .nothing: return lenient.ending == .refused ? .handshakeFailed : .unknown
+            }
         }
         let now = time(nil)
         for certificate in chain {
@@ -151,6 +160,27 @@ package enum TLSDiagnosis {
         var askedForCertificate: Bool
         /// How the handshake ended.
         var ending: Ending
+        /// What the server's first bytes were.
+        var answer: FirstAnswer
+    }
+
+    /// What a server's first bytes on a connection are: a TLS record (its content type, 20 to 23, first), the
+    /// start of an HTTP response, something else, or nothing at all.
+    enum FirstAnswer: Sendable {
+        case nothing, tls, plainHTTP, other
+
+        init(_ bytes: ByteBuffer) {
+            let view = bytes.readableBytesView
+            guard let first = view.first else {
+                self = .nothing
+                return
+            }
+            if (20...23).contains(first) {
+                self = .tls
+            } else {
+                self = view.starts(with: "HTTP/".utf8) ? .plainHTTP : .other
+            }
+        }
     }
 
     /// How a probe's handshake ended.
@@ -200,6 +230,7 @@ package enum TLSDiagnosis {
                     } else {
                         handler = try NIOSSLClientHandler(context: context, serverHostname: serverName)
                     }
+                    try channel.pipeline.syncOperations.addHandler(FirstBytesWatcher(record: record))
                     try channel.pipeline.syncOperations.addHandler(handler)
                     try channel.pipeline.syncOperations.addHandler(HandshakeWatcher(finished: finished))
                 }
@@ -220,7 +251,8 @@ package enum TLSDiagnosis {
                 finished.fail(CancellationError())
             }
             return Outcome(
-                serverCertificates: record.serverCertificates, askedForCertificate: record.asked, ending: ending)
+                serverCertificates: record.serverCertificates, askedForCertificate: record.asked, ending: ending,
+                answer: record.answer)
         } catch {
             return nil
         }
@@ -255,9 +287,38 @@ package enum TLSDiagnosis {
         }
     }
 
+    /// Records what the server's first bytes are (`FirstAnswer`), before TLS reads them.
+    /// Passes every read on: a handler removed in the middle of a read would drop what it passes after.
+    private final class FirstBytesWatcher: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        let record: ProbeRecord
+        private var seen = false
+
+        init(record: ProbeRecord) {
+            self.record = record
+        }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            if !seen {
+                let bytes = unwrapInboundIn(data)
+                if bytes.readableBytes > 0 {
+                    seen = true
+                    record.answer = FirstAnswer(bytes)
+                }
+            }
+            context.fireChannelRead(data)
+        }
+    }
+
     /// What the probe's callbacks learn; written on the connection's event loop, read after it closed.
     final class ProbeRecord: Sendable {
-        private let state = NIOLockedValueBox<(certificates: [NIOSSLCertificate]?, asked: Bool)>((nil, false))
+        private let state = NIOLockedValueBox<(certificates: [NIOSSLCertificate]?, asked: Bool, answer: FirstAnswer)>(
+            (nil, false, .nothing))
+
+        var answer: FirstAnswer {
+            get { state.withLockedValue { $0.answer } }
+            set { state.withLockedValue { $0.answer = newValue } }
+        }
 
         var serverCertificates: [NIOSSLCertificate]? {
             get { state.withLockedValue { $0.certificates } }

@@ -221,6 +221,30 @@ import Testing
         #expect(cause == .unknown)
     }
 
+    /// An `https://` URL for nginx's plain HTTP port (a slip every user makes) is named as such, not as a cipher
+    /// mismatch: nginx answers the ClientHello with an HTTP 400, and the diagnosis reads the server's first bytes.
+    /// A server of another protocol is told apart from both.
+    @Test(ExternalServers.needed(.nginx), arguments: HTTPClientTransport.Client.allCases)
+    func aPlainHTTPServerOrAnotherProtocolIsNamedAsSuch(_ client: HTTPClientTransport.Client) async throws {
+        let nginx = try await Nginx.shared()
+        let plain = try await failure("https://127.0.0.1:\(nginx.plainPort)/", client)
+        #expect(plain?.kind == .tls)
+        #expect(
+            plain?.message == "127.0.0.1:\(nginx.plainPort) answered in plain HTTP, not TLS: the URL may want "
+                + "`http://`, or the port of the server's TLS listener", "\(plain?.message ?? "")")
+        // An SSH server's banner.
+        let (other, port) = try await RawServer.with("SSH-2.0-OpenSSH_9.2p1 Debian-2\r\n") { base in
+            (
+                try await failure(base.replacingOccurrences(of: "http://", with: "https://") + "/", client),
+                try #require(URL(string: base)?.port)
+            )
+        }
+        #expect(other?.kind == .tls)
+        #expect(
+            other?.message == "127.0.0.1:\(port) did not answer in TLS: is the port another protocol's?",
+            "\(other?.message ?? "")")
+    }
+
     @Test(TestCertificateAuthority.needed, arguments: HTTPClientTransport.Client.allCases)
     func noCipherInCommonIsAHandshakeFailure(_ client: HTTPClientTransport.Client) async throws {
         let error = try await TLSTestServer.with(
