@@ -177,7 +177,7 @@ struct ArazzoRunTests {
     func otherRunnersShorthandsRun() async throws {
         let document = CommandRunner.packageRoot.appendingPathComponent(
             "Tests/Fixtures/arazzo/run/other-runners.arazzo.yaml")
-        let validated = try await CommandRunner.run(["validate", document.path])
+        let validated = try CommandRunner.run(["validate", document.path])
         #expect(validated.status == 0, "\(validated.stdout)")
         #expect(validated.stdout.components(separatedBy: "warning[RP1014]").count - 1 == 4, "\(validated.stdout)")
         #expect(!validated.stdout.contains("error["), "\(validated.stdout)")

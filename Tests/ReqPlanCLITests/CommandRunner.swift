@@ -207,12 +207,10 @@ extension CommandRunner {
         return Running(process: process, output: output, stderrSoFar: stderrSoFar)
     }
 
-    /// Runs `reqplan arguments…` to the end without blocking a thread of the concurrency pool (a test that waited
-    /// on a child process in a thread of that pool's two would hold up every other test's awaits meanwhile). Past
-    /// `limit` the child is killed (`Output.killedAfterTimeout`).
+    /// Runs `reqplan arguments…` to the end without blocking a thread of the concurrency pool.
     static func run(
         _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:],
-        executable: URL? = nil, standardOutput: FileHandle? = nil, within limit: Duration = .seconds(300)
+        executable: URL? = nil, standardOutput: FileHandle? = nil, within limit: Duration
     ) async throws -> Output {
         try await start(
             arguments, in: directory, environment: environment, executable: executable,

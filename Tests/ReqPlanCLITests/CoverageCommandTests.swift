@@ -3,8 +3,8 @@ import Testing
 
 /// `reqplan coverage`: the operations of the demo API's document the example plans exercise.
 @Suite struct CoverageCommandTests {
-    @Test func theTableMarksEachOperationAndStatusExercised() async throws {
-        let result = try await CommandRunner.run(
+    @Test func theTableMarksEachOperationAndStatusExercised() throws {
+        let result = try CommandRunner.run(
             ["coverage", "plans/data-flow.yaml", "--openapi", "plans/_openapi/demo-api.yaml"])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
@@ -22,8 +22,8 @@ import Testing
         #expect(lines.last == "4 of 9 operations exercised; 5 of 17 documented response statuses expected")
     }
 
-    @Test func jsonGivesTheSameCoverage() async throws {
-        let result = try await CommandRunner.run(
+    @Test func jsonGivesTheSameCoverage() throws {
+        let result = try CommandRunner.run(
             ["coverage", "plans/data-flow.yaml", "--openapi", "plans/_openapi/demo-api.yaml", "--format", "json"])
         #expect(result.status == 0, "\(result.stderr)")
         let value = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -34,8 +34,8 @@ import Testing
         #expect(covered == ["login", "createItem", "getItem", "replaceItem"])
     }
 
-    @Test func anInvalidPlanIsReportedInsteadOfCounted() async throws {
-        let result = try await CommandRunner.run(
+    @Test func anInvalidPlanIsReportedInsteadOfCounted() throws {
+        let result = try CommandRunner.run(
             ["coverage", "plans/_openapi/data-flow-mistake.yaml", "--openapi", "plans/_openapi/demo-api.yaml"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("error[RP0808]"))

@@ -26,9 +26,9 @@ import Testing
 
         """
 
-    @Test func aDiffIsPrintedAndTheFileIsLeftAsItWas() async throws {
+    @Test func aDiffIsPrintedAndTheFileIsLeftAsItWas() throws {
         let file = try CommandRunner.temporaryPlan(Self.fixable)
-        let result = try await CommandRunner.run(["fix", file.path])
+        let result = try CommandRunner.run(["fix", file.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(
             result.stdout.hasPrefix("--- a/\(file.path)\n+++ b/\(file.path)\n@@ -2,5 +2,5 @@\n"), "\(result.stdout)")
@@ -39,39 +39,39 @@ import Testing
         #expect(try String(contentsOf: file, encoding: .utf8) == Self.fixable)
     }
 
-    @Test func writeFixesTheFileInPlace() async throws {
+    @Test func writeFixesTheFileInPlace() throws {
         let file = try CommandRunner.temporaryPlan(Self.fixable)
         try FileManager.default.setAttributes([.posixPermissions: 0o640], ofItemAtPath: file.path)
-        let result = try await CommandRunner.run(["fix", "--write", file.path])
+        let result = try CommandRunner.run(["fix", "--write", file.path])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.isEmpty)
         let fixed = try String(contentsOf: file, encoding: .utf8)
         #expect(fixed.contains("    needs: [login]\n") && fixed.contains("steps.login.status"), "\(fixed)")
         let mode = try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int
         #expect(mode == 0o640)
-        #expect(try await CommandRunner.run(["validate", file.path]).status == 0)
+        #expect(try CommandRunner.run(["validate", file.path]).status == 0)
         // Nothing left to fix: no diff, still 0.
-        let again = try await CommandRunner.run(["fix", file.path])
+        let again = try CommandRunner.run(["fix", file.path])
         #expect(again.status == 0 && again.stdout.isEmpty, "\(again.stdout)\(again.stderr)")
     }
 
-    @Test func aFileWithErrorsNoFixFixesIsNotChangedUnlessAllowed() async throws {
+    @Test func aFileWithErrorsNoFixFixesIsNotChangedUnlessAllowed() throws {
         let file = try CommandRunner.temporaryPlan(Self.unfixable)
-        let refused = try await CommandRunner.run(["fix", "--write", file.path])
+        let refused = try CommandRunner.run(["fix", "--write", file.path])
         #expect(refused.status == 1, "\(refused.stdout)\(refused.stderr)")
         #expect(refused.stderr.contains("not changed: 1 error would remain that no fix fixes"), "\(refused.stderr)")
         #expect(refused.stderr.contains("unknown step `nope`"), "\(refused.stderr)")
         #expect(try String(contentsOf: file, encoding: .utf8) == Self.unfixable)
-        #expect(try await CommandRunner.run(["fix", file.path]).stdout.isEmpty)
+        #expect(try CommandRunner.run(["fix", file.path]).stdout.isEmpty)
 
-        let allowed = try await CommandRunner.run(["fix", "--write", "--allow-errors", file.path])
+        let allowed = try CommandRunner.run(["fix", "--write", "--allow-errors", file.path])
         #expect(allowed.status == 1, "\(allowed.stdout)\(allowed.stderr)")
         let fixed = try String(contentsOf: file, encoding: .utf8)
         #expect(fixed.contains("    needs: [b]\n") && fixed.contains("steps.nope.body"), "\(fixed)")
     }
 
-    @Test func aWrongCommandLineExits64() async throws {
-        #expect(try await CommandRunner.run(["fix"]).status == 64)
-        #expect(try await CommandRunner.run(["fix", "--frobnicate", "plans"]).status == 64)
+    @Test func aWrongCommandLineExits64() throws {
+        #expect(try CommandRunner.run(["fix"]).status == 64)
+        #expect(try CommandRunner.run(["fix", "--frobnicate", "plans"]).status == 64)
     }
 }

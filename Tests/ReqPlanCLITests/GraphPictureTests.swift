@@ -4,8 +4,8 @@ import Testing
 
 /// `reqplan graph --format svg`: the picture reqplan lays out itself, read back as XML.
 @Suite struct GraphPictureTests {
-    static func picture(of plan: String) async throws -> (SVGGraphPicture, String) {
-        let result = try await CommandRunner.run(["graph", "--format", "svg", plan])
+    static func picture(of plan: String) throws -> (SVGGraphPicture, String) {
+        let result = try CommandRunner.run(["graph", "--format", "svg", plan])
         #expect(result.status == 0, "\(result.stderr)")
         return (SVGGraphPicture.read(result.stdout), result.stdout)
     }
@@ -13,8 +13,8 @@ import Testing
     @Test(
         "every step is a box of its own, inside the frame of each collection that holds it, an arrow for each wait",
         arguments: ["plans/app-launch.yaml", "plans/signed-in-home.yaml", "plans/batch-upload.yaml"])
-    func boxesFramesAndArrows(_ plan: String) async throws {
-        let (picture, svg) = try await Self.picture(of: plan)
+    func boxesFramesAndArrows(_ plan: String) throws {
+        let (picture, svg) = try Self.picture(of: plan)
         #expect(!picture.steps.isEmpty, "\(svg)")
         let boxes = picture.steps.sorted { $0.key < $1.key }
         for (index, (id, box)) in boxes.enumerated() {
@@ -44,8 +44,8 @@ import Testing
     }
 
     @Test("app-launch's waits are drawn: the data login gives config, and home after the bootstrap group")
-    func appLaunchArrows() async throws {
-        let (picture, _) = try await Self.picture(of: "plans/app-launch.yaml")
+    func appLaunchArrows() throws {
+        let (picture, _) = try Self.picture(of: "plans/app-launch.yaml")
         let edges = Set(picture.edges.map { "\($0.from)→\($0.to)" })
         #expect(edges.isSuperset(of: ["login→config", "bootstrap→home", "home→logout", "cart→order"]), "\(edges)")
         // Steps that can start together share a column; a step after them is to their right.

@@ -153,7 +153,7 @@ import Testing
         {
             let (loaded, _) = try await load(plan, model + ["--iterations", "\(count)"])
             let line = loaded.stdout.split(separator: "\n").first { $0.contains("`get` ×\(count): ") }
-            let ran = try await CommandRunner.run(
+            let ran = try CommandRunner.run(
                 ["run", try CommandRunner.temporaryPlan(plan).path], environment: ["no_proxy": "*"])
             #expect(ran.status == 1, "\(ran.stdout)")
             return (line.map(String.init) ?? loaded.stdout, ran.stdout)
@@ -195,7 +195,7 @@ import Testing
             let said = "expectation: expected a response within 10ms, took "
             #expect(late.stdout.contains("4 failed") && late.stdout.contains("`get` ×"), "\(late.stdout)")
             #expect(late.stdout.contains(said), "\(late.stdout)")
-            let ran = try await CommandRunner.run(
+            let ran = try CommandRunner.run(
                 ["run", try CommandRunner.temporaryPlan(plan).path], environment: ["no_proxy": "*"])
             #expect(ran.stdout.contains(said.dropFirst("expectation: ".count)), "\(ran.stdout)")
         }
@@ -215,7 +215,7 @@ import Testing
         let reason = #"expected body `server` to equal "***", got "nginx""#
         #expect(failed.stdout.contains("`get` ×10: expectation: \(reason)"), "\(failed.stdout)")
         #expect(!failed.stdout.contains(password) && !failed.stderr.contains(password), "\(failed.stdout)")
-        let run = try await CommandRunner.run(
+        let run = try CommandRunner.run(
             ["run", try CommandRunner.temporaryPlan(judged).path], environment: ["no_proxy": "*"])
         #expect(run.status == 1 && run.stdout.contains(reason), "as `run` words it: \(run.stdout)")
     }

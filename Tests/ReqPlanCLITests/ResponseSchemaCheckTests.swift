@@ -124,7 +124,7 @@ import Testing
         try FileManager.default.copyItem(
             at: ResponseSchemaCheckTests.document,
             to: plan.deletingLastPathComponent().appendingPathComponent("demo-api.yaml"))
-        let validated = try await CommandRunner.run(["validate", "--strict", plan.path])
+        let validated = try CommandRunner.run(["validate", "--strict", plan.path])
         #expect(validated.status == 0, "\(validated.stdout)\(validated.stderr)")
         try await DemoAPI.withServer { base in
             let result = try await CommandRunner.run(
@@ -139,7 +139,7 @@ import Testing
 @Suite(.timeSensitive) struct OperationInReportsTests {
     @Test func planAndReportsNameEachRequestsOperation() async throws {
         let plan = try ResponseSchemaCheckTests.boundPlan(ResponseSchemaCheckTests.stockReport)
-        let shown = try await CommandRunner.run(["plan", plan.path])
+        let shown = try CommandRunner.run(["plan", plan.path])
         #expect(shown.status == 0, "\(shown.stderr)")
         #expect(
             shown.stdout.contains(

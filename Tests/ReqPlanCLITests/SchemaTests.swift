@@ -7,8 +7,8 @@ import Testing
 /// plans and small plans judged by the parser too. The cases and what is expected of each are fixtures
 /// (`Tests/Fixtures/schema/`, `SchemaFixtures`).
 @Suite(.serialized) struct SchemaTests {
-    @Test func schemaCommandPrintsAValidDraft202012Schema() async throws {
-        let result = try await CommandRunner.run(["schema"])
+    @Test func schemaCommandPrintsAValidDraft202012Schema() throws {
+        let result = try CommandRunner.run(["schema"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == PlanSchema.json)
         let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
@@ -16,14 +16,14 @@ import Testing
         #expect(object?["$id"] as? String == "https://reqplan.dev/schema/plan-1.json")
         #expect((object?["title"] as? String)?.isEmpty == false)
 
-        let report = try await SchemaChecker.check([])
+        let report = try SchemaChecker.check([])
         #expect(report.schema.valid, "not a valid draft 2020-12 schema: \(report.schema.error ?? "")")
     }
 
-    @Test func schemaAcceptsEveryExamplePlan() async throws {
+    @Test func schemaAcceptsEveryExamplePlan() throws {
         let plans = try CommandRunner.allExamplePlans()
         #expect(plans.count >= 6)
-        let report = try await SchemaChecker.check(plans)
+        let report = try SchemaChecker.check(plans)
         #expect(report.files.count == plans.count)
         for file in report.files {
             #expect(file.loaded, "\(file.path) does not load: \(file.loadError ?? "")")
@@ -52,15 +52,13 @@ import Testing
             "classified cases not in the corpus: \(rejected.union(undecidable).subtracting(cases).sorted())")
     }
 
-    @Test func schemaAgreesWithTheParserOnTheCorpus() async throws {
+    @Test func schemaAgreesWithTheParserOnTheCorpus() throws {
         let table = try SchemaFixtures.corpusCases()
         // The cases not loaded are not given to the checker.
         let checked =
             table.rejectedBySchema.keys.sorted() + table.yamlSyntax.keys.sorted() + table.beyondSchema.keys.sorted()
         let results = Dictionary(
-            uniqueKeysWithValues: try await SchemaChecker.check(checked.map(Self.corpusPath)).files.map {
-                ($0.path, $0)
-            })
+            uniqueKeysWithValues: try SchemaChecker.check(checked.map(Self.corpusPath)).files.map { ($0.path, $0) })
 
         for (name, expected) in table.rejectedBySchema {
             guard let file = results[Self.corpusPath(name)] else {
@@ -158,7 +156,7 @@ import Testing
 
     // MARK: - Small plans judged by both (`Tests/Fixtures/schema/small-plans.yaml`)
 
-    @Test func schemaAndParserAgreeOnSmallPlans() async throws {
+    @Test func schemaAndParserAgreeOnSmallPlans() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "reqplan-schema-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -180,11 +178,10 @@ import Testing
         #expect(paths.count == edgeCases.count, "edge case names must be unique")
         let ordered = edgeCases.compactMap { paths[$0.name] }
 
-        let validation = try await CommandRunner.run(["validate", "--format", "json"] + ordered)
+        let validation = try CommandRunner.run(["validate", "--format", "json"] + ordered)
         let parsed = try JSONDecoder().decode(ValidateOutput.self, from: Data(validation.stdout.utf8))
         let parser = Dictionary(uniqueKeysWithValues: parsed.plans.map { ($0.file, $0.valid) })
-        let schema = Dictionary(
-            uniqueKeysWithValues: try await SchemaChecker.check(ordered).files.map { ($0.path, $0) })
+        let schema = Dictionary(uniqueKeysWithValues: try SchemaChecker.check(ordered).files.map { ($0.path, $0) })
 
         for edge in edgeCases {
             guard let path = paths[edge.name], let parserAccepts = parser[path], let file = schema[path] else {
@@ -248,8 +245,8 @@ enum SchemaChecker {
     static let script = CommandRunner.packageRoot.appendingPathComponent("Tests/ReqPlanCLITests/Schema/check_schema.py")
 
     /// Checks the schema, and `paths` (relative to the package root, or absolute) against it.
-    static func check(_ paths: [String]) async throws -> Report {
-        let printed = try await CommandRunner.run(["schema"])
+    static func check(_ paths: [String]) throws -> Report {
+        let printed = try CommandRunner.run(["schema"])
         guard printed.status == 0 else { throw Failure("reqplan schema failed: \(printed.stderr)") }
         let schemaFile = FileManager.default.temporaryDirectory.appendingPathComponent(
             "reqplan-plan-\(UUID().uuidString).json")

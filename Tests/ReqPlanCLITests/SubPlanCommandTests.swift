@@ -6,8 +6,8 @@ import Testing
 /// Sub-plans through the built binary: `validate --explain`, `graph`, the JSON and JUnit reports, and secrets
 /// given to and returned by a sub-plan, in every output of `reqplan run`.
 @Suite(.timeSensitive) struct SubPlanCommandTests {
-    @Test func validateExplainShowsTheSubPlanItsInputsAndOutputs() async throws {
-        let result = try await CommandRunner.run(["validate", "--explain", "plans/account-report.yaml"])
+    @Test func validateExplainShowsTheSubPlanItsInputsAndOutputs() throws {
+        let result = try CommandRunner.run(["validate", "--explain", "plans/account-report.yaml"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("steps: 5 (4 requests, 1 sub-plan)"), "\(result.stdout)")
         #expect(result.stdout.contains("  1. login/form\n  2. login/submit\n  3. account, preferences\n"))
@@ -21,18 +21,18 @@ import Testing
                 """), "\(result.stdout)")
     }
 
-    @Test func theGraphHasAClusterPerSubPlan() async throws {
-        let dot = try await CommandRunner.run(["graph", "--format", "dot", "plans/signed-in-home.yaml"])
+    @Test func theGraphHasAClusterPerSubPlan() throws {
+        let dot = try CommandRunner.run(["graph", "--format", "dot", "plans/signed-in-home.yaml"])
         #expect(dot.status == 0)
         #expect(
             dot.stdout.contains("  subgraph cluster_n0 {\n    label=\"login (plan) shared/login.yaml\";\n"),
             "\(dot.stdout)")
-        let mermaid = try await CommandRunner.run(["graph", "plans/signed-in-home.yaml"])
+        let mermaid = try CommandRunner.run(["graph", "plans/signed-in-home.yaml"])
         #expect(mermaid.stdout.contains("  subgraph n0[\"login · plan shared/login.yaml\"]\n"), "\(mermaid.stdout)")
     }
 
-    @Test func validateNamesTheFileOfEveryNoteInJSON() async throws {
-        let result = try await CommandRunner.run(
+    @Test func validateNamesTheFileOfEveryNoteInJSON() throws {
+        let result = try CommandRunner.run(
             ["validate", "--format", "json", "invalid/101-subplan-input-type.yaml"],
             in: CommandRunner.packageRoot.appendingPathComponent("Tests/Corpus"))
         #expect(result.status == 1)

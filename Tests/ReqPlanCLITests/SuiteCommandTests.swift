@@ -453,26 +453,24 @@ import Testing
                 within: .seconds(60))
             #expect(whole.status == 0)
         }
-        func merge(_ names: [String]) async throws -> CommandRunner.Output {
-            try await CommandRunner.run(["report", "merge", "--color", "never"] + names.map { folder.path + "/" + $0 })
+        func merge(_ names: [String]) throws -> CommandRunner.Output {
+            try CommandRunner.run(["report", "merge", "--color", "never"] + names.map { folder.path + "/" + $0 })
         }
-        let missing = try await merge(["1.json", "3.json"])
+        let missing = try merge(["1.json", "3.json"])
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("error[RP0711]: shard 2/3 is missing"))
-        let repeated = try await merge(["1.json", "2.json", "2.json", "3.json"])
+        let repeated = try merge(["1.json", "2.json", "2.json", "3.json"])
         #expect(repeated.status == 2 && repeated.stderr.contains("shard 2/3 is given twice"))
-        let mixed = try await merge(["1.json", "2.json", "3.json", "one.json"])
+        let mixed = try merge(["1.json", "2.json", "3.json", "one.json"])
         #expect(mixed.status == 2 && mixed.stderr.contains("is not a shard"))
         try "{}".write(to: folder.appendingPathComponent("empty.json"), atomically: true, encoding: .utf8)
-        let foreign = try await merge(["empty.json"])
+        let foreign = try merge(["empty.json"])
         #expect(foreign.status == 2 && foreign.stderr.contains("is not a reqplan report"))
-        let whole = try await merge(["1.json", "2.json", "3.json"])
+        let whole = try merge(["1.json", "2.json", "3.json"])
         #expect(whole.status == 0 && whole.stdout.contains("4 plans: 4 passed"))
-        let plan = try await merge(["one.json"])
+        let plan = try merge(["one.json"])
         #expect(plan.status == 0 && plan.stdout.contains("1 plan: 1 passed"))
-        let noTrace = try await CommandRunner.run([
-            "report", "merge", folder.path + "/one.json", "--report", "trace:t.json",
-        ])
+        let noTrace = try CommandRunner.run(["report", "merge", folder.path + "/one.json", "--report", "trace:t.json"])
         #expect(noTrace.status == 64)
 
         // A shard edited by hand: a number out of range is refused with the file and the field (it was SIGILL),
@@ -502,13 +500,13 @@ import Testing
                 .write(to: folder.appendingPathComponent(name), atomically: true, encoding: .utf8)
             return name
         }
-        let duration = try await merge([try edited("1e300", at: ["plans", "0", "duration_ms"]), "2.json", "3.json"])
+        let duration = try merge([try edited("1e300", at: ["plans", "0", "duration_ms"]), "2.json", "3.json"])
         #expect(duration.status == 2, "\(duration.stderr)")
         #expect(
             duration.stderr.contains(
                 "edited-plans-0-duration_ms.json` cannot be read back: `plans[0].duration_ms` is 1e+300, not a number "
                     + "of milliseconds from 0 to 1000000000000"), "\(duration.stderr)")
-        let count = try await merge([try edited("4000000000", at: ["shard", "count"]), "2.json", "3.json"])
+        let count = try merge([try edited("4000000000", at: ["shard", "count"]), "2.json", "3.json"])
         #expect(
             count.status == 2
                 && count.stderr.contains("`shard.count` is 4000000000, not a number of shards from 1 to 10000"),

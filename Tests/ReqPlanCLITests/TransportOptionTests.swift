@@ -49,11 +49,9 @@ import Testing
             result.stderr.contains("connecting to 127.0.0.1:\(silent.port) timed out after 300ms"), "\(result.stderr)")
     }
 
-    @Test(arguments: ["soon", "0s", ""]) func aConnectTimeoutThatIsNotADurationIsAUsageError(_ value: String)
-        async throws
-    {
+    @Test(arguments: ["soon", "0s", ""]) func aConnectTimeoutThatIsNotADurationIsAUsageError(_ value: String) throws {
         let file = try CommandRunner.temporaryPlan(Self.redirectPlan)
-        let result = try await CommandRunner.run(["run", file.path, "--connect-timeout", value])
+        let result = try CommandRunner.run(["run", file.path, "--connect-timeout", value])
         #expect(result.status == 64)
         #expect(result.stderr.contains("--connect-timeout must be a duration such as 5s or 500ms"), "\(result.stderr)")
     }
@@ -70,9 +68,9 @@ import Testing
         }
     }
 
-    @Test func anUnknownHTTPClientIsAUsageError() async throws {
+    @Test func anUnknownHTTPClientIsAUsageError() throws {
         let file = try CommandRunner.temporaryPlan(Self.redirectPlan)
-        let result = try await CommandRunner.run(["run", file.path, "--http-client", "curl"])
+        let result = try CommandRunner.run(["run", file.path, "--http-client", "curl"])
         #expect(result.status == 64)
         #expect(result.stderr.contains("reqplan") && result.stderr.contains("asynchttpclient"), "\(result.stderr)")
     }

@@ -19,17 +19,17 @@ import Testing
           a: { request: { url: "http://127.0.0.1:1/a" } }
         """
 
-    @Test func everyExamplePlanIsValidAndStrictlySo() async throws {
+    @Test func everyExamplePlanIsValidAndStrictlySo() throws {
         let plans = try CommandRunner.examplePlans()
         #expect(plans.count >= 6)
-        let result = try await CommandRunner.run(["validate", "--strict"] + plans)
+        let result = try CommandRunner.run(["validate", "--strict"] + plans)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.contains("\(plans.count) valid, 0 invalid"))
     }
 
-    @Test func invalidPlanExitsOneAndReportsEveryProblem() async throws {
+    @Test func invalidPlanExitsOneAndReportsEveryProblem() throws {
         let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
-        let result = try await CommandRunner.run(["validate", file.path])
+        let result = try CommandRunner.run(["validate", file.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("error[RP0101]: unknown key `need` in step `a`"))
         #expect(result.stdout.contains("error[RP0203]: unknown step `nope`"))
@@ -38,17 +38,17 @@ import Testing
         #expect(result.stdout.contains("invalid (2 errors)"))
     }
 
-    @Test func anyInvalidPlanAmongManyFailsTheRun() async throws {
+    @Test func anyInvalidPlanAmongManyFailsTheRun() throws {
         let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
         let plans = try CommandRunner.examplePlans()
-        let result = try await CommandRunner.run(["validate", plans[0], file.path])
+        let result = try CommandRunner.run(["validate", plans[0], file.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("checked 2 plans: 1 valid, 1 invalid"))
     }
 
-    @Test func jsonFormatIsMachineReadable() async throws {
+    @Test func jsonFormatIsMachineReadable() throws {
         let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
-        let result = try await CommandRunner.run(["validate", "--format", "json", file.path])
+        let result = try CommandRunner.run(["validate", "--format", "json", file.path])
         #expect(result.status == 1)
         let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect(document?["valid"] as? Bool == false)
@@ -60,9 +60,9 @@ import Testing
         #expect(diagnostics?.first?["column"] as? Int == 5)
     }
 
-    @Test func githubFormatPrintsWorkflowAnnotations() async throws {
+    @Test func githubFormatPrintsWorkflowAnnotations() throws {
         let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
-        let result = try await CommandRunner.run(["validate", "--format", "github", file.path])
+        let result = try CommandRunner.run(["validate", "--format", "github", file.path])
         #expect(result.status == 1)
         let lines = result.stdout.split(separator: "\n")
         #expect(
@@ -73,11 +73,11 @@ import Testing
 
     /// GitLab's code-quality report: the fields GitLab reads (its documented minimum), a fingerprint per problem
     /// that stays when the problem only moves, and alike problems told apart.
-    @Test func gitlabFormatIsACodeQualityReport() async throws {
+    @Test func gitlabFormatIsACodeQualityReport() throws {
         let file = try CommandRunner.temporaryPlan("")
-        func report(_ text: String) async throws -> (status: Int32, issues: [[String: Any]], stderr: String) {
+        func report(_ text: String) throws -> (status: Int32, issues: [[String: Any]], stderr: String) {
             try Data(text.utf8).write(to: file)
-            let result = try await CommandRunner.run(["validate", "--format", "gitlab", file.path])
+            let result = try CommandRunner.run(["validate", "--format", "gitlab", file.path])
             let issues = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [[String: Any]]
             #expect(issues != nil, "not a JSON array: \(result.stdout)")
             for issue in issues ?? [] {
@@ -91,7 +91,7 @@ import Testing
         }
         // Two steps read the same unknown step: the same message twice.
         let plan = Self.invalidPlan + "\n  c: { request: { url: \"/c/${{ steps.nope.body }}\" } }\n"
-        let first = try await report(plan)
+        let first = try report(plan)
         #expect(first.status == 1)
         #expect(first.stderr.contains("invalid (3 errors)"), "\(first.stderr)")
         #expect(first.issues.map { $0["check_name"] as? String } == ["RP0101", "RP0203", "RP0203"])
@@ -102,35 +102,35 @@ import Testing
         #expect(Set(fingerprints).count == 3)
         #expect(fingerprints.allSatisfy { $0.count == 32 && $0.allSatisfy(\.isHexDigit) })
         // A comment above: the same problems, on the next lines, with the same fingerprints.
-        let moved = try await report("# moved\n" + plan)
+        let moved = try report("# moved\n" + plan)
         #expect(moved.issues.compactMap { $0["fingerprint"] as? String } == fingerprints)
         let lines = { (issues: [[String: Any]]) in
             issues.map { (($0["location"] as? [String: Any])?["lines"] as? [String: Any])?["begin"] as? Int ?? 0 }
         }
         #expect(lines(moved.issues) == lines(first.issues).map { $0 + 1 })
         // A warning is minor.
-        let warned = try await report(Self.warningPlan)
+        let warned = try report(Self.warningPlan)
         #expect(warned.status == 0)
         #expect(warned.issues.map { $0["severity"] as? String } == ["minor"])
     }
 
-    @Test func warningsFailOnlyWithStrict() async throws {
+    @Test func warningsFailOnlyWithStrict() throws {
         let file = try CommandRunner.temporaryPlan(Self.warningPlan)
-        let relaxed = try await CommandRunner.run(["validate", file.path])
+        let relaxed = try CommandRunner.run(["validate", file.path])
         #expect(relaxed.status == 0)
         #expect(relaxed.stdout.contains("warning[RP0901]: input `unused` is never used"))
-        let strict = try await CommandRunner.run(["validate", "--strict", file.path])
+        let strict = try CommandRunner.run(["validate", "--strict", file.path])
         #expect(strict.status == 1)
     }
 
     @Test("another Arazzo runner's shorthand is a warning with its fix: valid, invalid with --strict")
-    func otherRunnersShorthandIsAWarningThatStrictFails() async throws {
+    func otherRunnersShorthandIsAWarningThatStrictFails() throws {
         let file = CommandRunner.packageRoot.appendingPathComponent(
             "Tests/Fixtures/arazzo/golden/shorthand-operation-path-respect.arazzo.yaml")
-        let relaxed = try await CommandRunner.run(["validate", file.path])
+        let relaxed = try CommandRunner.run(["validate", file.path])
         #expect(relaxed.status == 0, "\(relaxed.stdout)")
         #expect(relaxed.stdout.contains("warning[RP1014]: `operationPath: $sourceDescriptions.petstore#/paths/"))
-        let strict = try await CommandRunner.run(["validate", "--strict", "--format", "json", file.path])
+        let strict = try CommandRunner.run(["validate", "--strict", "--format", "json", file.path])
         #expect(strict.status == 1, "\(strict.stdout)")
         let document = try JSONSerialization.jsonObject(with: Data(strict.stdout.utf8)) as? [String: Any]
         #expect(document?["valid"] as? Bool == false)
@@ -150,14 +150,14 @@ import Testing
         #expect(diagnostics.filter { $0["code"] as? String != "RP1014" }.allSatisfy { $0["fix"] == nil })
     }
 
-    @Test func missingFileIsAnErrorNotACrash() async throws {
-        let result = try await CommandRunner.run(["validate", "does/not/exist.yaml"])
+    @Test func missingFileIsAnErrorNotACrash() throws {
+        let result = try CommandRunner.run(["validate", "does/not/exist.yaml"])
         #expect(result.status == 1)
         #expect(result.stdout.contains("error[RP0001]: cannot read `does/not/exist.yaml`: no such file"))
     }
 
-    @Test func explainPrintsTheSchedule() async throws {
-        let result = try await CommandRunner.run(["validate", "--explain", "plans/app-launch.yaml"])
+    @Test func explainPrintsTheSchedule() throws {
+        let result = try CommandRunner.run(["validate", "--explain", "plans/app-launch.yaml"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("waves (steps that can start together):"))
         #expect(result.stdout.contains("critical path"))
@@ -165,9 +165,9 @@ import Testing
     }
 
     @Test("validate --explain on an Arazzo document shows what --parallel would run together, and the time it saves")
-    func explainShowsWhatParallelWouldGain() async throws {
+    func explainShowsWhatParallelWouldGain() throws {
         let document = "Tests/Fixtures/arazzo/order/concurrent-steps.arazzo.yaml"
-        let result = try await CommandRunner.run(["validate", "--explain", document])
+        let result = try CommandRunner.run(["validate", "--explain", document])
         #expect(result.status == 0, "\(result.stdout)")
         #expect(
             result.stdout.contains(
@@ -177,59 +177,59 @@ import Testing
                 critical path: 5 → 3 steps one after another: the time of 2 requests saved
                 """), "\(result.stdout)")
         // Already read with --parallel, or a plan: nothing to compare.
-        let parallel = try await CommandRunner.run(["validate", "--explain", "--parallel", document])
+        let parallel = try CommandRunner.run(["validate", "--explain", "--parallel", document])
         #expect(!parallel.stdout.contains("with --parallel"), "\(parallel.stdout)")
-        let plan = try await CommandRunner.run(["validate", "--explain", "plans/app-launch.yaml"])
+        let plan = try CommandRunner.run(["validate", "--explain", "plans/app-launch.yaml"])
         #expect(!plan.stdout.contains("with --parallel"), "\(plan.stdout)")
     }
 
-    @Test func colorsOnlyWhenAsked() async throws {
+    @Test func colorsOnlyWhenAsked() throws {
         let file = try CommandRunner.temporaryPlan(Self.invalidPlan)
-        let plain = try await CommandRunner.run(["validate", file.path])
+        let plain = try CommandRunner.run(["validate", file.path])
         #expect(!plain.stdout.contains("\u{1B}["))
-        let colored = try await CommandRunner.run(["validate", "--color", "always", file.path])
+        let colored = try CommandRunner.run(["validate", "--color", "always", file.path])
         #expect(colored.stdout.contains("\u{1B}[1;31merror[RP0101]"))
     }
 
-    @Test func oversizedPlanIsRefusedWithoutReadingIt() async throws {
+    @Test func oversizedPlanIsRefusedWithoutReadingIt() throws {
         let file = try CommandRunner.temporaryPlan(String(repeating: "# padding\n", count: 2000))
-        let result = try await CommandRunner.run(["validate", "--max-plan-size", "1000", file.path])
+        let result = try CommandRunner.run(["validate", "--max-plan-size", "1000", file.path])
         #expect(result.status == 1)
         #expect(result.stdout.contains("error[RP0004]"))
     }
 }
 
 @Suite struct PlanAndGraphCommandTests {
-    @Test func planShowsWavesCriticalPathAndReads() async throws {
-        let result = try await CommandRunner.run(["plan", "plans/app-launch.yaml"])
+    @Test func planShowsWavesCriticalPathAndReads() throws {
+        let result = try CommandRunner.run(["plan", "plans/app-launch.yaml"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("1. login, preferences, uploads (for_each), cart"))
         #expect(result.stdout.contains("critical path (4 steps one after another): login → config → home → logout"))
         #expect(result.stdout.contains("inputs: base_url, user, images, token (secret)"))
     }
 
-    @Test func planShowsHowEachPolledRequestWaitsAndIsBounded() async throws {
-        let result = try await CommandRunner.run(["plan", "plans/job-polling.yaml"])
+    @Test func planShowsHowEachPolledRequestWaitsAndIsBounded() throws {
+        let result = try CommandRunner.run(["plan", "plans/job-polling.yaml"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout.contains(
                 "polling (requests sent again until their `until` holds):\n"
                     + "  wait_for_job: every 100ms × 2 up to 1s, for at most 10s\n"
                     + "  doomed_job_ends: every 100ms, at most 20 polls\n\n"))
-        let json = try await CommandRunner.run(["plan", "--format", "json", "plans/job-polling.yaml"])
+        let json = try CommandRunner.run(["plan", "--format", "json", "plans/job-polling.yaml"])
         #expect(
             json.stdout.contains(#""poll" : "every 100ms, at most 20 polls""#)
                 || json.stdout.contains(#""poll": "every 100ms, at most 20 polls""#))
     }
 
-    @Test func planAsJSON() async throws {
-        let result = try await CommandRunner.run(["plan", "--format", "json", "plans/app-launch.yaml"])
+    @Test func planAsJSON() throws {
+        let result = try CommandRunner.run(["plan", "--format", "json", "plans/app-launch.yaml"])
         let document = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
         #expect((document?["critical_path"] as? [String]) == ["login", "config", "home", "logout"])
     }
 
-    @Test func mermaidDrawsGroupsAsSubgraphs() async throws {
-        let result = try await CommandRunner.run(["graph", "plans/app-launch.yaml", "--format", "mermaid"])
+    @Test func mermaidDrawsGroupsAsSubgraphs() throws {
+        let result = try CommandRunner.run(["graph", "plans/app-launch.yaml", "--format", "mermaid"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("flowchart LR\n"))
         #expect(result.stdout.contains("subgraph n1[\"bootstrap · group\"]"))
@@ -237,17 +237,17 @@ import Testing
         #expect(result.stdout.contains("n1 --> n8"))
     }
 
-    @Test func dotDrawsGroupsAsClusters() async throws {
-        let result = try await CommandRunner.run(["graph", "plans/app-launch.yaml", "--format", "dot"])
+    @Test func dotDrawsGroupsAsClusters() throws {
+        let result = try CommandRunner.run(["graph", "plans/app-launch.yaml", "--format", "dot"])
         #expect(result.status == 0)
         #expect(result.stdout.hasPrefix("digraph plan {"))
         #expect(result.stdout.contains("subgraph cluster_n1 {"))
         #expect(result.stdout.contains("ltail=cluster_n1"))
     }
 
-    @Test func graphOfAnInvalidPlanPrintsDiagnosticsAndFails() async throws {
+    @Test func graphOfAnInvalidPlanPrintsDiagnosticsAndFails() throws {
         let file = try CommandRunner.temporaryPlan(ValidateCommandTests.invalidPlan)
-        let result = try await CommandRunner.run(["graph", file.path])
+        let result = try CommandRunner.run(["graph", file.path])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains("error[RP0101]"))
