@@ -246,8 +246,8 @@ struct LoadCommand: AsyncParsableCommand {
                 ? UserSchedule(users: count, duration: length)
                 : UserSchedule(initialUsers: count, stages: parsedStages)
             model = .closed(schedule, think: try parsedDuration(think, "--think", allowZero: true) ?? .zero)
-            target =
-                parsedStages.isEmpty ? "\(count) users" : "\(count) users then \(stages.joined(separator: ", "))"
+            let who = count == 1 ? "1 user" : "\(count) users"
+            target = parsedStages.isEmpty ? who : "\(who) then \(stages.joined(separator: ", "))"
             if maxInFlight != nil { throw ValidationError("--max-in-flight is for the open model (--rate)") }
         }
         if let length { target += " for \(PlanDuration(milliseconds: Int(length.milliseconds)))" }

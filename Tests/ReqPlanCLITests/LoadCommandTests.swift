@@ -108,6 +108,7 @@ import Testing
         let (shared, sharedPath) = try await load(sessions, ["--users", "2", "--iterations", "10", "--share-cookies"])
         #expect(shared.status == 0, "\(shared.stdout)\(shared.stderr)")
         #expect(Self.runs(try Self.report(sharedPath)["iteration"]) == (10, 0))
+        #expect(shared.stdout.contains("closed model, 2 users, at most 10 iterations"), "\(shared.stdout)")
     }
 
     /// A plan of one request is built once for every iteration (`Executor.buildLone`), and each user of the closed
@@ -514,6 +515,7 @@ import Testing
             loaded.stderr.contains("note: --scenario checkout: the `slo:` limits of step `admin`"), "\(loaded.stderr)")
         #expect(loaded.stdout.contains("p99 of step `pay`") && !loaded.stdout.contains("step `admin`"))
         #expect(loaded.stdout.contains("scenario checkout"), "the summary names it: \(loaded.stdout)")
+        #expect(loaded.stdout.contains("closed model, 1 user, at most 4 iterations"), "\(loaded.stdout)")
         #expect(report["scenario"] as? String == "checkout")
         // The merge checks the scenario's `slo:`: `admin`'s limit, of a step it did not run, is not missed.
         let merged = try await CommandRunner.run(["report", "merge", path.path], within: .seconds(60))
