@@ -15,24 +15,28 @@ import Testing
     static let executor = DedicatedExecutor(label: "check-scheduler-under-test")
 
     /// Runs a scheduler of `delay` beside `body`, recording each check, after a first change to `uri` (after a
-    /// pause: nothing was scheduled before it) was sent, at the instant given to `body`, and checked.
-    static func afterAFirstChange(
-        delay: Duration, _ body: (CheckScheduler, Checked, _ sent: ContinuousClock.Instant) async throws -> Void
-    ) async throws {
+    /// pause: nothing was scheduled before it) was sent, at the instant given to `body` (taken just before), and
+    /// checked. Returns what `body` returns.
+    static func afterAFirstChange<Result: Sendable>(
+        delay: Duration, _ body: (CheckScheduler, Checked, _ sent: ContinuousClock.Instant) async throws -> Result
+    ) async throws -> Result {
         let scheduler = CheckScheduler(delay: delay)
         let checked = Checked()
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            // Off the cooperative pool, as the language server under test runs (`TestClient`): under a full
-            // suite on a loaded machine, synchronous tests held both of the pool's threads for over a minute,
-            // and the scheduler's check, due at once, ran 60 s late.
-            group.addTask(executorPreference: Self.executor) {
-                await scheduler.run { uri in checked.list.withLock { $0.append((uri, .now)) } }
+        // The scheduler and the test both run off the cooperative pool, as the language server under test runs
+        // (`TestClient`): under a full suite on a loaded machine, tests blocking both of the pool's threads held
+        // the scheduler's check, due at once, 60 s late, and the test itself over a second between two changes.
+        return try await withTaskExecutorPreference(Self.executor) {
+            try await withThrowingTaskGroup(of: Void.self, returning: Result.self) { group in
+                group.addTask(executorPreference: Self.executor) {
+                    await scheduler.run { uri in checked.list.withLock { $0.append((uri, .now)) } }
+                }
+                let sent = ContinuousClock.now
+                scheduler.schedule(uri)
+                try await waitFor(1, in: checked)
+                let result = try await body(scheduler, checked, sent)
+                group.cancelAll()
+                return result
             }
-            let sent = ContinuousClock.now
-            scheduler.schedule(uri)
-            try await waitFor(1, in: checked)
-            try await body(scheduler, checked, sent)
-            group.cancelAll()
         }
     }
 
@@ -54,19 +58,33 @@ import Testing
 
     @Test func aBurstOfChangesIsCheckedOnceAfterItsLastChange() async throws {
         // The first change was checked at once; four more, each within the delay of the one before, are
-        // checked once, at least the delay after the last of them.
-        try await Self.afterAFirstChange(delay: .seconds(1)) { scheduler, checked, _ in
-            var last = ContinuousClock.now
-            for _ in 0..<4 {
-                last = .now
-                scheduler.schedule(Self.uri)
+        // checked once, at least the delay after the last of them. That each came within the delay of the one
+        // before is the test's own timing, measured around each call: a test held up for over a second between
+        // two changes (a starved machine did, in a CI run) sends a change after a pause, which the scheduler
+        // rightly checks at once. Such an attempt proves nothing either way and is run again.
+        let delay = Duration.seconds(1)
+        for _ in 0..<3 {
+            let heldTogether = try await Self.afterAFirstChange(delay: delay) { scheduler, checked, sent in
+                var previous = sent  // before the call that made the change before: the widest gap possible
+                var withinTheDelay = true
+                var last = sent
+                for _ in 0..<4 {
+                    last = .now
+                    scheduler.schedule(Self.uri)
+                    withinTheDelay = withinTheDelay && ContinuousClock.now - previous < delay
+                    previous = last
+                }
+                guard withinTheDelay else { return false }
+                try await Self.waitFor(2, in: checked)
+                try await Task.sleep(for: .milliseconds(200))
+                let list = checked.list.withLock { $0 }
+                #expect(list.count == 2)
+                #expect(list.last.map { $0.1 - last >= delay } == true)
+                return true
             }
-            try await Self.waitFor(2, in: checked)
-            try await Task.sleep(for: .milliseconds(200))
-            let list = checked.list.withLock { $0 }
-            #expect(list.count == 2)
-            #expect(list.last.map { $0.1 - last >= .seconds(1) } == true)
+            if heldTogether { return }
         }
+        Issue.record("in three attempts, the test was held up for over a second between two changes of the burst")
     }
 
     @Test func aClosedDocumentIsNotChecked() async throws {
