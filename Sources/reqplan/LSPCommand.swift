@@ -2,8 +2,9 @@ import ArgumentParser
 import ReqPlanLanguageServer
 import ReqPlanPipeline
 import ReqPlanPlanner
-import ReqPlanSyntax
 import ReqPlanPresentation
+import ReqPlanRuntime
+import ReqPlanSyntax
 
 struct LSPCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

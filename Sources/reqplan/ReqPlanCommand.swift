@@ -1,5 +1,6 @@
 import ArgumentParser
 import ReqPlanPresentation
+import ReqPlanRuntime
 
 @main
 struct ReqPlanCommand: AsyncParsableCommand {

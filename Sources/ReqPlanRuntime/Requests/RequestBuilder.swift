@@ -70,7 +70,7 @@ public struct RequestBuilder: Sendable {
     public let defaults: RequestDefaults
     public let files: FileAccess
     /// Sent unless the plan sets its own.
-    public var userAgent = "reqplan/0.1"
+    public var userAgent = ReqPlanVersion.userAgent
     /// The last URL this builder parsed: a load's iterations send the same URLs over and over.
     private let lastURL = LastParsedURL()
 
