@@ -213,3 +213,12 @@ extension HTTPClientTransport {
         }
     }
 }
+
+extension RequestFraming {
+    /// Adds the headers to send for `request` to `headers`: the plan's, framed (`frame`). AsyncHTTPClient adds
+    /// `Host` itself, and its decompressor `Accept-Encoding`, as `head` says.
+    /// - Throws: `TransportError` for a request that cannot be sent as it is.
+    static func add(_ request: PreparedRequest, to headers: inout HTTPHeaders) throws(TransportError) {
+        try frame(request) { headers.add(name: $0, value: $1) }
+    }
+}

@@ -212,18 +212,14 @@ public struct HTTPClientTransport: Transport {
         }
     }
 
-    /// `request` as reqplan's client sends it: its head with `Host`, the framing (`RequestFraming`) and
-    /// `Accept-Encoding`.
+    /// `request` as reqplan's client sends it: its head as `RequestFraming.head` has it (`Host`, the framing
+    /// and `Accept-Encoding`), which is also what every output shows.
     func ownClientRequest(_ request: PreparedRequest) throws(TransportError) -> ReqPlanClient.Request {
         let url = request.url
         var head = HTTPRequestHead(
             version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue), uri: url.target)
         head.headers.reserveCapacity(request.headers.count + 3)
-        if request.header("host") == nil { head.headers.add(name: "Host", value: url.authority) }
-        try RequestFraming.add(request, to: &head.headers)
-        if !head.headers.contains(name: "accept-encoding") {
-            head.headers.add(name: "Accept-Encoding", value: ResponseDecompression.acceptEncoding)
-        }
+        try RequestFraming.head(request) { head.headers.add(name: $0, value: $1) }
         return ReqPlanClient.Request(
             endpoint: ReqPlanClient.Endpoint(host: url.host, port: url.port, tls: url.isHTTPS), head: head,
             body: request.body,

@@ -9,13 +9,11 @@ import ReqPlanTransport
 ///
 /// Most responses are not compressed, and the decompressor costs about a tenth of the client's CPU
 /// per small request even when it has nothing to do (HTTP/2 makes one per stream). The request's
-/// `Accept-Encoding: deflate, gzip`, which the decompressor would add, is added by the transport.
+/// `Accept-Encoding: deflate, gzip`, which the decompressor would add, is added by the transport
+/// (`RequestFraming.head`).
 final class ResponseDecompression: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPClientResponsePart
     typealias InboundOut = HTTPClientResponsePart
-
-    /// What the request says when the plan does not (the decompressor's own value).
-    static let acceptEncoding = "deflate, gzip"
 
     private var decompressorAdded = false
 

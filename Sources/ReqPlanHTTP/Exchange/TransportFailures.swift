@@ -148,9 +148,6 @@ extension TransportError {
 extension TransportError {
     package static let cancelled = TransportError(.cancelled, "cancelled")
 
-    package static let traceWithBody = TransportError(
-        .other, "a TRACE request cannot have a body (RFC 9110, section 9.3.8)")
-
     package static func timedOut(_ host: String, after timeout: Duration?) -> TransportError {
         TransportError(.timeout, "request to \(host) timed out" + (timeout.map { " after \(format($0))" } ?? ""))
     }

@@ -90,15 +90,17 @@ public final class TrafficRecorder: ExecutionObserver, Sendable {
         return anchor.date.addingTimeInterval(Double(seconds) + Double(attoseconds) / 1e18)
     }
 
-    /// A request as outputs show it; the cookies the jar added (not in what outputs show) are listed too,
-    /// their values hidden later by name.
+    /// A request as outputs show it, its headers as the client wrote its head (`shownHeadersAsSent`); the
+    /// cookies the jar added (not in what outputs show) are listed too, where the head has them, their values
+    /// hidden later by name.
     private static func request(_ request: PreparedRequest) -> RecordedExchange.Request {
-        var headers = request.shownHeaders
-        if request.shown != nil, !headers.contains(where: { $0.name.equalsIgnoringCase("cookie") }) {
-            headers += request.headers.filter { $0.name.equalsIgnoringCase("cookie") }
+        var listed = request
+        if var shown = request.shown, !shown.headers.contains(where: { $0.name.equalsIgnoringCase("cookie") }) {
+            shown.headers += request.headers.filter { $0.name.equalsIgnoringCase("cookie") }
+            listed.shown = shown
         }
         return RecordedExchange.Request(
-            method: request.method.rawValue, url: request.shownURL, headers: headers,
+            method: request.method.rawValue, url: request.shownURL, headers: listed.shownHeadersAsSent,
             body: request.shownBody.map { HARBody($0, mimeType: request.header("content-type")) })
     }
 

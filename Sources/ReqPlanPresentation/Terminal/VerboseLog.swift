@@ -5,7 +5,8 @@ import ReqPlanSyntax
 /// `--verbose`: every request and response with its headers (sensitive ones redacted) and the
 /// start of its body.
 ///
-/// A request is shown as `PreparedRequest.shown` has it (`***` where a secret went in, what a server sent
+/// A request is shown with the headers of its head as reqplan's client writes them (`shownHeadersAsSent`:
+/// `Host`, `Content-Length` and `Accept-Encoding` included) and as `PreparedRequest.shown` has it (`***` where a secret went in, what a server sent
 /// through the textual net); the values of headers that carry credentials or cookies are `***` by name;
 /// a response's header values and body, which the server wrote, go through the textual net (`Redactor`).
 /// Names and the layout are never touched. Everything shown (a server's headers and bodies, and a request's,
@@ -79,7 +80,7 @@ public struct VerboseLog: ExecutionObserver {
     public func requestSent(_ id: String, item: Int?, request: PreparedRequest) {
         let text =
             "> \(label(id, item)): \(request.method) \(VisibleText.line(redactor.redact(request.shownURL)))\n"
-            + headerLines(request.shownHeaders, prefix: ">") + body(request.shownBody, prefix: ">", net: true)
+            + headerLines(request.shownHeadersAsSent, prefix: ">") + body(request.shownBody, prefix: ">", net: true)
         write(text)
     }
 

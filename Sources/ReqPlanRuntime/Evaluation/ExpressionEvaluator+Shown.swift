@@ -1,8 +1,9 @@
 import ReqPlanSyntax
+import ReqPlanTransport
 
 extension ExpressionEvaluator {
     /// What every output shows in place of a secret.
-    public static let secretMarker = "***"
+    public static let secretMarker = ShownRequest.secretMarker
 
     /// `template`'s text as sent, and as every output shows it when that differs (else nil): `***` in
     /// place of each expression that reads a secret (`context.secretFlow`), the values of the other

@@ -277,7 +277,7 @@ public struct RequestBuilder: Sendable {
         if shownURL != nil || headersShownDiffer || bodyShownDiffers {
             request.shown = ShownRequest(
                 url: shownURL ?? url.text, headers: headersShownDiffer ? shownHeaders : headers,
-                body: bodyShownDiffers ? shownBody : body)
+                body: bodyShownDiffers ? shownBody : body, bodyCarriesSecret: bodyShownDiffers)
         }
         return request
     }

@@ -2,18 +2,25 @@ import ReqPlanSyntax
 
 /// A request as outputs show it: `***` where a secret went in (`PreparedRequest.shown`).
 public struct ShownRequest: Sendable, Hashable {
+    /// What every output shows in place of a secret.
+    public static let secretMarker = "***"
+
     /// The URL, with its query.
     public var url: String
     /// The headers, in order.
     public var headers: [HeaderField]
     /// The body.
     public var body: [UInt8]?
+    /// Whether a secret went into the body: its `Content-Length` is then shown as `***`, as the length would
+    /// tell the secret's (whatever the secret, even one that reads `***`, outputs are the same).
+    public var bodyCarriesSecret: Bool
 
     /// Creates a shown request.
-    public init(url: String, headers: [HeaderField], body: [UInt8]?) {
+    public init(url: String, headers: [HeaderField], body: [UInt8]?, bodyCarriesSecret: Bool = false) {
         self.url = url
         self.headers = headers
         self.body = body
+        self.bodyCarriesSecret = bodyCarriesSecret
     }
 }
 
@@ -45,6 +52,9 @@ public struct PreparedRequest: Sendable, Hashable {
     public var shownHeaders: [HeaderField] { shown?.headers ?? headers }
     /// The body as every output shows it.
     public var shownBody: [UInt8]? { shown.map(\.body) ?? body }
+    /// The head's headers as reqplan's client sends them (`Host`, the framing's `Content-Length` and
+    /// `Accept-Encoding` included) and as every output shows them (before headers secret by name are hidden).
+    public var shownHeadersAsSent: [HeaderField] { RequestFraming.shownHead(self) }
 
     public init(
         method: HTTPMethodName, url: RequestURL, headers: [HeaderField], body: [UInt8]?,

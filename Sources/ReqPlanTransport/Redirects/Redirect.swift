@@ -43,7 +43,8 @@ enum Redirect {
         if let shown = request.shown {
             next.shown = ShownRequest(
                 url: Self.hiding(in: target.text, as: shown.url, hid: request.url.text),
-                headers: carried(shown.headers), body: toGet ? nil : shown.body)
+                headers: carried(shown.headers), body: toGet ? nil : shown.body,
+                bodyCarriesSecret: !toGet && shown.bodyCarriesSecret)
         }
         return next
     }
