@@ -8,7 +8,8 @@ import Synchronization
 // `GET /small.json` to 127.0.0.1:18180 (scripts/bench-nginx-server.sh) again as soon as its response ends,
 // through NIO's own codec (`addHTTPClientHandlers`) and nothing else: no pool, no deadline, no body kept, no
 // check but the status. `--write-promises` adds a promise with a callback to each of the two writes of a request,
-// as a client that times its phases does.
+// as a client that times its phases does. `--cached-head` puts in NIO's encoder's place one that writes the first
+// head's bytes again for every request: what a request encoded once would save.
 
 /// Responses with status 200 so far, added in batches.
 private final class FloorCount: Sendable {
@@ -74,8 +75,36 @@ private final class FloorHandler: ChannelInboundHandler {
     }
 }
 
+/// An encoder that writes the first head's bytes again for every head (the experiment's upper bound on a
+/// request encoded once).
+private final class CachedHeadEncoder: ChannelOutboundHandler {
+    typealias OutboundIn = HTTPClientRequestPart
+    typealias OutboundOut = ByteBuffer
+    private var cached: ByteBuffer?
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch unwrapOutboundIn(data) {
+        case .head(let head):
+            let bytes: ByteBuffer
+            if let cached {
+                bytes = cached
+            } else {
+                var buffer = context.channel.allocator.buffer(capacity: 256)
+                buffer.writeString("\(head.method.rawValue) \(head.uri) HTTP/1.1\r\n")
+                for (name, value) in head.headers { buffer.writeString("\(name): \(value)\r\n") }
+                buffer.writeString("\r\n")
+                cached = buffer
+                bytes = buffer
+            }
+            context.write(wrapOutboundOut(bytes), promise: promise)
+        case .body, .end:
+            promise?.succeed()
+        }
+    }
+}
+
 /// Runs the floor for `seconds` over `connections` connections and prints the responses a second.
-func runNIOFloor(connections: Int, seconds: Int, writePromises: Bool) async throws {
+func runNIOFloor(connections: Int, seconds: Int, writePromises: Bool, cachedHead: Bool = false) async throws {
     var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/small.json")
     head.headers.add(name: "Host", value: "127.0.0.1:18180")
     head.headers.add(name: "Accept-Encoding", value: "deflate, gzip")
@@ -86,7 +115,12 @@ func runNIOFloor(connections: Int, seconds: Int, writePromises: Bool) async thro
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).channelInitializer {
             [head] channel in
             channel.eventLoop.makeCompletedFuture {
-                try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                if cachedHead {
+                    try channel.pipeline.syncOperations.addHandler(CachedHeadEncoder())
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPResponseDecoder()))
+                } else {
+                    try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                }
                 try channel.pipeline.syncOperations.addHandler(
                     FloorHandler(head: head, count: count, end: end, writePromises: writePromises))
             }

@@ -87,7 +87,7 @@ if arguments.first == "nio-floor" {
     let numbers = arguments.dropFirst().compactMap { Int($0) }
     try await runNIOFloor(
         connections: numbers.first ?? 64, seconds: numbers.dropFirst().first ?? 10,
-        writePromises: arguments.contains("--write-promises"))
+        writePromises: arguments.contains("--write-promises"), cachedHead: arguments.contains("--cached-head"))
     exit(0)
 }
 if arguments.first == "sizes" {
@@ -98,7 +98,7 @@ if arguments.first == "sizes" {
 }
 guard arguments.first == "scheduler" else {
     print(
-        "usage: reqplan-bench scheduler [STEPS] [independent|chain] | nio-floor [CONNECTIONS] [SECONDS] [--write-promises]"
+        "usage: reqplan-bench scheduler [STEPS] [independent|chain] | nio-floor [CONNECTIONS] [SECONDS] [--write-promises] [--cached-head]"
     )
     exit(64)
 }
