@@ -10,7 +10,7 @@ import ReqPlanSyntax
 /// - A TRACE request cannot have a body (RFC 9110, section 9.3.8).
 /// - `Content-Length` and `Transfer-Encoding` written by the plan are replaced: a body is sent with
 ///   its exact `Content-Length` whatever the method (GET, HEAD and DELETE included); no body means
-///   no `Content-Length` for GET, HEAD, DELETE, CONNECT and TRACE, whose semantics expect none, and
+///   no `Content-Length` for GET, HEAD, DELETE and TRACE, whose semantics expect none, and
 ///   `Content-Length: 0` for the other methods (RFC 9110, section 8.6).
 ///
 /// Besides the framing, reqplan's client (either one) writes `Host` and `Accept-Encoding` when the plan does
