@@ -9,7 +9,10 @@ import Synchronization
 // through NIO's own codec (`addHTTPClientHandlers`) and nothing else: no pool, no deadline, no body kept, no
 // check but the status. `--write-promises` adds a promise with a callback to each of the two writes of a request,
 // as a client that times its phases does. `--cached-head` puts in NIO's encoder's place one that writes the first
-// head's bytes again for every request: what a request encoded once would save.
+// head's bytes again for every request: what a request encoded once would save. `--raw` leaves NIO's HTTP codec
+// out: each connection writes the same request bytes and finds each response's end in the bytes that come (the
+// status line, `Content-Length` and the body, nothing else read): the ceiling of any client over SwiftNIO's
+// channels, whatever its codec.
 
 /// Responses with status 200 so far, added in batches.
 private final class FloorCount: Sendable {
@@ -103,8 +106,103 @@ private final class CachedHeadEncoder: ChannelOutboundHandler {
     }
 }
 
+/// Writes the same request bytes again at the end of each response, found with no HTTP codec: the head's end
+/// (CRLF CRLF), its status and `Content-Length` (as nginx writes it), then that many bytes of body.
+private final class RawFloorHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private let request: ByteBuffer
+    private let count: FloorCount
+    private let end: NIODeadline
+    private var buffered: ByteBuffer?
+    /// The body bytes of the current response still to come; nil while its head is read.
+    private var bodyLeft: Int?
+    private var status = 0
+    private var ok = 0
+
+    init(request: ByteBuffer, count: FloorCount, end: NIODeadline) {
+        self.request = request
+        self.count = count
+        self.end = end
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        context.writeAndFlush(wrapOutboundOut(request), promise: nil)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        print("nio-floor: \(error)")
+        context.close(promise: nil)
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var bytes = unwrapInboundIn(data)
+        if buffered != nil { buffered?.writeBuffer(&bytes) } else { buffered = bytes }
+        while var buffer = buffered {
+            if let left = bodyLeft {
+                let taken = min(left, buffer.readableBytes)
+                buffer.moveReaderIndex(forwardBy: taken)
+                buffered = buffer.readableBytes == 0 ? nil : buffer
+                guard taken == left else {
+                    bodyLeft = left - taken
+                    return
+                }
+                bodyLeft = nil
+                if status == 200 { ok += 1 }
+                if ok == 256 {
+                    count.value.add(ok, ordering: .relaxed)
+                    ok = 0
+                }
+                guard NIODeadline.now() < end else {
+                    context.close(promise: nil)
+                    return
+                }
+                context.writeAndFlush(wrapOutboundOut(request), promise: nil)
+            } else {
+                guard let head = Self.head(buffer.readableBytesView) else { return }
+                status = head.status
+                bodyLeft = head.length
+                buffer.moveReaderIndex(forwardBy: head.size)
+                buffered = buffer
+            }
+        }
+    }
+
+    /// The head at the start of `bytes` when it is whole: its size, status and `Content-Length`.
+    private static func head(_ bytes: ByteBufferView) -> (size: Int, status: Int, length: Int)? {
+        bytes.withUnsafeBytes { raw -> (size: Int, status: Int, length: Int)? in
+            let n = raw.count
+            var end = 3
+            while end < n, !(raw[end] == 10 && raw[end - 1] == 13 && raw[end - 2] == 10 && raw[end - 3] == 13) {
+                end += 1
+            }
+            guard end < n, n > 12 else { return nil }
+            let status = (9..<12).reduce(0) { $0 * 10 + Int(raw[$1] &- 48) }
+            // "Content-Length: " as nginx writes it, at a line's start.
+            let field = Array("\nContent-Length: ".utf8)
+            var length = 0
+            var i = 0
+            while i + field.count <= end {
+                if raw[i] == 10, (0..<field.count).allSatisfy({ raw[i + $0] == field[$0] }) {
+                    var j = i + field.count
+                    while j < end, raw[j] >= 48, raw[j] <= 57 {
+                        length = length * 10 + Int(raw[j] - 48)
+                        j += 1
+                    }
+                    break
+                }
+                i += 1
+            }
+            return (end + 1, status, length)
+        }
+    }
+}
+
 /// Runs the floor for `seconds` over `connections` connections and prints the responses a second.
-func runNIOFloor(connections: Int, seconds: Int, writePromises: Bool, cachedHead: Bool = false) async throws {
+func runNIOFloor(
+    connections: Int, seconds: Int, writePromises: Bool, cachedHead: Bool = false, raw: Bool = false
+) async throws {
     var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/small.json")
     head.headers.add(name: "Host", value: "127.0.0.1:18180")
     head.headers.add(name: "Accept-Encoding", value: "deflate, gzip")
@@ -115,6 +213,15 @@ func runNIOFloor(connections: Int, seconds: Int, writePromises: Bool, cachedHead
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton).channelInitializer {
             [head] channel in
             channel.eventLoop.makeCompletedFuture {
+                if raw {
+                    var request = channel.allocator.buffer(capacity: 128)
+                    request.writeString("GET /small.json HTTP/1.1\r\n")
+                    for (name, value) in head.headers { request.writeString("\(name): \(value)\r\n") }
+                    request.writeString("\r\n")
+                    try channel.pipeline.syncOperations.addHandler(
+                        RawFloorHandler(request: request, count: count, end: end))
+                    return
+                }
                 if cachedHead {
                     try channel.pipeline.syncOperations.addHandler(CachedHeadEncoder())
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPResponseDecoder()))

@@ -87,7 +87,8 @@ if arguments.first == "nio-floor" {
     let numbers = arguments.dropFirst().compactMap { Int($0) }
     try await runNIOFloor(
         connections: numbers.first ?? 64, seconds: numbers.dropFirst().first ?? 10,
-        writePromises: arguments.contains("--write-promises"), cachedHead: arguments.contains("--cached-head"))
+        writePromises: arguments.contains("--write-promises"), cachedHead: arguments.contains("--cached-head"),
+        raw: arguments.contains("--raw"))
     exit(0)
 }
 if arguments.first == "sizes" {
@@ -98,7 +99,7 @@ if arguments.first == "sizes" {
 }
 guard arguments.first == "scheduler" else {
     print(
-        "usage: reqplan-bench scheduler [STEPS] [independent|chain] | nio-floor [CONNECTIONS] [SECONDS] [--write-promises] [--cached-head]"
+        "usage: reqplan-bench scheduler [STEPS] [independent|chain] | nio-floor [CONNECTIONS] [SECONDS] [--write-promises] [--cached-head] [--raw]"
     )
     exit(64)
 }
