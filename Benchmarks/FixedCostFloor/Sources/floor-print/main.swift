@@ -1,0 +1,1 @@
+print("reqplan 0.1.0")
