@@ -4,7 +4,8 @@
 # size as built and stripped, and times them with hyperfine beside curl and reqplan. Each program does a part of
 # what `reqplan run` of a one-request plan does, with nothing of reqplan in it: print a line; read the plan with
 # Yams; decode an OpenAPI description with OpenAPIKit; fetch the URL with SwiftNIO; read the plan and fetch its
-# URL. Needs hyperfine, curl, strip and a server at URL.
+# URL (with `Yams.load`, and from libyaml's events as reqplan reads a plan). Needs hyperfine, curl, strip and a
+# server at URL.
 #
 #   scripts/fixed-cost-floor.sh REQPLAN URL
 #   (e.g. .build-static/release/reqplan, and nginx from scripts/bench-nginx-server.sh:
@@ -29,7 +30,7 @@ icu() {
   echo $((16#${size:-0}))
 }
 printf '%-16s %12s %12s %12s\n' program "as built" stripped "ICU data"
-for p in floor-print floor-yams floor-openapikit floor-nio floor-nio-yams; do
+for p in floor-print floor-yams floor-openapikit floor-nio floor-nio-yams floor-nio-libyaml; do
   strip -o "$WORK/$p" "$B/$p"
   printf '%-16s %12s %12s %12s\n' "$p" "$(stat -c %s "$B/$p")" "$(stat -c %s "$WORK/$p")" "$(icu "$B/$p")"
 done
@@ -37,6 +38,7 @@ strip -o "$WORK/reqplan" "$R"
 printf '%-16s %12s %12s %12s\n' reqplan "$(stat -c %s "$R")" "$(stat -c %s "$WORK/reqplan")" "$(icu "$R")"
 # The stripped copies are what an install runs (`install -s`); each must work before it is timed.
 "$WORK/floor-nio-yams" "$WORK/one.yaml" > /dev/null
+"$WORK/floor-nio-libyaml" "$WORK/one.yaml" > /dev/null
 "$WORK/reqplan" run "$WORK/one.yaml" --progress none > /dev/null
 hyperfine -N -w 5 -r "${RUNS:-60}" \
   "curl -s $URL" \
@@ -45,5 +47,6 @@ hyperfine -N -w 5 -r "${RUNS:-60}" \
   "$WORK/floor-openapikit $WORK/api.json" \
   "$WORK/floor-nio $URL" \
   "$WORK/floor-nio-yams $WORK/one.yaml" \
+  "$WORK/floor-nio-libyaml $WORK/one.yaml" \
   "$WORK/reqplan --version" \
   "$WORK/reqplan run $WORK/one.yaml --progress none"

@@ -28,6 +28,9 @@ let package = Package(
         // Reads the plan with Yams, then fetches its URL with SwiftNIO: a one-request plan's run with nothing
         // of reqplan in it (no argument parser, no checks, no outputs).
         .executableTarget(name: "floor-nio-yams", dependencies: ["FloorFetch", "FloorPlan"]),
+        // The same with the plan read from libyaml's events, as reqplan's own composer reads it: Yams linked, its
+        // composer and resolver (and their regular expressions) not run.
+        .executableTarget(name: "floor-nio-libyaml", dependencies: ["FloorFetch", "FloorPlan"]),
         .target(name: "FloorPlan", dependencies: [.product(name: "Yams", package: "Yams")]),
         .target(
             name: "FloorFetch",
