@@ -169,6 +169,9 @@ private final class RawFloorHandler: ChannelInboundHandler {
         }
     }
 
+    /// "Content-Length: " as nginx writes it, at a line's start.
+    private static let contentLength = Array("\nContent-Length: ".utf8)
+
     /// The head at the start of `bytes` when it is whole: its size, status and `Content-Length`.
     private static func head(_ bytes: ByteBufferView) -> (size: Int, status: Int, length: Int)? {
         bytes.withUnsafeBytes { raw -> (size: Int, status: Int, length: Int)? in
@@ -179,8 +182,7 @@ private final class RawFloorHandler: ChannelInboundHandler {
             }
             guard end < n, n > 12 else { return nil }
             let status = (9..<12).reduce(0) { $0 * 10 + Int(raw[$1] &- 48) }
-            // "Content-Length: " as nginx writes it, at a line's start.
-            let field = Array("\nContent-Length: ".utf8)
+            let field = contentLength
             var length = 0
             var i = 0
             while i + field.count <= end {
