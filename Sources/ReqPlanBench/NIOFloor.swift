@@ -12,7 +12,9 @@ import Synchronization
 // head's bytes again for every request: what a request encoded once would save. `--raw` leaves NIO's HTTP codec
 // out: each connection writes the same request bytes and finds each response's end in the bytes that come (the
 // status line, `Content-Length` and the body, nothing else read): the ceiling of any client over SwiftNIO's
-// channels, whatever its codec.
+// channels, whatever its codec. `--lean-decoder` puts in place of NIO's response decoder one that does the least
+// work and still hands on what NIO's does (a head with every header, the body, the end), for `Content-Length`
+// bodies only: what a codec of reqplan's own would save.
 
 /// Responses with status 200 so far, added in batches.
 private final class FloorCount: Sendable {
@@ -201,9 +203,81 @@ private final class RawFloorHandler: ChannelInboundHandler {
     }
 }
 
+/// A response decoder of the least work that still hands on what NIO's does (`HTTPClientResponsePart`: a head with
+/// its status and every header as `HTTPHeaders`, the body's bytes, the end), for bodies framed by
+/// `Content-Length` only. An experiment's bound on a codec of reqplan's own, not a parser to rely on.
+private struct LeanResponseDecoder: ByteToMessageDecoder {
+    typealias InboundOut = HTTPClientResponsePart
+    /// The body bytes of the current response still to come; nil while its head is read.
+    private var bodyLeft: Int?
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        if let left = bodyLeft {
+            guard buffer.readableBytes > 0, let body = buffer.readSlice(length: min(left, buffer.readableBytes))
+            else { return .needMoreData }
+            bodyLeft = left - body.readableBytes
+            context.fireChannelRead(NIOAny(HTTPClientResponsePart.body(body)))
+            endIfWhole(context)
+            return .continue
+        }
+        guard let (head, size) = Self.head(buffer) else { return .needMoreData }
+        buffer.moveReaderIndex(forwardBy: size)
+        bodyLeft = head.headers.first(name: "content-length").flatMap { Int($0) } ?? 0
+        context.fireChannelRead(NIOAny(HTTPClientResponsePart.head(head)))
+        endIfWhole(context)
+        return .continue
+    }
+
+    /// Ends the response once its body has all come.
+    private mutating func endIfWhole(_ context: ChannelHandlerContext) {
+        guard bodyLeft == 0 else { return }
+        bodyLeft = nil
+        context.fireChannelRead(NIOAny(HTTPClientResponsePart.end(nil)))
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    { .needMoreData }
+
+    /// The head at the start of `buffer` when it is whole, and its size.
+    private static func head(_ buffer: ByteBuffer) -> (HTTPResponseHead, Int)? {
+        buffer.withUnsafeReadableBytes { raw -> (HTTPResponseHead, Int)? in
+            let n = raw.count
+            var end = 3
+            while end < n, !(raw[end] == 10 && raw[end - 1] == 13 && raw[end - 2] == 10 && raw[end - 3] == 13) {
+                end += 1
+            }
+            guard end < n, n > 12 else { return nil }
+            let status = (9..<12).reduce(0) { $0 * 10 + Int(raw[$1] &- 48) }
+            var headers = HTTPHeaders()
+            var line = 0
+            while raw[line] != 10 { line += 1 }
+            line += 1
+            while line < end - 1 {
+                var colon = line
+                while raw[colon] != 58 { colon += 1 }
+                var valueStart = colon + 1
+                while raw[valueStart] == 32 { valueStart += 1 }
+                var lineEnd = valueStart
+                while raw[lineEnd] != 13 { lineEnd += 1 }
+                headers.add(
+                    name: String(decoding: UnsafeRawBufferPointer(rebasing: raw[line..<colon]), as: UTF8.self),
+                    value: String(
+                        decoding: UnsafeRawBufferPointer(rebasing: raw[valueStart..<lineEnd]), as: UTF8.self))
+                line = lineEnd + 2
+            }
+            return (
+                HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers),
+                end + 1
+            )
+        }
+    }
+}
+
 /// Runs the floor for `seconds` over `connections` connections and prints the responses a second.
 func runNIOFloor(
-    connections: Int, seconds: Int, writePromises: Bool, cachedHead: Bool = false, raw: Bool = false
+    connections: Int, seconds: Int, writePromises: Bool, cachedHead: Bool = false, raw: Bool = false,
+    lean: Bool = false
 ) async throws {
     var head = HTTPRequestHead(version: .http1_1, method: .GET, uri: "/small.json")
     head.headers.add(name: "Host", value: "127.0.0.1:18180")
@@ -224,7 +298,10 @@ func runNIOFloor(
                         RawFloorHandler(request: request, count: count, end: end))
                     return
                 }
-                if cachedHead {
+                if lean {
+                    try channel.pipeline.syncOperations.addHandler(HTTPRequestEncoder())
+                    try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(LeanResponseDecoder()))
+                } else if cachedHead {
                     try channel.pipeline.syncOperations.addHandler(CachedHeadEncoder())
                     try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(HTTPResponseDecoder()))
                 } else {

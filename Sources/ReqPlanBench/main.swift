@@ -88,7 +88,8 @@ if arguments.first == "nio-floor" {
     try await runNIOFloor(
         connections: numbers.first ?? 64, seconds: numbers.dropFirst().first ?? 10,
         writePromises: arguments.contains("--write-promises"), cachedHead: arguments.contains("--cached-head"),
-        raw: arguments.contains("--raw"))
+        raw: arguments.contains("--raw"),
+        lean: arguments.contains("--lean-decoder"))
     exit(0)
 }
 if arguments.first == "sizes" {
@@ -99,7 +100,7 @@ if arguments.first == "sizes" {
 }
 guard arguments.first == "scheduler" else {
     print(
-        "usage: reqplan-bench scheduler [STEPS] [independent|chain] | nio-floor [CONNECTIONS] [SECONDS] [--write-promises] [--cached-head] [--raw]"
+        "usage: reqplan-bench scheduler [STEPS] [independent|chain] | nio-floor [CONNECTIONS] [SECONDS] [--write-promises] [--cached-head] [--raw] [--lean-decoder]"
     )
     exit(64)
 }
