@@ -285,6 +285,7 @@ let package = Package(
             dependencies: [
                 "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanSyntax", "ReqPlanDemoAPI", "ReqPlanTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),

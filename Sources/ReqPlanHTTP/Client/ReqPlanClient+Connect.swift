@@ -109,7 +109,11 @@ extension ReqPlanClient {
     /// The handlers of an HTTP/1.1 connection, after TLS if any (`plain` when there is none).
     static func addHTTP1(to channel: any Channel, maxBodySize: Int, idleTimeout: TimeAmount, plain: Bool) throws {
         let pipeline = channel.pipeline.syncOperations
-        try pipeline.addHTTPClientHandlers()
+        // NIO's client handlers (`addHTTPClientHandlers`), with the common response read by reqplan's decoder and
+        // every other one by NIO's (`CommonResponseDecoder`).
+        try pipeline.addHandler(HTTPRequestEncoder())
+        try pipeline.addHandler(ByteToMessageHandler(CommonResponseDecoder()))
+        try pipeline.addHandler(NIOHTTPRequestHeadersValidator())
         try pipeline.addHandler(ResponseDecompression())
         try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize, idleTimeout: idleTimeout, plain: plain))
     }

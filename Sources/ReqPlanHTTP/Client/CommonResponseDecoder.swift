@@ -1,0 +1,252 @@
+import NIOCore
+import NIOHTTP1
+
+/// The response decoder of an HTTP/1.1 connection that `reqplan load` sends on again and again: the common
+/// response is decoded here with the least work, and the first response of any other shape is handed, from its
+/// first byte, to NIO's own decoder, which then decodes everything else the connection brings.
+///
+/// The common response: a status line `HTTP/1.1 NNN reason` with a status from 200 to 599 other than 204 and 304,
+/// answering a request other than HEAD or CONNECT; header lines of a token, a colon, optional blanks and a value
+/// of visible characters and inner blanks; one `Content-Length` of at most 18 digits, and no `Transfer-Encoding`;
+/// within NIO's header limits. Anything else (chunked bodies, a body to the connection's end, 1xx, obs-folds,
+/// bare LFs, two lengths, a head over a limit, an unsolicited response) goes to NIO's decoder, which answers it as
+/// it answers it on a connection of its own: what it emits, or the error it throws.
+///
+/// NIO's decoder learns each request's method from the heads written (to leave out a HEAD response's body): this
+/// decoder keeps the heads in flight, and hands them over with the response. (BENCHMARKS.md, "Load": NIO's decoder
+/// costs about 5 µs of CPU per request, and this one lifts the closed model past 0.8× wrk.)
+struct CommonResponseDecoder: WriteObservingByteToMessageDecoder {
+    typealias InboundOut = HTTPClientResponsePart
+    typealias OutboundIn = HTTPClientRequestPart
+
+    private enum State {
+        /// Before a response's head, or inside it while it has not all come: the bytes already searched for the
+        /// head's end, so that a head that comes a byte at a time is searched once.
+        case head(searched: Int)
+        /// Inside a common response's body, with this many bytes still to come.
+        case body(left: Int)
+        /// NIO's decoder has the connection.
+        case handedOver(HTTPResponseDecoder)
+    }
+
+    private var state = State.head(searched: 0)
+    /// The requests written whose responses have not ended, oldest first.
+    private var inFlight = CircularBuffer<HTTPRequestHead>(initialCapacity: 2)
+    private let limits: NIOHTTPDecoderLimitConfiguration
+
+    init(limits: NIOHTTPDecoderLimitConfiguration = .init()) {
+        self.limits = limits
+    }
+
+    mutating func write(data: HTTPClientRequestPart) {
+        if case .handedOver(let decoder) = state {
+            decoder.write(data: data)
+        } else if case .head(let head) = data {
+            inFlight.append(head)
+        }
+    }
+
+    mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
+        switch state {
+        case .handedOver(let decoder):
+            return try decoder.decode(context: context, buffer: &buffer)
+        case .body(let left):
+            guard let body = buffer.readSlice(length: min(left, buffer.readableBytes)), body.readableBytes > 0 else {
+                return .needMoreData
+            }
+            context.fireChannelRead(NIOAny(HTTPClientResponsePart.body(body)))
+            endResponse(context, left: left - body.readableBytes)
+            return .continue
+        case .head(let searched):
+            guard let request = inFlight.first, request.method != .HEAD, request.method != .CONNECT else {
+                return try handOver(context, &buffer)
+            }
+            let view = buffer.readableBytesView
+            guard let size = CommonHead.end(of: view, searchedFrom: searched) else {
+                // A head longer than NIO's limits allow is NIO's decoder's to refuse.
+                guard view.count <= limits.maxHeaderListSize + CommonHead.statusLineAllowance else {
+                    return try handOver(context, &buffer)
+                }
+                state = .head(searched: max(0, view.count - 3))
+                return .needMoreData
+            }
+            guard case .common(let head, let length) = CommonHead.read(view.prefix(size), limits: limits) else {
+                return try handOver(context, &buffer)
+            }
+            buffer.moveReaderIndex(forwardBy: size)
+            context.fireChannelRead(NIOAny(HTTPClientResponsePart.head(head)))
+            endResponse(context, left: length)
+            return .continue
+        }
+    }
+
+    mutating func decodeLast(context: ChannelHandlerContext, buffer: inout ByteBuffer, seenEOF: Bool) throws
+        -> DecodingState
+    {
+        switch state {
+        case .handedOver(let decoder):
+            return try decoder.decodeLast(context: context, buffer: &buffer, seenEOF: seenEOF)
+        case .head:
+            while buffer.readableBytes > 0, case .continue = try decode(context: context, buffer: &buffer) {}
+            guard seenEOF, buffer.readableBytes > 0 || isHandedOver else { return .needMoreData }
+            // Part of a head, then the end: NIO's decoder says what that is.
+            if !isHandedOver { _ = try handOver(context, &buffer) }
+            return try decodeLast(context: context, buffer: &buffer, seenEOF: seenEOF)
+        case .body:
+            while buffer.readableBytes > 0, case .continue = try decode(context: context, buffer: &buffer) {}
+            // The connection ended inside a body its length announced: NIO's decoder throws the same.
+            if seenEOF, case .body = state { throw HTTPParserError.invalidEOFState }
+            return .needMoreData
+        }
+    }
+
+    mutating func decoderRemoved(context: ChannelHandlerContext) {
+        if case .handedOver(let decoder) = state { decoder.decoderRemoved(context: context) }
+    }
+
+    private var isHandedOver: Bool {
+        if case .handedOver = state { return true }
+        return false
+    }
+
+    /// Ends the response once its body has all come.
+    private mutating func endResponse(_ context: ChannelHandlerContext, left: Int) {
+        guard left == 0 else {
+            state = .body(left: left)
+            return
+        }
+        state = .head(searched: 0)
+        inFlight.removeFirst()
+        context.fireChannelRead(NIOAny(HTTPClientResponsePart.end(nil)))
+    }
+
+    /// Gives NIO's decoder the connection, from the first byte of the response in `buffer`.
+    private mutating func handOver(_ context: ChannelHandlerContext, _ buffer: inout ByteBuffer) throws
+        -> DecodingState
+    {
+        let decoder = HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: limits)
+        // What a ByteToMessageHandler does when a decoder is added: NIO's starts its parser.
+        decoder.decoderAdded(context: context)
+        for head in inFlight { decoder.write(data: .head(head)) }
+        inFlight.removeAll()
+        state = .handedOver(decoder)
+        return try decoder.decode(context: context, buffer: &buffer)
+    }
+}
+
+/// The reading of a common response's head (`CommonResponseDecoder`).
+enum CommonHead: Equatable {
+    /// Not a common response: NIO's decoder reads it.
+    case uncommon
+    /// A common head, and its body's length.
+    case common(HTTPResponseHead, bodyLength: Int)
+
+    /// How much longer than NIO's header limit a head may be before the search for its end stops (its status
+    /// line, and the line ends).
+    static let statusLineAllowance = 8 * 1024
+
+    private static let cr = UInt8(ascii: "\r")
+    private static let lf = UInt8(ascii: "\n")
+    private static let space = UInt8(ascii: " ")
+    private static let tab = UInt8(ascii: "\t")
+    private static let statusLinePrefix = Array("HTTP/1.1 ".utf8)
+
+    /// The size of the head at the start of `bytes` with its blank line, once it has all come; the search starts
+    /// at `searched`, where an earlier one stopped.
+    static func end(of bytes: ByteBufferView, searchedFrom searched: Int) -> Int? {
+        bytes.withUnsafeBytes { raw -> Int? in
+            var at = max(searched, 3)
+            while at < raw.count {
+                if raw[at] == lf, raw[at - 1] == cr, raw[at - 2] == lf, raw[at - 3] == cr { return at + 1 }
+                at += 1
+            }
+            return nil
+        }
+    }
+
+    /// Reads a whole head, blank line included, for a response to a request other than HEAD and CONNECT.
+    static func read(_ bytes: ByteBufferView, limits: NIOHTTPDecoderLimitConfiguration) -> CommonHead {
+        bytes.withUnsafeBytes { raw in read(raw, limits: limits) }
+    }
+
+    private static func read(_ raw: UnsafeRawBufferPointer, limits: NIOHTTPDecoderLimitConfiguration) -> CommonHead {
+        // The status line: HTTP/1.1, a status of three digits, then a blank and a reason, or nothing.
+        let prefixLength = statusLinePrefix.count
+        guard raw.count > prefixLength + 3 else { return .uncommon }
+        for index in 0..<prefixLength where raw[index] != statusLinePrefix[index] { return .uncommon }
+        var status = 0
+        for index in prefixLength..<(prefixLength + 3) {
+            let digit = raw[index] &- UInt8(ascii: "0")
+            guard digit <= 9 else { return .uncommon }
+            status = status * 10 + Int(digit)
+        }
+        guard (200...599).contains(status), status != 204, status != 304 else { return .uncommon }
+        var at = prefixLength + 3
+        if raw[at] == space {
+            at += 1
+            while at < raw.count, isFieldByte(raw[at]) { at += 1 }
+        }
+        guard var lineStart = lineEnd(raw, at) else { return .uncommon }
+        // The header lines, up to the blank line.
+        var headers = HTTPHeaders()
+        var length: Int?
+        var total = 0
+        while lineEnd(raw, lineStart) == nil {
+            at = lineStart
+            while at < raw.count, isTokenByte(raw[at]) { at += 1 }
+            guard at > lineStart, at < raw.count, raw[at] == UInt8(ascii: ":") else { return .uncommon }
+            let name = String(decoding: UnsafeRawBufferPointer(rebasing: raw[lineStart..<at]), as: UTF8.self)
+            at += 1
+            while at < raw.count, raw[at] == space || raw[at] == tab { at += 1 }
+            let valueStart = at
+            while at < raw.count, isFieldByte(raw[at]) { at += 1 }
+            guard let next = lineEnd(raw, at) else { return .uncommon }
+            // Blanks at the end of a value stay in it, as NIO's decoder keeps them.
+            let valueEnd = at
+            let value = String(
+                decoding: UnsafeRawBufferPointer(rebasing: raw[valueStart..<valueEnd]), as: UTF8.self)
+            let size = name.utf8.count + (valueEnd - valueStart)
+            total += size
+            guard size <= limits.maxHeaderFieldSize, total <= limits.maxHeaderListSize,
+                headers.count < limits.maxHeaderFieldCount
+            else { return .uncommon }
+            if name.utf8.count == 17, name.lowercased() == "transfer-encoding" { return .uncommon }
+            if name.utf8.count == 14, name.lowercased() == "content-length" {
+                guard length == nil, (1...18).contains(value.utf8.count),
+                    value.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") <= 9 }), let parsed = Int(value)
+                else { return .uncommon }
+                length = parsed
+            }
+            headers.add(name: name, value: value)
+            lineStart = next
+        }
+        guard let length else { return .uncommon }
+        return .common(
+            HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers),
+            bodyLength: length)
+    }
+
+    /// The index after the CRLF at `at`, when there is one there.
+    private static func lineEnd(_ raw: UnsafeRawBufferPointer, _ at: Int) -> Int? {
+        at + 1 < raw.count && raw[at] == cr && raw[at + 1] == lf ? at + 2 : nil
+    }
+
+    /// RFC 9110's `tchar`.
+    private static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"),
+            UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
+            UInt8(ascii: "|"), UInt8(ascii: "~"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// A byte of a field value or a reason: visible, a blank, or above ASCII.
+    private static func isFieldByte(_ byte: UInt8) -> Bool {
+        byte == space || byte == tab || (byte >= 0x21 && byte != 0x7F)
+    }
+}

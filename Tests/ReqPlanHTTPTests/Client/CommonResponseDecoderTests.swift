@@ -1,0 +1,132 @@
+import NIOCore
+import NIOEmbedded
+import NIOHTTP1
+import Testing
+
+@testable import ReqPlanHTTP
+
+/// `CommonResponseDecoder` against NIO's own decoder, byte for byte: each server's answer, sent whole and in reads
+/// of 1 and 7 bytes, must give the same parts (heads, bodies joined, ends) and the same error through both.
+@Suite struct CommonResponseDecoderTests {
+    /// What a decoder made of a connection's bytes: the parts it passed on, and the error it raised, if any.
+    struct Outcome: Equatable, CustomStringConvertible {
+        var parts: [String] = []
+        var error: String?
+        var description: String { parts.joined(separator: " | ") + (error.map { " ! \($0)" } ?? "") }
+    }
+
+    static func decode<Decoder: WriteObservingByteToMessageDecoder>(
+        _ decoder: Decoder, _ bytes: [UInt8], reads: Int, methods: [HTTPMethod]
+    ) throws -> Outcome
+    where Decoder.InboundOut == HTTPClientResponsePart, Decoder.OutboundIn == HTTPClientRequestPart {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(decoder))
+        for method in methods {
+            try channel.writeOutbound(
+                HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: "/")))
+            _ = try channel.readOutbound(as: HTTPClientRequestPart.self)
+        }
+        var outcome = Outcome()
+        var body: [UInt8] = []
+        func drain() throws {
+            while let part = try channel.readInbound(as: HTTPClientResponsePart.self) {
+                switch part {
+                case .head(let head):
+                    let headers = head.headers.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
+                    outcome.parts.append("head \(head.version) \(head.status.code) [\(headers)]")
+                case .body(var buffer):
+                    body += buffer.readBytes(length: buffer.readableBytes) ?? []
+                case .end(let trailers):
+                    outcome.parts.append("body \(String(decoding: body, as: UTF8.self))")
+                    outcome.parts.append("end \(trailers.map { "\($0)" } ?? "-")")
+                    body = []
+                }
+            }
+        }
+        var index = 0
+        do {
+            while index < bytes.count {
+                let end = min(index + reads, bytes.count)
+                try channel.writeInbound(ByteBuffer(bytes: bytes[index..<end]))
+                try drain()
+                index = end
+            }
+            _ = try channel.finish()
+            try drain()
+        } catch {
+            try? drain()
+            outcome.error = "\(error)"
+        }
+        if !body.isEmpty { outcome.parts.append("body (unended) \(String(decoding: body, as: UTF8.self))") }
+        return outcome
+    }
+
+    static let answers: [(String, [HTTPMethod])] = [
+        ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\nhello", [.GET]),
+        (
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nabHTTP/1.1 404 Not Found\r\ncontent-length: 3\r\n\r\nxyz",
+            [.GET, .GET]
+        ),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", [.GET]),
+        (
+            "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nabHTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nc\r\n0\r\n\r\n",
+            [.GET, .GET]
+        ),
+        ("HTTP/1.1 200 OK\r\n\r\nto the end", [.GET]),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n", [.HEAD]),
+        ("HTTP/1.1 204 No Content\r\n\r\n", [.DELETE]),
+        ("HTTP/1.1 304 Not Modified\r\nContent-Length: 9\r\n\r\n", [.GET]),
+        ("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nz", [.POST]),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 1\r\n\r\nz", [.GET]),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nzz", [.GET]),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n1\r\nz\r\n0\r\n\r\n", [.GET]),
+        ("HTTP/1.1 200 OK\r\nX-A: b  \r\nX-B:\tc\t\r\nX-C:\r\nContent-Length: 0\r\n\r\n", [.GET]),
+        ("HTTP/1.1 200 OK\r\nX-A: b\r\n  folded\r\nContent-Length: 0\r\n\r\n", [.GET]),
+        ("HTTP/1.1 200 OK\nContent-Length: 0\n\n", [.GET]),
+        ("HTTP/1.0 200 OK\r\nContent-Length: 1\r\n\r\nz", [.GET]),
+        ("HTTP/1.1 200 OK\r\nNo colon here\r\nContent-Length: 0\r\n\r\n", [.GET]),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\ncut", [.GET]),
+        ("HTTP/1.1 200\r\nContent-Length: 0\r\n\r\n", [.GET]),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 005\r\n\r\nabcde", [.GET]),
+        ("HTTP/1.1 200 OK\r\nContent-Length: +5\r\n\r\nabcde", [.GET]),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 99999999999999999999\r\n\r\nab", [.GET]),
+        ("HTTP/1.1 200 OK\r\nX-Bin: caf\u{e9}\r\nContent-Length: 0\r\n\r\n", [.GET]),
+        ("HTTP/1.1 999 Odd\r\nContent-Length: 0\r\n\r\n", [.GET]),
+        ("HTTP/1.1 2x0 OK\r\nContent-Length: 0\r\n\r\n", [.GET]),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", [.GET]),
+        ("HTTP/1.1 200 OK\r\nContent-Len", [.GET]),
+        ("", [.GET]),
+        ("garbage\r\n\r\n", [.GET]),
+    ]
+
+    /// The answers whose first head this decoder reads itself (the rest go to NIO's decoder): so the comparison
+    /// above tests this decoder's own reading, not only its hand-over.
+    static let commonFirstHeads: Set<Int> = [0, 1, 3, 12, 17, 18, 19, 22, 25]
+
+    @Test(arguments: 0..<answers.count)
+    func readsTheCommonHeadsItself(_ index: Int) {
+        let (text, methods) = Self.answers[index]
+        let buffer = ByteBuffer(string: text)
+        let view = buffer.readableBytesView
+        let size = CommonHead.end(of: view, searchedFrom: 0)
+        let common: Bool
+        if methods.first == .GET, let size, case .common = CommonHead.read(view.prefix(size), limits: .init()) {
+            common = true
+        } else {
+            common = false
+        }
+        #expect(common == Self.commonFirstHeads.contains(index), "\(text.debugDescription)")
+    }
+
+    @Test(arguments: 0..<answers.count)
+    func decodesAsNIOsDecoderDoes(_ index: Int) throws {
+        let (text, methods) = Self.answers[index]
+        let bytes = Array(text.utf8)
+        for reads in [bytes.count + 1, 1, 7] {
+            let ours = try Self.decode(CommonResponseDecoder(), bytes, reads: reads, methods: methods)
+            let nios = try Self.decode(
+                HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes), bytes, reads: reads, methods: methods)
+            #expect(ours == nios, "reads of \(reads) bytes: \(text.debugDescription)")
+        }
+    }
+}
