@@ -270,6 +270,8 @@ let package = Package(
                 "ReqPlanURLSession",
                 "ReqPlanDemoAPI",
                 .product(name: "NIOCore", package: "swift-nio"),
+                // `ResponseDecoding` runs a response decoder in an `EmbeddedChannel`.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -392,6 +394,8 @@ if Context.environment["REQPLAN_FUZZ"] != nil {
             name: "fuzz-http1-response",
             dependencies: [
                 "CFuzzerDriver", "ReqPlanHTTP", "ReqPlanTransport", "ReqPlanSyntax",
+                // `ResponseDecoding`, to compare reqplan's response decoder with NIO's on each input.
+                "ReqPlanTestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -21,6 +21,17 @@ public enum RawServer {
         _ response: String, wire: Wire = .reqplanHTTP, closing: Closing = .afterAnswering,
         _ body: (String) async throws -> Result
     ) async throws -> Result {
+        try await with(answers: [response], wire: wire, closing: closing, body)
+    }
+
+    /// A server that answers the first read of each connection with `answers[0]`, the next with `answers[1]`,
+    /// and so on (a request that comes in one read each: a small GET on loopback), closing as `closing` says once
+    /// the last one is written. With `pace`, the last answer goes out a byte at a time, a byte each `pace`, as a
+    /// slowloris server sends.
+    public static func with<Result>(
+        answers: [String], wire: Wire = .reqplanHTTP, closing: Closing = .afterAnswering, pace: TimeAmount? = nil,
+        _ body: (String) async throws -> Result
+    ) async throws -> Result {
         let context = try wire.scheme == .https ? NIOSSLContext(configuration: DemoTLS.configuration()) : nil
         let server = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { channel in
@@ -28,7 +39,8 @@ public enum RawServer {
                     if let context {
                         try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
                     }
-                    try channel.pipeline.syncOperations.addHandler(Responder(response: response, closing: closing))
+                    try channel.pipeline.syncOperations.addHandler(
+                        Responder(answers: answers, closing: closing, pace: pace))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -46,26 +58,50 @@ public enum RawServer {
 
     final class Responder: ChannelInboundHandler {
         typealias InboundIn = ByteBuffer
-        let response: String
+        let answers: [String]
         let closing: Closing
-        var answered = false
+        let pace: TimeAmount?
+        var answered = 0
 
-        init(response: String, closing: Closing) {
-            self.response = response
+        init(answers: [String], closing: Closing, pace: TimeAmount?) {
+            self.answers = answers
             self.closing = closing
+            self.pace = pace
         }
 
         func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-            guard !answered else {
+            guard answered < answers.count else {
                 if closing == .whenMoreArrives { context.close(promise: nil) }
                 return
             }
-            answered = true
+            let answer = answers[answered]
+            answered += 1
+            let last = answered == answers.count
             let written = context.eventLoop.makePromise(of: Void.self)
-            if closing == .afterAnswering {
+            if last, closing == .afterAnswering {
                 written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
             }
-            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: response)), promise: written)
+            guard let pace, last else {
+                context.writeAndFlush(NIOAny(context.channel.allocator.buffer(string: answer)), promise: written)
+                return
+            }
+            Self.trickle(Array(answer.utf8)[...], context: context, pace: pace, written: written)
+        }
+
+        /// Writes `bytes` a byte each `pace`, then completes `written`.
+        static func trickle(
+            _ bytes: ArraySlice<UInt8>, context: ChannelHandlerContext, pace: TimeAmount,
+            written: EventLoopPromise<Void>
+        ) {
+            guard let byte = bytes.first, context.channel.isActive else {
+                written.succeed()
+                return
+            }
+            context.writeAndFlush(NIOAny(context.channel.allocator.buffer(bytes: [byte])), promise: nil)
+            let loop = context.eventLoop.assumeIsolated()
+            loop.scheduleTask(in: pace) {
+                trickle(bytes.dropFirst(), context: context, pace: pace, written: written)
+            }
         }
     }
 }

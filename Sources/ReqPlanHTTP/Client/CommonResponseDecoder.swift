@@ -7,17 +7,17 @@ import NIOHTTP1
 ///
 /// The common response: a status line `HTTP/1.1 NNN reason` with a status from 200 to 599 other than 204 and 304,
 /// answering a request other than HEAD or CONNECT; header lines of a token, a colon, optional blanks and a value
-/// of visible characters and inner blanks; one `Content-Length` of at most 18 digits, and no `Transfer-Encoding`;
-/// within NIO's header limits. Anything else (chunked bodies, a body to the connection's end, 1xx, obs-folds,
+/// of visible characters and inner blanks; one `Content-Length` of at most 18 digits, no `Transfer-Encoding`, and
+/// no `Connection` but `keep-alive` (a response that closes the connection is NIO's to read); within NIO's header
+/// limits. Anything else (chunked bodies, a body to the connection's end, 1xx, obs-folds,
 /// bare LFs, two lengths, a head over a limit, an unsolicited response) goes to NIO's decoder, which answers it as
 /// it answers it on a connection of its own: what it emits, or the error it throws.
 ///
-/// NIO's decoder learns each request's method from the heads written (to leave out a HEAD response's body): this
-/// decoder keeps the heads in flight, and hands them over with the response. (BENCHMARKS.md, "Load": NIO's decoder
-/// costs about 5 µs of CPU per request, and this one lifts the closed model past 0.8× wrk.)
-struct CommonResponseDecoder: WriteObservingByteToMessageDecoder {
+/// Both decoders need each request's method (a HEAD response has no body). NIO's learns it by observing the writes,
+/// which puts its handler in the way of every write; this one reads the methods `ExchangeHandler` notes as it
+/// writes each head (`RequestsInFlight`), and hands NIO's decoder those still in flight. (BENCHMARKS.md, "Load".)
+struct CommonResponseDecoder: ByteToMessageDecoder {
     typealias InboundOut = HTTPClientResponsePart
-    typealias OutboundIn = HTTPClientRequestPart
 
     private enum State {
         /// Before a response's head, or inside it while it has not all come: the bytes already searched for the
@@ -30,25 +30,19 @@ struct CommonResponseDecoder: WriteObservingByteToMessageDecoder {
     }
 
     private var state = State.head(searched: 0)
-    /// The requests written whose responses have not ended, oldest first.
-    private var inFlight = CircularBuffer<HTTPRequestHead>(initialCapacity: 2)
+    /// The requests written whose responses have not ended.
+    private let inFlight: RequestsInFlight
     private let limits: NIOHTTPDecoderLimitConfiguration
 
-    init(limits: NIOHTTPDecoderLimitConfiguration = .init()) {
+    init(inFlight: RequestsInFlight, limits: NIOHTTPDecoderLimitConfiguration = .init()) {
+        self.inFlight = inFlight
         self.limits = limits
-    }
-
-    mutating func write(data: HTTPClientRequestPart) {
-        if case .handedOver(let decoder) = state {
-            decoder.write(data: data)
-        } else if case .head(let head) = data {
-            inFlight.append(head)
-        }
     }
 
     mutating func decode(context: ChannelHandlerContext, buffer: inout ByteBuffer) throws -> DecodingState {
         switch state {
         case .handedOver(let decoder):
+            inFlight.handOver(to: decoder)
             return try decoder.decode(context: context, buffer: &buffer)
         case .body(let left):
             guard let body = buffer.readSlice(length: min(left, buffer.readableBytes)), body.readableBytes > 0 else {
@@ -58,7 +52,7 @@ struct CommonResponseDecoder: WriteObservingByteToMessageDecoder {
             endResponse(context, left: left - body.readableBytes)
             return .continue
         case .head(let searched):
-            guard let request = inFlight.first, request.method != .HEAD, request.method != .CONNECT else {
+            guard let method = inFlight.methods.first, method != .HEAD, method != .CONNECT else {
                 return try handOver(context, &buffer)
             }
             let view = buffer.readableBytesView
@@ -85,6 +79,7 @@ struct CommonResponseDecoder: WriteObservingByteToMessageDecoder {
     {
         switch state {
         case .handedOver(let decoder):
+            inFlight.handOver(to: decoder)
             return try decoder.decodeLast(context: context, buffer: &buffer, seenEOF: seenEOF)
         case .head:
             while buffer.readableBytes > 0, case .continue = try decode(context: context, buffer: &buffer) {}
@@ -116,7 +111,7 @@ struct CommonResponseDecoder: WriteObservingByteToMessageDecoder {
             return
         }
         state = .head(searched: 0)
-        inFlight.removeFirst()
+        inFlight.methods.removeFirst()
         context.fireChannelRead(NIOAny(HTTPClientResponsePart.end(nil)))
     }
 
@@ -127,10 +122,32 @@ struct CommonResponseDecoder: WriteObservingByteToMessageDecoder {
         let decoder = HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: limits)
         // What a ByteToMessageHandler does when a decoder is added: NIO's starts its parser.
         decoder.decoderAdded(context: context)
-        for head in inFlight { decoder.write(data: .head(head)) }
-        inFlight.removeAll()
+        inFlight.handOver(to: decoder)
         state = .handedOver(decoder)
         return try decoder.decode(context: context, buffer: &buffer)
+    }
+}
+
+/// The methods of the requests written on an HTTP/1.1 connection whose responses have not ended, oldest first:
+/// `ExchangeHandler` notes each one as it writes its head, and `CommonResponseDecoder` takes it when its response
+/// ends, or hands it to NIO's decoder. One per connection, used on its event loop only.
+final class RequestsInFlight {
+    fileprivate var methods = CircularBuffer<HTTPMethod>(initialCapacity: 2)
+
+    init() {}
+
+    /// A request's head is being written.
+    func wrote(_ method: HTTPMethod) {
+        methods.append(method)
+    }
+
+    /// Tells NIO's decoder of the requests in flight, as its handler would have told it of their writes.
+    fileprivate func handOver(to decoder: HTTPResponseDecoder) {
+        guard !methods.isEmpty else { return }
+        for method in methods {
+            decoder.write(data: .head(HTTPRequestHead(version: .http1_1, method: method, uri: "/")))
+        }
+        methods.removeAll(keepingCapacity: true)
     }
 }
 
@@ -189,41 +206,73 @@ enum CommonHead: Equatable {
         guard var lineStart = lineEnd(raw, at) else { return .uncommon }
         // The header lines, up to the blank line.
         var headers = HTTPHeaders()
+        headers.reserveCapacity(16)
         var length: Int?
         var total = 0
         while lineEnd(raw, lineStart) == nil {
             at = lineStart
             while at < raw.count, isTokenByte(raw[at]) { at += 1 }
             guard at > lineStart, at < raw.count, raw[at] == UInt8(ascii: ":") else { return .uncommon }
-            let name = String(decoding: UnsafeRawBufferPointer(rebasing: raw[lineStart..<at]), as: UTF8.self)
+            let name = UnsafeRawBufferPointer(rebasing: raw[lineStart..<at])
             at += 1
             while at < raw.count, raw[at] == space || raw[at] == tab { at += 1 }
             let valueStart = at
             while at < raw.count, isFieldByte(raw[at]) { at += 1 }
             guard let next = lineEnd(raw, at) else { return .uncommon }
             // Blanks at the end of a value stay in it, as NIO's decoder keeps them.
-            let valueEnd = at
-            let value = String(
-                decoding: UnsafeRawBufferPointer(rebasing: raw[valueStart..<valueEnd]), as: UTF8.self)
-            let size = name.utf8.count + (valueEnd - valueStart)
+            let value = UnsafeRawBufferPointer(rebasing: raw[valueStart..<at])
+            let size = name.count + value.count
             total += size
             guard size <= limits.maxHeaderFieldSize, total <= limits.maxHeaderListSize,
                 headers.count < limits.maxHeaderFieldCount
             else { return .uncommon }
-            if name.utf8.count == 17, name.lowercased() == "transfer-encoding" { return .uncommon }
-            if name.utf8.count == 14, name.lowercased() == "content-length" {
-                guard length == nil, (1...18).contains(value.utf8.count),
-                    value.utf8.allSatisfy({ $0 &- UInt8(ascii: "0") <= 9 }), let parsed = Int(value)
-                else { return .uncommon }
+            switch name.count {
+            case 17 where equalsIgnoringCase(name, transferEncoding):
+                return .uncommon
+            // `Connection: close` ends the connection after this response: NIO's decoder then refuses any byte
+            // that follows, so such a response is its to read, as is any other `Connection` or `Proxy-Connection`
+            // value its parser weighs. `keep-alive`, which every kept-alive answer of nginx carries, means nothing
+            // in HTTP/1.1.
+            case 16 where equalsIgnoringCase(name, proxyConnection):
+                return .uncommon
+            case 10 where equalsIgnoringCase(name, connection):
+                guard equalsIgnoringCase(value, keepAlive) else { return .uncommon }
+            case 14 where equalsIgnoringCase(name, contentLength):
+                guard length == nil, (1...18).contains(value.count) else { return .uncommon }
+                var parsed = 0
+                for byte in value {
+                    let digit = byte &- UInt8(ascii: "0")
+                    guard digit <= 9 else { return .uncommon }
+                    parsed = parsed * 10 + Int(digit)
+                }
                 length = parsed
+            default:
+                break
             }
-            headers.add(name: name, value: value)
+            headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
             lineStart = next
         }
         guard let length else { return .uncommon }
         return .common(
             HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers),
             bodyLength: length)
+    }
+
+    private static let transferEncoding = Array("transfer-encoding".utf8)
+    private static let proxyConnection = Array("proxy-connection".utf8)
+    private static let connection = Array("connection".utf8)
+    private static let keepAlive = Array("keep-alive".utf8)
+    private static let contentLength = Array("content-length".utf8)
+
+    /// Whether `bytes` are `lowercase`, ASCII letters in any case.
+    private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: [UInt8]) -> Bool {
+        guard bytes.count == lowercase.count else { return false }
+        for index in 0..<bytes.count {
+            let byte = bytes[index]
+            let lowered = byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") ? byte | 0x20 : byte
+            if lowered != lowercase[index] { return false }
+        }
+        return true
     }
 
     /// The index after the CRLF at `at`, when there is one there.

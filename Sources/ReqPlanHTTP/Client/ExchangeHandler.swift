@@ -77,6 +77,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether this is an HTTP/1.1 connection with nothing under NIO's codec: a write then fails only when the
     /// connection is closed, and no handler (as TLS's, once it is closed) drops it without closing.
     private let plain: Bool
+    /// Where an HTTP/1.1 connection's response decoder learns the method of each request written (nil on an
+    /// HTTP/2 stream).
+    private let inFlight: RequestsInFlight?
     /// Whether the request's head went out (an HTTP/2 stream's may wait for the server's stream limit).
     private var headSent = false
     /// The TLS failure the connection met, if it did: after the handshake, a TLS 1.3 server checks a
@@ -115,11 +118,12 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var firstByteAt: NIODeadline?
 
     /// The handler of an HTTP/1.1 connection, `plain` when no TLS is under it.
-    init(maxBodySize: Int, idleTimeout: TimeAmount, plain: Bool) {
+    init(maxBodySize: Int, idleTimeout: TimeAmount, plain: Bool, inFlight: RequestsInFlight) {
         self.maxBodySize = maxBodySize
         self.idleTimeout = idleTimeout
         self.connection = nil
         self.plain = plain
+        self.inFlight = inFlight
     }
 
     /// The handler of a stream of `connection`.
@@ -128,6 +132,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         self.idleTimeout = nil
         self.connection = connection
         self.plain = false
+        self.inFlight = nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -170,8 +175,10 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 promise?.fail(ChannelError.ioOnClosedChannel)
                 return finish(context: context, .failure(tlsFailure.map(ReqPlanClient.ClientError.tls) ?? .unprocessed))
             }
+            inFlight?.wrote(exchange.head.method)
             context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
         } else {
+            inFlight?.wrote(exchange.head.method)
             context.write(wrapOutboundOut(.head(exchange.head)), promise: headWrittenPromise(context: context))
         }
         if let body = exchange.body { context.write(wrapOutboundOut(.body(.byteBuffer(body))), promise: nil) }

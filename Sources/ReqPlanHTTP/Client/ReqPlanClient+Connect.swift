@@ -111,11 +111,13 @@ extension ReqPlanClient {
         let pipeline = channel.pipeline.syncOperations
         // NIO's client handlers (`addHTTPClientHandlers`), with the common response read by reqplan's decoder and
         // every other one by NIO's (`CommonResponseDecoder`).
+        let inFlight = RequestsInFlight()
         try pipeline.addHandler(HTTPRequestEncoder())
-        try pipeline.addHandler(ByteToMessageHandler(CommonResponseDecoder()))
+        try pipeline.addHandler(ByteToMessageHandler(CommonResponseDecoder(inFlight: inFlight)))
         try pipeline.addHandler(NIOHTTPRequestHeadersValidator())
         try pipeline.addHandler(ResponseDecompression())
-        try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize, idleTimeout: idleTimeout, plain: plain))
+        try pipeline.addHandler(
+            ExchangeHandler(maxBodySize: maxBodySize, idleTimeout: idleTimeout, plain: plain, inFlight: inFlight))
     }
 
     /// The steps after TCP, on the connection's event loop.
