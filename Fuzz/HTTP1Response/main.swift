@@ -14,7 +14,8 @@ import ReqPlanTestSupport
 // below) and how the rest arrives (in reads of 1 to 63 bytes, or in one); the rest goes, as raw
 // bytes, into an `EmbeddedChannel` whose pipeline is the one `ReqPlanClient` builds for an HTTP/1.1
 // connection (`ReqPlanClient.addHTTP1`: NIO's request encoder, reqplan's `CommonResponseDecoder`,
-// `ResponseDecompression`, `ExchangeHandler`), after one request went out; then the connection
+// `ExchangeHandler`, which puts NIO's decompressor in front of itself at the first response that says
+// `Content-Encoding`), after one request went out; then the connection
 // closes. The exchange must end with a response or a typed `ReqPlanClient.ClientError`, never crash or
 // stay unanswered; a response's body is then read as JSON, as `json()` reads it.
 //

@@ -51,8 +51,9 @@ protocol ExchangeSink: AnyObject, Sendable {
 }
 
 /// The last handler of an HTTP/1.1 connection, or of an HTTP/2 stream (behind NIOHTTP2's
-/// `HTTP2FramePayloadToHTTP1ClientCodec`): writes one request, collects its response (already
-/// decompressed), and answers the exchange's promise once: with the response, or with why
+/// `HTTP2FramePayloadToHTTP1ClientCodec`): writes one request, collects its response (decompressed by NIO's
+/// decompressor, which it puts in front of itself at the first compressed one: `decompress`), and answers the
+/// exchange's promise once: with the response, or with why
 /// there is none (deadline, cancellation, closed connection, too large, malformed, not processed).
 /// Between exchanges it closes an HTTP/1.1 connection once it has been idle for `idleTimeout`.
 ///
@@ -105,6 +106,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// How many bytes of the body to keep.
     private var keep = Int.max
     private var receivedAny = false
+    /// Whether NIOHTTPCompression's decompressor is in front of this handler (`decompress`).
+    private var decompressing = false
     /// When the exchange was written, its last byte went out, and its response's first byte came.
     private var writeStart = NIODeadline.uptimeNanoseconds(0)
     private var sentAt: NIODeadline?
@@ -237,6 +240,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         receivedAny = true
         switch unwrapInboundIn(data) {
         case .head(let head):
+            if !decompressing, head.headers.contains(name: "content-encoding") {
+                return decompress(context: context, data)
+            }
             self.head = head
             // A HEAD response, a 204 or a 304 announces a length it does not send.
             if !bodiless, head.status != .noContent, head.status != .notModified,
@@ -257,6 +263,30 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             response.phases = phases(end: .now())
             finish(context: context, .success(response))
         }
+    }
+
+    /// Puts NIOHTTPCompression's `NIOHTTPResponseDecompressor` in front of this handler when the first response
+    /// that says `Content-Encoding` arrives, and gives it that response's head: it hands on the head and the
+    /// body decompressed, as it does every later response's of the connection (or stream).
+    ///
+    /// Most responses are not compressed, and a decompressor in the pipeline from the start costs about a tenth
+    /// of the client's CPU per small request even when it has nothing to do (HTTP/2 makes one per stream); a
+    /// handler that only looked for the header would still be a hop for each part of each response
+    /// (BENCHMARKS.md, "Load"). The request's `Accept-Encoding: deflate, gzip`, which the decompressor would add,
+    /// is added by the transport (`RequestFraming.head`).
+    private func decompress(context: ChannelHandlerContext, _ head: NIOAny) {
+        decompressing = true
+        let decompressor = NIOHTTPResponseDecompressor(limit: .ratio(100))
+        let itsContext: ChannelHandlerContext
+        do {
+            try context.pipeline.syncOperations.addHandler(decompressor, position: .before(self))
+            itsContext = try context.pipeline.syncOperations.context(handler: decompressor)
+        } catch {
+            return errorCaught(context: context, error: error)
+        }
+        // What the handler before would have done had the decompressor been there: it hands the head on to this
+        // handler's `channelRead`, now with `decompressing` set.
+        decompressor.channelRead(context: itsContext, data: head)
     }
 
     func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {

@@ -111,7 +111,6 @@ final class HTTP2Connection: Sendable {
             stream.eventLoop.makeCompletedFuture {
                 let pipeline = stream.pipeline.syncOperations
                 try pipeline.addHandler(HTTP2FramePayloadToHTTP1ClientCodec(httpProtocol: .https))
-                try pipeline.addHandler(ResponseDecompression())
                 try pipeline.addHandler(ExchangeHandler(maxBodySize: maxBodySize, connection: handler.value))
                 // Goes out when the stream is activated, right after this.
                 pipeline.writeAndFlush(NIOAny(exchange), promise: nil)

@@ -110,12 +110,15 @@ extension ReqPlanClient {
     static func addHTTP1(to channel: any Channel, maxBodySize: Int, idleTimeout: TimeAmount, plain: Bool) throws {
         let pipeline = channel.pipeline.syncOperations
         // NIO's client handlers (`addHTTPClientHandlers`), with the common response read by reqplan's decoder and
-        // every other one by NIO's (`CommonResponseDecoder`).
+        // every other one by NIO's (`CommonResponseDecoder`). Not NIO's `NIOHTTPRequestHeadersValidator`: what it
+        // checks of each head (header names are tokens, values hold no CR, LF or NUL, the target holds only what
+        // RFC 9112 allows raw) the transport has checked, more strictly, before any head is made
+        // (`RequestFraming.check`, `RequestURL`; WireTests' `requestsThatCannotBeSentAreRefusedBeforeSending`),
+        // and a second look at the same bytes was a hop and a walk of every header per request (BENCHMARKS.md,
+        // "Load").
         let inFlight = RequestsInFlight()
         try pipeline.addHandler(HTTPRequestEncoder())
         try pipeline.addHandler(ByteToMessageHandler(CommonResponseDecoder(inFlight: inFlight)))
-        try pipeline.addHandler(NIOHTTPRequestHeadersValidator())
-        try pipeline.addHandler(ResponseDecompression())
         try pipeline.addHandler(
             ExchangeHandler(maxBodySize: maxBodySize, idleTimeout: idleTimeout, plain: plain, inFlight: inFlight))
     }
