@@ -210,6 +210,31 @@ import Testing
         }
     }
 
+    /// reqplan's client puts NIO's decompressor on a connection (or stream) at its first compressed response
+    /// (`ExchangeHandler.decompress`): the responses after it, plain or compressed, are read through it, on the
+    /// same connection.
+    @Test(arguments: Wire.allCases) func aConnectionReadsEveryResponseAfterItsFirstCompressedOne(_ wire: Wire)
+        async throws
+    {
+        try await wire.withDemo { base in
+            try await wire.withTransport(wire.configuration()) { transport in
+                var peers: [String] = []
+                for path in ["/connection/0", "/gzip", "/connection/0", "/gzip", "/connection/0"] {
+                    let request = try PreparedRequest(method: .GET, url: base + path, headers: [], body: nil)
+                    let response = try await transport.send(request, timeout: .seconds(20))
+                    #expect(response.status == 200, "\(path)")
+                    let body = try JSONSerialization.jsonObject(with: Data(response.body)) as? [String: Any]
+                    if path == "/gzip" {
+                        #expect(response.body.count == 541 && body != nil, "\(response.body.count) bytes")
+                    } else {
+                        peers.append(try #require(body?["peer"] as? String))
+                    }
+                }
+                #expect(Set(peers).count == 1, "\(peers)")
+            }
+        }
+    }
+
     @Test(arguments: Wire.allCases) func rawBodiesAndFilesAreSentAsWritten(_ wire: Wire) async throws {
         let directory = TestFolders.unique("reqplan-wire")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
