@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import ReqPlanSyntax
 
 /// The response decoder of an HTTP/1.1 connection that `reqplan load` sends on again and again: the common
 /// response is decoded here with the least work, and the first response of any other shape is handed, from its
@@ -211,7 +212,7 @@ enum CommonHead: Equatable {
         var total = 0
         while lineEnd(raw, lineStart) == nil {
             at = lineStart
-            while at < raw.count, isTokenByte(raw[at]) { at += 1 }
+            while at < raw.count, HeaderLine.isTokenByte(raw[at]) { at += 1 }
             guard at > lineStart, at < raw.count, raw[at] == UInt8(ascii: ":") else { return .uncommon }
             let name = UnsafeRawBufferPointer(rebasing: raw[lineStart..<at])
             at += 1
@@ -278,20 +279,6 @@ enum CommonHead: Equatable {
     /// The index after the CRLF at `at`, when there is one there.
     private static func lineEnd(_ raw: UnsafeRawBufferPointer, _ at: Int) -> Int? {
         at + 1 < raw.count && raw[at] == cr && raw[at + 1] == lf ? at + 2 : nil
-    }
-
-    /// RFC 9110's `tchar`.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"),
-            UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
-            UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default:
-            return false
-        }
     }
 
     /// A byte of a field value or a reason: visible, a blank, or above ASCII.

@@ -1,3 +1,5 @@
+import ReqPlanSyntax
+
 /// The base protocol of the Language Server Protocol: messages framed by a `Content-Length` header.
 ///
 /// Each message is a header part (`Name: value` lines ending in `\r\n`, then an empty line) and a
@@ -167,7 +169,7 @@ public struct MessageFramer: Sendable {
                 return number == 0 ? .notAHeader : .unusable("a header line without `:`")
             }
             let name = line[..<colon].trimmingSpaces
-            guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
+            guard !name.isEmpty, name.utf8.allSatisfy(HeaderLine.isTokenByte) else {
                 return number == 0 ? .notAHeader : .unusable("a header field name that is not one")
             }
             guard name.lowercased() == "content-length" else { continue }
@@ -180,19 +182,6 @@ public struct MessageFramer: Sendable {
         }
         guard let length = Int(value) else { return .tooLarge(String(value.prefix(40))) }
         return .length(length)
-    }
-
-    /// Whether a byte may be part of a header field's name (HTTP's `tchar`).
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"),
-            UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
-            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
-            UInt8(ascii: "|"), UInt8(ascii: "~"):
-            true
-        default: false
-        }
     }
 
     private static func lowercased(_ byte: UInt8) -> UInt8 {

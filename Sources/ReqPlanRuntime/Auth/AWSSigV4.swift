@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import ReqPlanSyntax
 import ReqPlanTransport
 
 /// Why a request could not be signed with AWS Signature Version 4. The message names the part at fault and
@@ -231,7 +232,7 @@ public struct AWSSigV4: Sendable {
         selection: HeaderSelection = .standard, date: Date
     ) throws(AWSSigV4Error) -> Signature {
         try check()
-        guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
+        guard !method.isEmpty, method.utf8.allSatisfy(HeaderLine.isTokenByte) else {
             throw AWSSigV4Error(.request, "the method is not an HTTP token")
         }
         guard target.hasPrefix("/"), !target.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
@@ -252,7 +253,7 @@ public struct AWSSigV4: Sendable {
         for header in headers {
             let name = header.name.lowercased()
             guard !replaced.contains(name), selection.includes(name) else { continue }
-            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+            guard !name.isEmpty, name.utf8.allSatisfy(HeaderLine.isTokenByte) else {
                 throw AWSSigV4Error(.request, "a header name is not an HTTP token")
             }
             guard !header.value.utf8.contains(where: { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }) else {
@@ -460,10 +461,5 @@ public struct AWSSigV4: Sendable {
     private static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-
-    /// RFC 9110's `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        isAlphanumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 }

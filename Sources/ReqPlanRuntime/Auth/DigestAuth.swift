@@ -1,5 +1,7 @@
 import Crypto
 import Foundation
+import ReqPlanSyntax
+import ReqPlanTransport
 
 /// Why a Digest challenge could not be read or answered. The message names the problem and where, never the
 /// password, and quotes nothing of the challenge but parameter names.
@@ -312,7 +314,7 @@ public struct DigestAuth: Sendable {
         /// Whether a `name=` (not a `token68`'s padding) starts at the index.
         private func startsParameter() -> Bool {
             var at = index
-            while at < bytes.count, DigestAuth.isTokenByte(bytes[at]) { at += 1 }
+            while at < bytes.count, HeaderLine.isTokenByte(bytes[at]) { at += 1 }
             guard at > index else { return false }
             while at < bytes.count, bytes[at] == UInt8(ascii: " ") || bytes[at] == UInt8(ascii: "\t") { at += 1 }
             return at < bytes.count && bytes[at] == UInt8(ascii: "=")
@@ -373,7 +375,7 @@ public struct DigestAuth: Sendable {
         /// A token (RFC 9110 `tchar`s), or an error naming what was expected.
         private mutating func token(_ what: String) throws(DigestAuthError) -> String {
             let start = index
-            while index < bytes.count, DigestAuth.isTokenByte(bytes[index]) { index += 1 }
+            while index < bytes.count, HeaderLine.isTokenByte(bytes[index]) { index += 1 }
             guard index > start else { throw malformed("expected \(what)") }
             return String(decoding: bytes[start..<index], as: UTF8.self)
         }
@@ -429,7 +431,7 @@ public struct DigestAuth: Sendable {
             throw DigestAuthError(
                 .unsupported, "the Digest algorithm \(Self.visible(challenge.algorithm.name)) is not supported")
         }
-        guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
+        guard !method.isEmpty, method.utf8.allSatisfy(HeaderLine.isTokenByte) else {
             throw DigestAuthError(.invalidInput, "the method is not an HTTP token")
         }
         guard !uri.isEmpty, !uri.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
@@ -562,11 +564,6 @@ public struct DigestAuth: Sendable {
     static func isAlphanumeric(_ byte: UInt8) -> Bool {
         (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte)
             || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-    }
-
-    /// RFC 9110's `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        isAlphanumeric(byte) || "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }
 
     /// RFC 9110's `token68` characters (but the `=` padding).

@@ -12,6 +12,21 @@ public enum HeaderLine {
         text.unicodeScalars.first { ($0.value < 0x20 && $0.value != 0x09) || $0.value == 0x7F }
     }
 
+    /// RFC 9110's `tchar`, a byte of a token (a header's name, a method, an auth scheme's parameter name): the one
+    /// test of it, for the transport, reqplan's response decoder, the auth schemes and the language server's framing.
+    public static func isTokenByte(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"),
+            UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"),
+            UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"),
+            UInt8(ascii: "|"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
     /// What is wrong with `what` (``header `X-Token` ``, ``the `Content-Type` of multipart part `file` ``),
     /// which holds `scalar`.
     public static func problem(_ what: String, _ scalar: Unicode.Scalar) -> String {

@@ -100,16 +100,7 @@ package enum RequestFraming {
 
     /// `token` of RFC 9110, section 5.6.2.
     static func isToken(_ name: String) -> Bool {
-        !name.isEmpty
-            && name.utf8.allSatisfy { byte in
-                switch byte {
-                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                    UInt8(ascii: "0")...UInt8(ascii: "9"):
-                    true
-                default:
-                    "!#$%&'*+-.^_`|~".utf8.contains(byte)
-                }
-            }
+        !name.isEmpty && name.utf8.allSatisfy(HeaderLine.isTokenByte)
     }
 
     /// A field value: any byte but the ASCII controls, tab allowed (RFC 9110, section 5.5).
