@@ -34,7 +34,10 @@ public struct ResponseDecoding: Equatable, CustomStringConvertible, Sendable {
                 switch part {
                 case .head(let head):
                     let headers = head.headers.map { "\($0.name)=\($0.value)" }.joined(separator: ",")
-                    outcome.parts.append("head \(head.version) \(head.status.code) [\(headers)]")
+                    // Whether the connection stays open after it, as NIO reads the head (its own parser's verdict
+                    // for a head NIO's decoder read, the `Connection` values for one reqplan's read).
+                    let keepAlive = head.isKeepAlive ? "keep-alive" : "close"
+                    outcome.parts.append("head \(head.version) \(head.status.code) \(keepAlive) [\(headers)]")
                 case .body(var buffer):
                     body += buffer.readBytes(length: buffer.readableBytes) ?? []
                 case .end(let trailers):

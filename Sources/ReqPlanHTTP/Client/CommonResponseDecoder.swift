@@ -123,6 +123,7 @@ struct CommonResponseDecoder: ByteToMessageDecoder {
         let decoder = HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes, limitConfiguration: limits)
         // What a ByteToMessageHandler does when a decoder is added: NIO's starts its parser.
         decoder.decoderAdded(context: context)
+        inFlight.handedOver = true
         inFlight.handOver(to: decoder)
         state = .handedOver(decoder)
         return try decoder.decode(context: context, buffer: &buffer)
@@ -134,6 +135,11 @@ struct CommonResponseDecoder: ByteToMessageDecoder {
 /// ends, or hands it to NIO's decoder. One per connection, used on its event loop only.
 final class RequestsInFlight {
     fileprivate var methods = CircularBuffer<HTTPMethod>(initialCapacity: 2)
+    /// Whether NIO's decoder reads the connection's responses. Until then each response is a common one, read by
+    /// `CommonResponseDecoder`: HTTP/1.1 with no `Connection` but `keep-alive`, so it keeps the connection open,
+    /// which `ExchangeHandler` knows without looking at its headers again (NIO's `isKeepAlive` copies and
+    /// lowercases every `Connection` value of a head its own parser did not read).
+    fileprivate(set) var handedOver = false
 
     init() {}
 
@@ -206,8 +212,10 @@ enum CommonHead: Equatable {
         }
         guard var lineStart = lineEnd(raw, at) else { return .uncommon }
         // The header lines, up to the blank line.
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(16)
+        // The fields, made into `HTTPHeaders` at once: `HTTPHeaders.add` checks each name is ASCII again, and
+        // every name here is a token.
+        var fields: [(String, String)] = []
+        fields.reserveCapacity(16)
         var length: Int?
         var total = 0
         while lineEnd(raw, lineStart) == nil {
@@ -225,7 +233,7 @@ enum CommonHead: Equatable {
             let size = name.count + value.count
             total += size
             guard size <= limits.maxHeaderFieldSize, total <= limits.maxHeaderListSize,
-                headers.count < limits.maxHeaderFieldCount
+                fields.count < limits.maxHeaderFieldCount
             else { return .uncommon }
             switch name.count {
             case 17 where equalsIgnoringCase(name, transferEncoding):
@@ -250,12 +258,13 @@ enum CommonHead: Equatable {
             default:
                 break
             }
-            headers.add(name: String(decoding: name, as: UTF8.self), value: String(decoding: value, as: UTF8.self))
+            fields.append((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
             lineStart = next
         }
         guard let length else { return .uncommon }
         return .common(
-            HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: headers),
+            HTTPResponseHead(
+                version: .http1_1, status: HTTPResponseStatus(statusCode: status), headers: HTTPHeaders(fields)),
             bodyLength: length)
     }
 

@@ -240,13 +240,21 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         receivedAny = true
         switch unwrapInboundIn(data) {
         case .head(let head):
-            if !decompressing, head.headers.contains(name: "content-encoding") {
-                return decompress(context: context, data)
+            // One look through the headers, for the two this handler reads.
+            var encoded = false
+            var announced: String?
+            for (name, value) in head.headers {
+                if name.equalsIgnoringCase("content-encoding") {
+                    encoded = true
+                } else if announced == nil, name.equalsIgnoringCase("content-length") {
+                    announced = value
+                }
             }
+            if !decompressing, encoded { return decompress(context: context, data) }
             self.head = head
             // A HEAD response, a 204 or a 304 announces a length it does not send.
             if !bodiless, head.status != .noContent, head.status != .notModified,
-                let length = head.headers.first(name: "content-length").flatMap(Int.init), length > maxBodySize
+                let length = announced.flatMap(Int.init), length > maxBodySize
             {
                 finish(context: context, .failure(ReqPlanClient.ClientError.tooLarge))
             }
@@ -259,7 +267,9 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             if body.count < keep { body.append(contentsOf: buffer.readableBytesView.prefix(keep - body.count)) }
         case .end:
             guard let head else { return }
-            var response = ReqPlanClient.Response(head: head, body: body, size: bodySize)
+            // A response reqplan's decoder read keeps the connection (`RequestsInFlight.handedOver`).
+            let keepAlive = (inFlight.map { !$0.handedOver } ?? false) || head.isKeepAlive
+            var response = ReqPlanClient.Response(head: head, body: body, size: bodySize, keepAlive: keepAlive)
             response.phases = phases(end: .now())
             finish(context: context, .success(response))
         }

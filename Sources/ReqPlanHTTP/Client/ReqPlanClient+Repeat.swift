@@ -303,7 +303,7 @@ private final class RepeatDriver: ExchangeSink {
         guard let state = state.value else { return }
         switch result {
         case .success(let response):
-            let keepAlive = response.head.isKeepAlive
+            let keepAlive = response.keepAlive
             let transported = HTTPClientTransport.transportResponse(response)
             state.reused = true
             if repeater.transport.hops.goesOn(after: transported, of: repeater.prepared) {

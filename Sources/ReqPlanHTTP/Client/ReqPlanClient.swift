@@ -62,6 +62,9 @@ final class ReqPlanClient: Sendable {
         var body: [UInt8]
         /// The whole body's size.
         var size: Int
+        /// Whether the connection stays open after it: NIO's `isKeepAlive` of the head, known without reading the
+        /// head again for a response `CommonResponseDecoder` read.
+        var keepAlive: Bool
         /// How long the exchange's phases took (HAR's `timings`); `execute` adds the connection's.
         var phases = Phases()
     }
@@ -172,7 +175,7 @@ final class ReqPlanClient: Sendable {
                 case .http1(let connection):
                     do throws(ClientError) {
                         response = try await exchange(on: connection, request, deadline: deadline)
-                        let reusable = request.viaProxy ? response.head.announcesKeepAlive : response.head.isKeepAlive
+                        let reusable = request.viaProxy ? response.head.announcesKeepAlive : response.keepAlive
                         release(connection, of: request.endpoint, reusable: reusable)
                     } catch {
                         release(connection, of: request.endpoint, reusable: false)

@@ -285,7 +285,8 @@ extension Executor {
 
     /// Whether `expect.status` (by default `2xx`) accepts `status`.
     static func accepts(_ expectation: Expectation?, status: Int) -> Bool {
-        (expectation?.status?.map(\.value) ?? [.classOf(2)]).contains { $0.matches(status) }
+        guard let statuses = expectation?.status else { return StatusPattern.classOf(2).matches(status) }
+        return statuses.contains { $0.value.matches(status) }
     }
 
     /// Sends the request and repeats it as `retry:` allows, until an attempt's response or failure ends

@@ -14,6 +14,7 @@ public enum HeaderLine {
 
     /// RFC 9110's `tchar`, a byte of a token (a header's name, a method, an auth scheme's parameter name): the one
     /// test of it, for the transport, reqplan's response decoder, the auth schemes and the language server's framing.
+    @inlinable
     public static func isTokenByte(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

@@ -66,8 +66,14 @@ import Testing
         let view = buffer.readableBytesView
         let size = CommonHead.end(of: view, searchedFrom: 0)
         let common: Bool
-        if methods.first == .GET, let size, case .common = CommonHead.read(view.prefix(size), limits: .init()) {
+        if methods.first == .GET, let size,
+            case .common(let head, _) = CommonHead.read(view.prefix(size), limits: .init())
+        {
             common = true
+            // Every head this decoder reads keeps the connection, which `ExchangeHandler` then takes without
+            // reading the head again (`RequestsInFlight.handedOver`); `decodesAsNIOsDecoderDoes` holds NIO's
+            // decoder to the same verdict on the same bytes.
+            #expect(head.isKeepAlive, "\(text.debugDescription)")
         } else {
             common = false
         }
