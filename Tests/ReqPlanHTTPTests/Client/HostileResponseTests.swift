@@ -74,6 +74,51 @@ import Testing
         #expect(reused == ["200 ok", "\(hostile.kind)"])
     }
 
+    /// Whether a connection is used again after a response, whichever decoder read it (`RequestsInFlight.handedOver`
+    /// and NIO's verdict on a head handed over). The server answers each connection's first request with `first`
+    /// and its second with `second`, and never closes a connection before both: a client that keeps a connection the
+    /// response said to close gets `second` for its second request, and one that drops a connection it could keep
+    /// gets `first` again from a new one.
+    struct KeepAliveCase: Sendable, CustomStringConvertible {
+        var name: String
+        var first: String
+        var reused: Bool
+        var description: String { name }
+    }
+
+    static let keepAliveCases: [KeepAliveCase] = [
+        KeepAliveCase(
+            name: "HTTP/1.1 with a length (reqplan's decoder)", first: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nc1",
+            reused: true),
+        KeepAliveCase(
+            name: "HTTP/1.1, Connection: keep-alive (reqplan's decoder)",
+            first: "HTTP/1.1 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nc1", reused: true),
+        KeepAliveCase(
+            name: "HTTP/1.1, Connection: close (NIO's decoder)",
+            first: "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\nc1", reused: false),
+        KeepAliveCase(
+            name: "HTTP/1.1, Connection: Close, in capitals",
+            first: "HTTP/1.1 200 OK\r\nConnection: Close\r\nContent-Length: 2\r\n\r\nc1", reused: false),
+        KeepAliveCase(
+            name: "HTTP/1.1, Connection: keep-alive, close",
+            first: "HTTP/1.1 200 OK\r\nConnection: keep-alive, close\r\nContent-Length: 2\r\n\r\nc1", reused: false),
+        KeepAliveCase(
+            name: "HTTP/1.1, chunked (NIO's decoder)",
+            first: "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n2\r\nc1\r\n0\r\n\r\n", reused: true),
+        KeepAliveCase(
+            name: "HTTP/1.0 (NIO's decoder)", first: "HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\nc1", reused: false),
+        KeepAliveCase(
+            name: "HTTP/1.0, Connection: keep-alive",
+            first: "HTTP/1.0 200 OK\r\nConnection: keep-alive\r\nContent-Length: 2\r\n\r\nc1", reused: true),
+    ]
+
+    @Test(arguments: keepAliveCases)
+    func aConnectionIsUsedAgainExactlyWhenItsResponseAllows(_ given: KeepAliveCase) async throws {
+        let second = "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nr2"
+        let outcomes = try await failure(answers: [given.first, second])
+        #expect(outcomes == ["200 c1", given.reused ? "200 r2" : "200 c1"])
+    }
+
     /// A slowloris server: a common answer that comes a byte each 50 ms (about 2 s for its 41 bytes). The request's
     /// deadline of 0.5 s ends it (had the answer come whole, it would be `200 ok`), on a fresh connection and after a
     /// common response.
