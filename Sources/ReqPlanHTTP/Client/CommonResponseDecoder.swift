@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import NIOHTTP1
 import ReqPlanSyntax
@@ -31,6 +32,29 @@ struct CommonResponseDecoder: ByteToMessageDecoder {
     }
 
     private var state = State.head(searched: 0)
+    /// The last common head read, and its bytes. The responses of a load repeat them (nginx's change once a second,
+    /// with `Date`), and the same bytes read the same: a head equal to the last, byte for byte, is not read again.
+    private var last: LastHead?
+    /// How many heads were read (not taken from `last`): each one's number tells it apart from the others.
+    private var heads: UInt64 = 0
+
+    private struct LastHead {
+        let bytes: [UInt8]
+        let head: HTTPResponseHead
+        let length: Int
+        let facts: CommonHeadFacts
+
+        /// Whether `bytes` are this head's, byte for byte.
+        func isRead(from other: ByteBufferView) -> Bool {
+            guard other.count == bytes.count else { return false }
+            return other.withUnsafeBytes { other in
+                bytes.withUnsafeBytes { bytes in
+                    guard let one = other.baseAddress, let two = bytes.baseAddress else { return other.isEmpty }
+                    return memcmp(one, two, bytes.count) == 0
+                }
+            }
+        }
+    }
     /// The requests written whose responses have not ended.
     private let inFlight: RequestsInFlight
     private let limits: NIOHTTPDecoderLimitConfiguration
@@ -65,10 +89,22 @@ struct CommonResponseDecoder: ByteToMessageDecoder {
                 state = .head(searched: max(0, view.count - 3))
                 return .needMoreData
             }
-            guard case .common(let head, let length) = CommonHead.read(view.prefix(size), limits: limits) else {
-                return try handOver(context, &buffer)
+            let head: HTTPResponseHead
+            let length: Int
+            let facts: CommonHeadFacts
+            if let last, last.isRead(from: view.prefix(size)) {
+                (head, length, facts) = (last.head, last.length, last.facts)
+            } else {
+                guard case .common(let read, let readLength) = CommonHead.read(view.prefix(size), limits: limits)
+                else { return try handOver(context, &buffer) }
+                (head, length) = (read, readLength)
+                heads &+= 1
+                facts = CommonHeadFacts(
+                    id: heads, encoded: head.headers.contains(name: "content-encoding"), length: length)
+                last = LastHead(bytes: Array(view.prefix(size)), head: head, length: length, facts: facts)
             }
             buffer.moveReaderIndex(forwardBy: size)
+            inFlight.common = facts
             context.fireChannelRead(NIOAny(HTTPClientResponsePart.head(head)))
             endResponse(context, left: length)
             return .continue
@@ -140,6 +176,15 @@ final class RequestsInFlight {
     /// which `ExchangeHandler` knows without looking at its headers again (NIO's `isKeepAlive` copies and
     /// lowercases every `Connection` value of a head its own parser did not read).
     fileprivate(set) var handedOver = false
+    /// What the common head handed on last says, until `ExchangeHandler` takes it as it reads that head: what it
+    /// would otherwise look for in the head's headers.
+    fileprivate var common: CommonHeadFacts?
+
+    /// Takes what the common head being read says; nil for a head NIO's decoder read.
+    func takeCommon() -> CommonHeadFacts? {
+        defer { common = nil }
+        return common
+    }
 
     init() {}
 
@@ -156,6 +201,16 @@ final class RequestsInFlight {
         }
         methods.removeAll(keepingCapacity: true)
     }
+}
+
+/// What `ExchangeHandler` reads of a common head, told by `CommonResponseDecoder` (`RequestsInFlight.takeCommon`).
+struct CommonHeadFacts {
+    /// The head's number on its connection: a head with the same number is the same head, byte for byte.
+    let id: UInt64
+    /// Whether it says `Content-Encoding`.
+    let encoded: Bool
+    /// Its `Content-Length`.
+    let length: Int
 }
 
 /// The reading of a common response's head (`CommonResponseDecoder`).

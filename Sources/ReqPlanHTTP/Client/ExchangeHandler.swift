@@ -4,29 +4,50 @@ import NIOHTTP2
 import NIOHTTPCompression
 import ReqPlanTransport
 
-/// What the transport writes into a connection's pipeline: the request and where its
-/// response goes.
+/// What the transport writes into a connection's pipeline: the request, its deadline and where its response goes.
+/// What does not change from one exchange of a request to the next is one object (`Request`), which a repeater
+/// makes once: an exchange is then small enough for NIO to carry through the pipeline without a box of its own.
 struct Exchange: Sendable {
-    var head: HTTPRequestHead
-    var body: ByteBuffer?
+    /// The request and where its response goes.
+    final class Request: Sendable {
+        let head: HTTPRequestHead
+        let body: ByteBuffer?
+        /// How many bytes of the response body to keep (the rest is counted, not held).
+        let keep: Int
+        let answer: ExchangeAnswer
+        /// The whole request as NIO's encoder writes it, when it was encoded once for many exchanges
+        /// (`OwnClientRepeater.encoded`): on a plain HTTP/1.1 connection these bytes are written below the encoder.
+        let encoded: ByteBuffer?
+
+        init(head: HTTPRequestHead, body: ByteBuffer?, keep: Int, answer: ExchangeAnswer, encoded: ByteBuffer? = nil) {
+            self.head = head
+            self.body = body
+            self.keep = keep
+            self.answer = answer
+            self.encoded = encoded
+        }
+    }
+
+    let request: Request
     var deadline: NIODeadline?
-    /// How many bytes of the response body to keep (the rest is counted, not held).
-    var keep: Int
-    var answer: ExchangeAnswer
+
+    var head: HTTPRequestHead { request.head }
+    var body: ByteBuffer? { request.body }
+    var keep: Int { request.keep }
+    var answer: ExchangeAnswer { request.answer }
+    var encoded: ByteBuffer? { request.encoded }
 
     init(
         head: HTTPRequestHead, body: ByteBuffer?, deadline: NIODeadline?, keep: Int,
         promise: EventLoopPromise<ReqPlanClient.Response>
     ) {
-        self.init(head: head, body: body, deadline: deadline, keep: keep, answer: .promise(promise))
+        self.init(
+            Request(head: head, body: body, keep: keep, answer: .promise(promise)), deadline: deadline)
     }
 
-    init(head: HTTPRequestHead, body: ByteBuffer?, deadline: NIODeadline?, keep: Int, answer: ExchangeAnswer) {
-        self.head = head
-        self.body = body
+    init(_ request: Request, deadline: NIODeadline?) {
+        self.request = request
         self.deadline = deadline
-        self.keep = keep
-        self.answer = answer
     }
 }
 
@@ -100,6 +121,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the response may have a body longer than it announces it (a HEAD request's).
     private var bodiless = false
     private var head: HTTPResponseHead?
+    /// The number of `head` on the connection when reqplan's decoder read it (`CommonHeadFacts.id`).
+    private var commonHead: UInt64?
     private var body: [UInt8] = []
     /// The body's size so far, kept or not.
     private var bodySize = 0
@@ -117,11 +140,19 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     /// written (`channelInactive`).
     private var flushingRequest = false
     /// The largest body whose request is taken as sent when its flush returns.
-    private static let sentOnFlushLimit = 16 << 10
+    static let sentOnFlushLimit = 16 << 10
+    /// The context of NIO's request encoder on an HTTP/1.1 connection (`ReqPlanClient.addHTTP1`): a request
+    /// encoded already (`Exchange.encoded`) is written there, so that it reaches the connection as it is.
+    private var encoderContext: ChannelHandlerContext?
+    /// That encoder (nil on an HTTP/2 stream).
+    private let encoder: HTTPRequestEncoder?
     private var firstByteAt: NIODeadline?
 
     /// The handler of an HTTP/1.1 connection, `plain` when no TLS is under it.
-    init(maxBodySize: Int, idleTimeout: TimeAmount, plain: Bool, inFlight: RequestsInFlight) {
+    init(
+        maxBodySize: Int, idleTimeout: TimeAmount, plain: Bool, inFlight: RequestsInFlight, encoder: HTTPRequestEncoder
+    ) {
+        self.encoder = encoder
         self.maxBodySize = maxBodySize
         self.idleTimeout = idleTimeout
         self.connection = nil
@@ -131,11 +162,22 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
     /// The handler of a stream of `connection`.
     init(maxBodySize: Int, connection: HTTP2ConnectionHandler) {
+        self.encoder = nil
         self.maxBodySize = maxBodySize
         self.idleTimeout = nil
         self.connection = connection
         self.plain = false
         self.inFlight = nil
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        guard let encoder else { return }
+        encoderContext = try? context.pipeline.syncOperations.context(handler: encoder)
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        // The contexts of a pipeline hold one another: this one is let go with the connection.
+        encoderContext = nil
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
@@ -179,6 +221,14 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
                 return finish(context: context, .failure(tlsFailure.map(ReqPlanClient.ClientError.tls) ?? .unprocessed))
             }
             inFlight?.wrote(exchange.head.method)
+            if let encoded = exchange.encoded, let encoderContext {
+                // The bytes NIO's encoder made of this very request once (`OwnClientRepeater.encoded`), written
+                // below it: the request is not encoded again for each exchange of a load (BENCHMARKS.md, "Load").
+                encoderContext.write(NIOAny(IOData.byteBuffer(encoded)), promise: nil)
+                sentOnFlush = true
+                promise?.succeed()
+                return
+            }
             context.write(wrapOutboundOut(.head(exchange.head)), promise: nil)
         } else {
             inFlight?.wrote(exchange.head.method)
@@ -240,21 +290,31 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
         receivedAny = true
         switch unwrapInboundIn(data) {
         case .head(let head):
-            // One look through the headers, for the two this handler reads.
             var encoded = false
-            var announced: String?
-            for (name, value) in head.headers {
-                if name.equalsIgnoringCase("content-encoding") {
-                    encoded = true
-                } else if announced == nil, name.equalsIgnoringCase("content-length") {
-                    announced = value
+            var announced: Int?
+            let common = inFlight?.takeCommon()
+            if let common, !decompressing {
+                // What reqplan's decoder read of this head (behind the decompressor, the head is its).
+                (encoded, announced) = (common.encoded, common.length)
+                commonHead = common.id
+            } else {
+                // One look through the headers, for the two this handler reads.
+                commonHead = nil
+                var length: String?
+                for (name, value) in head.headers {
+                    if name.equalsIgnoringCase("content-encoding") {
+                        encoded = true
+                    } else if length == nil, name.equalsIgnoringCase("content-length") {
+                        length = value
+                    }
                 }
+                announced = length.flatMap { Int($0) }
             }
             if !decompressing, encoded { return decompress(context: context, data) }
             self.head = head
             // A HEAD response, a 204 or a 304 announces a length it does not send.
             if !bodiless, head.status != .noContent, head.status != .notModified,
-                let length = announced.flatMap(Int.init), length > maxBodySize
+                let length = announced, length > maxBodySize
             {
                 finish(context: context, .failure(ReqPlanClient.ClientError.tooLarge))
             }
@@ -271,6 +331,7 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
             let keepAlive = (inFlight.map { !$0.handedOver } ?? false) || head.isKeepAlive
             var response = ReqPlanClient.Response(head: head, body: body, size: bodySize, keepAlive: keepAlive)
             response.phases = phases(end: .now())
+            response.commonHead = commonHead
             finish(context: context, .success(response))
         }
     }

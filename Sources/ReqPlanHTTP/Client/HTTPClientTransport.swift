@@ -226,11 +226,19 @@ public struct HTTPClientTransport: Transport {
             idempotent: request.method.isIdempotent, keep: request.keepsResponseBody ?? .max)
     }
 
-    /// A response of reqplan's client as the transport gives it.
-    static func transportResponse(_ response: ReqPlanClient.Response) -> TransportResponse {
+    /// `headers` as the transport gives them, in order.
+    static func headerFields(_ headers: HTTPHeaders) -> [HeaderField] {
+        headers.map { HeaderField($0.name, $0.value) }
+    }
+
+    /// A response of reqplan's client as the transport gives it; `headers`, when given, are its head's, made
+    /// already.
+    static func transportResponse(_ response: ReqPlanClient.Response, headers: [HeaderField]? = nil)
+        -> TransportResponse
+    {
         var transported = TransportResponse(
             status: Int(response.head.status.code),
-            headers: response.head.headers.map { HeaderField($0.name, $0.value) },
+            headers: headers ?? headerFields(response.head.headers),
             body: response.body, size: response.size)
         // The usual versions' names are made once, not per response (a load reads millions).
         transported.httpVersion =

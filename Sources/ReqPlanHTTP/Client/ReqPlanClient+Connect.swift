@@ -117,10 +117,12 @@ extension ReqPlanClient {
         // and a second look at the same bytes was a hop and a walk of every header per request (BENCHMARKS.md,
         // "Load").
         let inFlight = RequestsInFlight()
-        try pipeline.addHandler(HTTPRequestEncoder())
+        let encoder = HTTPRequestEncoder()
+        try pipeline.addHandler(encoder)
         try pipeline.addHandler(ByteToMessageHandler(CommonResponseDecoder(inFlight: inFlight)))
         try pipeline.addHandler(
-            ExchangeHandler(maxBodySize: maxBodySize, idleTimeout: idleTimeout, plain: plain, inFlight: inFlight))
+            ExchangeHandler(
+                maxBodySize: maxBodySize, idleTimeout: idleTimeout, plain: plain, inFlight: inFlight, encoder: encoder))
     }
 
     /// The steps after TCP, on the connection's event loop.

@@ -1,4 +1,5 @@
 import NIOCore
+import NIOEmbedded
 import NIOHTTP1
 import ReqPlanTransport
 import Synchronization
@@ -14,7 +15,7 @@ extension HTTPClientTransport: RepeatingTransport {
         else { return nil }
         return OwnClientRepeater(
             transport: self, prepared: request, request: outgoing, timeout: timeout ?? configuration.requestTimeout,
-            endpoint: RepeatedEndpoint())
+            endpoint: RepeatedEndpoint(), encoded: OwnClientRepeater.encoded(outgoing))
     }
 
     package func continuing(after first: Result<TransportResponse, TransportError>, sent: ContinuousClock.Instant)
@@ -60,6 +61,35 @@ struct OwnClientRepeater: RequestRepeater {
     let timeout: Duration?
     /// What the runs learned of the server, shared by all of them.
     let endpoint: RepeatedEndpoint
+    /// The request as NIO's encoder writes it, made once (`encoded(_:)`).
+    let encoded: ByteBuffer?
+
+    /// The bytes NIO's request encoder writes for `request` (the encoder of every HTTP/1.1 connection of the
+    /// client, `ReqPlanClient.addHTTP1`), with its body: the same request sent again and again is the same bytes, and
+    /// `ExchangeHandler` writes them below the encoder instead of having it encode each one (BENCHMARKS.md, "Load").
+    /// Nil for a body too large to go out whole in the flush that follows its write, which takes the exchange's
+    /// usual path.
+    static func encoded(_ request: ReqPlanClient.Request) -> ByteBuffer? {
+        guard (request.body?.count ?? 0) <= ExchangeHandler.sentOnFlushLimit else { return nil }
+        let channel = EmbeddedChannel(handler: HTTPRequestEncoder())
+        defer { _ = try? channel.finish() }
+        do {
+            try channel.writeOutbound(HTTPClientRequestPart.head(request.head))
+            if let body = request.body {
+                try channel.writeOutbound(HTTPClientRequestPart.body(.byteBuffer(ByteBuffer(bytes: body))))
+            }
+            try channel.writeOutbound(HTTPClientRequestPart.end(nil))
+            var bytes = ByteBuffer()
+            while let part = try channel.readOutbound(as: IOData.self) {
+                guard case .byteBuffer(var buffer) = part else { return nil }
+                bytes.writeBuffer(&buffer)
+            }
+            return bytes
+        } catch {
+            // A head NIO's encoder refuses: the exchange's usual path says so.
+            return nil
+        }
+    }
 
     var repeats: Bool { !endpoint.speaksHTTP2 }
 
@@ -196,8 +226,6 @@ private final class RepeatDriver: ExchangeSink {
     private let waker: RepeatDriverWaker
     private let start: @Sendable (any RepeatWaker) -> RepeatStart
     private let finished: @Sendable (TransportResponse) -> RepeatStep
-    /// The request's body, made once.
-    private let body: ByteBuffer?
     private let cancelled = Atomic<Bool>(false)
     /// Whether the connection carried an exchange before this run.
     private let reusedBefore: Bool
@@ -212,6 +240,11 @@ private final class RepeatDriver: ExchangeSink {
         /// Whether the connection was given back: nothing of this run may touch it then.
         var ended = false
         var continuation: CheckedContinuation<DriverEnd, Never>?
+        /// The request, its body and encoding and where its answers go (this driver), made once for all the run's
+        /// exchanges; let go when the run ends, since it holds the driver.
+        var exchange: Exchange.Request?
+        /// The headers of the last common head answered, with its number on the connection (`Response.commonHead`).
+        var headers: (id: UInt64, fields: [HeaderField])?
         init(reused: Bool) { self.reused = reused }
     }
 
@@ -226,7 +259,6 @@ private final class RepeatDriver: ExchangeSink {
         self.waker = waker
         self.start = start
         self.finished = finished
-        body = repeater.request.body.map { ByteBuffer(bytes: $0) }
         reusedBefore = reused
         state = .makeEmptyBox(valueType: State.self, eventLoop: connection.channel.eventLoop)
     }
@@ -236,6 +268,10 @@ private final class RepeatDriver: ExchangeSink {
     func begin(_ continuation: CheckedContinuation<DriverEnd, Never>, sending: Bool) {
         let begun = State(reused: reusedBefore)
         begun.continuation = continuation
+        let request = repeater.request
+        begun.exchange = Exchange.Request(
+            head: request.head, body: request.body.map { ByteBuffer(bytes: $0) }, keep: request.keep,
+            answer: .sink(self), encoded: repeater.encoded)
         state.value = begun
         let woken = waker.attach(self)
         if sending {
@@ -283,8 +319,8 @@ private final class RepeatDriver: ExchangeSink {
 
     private func send() {
         guard !cancelled.load(ordering: .relaxed) else { return end(.cancelled, reusable: false) }
+        guard let exchange = state.value?.exchange else { return }
         let channel = connection.channel
-        let request = repeater.request
         // As `ReqPlanClient.exchange`: a write to a channel that closed meanwhile would never reach the handler.
         // On the channel's event loop, an open channel's pipeline takes the write at once.
         guard channel.isActive else {
@@ -293,10 +329,8 @@ private final class RepeatDriver: ExchangeSink {
                     connection.handler.value.tlsFailure.map(ReqPlanClient.ClientError.tls)
                         ?? ReqPlanClient.ClientError.unprocessed))
         }
-        let exchange = Exchange(
-            head: request.head, body: body, deadline: repeater.timeout.map { NIODeadline.now() + TimeAmount($0) },
-            keep: request.keep, answer: .sink(self))
-        channel.writeAndFlush(exchange, promise: nil)
+        channel.writeAndFlush(
+            Exchange(exchange, deadline: repeater.timeout.map { NIODeadline.now() + TimeAmount($0) }), promise: nil)
     }
 
     func answered(_ result: Result<ReqPlanClient.Response, any Error>) {
@@ -304,7 +338,18 @@ private final class RepeatDriver: ExchangeSink {
         switch result {
         case .success(let response):
             let keepAlive = response.keepAlive
-            let transported = HTTPClientTransport.transportResponse(response)
+            // The headers of a head equal to the last one's, byte for byte, are the last one's.
+            var headers: [HeaderField]?
+            if let id = response.commonHead {
+                if let last = state.headers, last.id == id {
+                    headers = last.fields
+                } else {
+                    let fields = HTTPClientTransport.headerFields(response.head.headers)
+                    state.headers = (id, fields)
+                    headers = fields
+                }
+            }
+            let transported = HTTPClientTransport.transportResponse(response, headers: headers)
             state.reused = true
             if repeater.transport.hops.goesOn(after: transported, of: repeater.prepared) {
                 return end(.handOff(transported), reusable: keepAlive)
@@ -340,6 +385,7 @@ private final class RepeatDriver: ExchangeSink {
         guard let state = state.value, !state.ended else { return }
         state.ended = true
         state.waiting = false
+        state.exchange = nil
         waker.ended()
         client.release(connection, of: repeater.request.endpoint, reusable: reusable)
         let continuation = state.continuation

@@ -67,6 +67,9 @@ final class ReqPlanClient: Sendable {
         var keepAlive: Bool
         /// How long the exchange's phases took (HAR's `timings`); `execute` adds the connection's.
         var phases = Phases()
+        /// The head's number on its HTTP/1.1 connection when reqplan's decoder read it: two responses of a
+        /// connection with the same number have the same head, byte for byte (`CommonHeadFacts.id`).
+        var commonHead: UInt64?
     }
 
     /// The phases of one exchange, as SwiftNIO's time amounts.
