@@ -41,7 +41,7 @@ struct CommonResponseDecoder: ByteToMessageDecoder {
     private struct LastHead {
         let bytes: [UInt8]
         let head: HTTPResponseHead
-        let length: Int
+        /// Its body's length, number and encoding.
         let facts: CommonHeadFacts
 
         /// Whether `bytes` are this head's, byte for byte.
@@ -90,23 +90,22 @@ struct CommonResponseDecoder: ByteToMessageDecoder {
                 return .needMoreData
             }
             let head: HTTPResponseHead
-            let length: Int
             let facts: CommonHeadFacts
             if let last, last.isRead(from: view.prefix(size)) {
-                (head, length, facts) = (last.head, last.length, last.facts)
+                (head, facts) = (last.head, last.facts)
             } else {
-                guard case .common(let read, let readLength) = CommonHead.read(view.prefix(size), limits: limits)
+                guard case .common(let read, let length) = CommonHead.read(view.prefix(size), limits: limits)
                 else { return try handOver(context, &buffer) }
-                (head, length) = (read, readLength)
                 heads &+= 1
+                head = read
                 facts = CommonHeadFacts(
-                    id: heads, encoded: head.headers.contains(name: "content-encoding"), length: length)
-                last = LastHead(bytes: Array(view.prefix(size)), head: head, length: length, facts: facts)
+                    id: heads, encoded: read.headers.contains(name: "content-encoding"), length: length)
+                last = LastHead(bytes: Array(view.prefix(size)), head: head, facts: facts)
             }
             buffer.moveReaderIndex(forwardBy: size)
             inFlight.common = facts
             context.fireChannelRead(NIOAny(HTTPClientResponsePart.head(head)))
-            endResponse(context, left: length)
+            endResponse(context, left: facts.length)
             return .continue
         }
     }
