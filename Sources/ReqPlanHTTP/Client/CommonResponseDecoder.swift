@@ -102,6 +102,16 @@ struct CommonResponseDecoder: ByteToMessageDecoder {
                     id: heads, encoded: read.headers.contains(name: "content-encoding"), length: length)
                 last = LastHead(bytes: Array(view.prefix(size)), head: head, facts: facts)
             }
+            if let reader = inFlight.reader, reader.takesCommon(facts),
+                let body = buffer.getSlice(at: buffer.readerIndex + size, length: facts.length)
+            {
+                // The whole response has come: the exchange's handler, next in the pipeline, takes it at once.
+                buffer.moveReaderIndex(forwardBy: size + facts.length)
+                state = .head(searched: 0)
+                inFlight.methods.removeFirst()
+                reader.readCommon(head, body: body, facts: facts)
+                return .continue
+            }
             buffer.moveReaderIndex(forwardBy: size)
             inFlight.common = facts
             context.fireChannelRead(NIOAny(HTTPClientResponsePart.head(head)))
@@ -178,6 +188,10 @@ final class RequestsInFlight {
     /// What the common head handed on last says, until `ExchangeHandler` takes it as it reads that head: what it
     /// would otherwise look for in the head's headers.
     fileprivate var common: CommonHeadFacts?
+    /// The connection's `ExchangeHandler`, next to the decoder in the pipeline, while it is there: a common response
+    /// that has all come is handed to it whole (`ExchangeHandler.readCommon`). It holds this object, and lets go of
+    /// itself here when it leaves the pipeline.
+    var reader: ExchangeHandler?
 
     /// Takes what the common head being read says; nil for a head NIO's decoder read.
     func takeCommon() -> CommonHeadFacts? {

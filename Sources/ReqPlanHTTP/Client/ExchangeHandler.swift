@@ -146,6 +146,8 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     private var encoderContext: ChannelHandlerContext?
     /// That encoder (nil on an HTTP/2 stream).
     private let encoder: HTTPRequestEncoder?
+    /// This handler's own context on an HTTP/1.1 connection, while it is in the pipeline (`send`, `readCommon`).
+    private var ownContext: ChannelHandlerContext?
     private var firstByteAt: NIODeadline?
 
     /// The handler of an HTTP/1.1 connection, `plain` when no TLS is under it.
@@ -173,15 +175,33 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     func handlerAdded(context: ChannelHandlerContext) {
         guard let encoder else { return }
         encoderContext = try? context.pipeline.syncOperations.context(handler: encoder)
+        ownContext = context
+        inFlight?.reader = self
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
-        // The contexts of a pipeline hold one another: this one is let go with the connection.
+        // The contexts of a pipeline hold one another, and the decoder this handler: let go with the connection.
         encoderContext = nil
+        ownContext = nil
+        inFlight?.reader = nil
+    }
+
+    /// Writes `exchange` and flushes it, as a write and a flush from the end of the pipeline reach this handler,
+    /// which is its last: without the trip there, the wrapping of the exchange and its unwrapping (`reqplan load`'s
+    /// repeater, `RepeatDriver.send`; BENCHMARKS.md, "Load"). On the event loop.
+    /// - Returns: false when the handler has left the pipeline (the connection closed), and nothing was written.
+    func send(_ exchange: Exchange) -> Bool {
+        guard let context = ownContext else { return false }
+        write(context: context, exchange, promise: nil)
+        flush(context: context)
+        return true
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let exchange = unwrapOutboundIn(data)
+        write(context: context, unwrapOutboundIn(data), promise: promise)
+    }
+
+    private func write(context: ChannelHandlerContext, _ exchange: Exchange, promise: EventLoopPromise<Void>?) {
         guard self.promise == nil else {
             // One request at a time; the pool never does this.
             exchange.answer.give(
@@ -286,54 +306,88 @@ final class ExchangeHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head): read(context: context, head, common: inFlight?.takeCommon(), data: data)
+        case .body(let buffer): read(context: context, buffer)
+        case .end: readEnd(context: context)
+        }
+    }
+
+    /// A whole response of the common kind, body and all, when this handler `takesCommon` it: handed here by the
+    /// decoder just before this handler (`CommonResponseDecoder`) instead of as three parts through the pipeline,
+    /// each wrapped and unwrapped on the way. It does what `channelRead` does with the three (BENCHMARKS.md,
+    /// "Load"). On the event loop.
+    func readCommon(_ head: HTTPResponseHead, body: ByteBuffer, facts: CommonHeadFacts) {
+        guard let context = ownContext else { return }
+        read(context: context, head, common: facts, data: nil)
+        if body.readableBytes > 0 { read(context: context, body) }
+        readEnd(context: context)
+    }
+
+    /// Whether a common response that says `facts` may be handed here whole (`readCommon`): no decompressor is, or
+    /// is to be, in front of this handler, and it is in the pipeline.
+    func takesCommon(_ facts: CommonHeadFacts) -> Bool { ownContext != nil && !decompressing && !facts.encoded }
+
+    private func received() {
         if !receivedAny { firstByteAt = .now() }
         receivedAny = true
-        switch unwrapInboundIn(data) {
-        case .head(let head):
-            var encoded = false
-            var announced: Int?
-            let common = inFlight?.takeCommon()
-            if let common, !decompressing {
-                // What reqplan's decoder read of this head (behind the decompressor, the head is its).
-                (encoded, announced) = (common.encoded, common.length)
-                commonHead = common.id
-            } else {
-                // One look through the headers, for the two this handler reads.
-                commonHead = nil
-                var length: String?
-                for (name, value) in head.headers {
-                    if name.equalsIgnoringCase("content-encoding") {
-                        encoded = true
-                    } else if length == nil, name.equalsIgnoringCase("content-length") {
-                        length = value
-                    }
+    }
+
+    /// A response's head, with what reqplan's decoder read of it, if it did; `data`, the head as it came
+    /// (for the decompressor put in front of this handler at the first compressed response).
+    private func read(context: ChannelHandlerContext, _ head: HTTPResponseHead, common: CommonHeadFacts?, data: NIOAny?)
+    {
+        received()
+        var encoded = false
+        var announced: Int?
+        if let common, !decompressing {
+            // What reqplan's decoder read of this head (behind the decompressor, the head is its).
+            (encoded, announced) = (common.encoded, common.length)
+            commonHead = common.id
+        } else {
+            // One look through the headers, for the two this handler reads.
+            commonHead = nil
+            var length: String?
+            for (name, value) in head.headers {
+                if name.equalsIgnoringCase("content-encoding") {
+                    encoded = true
+                } else if length == nil, name.equalsIgnoringCase("content-length") {
+                    length = value
                 }
-                announced = length.flatMap { Int($0) }
             }
-            if !decompressing, encoded { return decompress(context: context, data) }
-            self.head = head
-            // A HEAD response, a 204 or a 304 announces a length it does not send.
-            if !bodiless, head.status != .noContent, head.status != .notModified,
-                let length = announced, length > maxBodySize
-            {
-                finish(context: context, .failure(ReqPlanClient.ClientError.tooLarge))
-            }
-        case .body(let buffer):
-            guard promise != nil else { return }
-            guard bodySize + buffer.readableBytes <= maxBodySize else {
-                return finish(context: context, .failure(ReqPlanClient.ClientError.tooLarge))
-            }
-            bodySize += buffer.readableBytes
-            if body.count < keep { body.append(contentsOf: buffer.readableBytesView.prefix(keep - body.count)) }
-        case .end:
-            guard let head else { return }
-            // A response reqplan's decoder read keeps the connection (`RequestsInFlight.handedOver`).
-            let keepAlive = (inFlight.map { !$0.handedOver } ?? false) || head.isKeepAlive
-            var response = ReqPlanClient.Response(head: head, body: body, size: bodySize, keepAlive: keepAlive)
-            response.phases = phases(end: .now())
-            response.commonHead = commonHead
-            finish(context: context, .success(response))
+            announced = length.flatMap { Int($0) }
         }
+        if !decompressing, encoded {
+            return decompress(context: context, data ?? NIOAny(HTTPClientResponsePart.head(head)))
+        }
+        self.head = head
+        // A HEAD response, a 204 or a 304 announces a length it does not send.
+        if !bodiless, head.status != .noContent, head.status != .notModified,
+            let length = announced, length > maxBodySize
+        {
+            finish(context: context, .failure(ReqPlanClient.ClientError.tooLarge))
+        }
+    }
+
+    private func read(context: ChannelHandlerContext, _ buffer: ByteBuffer) {
+        received()
+        guard promise != nil else { return }
+        guard bodySize + buffer.readableBytes <= maxBodySize else {
+            return finish(context: context, .failure(ReqPlanClient.ClientError.tooLarge))
+        }
+        bodySize += buffer.readableBytes
+        if body.count < keep { body.append(contentsOf: buffer.readableBytesView.prefix(keep - body.count)) }
+    }
+
+    private func readEnd(context: ChannelHandlerContext) {
+        received()
+        guard let head else { return }
+        // A response reqplan's decoder read keeps the connection (`RequestsInFlight.handedOver`).
+        let keepAlive = (inFlight.map { !$0.handedOver } ?? false) || head.isKeepAlive
+        var response = ReqPlanClient.Response(head: head, body: body, size: bodySize, keepAlive: keepAlive)
+        response.phases = phases(end: .now())
+        response.commonHead = commonHead
+        finish(context: context, .success(response))
     }
 
     /// Puts NIOHTTPCompression's `NIOHTTPResponseDecompressor` in front of this handler when the first response

@@ -320,17 +320,16 @@ private final class RepeatDriver: ExchangeSink {
     private func send() {
         guard !cancelled.load(ordering: .relaxed) else { return end(.cancelled, reusable: false) }
         guard let exchange = state.value?.exchange else { return }
-        let channel = connection.channel
-        // As `ReqPlanClient.exchange`: a write to a channel that closed meanwhile would never reach the handler.
-        // On the channel's event loop, an open channel's pipeline takes the write at once.
-        guard channel.isActive else {
+        let handler = connection.handler.value
+        let next = Exchange(exchange, deadline: repeater.timeout.map { NIODeadline.now() + TimeAmount($0) })
+        // Straight to the connection's handler, the last of its pipeline (`ExchangeHandler.send`). As
+        // `ReqPlanClient.exchange` says, a channel that closed meanwhile (its handler out of the pipeline then) did
+        // not take the request.
+        guard connection.channel.isActive, handler.send(next) else {
             return answered(
-                .failure(
-                    connection.handler.value.tlsFailure.map(ReqPlanClient.ClientError.tls)
-                        ?? ReqPlanClient.ClientError.unprocessed))
+                .failure(handler.tlsFailure.map(ReqPlanClient.ClientError.tls) ?? ReqPlanClient.ClientError.unprocessed)
+            )
         }
-        channel.writeAndFlush(
-            Exchange(exchange, deadline: repeater.timeout.map { NIODeadline.now() + TimeAmount($0) }), promise: nil)
     }
 
     func answered(_ result: Result<ReqPlanClient.Response, any Error>) {

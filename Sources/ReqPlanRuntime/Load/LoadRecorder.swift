@@ -106,31 +106,51 @@ final class LoadRecorder: Sendable {
     /// Adds an iteration's figures.
     func record(_ sample: IterationSample) {
         state.withLock { state in
-            if sample.interrupted { state.result.interrupted &+= 1 }
-            guard sample.counted else { return }
-            if let delay = sample.startDelay { state.result.startDelay.record(delay) }
-            var requests: UInt64 = 0
-            for step in sample.steps {
-                requests &+= UInt64(step.requests)
-                // Steps beyond `LoadResult.maxSteps` count in the iteration's figures only.
-                guard let position = state.stepIndex[step.id] else { continue }
-                Self.add(step, to: &state.result.steps[position].figures)
-            }
-            // An interrupted iteration's steps that ended count; the iteration itself does not.
-            guard !sample.interrupted else { return }
-            state.result.iteration.latency.record(sample.latency)
-            state.result.iteration.requests &+= requests
-            state.result.iteration.bytes &+= sample.steps.reduce(0) { $0 &+ UInt64($1.bytes) }
-            if sample.failed {
-                state.result.iteration.failed &+= 1
-                state.result.iteration.countError(sample.reason ?? "the iteration failed")
-                state.intervalFailed &+= 1
-            } else {
-                state.result.iteration.succeeded &+= 1
-            }
-            state.interval.record(sample.latency)
-            state.intervalRequests &+= requests
+            let index = state.stepIndex
+            Self.add(sample, steps: sample.steps, to: &state) { index[$0.id] }
         }
+    }
+
+    /// The position of step `id` among the figures' steps (`record(_:lone:at:)`); nil past `LoadResult.maxSteps`.
+    func position(of id: String) -> Int? { state.withLock { $0.stepIndex[id] } }
+
+    /// Adds an iteration whose one run is `step`, at `position` among the steps (`position(of:)`): as
+    /// `record(_:)` adds it, with no array of steps and no lookup of the step, once per request of a load of one
+    /// request (`LoadRun.repeating`; BENCHMARKS.md, "Load"). `sample`'s own steps are not read.
+    func record(_ sample: IterationSample, lone step: IterationSample.Step, at position: Int?) {
+        state.withLock { state in Self.add(sample, steps: CollectionOfOne(step), to: &state) { _ in position } }
+    }
+
+    private static func add(
+        _ sample: IterationSample, steps: some Collection<IterationSample.Step>, to state: inout State,
+        position: (IterationSample.Step) -> Int?
+    ) {
+        if sample.interrupted { state.result.interrupted &+= 1 }
+        guard sample.counted else { return }
+        if let delay = sample.startDelay { state.result.startDelay.record(delay) }
+        var requests: UInt64 = 0
+        var bytes: UInt64 = 0
+        for step in steps {
+            requests &+= UInt64(step.requests)
+            bytes &+= UInt64(step.bytes)
+            // Steps beyond `LoadResult.maxSteps` count in the iteration's figures only.
+            guard let position = position(step) else { continue }
+            add(step, to: &state.result.steps[position].figures)
+        }
+        // An interrupted iteration's steps that ended count; the iteration itself does not.
+        guard !sample.interrupted else { return }
+        state.result.iteration.latency.record(sample.latency)
+        state.result.iteration.requests &+= requests
+        state.result.iteration.bytes &+= bytes
+        if sample.failed {
+            state.result.iteration.failed &+= 1
+            state.result.iteration.countError(sample.reason ?? "the iteration failed")
+            state.intervalFailed &+= 1
+        } else {
+            state.result.iteration.succeeded &+= 1
+        }
+        state.interval.record(sample.latency)
+        state.intervalRequests &+= requests
     }
 
     private static func add(_ step: IterationSample.Step, to figures: inout LoadFigures) {

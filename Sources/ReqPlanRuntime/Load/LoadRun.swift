@@ -403,6 +403,7 @@ public struct LoadRun: Sendable {
         let clock = ContinuousClock()
         let current = Mutex<RepeatedIteration?>(nil)
         let id = lone.built.run.node.id
+        let position = recorder.position(of: id)
         let words = IterationRecorder(loops: [], redactor: judge.secretNet)
         while !Task.isCancelled {
             let end = await repeater.run { waker in
@@ -428,12 +429,11 @@ public struct LoadRun: Sendable {
                     IterationSample(
                         latency: end - now.due, startDelay: open ? now.began - now.due : nil, failed: reason != nil,
                         interrupted: false, counted: now.counted,
-                        reason: reason.map { IterationSample.reason(step: id, $0) },
-                        steps: [
-                            IterationSample.Step(
-                                id: id, latency: took, failed: reason != nil, requests: 1, bytes: response.size,
-                                reason: reason)
-                        ]))
+                        reason: reason.map { IterationSample.reason(step: id, $0) }, steps: []),
+                    lone: IterationSample.Step(
+                        id: id, latency: took, failed: reason != nil, requests: 1, bytes: response.size,
+                        reason: reason),
+                    at: position)
                 current.withLock { $0 = nil }
                 ended()
                 return .again
