@@ -13,14 +13,14 @@ import ReqPlanTestSupport
 // byte picks the request (GET or HEAD), whether a GET went before it (for the decoders' comparison
 // below) and how the rest arrives (in reads of 1 to 63 bytes, or in one); the rest goes, as raw
 // bytes, into an `EmbeddedChannel` whose pipeline is the one `ReqPlanClient` builds for an HTTP/1.1
-// connection (`ReqPlanClient.addHTTP1`: NIO's request encoder, reqplan's `CommonResponseDecoder`,
-// `ExchangeHandler`, which puts NIO's decompressor in front of itself at the first response that says
+// connection (`ReqPlanClient.addHTTP1`: NIO's request encoder, reqplan's `CommonResponseDecoder` in its
+// `CommonResponseHandler`, `ExchangeHandler`, which puts NIO's decompressor in front of itself at the first response that says
 // `Content-Encoding`), after one request went out; then the connection
 // closes. The exchange must end with a response or a typed `ReqPlanClient.ClientError`, never crash or
 // stay unanswered; a response's body is then read as JSON, as `json()` reads it.
 //
-// Then the same bytes, in the same reads, go through `CommonResponseDecoder` and through NIO's
-// `HTTPResponseDecoder` alone: both must give the same heads, bodies and ends, and the same error
+// Then the same bytes, in the same reads, go through `CommonResponseDecoder` in its `CommonResponseHandler` and
+// through NIO's `HTTPResponseDecoder` alone, in NIO's `ByteToMessageHandler`: both must give the same heads, bodies and ends, and the same error
 // (`ResponseDecoding`, as `CommonResponseDecoderTests` compares them). Built in debug (`@testable`
 // reaches the internal pipeline).
 
@@ -84,7 +84,8 @@ func fuzz(_ start: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         let inFlight = RequestsInFlight()
         for method in methods { inFlight.wrote(method) }
         ours = try ResponseDecoding.run(
-            CommonResponseDecoder(inFlight: inFlight), bytes, reads: chunk, methods: methods)
+            handler: CommonResponseHandler(CommonResponseDecoder(inFlight: inFlight)), bytes, reads: chunk,
+            methods: methods)
         nios = try ResponseDecoding.run(
             HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes), bytes, reads: chunk, methods: methods)
     } catch {

@@ -18,10 +18,18 @@ public struct ResponseDecoding: Equatable, CustomStringConvertible, Sendable {
         _ decoder: Decoder, _ bytes: some Collection<UInt8>, reads: Int, methods: [HTTPMethod]
     ) throws -> ResponseDecoding
     where Decoder.InboundOut == HTTPClientResponsePart {
+        try run(handler: ByteToMessageHandler(decoder), bytes, reads: reads, methods: methods)
+    }
+
+    /// As `run(_:_:reads:methods:)`, with `handler` in the channel in place of NIO's `ByteToMessageHandler`: a
+    /// handler that reads bytes and passes on `HTTPClientResponsePart`s.
+    public static func run(
+        handler: any ChannelHandler, _ bytes: some Collection<UInt8>, reads: Int, methods: [HTTPMethod]
+    ) throws -> ResponseDecoding {
         let channel = EmbeddedChannel()
         // Closed whatever happens: an embedded channel left open keeps its pipeline, and the pipeline it.
         defer { _ = try? channel.finish(acceptAlreadyClosed: true) }
-        try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(decoder))
+        try channel.pipeline.syncOperations.addHandler(handler)
         for method in methods {
             try channel.writeOutbound(
                 HTTPClientRequestPart.head(HTTPRequestHead(version: .http1_1, method: method, uri: "/")))

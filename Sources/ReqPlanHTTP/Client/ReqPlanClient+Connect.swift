@@ -110,7 +110,7 @@ extension ReqPlanClient {
     static func addHTTP1(to channel: any Channel, maxBodySize: Int, idleTimeout: TimeAmount, plain: Bool) throws {
         let pipeline = channel.pipeline.syncOperations
         // NIO's client handlers (`addHTTPClientHandlers`), with the common response read by reqplan's decoder and
-        // every other one by NIO's (`CommonResponseDecoder`). Not NIO's `NIOHTTPRequestHeadersValidator`: what it
+        // every other one by NIO's (`CommonResponseDecoder`, run by `CommonResponseHandler`). Not NIO's `NIOHTTPRequestHeadersValidator`: what it
         // checks of each head (header names are tokens, values hold no CR, LF or NUL, the target holds only what
         // RFC 9112 allows raw) the transport has checked, more strictly, before any head is made
         // (`RequestFraming.check`, `RequestURL`; WireTests' `requestsThatCannotBeSentAreRefusedBeforeSending`),
@@ -119,7 +119,7 @@ extension ReqPlanClient {
         let inFlight = RequestsInFlight()
         let encoder = HTTPRequestEncoder()
         try pipeline.addHandler(encoder)
-        try pipeline.addHandler(ByteToMessageHandler(CommonResponseDecoder(inFlight: inFlight)))
+        try pipeline.addHandler(CommonResponseHandler(CommonResponseDecoder(inFlight: inFlight)))
         try pipeline.addHandler(
             ExchangeHandler(
                 maxBodySize: maxBodySize, idleTimeout: idleTimeout, plain: plain, inFlight: inFlight, encoder: encoder))

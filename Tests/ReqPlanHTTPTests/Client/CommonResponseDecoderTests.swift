@@ -6,9 +6,10 @@ import Testing
 
 @testable import ReqPlanHTTP
 
-/// `CommonResponseDecoder` against NIO's own decoder, byte for byte: each server's answer, sent whole and in reads
-/// of 1 and 7 bytes, must give the same parts (heads, bodies joined, ends) and the same error through both
-/// (`ResponseDecoding`; the `http1-response` fuzz target makes the same comparison on its inputs).
+/// `CommonResponseDecoder`, run by its `CommonResponseHandler`, against NIO's own decoder run by NIO's
+/// `ByteToMessageHandler`, byte for byte: each server's answer, sent whole and in reads of 1 and 7 bytes, must give
+/// the same parts (heads, bodies joined, ends) and the same error through both (`ResponseDecoding`; the
+/// `http1-response` fuzz target makes the same comparison on its inputs).
 @Suite struct CommonResponseDecoderTests {
     static let answers: [(String, [HTTPMethod])] = [
         ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Type: text/plain\r\n\r\nhello", [.GET]),
@@ -92,10 +93,53 @@ import Testing
         let (text, methods) = Self.answers[index]
         let bytes = Array(text.utf8)
         for reads in [bytes.count + 1, 1, 7] {
-            let ours = try ResponseDecoding.run(Self.decoder(after: methods), bytes, reads: reads, methods: methods)
+            let ours = try ResponseDecoding.run(
+                handler: CommonResponseHandler(Self.decoder(after: methods)), bytes, reads: reads, methods: methods)
             let nios = try ResponseDecoding.run(
                 HTTPResponseDecoder(leftOverBytesStrategy: .dropBytes), bytes, reads: reads, methods: methods)
             #expect(ours == nios, "reads of \(reads) bytes: \(text.debugDescription)")
+        }
+    }
+
+    /// Bytes read while the handler is decoding (a handler after it passes them in from the head of the pipeline, as
+    /// it hands on a response's head) are decoded after the bytes being decoded, as NIO's `ByteToMessageHandler`
+    /// decodes them: `CommonResponseHandler` keeps its contract.
+    @Test func bytesReadDuringDecodingAreDecodedAfterThoseBeingDecoded() throws {
+        func parts(_ handler: any ChannelHandler) throws -> [String] {
+            let channel = EmbeddedChannel()
+            defer { _ = try? channel.finish(acceptAlreadyClosed: true) }
+            let feeder = FeedsMoreAtFirstHead(
+                more: ByteBuffer(string: "HTTP/1.1 201 Created\r\nContent-Length: 1\r\n\r\nc"))
+            try channel.pipeline.syncOperations.addHandler(handler)
+            try channel.pipeline.syncOperations.addHandler(feeder)
+            try channel.writeInbound(ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nab"))
+            return feeder.parts
+        }
+        let ours = try parts(CommonResponseHandler(Self.decoder(after: [.GET, .GET])))
+        #expect(ours == ["head 200", "body ab", "end", "head 201", "body c", "end"])
+        #expect(try ours == parts(ByteToMessageHandler(Self.decoder(after: [.GET, .GET]))))
+    }
+}
+
+/// Records the response parts it reads, and at the first head passes `more` in from the head of the pipeline, while
+/// the handler before it is decoding.
+private final class FeedsMoreAtFirstHead: ChannelInboundHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    private var more: ByteBuffer?
+    private(set) var parts: [String] = []
+
+    init(more: ByteBuffer) { self.more = more }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            parts.append("head \(head.status.code)")
+            if let more {
+                self.more = nil
+                context.pipeline.syncOperations.fireChannelRead(NIOAny(more))
+            }
+        case .body(let body): parts.append("body \(String(buffer: body))")
+        case .end: parts.append("end")
         }
     }
 }
