@@ -47,13 +47,13 @@ final class CommonResponseHandler: ChannelInboundHandler {
         case decoded(DecodingState)
     }
 
-    private var decoder: CommonResponseDecoder
+    /// Nil while the decoder runs, as in NIO's handler: it is taken out of the handler for the run, so a call that
+    /// comes back here meanwhile (a read, or the connection's end, passed in by a handler after this one) finds it
+    /// gone and leaves it alone, and no access to the handler's own property spans the run.
+    private var decoder: CommonResponseDecoder?
     private var state = State.active
     /// The bytes read and not decoded yet, with any read while the decoder runs.
     private var gathered: ByteBuffer?
-    /// Whether the decoder is running: a call that comes back here meanwhile leaves it alone, as NIO's handler does
-    /// (which takes the decoder out of itself while it runs).
-    private var running = false
     private var seenEOF = false
     private var removed = false
 
@@ -62,14 +62,14 @@ final class CommonResponseHandler: ChannelInboundHandler {
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        decoder.decoderAdded(context: context)
+        decoder?.decoderAdded(context: context)
     }
 
     func handlerRemoved(context: ChannelHandlerContext) {
         removed = true
         if case .active = state { state = .done }
         if case .leftoversNeedProcessing = state { state = .done }
-        if !running { decoder.decoderRemoved(context: context) }
+        decoder?.decoderRemoved(context: context)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -148,7 +148,7 @@ final class CommonResponseHandler: ChannelInboundHandler {
 
     /// One call of the decoder on the bytes gathered (on none only when `allowEmpty`).
     private func decodeOnce(context: ChannelHandlerContext, last: Bool, allowEmpty: Bool) throws -> Decoded {
-        guard !running else { return .reentered }
+        guard decoder != nil else { return .reentered }
         var buffer: ByteBuffer
         if let waiting = gathered, waiting.readableBytes > 0 || allowEmpty {
             buffer = waiting
@@ -158,14 +158,15 @@ final class CommonResponseHandler: ChannelInboundHandler {
             return .decoded(.needMoreData)
         }
         gathered = nil
-        running = true
+        var running: CommonResponseDecoder? = nil
+        swap(&running, &decoder)
         // Whether the decoder asked for more (not when it threw): then the bytes it read may be let go.
         var needsMore = false
         defer {
-            if needsMore, buffer.readableBytes > 0, decoder.shouldReclaimBytes(buffer: buffer) {
+            swap(&running, &decoder)
+            if needsMore, buffer.readableBytes > 0, decoder?.shouldReclaimBytes(buffer: buffer) == true {
                 buffer.discardReadBytes()
             }
-            running = false
             // What came while the decoder ran goes after what it left.
             if let later = gathered {
                 gathered = buffer
@@ -174,10 +175,11 @@ final class CommonResponseHandler: ChannelInboundHandler {
                 gathered = buffer
             }
         }
+        // `running` is the decoder, checked above: mutated where it is, not copied.
         let result =
-            last
-            ? try decoder.decodeLast(context: context, buffer: &buffer, seenEOF: seenEOF)
-            : try decoder.decode(context: context, buffer: &buffer)
+            (last
+                ? try running?.decodeLast(context: context, buffer: &buffer, seenEOF: seenEOF)
+                : try running?.decode(context: context, buffer: &buffer)) ?? .needMoreData
         needsMore = result == .needMoreData
         return .decoded(result)
     }
