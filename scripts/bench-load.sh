@@ -6,8 +6,11 @@
 #   B=path/to/reqplan-bench adds the floor of a bare SwiftNIO client to `ceiling` (`reqplan-bench nio-floor`).
 #
 #   ceiling   GET of a 60-byte body, CONNECTIONS connections, SECONDS_CEILING s: wrk (-t1 and -t2, the best),
-#             hey, locust (FastHttpUser, --processes 2) and `reqplan load --users CONNECTIONS` (closed model);
-#             requests per second of each.
+#             hey, locust (FastHttpUser, --processes 2) and `reqplan load --users CONNECTIONS` (closed model,
+#             --threads 1 and 2, as wrk's -t); requests per second of each.
+#   paired    the ceiling on a host whose speed moves from minute to minute: ROUNDS (6) rounds, each of wrk -t1,
+#             wrk -t2, `reqplan load --threads 1` and `--threads 2` for SECONDS_PAIRED (10) s one right after the
+#             other, with the round's better reqplan over its better wrk; then the median and range of the ratios.
 #   rate      the open model at 5000 iterations/s for 30 s against a server that answers in 50 ms
 #             (nginx echo_sleep): achieved rate, and p50/p99 beside the times nginx itself logged for them.
 #   omission  1000/s against a 10 ms server, nginx stopped (SIGSTOP) for 1 s in the middle: the open model's
@@ -78,13 +81,32 @@ PY
   (cd "$WORK" && locust -f locustfile.py --headless -u "$CONNECTIONS" -r "$CONNECTIONS" -t "${SECONDS_CEILING}s" \
     --processes 2 --host "http://127.0.0.1:$PLAIN" --csv "$WORK/locust" --only-summary > /dev/null 2>&1 || true)
   awk -F, '$2 == "Aggregated" {print $10 " req/s"}' "$WORK/locust_stats.csv"
-  printf 'reqplan load  '
-  "$R" load "$PLANS/small.yaml" --users "$CONNECTIONS" --duration "${SECONDS_CEILING}s" --progress none \
-    | awk '/^requests/ {gsub("[(/s),]", "", $3); print $3 " req/s"}'
+  for threads in 1 2; do
+    printf 'reqplan -t%s    ' "$threads"
+    "$R" load "$PLANS/small.yaml" --users "$CONNECTIONS" --threads "$threads" --duration "${SECONDS_CEILING}s" \
+      --progress none | awk '/^requests/ {gsub("[(/s),]", "", $3); print $3 " req/s"}'
+  done
   if [ -n "${B:-}" ]; then # the floor of a bare SwiftNIO client (needs the default port)
     printf 'nio floor     '
     "$B" nio-floor "$CONNECTIONS" "$SECONDS_CEILING" | awk '{gsub("[(/s)]", "", $6); print $6 " req/s"}'
   fi
+}
+
+paired() {
+  local rounds=${ROUNDS:-6} seconds=${SECONDS_PAIRED:-10} ratios=()
+  echo "== ceiling, paired: $rounds rounds of wrk and reqplan load, -t1 and -t2 each, ${seconds}s each, $CONNECTIONS connections"
+  for round in $(seq "$rounds"); do
+    local w1 w2 r1 r2
+    w1=$(wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" "$URL" | awk '/Requests\/sec/ {print $2}')
+    w2=$(wrk -t2 -c"$CONNECTIONS" -d"${seconds}s" "$URL" | awk '/Requests\/sec/ {print $2}')
+    r1=$("$R" load "$PLANS/small.yaml" --users "$CONNECTIONS" --threads 1 --duration "${seconds}s" --progress none \
+      | awk '/^requests/ {gsub("[(/s),]", "", $3); print $3}')
+    r2=$("$R" load "$PLANS/small.yaml" --users "$CONNECTIONS" --threads 2 --duration "${seconds}s" --progress none \
+      | awk '/^requests/ {gsub("[(/s),]", "", $3); print $3}')
+    ratios+=("$(python3 -c "print(f'{max($r1, $r2) / max($w1, $w2):.3f}')")")
+    echo "round $round: wrk -t1 $w1, -t2 $w2; reqplan --threads 1 $r1, 2 $r2 req/s: ${ratios[-1]}x"
+  done
+  python3 -c "import statistics, sys; r = sorted(map(float, sys.argv[1:])); print(f'reqplan / wrk: median {statistics.median(r):.3f}, from {r[0]:.3f} to {r[-1]:.3f}')" "${ratios[@]}"
 }
 
 rate() {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ReqPlanHTTP
 import ReqPlanPipeline
 import ReqPlanPlanner
 import ReqPlanPresentation
@@ -72,6 +73,12 @@ struct LoadCommand: AsyncParsableCommand {
                 + " within the open-file limit).",
             valueName: "n"))
     var connections: Int?
+
+    @Option(
+        help: ArgumentHelp(
+            "The event loops (threads) the load sends from, each with its share of the connections (default: one "
+                + "per core). As wrk's -t: fewer leave more of the machine to a server on it.", valueName: "n"))
+    var threads: Int?
 
     @Option(
         help: ArgumentHelp(
@@ -267,6 +274,13 @@ struct LoadCommand: AsyncParsableCommand {
             profile.maxInFlight = maxInFlight
         }
         if let grace = try parsedDuration(grace, "--grace", allowZero: true) { profile.grace = grace }
+        if let threads {
+            let loops = HTTPClientTransport.eventLoopCount
+            guard (1...loops).contains(threads) else {
+                throw ValidationError("--threads must be from 1 to \(loops) (the event loops here: one per core)")
+            }
+            target += threads == 1 ? ", 1 thread" : ", \(threads) threads"
+        }
         profile.sharesCookies = shareCookies
         profile.sharesTokens = shareTokens
         if let shard {
@@ -303,6 +317,7 @@ struct LoadCommand: AsyncParsableCommand {
         var transport = try connection.transport(
             secrets: SecretStore(), cookieJar: nil, color: color, limits: reading.limits)
         if let connections { transport.connectionsPerHost = connections }
+        transport.eventLoops = threads
         let command = self
         let logger = logging.logger(label: "reqplan.executor")
         let sharedTokens = TokenCache<OAuthGrant>()

@@ -109,6 +109,12 @@ import Testing
         #expect(shared.status == 0, "\(shared.stdout)\(shared.stderr)")
         #expect(Self.runs(try Self.report(sharedPath)["iteration"]) == (10, 0))
         #expect(shared.stdout.contains("closed model, 2 users, at most 10 iterations"), "\(shared.stdout)")
+
+        // From one event loop (`--threads 1`, as wrk's -t1), the same iterations, each with its own session.
+        let (oneLoop, oneLoopPath) = try await load(sessions, ["--users", "4", "--iterations", "20", "--threads", "1"])
+        #expect(oneLoop.status == 0, "\(oneLoop.stdout)\(oneLoop.stderr)")
+        #expect(Self.runs(try Self.report(oneLoopPath)["iteration"]) == (20, 0))
+        #expect(oneLoop.stdout.contains("4 users, at most 20 iterations, 1 thread"), "\(oneLoop.stdout)")
     }
 
     /// A plan of one request is built once for every iteration (`Executor.buildLone`), and each user of the closed
@@ -731,6 +737,8 @@ import Testing
         (["--rate", "5/s", "--iterations", "18446744073709551616"], "--iterations"),
         (["--rate", "5/s", "--duration", "1s", "--max-in-flight", "0"], "--max-in-flight"),
         (["--rate", "5/s", "--duration", "1s", "--shard", "4/3"], "--shard"),
+        (["--users", "2", "--duration", "1s", "--threads", "0"], "--threads"),
+        (["--users", "2", "--duration", "1s", "--threads", "100000"], "--threads"),
         (["--rate", "5/s", "--duration", "1s", "--report", "junit:x.xml"], "--report"),
         (["--rate", "5/s", "--duration", "1s", "--data-order", "random"], "--data"),
         (["--rate", "5/s", "--duration", "1s", "--data", "d.csv", "--data-seed", "7"], "--data-seed"),

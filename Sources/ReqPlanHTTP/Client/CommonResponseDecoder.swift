@@ -107,8 +107,7 @@ struct CommonResponseDecoder: ByteToMessageDecoder {
             {
                 // The whole response has come: the exchange's handler, next in the pipeline, takes it at once.
                 buffer.moveReaderIndex(forwardBy: size + facts.length)
-                state = .head(searched: 0)
-                inFlight.methods.removeFirst()
+                nextResponse()
                 reader.readCommon(head, body: body, facts: facts)
                 return .continue
             }
@@ -156,9 +155,14 @@ struct CommonResponseDecoder: ByteToMessageDecoder {
             state = .body(left: left)
             return
         }
+        nextResponse()
+        context.fireChannelRead(NIOAny(HTTPClientResponsePart.end(nil)))
+    }
+
+    /// A response has all been read: the next one's head comes next, for the next request written.
+    private mutating func nextResponse() {
         state = .head(searched: 0)
         inFlight.methods.removeFirst()
-        context.fireChannelRead(NIOAny(HTTPClientResponsePart.end(nil)))
     }
 
     /// Gives NIO's decoder the connection, from the first byte of the response in `buffer`.

@@ -72,6 +72,9 @@ public struct HTTPClientTransport: Transport {
         /// carries streams, as h2load's `-c` does. The connections per host are shared out among the loops; with
         /// fewer than there are loops, or false, one pool serves them all (one HTTP/2 connection per host).
         public var poolPerEventLoop = false
+        /// How many of the event loops reqplan's own client sends from (`reqplan load --threads`), each with a pool
+        /// of its own and its share of the connections; nil: all of them (`eventLoopCount`).
+        public var eventLoops: Int?
         /// How failure messages name the settings that fix them (`--cacert`, `--insecure` on the
         /// command line); `apply(_:environment:)` takes them from its options.
         public var settingNames = ConnectionOptions.SettingNames()
@@ -111,7 +114,7 @@ public struct HTTPClientTransport: Transport {
                 idleTimeout: configuration.idleTimeout,
                 tls: configuration.tlsConfiguration,
                 offersHTTP2: configuration.offersHTTP2),
-            perLoop: configuration.poolPerEventLoop)
+            perLoop: configuration.poolPerEventLoop, loops: configuration.eventLoops)
         let transport = HTTPClientTransport(
             clients: clients, library: AsyncHTTPClientPath(configuration),
             configuration: configuration)
@@ -302,6 +305,10 @@ extension TimeAmount {
 }
 
 extension HTTPClientTransport {
+    /// The event loops reqplan's own client can send from (`Configuration.eventLoops`): SwiftNIO's singleton
+    /// group's, one per core unless `NIO_SINGLETON_GROUP_LOOP_COUNT` says otherwise.
+    public static var eventLoopCount: Int { Array(MultiThreadedEventLoopGroup.singleton.makeIterator()).count }
+
     /// Connections reqplan's own client has opened so far (those of AsyncHTTPClient are not counted).
     package var connectionsOpened: UInt64 { clients.all.reduce(0) { $0 + $1.opened.load(ordering: .relaxed) } }
 
@@ -330,16 +337,20 @@ struct OwnClients: Sendable {
     let all: [ReqPlanClient]
 
     /// One client over the singleton group's loops; with `perLoop`, one per loop, when the connections per host
-    /// are enough for a share each (at least one).
-    init(settings: ReqPlanClient.Settings, perLoop: Bool) {
+    /// are enough for a share each (at least one). With `limit`, fewer than all the loops, only the first `limit`
+    /// (at most one per connection) serve, one client each: a client over some of the group's loops would need a
+    /// group of its own.
+    init(settings: ReqPlanClient.Settings, perLoop: Bool, loops limit: Int? = nil) {
         let group = MultiThreadedEventLoopGroup.singleton
-        let loops = Array(group.makeIterator())
-        guard perLoop, loops.count > 1, settings.connectionsPerHost >= loops.count else {
+        var loops = Array(group.makeIterator())
+        if let limit, limit < loops.count {
+            loops = Array(loops.prefix(max(1, min(limit, settings.connectionsPerHost))))
+        } else if !perLoop || loops.count == 1 || settings.connectionsPerHost < loops.count {
             all = [ReqPlanClient(settings: settings, group: group)]
             return
         }
         let total = settings.connectionsPerHost
-        all = loops.enumerated().map { index, loop in
+        all = loops.enumerated().map { [loops] index, loop in
             var share = settings
             share.connectionsPerHost = total / loops.count + (index < total % loops.count ? 1 : 0)
             return ReqPlanClient(settings: share, group: loop)

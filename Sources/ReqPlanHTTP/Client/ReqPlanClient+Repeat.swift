@@ -15,7 +15,7 @@ extension HTTPClientTransport: RepeatingTransport {
         else { return nil }
         return OwnClientRepeater(
             transport: self, prepared: request, request: outgoing, timeout: timeout ?? configuration.requestTimeout,
-            endpoint: RepeatedEndpoint(), encoded: OwnClientRepeater.encoded(outgoing))
+            endpoint: RepeatedEndpoint(), encoded: OwnClientRepeater.encoded(outgoing), hops: hops)
     }
 
     package func continuing(after first: Result<TransportResponse, TransportError>, sent: ContinuousClock.Instant)
@@ -63,6 +63,9 @@ struct OwnClientRepeater: RequestRepeater {
     let endpoint: RepeatedEndpoint
     /// The request as NIO's encoder writes it, made once (`encoded(_:)`).
     let encoded: ByteBuffer?
+    /// The transport's redirects and cookies (`HTTPClientTransport.hops`), made once: each response is asked
+    /// whether it goes on (`RequestHops.goesOn`).
+    let hops: RequestHops
 
     /// The bytes NIO's request encoder writes for `request` (the encoder of every HTTP/1.1 connection of the
     /// client, `ReqPlanClient.addHTTP1`), with its body: the same request sent again and again is the same bytes, and
@@ -350,7 +353,7 @@ private final class RepeatDriver: ExchangeSink {
             }
             let transported = HTTPClientTransport.transportResponse(response, headers: headers)
             state.reused = true
-            if repeater.transport.hops.goesOn(after: transported, of: repeater.prepared) {
+            if repeater.hops.goesOn(after: transported, of: repeater.prepared) {
                 return end(.handOff(transported), reusable: keepAlive)
             }
             switch finished(transported) {

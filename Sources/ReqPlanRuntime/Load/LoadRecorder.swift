@@ -4,6 +4,16 @@ import ReqPlanTransport
 /// One iteration's figures, gathered while it runs and added to the load's at its end, so the load's figures
 /// are locked once per iteration, not once per step.
 struct IterationSample: Sendable {
+    /// How the iteration itself went, apart from its steps' runs.
+    struct Outcome: Sendable {
+        var latency: Duration
+        var startDelay: Duration?
+        var failed: Bool
+        var interrupted: Bool
+        var counted: Bool
+        var reason: String?
+    }
+
     /// A run of one step (or one item of a for_each).
     struct Step: Sendable {
         var id: String
@@ -14,13 +24,18 @@ struct IterationSample: Sendable {
         var reason: String?
     }
 
-    var latency: Duration
-    var startDelay: Duration?
-    var failed: Bool
-    var interrupted: Bool
-    var counted: Bool
-    var reason: String?
+    var outcome: Outcome
     var steps: [Step]
+
+    init(
+        latency: Duration, startDelay: Duration?, failed: Bool, interrupted: Bool, counted: Bool, reason: String?,
+        steps: [Step]
+    ) {
+        outcome = Outcome(
+            latency: latency, startDelay: startDelay, failed: failed, interrupted: interrupted, counted: counted,
+            reason: reason)
+        self.steps = steps
+    }
 
     /// The iteration's reason when step `id` failed for `reason` (as `IterationRecorder.reasonText` keeps it).
     static func reason(step id: String, _ reason: String) -> String { "`\(id)` \(reason)" }
@@ -107,7 +122,7 @@ final class LoadRecorder: Sendable {
     func record(_ sample: IterationSample) {
         state.withLock { state in
             let index = state.stepIndex
-            Self.add(sample, steps: sample.steps, to: &state) { index[$0.id] }
+            Self.add(sample.outcome, steps: sample.steps, to: &state) { index[$0.id] }
         }
     }
 
@@ -116,13 +131,13 @@ final class LoadRecorder: Sendable {
 
     /// Adds an iteration whose one run is `step`, at `position` among the steps (`position(of:)`): as
     /// `record(_:)` adds it, with no array of steps and no lookup of the step, once per request of a load of one
-    /// request (`LoadRun.repeating`; BENCHMARKS.md, "Load"). `sample`'s own steps are not read.
-    func record(_ sample: IterationSample, lone step: IterationSample.Step, at position: Int?) {
-        state.withLock { state in Self.add(sample, steps: CollectionOfOne(step), to: &state) { _ in position } }
+    /// request (`LoadRun.repeating`; BENCHMARKS.md, "Load").
+    func record(_ iteration: IterationSample.Outcome, lone step: IterationSample.Step, at position: Int?) {
+        state.withLock { state in Self.add(iteration, steps: CollectionOfOne(step), to: &state) { _ in position } }
     }
 
     private static func add(
-        _ sample: IterationSample, steps: some Collection<IterationSample.Step>, to state: inout State,
+        _ sample: IterationSample.Outcome, steps: some Collection<IterationSample.Step>, to state: inout State,
         position: (IterationSample.Step) -> Int?
     ) {
         if sample.interrupted { state.result.interrupted &+= 1 }

@@ -426,10 +426,10 @@ public struct LoadRun: Sendable {
                 var reason: String?
                 if case .failed(let why) = verdict { reason = words.reasonText(why) }
                 recorder.record(
-                    IterationSample(
+                    IterationSample.Outcome(
                         latency: end - now.due, startDelay: open ? now.began - now.due : nil, failed: reason != nil,
                         interrupted: false, counted: now.counted,
-                        reason: reason.map { IterationSample.reason(step: id, $0) }, steps: []),
+                        reason: reason.map { IterationSample.reason(step: id, $0) }),
                     lone: IterationSample.Step(
                         id: id, latency: took, failed: reason != nil, requests: 1, bytes: response.size,
                         reason: reason),
