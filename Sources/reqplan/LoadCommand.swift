@@ -279,6 +279,10 @@ struct LoadCommand: AsyncParsableCommand {
             guard (1...loops).contains(threads) else {
                 throw ValidationError("--threads must be from 1 to \(loops) (the event loops here: one per core)")
             }
+            guard connection.httpClient == .reqplan else {
+                throw ValidationError(
+                    "--threads is for reqplan's own HTTP client (AsyncHTTPClient picks its own loops)")
+            }
             target += threads == 1 ? ", 1 thread" : ", \(threads) threads"
         }
         profile.sharesCookies = shareCookies

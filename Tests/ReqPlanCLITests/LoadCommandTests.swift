@@ -739,6 +739,7 @@ import Testing
         (["--rate", "5/s", "--duration", "1s", "--shard", "4/3"], "--shard"),
         (["--users", "2", "--duration", "1s", "--threads", "0"], "--threads"),
         (["--users", "2", "--duration", "1s", "--threads", "100000"], "--threads"),
+        (["--users", "2", "--duration", "1s", "--threads", "1", "--http-client", "asynchttpclient"], "--threads"),
         (["--rate", "5/s", "--duration", "1s", "--report", "junit:x.xml"], "--report"),
         (["--rate", "5/s", "--duration", "1s", "--data-order", "random"], "--data"),
         (["--rate", "5/s", "--duration", "1s", "--data", "d.csv", "--data-seed", "7"], "--data-seed"),
