@@ -61,11 +61,18 @@ print(f"runs {f['succeeded'] + f['failed']} failed {f['failed']} p50 {pct(50):.2
 PY
 }
 
+# Requests a second of wrk, and of reqplan's closed model, with THREADS threads for SECONDS s.
+wrk_rate() { wrk -t"$1" -c"$CONNECTIONS" -d"$2s" "$URL" | awk '/Requests\/sec/ {print $2}'; }
+reqplan_rate() {
+  "$R" load "$PLANS/small.yaml" --users "$CONNECTIONS" --threads "$1" --duration "$2s" --progress none \
+    | awk '/^requests/ {gsub("[(/s),]", "", $3); print $3}'
+}
+
 ceiling() {
   echo "== ceiling: GET $URL, $CONNECTIONS connections, ${SECONDS_CEILING}s each"
   for threads in 1 2; do
     printf 'wrk -t%s       ' "$threads"
-    wrk -t"$threads" -c"$CONNECTIONS" -d"${SECONDS_CEILING}s" "$URL" | awk '/Requests\/sec/ {print $2 " req/s"}'
+    echo "$(wrk_rate "$threads" "$SECONDS_CEILING") req/s"
   done
   printf 'hey           '
   hey -z "${SECONDS_CEILING}s" -c "$CONNECTIONS" "$URL" | awk '/Requests\/sec/ {print $2 " req/s"}'
@@ -83,8 +90,7 @@ PY
   awk -F, '$2 == "Aggregated" {print $10 " req/s"}' "$WORK/locust_stats.csv"
   for threads in 1 2; do
     printf 'reqplan -t%s    ' "$threads"
-    "$R" load "$PLANS/small.yaml" --users "$CONNECTIONS" --threads "$threads" --duration "${SECONDS_CEILING}s" \
-      --progress none | awk '/^requests/ {gsub("[(/s),]", "", $3); print $3 " req/s"}'
+    echo "$(reqplan_rate "$threads" "$SECONDS_CEILING") req/s"
   done
   if [ -n "${B:-}" ]; then # the floor of a bare SwiftNIO client (needs the default port)
     printf 'nio floor     '
@@ -97,12 +103,10 @@ paired() {
   echo "== ceiling, paired: $rounds rounds of wrk and reqplan load, -t1 and -t2 each, ${seconds}s each, $CONNECTIONS connections"
   for round in $(seq "$rounds"); do
     local w1 w2 r1 r2
-    w1=$(wrk -t1 -c"$CONNECTIONS" -d"${seconds}s" "$URL" | awk '/Requests\/sec/ {print $2}')
-    w2=$(wrk -t2 -c"$CONNECTIONS" -d"${seconds}s" "$URL" | awk '/Requests\/sec/ {print $2}')
-    r1=$("$R" load "$PLANS/small.yaml" --users "$CONNECTIONS" --threads 1 --duration "${seconds}s" --progress none \
-      | awk '/^requests/ {gsub("[(/s),]", "", $3); print $3}')
-    r2=$("$R" load "$PLANS/small.yaml" --users "$CONNECTIONS" --threads 2 --duration "${seconds}s" --progress none \
-      | awk '/^requests/ {gsub("[(/s),]", "", $3); print $3}')
+    w1=$(wrk_rate 1 "$seconds")
+    w2=$(wrk_rate 2 "$seconds")
+    r1=$(reqplan_rate 1 "$seconds")
+    r2=$(reqplan_rate 2 "$seconds")
     ratios+=("$(python3 -c "print(f'{max($r1, $r2) / max($w1, $w2):.3f}')")")
     echo "round $round: wrk -t1 $w1, -t2 $w2; reqplan --threads 1 $r1, 2 $r2 req/s: ${ratios[-1]}x"
   done

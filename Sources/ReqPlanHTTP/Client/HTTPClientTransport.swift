@@ -342,15 +342,18 @@ struct OwnClients: Sendable {
     /// group of its own.
     init(settings: ReqPlanClient.Settings, perLoop: Bool, loops limit: Int? = nil) {
         let group = MultiThreadedEventLoopGroup.singleton
-        var loops = Array(group.makeIterator())
-        if let limit, limit < loops.count {
-            loops = Array(loops.prefix(max(1, min(limit, settings.connectionsPerHost))))
-        } else if !perLoop || loops.count == 1 || settings.connectionsPerHost < loops.count {
+        let every = Array(group.makeIterator())
+        let loops: [any EventLoop]
+        if let limit, limit < every.count {
+            loops = Array(every.prefix(max(1, min(limit, settings.connectionsPerHost))))
+        } else if perLoop, every.count > 1, settings.connectionsPerHost >= every.count {
+            loops = every
+        } else {
             all = [ReqPlanClient(settings: settings, group: group)]
             return
         }
         let total = settings.connectionsPerHost
-        all = loops.enumerated().map { [loops] index, loop in
+        all = loops.enumerated().map { index, loop in
             var share = settings
             share.connectionsPerHost = total / loops.count + (index < total % loops.count ? 1 : 0)
             return ReqPlanClient(settings: share, group: loop)
