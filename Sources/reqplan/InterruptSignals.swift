@@ -92,9 +92,12 @@ enum InterruptSignals {
     /// Runs `body`; if SIGINT or SIGTERM arrives first (or arrived before, while monitoring),
     /// cancels it and still returns its result. Without `monitor()`, it monitors for the
     /// duration of the call.
-    static func cancellingOnSignal<Result: Sendable>(_ body: @escaping @Sendable () async -> Result) async
-        -> Result
-    {
+    /// - Parameter evenIfInterrupted: a signal that came before does not cancel `body`, only one that comes
+    ///   while it runs: what a command still does once its run was stopped (`load`'s push of the figures it
+    ///   has) goes ahead, and ends at the next signal.
+    static func cancellingOnSignal<Result: Sendable>(
+        evenIfInterrupted: Bool = false, _ body: @escaping @Sendable () async -> Result
+    ) async -> Result {
         await monitor()
         // An unstructured task, because a signal handler must be able to cancel it from
         // outside; it is awaited below before returning, so nothing outlives this call,
@@ -102,12 +105,12 @@ enum InterruptSignals {
         let task = Task {
             // A signal that came before the run: the body starts cancelled, so nothing is sent
             // (cancelling the task from outside, below, could come after its first requests).
-            if interrupted { withUnsafeCurrentTask { $0?.cancel() } }
+            if interrupted, !evenIfInterrupted { withUnsafeCurrentTask { $0?.cancel() } }
             return await body()
         }
         let alreadyInterrupted = state.withLock { state -> Bool in
             state.cancelRun = { task.cancel() }
-            return state.interrupted
+            return state.interrupted && !evenIfInterrupted
         }
         if alreadyInterrupted { task.cancel() }
         defer { state.withLock { $0.cancelRun = nil } }

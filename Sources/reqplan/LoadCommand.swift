@@ -356,7 +356,12 @@ struct LoadCommand: AsyncParsableCommand {
         result.scenario = scenario
         let (missed, written) = Self.show(
             result, objectives: objectives, sources: prepared.graph.sources, reports: reports, color: color)
-        let pushed = await pushing.send(result, objectives: objectives, pipeline: pipeline, transport: transport)
+        // The figures go to the gateway even after a signal stopped the load, as the reports were written; a signal
+        // during the push ends it (a gateway that never answers would otherwise hold Ctrl-C off for --push-timeout).
+        let pushing = self.pushing
+        let pushed = await InterruptSignals.cancellingOnSignal(evenIfInterrupted: true) { [result, transport] in
+            await pushing.send(result, objectives: objectives, pipeline: pipeline, transport: transport)
+        }
         if InterruptSignals.interrupted { StandardStreams.exit(RunVerdict.interrupted.exitCode) }
         if missed || result.stopped?.hasPrefix("aborted") == true {
             StandardStreams.exit(RunVerdict.failed.exitCode)

@@ -431,7 +431,8 @@ import Testing
     }
 
     /// A gateway that refuses connections, answers an error or never answers fails the push with exit 74 and
-    /// its reason, quickly (`--push-timeout`); the summary and the reports are written all the same.
+    /// its reason, quickly (`--push-timeout`); the summary and the reports are written all the same. Ctrl-C
+    /// during a push ends it.
     @Test(ExternalServers.needed(.nginx, .pushgateway))
     func aFailedPushIsExit74WithItsReason() async throws {
         let nginx = try await Nginx.shared()
@@ -461,6 +462,23 @@ import Testing
             #expect(output.stdout.contains("iterations  2 in"), "the summary is written: \(output.stdout)")
             #expect(FileManager.default.fileExists(atPath: path.path), "the reports are written")
         }
+
+        // Ctrl-C during the push to a gateway that never answers ends it at once, not at --push-timeout.
+        let running = try CommandRunner.start(
+            [
+                "load", try CommandRunner.temporaryPlan(plan).path, "--users", "1", "--duration", "2s", "--progress",
+                "lines", "--push", "http://127.0.0.1:\(silent.port)", "--push-timeout", "10m",
+            ], environment: ["no_proxy": "*"])
+        #expect(await running.waitForStandardError(containing: "in flight", within: .seconds(60)), "the load went")
+        // The load ends at 2 s, and its figures go out at once; the signal comes while the gateway holds them.
+        try await Task.sleep(for: .seconds(5))
+        let signalled = ContinuousClock.now
+        kill(running.pid, SIGINT)
+        let interrupted = await running.finish(within: .seconds(60))
+        #expect(ContinuousClock.now - signalled < .seconds(10), "the signal, not --push-timeout, ended the push")
+        #expect(interrupted.status == 130, "\(interrupted.stdout)\(interrupted.stderr)")
+        #expect(interrupted.stderr.contains("the push was interrupted"), "\(interrupted.stderr)")
+        #expect(interrupted.stdout.contains("iterations "), "the summary is written: \(interrupted.stdout)")
     }
 
     /// A plan of three journeys: `browse`, and `checkout` (a sequence that needs `login` and reads `vars.who`,

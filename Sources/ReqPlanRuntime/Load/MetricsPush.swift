@@ -132,8 +132,11 @@ public struct MetricsPush: Sendable {
             response = try await transport.send(request, timeout: timeout)
         } catch {
             let reason =
-                error.kind == .timeout
-                ? "no answer within \(PlanDuration(milliseconds: Int(timeout.milliseconds)))" : error.message
+                switch error.kind {
+                case .timeout: "no answer within \(PlanDuration(milliseconds: Int(timeout.milliseconds)))"
+                case .cancelled: "the push was interrupted"
+                default: error.message
+                }
             throw Failure("cannot push the figures to \(shownURL): \(VisibleText.line(reason))")
         }
         guard (200..<300).contains(response.status) else {
