@@ -211,15 +211,16 @@ struct FileInputTests {
         #expect(!output.contains("s3cr3t") && !output.contains("CI_TOKEN"), "\(output)")
     }
 
-    /// A file the user names on the command line may be a link anywhere or a pipe (read as `cat` reads it,
-    /// waiting for its writer: `RunCommandTests` feeds plans and inputs through one); `/dev/zero`, a folder or
-    /// a file that is not UTF-8 ends the command at once.
+    /// A file the user names on the command line may be a link or a pipe (read as `cat` reads it, waiting for
+    /// its writer: `RunCommandTests` feeds plans and inputs through one); `/dev/zero`, a folder or a file that is
+    /// not UTF-8 ends the command at once, and a link to a file in `/proc` (one committed in place of the file a
+    /// CI job names) is refused with nothing behind it shown.
     @Test(arguments: [
         ["validate", "TARGET"], ["run", "plan.yaml", "--inputs-file", "TARGET"],
         ["run", "plan.yaml", "--cookie-jar", "TARGET"], ["report", "merge", "TARGET"],
     ])
     func aFileTheUserNamesNeverBlocks(_ arguments: [String]) async throws {
-        for hostile in [Hostile.devZero, .folder, .latin1] {
+        for hostile in [Hostile.devZero, .folder, .latin1, .linkToEnviron] {
             let input = Input(
                 testDescription: "",
                 files: ["plan.yaml": Self.plan + "  s: { request: { url: http://127.0.0.1:9/ } }\n"],
@@ -228,9 +229,14 @@ struct FileInputTests {
             let result = try await CommandRunner.run(
                 arguments.map { $0 == "TARGET" ? "target" : $0 }
                     + (arguments[0] == "run" ? ["--progress", "none"] : []),
-                in: project, within: .seconds(30))
+                in: project, environment: ["CI_TOKEN": "s3cr3t-behind-the-link"], within: .seconds(30))
             #expect(!result.killedAfterTimeout, "\(arguments) with \(hostile.rawValue) did not end")
             #expect(!result.uncaughtSignal && result.status != 0, "\(arguments) with \(hostile.rawValue): \(result)")
+            let output = result.stdout + result.stderr
+            #expect(!output.contains("s3cr3t") && !output.contains("CI_TOKEN"), "\(arguments): \(output)")
+            if hostile == .linkToEnviron {
+                #expect(output.contains("cannot read `target`: it is in /proc"), "\(arguments): \(output)")
+            }
         }
     }
 

@@ -233,6 +233,67 @@ import Testing
         #expect(userFolder.text == "cannot read `project`: it is a folder, not a file")
     }
 
+    #if os(Linux)
+        /// A file the user names may be a link, but nothing in `/proc` or `/sys`: a link committed in place of a
+        /// plan (`plans/smoke.yaml` → `/proc/self/environ`) and named by a CI job's command would otherwise have the
+        /// job's environment shown in the excerpt of the error that follows. A pipe (`<(command)` is `/dev/fd/N`)
+        /// is read as before.
+        @Test func aFileTheUserNamesInProcIsRefusedAndNothingBehindItShown() throws {
+            let (project, _) = try project()
+            // What the environment holds, as the process sees it: none of it may show.
+            let environment = try #require(
+                String(data: try Data(contentsOf: URL(fileURLWithPath: "/proc/self/environ")), encoding: .utf8))
+            let entries = environment.split(separator: "\u{0}").map(String.init).filter { $0.count > 3 }
+            let cases = [
+                ("smoke.yaml", "/proc/self/environ", "/proc"), ("nested.yaml", "/proc/self/cmdline", "/proc"),
+                ("uevent.yaml", "/sys/kernel/uevent_seqnum", "/sys"),
+            ].filter { FileManager.default.isReadableFile(atPath: $0.1) }  // a container may have no /sys
+            #expect(cases.count >= 2)
+            for (name, target, kind) in cases {
+                let link = project.appendingPathComponent(name).path
+                try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: target)
+                // Through the link, and as written.
+                for (path, shown) in [(link, name), (target, target)] {
+                    guard
+                        case .failure(let failure) = FileReader.text(
+                            atPath: path, origin: .user, limit: 1 << 20, what: "the plan", shownAs: shown)
+                    else {
+                        Issue.record("`\(shown)` (\(target)) was read")
+                        continue
+                    }
+                    #expect(failure.kind == .outside)
+                    #expect(failure.text.hasPrefix("cannot read `\(shown)`: it is in \(kind)"))
+                    // Through the link, where it leads.
+                    #expect(path == target || failure.text.contains("(it is `\(kind)/"))
+                    #expect(!entries.contains { failure.text.contains($0) })
+                    #expect(failure.hint?.contains("even through a link") == true)
+                }
+            }
+            // Through a folder that is a link.
+            try FileManager.default.createSymbolicLink(
+                atPath: project.appendingPathComponent("state").path, withDestinationPath: "/proc/self")
+            let throughFolder = FileReader.text(
+                atPath: project.appendingPathComponent("state/environ").path, origin: .user, limit: 1 << 20,
+                what: "the plan")
+            if case .failure(let failure) = throughFolder {
+                #expect(failure.kind == .outside)
+            } else {
+                Issue.record("`state/environ` (through a link to /proc/self) was read")
+            }
+            // A pipe through `/dev/fd` (what `<(command)` names) is read as before.
+            var ends: [Int32] = [0, 0]
+            #expect(pipe(&ends) == 0)
+            let text = Array("inputs: 1\n".utf8)
+            #expect(write(ends[1], text, text.count) == text.count)
+            close(ends[1])
+            defer { close(ends[0]) }
+            let piped = try FileReader.text(
+                atPath: "/dev/fd/\(ends[0])", origin: .user, limit: 100, what: "the inputs file"
+            ).get()
+            #expect(piped == "inputs: 1\n")
+        }
+    #endif
+
     @Test func aMissingFileOrALinkToNoneIsNamed() throws {
         let (project, _) = try project()
         try FileManager.default.createSymbolicLink(

@@ -276,6 +276,10 @@ public enum FileReader {
                 close(descriptor)
                 return .failure(ReadError(.notRegularFile, "cannot read `\(name)`: it is a folder, not a file"))
             }
+            if let failure = processState(status, path: path, name: name) {
+                close(descriptor)
+                return .failure(failure)
+            }
             if fileType(status) == S_IFREG || !readsWaitInPoll {
                 _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
                 return .success((descriptor, waits: false))
@@ -312,6 +316,38 @@ public enum FileReader {
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
             return .success((descriptor, waits: false))
         }
+    }
+
+    /// Why a file the user named is not read when it lies in `/proc` or `/sys`: what was opened (`status`, read
+    /// from its descriptor) is on the file system mounted there (the same device). Those files are the state of
+    /// processes and of the system (`/proc/self/environ` holds a CI job's secrets), never a plan, an inputs or a
+    /// data file; a link to one committed in place of `plans/smoke.yaml` would otherwise have its first line shown
+    /// in the excerpt of the error that follows. (The command line hands on paths with their links resolved, so
+    /// what the user wrote cannot tell a link from a path typed as `/proc/…`: both are refused.) `<(command)` and
+    /// `/dev/stdin` open a pipe, a terminal or a file elsewhere, and are read as before.
+    private static func processState(_ status: stat, path: String, name: String) -> ReadError? {
+        let kind: String
+        switch status.st_dev {
+        case deviceOf("/proc"): kind = "/proc"
+        case deviceOf("/sys"): kind = "/sys"
+        default: return nil
+        }
+        var place = "in \(kind)"
+        if case .success(let real) = realPath(path, name: name), real != name {
+            place += " (it is `\(VisibleText.line(real))`)"
+        }
+        return ReadError(
+            .outside,
+            "cannot read `\(name)`: it is \(place), where the state of processes and of the system is kept, not a "
+                + "file to read",
+            hint: "a file in /proc or /sys is not read, even through a link, so that a link committed in place of a "
+                + "plan or an inputs file cannot show what is behind it (a process's environment holds its secrets)")
+    }
+
+    /// The device of the file system mounted at `path`; nil where nothing is (no `/proc` on Darwin).
+    private static func deviceOf(_ path: String) -> dev_t? {
+        var status = stat()
+        return stat(path, &status) == 0 ? status.st_dev : nil
     }
 
     /// What the file at `path` is when it exists and is not a regular file (`a folder`, `a named pipe (FIFO)`,
