@@ -91,53 +91,66 @@ public struct DiagnosticRenderer: Sendable {
         var out = pad + style("--> ", blue) + "\(file):\(range.start.line):\(range.start.column)\n"
         guard let written = source?.line(range.start.line) else { return out }
         // Shown as `VisibleText` shows it, tabs kept, each hidden text as `***`; the caret counts what each
-        // character became (a hidden text's first character `***`, the others nothing).
-        var pieces: [String] = []
+        // character became (a hidden text's first character `***`, the others nothing). Only the characters
+        // around the caret are turned into pieces: a line of a megabyte (a data file of 200,000 columns, a
+        // minified document) is shown by its window, and each of its diagnostics costs that window, not the line.
         let hidden = hiddenScalars(in: written)
-        for (index, scalar) in written.unicodeScalars.enumerated() {
+        let scalars = Array(written.unicodeScalars)
+        func piece(_ index: Int) -> String {
             switch hidden[index] {
-            case .start: pieces.append("***")
-            case .inside: pieces.append("")
-            case nil: pieces.append(scalar == "\t" ? "\t" : VisibleText.line(String(scalar)))
+            case .start: return "***"
+            case .inside: return ""
+            case nil: return scalars[index] == "\t" ? "\t" : VisibleText.line(String(scalars[index]))
             }
         }
-        let widths = pieces.map(\.unicodeScalars.count)
         let number = String(range.start.line)
         let numberPad = String(repeating: " ", count: pad.count - number.count)
-        let scalars = Array(written.unicodeScalars)
         let startIndex = min(max(0, range.start.column - 1), scalars.count)
         let endColumn = range.end.line == range.start.line ? range.end.column : scalars.count + 1
         let endIndex = min(max(startIndex, endColumn - 1), scalars.count)
         // A long line (a minified JSON file is one) is shown as a window around the caret, its cut ends as
         // `…`, as rustc shows one: a file's every diagnostic would otherwise print the whole file again.
         var window = 0..<scalars.count
-        if widths.reduce(0, +) > Self.excerptWidth {
+        var widths: [Int: Int] = [:]
+        func width(_ index: Int) -> Int {
+            if let known = widths[index] { return known }
+            let counted = piece(index).unicodeScalars.count
+            widths[index] = counted
+            return counted
+        }
+        var total = 0
+        var counted = 0
+        while counted < scalars.count, total <= Self.excerptWidth {
+            total += width(counted)
+            counted += 1
+        }
+        if total > Self.excerptWidth {
             var low = startIndex
             var used = 0
-            while low > 0, used + widths[low - 1] <= Self.excerptWidth / 3 {
+            while low > 0, used + width(low - 1) <= Self.excerptWidth / 3 {
                 low -= 1
-                used += widths[low]
+                used += width(low)
             }
             var high = startIndex
-            while high < scalars.count, used + widths[high] <= Self.excerptWidth {
-                used += widths[high]
+            while high < scalars.count, used + width(high) <= Self.excerptWidth {
+                used += width(high)
                 high += 1
             }
             window = low..<max(high, min(startIndex + 1, scalars.count))
         }
         let cutBefore = window.lowerBound > 0
         let cutAfter = window.upperBound < scalars.count
-        let line = (cutBefore ? "…" : "") + pieces[window].joined() + (cutAfter ? "…" : "")
+        let line = (cutBefore ? "…" : "") + window.map(piece).joined() + (cutAfter ? "…" : "")
         // Keep tabs so the caret lines up under tab-indented text.
         var prefix = cutBefore ? " " : ""
         for position in window.lowerBound..<max(window.lowerBound, startIndex) {
-            prefix += scalars[position] == "\t" ? "\t" : String(repeating: " ", count: widths[position])
+            prefix += scalars[position] == "\t" ? "\t" : String(repeating: " ", count: width(position))
         }
         let shownEnd = min(endIndex, window.upperBound)
-        let width = max(1, startIndex < shownEnd ? widths[startIndex..<shownEnd].reduce(0, +) : 0)
+        let carets = max(1, startIndex < shownEnd ? (startIndex..<shownEnd).reduce(0) { $0 + width($1) } : 0)
         out += pad + style(" |", blue) + "\n"
         out += numberPad + style(number + " |", blue) + (line.isEmpty ? "" : " " + String(line)) + "\n"
-        out += pad + style(" |", blue) + " " + prefix + style(String(repeating: "^", count: width), caretColor)
+        out += pad + style(" |", blue) + " " + prefix + style(String(repeating: "^", count: carets), caretColor)
         if let label { out += " " + label }
         out += "\n"
         out += pad + style(" |", blue) + "\n"
