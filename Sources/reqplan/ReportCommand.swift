@@ -56,7 +56,7 @@ struct ReportCommand: ParsableCommand {
         var color: ColorChoice = .auto
 
         /// The largest report read, in bytes.
-        static let maxReportSize = 1 << 30
+        static let maxReportSize = 64 << 20
 
         func validate() throws {
             if files.isEmpty { throw ValidationError("give the JSON reports to merge") }

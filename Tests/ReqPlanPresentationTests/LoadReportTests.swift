@@ -53,6 +53,51 @@ struct LoadReportTests {
         }
     }
 
+    /// `report merge` of reports from other machines: counts that add up past what a count holds are refused (a
+    /// merge once showed `Int.max + Int.max + 20` requests as 18), and a number that does not fit its field is
+    /// named as such, not as "not valid JSON" (what Foundation's decoder says, with no field).
+    @Test func aMergeOfHostileCountsIsRefusedWithItsReason() throws {
+        var result = LoadResult(plan: "p.yaml", model: "closed", target: "2 users", startedAt: Date())
+        result.iteration.succeeded = 20
+        result.iteration.requests = 20
+        result.iteration.latency.record(.milliseconds(4), times: 20)
+        result.measured = .seconds(1)
+        let text = try String(decoding: JSONEncoder().encode(result), as: UTF8.self)
+        #expect(throws: Never.self) { try LoadResult.merging([("a.json", text), ("b.json", text)]).get() }
+        let counted = try LoadResult.merging([("a.json", text), ("b.json", text)]).get()
+        #expect(counted.requests == 40 && counted.iteration.latency.count == 40)
+
+        var huge = result
+        huge.iteration.requests = UInt64(Int64.max)
+        let hugeText = try String(decoding: JSONEncoder().encode(huge), as: UTF8.self)
+        for field in ["\"requests\":", "\"bytes\":"] {
+            // The same field pushed to the most a count holds, in two reports.
+            let pushed =
+                field == "\"requests\":"
+                ? hugeText
+                : text.replacingOccurrences(of: "\"bytes\":0", with: "\"bytes\":\(Int64.max)")
+            #expect(pushed != text)
+            guard case .failure(let failure) = LoadResult.merging([("a.json", pushed), ("b.json", pushed)]) else {
+                Issue.record("\(field) added past Int64.max was merged")
+                continue
+            }
+            #expect(failure.diagnostics.map(\.code) == [.unmergeableReports])
+            #expect(failure.diagnostics.first?.message.contains("add up beyond what can be counted") == true)
+        }
+        // A negative count or a time of 1e300 is JSON, but fits no field.
+        for (bad, good) in [("\"requests\":-1", "\"requests\":20"), ("\"measured_s\":1e300", "\"measured_s\":1")] {
+            let broken = text.replacingOccurrences(of: good, with: bad)
+            #expect(broken != text, "\(good) is in \(text)")
+            guard case .failure(let failure) = LoadResult.merging([("a.json", broken)]) else {
+                Issue.record("\(bad) was read")
+                continue
+            }
+            let message = failure.diagnostics.first?.message ?? ""
+            #expect(!message.contains("not valid JSON"), "\(message)")
+            #expect(message.contains("does not fit") || message.contains("measured_s"), "\(message)")
+        }
+    }
+
     @Test(arguments: [(0.3, 0.5), (1.0, 1.0), (7.0, 10.0), (12.0, 20.0), (450.0, 500.0), (-1.0, 1.0), (.nan, 1.0)])
     func chartTopsAreRoundNumbers(_ value: Double, _ top: Double) {
         #expect(LoadResult.niceCeiling(value) == top)

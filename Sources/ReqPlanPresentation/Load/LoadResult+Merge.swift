@@ -27,7 +27,8 @@ extension LoadResult {
             } catch {
                 problems.append(
                     Diagnostic(
-                        .error, .unmergeableReports, "`\(document.path)` is not a load's JSON report: \(reason(error))",
+                        .error, .unmergeableReports,
+                        "`\(document.path)` is not a load's JSON report: \(reason(error, in: document.text))",
                         file: document.path, hint: "give the files `reqplan load --report json:PATH` wrote"))
             }
         }
@@ -40,9 +41,15 @@ extension LoadResult {
         return .success(merged)
     }
 
-    /// A decoding error in a sentence: the field at fault and why.
-    private static func reason(_ error: any Error) -> String {
+    /// A decoding error in a sentence: the field at fault and why. Foundation's decoder says "not valid JSON",
+    /// with no field, for a number that does not fit where it goes (a count of `-1`, a time of `1e300`): when the
+    /// text is JSON, that is what is said.
+    private static func reason(_ error: any Error, in text: String) -> String {
         switch error {
+        case DecodingError.dataCorrupted(let context)
+        where context.codingPath.isEmpty
+            && (try? JSONSerialization.jsonObject(with: Data(text.utf8), options: [.fragmentsAllowed])) != nil:
+            return "a number does not fit its field (a count or a time below 0, with a fraction, or too large)"
         case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
             DecodingError.valueNotFound(_, let context):
             let path = context.codingPath.map(\.stringValue).joined(separator: ".")

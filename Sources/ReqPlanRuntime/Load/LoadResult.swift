@@ -148,6 +148,9 @@ public struct LoadResult: Sendable, Equatable {
             func named(_ scenario: String?) -> String { scenario.map { "scenario `\($0)`" } ?? "the whole plan" }
             return "results of different scenarios: \(named(first.scenario)) and \(named(other.scenario))"
         }
+        if countsOverflow(results) {
+            return "their counts add up beyond what can be counted (\(Int64.max)): a report was not written by a load"
+        }
         let parts = results.compactMap(\.shard)
         guard !parts.isEmpty else { return nil }
         guard parts.count == results.count else { return "the shards of a load mixed with a whole load" }
@@ -165,6 +168,36 @@ public struct LoadResult: Sendable, Equatable {
                 + missing.prefix(10).map { "\($0)/\(count)" }.joined(separator: ", ") + " missing"
         }
         return nil
+    }
+
+    /// Whether some count of `results` (iterations, requests, bytes, a histogram's, a reason's, a second's) adds up
+    /// beyond `Int64.max`, the most a report's histogram may hold: a merge would show it wrapped round to a small
+    /// number. Each kind is added over every result at once (a reason's counts, a second's, all of them), which
+    /// bounds each sum the merge makes; no load comes near.
+    static func countsOverflow(_ results: [LoadResult]) -> Bool {
+        func overflows<S: Sequence<UInt64>>(_ counts: S) -> Bool {
+            var total: UInt64 = 0
+            for count in counts {
+                let (sum, overflow) = total.addingReportingOverflow(count)
+                if overflow || sum > UInt64(Int64.max) { return true }
+                total = sum
+            }
+            return false
+        }
+        let figures = results.flatMap { [$0.iteration] + $0.steps.map(\.figures) }
+        let kinds: [(LoadFigures) -> UInt64] = [\.succeeded, \.failed, \.requests, \.bytes, \.latency.count, \.runs]
+        if kinds.contains(where: { kind in overflows(figures.lazy.map(kind)) })
+            || overflows(figures.lazy.flatMap(\.errors.values))
+        {
+            return true
+        }
+        let counts: [(LoadResult) -> UInt64] = [
+            \.started, \.warmUp, \.late, \.dropped, \.interrupted, \.startDelay.count, { $0.connections ?? 0 },
+        ]
+        if counts.contains(where: { count in overflows(results.lazy.map(count)) }) { return true }
+        let seconds = results.lazy.flatMap(\.series)
+        return overflows(seconds.map(\.iterations)) || overflows(seconds.map(\.failed))
+            || overflows(seconds.map(\.requests))
     }
 
     private static func mergedSeries(_ left: [LoadSecond], _ right: [LoadSecond]) -> [LoadSecond] {
