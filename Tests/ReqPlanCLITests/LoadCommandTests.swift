@@ -630,6 +630,34 @@ import Testing
         #expect(!ids.contains { $0.contains("buy-available-pet") }, "the other workflow does not run: \(ids)")
     }
 
+    /// A step the repeater hands on to the whole executor (a body to check, a failure) is timed from when its
+    /// request went out, as a step the repeater judges itself is: its latency holds the server's part. It was once
+    /// timed from the hand-off, and a step that waited 100 ms for nginx showed 0.1 ms beside its iteration's 100.
+    @Test(ExternalServers.needed(.nginx))
+    func aStepHandedOnIsTimedFromItsRequest() async throws {
+        let nginx = try await Nginx.shared()
+        try #require(nginx.hasEcho, "the echo module serves /delay")
+        let plans = [
+            // A body to check: every response goes on to the executor.
+            "reqplan: 1\nsteps:\n  get:\n    request: { url: \"\(nginx.plainURL)/delay/0.1\" }\n"
+                + "    expect: { status: 200, body: { ok: true } }",
+            // A failure: the timeout ends the exchange after 100 ms.
+            "reqplan: 1\nsteps:\n  get: { request: { url: \"\(nginx.plainURL)/delay/2\" }, timeout: 100ms }",
+        ]
+        for plan in plans {
+            for model in [["--users", "2", "--iterations", "4"], ["--rate", "20/s", "--duration", "200ms"]] {
+                let (output, path) = try await load(plan, model)
+                let report = try Self.report(path)
+                let step = try #require(Self.step(report, "get") as? [String: Any], "\(output.stdout)")
+                let latency = try #require(step["latency"] as? [String: Any])
+                let iteration = try #require((report["iteration"] as? [String: Any])?["latency"] as? [String: Any])
+                // In microseconds; the histogram's lowest value of a bucket, within 0.1 %.
+                #expect((latency["min"] as? Int ?? 0) >= 95_000, "\(model): \(output.stdout)")
+                #expect((iteration["min"] as? Int ?? 0) >= 95_000, "\(model): \(output.stdout)")
+            }
+        }
+    }
+
     /// A server that never answers cannot hold a load: the grace after the end cancels the iterations still
     /// running (counted interrupted), and Ctrl-C ends it at once, each with the summary.
     @Test(ExternalServers.needed(.nginx))

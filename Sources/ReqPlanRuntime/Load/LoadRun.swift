@@ -498,9 +498,20 @@ public struct LoadRun: Sendable {
         }
         let executor = Executor(
             layout: layout, transport: transport, inputs: inputs, configuration: settings, observer: observer)
+        let started = clock.now
         let result = if let lone { await executor.runLone(lone) } else { await executor.run() }
         let end = clock.now
         let failedStep = result.order.lazy.compactMap { result.results[$0] }.first { $0.state == .failed }
+        var steps = observer.take()
+        // Going on from a hop a repeater sent at `began` (a response to check further, a redirect, a failure), the
+        // executor's step began only when that hop had ended: the step's latency starts when its request went out,
+        // as the repeater's own steps' does, not after the network's part of it.
+        if case .some(.some) = first, let lone {
+            let id = lone.built.run.node.id
+            for index in steps.indices where steps[index].id == id {
+                steps[index].latency += started - began
+            }
+        }
         recorder.record(
             IterationSample(
                 latency: end - (open ? due : began), startDelay: open ? began - due : nil,
@@ -508,7 +519,7 @@ public struct LoadRun: Sendable {
                 reason: failedStep.map { step in
                     IterationSample.reason(step: step.id, step.reason.map { observer.reasonText($0) } ?? "failed")
                 } ?? (result.timedOut ? "timeout: the plan timed out" : nil),
-                steps: observer.take()))
+                steps: steps))
     }
 }
 
