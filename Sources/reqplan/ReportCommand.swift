@@ -91,9 +91,20 @@ struct ReportCommand: ParsableCommand {
                 writeError(renderer.text(unreadable) + "\n")
                 throw ExitCode(2)
             }
-            if !documents.isEmpty, documents.allSatisfy({ LoadResult.isReport($0.text) }) {
+            let loads = documents.map { LoadResult.isReport($0.text) }
+            if !documents.isEmpty, !loads.contains(false) {
                 try await mergeLoads(documents, renderer: renderer)
                 return
+            }
+            if let load = loads.firstIndex(of: true), let other = loads.firstIndex(of: false) {
+                // Each would be called "not a report" by the other kind's merge.
+                let mixed = Diagnostic(
+                    .error, .unmergeableReports,
+                    "`\(documents[load].path)` is the report of a load and `\(documents[other].path)` is not: the reports "
+                        + "of loads and those of runs do not merge together", file: documents[other].path,
+                    hint: "merge the reports of `reqplan load` and those of `reqplan run` apart")
+                writeError(renderer.text([mixed]) + "\n")
+                throw ExitCode(2)
             }
             if pushing.push != nil {
                 throw ValidationError("--push is for the reports of loads: these are of runs")

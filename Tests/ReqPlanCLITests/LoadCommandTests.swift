@@ -314,6 +314,21 @@ import Testing
             ["report", "merge", shards[0].path, shards[1].path], within: .seconds(60))
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("error[RP0711]") && missing.stderr.contains("missing"), "\(missing.stderr)")
+
+        // A run's report among them: named as what it is, not "not a load's report" or "not a reqplan report".
+        let run = shards[0].deletingLastPathComponent().appendingPathComponent("run-\(UUID().uuidString).json")
+        let ran = try CommandRunner.run(
+            ["run", plan.path, "--report", "json:\(run.path)"],
+            environment: ["no_proxy": "*"])
+        #expect(FileManager.default.fileExists(atPath: run.path), "\(ran.stdout)\(ran.stderr)")
+        for files in [[shards[0].path, run.path], [run.path, shards[0].path]] {
+            let mixed = try await CommandRunner.run(["report", "merge"] + files, within: .seconds(60))
+            #expect(mixed.status == 2)
+            #expect(
+                mixed.stderr.contains(
+                    "error[RP0711]: `\(shards[0].path)` is the report of a load and `\(run.path)` is not"),
+                "\(mixed.stderr)")
+        }
     }
 
     /// The OpenMetrics report is read by prometheus-client's own OpenMetrics parser, with the figures of the JSON
