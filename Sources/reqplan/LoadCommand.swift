@@ -198,7 +198,15 @@ struct LoadCommand: AsyncParsableCommand {
     func profile() throws -> (LoadProfile, String) {
         func parsedDuration(_ text: String?, _ option: String, allowZero: Bool = false) throws -> Duration? {
             guard let text else { return nil }
-            guard let value = try? PlanDuration.parse(text), allowZero || value.milliseconds > 0 else {
+            let value: PlanDuration
+            do {
+                value = try PlanDuration.parse(text)
+            } catch .tooLong {
+                throw ValidationError("\(option) is at most 7 days (168h), not `\(text)`")
+            } catch {
+                throw ValidationError("\(option) must be a duration such as 30s or 2m, not `\(text)`")
+            }
+            guard allowZero || value.milliseconds > 0 else {
                 throw ValidationError("\(option) must be a duration such as 30s or 2m, not `\(text)`")
             }
             return value.duration

@@ -26,6 +26,19 @@ import Testing
         }
     }
 
+    /// A load's durations are the language's, at most 7 days: past that the message says so, where it once asked
+    /// for "a duration such as 30s" of `999999s`.
+    @Test func aLoadLongerThanSevenDaysIsRefusedSayingSo() async throws {
+        let plan = try CommandRunner.temporaryPlan(
+            "reqplan: 1\nsteps:\n  a: { request: { url: \"http://127.0.0.1:1/x\" } }\n")
+        for (option, value) in [("--duration", "999999s"), ("--duration", "169h"), ("--warm-up", "10081m")] {
+            let result = try await CommandRunner.run(
+                ["load", plan.path, "--users", "1", "--duration", "1s", option, value], within: .seconds(30))
+            #expect(result.status == 64, "\(result.stdout)\(result.stderr)")
+            #expect(result.stderr.contains("\(option) is at most 7 days (168h), not `\(value)`"), "\(result.stderr)")
+        }
+    }
+
     @Test func aPortPastSixteenBitsIsRefused() async throws {
         let result = try await CommandRunner.run(["demo", "--serve", "99999"], within: .seconds(30))
         #expect(result.status == 64, "\(result.stdout)\(result.stderr)")
