@@ -228,6 +228,13 @@ public enum FileReader {
         waitsEnd.withLock { $0 = condition }
     }
 
+    /// Whether a wait should end now: the task is cancelled, or `endWaits(when:)`'s condition holds. For a wait to
+    /// write too (`OutputFile`).
+    static func waitEnded() -> Bool {
+        let cancelled = withUnsafeCurrentTask { $0?.isCancelled ?? false }
+        return cancelled || waitsEnd.withLock({ $0?() ?? false })
+    }
+
     /// Waits until `descriptor` (not a regular file) has input or its end; false when the wait was ended first
     /// (the task cancelled, or `endWaits(when:)`'s condition), checked every 100 ms.
     private static func waitForInput(_ descriptor: Int32) -> Bool {
@@ -235,8 +242,7 @@ public enum FileReader {
         while true {
             let ready = poll(&request, 1, 100)
             if ready > 0 || (ready < 0 && errno != EINTR) { return true }  // a failure is the read's to report
-            let cancelled = withUnsafeCurrentTask { $0?.isCancelled ?? false }
-            if cancelled || waitsEnd.withLock({ $0?() ?? false }) { return false }
+            if waitEnded() { return false }
         }
     }
 

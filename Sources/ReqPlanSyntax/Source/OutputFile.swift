@@ -13,6 +13,14 @@
 ///
 /// A file that cannot be written fails with the reason in plain words, naming the path at fault:
 /// a parent that is a file, a folder where the file should be, no permission, no space left.
+///
+/// What is not a file is written to, not replaced: a descriptor the process has (`/dev/stdout`, `/dev/stderr`,
+/// `/dev/fd/N`, `/proc/self/fd/N`) gets the text on that descriptor, where the command's other output goes; a
+/// character device or a FIFO named as itself (`/dev/null`, `mkfifo`'s) is opened and written, a FIFO without a
+/// reader refused at once and a device's failure (`/dev/full`: no space left) said. A block device is refused.
+/// (Replaced by a rename, `/dev/stdout` became a file of its own, and run as root, `--report json:/dev/full`
+/// put the report in place of the device.) A symbolic link that leads to a device is replaced, like any link,
+/// not written through: a link committed as `reports/run.json` cannot point a CI job's report at a disk.
 public enum OutputFile {
     /// Why a file could not be written, in plain words naming the path at fault.
     public struct WriteError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -48,6 +56,19 @@ public enum OutputFile {
         _ text: String, toPath path: String, permissions: mode_t = 0o644, creatingFolders: Bool = true
     ) throws(WriteError) {
         guard !path.isEmpty, !path.hasSuffix("/") else { throw WriteError("`\(path)` names a folder, not a file") }
+        if let descriptor = descriptor(named: path) {
+            return try writeStream(Array(text.utf8), to: descriptor, path: path)
+        }
+        var named = stat()
+        if lstat(path, &named) == 0 {
+            switch named.st_mode & S_IFMT {
+            case S_IFCHR, S_IFIFO:
+                return try writeDevice(Array(text.utf8), path: path, fifo: named.st_mode & S_IFMT == S_IFIFO)
+            case S_IFBLK: throw WriteError("`\(path)` is a block device, not a file")
+            case S_IFSOCK: throw WriteError("`\(path)` is a socket, not a file")
+            default: break
+            }
+        }
         let folder = folder(of: path)
         try prepare(folder: folder, creating: creatingFolders)
         var status = stat()
@@ -188,6 +209,59 @@ public enum OutputFile {
             let code = errno
             unlink(temporary)
             throw WriteError.system(code, path: path)
+        }
+    }
+
+    // MARK: - What is not a file
+
+    /// The descriptor `path` names: `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N` or `/proc/self/fd/N` (N).
+    static func descriptor(named path: String) -> Int32? {
+        switch path {
+        case "/dev/stdout": return STDOUT_FILENO
+        case "/dev/stderr": return STDERR_FILENO
+        default:
+            for prefix in ["/dev/fd/", "/proc/self/fd/"] where path.hasPrefix(prefix) {
+                let number = path.dropFirst(prefix.count)
+                guard number.count <= 9, let value = Int32(number), value >= 0 else { return nil }
+                return value
+            }
+            return nil
+        }
+    }
+
+    /// Opens the character device or FIFO `path` (not following a link put there since) and writes `bytes` to it.
+    private static func writeDevice(_ bytes: [UInt8], path: String, fifo: Bool) throws(WriteError) {
+        // `O_NONBLOCK`: opening a FIFO no process reads fails at once (ENXIO) instead of waiting for one.
+        let descriptor = open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            if errno == ENXIO && fifo { throw WriteError("no process reads the FIFO `\(path)`") }
+            throw WriteError.system(errno, path: path)
+        }
+        defer { close(descriptor) }
+        try writeStream(bytes, to: descriptor, path: path)
+    }
+
+    /// Writes every byte to the descriptor `descriptor`, which may be a pipe or a device: a full pipe is waited
+    /// for in `poll(2)`, and the wait ends as a wait to read does (`FileReader.endWaits(when:)`: SIGINT or SIGTERM
+    /// on the command line), so a reader that stopped reading cannot hold the command.
+    private static func writeStream(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(WriteError) {
+        var written = 0
+        while written < bytes.count {
+            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
+            if count >= 0 {
+                written += count
+                continue
+            }
+            switch errno {
+            case EINTR: continue
+            case EAGAIN:
+                var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&request, 1, 100) == 0, FileReader.waitEnded() {
+                    throw WriteError("the wait to write `\(path)` was interrupted")
+                }
+            case EBADF: throw WriteError("`\(path)` names no open descriptor")
+            default: throw WriteError.system(errno, path: path)
+            }
         }
     }
 
