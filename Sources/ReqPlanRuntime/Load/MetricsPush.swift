@@ -56,16 +56,28 @@ public struct MetricsPush: Sendable {
             throw Failure("--push: the URL is longer than \(Self.maxURLLength) bytes")
         }
         guard !text.contains("?"), !text.contains("#") else {
-            throw Failure("--push `\(VisibleText.line(text))` has a query or a fragment: give the gateway's base URL")
+            throw Failure(
+                "--push `\(Self.shown(text))` has a query or a fragment (not shown): give the gateway's base URL")
         }
         var base = text
         while base.hasSuffix("/") { base.removeLast() }
         do {
             gateway = try RequestURL(parsing: base)
         } catch {
-            throw Failure(
-                "--push `\(VisibleText.line(text))` is not an http or https URL (such as http://localhost:9091)")
+            throw Failure("--push `\(Self.shown(text))` is not an http or https URL (such as http://localhost:9091)")
         }
+    }
+
+    /// `text` as a message shows it: without its query or fragment, a user and password before `@` as `***` (a
+    /// CI job's `--push "$GATEWAY"` may carry a token in either).
+    static func shown(_ text: String) -> String {
+        var base = String(text.prefix { $0 != "?" && $0 != "#" })
+        if let scheme = base.range(of: "://"), let at = base[scheme.upperBound...].firstIndex(of: "@"),
+            !base[scheme.upperBound..<at].contains("/")
+        {
+            base.replaceSubrange(scheme.upperBound..<at, with: "***")
+        }
+        return VisibleText.line(base)
     }
 
     /// The grouping of a load's result: its plan, and its part when it is a shard.
