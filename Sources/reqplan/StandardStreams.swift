@@ -57,7 +57,7 @@ enum StandardStreams {
             self[held: stream] = []
             out.append(contentsOf: bytes)
             guard self[failure: stream] == nil, !out.isEmpty else { return }
-            self[failure: stream] = StandardStreams.writeAll(out, to: stream.descriptor)
+            self[failure: stream] = OutputFile.writeAll(out, to: stream.descriptor)
         }
     }
 
@@ -115,33 +115,4 @@ enum StandardStreams {
         }
         Foundation.exit(status)
     }
-
-    /// Writes every byte to `descriptor`, going on after short writes, interruptions and a full
-    /// non-blocking pipe.
-    /// - Returns: nil, or the `errno` of the write that failed.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) -> Int32? {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if count >= 0 {
-                written += count
-                continue
-            }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN:
-                // A stream another program left non-blocking: wait until it takes more.
-                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                _ = poll(&ready, 1, -1)
-            case let code: return code
-            }
-        }
-        return nil
-    }
 }
-
-#if canImport(Glibc)
-    private let systemWrite = Glibc.write
-#elseif canImport(Darwin)
-    private let systemWrite = Darwin.write
-#endif

@@ -242,9 +242,29 @@ public enum OutputFile {
     }
 
     /// Writes every byte to the descriptor `descriptor`, which may be a pipe or a device: a full pipe is waited
-    /// for in `poll(2)`, and the wait ends as a wait to read does (`FileReader.endWaits(when:)`: SIGINT or SIGTERM
-    /// on the command line), so a reader that stopped reading cannot hold the command.
+    /// for, and the wait ends as a wait to read does (`FileReader.endWaits(when:)`: SIGINT or SIGTERM on the
+    /// command line), so a reader that stopped reading cannot hold the command.
     private static func writeStream(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(WriteError) {
+        switch writeAll(bytes, to: descriptor, givingUpWhen: FileReader.waitEnded) {
+        case nil: return
+        case EAGAIN: throw WriteError("the wait to write `\(path)` was interrupted")
+        case EBADF: throw WriteError("`\(path)` names no open descriptor")
+        case let code?: throw WriteError.system(code, path: path)
+        }
+    }
+
+    /// Writes every byte to the file `descriptor`.
+    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(WriteError) {
+        if let code = writeAll(bytes, to: descriptor) { throw WriteError.system(code, path: path) }
+    }
+
+    /// Writes every byte to `descriptor`, going on after short writes, interruptions and a full non-blocking pipe
+    /// or device, which is waited for in `poll(2)` a tenth of a second at a time until `giveUp` says to stop.
+    /// The one write loop of reports, cookie files and the command line's own standard streams.
+    /// - Returns: nil, or the `errno` of the write that failed (`EAGAIN` when `giveUp` ended a wait).
+    public static func writeAll(_ bytes: [UInt8], to descriptor: Int32, givingUpWhen giveUp: () -> Bool = { false })
+        -> Int32?
+    {
         var written = 0
         while written < bytes.count {
             let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
@@ -255,27 +275,12 @@ public enum OutputFile {
             switch errno {
             case EINTR: continue
             case EAGAIN:
-                var request = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                if poll(&request, 1, 100) == 0, FileReader.waitEnded() {
-                    throw WriteError("the wait to write `\(path)` was interrupted")
-                }
-            case EBADF: throw WriteError("`\(path)` names no open descriptor")
-            default: throw WriteError.system(errno, path: path)
+                var ready = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+                if poll(&ready, 1, 100) == 0, giveUp() { return EAGAIN }
+            case let code: return code
             }
         }
-    }
-
-    /// Writes every byte to `descriptor`, going on after short writes and interruptions.
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32, path: String) throws(WriteError) {
-        var written = 0
-        while written < bytes.count {
-            let count = bytes[written...].withUnsafeBytes { systemWrite(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw WriteError.system(errno, path: path)
-            }
-            written += count
-        }
+        return nil
     }
 }
 
