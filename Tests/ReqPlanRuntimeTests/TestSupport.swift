@@ -23,16 +23,17 @@ enum TestPlanError: Error {
     case invalid
 }
 
-/// Runs a plan written in a test over `transport`.
+/// Runs a plan written in a test over `transport`, with its waits between tries (backoff, `Retry-After`) scaled by
+/// `backoffScale`.
 func run(
     _ yaml: String, transport: any Transport, inputs: [String: Value] = [:], concurrency: Int? = nil,
-    observer: any ExecutionObserver = NoObserver()
+    observer: any ExecutionObserver = NoObserver(), backoffScale: Double = 0.01
 ) async throws -> RunResult {
     let graph = try makeGraph(yaml)
     var configuration = RunConfiguration(
         concurrency: concurrency,
         files: FileAccess(planDirectory: URL(fileURLWithPath: NSTemporaryDirectory())))
-    configuration.backoffScale = 0.01
+    configuration.backoffScale = backoffScale
     let executor = Executor(
         graph: graph, transport: transport,
         inputs: RunInputs(values: inputs, environment: [:]), configuration: configuration,

@@ -25,8 +25,8 @@ import Testing
     #if os(Linux)
         /// What is not a file is written to, never replaced: `/dev/null` and `/dev/full` stay devices (run as root,
         /// a rename once put a report in place of `/dev/full`), `/dev/full`'s failure is said, a FIFO gets the text or
-        /// is refused at once when nothing reads it, `/dev/fd/N` writes to descriptor N, and a link to a device is
-        /// replaced like any link, not written through.
+        /// is refused at once when nothing reads it, `/dev/fd/N` writes to descriptor N, the standard input is refused,
+        /// and a link to a device is replaced like any link, not written through.
         @Test func devicesPipesAndDescriptorsAreWrittenToNotReplaced() throws {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "reqplan-out-\(UUID().uuidString)")
@@ -83,6 +83,16 @@ import Testing
             #expect(throws: OutputFile.WriteError("`/dev/fd/987654` names no open descriptor")) {
                 try OutputFile.write("{}\n", toPath: "/dev/fd/987654")
             }
+            // The standard input is refused, by any of its names: the link `/dev/stdin` stays a link.
+            for name in ["/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"] {
+                #expect(
+                    throws: OutputFile.WriteError(
+                        "`\(name)` is the standard input, which is read, not written: name `/dev/stdout` or a file")
+                ) {
+                    try OutputFile.write("{}\n", toPath: name)
+                }
+            }
+            #expect((try? FileManager.default.destinationOfSymbolicLink(atPath: "/dev/stdin")) != nil)
             // A link to a device is replaced by the file, the device left alone.
             let link = folder.appendingPathComponent("run.json").path
             try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: "/dev/null")

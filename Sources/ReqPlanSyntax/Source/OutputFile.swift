@@ -20,7 +20,8 @@
 /// reader refused at once and a device's failure (`/dev/full`: no space left) said. A block device is refused.
 /// (Replaced by a rename, `/dev/stdout` became a file of its own, and run as root, `--report json:/dev/full`
 /// put the report in place of the device.) A symbolic link that leads to a device is replaced, like any link,
-/// not written through: a link committed as `reports/run.json` cannot point a CI job's report at a disk.
+/// not written through: a link committed as `reports/run.json` cannot point a CI job's report at a disk. The
+/// standard input (`/dev/stdin`, `/dev/fd/0`) is refused: as root, the rename replaced the `/dev/stdin` link.
 public enum OutputFile {
     /// Why a file could not be written, in plain words naming the path at fault.
     public struct WriteError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -56,6 +57,11 @@ public enum OutputFile {
         _ text: String, toPath path: String, permissions: mode_t = 0o644, creatingFolders: Bool = true
     ) throws(WriteError) {
         guard !path.isEmpty, !path.hasSuffix("/") else { throw WriteError("`\(path)` names a folder, not a file") }
+        // The standard input is read, not written; and `/dev/stdin`, a link, would be replaced by the file.
+        if path == "/dev/stdin" || descriptor(named: path) == STDIN_FILENO {
+            throw WriteError(
+                "`\(path)` is the standard input, which is read, not written: name `/dev/stdout` or a file")
+        }
         if let descriptor = descriptor(named: path) {
             return try writeStream(Array(text.utf8), to: descriptor, path: path)
         }
