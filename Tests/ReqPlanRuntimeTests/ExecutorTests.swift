@@ -282,16 +282,15 @@ import Testing
                     request: { url: "/s/${{ item }}" }
                 """
         let others: Set = ["/s/c", "/s/d", "/s/e"]
+        let started = { transport.events.filter(\.isStart).map(\.path) }
         let starts = try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { _ = try await run(plan, transport: transport, backoffScale: 1) }
             let end = ContinuousClock.now + .seconds(50)
-            while ContinuousClock.now < end {
-                let started = transport.events.filter(\.isStart).map(\.path)
-                if others.isSubset(of: started) { break }
+            while ContinuousClock.now < end, !others.isSubset(of: started()) {
                 try await Task.sleep(for: .milliseconds(5))
             }
             group.cancelAll()
-            return transport.events.filter(\.isStart).map(\.path)
+            return started()
         }
         #expect(others.isSubset(of: starts), "c, d and e did not start within 50 s: \(starts)")
         #expect(starts.filter { $0 == "/s/a" || $0 == "/s/b" }.sorted() == ["/s/a", "/s/b"], "a or b went again first")

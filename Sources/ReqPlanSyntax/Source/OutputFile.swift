@@ -57,12 +57,12 @@ public enum OutputFile {
         _ text: String, toPath path: String, permissions: mode_t = 0o644, creatingFolders: Bool = true
     ) throws(WriteError) {
         guard !path.isEmpty, !path.hasSuffix("/") else { throw WriteError("`\(path)` names a folder, not a file") }
-        // The standard input is read, not written; and `/dev/stdin`, a link, would be replaced by the file.
-        if path == "/dev/stdin" || descriptor(named: path) == STDIN_FILENO {
-            throw WriteError(
-                "`\(path)` is the standard input, which is read, not written: name `/dev/stdout` or a file")
-        }
         if let descriptor = descriptor(named: path) {
+            // The standard input is read, not written (and `/dev/stdin`, a link, would be replaced by the file).
+            guard descriptor != STDIN_FILENO else {
+                throw WriteError(
+                    "`\(path)` is the standard input, which is read, not written: name `/dev/stdout` or a file")
+            }
             return try writeStream(Array(text.utf8), to: descriptor, path: path)
         }
         var named = stat()
@@ -220,9 +220,11 @@ public enum OutputFile {
 
     // MARK: - What is not a file
 
-    /// The descriptor `path` names: `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N` or `/proc/self/fd/N` (N).
+    /// The descriptor `path` names: `/dev/stdin` (0), `/dev/stdout` (1), `/dev/stderr` (2), `/dev/fd/N` or
+    /// `/proc/self/fd/N` (N).
     static func descriptor(named path: String) -> Int32? {
         switch path {
+        case "/dev/stdin": return STDIN_FILENO
         case "/dev/stdout": return STDOUT_FILENO
         case "/dev/stderr": return STDERR_FILENO
         default:
